@@ -1,0 +1,83 @@
+package dev.cutover.engine.api;
+
+import java.net.URI;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * How to reach a ClickHouse server: the JDBC URL, the user, where the password comes from, and the
+ * working database. Validated when built; holds no secret.
+ *
+ * <pre>{@code
+ * var profile = ConnectionProfile.of("jdbc:clickhouse://ch.internal:8443?ssl=true", "ops",
+ *     PasswordSource.environment("CUTOVER_PASSWORD"), "analytics");
+ * }</pre>
+ */
+public record ConnectionProfile(String jdbcUrl, String user, PasswordSource password, String database) {
+
+  private static final Pattern URL = Pattern.compile("jdbc:(clickhouse|ch)(:(http|https))?://[^/?#\\s]+(/[^?#\\s]*)?(\\?\\S*)?");
+  private static final Pattern USER = Pattern.compile("[^\\s'\"`\\\\]{1,128}");
+
+  public ConnectionProfile {
+    Objects.requireNonNull(password, "password");
+    if (jdbcUrl == null || !URL.matcher(jdbcUrl).matches()) {
+      throw new InvalidInputException("jdbc-url", "The JDBC URL '" + jdbcUrl + "' is not a ClickHouse URL; "
+          + "write it as jdbc:clickhouse://HOST:PORT (add ?ssl=true or use jdbc:clickhouse:https:// for TLS).");
+    }
+    if (hasCredentials(jdbcUrl)) {
+      throw new InvalidInputException("jdbc-url", "The JDBC URL carries a user or password; "
+          + "remove them from the URL and pass --user, with the password in CUTOVER_PASSWORD or at the prompt.");
+    }
+    if (user == null || !USER.matcher(user).matches()) {
+      throw new InvalidInputException("user", "The user name '" + user + "' is empty or holds spaces or quotes; "
+          + "give the ClickHouse user name as it was created, for example --user default.");
+    }
+    Identifier.validateDatabaseName("database", database);
+  }
+
+  public static ConnectionProfile of(String jdbcUrl, String user, PasswordSource password, String database) {
+    return new ConnectionProfile(jdbcUrl, user, password, database);
+  }
+
+  /** Whether the URL asks for TLS. */
+  public boolean tls() {
+    String lower = jdbcUrl.toLowerCase(java.util.Locale.ROOT);
+    return lower.startsWith("jdbc:clickhouse:https:") || lower.startsWith("jdbc:ch:https:")
+        || lower.matches(".*[?&]ssl=true(&.*)?");
+  }
+
+  /** host:port as written in the URL, for sentences. */
+  public String address() {
+    String rest = jdbcUrl.replaceFirst("^jdbc:(clickhouse|ch)(:(http|https))?://", "");
+    int end = rest.length();
+    for (char c : new char[] {'/', '?', '#'}) {
+      int i = rest.indexOf(c);
+      if (i >= 0) {
+        end = Math.min(end, i);
+      }
+    }
+    return rest.substring(0, end);
+  }
+
+  private static boolean hasCredentials(String url) {
+    String lower = url.toLowerCase(java.util.Locale.ROOT);
+    if (lower.contains("password=") || lower.contains("user=")) {
+      return true;
+    }
+    String authority = url.replaceFirst("^jdbc:(clickhouse|ch)(:(http|https))?://", "");
+    int slash = authority.indexOf('/');
+    int query = authority.indexOf('?');
+    int end = slash >= 0 ? slash : (query >= 0 ? query : authority.length());
+    return authority.substring(0, end).contains("@");
+  }
+
+  @Override
+  public String toString() {
+    return "ConnectionProfile[" + jdbcUrl + ", user=" + user + ", " + password.describe() + ", database=" + database + "]";
+  }
+
+  /** Parses for validation only: the URL as a URI must at least have a host. */
+  static URI uri(String jdbcUrl) {
+    return URI.create(jdbcUrl.substring("jdbc:".length()));
+  }
+}

@@ -1,0 +1,81 @@
+package dev.cutover.engine.api;
+
+import java.util.function.Supplier;
+
+/**
+ * Where a password comes from. A profile stores only this, never the password: it is read when a
+ * connection is opened and handed to the pool, not written anywhere.
+ */
+public sealed interface PasswordSource {
+
+  /** The password as characters; an empty array for no password. */
+  char[] resolve();
+
+  /** A short description for screens and logs, which never includes the password itself. */
+  String describe();
+
+  static PasswordSource none() {
+    return new None();
+  }
+
+  /** The value of an environment variable, such as {@code CUTOVER_PASSWORD}. */
+  static PasswordSource environment(String variable) {
+    return new Environment(variable);
+  }
+
+  /** Asked for when needed, for example by an interactive prompt. */
+  static PasswordSource prompt(Supplier<char[]> prompt) {
+    return new Prompt(prompt);
+  }
+
+  record None() implements PasswordSource {
+    @Override
+    public char[] resolve() {
+      return new char[0];
+    }
+
+    @Override
+    public String describe() {
+      return "no password";
+    }
+  }
+
+  record Environment(String variable) implements PasswordSource {
+    public Environment {
+      if (variable == null || !variable.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new InvalidInputException("password-env",
+            "The password variable name '" + variable + "' is not a valid environment variable name; "
+                + "use letters, digits and underscores, for example CUTOVER_PASSWORD.");
+      }
+    }
+
+    @Override
+    public char[] resolve() {
+      String value = System.getenv(variable);
+      return value == null ? new char[0] : value.toCharArray();
+    }
+
+    @Override
+    public String describe() {
+      return "password from $" + variable;
+    }
+  }
+
+  record Prompt(Supplier<char[]> prompt) implements PasswordSource {
+    @Override
+    public char[] resolve() {
+      char[] value = prompt.get();
+      return value == null ? new char[0] : value;
+    }
+
+    @Override
+    public String describe() {
+      return "password asked for at connect";
+    }
+
+    @Override
+    public String toString() {
+      return "Prompt[]";
+    }
+  }
+}

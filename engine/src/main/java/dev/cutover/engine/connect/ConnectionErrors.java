@@ -1,0 +1,83 @@
+package dev.cutover.engine.connect;
+
+import dev.cutover.engine.api.ConnectionFailedException;
+import dev.cutover.engine.api.ConnectionFailedException.Reason;
+import dev.cutover.engine.api.ConnectionProfile;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.sql.SQLException;
+import javax.net.ssl.SSLException;
+
+/** Turns what the driver throws while connecting into one sentence an operator can act on. */
+final class ConnectionErrors {
+
+  private static final int UNKNOWN_DATABASE = 81;
+  private static final int UNKNOWN_USER = 192;
+  private static final int WRONG_PASSWORD = 193;
+  private static final int REQUIRED_PASSWORD = 194;
+  private static final int AUTHENTICATION_FAILED = 516;
+  private static final int IP_ADDRESS_NOT_ALLOWED = 195;
+
+  private ConnectionErrors() {}
+
+  static ConnectionFailedException classify(ConnectionProfile profile, Exception failure) {
+    String address = profile.address();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof UnknownHostException) {
+        return new ConnectionFailedException(Reason.UNREACHABLE, "The host in " + address + " is not known to DNS; "
+            + "check the spelling of the host name in the JDBC URL.", failure);
+      }
+      if (t instanceof SSLException) {
+        return new ConnectionFailedException(Reason.TLS, "The TLS handshake with " + address + " failed ("
+            + t.getMessage() + "); check that the server speaks HTTPS on that port and that its certificate is "
+            + "trusted by this Java runtime.", failure);
+      }
+      if (t instanceof ConnectException || t instanceof NoRouteToHostException
+          || t.getClass().getSimpleName().equals("HttpHostConnectException")) {
+        return new ConnectionFailedException(Reason.UNREACHABLE, "Nothing answers at " + address
+            + "; check the host and port in the JDBC URL (the HTTP port, 8123 by default, or 8443 with TLS) "
+            + "and that the server is running.", failure);
+      }
+      if (t instanceof SocketTimeoutException) {
+        return new ConnectionFailedException(Reason.UNREACHABLE, "The server at " + address
+            + " did not answer in time; check the network path and whether the server is overloaded.", failure);
+      }
+      if (t instanceof SQLException sql && sql.getErrorCode() != 0) {
+        return fromServer(profile, sql.getErrorCode(), firstLine(sql.getMessage()), failure);
+      }
+    }
+    return new ConnectionFailedException(Reason.OTHER, "Could not connect to " + address + ": "
+        + firstLine(failure.getMessage()) + ".", failure);
+  }
+
+  private static ConnectionFailedException fromServer(ConnectionProfile profile, int code, String message, Exception failure) {
+    return switch (code) {
+      case UNKNOWN_USER, WRONG_PASSWORD, REQUIRED_PASSWORD, AUTHENTICATION_FAILED ->
+          new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address()
+              + " refused user '" + profile.user() + "' with the given password (" + profile.password().describe()
+              + "); check the user name and set the right password in CUTOVER_PASSWORD or at the prompt.", failure);
+      case IP_ADDRESS_NOT_ALLOWED ->
+          new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address()
+              + " does not accept user '" + profile.user() + "' from this machine's address; ask its "
+              + "administrator to allow it in the user's networks.", failure);
+      case UNKNOWN_DATABASE ->
+          new ConnectionFailedException(Reason.UNKNOWN_DATABASE, "The database '" + profile.database()
+              + "' does not exist on " + profile.address() + "; create it with CREATE DATABASE "
+              + profile.database() + " ENGINE = Atomic, or pass an existing one with --database.", failure);
+      default -> new ConnectionFailedException(Reason.OTHER, "The server at " + profile.address()
+          + " refused the connection check with code " + code + ": " + message, failure);
+    };
+  }
+
+  static String firstLine(String message) {
+    if (message == null) {
+      return "no message";
+    }
+    String line = message.strip().split("\\R", 2)[0];
+    // ClickHouse appends long hints to some errors; the first sentence is the one that matters.
+    int hint = line.indexOf(" If you use ClickHouse Cloud");
+    return hint > 0 ? line.substring(0, hint) : line;
+  }
+}

@@ -1,0 +1,131 @@
+package dev.cutover.engine.connect;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.cutover.engine.api.ConnectionFailedException;
+import dev.cutover.engine.api.ConnectionFailedException.Reason;
+import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.ServerInfo;
+import dev.cutover.engine.api.ServerVersion;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Properties;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+
+/**
+ * An open, checked connection to one ClickHouse server: a HikariCP pool over the ClickHouse JDBC
+ * driver and a jOOQ context in the ClickHouse dialect, both bound to the profile's working database.
+ *
+ * <p>{@link #open} checks before it returns: the server answers, the credentials are accepted, the
+ * version is at least {@link ServerVersion#MINIMUM}, and the working database exists and is Atomic
+ * (which {@code EXCHANGE TABLES} requires).
+ */
+public final class Database implements AutoCloseable {
+
+  private static final Set<String> EXCHANGE_CAPABLE = Set.of("Atomic", "Replicated");
+
+  private final ConnectionProfile profile;
+  private final ServerInfo server;
+  private final HikariDataSource pool;
+  private final DSLContext dsl;
+
+  private Database(ConnectionProfile profile, ServerInfo server, HikariDataSource pool) {
+    this.profile = profile;
+    this.server = server;
+    this.pool = pool;
+    this.dsl = DSL.using(pool, SQLDialect.CLICKHOUSE);
+  }
+
+  /**
+   * Connects and checks the server, or throws a {@link ConnectionFailedException} whose message says
+   * what is wrong and what to do.
+   */
+  public static Database open(ConnectionProfile profile) {
+    char[] password = profile.password().resolve();
+    String url = withDatabase(profile.jdbcUrl(), profile.database());
+    try {
+      ServerInfo info = check(profile, url, password);
+      HikariConfig config = new HikariConfig();
+      config.setPoolName("cutover");
+      config.setJdbcUrl(url);
+      config.setUsername(profile.user());
+      config.setPassword(new String(password));
+      config.setMaximumPoolSize(12);
+      config.setMinimumIdle(1);
+      config.setConnectionTimeout(15_000);
+      config.setValidationTimeout(5_000);
+      config.setInitializationFailTimeout(-1); // already checked above, with a better sentence than the pool's
+      return new Database(profile, info, new HikariDataSource(config));
+    } finally {
+      Arrays.fill(password, '\0');
+    }
+  }
+
+  private static ServerInfo check(ConnectionProfile profile, String url, char[] password) {
+    Properties properties = new Properties();
+    properties.setProperty("user", profile.user());
+    properties.setProperty("password", new String(password));
+    try (Connection connection = DriverManager.getConnection(url, properties);
+        PreparedStatement statement = connection.prepareStatement(
+            "SELECT version(), currentUser(), currentDatabase(), "
+                + "(SELECT any(engine) FROM system.databases WHERE name = currentDatabase())");
+        ResultSet rs = statement.executeQuery()) {
+      rs.next();
+      ServerVersion version = ServerVersion.parse(rs.getString(1)).requireSupported();
+      String engine = rs.getString(4);
+      if (!EXCHANGE_CAPABLE.contains(engine)) {
+        throw new ConnectionFailedException(Reason.DATABASE_NOT_ATOMIC, "The database '" + profile.database()
+            + "' uses the " + engine + " engine, and Cutover needs an Atomic database because EXCHANGE TABLES "
+            + "works only there; create one with CREATE DATABASE name ENGINE = Atomic and pass it with --database.",
+            null);
+      }
+      return new ServerInfo(version, profile.address(), rs.getString(3), engine, rs.getString(2), profile.tls());
+    } catch (SQLException | RuntimeException e) {
+      if (e instanceof ConnectionFailedException known) {
+        throw known;
+      }
+      throw ConnectionErrors.classify(profile, e);
+    }
+  }
+
+  /** The URL with its path set to {@code /database}, keeping any query parameters. */
+  static String withDatabase(String jdbcUrl, String database) {
+    int schemeEnd = jdbcUrl.indexOf("://") + 3;
+    int query = jdbcUrl.indexOf('?', schemeEnd);
+    String head = query < 0 ? jdbcUrl : jdbcUrl.substring(0, query);
+    String tail = query < 0 ? "" : jdbcUrl.substring(query);
+    int slash = head.indexOf('/', schemeEnd);
+    String authority = slash < 0 ? head : head.substring(0, slash);
+    return authority + "/" + database + tail;
+  }
+
+  public ConnectionProfile profile() {
+    return profile;
+  }
+
+  public ServerInfo server() {
+    return server;
+  }
+
+  /** jOOQ in the ClickHouse dialect over the pool. */
+  public DSLContext dsl() {
+    return dsl;
+  }
+
+  public DataSource dataSource() {
+    return pool;
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

@@ -1,0 +1,100 @@
+package dev.cutover.engine.connect;
+
+import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.PasswordSource;
+import dev.cutover.engine.api.ServerInfo;
+import dev.cutover.engine.embedded.EmbeddedServer;
+import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.embedded.EngineProgress;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+
+/**
+ * One operator's connection to ClickHouse: either the embedded default (which this session may have
+ * started) or a server named by a profile. Closing it closes the pool and stops an embedded server
+ * this session started.
+ */
+public final class Session implements AutoCloseable {
+
+  /** The working database of the embedded default. */
+  public static final String EMBEDDED_DATABASE = "cutover";
+
+  private final Database database;
+  private final EmbeddedServer embedded;
+
+  private Session(Database database, EmbeddedServer embedded) {
+    this.database = database;
+    this.embedded = embedded;
+  }
+
+  /** Connects to a server described by a profile. */
+  public static Session connect(ConnectionProfile profile) {
+    return new Session(Database.open(profile), null);
+  }
+
+  /**
+   * Starts or joins the embedded ClickHouse on {@code dataDirectory} and connects to it, creating
+   * the Atomic working database {@value #EMBEDDED_DATABASE} on first use.
+   */
+  public static Session embedded(Path dataDirectory, EngineLibrary library, EngineProgress progress) {
+    EmbeddedServer server = EmbeddedServer.startOrJoin(dataDirectory, library, progress);
+    try {
+      progress.report("Connecting to " + server, -1, -1);
+      bootstrap(server);
+      ConnectionProfile profile = ConnectionProfile.of(server.jdbcUrl(), "default", PasswordSource.none(),
+          EMBEDDED_DATABASE);
+      return new Session(Database.open(profile), server);
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  private static void bootstrap(EmbeddedServer server) {
+    try (Connection connection = DriverManager.getConnection(server.jdbcUrl() + "/default", "default", "");
+        Statement statement = connection.createStatement()) {
+      // The embedded default database is an Overlay; EXCHANGE TABLES needs Atomic.
+      statement.execute("CREATE DATABASE IF NOT EXISTS " + EMBEDDED_DATABASE + " ENGINE = Atomic");
+    } catch (SQLException e) {
+      throw ConnectionErrors.classify(ConnectionProfile.of(server.jdbcUrl(), "default", PasswordSource.none(),
+          "default"), e);
+    }
+  }
+
+  public Database database() {
+    return database;
+  }
+
+  public ServerInfo server() {
+    return database.server();
+  }
+
+  /** The embedded server, when this session uses the embedded default. */
+  public Optional<EmbeddedServer> embedded() {
+    return Optional.ofNullable(embedded);
+  }
+
+  /** One line for people: {@code ClickHouse 26.7.2.1 at 127.0.0.1:PORT (embedded, data: DIR)}. */
+  public String describe() {
+    ServerInfo info = server();
+    String where = embedded == null
+        ? "(database " + info.database() + ", user " + info.user() + (info.tls() ? ", TLS" : "") + ")"
+        : "(embedded, data: " + embedded.dataDirectory() + ")";
+    return "ClickHouse " + info.version() + " at " + info.address() + " " + where;
+  }
+
+  @Override
+  public void close() {
+    try {
+      database.close();
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+    }
+  }
+}
