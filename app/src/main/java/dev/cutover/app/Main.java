@@ -1,0 +1,79 @@
+package dev.cutover.app;
+
+import dev.cutover.app.cli.CheckCommand;
+import dev.cutover.app.cli.ConnectionOptions;
+import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.app.cli.ServerCommand;
+import dev.cutover.engine.api.CutoverException;
+import dev.cutover.ui.ConsoleStartup;
+import dev.cutover.ui.CutoverConsole;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** The {@code cutover} command: the console by default, and the headless commands. */
+@Command(name = "cutover", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    description = {
+        "Repair an hourly-partitioned ClickHouse table while its live job keeps running: backfill corrected "
+            + "history, reconcile, and switch consumers in one atomic step.",
+        "",
+        "Without a command, opens the console on the embedded ClickHouse (or on --jdbc-url)."},
+    subcommands = {CheckCommand.class, ServerCommand.class, CommandLine.HelpCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:success", "1:internal error", "2:bad input", "3:could not connect, or the server is unsuitable",
+        "4:the embedded engine could not be fetched or started", "5:a statement failed on the server",
+        "6:a check found a blocking problem", "130:interrupted"})
+public final class Main implements Callable<Integer> {
+
+  @Mixin ConnectionOptions connection;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  static int run(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      if (e instanceof CutoverException known) {
+        commandLine.getErr().println("error: " + known.getMessage());
+        return ExitCodes.of(known);
+      }
+      if (e instanceof InterruptedException) {
+        commandLine.getErr().println("interrupted");
+        return ExitCodes.INTERRUPTED;
+      }
+      commandLine.getErr().println("internal error: " + e + " (please report it with the log above)");
+      e.printStackTrace(commandLine.getErr());
+      return ExitCodes.INTERNAL;
+    });
+    cli.setParameterExceptionHandler((e, unmatched) -> {
+      e.getCommandLine().getErr().println("error: " + e.getMessage() + ". See '"
+          + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+      return ExitCodes.INPUT;
+    });
+    return cli.execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    String target = connection.embedded()
+        ? "embedded ClickHouse (data: " + connection.dataDirectory() + ")"
+        : connection.profile().jdbcUrl() + " as " + connection.profile().user();
+    CutoverConsole.launch(new ConsoleStartup(target, progress -> connection.embedded()
+        ? dev.cutover.engine.connect.Session.embedded(connection.dataDirectory(),
+            dev.cutover.engine.embedded.EngineLibrary.fromEnvironment(), progress)
+        : dev.cutover.engine.connect.Session.connect(connection.profile())));
+    return ExitCodes.OK;
+  }
+
+  /** The version from the jar's manifest, or "development" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"cutover " + (v == null ? "development" : v)};
+    }
+  }
+}

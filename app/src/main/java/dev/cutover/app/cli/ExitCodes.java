@@ -1,0 +1,44 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.api.ConnectionFailedException;
+import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.EmbeddedEngineException;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.QueryFailedException;
+
+/**
+ * The exit codes of every command, documented in the README.
+ *
+ * <ul>
+ *   <li>0 success
+ *   <li>1 an unexpected internal error (a bug: the message says where)
+ *   <li>2 bad input: an option, a date, a name, a spec
+ *   <li>3 could not connect, or the server is unsuitable
+ *   <li>4 the embedded engine could not be fetched or started
+ *   <li>5 a statement failed on the server
+ *   <li>6 the check ran and found a blocking problem (for commands that check)
+ *   <li>130 interrupted
+ * </ul>
+ */
+public final class ExitCodes {
+
+  public static final int OK = 0;
+  public static final int INTERNAL = 1;
+  public static final int INPUT = 2;
+  public static final int CONNECTION = 3;
+  public static final int EMBEDDED = 4;
+  public static final int QUERY = 5;
+  public static final int BLOCKED = 6;
+  public static final int INTERRUPTED = 130;
+
+  private ExitCodes() {}
+
+  public static int of(CutoverException e) {
+    return switch (e) {
+      case InvalidInputException i -> INPUT;
+      case ConnectionFailedException c -> CONNECTION;
+      case EmbeddedEngineException s -> EMBEDDED;
+      case QueryFailedException q -> QUERY;
+    };
+  }
+}
