@@ -81,7 +81,7 @@ public final class ConnectionOptions {
   /** Opens a session as these options say, reporting progress of starting the embedded engine to {@code err}. */
   public Session open(PrintWriter err) {
     if (!embedded()) {
-      if (database != null && dataDir != null) {
+      if (dataDir != null) {
         throw new InvalidInputException("data-dir", "--data-dir applies to the embedded engine only; "
             + "remove it when connecting with --jdbc-url.");
       }

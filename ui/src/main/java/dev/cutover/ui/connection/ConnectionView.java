@@ -23,6 +23,7 @@ public final class ConnectionView {
     root.getStyleClass().add("card");
     root.setPadding(new Insets(24));
     root.setMaxWidth(760);
+    root.setMaxHeight(Region.USE_PREF_SIZE);
 
     Label title = new Label("Connection");
     title.getStyleClass().add("card-title");
@@ -47,6 +48,8 @@ public final class ConnectionView {
     step.getStyleClass().add("muted");
     step.textProperty().bind(model.stepProperty());
     step.setWrapText(true);
+    step.visibleProperty().bind(model.stepProperty().isNotEmpty());
+    step.managedProperty().bind(step.visibleProperty());
 
     GridPane facts = new GridPane();
     facts.setHgap(16);

@@ -1,0 +1,86 @@
+package dev.cutover.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.testing.TestEngine;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The headless check, as an operator runs it. */
+class CheckCommandTest {
+
+  @TempDir Path dir;
+
+  private record Outcome(int exit, String out, String err) {}
+
+  private static Outcome run(String... args) {
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(out, true));
+    System.setErr(new PrintStream(err, true));
+    try {
+      int exit = Main.run(args);
+      return new Outcome(exit, out.toString(), err.toString());
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+  }
+
+  @Test
+  void checkOnTheEmbeddedEngineJoinsTheRunningServerAndPrintsTheOkLine() {
+    // The test JVM's server runs on its own data directory; check joins it through that directory.
+    Path data = TestEngine.server().dataDirectory();
+    Outcome outcome = run("check", "--data-dir", data.toString());
+    assertEquals(0, outcome.exit(), outcome.err());
+    assertEquals("ok: ClickHouse " + TestEngine.session().server().version() + " at 127.0.0.1:"
+        + TestEngine.server().port() + " (embedded, data: " + data + ")", outcome.out().strip());
+    assertTrue(TestEngine.server().running(), "a joining check leaves the shared server running");
+  }
+
+  @Test
+  void checkAgainstAServerByJdbcUrl() {
+    Outcome outcome = run("check", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", "cutover");
+    assertEquals(0, outcome.exit(), outcome.err());
+    assertTrue(outcome.out().startsWith("ok: ClickHouse 26.7"), outcome.out());
+    assertTrue(outcome.out().strip().endsWith("(database cutover, user default)"), outcome.out());
+  }
+
+  @Test
+  void anUnreachableServerIsASentenceAndExitCode3() {
+    Outcome outcome = run("check", "--jdbc-url", "jdbc:clickhouse://127.0.0.1:9");
+    assertEquals(3, outcome.exit());
+    assertEquals("error: Nothing answers at 127.0.0.1:9; check the host and port in the JDBC URL (the HTTP port, "
+        + "8123 by default, or 8443 with TLS) and that the server is running.", outcome.err().strip());
+  }
+
+  @Test
+  void aMalformedUrlIsBadInputWithExitCode2() {
+    Outcome outcome = run("check", "--jdbc-url", "http://example:8123");
+    assertEquals(2, outcome.exit());
+    assertTrue(outcome.err().startsWith("error: The JDBC URL 'http://example:8123' is not a ClickHouse URL"), outcome.err());
+  }
+
+  @Test
+  void anUnknownOptionIsBadInput() {
+    Outcome outcome = run("check", "--pasword", "x");
+    assertEquals(2, outcome.exit());
+    assertTrue(outcome.err().startsWith("error: Unknown options: '--pasword', 'x'"), outcome.err());
+  }
+
+  @Test
+  void theEmbeddedEngineStartsOnAFreshDataDirectoryAndStopsAfterwards() {
+    Outcome outcome = run("check", "--data-dir", dir.toString());
+    assertEquals(0, outcome.exit(), outcome.err());
+    assertTrue(outcome.out().startsWith("ok: ClickHouse 26.7"), outcome.out());
+    assertTrue(outcome.out().strip().endsWith("(embedded, data: " + dir + ")"), outcome.out());
+    assertTrue(outcome.err().contains("Starting ClickHouse on 127.0.0.1:"), outcome.err());
+    assertTrue(!java.nio.file.Files.exists(dir.resolve("server.properties")), "the server it started is stopped");
+  }
+}

@@ -1,0 +1,25 @@
+package dev.cutover.ui;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.scene.Scene;
+import javafx.scene.image.WritableImage;
+import javax.imageio.ImageIO;
+
+/** Writes a PNG of a scene into the repository's screenshots/ folder (set by the build). */
+public final class Screenshots {
+
+  private Screenshots() {}
+
+  /** Must be called on the FX thread. */
+  public static Path write(Scene scene, String name) throws IOException {
+    Path dir = Path.of(System.getProperty("cutover.screenshots", "target/screenshots"));
+    Files.createDirectories(dir);
+    WritableImage image = scene.snapshot(null);
+    Path file = dir.resolve(name + ".png");
+    ImageIO.write(SwingFXUtils.fromFXImage(image, null), "png", file.toFile());
+    return file;
+  }
+}
