@@ -1,0 +1,46 @@
+package dev.cutover.engine.api;
+
+import java.time.Instant;
+
+/**
+ * One backfill run as recorded in the {@code cutover} database: its parameters, who started it,
+ * where, with which spec and tool version, and its state. {@code heartbeat} is refreshed while the
+ * run's process is alive.
+ */
+public record RunRecord(
+    String id,
+    String specName,
+    String specHash,
+    String target,
+    HourRange range,
+    HourPartition boundary,
+    String parameters,
+    String osUser,
+    String host,
+    long pid,
+    String toolVersion,
+    Instant created,
+    Instant heartbeat,
+    RunState state,
+    String message) {
+
+  /**
+   * Whether the run's process is gone while the run was active: its heartbeat is stale, or it ran
+   * on this host and that process no longer exists.
+   */
+  public boolean interrupted(Instant now, java.time.Duration staleAfter) {
+    if (!state.active()) {
+      return false;
+    }
+    if (heartbeat.plus(staleAfter).isBefore(now)) {
+      return true;
+    }
+    boolean here = host.equals(dev.cutover.engine.ledger.Operator.host());
+    return here && pid > 0 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+  }
+
+  public RunRecord with(RunState newState, String newMessage, Instant now) {
+    return new RunRecord(id, specName, specHash, target, range, boundary, parameters, osUser, host, pid,
+        toolVersion, created, now, newState, newMessage);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.cutover.engine.backfill;
+
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.Sql;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Writes one batch of consecutive hours, each hour an idempotent overwrite: the corrected transform
+ * for the whole batch into a staging table private to this worker, then one ALTER that replaces
+ * each hour's partition of the target atomically. An hour with no corrected rows empties its target
+ * partition on purpose. Never touches an hour at or after the boundary.
+ */
+final class BatchWriter {
+
+  /** Rows and checksum of one written hour. */
+  record HourOutput(HourPartition hour, long rows, long checksum) {}
+
+  private final Sql sql;
+  private final TableSpec spec;
+  private final List<Identifier> columns;
+  private final BackfillSettings settings;
+  private final HourPartition boundary;
+
+  BatchWriter(Sql sql, TableSpec spec, List<Identifier> columns, BackfillSettings settings, HourPartition boundary) {
+    this.sql = sql;
+    this.spec = spec;
+    this.columns = columns;
+    this.settings = settings;
+    this.boundary = boundary;
+  }
+
+  List<HourOutput> write(Identifier staging, List<HourPartition> hours) {
+    HourPartition first = hours.getFirst();
+    HourPartition end = hours.getLast().plusHours(1);
+    for (HourPartition h : hours) {
+      if (!h.isBefore(boundary)) { // the live writer owns this hour: refuse, whatever the caller planned
+        throw new IllegalStateException("refusing to write hour " + h + ": it is at or after the boundary " + boundary);
+      }
+    }
+    String stagingName = spec.qualified(staging);
+    sql.execute("empty staging table " + staging, "TRUNCATE TABLE " + stagingName);
+    Transform insert = insertStatement(spec, columns, stagingName, first, end, settings);
+    sql.execute("compute hours " + first + " to " + end + " into staging", insert.sql(), insert.values().toArray());
+
+    Map<HourPartition, HourOutput> outputs = new HashMap<>();
+    sql.query("checksum the staged hours", checksumQuery(stagingName, "", columns, spec.timeColumn()),
+        rs -> new HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)))
+        .forEach(o -> outputs.put(o.hour(), o));
+
+    sql.execute("replace hours " + first + " to " + end + " of " + spec.targetTable(),
+        replaceStatement(spec, stagingName, hours));
+    sql.execute("empty staging table " + staging, "TRUNCATE TABLE " + stagingName);
+    return hours.stream().map(h -> outputs.getOrDefault(h, new HourOutput(h, 0, 0))).toList();
+  }
+
+  static Transform insertStatement(TableSpec spec, List<Identifier> columns, String stagingName, HourPartition from,
+      HourPartition to, BackfillSettings settings) {
+    String cols = TargetTables.columnList(columns);
+    // The outer filter keeps staging to the batch's hours even if a transform emits rows outside its window.
+    return Transform.bind(spec, from, to).wrap(
+        "INSERT INTO " + stagingName + " (" + cols + ") SELECT " + cols + " FROM (",
+        ") WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
+            + " < toDateTime(?, 'UTC')" + settings.settingsClause(),
+        List.of(from.epochSecond(), to.epochSecond()));
+  }
+
+  static String replaceStatement(TableSpec spec, String stagingName, List<HourPartition> hours) {
+    return "ALTER TABLE " + spec.qualified(spec.targetTable()) + " "
+        + hours.stream().map(h -> "REPLACE PARTITION ID '" + h.partitionId() + "' FROM " + stagingName)
+            .collect(Collectors.joining(", "))
+        + " SETTINGS allow_replace_partition_from_empty_source = 1";
+  }
+
+  /** Per hour: epoch second, rows, and an order-independent checksum that counts duplicates. */
+  static String checksumQuery(String table, String where, List<Identifier> columns, Identifier time) {
+    return "SELECT toUnixTimestamp(toStartOfHour(" + time.quoted() + ")) AS h, count(), reinterpretAsInt64(sum(cityHash64("
+        + TargetTables.columnList(columns) + "))) FROM " + table + where + " GROUP BY h ORDER BY h";
+  }
+}

@@ -1,0 +1,63 @@
+package dev.cutover.engine.backfill;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/** Reads the live edge and the live writer's lag from the data alone, for any spec. */
+public final class LiveReader {
+
+  private final Sql sql;
+  private final TableSpec spec;
+
+  public LiveReader(Sql sql, TableSpec spec) {
+    this.sql = sql;
+    this.spec = spec;
+  }
+
+  public LiveStatus read() {
+    Optional<HourPartition> live = newestHour(spec.liveTable().quoted());
+    Optional<HourPartition> target = new TargetTables(sql, spec).exists(spec.targetTable())
+        ? newestHour(spec.targetTable().quoted()) : Optional.empty();
+    Optional<Instant> newest = Optional.empty();
+    for (TableSpec.Source source : spec.sources()) {
+      long seconds = sql.queryLong("read the newest event of " + source.table(), "SELECT toUnixTimestamp(max("
+          + source.timeColumn().quoted() + ")) FROM " + spec.qualified(source.table()));
+      if (seconds > 0 && newest.map(n -> n.getEpochSecond() < seconds).orElse(true)) {
+        newest = Optional.of(Instant.ofEpochSecond(seconds));
+      }
+    }
+    Duration lag = Duration.ZERO;
+    if (live.isPresent() && newest.isPresent() && newest.get().isAfter(live.get().end())) {
+      lag = Duration.between(live.get().end(), newest.get());
+    }
+    return new LiveStatus(live, target, newest, lag);
+  }
+
+  private Optional<HourPartition> newestHour(String table) {
+    long seconds = sql.queryLong("read the newest hour of " + table, "SELECT toUnixTimestamp(max(toStartOfHour("
+        + spec.timeColumn().quoted() + "))) FROM " + spec.database().quoted() + "." + table);
+    return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
+  }
+
+  /** The oldest hour every source still holds: how far back a backfill can reach. */
+  public Optional<HourPartition> reprocessingStart() {
+    Optional<HourPartition> start = Optional.empty();
+    for (TableSpec.Source source : spec.sources()) {
+      long seconds = sql.queryLong("read the oldest event of " + source.table(), "SELECT toUnixTimestamp(min("
+          + source.timeColumn().quoted() + ")) FROM " + spec.qualified(source.table()));
+      if (seconds <= 0) {
+        continue;
+      }
+      HourPartition candidate = HourPartition.containing(Instant.ofEpochSecond(seconds));
+      if (start.map(s -> s.isBefore(candidate)).orElse(true)) {
+        start = Optional.of(candidate);
+      }
+    }
+    return start;
+  }
+}

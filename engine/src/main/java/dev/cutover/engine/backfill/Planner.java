@@ -1,0 +1,150 @@
+package dev.cutover.engine.backfill;
+
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides what a backfill will do, and refuses bad input before anything is written: a boundary not
+ * far enough behind the live edge, a range outside the reprocessing window or past the boundary.
+ *
+ * <p>Defaults: the boundary is the live edge minus the spec's safety margin; the range is the whole
+ * reprocessing window up to the boundary.
+ */
+public final class Planner {
+
+  private final Sql sql;
+  private final TableSpec spec;
+
+  public Planner(Sql sql, TableSpec spec) {
+    this.sql = sql;
+    this.spec = spec;
+  }
+
+  public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      BackfillSettings settings, boolean measureSample) {
+    TargetTables tables = new TargetTables(sql, spec);
+    if (!tables.exists(spec.liveTable())) {
+      throw new InvalidInputException("spec.tables.live", "The live table " + spec.database() + "." + spec.liveTable()
+          + " does not exist; check tables.live and database in the spec.");
+    }
+    LiveReader reader = new LiveReader(sql, spec);
+    LiveStatus live = reader.read();
+    HourPartition edge = live.liveEdge().orElseThrow(() -> new InvalidInputException("spec.tables.live",
+        "The live table " + spec.liveTable() + " holds no rows, so there is no live edge to place the boundary "
+            + "behind; start the live writer first."));
+    HourPartition latestAllowed = edge.plusHours(-spec.safetyMargin().toHours());
+    HourPartition b = boundary.orElse(latestAllowed);
+    HourPartition now = HourPartition.containing(Instant.now());
+    if (now.isBefore(b)) {
+      throw new InvalidInputException("boundary", "The boundary " + b + " is in the future (it is now " + now
+          + " UTC); choose a past hour at or before " + latestAllowed + ".");
+    }
+    if (edge.isBefore(b)) {
+      throw new InvalidInputException("boundary", "The boundary " + b + " is ahead of the live edge " + edge
+          + " (the newest hour the live writer has written); choose " + latestAllowed + " or earlier, at least the "
+          + "safety margin of " + spec.safetyMargin().toHours() + " hours behind it.");
+    }
+    if (latestAllowed.isBefore(b)) {
+      throw new InvalidInputException("boundary", "The boundary " + b + " is " + hoursBetween(b, edge)
+          + " behind the live edge " + edge + ", less than the safety margin of " + spec.safetyMargin().toHours()
+          + " hours; choose " + latestAllowed + " or earlier so the live writer keeps every hour from the boundary on.");
+    }
+    HourPartition windowStart = reader.reprocessingStart().orElseThrow(() -> new InvalidInputException("spec.sources",
+        "The sources of " + spec.name() + " hold no rows, so there is nothing to recompute."));
+    HourPartition f = from.orElse(windowStart);
+    HourPartition t = to.orElse(b);
+    if (b.isBefore(t)) {
+      throw new InvalidInputException("to", "The range end " + t + " is after the boundary " + b + "; the backfill "
+          + "writes only hours before the boundary (the live writer owns the rest). Leave --to out or give " + b
+          + " or earlier.");
+    }
+    if (f.isBefore(windowStart)) {
+      throw new InvalidInputException("from", "The range start " + f + " is before the reprocessing window, which "
+          + "starts at " + windowStart + " (" + limitingSource() + "); give --from " + windowStart + " or later.");
+    }
+    if (!f.isBefore(b)) {
+      throw new InvalidInputException("boundary", "The boundary " + b + " is not after the range start " + f
+          + "; choose a boundary after the start, or an earlier --from.");
+    }
+    HourRange range = new HourRange(f, t);
+    Optional<HourRange> overlap = b.isBefore(edge.plusHours(1))
+        ? Optional.of(new HourRange(b, edge.plusHours(1))) : Optional.empty();
+    List<HourPartition> hours = range.list();
+    Plan.Estimates estimates = estimate(range, settings, measureSample);
+    return new Plan(spec, range, b, edge, hours, overlap, estimates, statements(tables, range, settings), settings);
+  }
+
+  private String limitingSource() {
+    List<String> parts = new ArrayList<>();
+    for (TableSpec.Source s : spec.sources()) {
+      long oldest = sql.queryLong("read the oldest event of " + s.table(), "SELECT toUnixTimestamp(min("
+          + s.timeColumn().quoted() + ")) FROM " + spec.qualified(s.table()));
+      parts.add(s.table() + " from " + HourPartition.containing(Instant.ofEpochSecond(oldest)));
+    }
+    return "the sources hold data " + String.join(", ", parts);
+  }
+
+  private Plan.Estimates estimate(HourRange range, BackfillSettings settings, boolean measureSample) {
+    long rows = 0;
+    long bytes = 0;
+    for (TableSpec.Source s : spec.sources()) {
+      var totals = sql.queryOne("estimate the size of " + s.table(), "SELECT sum(rows), sum(bytes_on_disk) FROM "
+          + "system.parts WHERE active AND database = ? AND table = ?", rs -> new long[] {rs.getLong(1), rs.getLong(2)},
+          spec.database().name(), s.table().name());
+      var span = sql.queryOne("read the time span of " + s.table(), "SELECT toUnixTimestamp(min(" + s.timeColumn().quoted()
+          + ")), toUnixTimestamp(max(" + s.timeColumn().quoted() + ")) FROM " + spec.qualified(s.table()),
+          rs -> new long[] {rs.getLong(1), rs.getLong(2)});
+      double spanHours = Math.max(1, (span[1] - span[0]) / 3600.0 + 1);
+      double share = Math.min(1, range.hours() / spanHours);
+      rows += (long) (totals[0] * share);
+      bytes += (long) (totals[1] * share);
+    }
+    Duration sample = Duration.ZERO;
+    Duration total = Duration.ZERO;
+    if (measureSample) {
+      HourPartition middle = range.from().plusHours(range.hours() / 2);
+      Transform t = Transform.bind(spec, middle, middle.plusHours(1));
+      long startNanos = System.nanoTime();
+      sql.queryLong("compute a sample hour", "SELECT count() FROM (" + t.sql() + ")", t.values().toArray());
+      sample = Duration.ofNanos(System.nanoTime() - startNanos);
+      // A batch of hours costs about as much as its hours computed together; batches run side by side.
+      total = sample.multipliedBy(range.hours()).dividedBy(Math.max(1, settings.concurrency()));
+    }
+    return new Plan.Estimates(rows, bytes, sample, total);
+  }
+
+  private List<String> statements(TargetTables tables, HourRange range, BackfillSettings settings) {
+    List<HourPartition> first = range.list().subList(0, (int) Math.min(settings.batchHours(), range.hours()));
+    Identifier staging = Identifier.of(spec.targetTable().name() + "__stg_RUN_1");
+    String stagingName = spec.qualified(staging);
+    List<Identifier> columns = tables.exists(spec.targetTable())
+        ? tables.insertableColumns(spec.targetTable()) : tables.insertableColumns(spec.liveTable());
+    List<String> out = new ArrayList<>();
+    if (!tables.exists(spec.targetTable())) {
+      out.add("CREATE TABLE " + spec.qualified(spec.targetTable()) + " AS " + spec.qualified(spec.liveTable()));
+    }
+    out.add("CREATE TABLE IF NOT EXISTS " + stagingName + " AS " + spec.qualified(spec.targetTable()));
+    out.add("TRUNCATE TABLE " + stagingName);
+    out.add(BatchWriter.insertStatement(spec, columns, stagingName, first.getFirst(), first.getLast().plusHours(1),
+        settings).display());
+    out.add(BatchWriter.replaceStatement(spec, stagingName, first));
+    out.add("TRUNCATE TABLE " + stagingName);
+    return out;
+  }
+
+  private static String hoursBetween(HourPartition a, HourPartition b) {
+    return Duration.between(a.start(), b.start()).toHours() + " hour(s)";
+  }
+}

@@ -1,0 +1,87 @@
+package dev.cutover.engine.backfill;
+
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.Sql;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The versioned target of a spec and the tables around it: what exists, its columns, its staging tables. */
+public final class TargetTables {
+
+  private final Sql sql;
+  private final TableSpec spec;
+
+  public TargetTables(Sql sql, TableSpec spec) {
+    this.sql = sql;
+    this.spec = spec;
+  }
+
+  public boolean exists(Identifier table) {
+    return sql.queryLong("look up " + spec.database() + "." + table,
+        "SELECT count() FROM system.tables WHERE database = ? AND name = ?", spec.database().name(), table.name()) > 0;
+  }
+
+  /** The engine name of a table ({@code MergeTree}, {@code View}, …), or empty when it does not exist. */
+  public String engine(Identifier table) {
+    return sql.query("look up " + table, "SELECT engine FROM system.tables WHERE database = ? AND name = ?",
+        rs -> rs.getString(1), spec.database().name(), table.name()).stream().findFirst().orElse("");
+  }
+
+  public String partitionKey(Identifier table) {
+    return sql.query("read the partition key of " + table,
+        "SELECT partition_key FROM system.tables WHERE database = ? AND name = ?",
+        rs -> rs.getString(1), spec.database().name(), table.name()).stream().findFirst().orElse("");
+  }
+
+  /** The columns an INSERT writes (not MATERIALIZED, ALIAS or EPHEMERAL), in table order. */
+  public List<Identifier> insertableColumns(Identifier table) {
+    return sql.query("read the columns of " + table, "SELECT name FROM system.columns WHERE database = ? AND table = ? "
+            + "AND default_kind NOT IN ('MATERIALIZED', 'ALIAS', 'EPHEMERAL') ORDER BY position",
+        rs -> Identifier.of(rs.getString(1)), spec.database().name(), table.name());
+  }
+
+  /** Creates the target with the live table's structure, partitioning and ordering when it is absent; true if created. */
+  public boolean createTargetIfAbsent() {
+    if (exists(spec.targetTable())) {
+      return false;
+    }
+    if (!exists(spec.liveTable())) {
+      throw new InvalidInputException("spec.tables.live", "The live table " + spec.database() + "."
+          + spec.liveTable() + " does not exist, so the target cannot be created with its structure; check "
+          + "tables.live and database in the spec.");
+    }
+    sql.execute("create the target " + spec.targetTable(), "CREATE TABLE IF NOT EXISTS "
+        + spec.qualified(spec.targetTable()) + " AS " + spec.qualified(spec.liveTable()));
+    return true;
+  }
+
+  /** A staging table private to one worker of one run, with the target's structure. */
+  public Identifier staging(String runId, int slot) {
+    Identifier name = Identifier.simple("staging", spec.targetTable().name() + "__stg_" + shortId(runId) + "_" + slot);
+    sql.execute("create staging table " + name, "CREATE TABLE IF NOT EXISTS " + spec.qualified(name) + " AS "
+        + spec.qualified(spec.targetTable()));
+    return name;
+  }
+
+  /** Drops every staging table a run created. */
+  public List<String> dropStaging(String runId) {
+    List<String> names = sql.query("list staging tables", "SELECT name FROM system.tables WHERE database = ? "
+        + "AND startsWith(name, ?)", rs -> rs.getString(1), spec.database().name(),
+        spec.targetTable().name() + "__stg_" + shortId(runId) + "_");
+    for (String name : names) {
+      sql.execute("drop staging table " + name, "DROP TABLE IF EXISTS " + spec.qualified(Identifier.of(name)));
+    }
+    return names;
+  }
+
+  static String shortId(String runId) {
+    return runId.replaceAll("[^A-Za-z0-9]", "").substring(0, Math.min(12, runId.replaceAll("[^A-Za-z0-9]", "").length()));
+  }
+
+  /** {@code `a`, `b`, `c`} */
+  public static String columnList(List<Identifier> columns) {
+    return columns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
+  }
+}

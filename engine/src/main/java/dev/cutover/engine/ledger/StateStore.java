@@ -1,0 +1,218 @@
+package dev.cutover.engine.ledger;
+
+import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.QueryFailedException;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.sql.Sql;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The engine's own state in ClickHouse, in the working database: runs, the per-hour ledger, and
+ * the audit trail. A second operator, or the same one after a crash, reads the same state.
+ *
+ * <p>Runs and ledger rows are versioned rows in ReplacingMergeTree tables, read with FINAL; the
+ * audit trail only grows.
+ */
+public final class StateStore {
+
+  /** A run whose heartbeat is older than this is taken to have lost its process. */
+  public static final Duration STALE_AFTER = Duration.ofSeconds(45);
+
+  private final Sql sql;
+  private final Identifier database;
+
+  public StateStore(Sql sql, String database) {
+    this.sql = sql;
+    this.database = Identifier.simple("database", database);
+  }
+
+  private String t(String table) {
+    return database.quoted() + "." + table;
+  }
+
+  public String database() {
+    return database.name();
+  }
+
+  /** Creates the state tables when absent. */
+  public void ensureSchema() {
+    sql.execute("create the runs table", "CREATE TABLE IF NOT EXISTS " + t("runs") + " ("
+        + "id String, spec_name String, spec_hash String, target String, range_from DateTime('UTC'), "
+        + "range_to DateTime('UTC'), boundary DateTime('UTC'), parameters String, os_user String, host String, "
+        + "pid UInt64, tool_version String, created DateTime64(3, 'UTC'), heartbeat DateTime64(3, 'UTC'), state String, "
+        + "message String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY id");
+    sql.execute("create the ledger table", "CREATE TABLE IF NOT EXISTS " + t("ledger") + " ("
+        + "run_id String, hour DateTime('UTC'), state String, rows UInt64, checksum Int64, attempts UInt32, "
+        + "at DateTime64(3, 'UTC'), error String, version UInt64) "
+        + "ENGINE = ReplacingMergeTree(version) ORDER BY (run_id, hour)");
+    sql.execute("create the audit table", "CREATE TABLE IF NOT EXISTS " + t("audit") + " ("
+        + "at DateTime64(3, 'UTC'), actor String, host String, subject String, action String, detail String) "
+        + "ENGINE = MergeTree ORDER BY (at, subject)");
+  }
+
+  public void saveRun(RunRecord run) {
+    sql.execute("record run " + run.id(), "INSERT INTO " + t("runs") + " (id, spec_name, spec_hash, target, "
+            + "range_from, range_to, boundary, parameters, os_user, host, pid, tool_version, created, heartbeat, state, "
+            + "message, version) VALUES (?, ?, ?, ?, toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), "
+            + "?, ?, ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), fromUnixTimestamp64Milli(?, 'UTC'), ?, ?, ?)",
+        run.id(), run.specName(), run.specHash(), run.target(), run.range().from().epochSecond(),
+        run.range().to().epochSecond(), run.boundary().epochSecond(), run.parameters(), run.osUser(), run.host(),
+        run.pid(), run.toolVersion(), run.created().toEpochMilli(), run.heartbeat().toEpochMilli(), run.state().name(),
+        run.message(), versionNow());
+  }
+
+  private static final String RUN_COLUMNS = "id, spec_name, spec_hash, target, toUnixTimestamp(range_from), "
+      + "toUnixTimestamp(range_to), toUnixTimestamp(boundary), parameters, os_user, host, pid, tool_version, "
+      + "toUnixTimestamp64Milli(created), toUnixTimestamp64Milli(heartbeat), state, message";
+
+  private static RunRecord run(ResultSet rs) throws SQLException {
+    return new RunRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+        new HourRange(HourPartition.ofEpochSecond(rs.getLong(5)), HourPartition.ofEpochSecond(rs.getLong(6))),
+        HourPartition.ofEpochSecond(rs.getLong(7)), rs.getString(8), rs.getString(9), rs.getString(10),
+        rs.getLong(11), rs.getString(12), Instant.ofEpochMilli(rs.getLong(13)), Instant.ofEpochMilli(rs.getLong(14)),
+        RunState.valueOf(rs.getString(15)), rs.getString(16));
+  }
+
+  public Optional<RunRecord> run(String id) {
+    return sql.query("read run " + id, "SELECT " + RUN_COLUMNS + " FROM " + t("runs") + " FINAL WHERE id = ?",
+        StateStore::run, id).stream().findFirst();
+  }
+
+  /** Runs, newest first; for one target when {@code target} is not null. */
+  public List<RunRecord> runs(String target) {
+    String where = target == null ? "" : " WHERE target = ?";
+    Object[] values = target == null ? new Object[0] : new Object[] {target};
+    return sql.query("list runs", "SELECT " + RUN_COLUMNS + " FROM " + t("runs") + " FINAL" + where
+        + " ORDER BY created DESC", StateStore::run, values);
+  }
+
+  /** The run that holds {@code target} now: active with a fresh heartbeat. */
+  public Optional<RunRecord> activeRun(String target, Instant now) {
+    return runs(target).stream().filter(r -> r.state().active() && !r.interrupted(now, STALE_AFTER)).findFirst();
+  }
+
+  /** Moves a run to a new state, refusing transitions its state machine does not allow. */
+  public RunRecord transition(RunRecord run, RunState to, String message) {
+    RunRecord current = run(run.id()).orElse(run);
+    if (current.state() != to && !current.state().canBecome(to)) {
+      throw new InvalidInputException("run", "Run " + run.id() + " is " + current.state().name().toLowerCase()
+          + " and cannot become " + to.name().toLowerCase() + ".");
+    }
+    RunRecord next = current.with(to, message, Instant.now());
+    saveRun(next);
+    return next;
+  }
+
+  public void heartbeat(RunRecord run) {
+    run(run.id()).filter(r -> r.state().active()).ifPresent(r -> saveRun(r.with(r.state(), r.message(), Instant.now())));
+  }
+
+  public void recordHours(List<LedgerEntry> entries) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    StringBuilder values = new StringBuilder();
+    Object[] binds = new Object[entries.size() * 9];
+    int i = 0;
+    long version = versionNow();
+    for (LedgerEntry e : entries) {
+      values.append(values.isEmpty() ? "" : ", ")
+          .append("(?, toDateTime(?, 'UTC'), ?, ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), ?, ?)");
+      binds[i++] = e.runId();
+      binds[i++] = e.hour().epochSecond();
+      binds[i++] = e.state().name();
+      binds[i++] = e.rows();
+      binds[i++] = e.checksum();
+      binds[i++] = e.attempts();
+      binds[i++] = e.at().toEpochMilli();
+      binds[i++] = e.error() == null ? "" : e.error();
+      binds[i++] = version;
+    }
+    sql.execute("record " + entries.size() + " hours in the ledger", "INSERT INTO " + t("ledger")
+        + " (run_id, hour, state, rows, checksum, attempts, at, error, version) VALUES " + values, binds);
+  }
+
+  /** The ledger of one run, by hour. */
+  public TreeMap<HourPartition, LedgerEntry> ledger(String runId) {
+    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
+    sql.query("read the ledger of run " + runId, "SELECT run_id, toUnixTimestamp(hour), state, rows, checksum, "
+            + "attempts, toUnixTimestamp64Milli(at), error FROM " + t("ledger") + " FINAL WHERE run_id = ? ORDER BY hour",
+        rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
+            LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
+            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), runId)
+        .forEach(e -> out.put(e.hour(), e));
+    return out;
+  }
+
+  public void audit(String subject, String action, String detail) {
+    sql.execute("write the audit trail", "INSERT INTO " + t("audit") + " (at, actor, host, subject, action, detail) "
+            + "VALUES (fromUnixTimestamp64Milli(?, 'UTC'), ?, ?, ?, ?, ?)",
+        Instant.now().toEpochMilli(), Operator.user(), Operator.host(), subject, action, detail);
+  }
+
+  public List<AuditEntry> auditTrail(String subject, int limit) {
+    String where = subject == null ? "" : " WHERE subject = ?";
+    Object[] values = subject == null ? new Object[] {limit} : new Object[] {subject, limit};
+    return sql.query("read the audit trail", "SELECT toUnixTimestamp64Milli(at), actor, host, subject, action, detail FROM "
+            + t("audit") + where + " ORDER BY at DESC LIMIT ?",
+        rs -> new AuditEntry(Instant.ofEpochMilli(rs.getLong(1)), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getString(6)), values);
+  }
+
+  /**
+   * Takes the write lock of a target for a run: a table whose creation is atomic on the server,
+   * so two processes racing for the same target cannot both win. Returns false when another run
+   * holds it.
+   */
+  public boolean lock(String target, String runId) {
+    try {
+      sql.execute("lock " + target, "CREATE TABLE " + t(Identifier.of(lockName(target)).quoted()) + " (run_id String) ENGINE = Memory "
+          + "COMMENT " + quoteLiteral(runId));
+      return true;
+    } catch (QueryFailedException e) {
+      if (e.errorCode() == 57) { // TABLE_ALREADY_EXISTS
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** Which run holds the lock of a target, if any. */
+  public Optional<String> lockHolder(String target) {
+    return sql.query("read the lock of " + target, "SELECT comment FROM system.tables WHERE database = ? AND name = ?",
+        rs -> rs.getString(1), database.name(), lockName(target)).stream().findFirst();
+  }
+
+  public void unlock(String target) {
+    sql.execute("unlock " + target, "DROP TABLE IF EXISTS " + t(Identifier.of(lockName(target)).quoted()));
+  }
+
+  private static String lockName(String target) {
+    return "lock__" + target.replaceAll("[^A-Za-z0-9_]", "_");
+  }
+
+  /** A string literal for DDL, where the server takes no bound parameters. */
+  static String quoteLiteral(String value) {
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+  private static final java.util.concurrent.atomic.AtomicLong LAST_VERSION = new java.util.concurrent.atomic.AtomicLong();
+
+  /** Strictly increasing within this process, and ordered by wall-clock time across processes. */
+  private static long versionNow() {
+    long now = System.currentTimeMillis() * 1000;
+    return LAST_VERSION.updateAndGet(last -> Math.max(last + 1, now));
+  }
+}

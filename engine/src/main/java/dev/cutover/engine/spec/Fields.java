@@ -1,0 +1,177 @@
+package dev.cutover.engine.spec;
+
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.sql.SqlText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Typed reads of one YAML mapping, with sentences that name the field, the value and what is expected. */
+final class Fields {
+
+  private final String origin;
+  private final String prefix;
+  private final Map<String, Object> map;
+
+  Fields(String origin, String prefix, Map<String, Object> map) {
+    this.origin = origin;
+    this.prefix = prefix;
+    this.map = map;
+  }
+
+  String path(String key) {
+    return prefix.isEmpty() ? key : prefix + "." + key;
+  }
+
+  Set<String> keys() {
+    return map.keySet();
+  }
+
+  InvalidInputException error(String key, Object value, String expected) {
+    return new InvalidInputException("spec." + path(key), "In the spec " + origin + ", field '" + path(key) + "' is "
+        + describe(value) + "; expected " + expected + ".");
+  }
+
+  static String describe(Object value) {
+    if (value == null) {
+      return "missing";
+    }
+    if (value instanceof Map<?, ?>) {
+      return "a mapping";
+    }
+    if (value instanceof List<?> l && !l.isEmpty() && l.getFirst() instanceof Map<?, ?>) {
+      return "a list of mappings";
+    }
+    String text = String.valueOf(value);
+    return "'" + (text.length() > 60 ? text.substring(0, 57) + "..." : text) + "'";
+  }
+
+  void allowOnly(Set<String> allowed) {
+    for (String key : map.keySet()) {
+      if (!allowed.contains(key)) {
+        throw new InvalidInputException("spec." + path(key), "In the spec " + origin + ", field '" + path(key)
+            + "' is not a known field; expected one of " + new TreeSet<>(allowed) + " (see docs/SPEC.md).");
+      }
+    }
+  }
+
+  private Object required(String key) {
+    Object v = map.get(key);
+    if (v == null) {
+      throw error(key, null, "a value (see docs/SPEC.md)");
+    }
+    return v;
+  }
+
+  String text(String key) {
+    Object v = required(key);
+    if (!(v instanceof String s) || s.isBlank()) {
+      throw error(key, v, "a non-empty text");
+    }
+    return s;
+  }
+
+  /** An SQL expression: one expression, no statement separator. */
+  String expression(String key) {
+    Object v = required(key);
+    String s = v instanceof Number n ? n.toString() : v instanceof String str ? str.strip() : null;
+    if (s == null || s.isEmpty() || SqlText.hasStatementSeparator(s)) {
+      throw error(key, v, "one SQL expression such as -2 * v1.fees_usd, without ';'");
+    }
+    return s;
+  }
+
+  String optionalExpression(String key, String fallback) {
+    return map.containsKey(key) ? expression(key) : fallback;
+  }
+
+  Identifier identifier(String key) {
+    Object v = required(key);
+    if (!(v instanceof String s)) {
+      throw error(key, v, "a table or column name");
+    }
+    return Identifier.simple("spec field '" + path(key) + "'", s);
+  }
+
+  List<Identifier> identifiers(String key) {
+    Object v = required(key);
+    if (!(v instanceof List<?> list) || list.isEmpty()) {
+      throw error(key, v, "a non-empty list of column names, such as [book, instrument]");
+    }
+    List<Identifier> out = new ArrayList<>();
+    for (Object item : list) {
+      if (!(item instanceof String s)) {
+        throw error(key, v, "a list of column names");
+      }
+      Identifier id = Identifier.simple("spec field '" + path(key) + "'", s);
+      if (out.contains(id)) {
+        throw error(key, v, "each column once");
+      }
+      out.add(id);
+    }
+    return out;
+  }
+
+  int integer(String key, int fallback, int min, int max) {
+    return (int) longInteger(key, fallback, min, max);
+  }
+
+  long longInteger(String key, long fallback, long min, long max) {
+    Object v = map.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!(v instanceof Integer || v instanceof Long || v instanceof java.math.BigInteger)) {
+      throw error(key, v, "a whole number from " + min + " to " + max);
+    }
+    long n = ((Number) v).longValue();
+    if (n < min || n > max) {
+      throw error(key, v, "a whole number from " + min + " to " + max);
+    }
+    return n;
+  }
+
+  double decimal(String key, double fallback, double min, double max) {
+    Object v = map.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!(v instanceof Number n) || Double.isNaN(n.doubleValue()) || n.doubleValue() < min || n.doubleValue() > max) {
+      throw error(key, v, "a number of at least " + min);
+    }
+    return n.doubleValue();
+  }
+
+  Fields child(String key) {
+    return new Fields(origin, path(key), SpecLoader.asMap(origin, path(key), required(key)));
+  }
+
+  Fields optionalChild(String key) {
+    return map.containsKey(key) ? child(key) : new Fields(origin, path(key), Map.of());
+  }
+
+  List<Fields> list(String key) {
+    Object v = required(key);
+    return asList(key, v);
+  }
+
+  List<Fields> optionalList(String key) {
+    Object v = map.get(key);
+    return v == null ? List.of() : asList(key, v);
+  }
+
+  private List<Fields> asList(String key, Object v) {
+    if (!(v instanceof List<?> list)) {
+      throw error(key, v, "a list");
+    }
+    List<Fields> out = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      String p = path(key) + "[" + i + "]";
+      out.add(new Fields(origin, p, SpecLoader.asMap(origin, p, list.get(i))));
+    }
+    return out;
+  }
+}

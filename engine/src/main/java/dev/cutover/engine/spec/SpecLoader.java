@@ -1,0 +1,204 @@
+package dev.cutover.engine.spec;
+
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.TableSpec.Consumer;
+import dev.cutover.engine.api.TableSpec.ExpectedDifference;
+import dev.cutover.engine.api.TableSpec.Source;
+import dev.cutover.engine.api.TableSpec.Throttle;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import dev.cutover.engine.sql.SqlText;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
+/**
+ * Reads a spec from YAML and validates every field once. Each refusal names the field, the value
+ * and what is expected, for example {@code spec field 'throttle.concurrency' is 0; expected a whole
+ * number from 1 to 32}. The format is documented in {@code docs/SPEC.md}.
+ */
+public final class SpecLoader {
+
+  static final String WINDOW_START = "{window_start:DateTime}";
+  static final String WINDOW_END = "{window_end:DateTime}";
+  private static final Set<String> TOP = Set.of("spec", "name", "database", "tables", "time_column", "keys",
+      "measures", "sources", "transform", "expected_differences", "throttle", "boundary", "reconciliation",
+      "retention", "description");
+
+  private SpecLoader() {}
+
+  public static TableSpec load(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new InvalidInputException("spec", "The spec file " + file + " cannot be read (" + e.getMessage()
+          + "); check the path given with --spec.");
+    }
+    return parse(new String(bytes, StandardCharsets.UTF_8), file.toString());
+  }
+
+  /** Parses YAML text; {@code origin} names it in sentences (a file path or a resource). */
+  public static TableSpec parse(String yaml, String origin) {
+    Object root;
+    try {
+      root = new Load(LoadSettings.builder().setLabel(origin).setAllowDuplicateKeys(false).build()).loadFromString(yaml);
+    } catch (YamlEngineException e) {
+      throw new InvalidInputException("spec", "The spec " + origin + " is not valid YAML ("
+          + e.getMessage().replaceAll("\\s+", " ").strip() + "); fix the syntax at the place named.");
+    }
+    Fields f = new Fields(origin, "", asMap(origin, "", root));
+    f.allowOnly(TOP);
+    int version = f.integer("spec", 1, 1, 1);
+    if (version != 1) {
+      throw f.error("spec", version, "1 (the only format version so far)");
+    }
+    Fields tables = f.child("tables");
+    tables.allowOnly(Set.of("live", "target", "consumer_view"));
+    Identifier live = tables.identifier("live");
+    Identifier target = tables.identifier("target");
+    Identifier view = tables.identifier("consumer_view");
+    if (target.equals(live)) {
+      throw tables.error("target", target, "a table other than tables.live (" + live + "): the backfill never "
+          + "writes the live version");
+    }
+    if (target.equals(view)) {
+      throw tables.error("target", target, "a table other than tables.consumer_view (" + view + "): consumers "
+          + "must not read history while it is rewritten");
+    }
+    if (view.equals(live)) {
+      throw tables.error("consumer_view", view, "a view distinct from tables.live: consumers read a view that "
+          + "the cutover can swap");
+    }
+    Identifier time = f.identifier("time_column");
+    List<Identifier> keys = f.identifiers("keys");
+    List<Identifier> measures = f.identifiers("measures");
+    Set<Identifier> overlap = new LinkedHashSet<>(keys);
+    overlap.retainAll(measures);
+    if (!overlap.isEmpty()) {
+      throw f.error("measures", overlap, "columns that are not also keys");
+    }
+    if (keys.contains(time) || measures.contains(time)) {
+      throw f.error("keys", keys, "key columns other than the time column " + time + " (it is always part of the key)");
+    }
+
+    List<Source> sources = new ArrayList<>();
+    List<Fields> sourceFields = f.list("sources");
+    if (sourceFields.isEmpty()) {
+      throw f.error("sources", "[]", "at least one source table");
+    }
+    for (Fields s : sourceFields) {
+      s.allowOnly(Set.of("table", "time_column"));
+      sources.add(new Source(s.identifier("table"), s.identifier("time_column")));
+    }
+
+    String transform = f.text("transform").strip();
+    validateTransform(f, transform);
+
+    List<ExpectedDifference> rules = new ArrayList<>();
+    Set<String> ruleNames = new LinkedHashSet<>();
+    for (Fields r : f.optionalList("expected_differences")) {
+      r.allowOnly(Set.of("name", "where", "delta", "tolerance", "why"));
+      String name = r.text("name");
+      if (!ruleNames.add(name)) {
+        throw r.error("name", name, "a name not used by another rule");
+      }
+      Map<Identifier, String> delta = new LinkedHashMap<>();
+      Fields d = r.child("delta");
+      for (String key : d.keys()) {
+        Identifier measure = Identifier.simple(d.path(key), key);
+        if (!measures.contains(measure)) {
+          throw d.error(key, key, "one of the measures " + measures);
+        }
+        delta.put(measure, d.expression(key));
+      }
+      if (delta.isEmpty()) {
+        throw r.error("delta", "{}", "at least one measure with its expected v2 - v1 expression");
+      }
+      rules.add(new ExpectedDifference(name, r.optionalExpression("where", "1"), delta,
+          r.decimal("tolerance", 0, 0, Double.MAX_VALUE), r.text("why")));
+    }
+
+    Fields t = f.optionalChild("throttle");
+    t.allowOnly(Set.of("concurrency", "batch_hours", "max_threads", "priority", "max_memory_usage_bytes",
+        "rows_per_second", "max_live_lag_minutes"));
+    Throttle throttle = new Throttle(
+        t.integer("concurrency", 2, 1, 32),
+        t.integer("batch_hours", 24, 1, 96),
+        t.integer("max_threads", 0, 0, 256),
+        t.integer("priority", 0, 0, 100),
+        t.longInteger("max_memory_usage_bytes", 0, 0, Long.MAX_VALUE),
+        t.longInteger("rows_per_second", 0, 0, Long.MAX_VALUE),
+        Duration.ofMinutes(t.integer("max_live_lag_minutes", 0, 0, 10_080)));
+
+    Fields b = f.optionalChild("boundary");
+    b.allowOnly(Set.of("safety_margin_hours"));
+    Duration margin = Duration.ofHours(b.integer("safety_margin_hours", 3, 1, 168));
+    Fields rc = f.optionalChild("reconciliation");
+    rc.allowOnly(Set.of("minimum_overlap_hours"));
+    Duration overlapMin = Duration.ofHours(rc.integer("minimum_overlap_hours", 24, 1, 24 * 90));
+    Fields rt = f.optionalChild("retention");
+    rt.allowOnly(Set.of("consumers", "safety_margin_hours"));
+    List<Consumer> consumers = new ArrayList<>();
+    for (Fields c : rt.optionalList("consumers")) {
+      c.allowOnly(Set.of("name", "cache_lifetime_hours"));
+      consumers.add(new Consumer(c.text("name"), Duration.ofHours(c.integer("cache_lifetime_hours", 0, 0, 24 * 365))));
+    }
+    Duration retentionMargin = Duration.ofHours(rt.integer("safety_margin_hours", 24, 0, 24 * 365));
+
+    return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
+        sources, transform, rules, throttle, margin, overlapMin, consumers, retentionMargin, sha256(yaml));
+  }
+
+  private static void validateTransform(Fields f, String transform) {
+    String lower = transform.toLowerCase(java.util.Locale.ROOT);
+    if (!(lower.startsWith("select") || lower.startsWith("with"))) {
+      throw f.error("transform", abbreviate(transform), "a single SELECT (or WITH … SELECT) query");
+    }
+    if (!transform.contains(WINDOW_START) || !transform.contains(WINDOW_END)) {
+      throw f.error("transform", abbreviate(transform), "a query that filters its sources to the hour window with "
+          + WINDOW_START + " and " + WINDOW_END + " (the engine binds both)");
+    }
+    if (SqlText.hasStatementSeparator(transform)) {
+      throw f.error("transform", abbreviate(transform), "exactly one query, with no ';' outside quotes");
+    }
+  }
+
+  static String abbreviate(String text) {
+    String one = text.replaceAll("\\s+", " ");
+    return one.length() > 60 ? one.substring(0, 57) + "..." : one;
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> asMap(String origin, String path, Object value) {
+    if (value instanceof Map<?, ?> m) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      m.forEach((k, v) -> out.put(String.valueOf(k), v));
+      return out;
+    }
+    throw new InvalidInputException("spec", "In the spec " + origin + ", " + (path.isEmpty() ? "the document"
+        : "field '" + path + "'") + " is " + Fields.describe(value) + "; expected a mapping of keys to values.");
+  }
+}

@@ -1,0 +1,122 @@
+package dev.cutover.engine.sql;
+
+import dev.cutover.engine.api.QueryFailedException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * Runs statements the engine wrote, with values bound as parameters, and turns failures into
+ * {@link QueryFailedException}s that carry the server's error code, the query id and whether a
+ * retry can help.
+ */
+public final class Sql {
+
+  /** Error codes after which the same statement may succeed on a later try. */
+  private static final Set<Integer> TRANSIENT = Set.of(
+      3, // UNEXPECTED_END_OF_FILE
+      159, // TIMEOUT_EXCEEDED
+      164, // READONLY (replica switching)
+      202, // TOO_MANY_SIMULTANEOUS_QUERIES
+      203, // NO_FREE_CONNECTION
+      209, // SOCKET_TIMEOUT
+      210, // NETWORK_ERROR
+      236, // ABORTED
+      241, // MEMORY_LIMIT_EXCEEDED
+      242, // TABLE_IS_READ_ONLY
+      252, // TOO_MANY_PARTS
+      319, // UNKNOWN_STATUS_OF_INSERT
+      425, // SYSTEM_ERROR
+      473, // DEADLOCK_AVOIDED
+      999, // KEEPER_EXCEPTION
+      1002); // UNKNOWN_EXCEPTION (the driver's code for a dropped connection)
+
+  private final DataSource dataSource;
+
+  public Sql(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /** A row mapper. */
+  @FunctionalInterface
+  public interface Row<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  public void execute(String what, String sql, Object... values) {
+    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+      bind(s, values);
+      s.execute();
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  public <T> List<T> query(String what, String sql, Row<T> row, Object... values) {
+    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+      bind(s, values);
+      try (ResultSet rs = s.executeQuery()) {
+        List<T> out = new ArrayList<>();
+        while (rs.next()) {
+          out.add(row.map(rs));
+        }
+        return out;
+      }
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  public <T> T queryOne(String what, String sql, Row<T> row, Object... values) {
+    List<T> rows = query(what, sql, row, values);
+    if (rows.isEmpty()) {
+      throw new QueryFailedException("Could not " + what + ": the server returned no row.", 0, null, false, null);
+    }
+    return rows.getFirst();
+  }
+
+  public long queryLong(String what, String sql, Object... values) {
+    return queryOne(what, sql, rs -> rs.getLong(1), values);
+  }
+
+  private static void bind(PreparedStatement s, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      s.setObject(i + 1, values[i]);
+    }
+  }
+
+  /** Turns a driver failure into a sentence: "Could not {what}: {server message} (code N, query id Q)." */
+  public static QueryFailedException failure(String what, SQLException e) {
+    int code = e.getErrorCode();
+    String message = e.getMessage() == null ? "no message" : e.getMessage().strip().split("\\R", 2)[0];
+    String queryId = null;
+    var m = java.util.regex.Pattern.compile("queryId[:=] ?([0-9a-fA-F-]{8,})").matcher(message);
+    if (m.find()) {
+      queryId = m.group(1);
+    }
+    message = message.replaceAll("\\s*\\(queryId[^)]*\\)", "").replaceAll("\\s*\\(version [0-9.]+\\)", "").strip();
+    boolean transientFailure = TRANSIENT.contains(code) || code == 0 && isConnectionProblem(e);
+    String advice = transientFailure
+        ? " This can pass; Cutover retries it."
+        : " Fix the cause and run it again.";
+    return new QueryFailedException("Could not " + what + ": " + message + advice, code, queryId, transientFailure, e);
+  }
+
+  private static boolean isConnectionProblem(Throwable t) {
+    for (; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException || t instanceof java.net.SocketException
+          || t instanceof java.net.SocketTimeoutException || t instanceof java.io.EOFException
+          || t.getClass().getSimpleName().equals("ConnectionInitiationException")
+          || t.getClass().getSimpleName().equals("NoHttpResponseException")
+          || t.getClass().getSimpleName().equals("HttpHostConnectException")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

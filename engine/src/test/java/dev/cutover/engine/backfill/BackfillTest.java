@@ -1,0 +1,155 @@
+package dev.cutover.engine.backfill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The executor against the real engine: results equal a from-scratch computation, and B is never crossed. */
+class BackfillTest {
+
+  private HourlyWorld world;
+  private TableSpec spec;
+  private StateStore store;
+  private Backfill backfill;
+
+  @BeforeEach
+  void world() {
+    world = HourlyWorld.create(TestEngine.freshDatabase(BackfillTest.class), 3);
+    spec = world.spec();
+    store = new StateStore(world.sql, world.database);
+    backfill = new Backfill(world.sql, store);
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  private Plan plan(BackfillSettings settings) {
+    return new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+  }
+
+  @Test
+  void aBackfillEqualsAFromScratchComputationHourByHourAndNeverCrossesTheBoundary() throws Exception {
+    Plan plan = plan(BackfillSettings.from(spec.throttle()));
+    // The corrected live writer already owns the hours from B on: give them sentinel rows that must survive.
+    new TargetTables(world.sql, spec).createTargetIfAbsent();
+    world.sql.execute("live v2 rows", "INSERT INTO visits_v2 SELECT toDateTime(? + number * 3600, 'UTC'), 'LIVE', 1, 1, 0 "
+        + "FROM numbers(4)", plan.boundary().epochSecond());
+    List<BackfillEvent> events = new CopyOnWriteArrayList<>();
+
+    RunRecord done = backfill.start(plan, events::add).await();
+
+    assertEquals(RunState.SUCCEEDED, done.state(), done.message());
+    Map<HourPartition, String> expected = world.expected(plan.range().from(), plan.range().to());
+    assertEquals(expected, world.checksums("visits_v2", plan.range().from(), plan.range().to()));
+    assertEquals(4L, world.sql.queryLong("live rows", "SELECT count() FROM visits_v2 WHERE hour >= toDateTime(?, 'UTC')",
+        plan.boundary().epochSecond()), "hours from the boundary on are the live writer's and untouched");
+    assertEquals(4L, world.sql.queryLong("live rows", "SELECT count() FROM visits_v2 WHERE site = 'LIVE'"));
+
+    var ledger = store.ledger(done.id());
+    assertEquals(plan.hours(), List.copyOf(ledger.keySet()), "every planned hour is in the ledger, and only those");
+    assertTrue(ledger.keySet().stream().allMatch(h -> h.isBefore(plan.boundary())));
+    for (var entry : ledger.values()) {
+      String data = expected.getOrDefault(entry.hour(), "0:0");
+      assertEquals(data, entry.rows() + ":" + entry.checksum(), "ledger of " + entry.hour());
+    }
+    long emptied = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.EMPTIED).count();
+    assertTrue(emptied >= 1, "the world has hours without clicks; their partitions are emptied on purpose");
+    assertEquals(emptied, plan.hours().size() - expected.size());
+    assertTrue(events.stream().anyMatch(e -> e instanceof BackfillEvent.Progress p && p.hoursDone() == plan.hours().size()));
+    assertEquals(0L, world.sql.queryLong("staging left", "SELECT count() FROM system.tables WHERE database = ? "
+        + "AND name LIKE 'visits_v2__stg_%'", world.database), "staging tables are dropped at the end");
+    assertTrue(store.auditTrail(done.id(), 50).stream().anyMatch(a -> a.action().equals("start")));
+  }
+
+  @Test
+  void rerunningOverwritesInsteadOfAdding() throws Exception {
+    Plan plan = plan(BackfillSettings.from(spec.throttle()));
+    backfill.start(plan, BackfillEvent.Listener.NONE).await();
+    Map<HourPartition, String> first = world.checksums("visits_v2", plan.range().from(), plan.range().to());
+    RunRecord again = backfill.start(plan, BackfillEvent.Listener.NONE).await();
+    assertEquals(RunState.SUCCEEDED, again.state());
+    assertEquals(first, world.checksums("visits_v2", plan.range().from(), plan.range().to()));
+  }
+
+  @Test
+  void aCancelledRunResumesToTheSameResult() throws Exception {
+    Plan plan = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(2));
+    var run = backfill.start(plan, event -> {});
+    run.cancel();
+    RunRecord cancelled = run.await();
+    assertEquals(RunState.CANCELLED, cancelled.state(), cancelled.message());
+    assertTrue(store.ledger(cancelled.id()).size() < plan.hours().size());
+
+    RunRecord resumed = backfill.resume(cancelled.id(), spec, plan.settings(), BackfillEvent.Listener.NONE).await();
+
+    assertEquals(RunState.SUCCEEDED, resumed.state(), resumed.message());
+    assertEquals(world.expected(plan.range().from(), plan.range().to()),
+        world.checksums("visits_v2", plan.range().from(), plan.range().to()));
+    assertEquals(plan.hours().size(), store.ledger(cancelled.id()).size());
+  }
+
+  @Test
+  void aSecondRunOnTheSameTargetIsRefusedWhileOneIsActive() throws Exception {
+    Plan plan = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1));
+    var first = backfill.start(plan, BackfillEvent.Listener.NONE);
+    first.pause();
+    try {
+      var e = assertThrows(InvalidInputException.class, () -> backfill.start(plan, BackfillEvent.Listener.NONE));
+      assertTrue(e.getMessage().startsWith("Run " + first.id() + " (started by "), e.getMessage());
+      assertTrue(e.getMessage().endsWith(" is writing " + world.database + ".visits_v2; only one run may write a target. "
+          + "Wait for it to finish, or cancel it, then try again."), e.getMessage());
+      assertEquals(RunState.PAUSED, store.run(first.id()).orElseThrow().state());
+    } finally {
+      first.resume();
+      assertEquals(RunState.SUCCEEDED, first.await().state());
+    }
+    assertEquals(RunState.SUCCEEDED, backfill.start(plan, BackfillEvent.Listener.NONE).await().state(),
+        "once the first run ends, the target is free");
+  }
+
+  @Test
+  void aRowsPerSecondLimitHoldsTheRunBackAndBackPressureWaitsForTheLiveWriter() throws Exception {
+    // Rows per second: the run may not finish sooner than its rows allow.
+    Plan limited = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(12).withRowsPerSecond(150));
+    long started = System.nanoTime();
+    RunRecord run = backfill.start(limited, BackfillEvent.Listener.NONE).await();
+    double seconds = (System.nanoTime() - started) / 1e9;
+    long rows = store.ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
+    assertTrue(seconds >= (rows - 12 * 5) / 150.0 - 1, rows + " rows in " + seconds + " s at a limit of 150 rows/s");
+
+    // Back-pressure: new clicks arrive that the live writer has not aggregated, so it lags by hours.
+    world.addClicks(world.liveEdge.plusHours(1), world.liveEdge.plusHours(4));
+    Plan held = plan(BackfillSettings.from(spec.throttle()).withMaxLiveLag(Duration.ofMinutes(30)));
+    List<BackfillEvent> events = new CopyOnWriteArrayList<>();
+    var waiting = backfill.start(held, events::add);
+    Thread.sleep(1500);
+    assertTrue(events.stream().anyMatch(e -> e instanceof BackfillEvent.Progress p && p.waiting().startsWith(
+        "the live writer lags ")), events.toString());
+    assertTrue(events.stream().noneMatch(e -> e instanceof BackfillEvent.HourWritten), "nothing written while the live writer lags");
+    waiting.cancel();
+    assertEquals(RunState.CANCELLED, waiting.await().state());
+  }
+}

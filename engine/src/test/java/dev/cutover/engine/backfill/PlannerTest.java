@@ -1,0 +1,120 @@
+package dev.cutover.engine.backfill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Plans on real data, and every refusal of bad input before anything is written. */
+class PlannerTest {
+
+  private static HourlyWorld world;
+  private static TableSpec spec;
+  private static Planner planner;
+  private static BackfillSettings settings;
+
+  @BeforeAll
+  static void world() {
+    world = HourlyWorld.create(TestEngine.freshDatabase(PlannerTest.class), 3);
+    spec = world.spec();
+    planner = new Planner(world.sql, spec);
+    settings = BackfillSettings.from(spec.throttle());
+  }
+
+  @AfterAll
+  static void close() {
+    world.db.close();
+  }
+
+  private Plan plan(HourPartition from, HourPartition to, HourPartition boundary) {
+    return planner.plan(Optional.ofNullable(from), Optional.ofNullable(to), Optional.ofNullable(boundary), settings, false);
+  }
+
+  @Test
+  void byDefaultTheBoundaryIsTheLiveEdgeLessTheMarginAndTheRangeIsTheWholeWindow() {
+    Plan plan = planner.plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, true);
+    assertEquals(world.liveEdge, plan.liveEdge());
+    assertEquals(world.liveEdge.plusHours(-3), plan.boundary());
+    assertEquals(world.first, plan.range().from());
+    assertEquals(plan.boundary(), plan.range().to());
+    assertEquals(72 - 4, plan.hours().size(), "every hour before the boundary: the live edge and the three before it are the live writer's");
+    assertTrue(plan.hours().stream().allMatch(h -> h.isBefore(plan.boundary())));
+    assertEquals(plan.boundary(), plan.overlap().orElseThrow().from());
+    assertEquals(world.liveEdge.plusHours(1), plan.overlap().orElseThrow().to());
+    assertTrue(plan.estimates().sourceRows() > 0 && plan.estimates().sourceBytes() > 0);
+    assertTrue(plan.estimates().sampleHour().toNanos() > 0);
+    assertTrue(plan.statements().stream().anyMatch(s -> s.startsWith("ALTER TABLE `" + world.database
+        + "`.`visits_v2` REPLACE PARTITION ID '" + world.first.partitionId() + "' FROM")), plan.statements().toString());
+    assertTrue(plan.statements().stream().anyMatch(s -> s.contains("ts >= toDateTime(" + world.first.epochSecond())));
+  }
+
+  @Test
+  void aBoundaryCloserThanTheMarginIsRefused() {
+    HourPartition tooClose = world.liveEdge.plusHours(-1);
+    var e = assertThrows(InvalidInputException.class, () -> plan(null, null, tooClose));
+    assertEquals("The boundary " + tooClose + " is 1 hour(s) behind the live edge " + world.liveEdge + ", less than "
+        + "the safety margin of 3 hours; choose " + world.liveEdge.plusHours(-3) + " or earlier so the live writer "
+        + "keeps every hour from the boundary on.", e.getMessage());
+  }
+
+  @Test
+  void aBoundaryAheadOfTheLiveEdgeOrInTheFutureIsRefused() {
+    var e = assertThrows(InvalidInputException.class, () -> plan(null, null, world.liveEdge.plusHours(1)));
+    assertEquals("The boundary " + world.liveEdge.plusHours(1) + " is ahead of the live edge " + world.liveEdge
+        + " (the newest hour the live writer has written); choose " + world.liveEdge.plusHours(-3) + " or earlier, at "
+        + "least the safety margin of 3 hours behind it.", e.getMessage());
+    var future = assertThrows(InvalidInputException.class, () -> plan(null, null, world.liveEdge.plusHours(48)));
+    assertTrue(future.getMessage().startsWith("The boundary " + world.liveEdge.plusHours(48) + " is in the future"),
+        future.getMessage());
+  }
+
+  @Test
+  void aBoundaryNotOnTheHourIsRefusedWhenParsed() {
+    var e = assertThrows(InvalidInputException.class, () -> HourPartition.parse("boundary", "2026-11-29T10:30"));
+    assertEquals("The boundary 2026-11-29 10:30 is not on the hour; give a whole hour such as 2026-11-29 10:00.",
+        e.getMessage());
+  }
+
+  @Test
+  void aRangeEndPastTheBoundaryIsRefused() {
+    HourPartition b = world.liveEdge.plusHours(-5);
+    var e = assertThrows(InvalidInputException.class, () -> plan(null, b.plusHours(2), b));
+    assertEquals("The range end " + b.plusHours(2) + " is after the boundary " + b + "; the backfill writes only hours "
+        + "before the boundary (the live writer owns the rest). Leave --to out or give " + b + " or earlier.",
+        e.getMessage());
+  }
+
+  @Test
+  void aRangeStartBeforeTheReprocessingWindowNamesTheLimitingSource() {
+    HourPartition early = world.first.plusHours(-24);
+    var e = assertThrows(InvalidInputException.class, () -> plan(early, null, null));
+    assertEquals("The range start " + early + " is before the reprocessing window, which starts at " + world.first
+        + " (the sources hold data clicks from " + world.first + "); give --from " + world.first + " or later.",
+        e.getMessage());
+  }
+
+  @Test
+  void fromAfterToIsRefused() {
+    var e = assertThrows(InvalidInputException.class, () -> plan(world.first.plusHours(10), world.first.plusHours(5), null));
+    assertEquals("The range starts at " + world.first.plusHours(10) + " and ends at " + world.first.plusHours(5)
+        + ", so it holds no hour; give a start (--from) before the end (--to).", e.getMessage());
+  }
+
+  @Test
+  void nothingIsWrittenByPlanning() {
+    plan(null, null, null);
+    assertEquals(0L, world.sql.queryLong("count tables", "SELECT count() FROM system.tables WHERE database = ? "
+        + "AND name LIKE 'visits_v2%'", world.database));
+  }
+}

@@ -1,0 +1,127 @@
+package dev.cutover.engine.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.TableSpec;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SpecLoaderTest {
+
+  static final String VALID = """
+      spec: 1
+      name: visits
+      database: web
+      tables:
+        live: visits_v1
+        target: visits_v2
+        consumer_view: visits
+      time_column: hour
+      keys: [site]
+      measures: [clicks, duration_s]
+      sources:
+        - table: clicks
+          time_column: ts
+      transform: |
+        SELECT toStartOfHour(ts) AS hour, site, count() AS clicks, sum(ms) / 1000 AS duration_s
+        FROM clicks WHERE ts >= {window_start:DateTime} AND ts < {window_end:DateTime} GROUP BY hour, site
+      expected_differences:
+        - name: units
+          where: v1.duration_s != 0
+          delta:
+            duration_s: -0.9 * v1.duration_s
+          tolerance: 0.001
+          why: milliseconds were divided by 100
+      throttle:
+        concurrency: 3
+      retention:
+        consumers:
+          - name: dashboards
+            cache_lifetime_hours: 12
+      """;
+
+  private static InvalidInputException refused(String yaml) {
+    return assertThrows(InvalidInputException.class, () -> SpecLoader.parse(yaml, "s.yaml"));
+  }
+
+  @Test
+  void aValidSpecLoadsWithDefaultsForWhatItLeavesOut() {
+    TableSpec spec = SpecLoader.parse(VALID, "s.yaml");
+    assertEquals("visits", spec.name());
+    assertEquals(Identifier.of("visits_v2"), spec.targetTable());
+    assertEquals("`web`.`visits_v2`", spec.qualified(spec.targetTable()));
+    assertEquals(3, spec.throttle().concurrency());
+    assertEquals(24, spec.throttle().batchHours());
+    assertEquals(Duration.ofHours(3), spec.safetyMargin());
+    assertEquals(Duration.ofHours(24), spec.minimumOverlap());
+    assertEquals("-0.9 * v1.duration_s", spec.expectedDifferences().getFirst().expectedDelta().get(Identifier.of("duration_s")));
+    assertEquals(Duration.ofHours(12), spec.consumers().getFirst().cacheLifetime());
+    assertEquals(64, spec.sha256().length());
+  }
+
+  @Test
+  void aMissingFieldIsNamed() {
+    var e = refused(VALID.replace("time_column: hour\n", ""));
+    assertEquals("In the spec s.yaml, field 'time_column' is missing; expected a value (see docs/SPEC.md).", e.getMessage());
+  }
+
+  @Test
+  void aWrongTypeIsNamedWithItsValue() {
+    var e = refused(VALID.replace("concurrency: 3", "concurrency: three"));
+    assertEquals("In the spec s.yaml, field 'throttle.concurrency' is 'three'; expected a whole number from 1 to 32.", e.getMessage());
+    e = refused(VALID.replace("concurrency: 3", "concurrency: 0"));
+    assertEquals("In the spec s.yaml, field 'throttle.concurrency' is '0'; expected a whole number from 1 to 32.", e.getMessage());
+  }
+
+  @Test
+  void anUnknownFieldIsRefusedRatherThanIgnored() {
+    var e = refused(VALID.replace("keys: [site]", "keys: [site]\nmeasure: [x]"));
+    assertEquals("In the spec s.yaml, field 'measure' is not a known field; expected one of [boundary, database, "
+        + "description, expected_differences, keys, measures, name, reconciliation, retention, sources, spec, tables, "
+        + "throttle, time_column, transform] (see docs/SPEC.md).", e.getMessage());
+  }
+
+  @Test
+  void theTargetCannotBeTheLiveTableOrTheConsumerView() {
+    var e = refused(VALID.replace("target: visits_v2", "target: visits_v1"));
+    assertEquals("In the spec s.yaml, field 'tables.target' is 'visits_v1'; expected a table other than tables.live "
+        + "(visits_v1): the backfill never writes the live version.", e.getMessage());
+    e = refused(VALID.replace("target: visits_v2", "target: visits"));
+    assertEquals("In the spec s.yaml, field 'tables.target' is 'visits'; expected a table other than "
+        + "tables.consumer_view (visits): consumers must not read history while it is rewritten.", e.getMessage());
+  }
+
+  @Test
+  void aTableNameThatTriesSqlInjectionIsRefused() {
+    var e = refused(VALID.replace("target: visits_v2", "target: \"pnl`; DROP TABLE x\""));
+    assertEquals("The name 'pnl`; DROP TABLE x' in spec field 'tables.target' is not a simple name; use ASCII "
+        + "letters, digits and underscores, starting with a letter or underscore.", e.getMessage());
+  }
+
+  @Test
+  void theTransformMustBeOneSelectOverTheWindow() {
+    var e = refused(VALID.replace("WHERE ts >= {window_start:DateTime} AND ts < {window_end:DateTime}", "WHERE 1"));
+    assertEquals("In the spec s.yaml, field 'transform' is 'SELECT toStartOfHour(ts) AS hour, site, count() AS clicks..."
+        + "'; expected a query that filters its sources to the hour window with {window_start:DateTime} and "
+        + "{window_end:DateTime} (the engine binds both).", e.getMessage());
+    e = refused(VALID.replace("GROUP BY hour, site", "GROUP BY hour, site; DROP TABLE clicks"));
+    assertEquals("spec.transform", e.field());
+  }
+
+  @Test
+  void aRuleMustNameAMeasure() {
+    var e = refused(VALID.replace("duration_s: -0.9", "pnl: -0.9"));
+    assertEquals("In the spec s.yaml, field 'expected_differences[0].delta.pnl' is 'pnl'; expected one of the "
+        + "measures [clicks, duration_s].", e.getMessage());
+  }
+
+  @Test
+  void brokenYamlSaysWhere() {
+    var e = refused("spec: 1\nname: [unclosed\n");
+    assertEquals("spec", e.field());
+    assertEquals(true, e.getMessage().startsWith("The spec s.yaml is not valid YAML ("), e.getMessage());
+  }
+}

@@ -1,0 +1,124 @@
+package dev.cutover.engine.testing;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.spec.SpecLoader;
+import dev.cutover.engine.sql.Sql;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A small hourly world that is not PnL, to prove the engine is generic: raw {@code clicks}, a live
+ * table {@code visits_v1} with a units bug (milliseconds divided by 100 instead of 1000), the consumer
+ * view {@code visits}, and a spec whose corrected transform divides by 1000. Some hours have no
+ * clicks at all.
+ */
+public final class HourlyWorld {
+
+  public static final int PER_HOUR = 40;
+
+  public final Database db;
+  public final Sql sql;
+  public final String database;
+  public final HourPartition first;
+  public final HourPartition liveEdge;
+
+  private HourlyWorld(Database db, HourPartition first, HourPartition liveEdge) {
+    this.db = db;
+    this.sql = new Sql(db.dataSource());
+    this.database = db.server().database();
+    this.first = first;
+    this.liveEdge = liveEdge;
+  }
+
+  /** {@code days} of history ending with the hour before the current one (the live edge). */
+  public static HourlyWorld create(Database db, int days) {
+    HourPartition edge = HourPartition.containing(Instant.now()).plusHours(-1);
+    HourPartition first = edge.plusHours(-(days * 24L) + 1);
+    HourlyWorld w = new HourlyWorld(db, first, edge);
+    w.sql.execute("create clicks", "CREATE TABLE clicks (ts DateTime('UTC'), site LowCardinality(String), "
+        + "user_id UInt32, duration_ms UInt32) ENGINE = MergeTree PARTITION BY toDate(ts) ORDER BY (ts, site)");
+    w.sql.execute("create visits_v1", "CREATE TABLE visits_v1 (hour DateTime('UTC'), site String, clicks UInt64, "
+        + "users UInt64, duration_s Float64) ENGINE = MergeTree PARTITION BY toStartOfHour(hour) ORDER BY (hour, site)");
+    w.sql.execute("create visits", "CREATE VIEW visits AS SELECT * FROM visits_v1");
+    w.addClicks(first, edge.plusHours(1));
+    w.sql.execute("write v1", "INSERT INTO visits_v1 " + transform("100").replace("{window_start:DateTime}",
+        "toDateTime(?, 'UTC')").replace("{window_end:DateTime}", "toDateTime(?, 'UTC')")
+        + " SETTINGS max_partitions_per_insert_block = 10000", first.epochSecond(), edge.plusHours(1).epochSecond());
+    return w;
+  }
+
+  /** Inserts the clicks of {@code [from, to)}; every 37th hour (counted from the epoch) has none. */
+  public void addClicks(HourPartition from, HourPartition to) {
+    long hours = (to.epochSecond() - from.epochSecond()) / 3600;
+    sql.execute("generate clicks", "INSERT INTO clicks SELECT toDateTime(? + intDiv(number, ?) * 3600 "
+        + "+ cityHash64(number, 7) % 3600, 'UTC') AS ts, ['north', 'south', 'east', 'west', 'web'][1 + cityHash64(number, 1) % 5], "
+        + "cityHash64(number, 2) % 500, cityHash64(number, 3) % 60000 FROM numbers(?) "
+        + "WHERE (intDiv(toUInt32(ts), 3600)) % 37 != 5", from.epochSecond(), PER_HOUR, hours * PER_HOUR);
+  }
+
+  static String transform(String divisor) {
+    return "SELECT toStartOfHour(ts) AS hour, toString(site) AS site, count() AS clicks, uniqExact(user_id) AS users, "
+        + "sum(duration_ms) / " + divisor + " AS duration_s FROM clicks "
+        + "WHERE ts >= {window_start:DateTime} AND ts < {window_end:DateTime} GROUP BY hour, site";
+  }
+
+  public String specYaml() {
+    return """
+        spec: 1
+        name: visits
+        database: %s
+        tables:
+          live: visits_v1
+          target: visits_v2
+          consumer_view: visits
+        time_column: hour
+        keys: [site]
+        measures: [clicks, users, duration_s]
+        sources:
+          - table: clicks
+            time_column: ts
+        transform: |
+          %s
+        expected_differences:
+          - name: duration_units
+            where: v1.duration_s != 0
+            delta:
+              duration_s: -0.9 * v1.duration_s
+            tolerance: 0.000001
+            why: v1 divided milliseconds by 100 instead of 1000
+        throttle:
+          concurrency: 2
+          batch_hours: 6
+        boundary:
+          safety_margin_hours: 3
+        """.formatted(database, transform("1000"));
+  }
+
+  public TableSpec spec() {
+    return SpecLoader.parse(specYaml(), "visits.yaml");
+  }
+
+  /** Per-hour checksums (rows and checksum) of a table of this world, over {@code [from, to)}. */
+  public Map<HourPartition, String> checksums(String table, HourPartition from, HourPartition to) {
+    Map<HourPartition, String> out = new TreeMap<>();
+    sql.query("checksum " + table, "SELECT toUnixTimestamp(hour) h, count(), reinterpretAsInt64(sum(cityHash64(hour, site, clicks, users, "
+            + "duration_s))) FROM " + table + " WHERE hour >= toDateTime(?, 'UTC') AND hour < toDateTime(?, 'UTC') "
+            + "GROUP BY h ORDER BY h",
+        rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2) + ":" + rs.getLong(3)),
+        from.epochSecond(), to.epochSecond());
+    return out;
+  }
+
+  /** The corrected history computed from scratch in one statement, into a fresh table. */
+  public Map<HourPartition, String> expected(HourPartition from, HourPartition to) {
+    sql.execute("drop expected", "DROP TABLE IF EXISTS visits_expected");
+    sql.execute("create expected", "CREATE TABLE visits_expected AS visits_v1");
+    sql.execute("compute expected", "INSERT INTO visits_expected " + transform("1000")
+            .replace("{window_start:DateTime}", "toDateTime(?, 'UTC')").replace("{window_end:DateTime}", "toDateTime(?, 'UTC')")
+            + " SETTINGS max_partitions_per_insert_block = 10000", from.epochSecond(), to.epochSecond());
+    return checksums("visits_expected", from, to);
+  }
+}
