@@ -1,0 +1,95 @@
+package dev.cutover.engine.backfill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The process running a backfill is killed (SIGKILL) at random points, again and again; resuming
+ * each time ends with exactly the target an uninterrupted run writes, and a consistent ledger.
+ * {@code -Dcutover.kills=N} sets the number of kills (default 4; the reliability suite runs more).
+ */
+class KillAndResumeTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void resumingAfterEveryKillGivesTheSameTargetAsAnUninterruptedRun() throws Exception {
+    HourlyWorld world = HourlyWorld.create(TestEngine.freshDatabase(KillAndResumeTest.class), 4);
+    TableSpec spec = world.spec();
+    Path specFile = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
+    StateStore store = new StateStore(world.sql, world.database);
+    long seed = Long.getLong("cutover.seed", System.nanoTime());
+    int kills = Integer.getInteger("cutover.kills", 4);
+    Random random = new Random(seed);
+    System.out.println("[kill-and-resume] seed " + seed + ", " + kills + " kills");
+
+    String runId = null;
+    List<Integer> writtenBeforeKill = new ArrayList<>();
+    for (int k = 0; k < kills; k++) {
+      Process p = probe(world, specFile, runId == null ? List.of("start") : List.of("resume", runId));
+      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()));
+      String first = out.readLine();
+      assertTrue(first != null && first.startsWith("run "), "probe said " + first);
+      runId = first.substring(4);
+      Thread.sleep(50 + random.nextInt(1200));
+      p.destroyForcibly();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+      writtenBeforeKill.add(store.ledger(runId).size());
+      if (store.run(runId).orElseThrow().state() == RunState.SUCCEEDED) {
+        break; // the kill came after the end: nothing left to interrupt
+      }
+    }
+    System.out.println("[kill-and-resume] ledger sizes after each kill: " + writtenBeforeKill);
+
+    RunRecord end = runId == null ? null : new Backfill(world.sql, store)
+        .resume(runId, spec, BackfillSettings.from(spec.throttle()), BackfillEvent.Listener.NONE).await();
+    if (end == null || store.run(runId).orElseThrow().state() != RunState.SUCCEEDED) {
+      throw new AssertionError("the resumed run did not succeed: " + end);
+    }
+
+    RunRecord run = store.run(runId).orElseThrow();
+    Map<HourPartition, String> expected = world.expected(run.range().from(), run.range().to());
+    Map<HourPartition, String> actual = world.checksums("visits_v2", run.range().from(), run.range().to());
+    assertEquals(expected, actual, "seed " + seed);
+    var ledger = store.ledger(runId);
+    assertEquals(run.range().list(), List.copyOf(ledger.keySet()), "every hour recorded exactly once");
+    for (LedgerEntry e : ledger.values()) {
+      assertTrue(e.complete(), "hour " + e.hour() + " " + e.state());
+      assertEquals(expected.getOrDefault(e.hour(), "0:0"), e.rows() + ":" + e.checksum(), "ledger of " + e.hour());
+    }
+    assertEquals(0L, world.sql.queryLong("rows at or after the boundary", "SELECT count() FROM visits_v2 "
+        + "WHERE hour >= toDateTime(?, 'UTC')", run.boundary().epochSecond()));
+    assertTrue(store.lockHolder(world.database + ".visits_v2").isEmpty(), "the lock is released");
+    world.db.close();
+  }
+
+  private static Process probe(HourlyWorld world, Path spec, List<String> mode) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-cp", System.getProperty("java.class.path"),
+        BackfillProbe.class.getName(), TestEngine.server().jdbcUrl(), world.database, spec.toString()));
+    command.addAll(mode);
+    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+  }
+}
