@@ -1,0 +1,143 @@
+package dev.cutover.engine.preflight;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.PreflightReport.Check;
+import dev.cutover.engine.api.PreflightReport.Status;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.Planner;
+import dev.cutover.engine.spec.SpecLoader;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every preflight check passes on a sound world, and each failure is provoked for real. */
+class PreflightTest {
+
+  private HourlyWorld world;
+
+  @BeforeEach
+  void world() {
+    world = HourlyWorld.create(TestEngine.freshDatabase(PreflightTest.class), 2);
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  private PreflightReport run(TableSpec spec, List<String> acknowledged) {
+    Plan plan = new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+        BackfillSettings.from(spec.throttle()), false);
+    return new Preflight(world.sql, spec, world.database).run(plan, acknowledged);
+  }
+
+  private static Check check(PreflightReport report, String name) {
+    return report.checks().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aSoundWorldPassesEveryCheckAndSaysTheTargetWillBeCreated() {
+    PreflightReport report = run(world.spec(), List.of());
+    assertTrue(report.passed(), report.toString());
+    assertEquals(List.of("partition key", "transform", "roles", "boundary", "reprocessing window", "side effects",
+        "determinism", "privileges", "disk"), report.checks().stream().map(Check::name).toList());
+    assertTrue(report.checks().stream().allMatch(c -> c.status() == Status.PASS), report.toString());
+    assertEquals("visits_v2 does not exist yet; the backfill creates it with the structure, partitioning "
+        + "(toStartOfHour(hour)) and ordering of visits_v1, and its staging tables from it.",
+        check(report, "partition key").finding());
+  }
+
+  @Test
+  void aTargetPartitionedByDayFails() {
+    world.sql.execute("daily target", "CREATE TABLE visits_v2 AS visits_v1 ENGINE = MergeTree PARTITION BY toDate(hour) "
+        + "ORDER BY (hour, site)");
+    Check c = check(run(world.spec(), List.of()), "partition key");
+    assertEquals(Status.FAIL, c.status());
+    assertEquals(world.database + ".visits_v2 is partitioned by toDate(hour), not by toStartOfHour(hour), so an hour "
+        + "cannot be replaced on its own.", c.finding());
+  }
+
+  @Test
+  void aTransformMissingAColumnFails() {
+    TableSpec spec = SpecLoader.parse(world.specYaml().replace("uniqExact(user_id) AS users, ", ""), "s.yaml");
+    Check c = check(run(spec, List.of()), "transform");
+    assertEquals(Status.FAIL, c.status());
+    assertTrue(c.finding().endsWith("but visits_v1 needs [users] as well."), c.finding());
+  }
+
+  @Test
+  void aMissingConsumerViewAndAViewAlreadyReadingTheTargetFail() {
+    world.sql.execute("drop view", "DROP VIEW visits");
+    Check missing = check(run(world.spec(), List.of()), "roles");
+    assertEquals(Status.FAIL, missing.status());
+    assertEquals("The consumer view " + world.database + ".visits does not exist.", missing.finding());
+
+    world.sql.execute("target", "CREATE TABLE visits_v2 AS visits_v1");
+    world.sql.execute("view over the target", "CREATE VIEW visits AS SELECT * FROM visits_v2");
+    Check reading = check(run(world.spec(), List.of()), "roles");
+    assertEquals(Status.FAIL, reading.status());
+    assertTrue(reading.finding().startsWith("Consumers already read visits_v2 through visits"), reading.finding());
+  }
+
+  @Test
+  void aSourceTtlShorterThanTheRangeFails() {
+    world.sql.execute("ttl", "ALTER TABLE clicks MODIFY TTL ts + INTERVAL 1 DAY SETTINGS materialize_ttl_after_modify = 0");
+    Check c = check(run(world.spec(), List.of()), "reprocessing window");
+    assertEquals(Status.FAIL, c.status(), c.toString());
+    assertTrue(c.finding().startsWith("Source clicks keeps rows for 1 days (TTL on ts): the hour " + world.first), c.finding());
+  }
+
+  @Test
+  void aMaterializedViewOnTheLiveTableBlocksUntilAcknowledged() {
+    world.sql.execute("alerts", "CREATE TABLE alerts (hour DateTime, site String) ENGINE = MergeTree ORDER BY hour");
+    world.sql.execute("mv", "CREATE MATERIALIZED VIEW alerts_mv TO alerts AS SELECT hour, site FROM visits_v1 WHERE clicks > 100");
+    Check blocked = check(run(world.spec(), List.of()), "side effects");
+    assertEquals(Status.FAIL, blocked.status());
+    assertTrue(blocked.finding().startsWith("These dependents react to writes: " + world.database + ".alerts_mv (reads visits_v1)."),
+        blocked.finding());
+    assertEquals("Review each one, then acknowledge it with --acknowledge " + world.database + ".alerts_mv (once per dependent).",
+        blocked.fix());
+    Check acknowledged = check(run(world.spec(), List.of(world.database + ".alerts_mv")), "side effects");
+    assertEquals(Status.WARN, acknowledged.status());
+  }
+
+  @Test
+  void aNonDeterministicTransformFailsAndASuspiciousOneWarns() {
+    TableSpec random = SpecLoader.parse(world.specYaml().replace("count() AS clicks", "count() + rand() % 2 AS clicks"), "s.yaml");
+    Check failed = check(run(random, List.of()), "determinism");
+    assertEquals(Status.FAIL, failed.status(), failed.toString());
+    assertTrue(failed.finding().endsWith("; it calls [rand()]."), failed.finding());
+
+    TableSpec any = SpecLoader.parse(world.specYaml().replace("toString(site) AS site", "toString(any(site)) AS site_any, toString(site) AS site"), "s.yaml");
+    Check warned = check(run(any, List.of()), "determinism");
+    assertEquals(Status.WARN, warned.status(), warned.toString());
+  }
+
+  @Test
+  void missingGrantsAreListed() {
+    var privileges = new Privileges(world.sql, world.spec(), "cutover");
+    Check c = privileges.check(List.of(new Privileges.Grant("SELECT", null, null)));
+    assertEquals(Status.FAIL, c.status());
+    assertEquals("User lacks CREATE TABLE ON " + world.database + ".*, INSERT ON " + world.database + ".*, TRUNCATE ON "
+        + world.database + ".*, DROP TABLE ON " + world.database + ".*, ALTER DELETE ON " + world.database + ".visits_v2, "
+        + "CREATE TABLE ON cutover.*, INSERT ON cutover.*, DROP TABLE ON cutover.*.", c.finding());
+    assertEquals(Status.PASS, privileges.check().status(), "the embedded default user holds every grant");
+  }
+
+  @Test
+  void tooLittleDiskFails() {
+    assertEquals(Status.FAIL, Preflight.diskCheck(2L << 30, 1L << 30, 1L << 30).status());
+    assertEquals("Not enough disk: about 2048 MiB needed (v1 holds 1024 MiB for the range), 1024 MiB free.",
+        Preflight.diskCheck(2L << 30, 1L << 30, 1L << 30).finding());
+    assertEquals(Status.WARN, Preflight.diskCheck(2L << 30, 1L << 30, 3L << 30).status());
+  }
+}
