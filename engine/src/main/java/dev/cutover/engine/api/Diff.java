@@ -1,0 +1,77 @@
+package dev.cutover.engine.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * v1 against v2 (or against a sample): per hour, rows, keys, checksums and each measure's totals;
+ * per key, in the hours that differ, what differs and whether a rule of the spec explains it.
+ */
+public record Diff(List<HourDiff> hours, List<KeyDiff> keys, boolean keysTruncated) {
+
+  public Diff {
+    hours = List.copyOf(hours);
+    keys = List.copyOf(keys);
+  }
+
+  /** One measure's total in an hour, in v1 and v2. */
+  public record Total(Identifier measure, double v1, double v2) {
+    public double delta() {
+      return v2 - v1;
+    }
+  }
+
+  /** One hour of both versions. Absent versions count zero rows. */
+  public record HourDiff(HourPartition hour, long rowsV1, long rowsV2, long keysV1, long keysV2, long checksumV1,
+      long checksumV2, List<Total> totals) {
+    public HourDiff {
+      totals = List.copyOf(totals);
+    }
+
+    /** Same rows, same checksum: nothing to read further for this hour. */
+    public boolean identical() {
+      return rowsV1 == rowsV2 && checksumV1 == checksumV2;
+    }
+  }
+
+  /** How a key differs. */
+  public enum Kind {
+    ONLY_IN_V1,
+    ONLY_IN_V2,
+    CHANGED,
+    /** The key appears more than once in v1's hour: counted twice. */
+    DUPLICATE_IN_V1,
+    /** The key appears more than once in v2's hour: counted twice. */
+    DUPLICATE_IN_V2
+  }
+
+  /**
+   * One key of one hour that differs. {@code rule} names the expected-difference rule that explains
+   * it; empty means unexpected.
+   */
+  public record KeyDiff(HourPartition hour, List<String> key, Kind kind, long rowsV1, long rowsV2,
+      Map<Identifier, Double> v1, Map<Identifier, Double> v2, Optional<String> rule) {
+    public KeyDiff {
+      key = List.copyOf(key);
+      v1 = Map.copyOf(v1);
+      v2 = Map.copyOf(v2);
+    }
+
+    public boolean expected() {
+      return rule.isPresent();
+    }
+
+    public double delta(Identifier measure) {
+      return v2.getOrDefault(measure, 0.0) - v1.getOrDefault(measure, 0.0);
+    }
+  }
+
+  public long unexpectedKeys() {
+    return keys.stream().filter(k -> !k.expected()).count();
+  }
+
+  public long expectedKeys() {
+    return keys.stream().filter(KeyDiff::expected).count();
+  }
+}

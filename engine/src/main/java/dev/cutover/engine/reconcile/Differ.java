@@ -1,0 +1,165 @@
+package dev.cutover.engine.reconcile;
+
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.Diff.HourDiff;
+import dev.cutover.engine.api.Diff.KeyDiff;
+import dev.cutover.engine.api.Diff.Kind;
+import dev.cutover.engine.api.Diff.Total;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.TableSpec.ExpectedDifference;
+import dev.cutover.engine.backfill.TargetTables;
+import dev.cutover.engine.sql.Sql;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Compares two tables of a spec inside ClickHouse: first per hour (rows, keys, checksum, totals),
+ * then, only for the hours whose checksums differ, per key, classifying each difference by the
+ * spec's expected-difference rules. Large tables are never read row by row where they agree.
+ */
+public final class Differ {
+
+  private final Sql sql;
+  private final TableSpec spec;
+  private final List<Identifier> columns;
+
+  public Differ(Sql sql, TableSpec spec) {
+    this.sql = sql;
+    this.spec = spec;
+    this.columns = new TargetTables(sql, spec).insertableColumns(spec.liveTable());
+  }
+
+  /** Per-hour comparison of {@code v1} and {@code v2} over a range; hours absent from both are left out. */
+  public List<HourDiff> hours(Identifier v1, Identifier v2, HourRange range) {
+    String time = spec.timeColumn().quoted();
+    String keys = spec.keys().stream().map(Identifier::quoted).collect(Collectors.joining(", "));
+    // Totals get their own names: a total named like its column would shadow the column in the checksum.
+    List<String> totalList = new ArrayList<>();
+    for (int i = 0; i < spec.measures().size(); i++) {
+      totalList.add("toFloat64(sum(" + spec.measures().get(i).quoted() + ")) AS total_" + i);
+    }
+    String totals = String.join(", ", totalList);
+    String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, count() AS n, uniqExact(" + keys + ") AS k, "
+        + "reinterpretAsInt64(sum(cityHash64(" + TargetTables.columnList(columns) + "))) AS c, " + totals + " FROM %s "
+        + "WHERE " + time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') GROUP BY h";
+    List<String> measureList = new ArrayList<>();
+    for (int i = 0; i < spec.measures().size(); i++) {
+      measureList.add("v1.total_" + i + ", v2.total_" + i);
+    }
+    String measures = String.join(", ", measureList);
+    String query = "SELECT if(v1.h = 0, v2.h, v1.h) AS hh, v1.n, v2.n, v1.k, v2.k, v1.c, v2.c, " + measures
+        + " FROM (" + side.formatted(spec.qualified(v1)) + ") AS v1 FULL OUTER JOIN ("
+        + side.formatted(spec.qualified(v2)) + ") AS v2 ON v1.h = v2.h ORDER BY hh";
+    return sql.query("compare " + v1 + " and " + v2 + " hour by hour", query, rs -> {
+      List<Total> t = new ArrayList<>();
+      for (int i = 0; i < spec.measures().size(); i++) {
+        t.add(new Total(spec.measures().get(i), rs.getDouble(8 + 2 * i), rs.getDouble(9 + 2 * i)));
+      }
+      return new HourDiff(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3), rs.getLong(4),
+          rs.getLong(5), rs.getLong(6), rs.getLong(7), t);
+    }, range.from().epochSecond(), range.to().epochSecond(), range.from().epochSecond(), range.to().epochSecond());
+  }
+
+  /** The keys that differ in the given hours, at most {@code limit}, unexpected ones first. */
+  public List<KeyDiff> keys(Identifier v1, Identifier v2, List<HourPartition> hours, int limit) {
+    if (hours.isEmpty()) {
+      return List.of();
+    }
+    String time = spec.timeColumn().quoted();
+    List<Identifier> keyColumns = spec.keys();
+    String keySelect = keyColumns.stream().map(k -> "toString(" + k.quoted() + ") AS " + k.quoted())
+        .collect(Collectors.joining(", "));
+    String totals = spec.measures().stream().map(m -> "toFloat64(sum(" + m.quoted() + ")) AS " + m.quoted())
+        .collect(Collectors.joining(", "));
+    String inHours = hours.stream().map(h -> "?").collect(Collectors.joining(", "));
+    String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, " + keySelect + ", count() AS n, " + totals
+        + " FROM %s WHERE toUnixTimestamp(toStartOfHour(" + time + ")) IN (" + inHours + ") GROUP BY h, "
+        + keyColumns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
+    String join = "v1.h = v2.h AND " + keyColumns.stream().map(k -> "v1." + k.quoted() + " = v2." + k.quoted())
+        .collect(Collectors.joining(" AND "));
+    String changed = spec.measures().stream().map(m -> "NOT " + same("v1." + m.quoted(), "v2." + m.quoted()))
+        .collect(Collectors.joining(" OR "));
+    String keyOut = keyColumns.stream().map(k -> "if(v1.n = 0, v2." + k.quoted() + ", v1." + k.quoted() + ")")
+        .collect(Collectors.joining(", "));
+    String measureOut = spec.measures().stream().map(m -> "v1." + m.quoted() + ", v2." + m.quoted())
+        .collect(Collectors.joining(", "));
+    String query = "SELECT if(v1.n = 0, v2.h, v1.h), " + keyOut + ", v1.n, v2.n, " + measureOut + ", " + ruleExpression()
+        + " AS rule FROM (" + side.formatted(spec.qualified(v1)) + ") AS v1 FULL OUTER JOIN ("
+        + side.formatted(spec.qualified(v2)) + ") AS v2 ON " + join
+        + " WHERE v1.n != 1 OR v2.n != 1 OR " + changed + " ORDER BY rule != '', 1 LIMIT ?";
+    List<Object> values = new ArrayList<>();
+    hours.forEach(h -> values.add(h.epochSecond()));
+    hours.forEach(h -> values.add(h.epochSecond()));
+    values.add(limit);
+    int k = keyColumns.size();
+    return sql.query("compare " + v1 + " and " + v2 + " key by key", query, rs -> {
+      List<String> key = new ArrayList<>();
+      for (int i = 0; i < k; i++) {
+        key.add(rs.getString(2 + i));
+      }
+      long n1 = rs.getLong(2 + k);
+      long n2 = rs.getLong(3 + k);
+      Map<Identifier, Double> a = new LinkedHashMap<>();
+      Map<Identifier, Double> b = new LinkedHashMap<>();
+      for (int i = 0; i < spec.measures().size(); i++) {
+        a.put(spec.measures().get(i), rs.getDouble(4 + k + 2 * i));
+        b.put(spec.measures().get(i), rs.getDouble(5 + k + 2 * i));
+      }
+      String rule = rs.getString(4 + k + 2 * spec.measures().size());
+      Kind kind = n1 == 0 ? Kind.ONLY_IN_V2 : n2 == 0 ? Kind.ONLY_IN_V1 : n1 > 1 ? Kind.DUPLICATE_IN_V1
+          : n2 > 1 ? Kind.DUPLICATE_IN_V2 : Kind.CHANGED;
+      return new KeyDiff(HourPartition.ofEpochSecond(rs.getLong(1)), key, kind, n1, n2, a, b,
+          kind == Kind.CHANGED && !rule.isEmpty() ? Optional.of(rule) : Optional.empty());
+    }, values.toArray());
+  }
+
+  /** Hour-by-hour, then key-by-key for the hours that differ. */
+  public Diff diff(Identifier v1, Identifier v2, HourRange range, int keyLimit) {
+    List<HourDiff> hours = hours(v1, v2, range);
+    List<HourPartition> differing = hours.stream().filter(h -> !h.identical()).map(HourDiff::hour).toList();
+    List<KeyDiff> keys = new ArrayList<>();
+    // Bounded IN lists: a few hundred hours per statement.
+    for (int i = 0; i < differing.size() && keys.size() < keyLimit; i += 200) {
+      keys.addAll(keys(v1, v2, differing.subList(i, Math.min(differing.size(), i + 200)), keyLimit - keys.size()));
+    }
+    return new Diff(hours, keys, keys.size() >= keyLimit);
+  }
+
+  /** {@code multiIf(rule1, 'name1', rule2, 'name2', '')}: the first rule that explains a changed row. */
+  private String ruleExpression() {
+    if (spec.expectedDifferences().isEmpty()) {
+      return "''";
+    }
+    StringBuilder out = new StringBuilder("multiIf(");
+    for (ExpectedDifference rule : spec.expectedDifferences()) {
+      List<String> conditions = new ArrayList<>();
+      conditions.add("v1.n = 1 AND v2.n = 1");
+      conditions.add("(" + rule.where() + ")");
+      for (Identifier m : spec.measures()) {
+        String expected = rule.expectedDelta().get(m);
+        String a = "v1." + m.quoted();
+        String b = "v2." + m.quoted();
+        conditions.add(expected == null ? same(a, b)
+            : "abs((" + b + " - " + a + ") - (" + expected + ")) <= " + rule.tolerance());
+      }
+      out.append(String.join(" AND ", conditions)).append(", ").append(quote(rule.name())).append(", ");
+    }
+    return out.append("'')").toString();
+  }
+
+  /** Equal up to the last bits of a floating-point sum. */
+  private static String same(String a, String b) {
+    return "abs(" + a + " - " + b + ") <= 1e-9 * greatest(1, abs(" + a + "))";
+  }
+
+  private static String quote(String text) {
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+}
