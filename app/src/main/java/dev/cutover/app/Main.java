@@ -1,9 +1,14 @@
 package dev.cutover.app;
 
+import dev.cutover.app.cli.BackfillCommand;
 import dev.cutover.app.cli.CheckCommand;
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.app.cli.PlanCommand;
+import dev.cutover.app.cli.PreflightCommand;
+import dev.cutover.app.cli.SampleCommand;
 import dev.cutover.app.cli.ServerCommand;
+import dev.cutover.app.cli.StatusCommand;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.CutoverConsole;
@@ -19,7 +24,8 @@ import picocli.CommandLine.Mixin;
             + "history, reconcile, and switch consumers in one atomic step.",
         "",
         "Without a command, opens the console on the embedded ClickHouse (or on --jdbc-url)."},
-    subcommands = {CheckCommand.class, ServerCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {CheckCommand.class, ServerCommand.class, PlanCommand.class, PreflightCommand.class,
+        SampleCommand.class, BackfillCommand.class, StatusCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:success", "1:internal error", "2:bad input", "3:could not connect, or the server is unsuitable",

@@ -1,0 +1,23 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Session;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "plan", mixinStandardHelpOptions = true,
+    description = "Show what a backfill would do: hours, boundary, overlap, estimates and the exact statements. Writes nothing.")
+public final class PlanCommand extends EngineCommand {
+
+  @Mixin SpecOptions options;
+
+  @Override
+  int run(Session session, Engine engine) {
+    TableSpec spec = options.load(engine);
+    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
+    print(Render.plan(plan), Render.planLines(plan));
+    return ExitCodes.OK;
+  }
+}

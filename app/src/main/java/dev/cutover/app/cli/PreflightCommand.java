@@ -1,0 +1,32 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Session;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "preflight", mixinStandardHelpOptions = true,
+    description = "Run every check before a backfill; exit 6 when one fails. Writes nothing.")
+public final class PreflightCommand extends EngineCommand {
+
+  @Mixin SpecOptions options;
+
+  @Option(names = "--acknowledge", paramLabel = "DB.TABLE",
+      description = "A dependent (materialized view, …) reviewed and accepted; repeatable.")
+  List<String> acknowledged = new ArrayList<>();
+
+  @Override
+  int run(Session session, Engine engine) {
+    TableSpec spec = options.load(engine);
+    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
+    PreflightReport report = engine.preflight(plan, acknowledged);
+    print(Render.preflight(report), Render.preflightLines(report));
+    return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;
+  }
+}

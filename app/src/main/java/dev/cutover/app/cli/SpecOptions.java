@@ -1,0 +1,77 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.TableSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** The spec, the range, the boundary and throttle overrides, shared by plan, preflight and backfill. */
+public final class SpecOptions {
+
+  @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The spec of the table (YAML; see docs/SPEC.md).")
+  Path spec;
+
+  @Option(names = "--from", paramLabel = "HOUR", description = "First hour to recompute, UTC (default: the start of the reprocessing window).")
+  String from;
+
+  @Option(names = "--to", paramLabel = "HOUR", description = "End of the range, exclusive, UTC (default: the boundary).")
+  String to;
+
+  @Option(names = "--boundary", paramLabel = "HOUR", description = "The watermark boundary B, UTC (default: live edge minus the spec's safety margin).")
+  String boundary;
+
+  @Option(names = "--concurrency", paramLabel = "N", description = "Batches at once (default: the spec's throttle).")
+  Integer concurrency;
+
+  @Option(names = "--batch-hours", paramLabel = "N", description = "Hours per batch (default: the spec's throttle).")
+  Integer batchHours;
+
+  @Option(names = "--rows-per-second", paramLabel = "N", description = "Ceiling on rows written per second; 0 for none.")
+  Long rowsPerSecond;
+
+  @Option(names = "--max-live-lag", paramLabel = "MINUTES", description = "Wait while the live writer lags more than this; 0 disables.")
+  Long maxLiveLag;
+
+  public TableSpec load(Engine engine) {
+    if (!Files.isRegularFile(spec)) {
+      throw new InvalidInputException("spec", "The spec file " + spec + " does not exist; give the path of a spec "
+          + "with --spec (see docs/SPEC.md).");
+    }
+    return engine.loadSpec(spec);
+  }
+
+  public Optional<HourPartition> from() {
+    return Optional.ofNullable(from).map(t -> HourPartition.parse("range start (--from)", t));
+  }
+
+  public Optional<HourPartition> to() {
+    return Optional.ofNullable(to).map(t -> HourPartition.parse("range end (--to)", t));
+  }
+
+  public Optional<HourPartition> boundary() {
+    return Optional.ofNullable(boundary).map(t -> HourPartition.parse("boundary", t));
+  }
+
+  public BackfillSettings settings(Engine engine, TableSpec spec) {
+    BackfillSettings s = engine.defaults(spec);
+    if (concurrency != null) {
+      s = s.withConcurrency(concurrency);
+    }
+    if (batchHours != null) {
+      s = s.withBatchHours(batchHours);
+    }
+    if (rowsPerSecond != null) {
+      s = s.withRowsPerSecond(rowsPerSecond);
+    }
+    if (maxLiveLag != null) {
+      s = s.withMaxLiveLag(Duration.ofMinutes(maxLiveLag));
+    }
+    return s;
+  }
+}

@@ -1,0 +1,103 @@
+package dev.cutover.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** plan, preflight, sample, backfill and status from the command line, on a real world. */
+class BackfillCommandsTest {
+
+  @TempDir static Path dir;
+  private static HourlyWorld world;
+  private static Path spec;
+
+  @BeforeAll
+  static void world() throws Exception {
+    world = HourlyWorld.create(TestEngine.freshDatabase(BackfillCommandsTest.class), 2);
+    spec = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
+  }
+
+  @AfterAll
+  static void close() {
+    world.db.close();
+  }
+
+  private record Outcome(int exit, String out, String err) {}
+
+  private static Outcome run(String command, String... args) {
+    return runWith(spec, command, args);
+  }
+
+  private static Outcome runWith(Path specFile, String command, String... args) {
+    List<String> all = new ArrayList<>(List.of(command, "--jdbc-url", TestEngine.server().jdbcUrl(), "--database",
+        world.database, "--spec", specFile.toString()));
+    all.addAll(List.of(args));
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(out, true));
+    System.setErr(new PrintStream(err, true));
+    try {
+      return new Outcome(Main.run(all.toArray(String[]::new)), out.toString(), err.toString());
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+  }
+
+  @Test
+  void theWholeFlowFromTheCommandLine() {
+    Outcome plan = run("plan");
+    assertEquals(0, plan.exit(), plan.err());
+    assertTrue(plan.out().contains("  boundary   " + world.liveEdge.plusHours(-3) + " UTC (live edge " + world.liveEdge + ")"),
+        plan.out());
+    assertTrue(plan.out().contains("REPLACE PARTITION ID '" + world.first.partitionId() + "'"), plan.out());
+
+    Outcome preflight = run("preflight", "--json");
+    assertEquals(0, preflight.exit(), preflight.out() + preflight.err());
+    assertTrue(preflight.out().startsWith("{\"passed\": true, \"checks\": ["), preflight.out());
+
+    Outcome sample = run("sample", "--hour", world.first.plusHours(2).toString());
+    assertEquals(0, sample.exit(), sample.err());
+    assertTrue(sample.out().contains("key(s) differ as the spec's rules expect, 0 unexpectedly."), sample.out());
+
+    Outcome backfill = run("backfill", "--concurrency", "2", "--batch-hours", "4");
+    assertEquals(0, backfill.exit(), backfill.out() + backfill.err());
+    assertTrue(backfill.out().startsWith("succeeded: run "), backfill.out());
+    assertTrue(backfill.err().contains("100% 44/44 hours"), backfill.err());
+
+    Outcome status = run("status", "--json");
+    assertEquals(0, status.exit(), status.err());
+    assertTrue(status.out().contains("\"state\": \"succeeded\""), status.out());
+    assertTrue(status.out().contains("\"failed\": [], \"pending\": 0") || status.out().contains("\"pending\": 0"), status.out());
+  }
+
+  @Test
+  void aBoundaryOffTheHourIsBadInputAndNothingIsWritten() {
+    Outcome outcome = run("backfill", "--boundary", "2026-11-29T10:30");
+    assertEquals(2, outcome.exit());
+    assertEquals("error: The boundary 2026-11-29 10:30 is not on the hour; give a whole hour such as 2026-11-29 10:00.",
+        outcome.err().strip());
+  }
+
+  @Test
+  void aMissingSpecFileIsBadInput() {
+    Outcome outcome = runWith(dir.resolve("nope.yaml"), "plan");
+    assertEquals(2, outcome.exit());
+    assertEquals("error: The spec file " + dir.resolve("nope.yaml") + " does not exist; give the path of a spec with "
+        + "--spec (see docs/SPEC.md).", outcome.err().strip());
+  }
+}
