@@ -2,6 +2,14 @@ package dev.cutover.engine;
 
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.cutover.Cutover;
+import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
@@ -102,5 +110,65 @@ public final class Engine {
 
   public StateStore state() {
     return store;
+  }
+
+  private ReportStore reports() {
+    return new ReportStore(sql, store.database());
+  }
+
+  private Cutover cutover(TableSpec spec) {
+    return new Cutover(sql, store, reports(), spec);
+  }
+
+  /** Reconciles v1 and v2, stores the report and returns it. */
+  public Reconciliation reconcile(TableSpec spec, Reconciler.Window window, int keyLimit) {
+    return new Reconciler(sql, store, reports(), spec).reconcile(window, keyLimit);
+  }
+
+  public List<ReportStore.Summary> reconciliations(TableSpec spec) {
+    store.ensureSchema();
+    reports().ensureSchema();
+    return reports().reconciliations(Backfill.target(spec));
+  }
+
+  /** Accepts an unexpected difference (a whole hour when {@code key} is empty) with a written reason. */
+  public void acknowledge(TableSpec spec, HourPartition hour, List<String> key, String reason) {
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidInputException("reason", "An acknowledgement needs a written reason (--reason \"…\"); it goes "
+          + "to the audit trail and the verdict shows it.");
+    }
+    store.ensureSchema();
+    reports().ensureSchema();
+    reports().acknowledge(Backfill.target(spec), hour, key, reason.strip());
+    store.audit(Backfill.target(spec), "acknowledge", "accepted the difference at " + hour
+        + (key.isEmpty() ? " (whole hour)" : " key " + key) + ": " + reason.strip());
+  }
+
+  public Gate gate(TableSpec spec) {
+    return cutover(spec).gate();
+  }
+
+  public String cutoverStatement(TableSpec spec) {
+    return cutover(spec).statement();
+  }
+
+  public SwapResult cutover(TableSpec spec, String confirmation) {
+    return cutover(spec).cutover(confirmation);
+  }
+
+  public SwapResult rollback(TableSpec spec, String confirmation) {
+    return cutover(spec).rollback(confirmation);
+  }
+
+  public Retention retention(TableSpec spec) {
+    return cutover(spec).retention();
+  }
+
+  public List<String> dropV1(TableSpec spec, boolean force, String reason) {
+    return cutover(spec).dropV1(force, reason);
+  }
+
+  public List<String> cleanup(TableSpec spec) {
+    return cutover(spec).cleanup();
   }
 }

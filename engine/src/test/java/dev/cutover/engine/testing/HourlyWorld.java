@@ -94,11 +94,28 @@ public final class HourlyWorld {
           batch_hours: 6
         boundary:
           safety_margin_hours: 3
+        reconciliation:
+          minimum_overlap_hours: 3
+        retention:
+          consumers:
+            - name: dashboards
+              cache_lifetime_hours: 12
+          safety_margin_hours: 6
         """.formatted(database, transform("1000"));
   }
 
   public TableSpec spec() {
     return SpecLoader.parse(specYaml(), "visits.yaml");
+  }
+
+  /** What the corrected live writer does: writes v2's hours {@code [from, to)} with the corrected transform. */
+  public void writeLiveV2(HourPartition from, HourPartition to) {
+    sql.execute("create v2", "CREATE TABLE IF NOT EXISTS visits_v2 AS visits_v1");
+    for (HourPartition h = from; h.isBefore(to); h = h.plusHours(1)) {
+      sql.execute("write live v2", "INSERT INTO visits_v2 " + transform("1000").replace("{window_start:DateTime}",
+          "toDateTime(?, 'UTC')").replace("{window_end:DateTime}", "toDateTime(?, 'UTC')"), h.epochSecond(),
+          h.plusHours(1).epochSecond());
+    }
   }
 
   /** Per-hour checksums (rows and checksum) of a table of this world, over {@code [from, to)}. */

@@ -1,0 +1,184 @@
+package dev.cutover.engine.cutover;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.reconcile.Reconciler.Window;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Reconcile, gate, cutover, rollback, retention and cleanup on a real world with both writers. */
+class ReconcileAndCutoverTest {
+
+  private HourlyWorld world;
+  private TableSpec spec;
+  private Engine engine;
+  private Plan plan;
+
+  @BeforeEach
+  void backfilledWorldWithTheCorrectedLiveWriter() throws Exception {
+    world = HourlyWorld.create(TestEngine.freshDatabase(ReconcileAndCutoverTest.class), 3);
+    spec = world.spec();
+    engine = new Engine(world.db);
+    plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+    assertEquals(RunState.SUCCEEDED, engine.backfill(plan, BackfillEvent.Listener.NONE).await().state());
+    world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  @Test
+  void aCleanRepairIsGreenWithEveryDifferenceExplained() {
+    Reconciliation r = engine.reconcile(spec, Window.ALL, 10_000);
+    assertEquals(Reconciliation.Verdict.GREEN, r.verdict(), r.coverage() + " " + r.unexpectedKeys());
+    assertEquals(world.first, r.window().from());
+    assertEquals(world.liveEdge.plusHours(1), r.window().to());
+    assertTrue(r.coverage().isEmpty(), r.coverage().toString());
+    assertEquals(0, r.unexpectedKeys());
+    assertTrue(r.keys().size() > 100 && r.keys().stream().allMatch(k -> k.rule().orElseThrow().equals("duration_units")));
+    assertTrue(r.classes().stream().filter(c -> c.hour().isBefore(plan.boundary()))
+        .allMatch(c -> c.owner() == Reconciliation.Owner.BACKFILL));
+    assertTrue(r.classes().stream().filter(c -> !c.hour().isBefore(plan.boundary()))
+        .allMatch(c -> c.owner() == Reconciliation.Owner.LIVE));
+    assertEquals(r.id(), engine.reconciliations(spec).getFirst().id(), "the report is stored");
+  }
+
+  @Test
+  void aRemovedHourAndADoubledHourInV2AreCaught() {
+    HourPartition removed = world.first.plusHours(5);
+    HourPartition doubled = world.liveEdge.plusHours(-1);
+    world.sql.execute("remove", "ALTER TABLE visits_v2 DROP PARTITION ID '" + removed.partitionId() + "'");
+    world.sql.execute("double", "INSERT INTO visits_v2 SELECT * FROM visits_v2 WHERE hour = toDateTime(?, 'UTC')",
+        doubled.epochSecond());
+
+    Reconciliation r = engine.reconcile(spec, Window.ALL, 10_000);
+
+    assertEquals(Reconciliation.Verdict.RED, r.verdict());
+    assertTrue(r.coverage().stream().anyMatch(c -> c.hour().equals(removed) && c.kind().equals("owner")), r.coverage().toString());
+    assertTrue(r.coverage().stream().anyMatch(c -> c.hour().equals(doubled) && c.kind().equals("duplicate")), r.coverage().toString());
+    assertTrue(r.keys().stream().anyMatch(k -> k.hour().equals(removed) && k.kind() == Diff.Kind.ONLY_IN_V1));
+    assertTrue(r.keys().stream().anyMatch(k -> k.hour().equals(doubled) && k.kind() == Diff.Kind.DUPLICATE_IN_V2));
+    assertEquals(Reconciliation.HourStatus.DUPLICATE, r.classes().stream().filter(c -> c.hour().equals(doubled))
+        .findFirst().orElseThrow().status());
+  }
+
+  @Test
+  void anIncidentInV1IsUnexpectedUntilAcknowledged() {
+    HourPartition incident = world.first.plusHours(8);
+    world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+        incident.epochSecond());
+    Reconciliation red = engine.reconcile(spec, Window.HISTORY, 10_000);
+    assertEquals(Reconciliation.Verdict.RED, red.verdict());
+    assertTrue(red.keys().stream().filter(k -> !k.expected()).allMatch(k -> k.hour().equals(incident)
+        && k.kind() == Diff.Kind.DUPLICATE_IN_V1), red.keys().stream().filter(k -> !k.expected()).toList().toString());
+
+    var noReason = assertThrows(InvalidInputException.class, () -> engine.acknowledge(spec, incident, List.of(), " "));
+    assertEquals("An acknowledgement needs a written reason (--reason \"…\"); it goes to the audit trail and the verdict "
+        + "shows it.", noReason.getMessage());
+    engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
+
+    Reconciliation acked = engine.reconcile(spec, Window.HISTORY, 10_000);
+    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, acked.verdict());
+    assertEquals(1, acked.acknowledged().size());
+    assertTrue(engine.state().auditTrail(world.database + ".visits_v2", 20).stream()
+        .anyMatch(a -> a.action().equals("acknowledge") && a.detail().contains("retry")));
+  }
+
+  @Test
+  void eachUnmetGateConditionRefusesWithItsSentence() {
+    var none = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "visits"));
+    assertTrue(none.getMessage().startsWith("The cutover is refused: reconciliation (No reconciliation has run for "),
+        none.getMessage());
+
+    world.sql.execute("gap", "ALTER TABLE visits_v2 DROP PARTITION ID '" + world.liveEdge.partitionId() + "'");
+    engine.reconcile(spec, Window.ALL, 10_000);
+    Gate gate = engine.gate(spec);
+    assertFalse(gate.open());
+    assertEquals(List.of("reconciliation", "v2 caught up"), gate.unmet().stream().map(Gate.Condition::name).toList());
+    assertTrue(gate.unmet().getFirst().detail().contains(" is red."), gate.unmet().getFirst().detail());
+
+    var wrongName = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "pnl"));
+    assertEquals("To cutover, confirm with the consumer view's name: --confirm visits (you typed 'pnl').", wrongName.getMessage());
+  }
+
+  @Test
+  void cutoverRollbackAndCutoverAgainWhileReadersNeverSeeAMixture() throws Exception {
+    engine.reconcile(spec, Window.ALL, 10_000);
+    assertTrue(engine.gate(spec).open(), engine.gate(spec).unmet().toString());
+    HourPartition probe = world.first.plusHours(2);
+    String v1 = totals("visits_v1", probe);
+    String v2 = totals("visits_v2", probe);
+    assertFalse(v1.equals(v2));
+
+    try (var readers = new Readers(world, probe, v1, v2, 4)) {
+      SwapResult cut = engine.cutover(spec, "visits");
+      assertEquals(Gate.Version.V2, cut.after());
+      assertTrue(cut.verification().startsWith("verified: visits returns visits_v2's rows for "), cut.verification());
+      assertEquals(v2, totals("visits", probe));
+
+      var again = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "visits"));
+      assertEquals("Consumers already read visits_v2 through visits; a second cutover would switch them back. Use "
+          + "rollback for that.", again.getMessage());
+
+      SwapResult back = engine.rollback(spec, "visits");
+      assertEquals(Gate.Version.V1, back.after());
+      assertEquals(v1, totals("visits", probe));
+
+      engine.reconcile(spec, Window.ALL, 10_000);
+      for (int i = 0; i < 5; i++) {
+        engine.cutover(spec, "visits");
+        engine.rollback(spec, "visits");
+      }
+      engine.cutover(spec, "visits");
+      assertEquals(v2, totals("visits", probe));
+      readers.assertClean();
+    }
+  }
+
+  @Test
+  void retentionKeepsV1UntilTheHorizonUnlessForcedWithAReason() {
+    engine.reconcile(spec, Window.ALL, 10_000);
+    engine.cutover(spec, "visits");
+    var retention = engine.retention(spec);
+    assertEquals(12 + 3 + 6, retention.total().toHours(), "cache 12 h + window 3 h + margin 6 h");
+    var early = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, false, null));
+    assertTrue(early.getMessage().startsWith("v1 must be kept until "), early.getMessage());
+    var noReason = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, ""));
+    assertTrue(noReason.getMessage().startsWith("Dropping v1 before its retention horizon needs a written reason"));
+
+    world.sql.execute("leftover", "CREATE TABLE visits_v2__stg_old_1 AS visits_v2");
+    assertEquals(List.of("visits_v2__stg_old_1"), engine.cleanup(spec));
+
+    assertEquals(List.of(world.database + ".visits__next", world.database + ".visits_v1"),
+        engine.dropV1(spec, true, "storage emergency, approved by the desk head"));
+    assertEquals(0L, world.sql.queryLong("v1 gone", "SELECT count() FROM system.tables WHERE database = ? AND name = 'visits_v1'",
+        world.database));
+  }
+
+  private String totals(String table, HourPartition hour) {
+    return world.sql.queryOne("totals", "SELECT count(), sum(clicks), round(sum(duration_s), 6) FROM " + table
+        + " WHERE hour = toDateTime(?, 'UTC')", rs -> rs.getLong(1) + "/" + rs.getLong(2) + "/" + rs.getDouble(3),
+        hour.epochSecond());
+  }
+}
