@@ -1,6 +1,11 @@
 package dev.cutover.app;
 
+import dev.cutover.app.cli.AckCommand;
 import dev.cutover.app.cli.BackfillCommand;
+import dev.cutover.app.cli.CleanupCommand;
+import dev.cutover.app.cli.ReconcileCommand;
+import dev.cutover.app.cli.RetentionCommand;
+import dev.cutover.app.cli.SwapCommands;
 import dev.cutover.app.cli.CheckCommand;
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
@@ -25,7 +30,9 @@ import picocli.CommandLine.Mixin;
         "",
         "Without a command, opens the console on the embedded ClickHouse (or on --jdbc-url)."},
     subcommands = {CheckCommand.class, ServerCommand.class, PlanCommand.class, PreflightCommand.class,
-        SampleCommand.class, BackfillCommand.class, StatusCommand.class, CommandLine.HelpCommand.class},
+        SampleCommand.class, BackfillCommand.class, StatusCommand.class, ReconcileCommand.class, AckCommand.class,
+        SwapCommands.CutoverCommand.class, SwapCommands.RollbackCommand.class, RetentionCommand.class,
+        CleanupCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:success", "1:internal error", "2:bad input", "3:could not connect, or the server is unsuitable",

@@ -1,0 +1,22 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.connect.Session;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "cleanup", mixinStandardHelpOptions = true,
+    description = "Drop staging and sample tables left by runs; run records, ledgers and reports stay.")
+public final class CleanupCommand extends EngineCommand {
+
+  @Mixin SpecFile specFile;
+
+  @Override
+  int run(Session session, Engine engine) {
+    List<String> dropped = engine.cleanup(specFile.load(engine));
+    print(Render.ordered("dropped", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")
+        : dropped.stream().map(d -> "dropped " + d).toList());
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.reconcile.Reconciler;
+import dev.cutover.engine.reconcile.ReportExport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "reconcile", mixinStandardHelpOptions = true,
+    description = "Compare v1 and v2 over the overlap and the backfilled history; store the report; exit 6 when red.")
+public final class ReconcileCommand extends EngineCommand {
+
+  @Mixin SpecFile specFile;
+
+  @Option(names = "--window", paramLabel = "WHICH", defaultValue = "all",
+      description = "all, overlap (from the boundary on) or history (before it). Default: ${DEFAULT-VALUE}.")
+  String window;
+
+  @Option(names = "--export", arity = "2", paramLabel = "FORMAT FILE", description = "Also write the report: csv FILE or html FILE.")
+  List<String> export;
+
+  @Option(names = "--keys", paramLabel = "N", defaultValue = "100000", description = "Most differing keys to read (default: ${DEFAULT-VALUE}).")
+  int keys;
+
+  @Override
+  int run(Session session, Engine engine) throws Exception {
+    TableSpec spec = specFile.load(engine);
+    Reconciler.Window which = switch (window.toLowerCase(Locale.ROOT)) {
+      case "all" -> Reconciler.Window.ALL;
+      case "overlap" -> Reconciler.Window.OVERLAP;
+      case "history" -> Reconciler.Window.HISTORY;
+      default -> throw new InvalidInputException("window", "--window is '" + window + "'; give all, overlap or history.");
+    };
+    Path exportFile = null;
+    String format = null;
+    if (export != null) {
+      format = export.get(0).toLowerCase(Locale.ROOT);
+      if (!format.equals("csv") && !format.equals("html")) {
+        throw new InvalidInputException("export", "--export takes csv or html before the file name, not '" + export.get(0) + "'.");
+      }
+      exportFile = Path.of(export.get(1));
+      if (exportFile.getParent() != null && !Files.isDirectory(exportFile.getParent())) {
+        throw new InvalidInputException("export", "The folder " + exportFile.getParent() + " does not exist; export into an existing folder.");
+      }
+    }
+    Reconciliation r = engine.reconcile(spec, which, Math.max(1, keys));
+    if (exportFile != null) {
+      Files.writeString(exportFile, format.equals("csv") ? ReportExport.csv(r) : ReportExport.html(r));
+    }
+    List<String> lines = new ArrayList<>();
+    long differing = r.hours().stream().filter(h -> !h.identical()).count();
+    lines.add("Reconciliation " + r.id() + " of " + r.target() + " over " + r.window() + ": " + r.verdict().name().toLowerCase(Locale.ROOT));
+    lines.add("  " + r.hours().size() + " hours, " + differing + " differ; " + r.keys().stream().filter(k -> k.expected()).count()
+        + " keys differ as the rules expect, " + r.unexpectedKeys() + " unexpectedly, " + r.acknowledged().size()
+        + " acknowledged; " + r.coverage().size() + " coverage issue(s)");
+    r.coverage().stream().limit(20).forEach(c -> lines.add("  coverage " + c.hour() + " " + c.kind() + ": " + c.detail()));
+    r.keys().stream().filter(k -> !k.expected() && r.acknowledged().stream().noneMatch(a -> Reconciliation.covers(a, k)))
+        .limit(20).forEach(k -> lines.add("  unexpected " + k.hour() + " " + k.key() + " " + k.kind().name().toLowerCase(Locale.ROOT)));
+    if (exportFile != null) {
+      lines.add("Report written to " + exportFile);
+    }
+    if (r.verdict() == Reconciliation.Verdict.RED) {
+      lines.add("Accept an explained difference with ./cutover ack --spec " + specFile.path + " --hour HOUR --reason \"…\".");
+    }
+    var json = Render.ordered("id", r.id(), "verdict", r.verdict().name().toLowerCase(Locale.ROOT), "window", r.window().toString(),
+        "boundary", r.boundary().toString(), "hours", r.hours().size(), "differing_hours", differing,
+        "unexpected_keys", r.unexpectedKeys(), "acknowledged", r.acknowledged().size(),
+        "coverage", r.coverage().stream().map(c -> Render.ordered("hour", c.hour().toString(), "kind", c.kind(), "detail", c.detail())).toList(),
+        "export", exportFile == null ? null : exportFile.toString());
+    print(json, lines);
+    return r.verdict() == Reconciliation.Verdict.RED ? ExitCodes.BLOCKED : ExitCodes.OK;
+  }
+}

@@ -1,0 +1,44 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Session;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "retention", mixinStandardHelpOptions = true,
+    description = "Show until when v1 must be kept after the cutover; --drop-v1 drops it after that (or earlier with --force and --reason).")
+public final class RetentionCommand extends EngineCommand {
+
+  @Mixin SpecFile specFile;
+
+  @Option(names = "--drop-v1", description = "Drop v1 and the rollback view.")
+  boolean drop;
+
+  @Option(names = "--force", description = "Drop before the retention horizon (needs --reason).")
+  boolean force;
+
+  @Option(names = "--reason", paramLabel = "TEXT", description = "Why v1 is dropped early; goes to the audit trail.")
+  String reason;
+
+  @Override
+  int run(Session session, Engine engine) {
+    TableSpec spec = specFile.load(engine);
+    Retention r = engine.retention(spec);
+    List<String> lines = new ArrayList<>();
+    lines.add("Keep v1 for " + r.total().toHours() + " h after the cutover: longest consumer cache " + r.longestCache().toHours()
+        + " h (" + r.longestCacheConsumer() + ") + reconciliation window " + r.reconciliationWindow().toHours()
+        + " h + margin " + r.margin().toHours() + " h.");
+    lines.add(r.keepUntil().map(t -> "Cut over at " + r.cutoverAt().get() + "; v1 may be dropped after " + t + ".")
+        .orElse("Consumers still read v1; the horizon starts at the cutover."));
+    List<String> dropped = drop ? engine.dropV1(spec, force, reason) : List.of();
+    dropped.forEach(d -> lines.add("dropped " + d));
+    print(Render.ordered("hours", r.total().toHours(), "cutover_at", r.cutoverAt().orElse(null), "keep_until",
+        r.keepUntil().orElse(null), "dropped", dropped), lines);
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,19 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.TableSpec;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** Just the spec, for commands that take no range. */
+public final class SpecFile {
+
+  @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The spec of the table (see docs/SPEC.md).")
+  Path path;
+
+  public TableSpec load(Engine engine) {
+    SpecOptions options = new SpecOptions();
+    options.spec = path;
+    return options.load(engine);
+  }
+}
