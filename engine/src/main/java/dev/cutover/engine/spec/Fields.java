@@ -145,6 +145,10 @@ final class Fields {
     return n.doubleValue();
   }
 
+  boolean isMapping(String key) {
+    return map.get(key) instanceof Map<?, ?>;
+  }
+
   Fields child(String key) {
     return new Fields(origin, path(key), SpecLoader.asMap(origin, path(key), required(key)));
   }

@@ -101,13 +101,21 @@ public final class SpecLoader {
     if (sourceFields.isEmpty()) {
       throw f.error("sources", "[]", "at least one source table");
     }
+    Set<String> sourceNames = new LinkedHashSet<>();
     for (Fields s : sourceFields) {
-      s.allowOnly(Set.of("table", "time_column"));
-      sources.add(new Source(s.identifier("table"), s.identifier("time_column")));
+      s.allowOnly(Set.of("name", "table", "time_column", "description"));
+      Identifier table = s.identifier("table");
+      String name = s.keys().contains("name") ? Identifier.simple("spec field '" + s.path("name") + "'", s.text("name")).name()
+          : table.name();
+      if (!sourceNames.add(name)) {
+        throw s.error("name", name, "a name no other source uses");
+      }
+      sources.add(new Source(name, table, s.identifier("time_column")));
     }
 
-    String transform = f.text("transform").strip();
-    validateTransform(f, transform);
+    String transform = transformText(f, origin).strip()
+        .replace("{window_start}", WINDOW_START).replace("{window_end}", WINDOW_END);
+    validateTransform(f, transform, sourceNames);
 
     List<ExpectedDifference> rules = new ArrayList<>();
     Set<String> ruleNames = new LinkedHashSet<>();
@@ -164,17 +172,41 @@ public final class SpecLoader {
         sources, transform, rules, throttle, margin, overlapMin, consumers, retentionMargin, sha256(yaml));
   }
 
-  private static void validateTransform(Fields f, String transform) {
+  private static void validateTransform(Fields f, String transform, Set<String> sourceNames) {
     String lower = transform.toLowerCase(java.util.Locale.ROOT);
-    if (!(lower.startsWith("select") || lower.startsWith("with"))) {
+    if (!(lower.startsWith("select") || lower.startsWith("with") || lower.startsWith("--"))) {
       throw f.error("transform", abbreviate(transform), "a single SELECT (or WITH … SELECT) query");
     }
     if (!transform.contains(WINDOW_START) || !transform.contains(WINDOW_END)) {
       throw f.error("transform", abbreviate(transform), "a query that filters its sources to the hour window with "
-          + WINDOW_START + " and " + WINDOW_END + " (the engine binds both)");
+          + "{window_start} and {window_end} (the engine binds both)");
     }
     if (SqlText.hasStatementSeparator(transform)) {
       throw f.error("transform", abbreviate(transform), "exactly one query, with no ';' outside quotes");
+    }
+    java.util.regex.Matcher placeholder = java.util.regex.Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}").matcher(transform);
+    while (placeholder.find()) {
+      if (!sourceNames.contains(placeholder.group(1))) {
+        throw f.error("transform", "{" + placeholder.group(1) + "}", "{window_start}, {window_end} or the name of a "
+            + "source " + sourceNames + " (it stands for that source's table)");
+      }
+    }
+  }
+
+  /** The transform inline, or {@code transform: {file: path}} relative to the spec file. */
+  private static String transformText(Fields f, String origin) {
+    if (!f.isMapping("transform")) {
+      return f.text("transform");
+    }
+    Fields t = f.child("transform");
+    t.allowOnly(Set.of("file"));
+    String file = t.text("file");
+    java.nio.file.Path base = java.nio.file.Path.of(origin).toAbsolutePath().getParent();
+    java.nio.file.Path path = base == null ? java.nio.file.Path.of(file) : base.resolve(file);
+    try {
+      return Files.readString(path);
+    } catch (IOException e) {
+      throw t.error("file", file, "a readable SQL file next to the spec (" + path + " cannot be read: " + e.getMessage() + ")");
     }
   }
 

@@ -121,7 +121,7 @@ class PlannerTest {
   @Test
   void unknownTablesAndColumnsAreNamedBeforeAnythingIsRead() {
     var table = assertThrows(InvalidInputException.class, () -> new Planner(world.sql,
-        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("- table: clicks", "- table: clickz"), "s.yaml"))
+        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("- table: clicks", "- name: clicks\n    table: clickz"), "s.yaml"))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false));
     assertEquals("The spec names source table " + world.database + ".clickz, which does not exist; check "
         + "sources[0].table and database.", table.getMessage());

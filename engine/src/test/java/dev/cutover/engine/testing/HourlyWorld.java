@@ -101,7 +101,7 @@ public final class HourlyWorld {
             - name: dashboards
               cache_lifetime_hours: 12
           safety_margin_hours: 6
-        """.formatted(database, transform("1000"));
+        """.formatted(database, transform("1000").replace("FROM clicks", "FROM {clicks}"));
   }
 
   public TableSpec spec() {
