@@ -111,6 +111,34 @@ class SeederTest {
   }
 
   @Test
+  void v1DiffersFromAFreshV2ExactlyAsTheSpecSaysPlusTheIncident() {
+    TableSpec spec = SpecLoader.bundled().withDatabase(world.database());
+    TableName fresh = TableName.of(world.database(), "fresh_v2");
+    checks.compute(PnlVersion.V2, fresh, seeded.state().historyStart(), OPTIONS.end());
+    Instant incident = seeded.state().incidentHour().orElseThrow();
+
+    Map<Long, Long> unexplained = checks.unexplained(spec, fresh, seeded.state().historyStart(), OPTIONS.end());
+    long incidentRows = checks.count(fresh.sql() + " WHERE hour = toDateTime(?, 'UTC')", incident.getEpochSecond());
+    assertEquals(Map.of(incident.getEpochSecond(), incidentRows), unexplained,
+        "only the incident hour is unexplained, all of its rows");
+
+    // The rule is not vacuous: most rows really differ, by twice their fees, and fee-free rows do not.
+    long differing = checks.count(world.pnlV1().sql() + " AS v1 JOIN " + fresh.sql() + " AS v2 USING (hour, book, "
+        + "instrument, currency) WHERE v1.pnl_usd != v2.pnl_usd");
+    assertTrue(differing > seeded.v1Rows() / 2, differing + " of " + seeded.v1Rows());
+    assertEquals(0, checks.count(world.pnlV1().sql() + " AS v1 JOIN " + fresh.sql() + " AS v2 USING (hour, book, "
+        + "instrument, currency) WHERE v2.fees_usd = 0 AND v1.pnl_usd != v2.pnl_usd"));
+    assertTrue(checks.count(fresh.sql() + " WHERE fees_usd = 0") > 0, "internal books pay no fees");
+
+    // In the incident hour v1 holds every row of the hour twice.
+    assertEquals(0, checks.count("(SELECT book, instrument, currency, count() AS n, sum(trade_count) AS t FROM "
+        + world.pnlV1().sql() + " WHERE hour = toDateTime(?, 'UTC') GROUP BY ALL) AS v1 FULL OUTER JOIN (SELECT "
+        + "book, instrument, currency, trade_count FROM " + fresh.sql() + " WHERE hour = toDateTime(?, 'UTC')) AS v2 "
+        + "USING (book, instrument, currency) WHERE v1.n != 2 OR v1.t != 2 * v2.trade_count",
+        incident.getEpochSecond(), incident.getEpochSecond()));
+  }
+
+  @Test
   void theSameSeedMakesTheSameWorldAndAnotherSeedAnother() {
     Database twin = open();
     DemoWorld twinWorld = DemoWorld.in(twin.profile().database());
