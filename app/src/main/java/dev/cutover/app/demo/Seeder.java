@@ -26,7 +26,7 @@ public final class Seeder {
   /** The writer named in the write log for the history the seed loads. */
   public static final String WRITER = "seed";
   /** The writer named in the write log for the retried append that doubled the incident hour. */
-  public static final String RETRY_WRITER = "live-retry";
+  public static final String RETRY_WRITER = "retried-append";
 
   private static final int TRADE_BATCH_HOURS = 7 * 24;
 

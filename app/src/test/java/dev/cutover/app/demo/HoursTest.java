@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cutover.engine.api.InvalidInputException;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,17 @@ class HoursTest {
     var notADate = assertThrows(InvalidInputException.class, () -> Hours.parse("from", "yesterday"));
     assertEquals("The from 'yesterday' is not a date and hour; give a whole UTC hour in ISO form, such as "
         + "2026-11-29T10:00.", notADate.getMessage());
+  }
+
+  @Test
+  void readsSpeeds() {
+    assertEquals(Duration.ofSeconds(30), LiveOptions.parseSpeed("30s"));
+    assertEquals(Duration.ofMillis(500), LiveOptions.parseSpeed("500ms"));
+    assertEquals(Duration.ofHours(1), LiveOptions.parseSpeed("realtime"));
+    assertEquals(Duration.ofMinutes(2), LiveOptions.parseSpeed("PT2M"));
+    assertEquals(Duration.ofSeconds(5), new LiveOptions(Duration.ofSeconds(30), null, null).stepInterval());
+    assertThrows(InvalidInputException.class, () -> LiveOptions.parseSpeed("fast"));
+    assertThrows(InvalidInputException.class, () -> new LiveOptions(Duration.ofMillis(10), null, null));
   }
 
   @Test
