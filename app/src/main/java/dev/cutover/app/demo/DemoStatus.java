@@ -40,7 +40,7 @@ public record DemoStatus(DemoWorld world, Optional<DemoState> state, Volumes vol
     Volumes volumes = new Volumes(count(sql, world.trades()), count(sql, world.marks()), count(sql, world.fxRates()),
         v1[0], v1[1], v2[0], v2[1], count(sql, world.alerts()));
     return new DemoStatus(world, state, volumes, Optional.of(LiveEdges.read(database, world)),
-        state.get().writerActive(Instant.now()));
+        LiveJob.isHeld(state.get(), Instant.now()));
   }
 
   public boolean seeded() {

@@ -13,6 +13,8 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The demo's live job: a real writer that keeps the world moving. Each step advances a simulated
@@ -41,6 +43,8 @@ public final class LiveJob implements AutoCloseable {
 
   /** How long a live job holds the world without writing, at least. */
   static final Duration MINIMUM_LEASE = Duration.ofMinutes(2);
+  private static final String HOST = host();
+  private static final Pattern WRITER_ID = Pattern.compile("live-(\\d+)@(.+)-[0-9a-f]{8}");
 
   private final Sql sql;
   private final DemoWorld world;
@@ -59,7 +63,7 @@ public final class LiveJob implements AutoCloseable {
     this.store = new StateStore(sql, world);
     this.writer = new HourWriter(sql, world);
     this.options = options;
-    this.id = "live-" + ProcessHandle.current().pid() + "@" + host() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    this.id = "live-" + ProcessHandle.current().pid() + "@" + HOST + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   /** A live job for a seeded world; it writes nothing until {@link #step()} or {@link #start()}. */
@@ -170,7 +174,10 @@ public final class LiveJob implements AutoCloseable {
     try {
       while (stopSignal.getCount() > 0) {
         try {
-          options.onStep().accept(advance());
+          LiveStep step = advance();
+          if (step.to().isAfter(step.from()) || !step.written().isEmpty()) {
+            options.onStep().accept(step);
+          }
         } catch (RuntimeException e) {
           failure = e;
           options.onFailure().accept(e);
@@ -236,13 +243,28 @@ public final class LiveJob implements AutoCloseable {
   /** Takes (or renews) the world for this job, refusing while another live job holds it. */
   private DemoState claim() {
     DemoState state = requireSeeded();
-    if (state.writerActive(Instant.now()) && !state.writer().equals(id)) {
+    if (isHeld(state, Instant.now()) && !state.writer().equals(id)) {
       throw new InvalidInputException("live", "Another live job (" + state.writer() + ") is writing the demo world in "
           + world + " until " + state.writerUntil().map(Instant::toString).orElse("?") + "; stop it first, or wait "
           + "for its hold to lapse if it crashed.");
     }
     store.write(Map.of(DemoState.WRITER, id, DemoState.WRITER_UNTIL, DemoState.value(Instant.now().plus(lease()))));
     return state;
+  }
+
+  /** Whether a live job holds the world at {@code now}: its hold has not lapsed and its process runs. */
+  static boolean isHeld(DemoState state, Instant now) {
+    return state.writerActive(now) && !heldByAGoneProcess(state.writer());
+  }
+
+  /**
+   * Whether a hold was taken by a process on this host that no longer runs: it crashed, or was
+   * stopped before it could let go (Ctrl-C also stops the embedded server). Its hold is void.
+   */
+  private static boolean heldByAGoneProcess(String writer) {
+    Matcher m = WRITER_ID.matcher(writer);
+    return m.matches() && m.group(2).equals(HOST)
+        && ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true);
   }
 
   private void release() {

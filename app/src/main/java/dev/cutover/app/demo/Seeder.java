@@ -74,7 +74,7 @@ public final class Seeder {
     if (!store.stateTableExists()) {
       requireEmptyOrAbsent();
     }
-    store.read().filter(s -> s.writerActive(Instant.now())).ifPresent(s -> {
+    store.read().filter(s -> LiveJob.isHeld(s, Instant.now())).ifPresent(s -> {
       throw new InvalidInputException("demo database", "A live job (" + s.writer() + ") is writing the demo world in "
           + world + "; stop it (Ctrl-C in its terminal) and try again.");
     });

@@ -202,6 +202,25 @@ class LiveJobTest {
     other.step();
   }
 
+  @Test
+  void aHoldLeftByAProcessThatIsGoneDoesNotBlockARelaunch() throws Exception {
+    LiveJob job = track(LiveJob.open(database, world, LiveOptions.defaults()));
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    String host = job.id().substring(job.id().indexOf('@') + 1, job.id().lastIndexOf('-'));
+    String stale = "live-" + gone.pid() + "@" + host + "-0badc0de";
+    new StateStore(sql, world).write(Map.of(DemoState.WRITER, stale,
+        DemoState.WRITER_UNTIL, DemoState.value(Instant.now().plus(Duration.ofHours(1)))));
+    assertFalse(LiveJob.isHeld(job.state(), Instant.now()), "its process is gone");
+    assertEquals(END.plus(Duration.ofMinutes(20)), job.step().to(), "the relaunch stepped");
+
+    String alive = "live-" + ProcessHandle.current().pid() + "@" + host + "-0badc0de";
+    new StateStore(sql, world).write(Map.of(DemoState.WRITER, alive,
+        DemoState.WRITER_UNTIL, DemoState.value(Instant.now().plus(Duration.ofHours(1)))));
+    assertTrue(LiveJob.isHeld(job.state(), Instant.now()));
+    assertThrows(InvalidInputException.class, job::step);
+  }
+
   private static Map<Long, Long> pick(Map<Long, Long> sums, long... hours) {
     Map<Long, Long> picked = new java.util.TreeMap<>();
     for (long h : hours) {
