@@ -113,6 +113,11 @@ public final class LiveJob implements AutoCloseable {
     thread = Thread.ofVirtual().name("cutover-demo-live").start(this::loop);
   }
 
+  /** Asks the background job to stop after its current step, and returns at once (also from a listener). */
+  public void requestStop() {
+    stopSignal.countDown();
+  }
+
   /** Asks the background job to stop after its current step and waits for it. No hour is left half written. */
   public void stop() {
     stopSignal.countDown();
