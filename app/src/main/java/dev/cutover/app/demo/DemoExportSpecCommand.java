@@ -1,12 +1,8 @@
 package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ExitCodes;
-import dev.cutover.engine.api.InvalidInputException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import dev.cutover.engine.spec.SpecLoader;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,8 +16,6 @@ import picocli.CommandLine.Spec;
         + "into a folder, to read, edit, or pass to --spec.")
 public final class DemoExportSpecCommand implements Callable<Integer> {
 
-  private static final List<String> FILES = List.of(SpecLoader.BUNDLED, "pnl_v2.sql", "pnl_v1.sql");
-
   @Mixin DemoOptions demo;
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Folder to write the files into.")
   Path out;
@@ -30,25 +24,10 @@ public final class DemoExportSpecCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() throws IOException {
-    for (String file : FILES) {
-      if (!force && Files.exists(out.resolve(file))) {
-        throw new InvalidInputException("out", out.resolve(file) + " exists; pass --force to overwrite it, or "
-            + "choose another folder.");
-      }
-    }
-    Files.createDirectories(out);
-    for (String file : FILES) {
-      try (InputStream in = DemoExportSpecCommand.class.getResourceAsStream("/dev/cutover/app/demo/" + file)) {
-        String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (file.equals(SpecLoader.BUNDLED)) {
-          text = text.replaceFirst("(?m)^database: .*$", "database: " + demo.world().database().name());
-        }
-        Files.writeString(out.resolve(file), text);
-      }
-    }
-    SpecLoader.load(out.resolve(SpecLoader.BUNDLED)); // what was written loads
-    spec.commandLine().getOut().println("wrote " + String.join(", ", FILES) + " to " + out.toAbsolutePath());
+  public Integer call() {
+    Path written = DemoSpec.export(out, demo.world().database().name(), force);
+    SpecLoader.load(written); // what was written loads
+    spec.commandLine().getOut().println("wrote " + String.join(", ", DemoSpec.FILES) + " to " + out.toAbsolutePath());
     return ExitCodes.OK;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.connect.Session;
@@ -116,9 +117,10 @@ class DemoCommandTest {
     Run exported = run("export-spec", "--out", folder.toString(), "--demo-database", "world_two");
     assertEquals(ExitCodes.OK, exported.exit(), exported.err());
     assertTrue(Files.exists(folder.resolve("pnl_v2.sql")));
-    TableSpec spec = SpecLoader.load(folder.resolve("pnl.yaml"));
-    assertEquals("`world_two`.`pnl_v1`", spec.tables().v1().sql());
-    assertEquals(SqlTemplate.resource("pnl_v2.sql").text(), spec.transform().sql());
+    TableSpec spec = dev.cutover.engine.spec.SpecLoader.load(folder.resolve("pnl.yaml"));
+    assertEquals("`world_two`.`pnl_v1`", spec.qualified(spec.liveTable()));
+    assertTrue(spec.transform().contains("FROM {trades}"), spec.transform());
+    assertEquals("fees-subtracted", spec.expectedDifferences().getFirst().name());
     Run twice = run("export-spec", "--out", folder.toString());
     assertEquals(ExitCodes.INPUT, twice.exit());
     assertTrue(twice.err().contains("exists; pass --force to overwrite it"), twice.err());

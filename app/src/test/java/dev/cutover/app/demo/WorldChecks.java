@@ -1,7 +1,10 @@
 package dev.cutover.app.demo;
 
-import dev.cutover.app.demo.TableSpec.ExpectedDifference;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.reconcile.Differ;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,43 +55,16 @@ final class WorldChecks {
   }
 
   /**
-   * Compares v1 with {@code v2} row by row (summed per hour and key) as the spec's rules say: for each
-   * measure, the first rule whose rows match decides the expected difference; otherwise the measures
-   * must agree to the default tolerance. Returns the hours of the rows that are not explained, with
-   * their count.
+   * Reconciles v1 against {@code v2} with the engine's differ and the spec's rules; returns the hours
+   * that hold unexpected differences, with the number of keys that differ unexpectedly in each.
    */
-  Map<Long, Long> unexplained(TableSpec spec, TableName v2, Instant from, Instant to) {
-    String keys = spec.keys().stream().map(Identifier::quoted).collect(Collectors.joining(", "));
-    String time = spec.timeColumn().quoted();
-    String sums = spec.measures().stream().map(m -> "sum(" + m.quoted() + ") AS " + m.quoted())
-        .collect(Collectors.joining(", "));
-    String on = "v1." + time + " = v2." + time + spec.keys().stream()
-        .map(k -> " AND v1." + k.quoted() + " = v2." + k.quoted()).collect(Collectors.joining());
-    List<String> failures = new ArrayList<>();
-    failures.add("v1.rows != 1");
-    failures.add("v2.rows != 1");
-    for (Identifier m : spec.measures()) {
-      StringBuilder check = new StringBuilder();
-      for (ExpectedDifference rule : spec.expectedDifferences()) {
-        if (rule.measures().contains(m)) {
-          check.append("(").append(rule.rows()).append("), abs((v1.").append(m.quoted()).append(" - v2.")
-              .append(m.quoted()).append(") - (").append(rule.difference()).append(")) > toDecimal128('")
-              .append(rule.tolerance().toPlainString()).append("', 10), ");
-        }
-      }
-      String equal = "abs(v1." + m.quoted() + " - v2." + m.quoted() + ") > toDecimal128('"
-          + spec.defaultTolerance().toPlainString() + "', 10)";
-      failures.add(check.isEmpty() ? equal : "multiIf(" + check + equal + ")");
-    }
-    String side = "SELECT " + time + ", " + keys + ", " + sums + ", count() AS rows FROM %s WHERE " + time
-        + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') GROUP BY " + time + ", " + keys;
-    Map<Long, Long> hours = new TreeMap<>();
-    sql.query("compare v1 and v2", "SELECT toUnixTimestamp(if(v1.rows > 0, v1." + time + ", v2." + time
-            + ")) AS h, count() FROM (" + side.formatted(spec.tables().v1().sql()) + ") AS v1 FULL OUTER JOIN ("
-            + side.formatted(v2.sql()) + ") AS v2 ON " + on + " WHERE " + String.join(" OR ", failures)
-            + " GROUP BY h ORDER BY h",
-        rs -> hours.put(rs.getLong(1), rs.getLong(2)),
-        from.getEpochSecond(), to.getEpochSecond(), from.getEpochSecond(), to.getEpochSecond());
-    return hours;
+  Map<Long, Long> unexplained(dev.cutover.engine.connect.Database db, TableSpec spec, String v2, Instant from, Instant to) {
+    var differ = new Differ(new dev.cutover.engine.sql.Sql(db.dataSource()), spec);
+    var range = new HourRange(HourPartition.of(from), HourPartition.of(to));
+    var diff = differ.diff(spec.liveTable(), Identifier.of(v2), range, 1_000_000);
+    Map<Long, Long> out = new TreeMap<>();
+    diff.keys().stream().filter(k -> !k.expected()).forEach(k -> out.merge(k.hour().epochSecond(), 1L, Long::sum));
+    return out;
   }
+
 }

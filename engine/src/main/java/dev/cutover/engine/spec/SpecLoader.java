@@ -121,6 +121,7 @@ public final class SpecLoader {
     Set<String> ruleNames = new LinkedHashSet<>();
     for (Fields r : f.optionalList("expected_differences")) {
       r.allowOnly(Set.of("name", "where", "delta", "tolerance", "why"));
+      // where and delta speak of v1.column and v2.column: the row as each version has it.
       String name = r.text("name");
       if (!ruleNames.add(name)) {
         throw r.error("name", name, "a name not used by another rule");
@@ -143,7 +144,7 @@ public final class SpecLoader {
 
     Fields t = f.optionalChild("throttle");
     t.allowOnly(Set.of("concurrency", "batch_hours", "max_threads", "priority", "max_memory_usage_bytes",
-        "rows_per_second", "max_live_lag_minutes"));
+        "rows_per_second", "max_live_lag"));
     Throttle throttle = new Throttle(
         t.integer("concurrency", 2, 1, 32),
         t.integer("batch_hours", 24, 1, 96),
@@ -151,7 +152,7 @@ public final class SpecLoader {
         t.integer("priority", 0, 0, 100),
         t.longInteger("max_memory_usage_bytes", 0, 0, Long.MAX_VALUE),
         t.longInteger("rows_per_second", 0, 0, Long.MAX_VALUE),
-        Duration.ofMinutes(t.integer("max_live_lag_minutes", 0, 0, 10_080)));
+        t.duration("max_live_lag", Duration.ZERO, Duration.ofDays(7)));
 
     Fields b = f.optionalChild("boundary");
     b.allowOnly(Set.of("safety_margin_hours"));
@@ -160,13 +161,13 @@ public final class SpecLoader {
     rc.allowOnly(Set.of("minimum_overlap_hours"));
     Duration overlapMin = Duration.ofHours(rc.integer("minimum_overlap_hours", 24, 1, 24 * 90));
     Fields rt = f.optionalChild("retention");
-    rt.allowOnly(Set.of("consumers", "safety_margin_hours"));
+    rt.allowOnly(Set.of("consumers", "safety_margin"));
     List<Consumer> consumers = new ArrayList<>();
     for (Fields c : rt.optionalList("consumers")) {
-      c.allowOnly(Set.of("name", "cache_lifetime_hours"));
-      consumers.add(new Consumer(c.text("name"), Duration.ofHours(c.integer("cache_lifetime_hours", 0, 0, 24 * 365))));
+      c.allowOnly(Set.of("name", "cache_lifetime", "description"));
+      consumers.add(new Consumer(c.text("name"), c.duration("cache_lifetime", Duration.ZERO, Duration.ofDays(365))));
     }
-    Duration retentionMargin = Duration.ofHours(rt.integer("safety_margin_hours", 24, 0, 24 * 365));
+    Duration retentionMargin = rt.duration("safety_margin", Duration.ofHours(24), Duration.ofDays(365));
 
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
         sources, transform, rules, throttle, margin, overlapMin, consumers, retentionMargin, sha256(yaml));

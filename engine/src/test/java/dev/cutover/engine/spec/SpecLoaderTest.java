@@ -40,7 +40,7 @@ class SpecLoaderTest {
       retention:
         consumers:
           - name: dashboards
-            cache_lifetime_hours: 12
+            cache_lifetime: 12h
       """;
 
   private static InvalidInputException refused(String yaml) {
