@@ -15,7 +15,7 @@ public record Transform(String sql, List<Object> values) {
   public static final String WINDOW_END = "{window_end:DateTime}";
 
   public static Transform bind(TableSpec spec, HourPartition from, HourPartition to) {
-    String text = spec.transform();
+    String text = dev.cutover.engine.sql.SqlText.stripComments(spec.transform()).strip();
     for (TableSpec.Source source : spec.sources()) {
       text = text.replace("{" + source.name() + "}", spec.qualified(source.table()));
     }

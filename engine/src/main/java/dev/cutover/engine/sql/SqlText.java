@@ -30,4 +30,38 @@ public final class SqlText {
     }
     return false;
   }
+
+  /**
+   * The text without its comments ({@code -- …} to the end of the line, and {@code /* … *}{@code /}),
+   * leaving string literals and quoted names alone. The driver's own placeholder scan does not know
+   * comments: an apostrophe in one ("the instrument's currency") would hide every later {@code ?}.
+   */
+  public static String stripComments(String sql) {
+    StringBuilder out = new StringBuilder(sql.length());
+    char quote = 0;
+    for (int i = 0; i < sql.length(); i++) {
+      char c = sql.charAt(i);
+      if (quote != 0) {
+        out.append(c);
+        if (c == '\\' && i + 1 < sql.length()) {
+          out.append(sql.charAt(++i));
+        } else if (c == quote) {
+          quote = 0;
+        }
+      } else if (c == '\'' || c == '"' || c == '`') {
+        quote = c;
+        out.append(c);
+      } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? sql.length() : end - 1;
+      } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? sql.length() : end + 1;
+        out.append(' ');
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
 }

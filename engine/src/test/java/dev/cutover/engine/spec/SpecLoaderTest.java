@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.SqlText;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -120,6 +121,17 @@ class SpecLoaderTest {
     assertEquals(true, dev.cutover.engine.backfill.Transform.bind(spec, dev.cutover.engine.api.HourPartition.parse("h",
         "2026-01-01T00:00"), dev.cutover.engine.api.HourPartition.parse("h", "2026-01-01T01:00")).sql()
         .contains("FROM `web`.`clicks` WHERE"));
+  }
+
+  @Test
+  void commentsAreDroppedBeforeBindingSoAnApostropheInOneHidesNothing() {
+    TableSpec spec = SpecLoader.parse(VALID.replace("transform: |\n", "transform: |\n  -- the site's clicks; a '?' here\n"
+        + "  /* and 'here' */\n"), "s.yaml");
+    var bound = dev.cutover.engine.backfill.Transform.bind(spec, dev.cutover.engine.api.HourPartition.parse("h",
+        "2026-01-01T00:00"), dev.cutover.engine.api.HourPartition.parse("h", "2026-01-01T01:00"));
+    assertEquals(false, bound.sql().contains("site's"), bound.sql());
+    assertEquals(2, bound.sql().chars().filter(c -> c == '?').count(), bound.sql());
+    assertEquals("SELECT 'a -- b', `x--y` ", SqlText.stripComments("SELECT 'a -- b', `x--y` -- note"));
   }
 
   @Test
