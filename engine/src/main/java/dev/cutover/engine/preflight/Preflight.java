@@ -194,7 +194,7 @@ public final class Preflight {
     while (m.find()) {
       found.add(m.group(1) + "()");
     }
-    HourPartition sample = plan.range().from().plusHours(plan.range().hours() / 2);
+    HourPartition sample = busiestHour(plan);
     Transform t = Transform.bind(spec, sample, sample.plusHours(1));
     String checksum = "SELECT count(), reinterpretAsInt64(sum(cityHash64(*))) FROM (" + t.sql() + ")";
     String first = sql.queryOne("checksum a sample hour", checksum, rs -> rs.getLong(1) + ":" + rs.getLong(2), t.values().toArray());
@@ -212,6 +212,15 @@ public final class Preflight {
     }
     return new Check("determinism", Status.PASS, "The hour " + sample + " gave the same rows and checksum twice ("
         + first + "), and the transform calls no non-deterministic function.", "");
+  }
+
+  /** The hour of the range with the most rows in v1: an empty hour would prove nothing. */
+  private HourPartition busiestHour(Plan plan) {
+    long seconds = sql.queryLong("find a busy hour", "SELECT toUnixTimestamp(argMax(h, n)) FROM (SELECT toStartOfHour("
+        + spec.timeColumn().quoted() + ") AS h, count() AS n FROM " + spec.qualified(spec.liveTable()) + " WHERE "
+        + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
+        + " < toDateTime(?, 'UTC') GROUP BY h)", plan.range().from().epochSecond(), plan.range().to().epochSecond());
+    return seconds > 0 ? HourPartition.ofEpochSecond(seconds) : plan.range().from().plusHours(plan.range().hours() / 2);
   }
 
   private Check disk(Plan plan) {
