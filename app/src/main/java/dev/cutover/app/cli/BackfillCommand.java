@@ -117,7 +117,7 @@ public final class BackfillCommand extends EngineCommand {
         case BackfillEvent.Retrying r -> line("retrying hours from " + r.hours().getFirst() + " in "
             + r.backoff().toSeconds() + " s (attempt " + r.attempt() + "): " + r.error());
         case BackfillEvent.HourFailed f -> line("failed: hour " + f.hour() + ": " + f.error());
-        case BackfillEvent.StateChanged s when s.state() != RunState.RUNNING -> line(s.state().name().toLowerCase() + ": " + s.message());
+        case BackfillEvent.StateChanged s when s.state() != RunState.RUNNING && s.state() != RunState.SUCCEEDED -> line(s.state().name().toLowerCase() + ": " + s.message());
         default -> {}
       }
     }

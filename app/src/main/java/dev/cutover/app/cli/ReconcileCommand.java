@@ -29,7 +29,8 @@ public final class ReconcileCommand extends EngineCommand {
   @Option(names = "--export", arity = "2", paramLabel = "FORMAT FILE", description = "Also write the report: csv FILE or html FILE.")
   List<String> export;
 
-  @Option(names = "--keys", paramLabel = "N", defaultValue = "100000", description = "Most differing keys to read (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--keys", paramLabel = "N", defaultValue = "10000",
+      description = "Most unexpected keys to list (all are counted; default: ${DEFAULT-VALUE}).")
   int keys;
 
   @Override
@@ -60,7 +61,7 @@ public final class ReconcileCommand extends EngineCommand {
     List<String> lines = new ArrayList<>();
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
     lines.add("Reconciliation " + r.id() + " of " + r.target() + " over " + r.window() + ": " + r.verdict().name().toLowerCase(Locale.ROOT));
-    lines.add("  " + r.hours().size() + " hours, " + differing + " differ; " + r.keys().stream().filter(k -> k.expected()).count()
+    lines.add("  " + r.hours().size() + " hours, " + differing + " differ; " + r.expectedKeys()
         + " keys differ as the rules expect, " + r.unexpectedKeys() + " unexpectedly, " + r.acknowledged().size()
         + " acknowledged; " + r.coverage().size() + " coverage issue(s)");
     r.coverage().stream().limit(20).forEach(c -> lines.add("  coverage " + c.hour() + " " + c.kind() + ": " + c.detail()));
@@ -74,7 +75,7 @@ public final class ReconcileCommand extends EngineCommand {
     }
     var json = Render.ordered("id", r.id(), "verdict", r.verdict().name().toLowerCase(Locale.ROOT), "window", r.window().toString(),
         "boundary", r.boundary().toString(), "hours", r.hours().size(), "differing_hours", differing,
-        "unexpected_keys", r.unexpectedKeys(), "acknowledged", r.acknowledged().size(),
+        "expected_keys", r.expectedKeys(), "unexpected_keys", r.unexpectedKeys(), "acknowledged", r.acknowledged().size(),
         "coverage", r.coverage().stream().map(c -> Render.ordered("hour", c.hour().toString(), "kind", c.kind(), "detail", c.detail())).toList(),
         "export", exportFile == null ? null : exportFile.toString());
     print(json, lines);

@@ -2,6 +2,7 @@ package dev.cutover.engine.api;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A reconciliation of v1 and v2: an immutable report with a verdict. Green means every difference
@@ -16,11 +17,16 @@ import java.util.List;
  */
 public record Reconciliation(String id, String spec, String target, Instant created, HourRange window,
     HourPartition boundary, Verdict verdict, List<Diff.HourDiff> hours, List<Diff.KeyDiff> keys, boolean keysTruncated,
-    List<CoverageIssue> coverage, List<Acknowledgement> acknowledged, List<HourClass> classes) {
+    Map<HourPartition, Map<String, Long>> counts, List<CoverageIssue> coverage, List<Acknowledgement> acknowledged,
+    List<HourClass> classes) {
+
+  /** The prefix of a class of unexpected differences in {@link #counts()}, as in {@code !DUPLICATE_IN_V1}. */
+  public static final String UNEXPECTED = "!";
 
   public Reconciliation {
     hours = List.copyOf(hours);
     keys = List.copyOf(keys);
+    counts = Map.copyOf(counts);
     coverage = List.copyOf(coverage);
     acknowledged = List.copyOf(acknowledged);
     classes = List.copyOf(classes);
@@ -64,8 +70,31 @@ public record Reconciliation(String id, String spec, String target, Instant crea
   /** An unexpected difference an operator accepted. {@code key} is empty for the whole hour. */
   public record Acknowledgement(HourPartition hour, List<String> key, String reason, String by, Instant at) {}
 
+  /** Keys that differ as a rule of the spec expects, counted in every differing hour. */
+  public long expectedKeys() {
+    return counts.values().stream().flatMap(m -> m.entrySet().stream()).filter(e -> !e.getKey().startsWith(UNEXPECTED))
+        .mapToLong(Map.Entry::getValue).sum();
+  }
+
+  /** Keys that differ unexpectedly and that no acknowledgement accepts. */
   public long unexpectedKeys() {
-    return keys.stream().filter(k -> !k.expected() && acknowledged.stream().noneMatch(a -> covers(a, k))).count();
+    long open = 0;
+    for (var hour : counts.entrySet()) {
+      open += unexpectedIn(hour.getKey());
+    }
+    return open;
+  }
+
+  /** Unexpected keys of one hour not accepted by an acknowledgement of the hour or of the key. */
+  public long unexpectedIn(HourPartition hour) {
+    if (acknowledged.stream().anyMatch(a -> a.hour().equals(hour) && a.key().isEmpty())) {
+      return 0;
+    }
+    long total = counts.getOrDefault(hour, Map.of()).entrySet().stream().filter(e -> e.getKey().startsWith(UNEXPECTED))
+        .mapToLong(Map.Entry::getValue).sum();
+    long acceptedKeys = keys.stream().filter(k -> k.hour().equals(hour) && !k.expected())
+        .filter(k -> acknowledged.stream().anyMatch(a -> covers(a, k))).count();
+    return Math.max(0, total - acceptedKeys);
   }
 
   public static boolean covers(Acknowledgement a, Diff.KeyDiff k) {

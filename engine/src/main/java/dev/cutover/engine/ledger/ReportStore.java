@@ -55,6 +55,8 @@ public final class ReportStore {
     sql.execute("create the reconciliation keys table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_keys")
         + " (id String, hour DateTime('UTC'), key Array(String), kind String, rule String, measures Array(String), "
         + "v1 Array(Float64), v2 Array(Float64)) ENGINE = MergeTree ORDER BY (id, hour)");
+    sql.execute("create the reconciliation counts table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_counts")
+        + " (id String, hour DateTime('UTC'), class String, keys UInt64) ENGINE = MergeTree ORDER BY (id, hour)");
     sql.execute("create the acknowledgements table", "CREATE TABLE IF NOT EXISTS " + t("acknowledgements")
         + " (target String, hour DateTime('UTC'), key Array(String), reason String, by String, at DateTime64(3, 'UTC')) "
         + "ENGINE = MergeTree ORDER BY (target, hour)");
@@ -103,8 +105,24 @@ public final class ReportStore {
       }
       sql.execute("store reconciliation keys", "INSERT INTO " + t("reconciliation_keys") + " VALUES " + values, binds);
     }
+    List<Object[]> countRows = new java.util.ArrayList<>();
+    r.counts().forEach((hour, byClass) -> byClass.forEach((cls, n) -> countRows.add(new Object[] {hour.epochSecond(), cls, n})));
+    for (int i = 0; i < countRows.size(); i += 1000) {
+      List<Object[]> chunk = countRows.subList(i, Math.min(countRows.size(), i + 1000));
+      StringBuilder values = new StringBuilder();
+      Object[] binds = new Object[chunk.size() * 4];
+      int b = 0;
+      for (Object[] row : chunk) {
+        values.append(values.isEmpty() ? "" : ", ").append("(?, toDateTime(?, 'UTC'), ?, ?)");
+        binds[b++] = r.id();
+        binds[b++] = row[0];
+        binds[b++] = row[1];
+        binds[b++] = row[2];
+      }
+      sql.execute("store reconciliation counts", "INSERT INTO " + t("reconciliation_counts") + " VALUES " + values, binds);
+    }
     // The header goes last: a report whose process died while saving it has no header and is never read.
-    long expected = r.keys().stream().filter(Diff.KeyDiff::expected).count();
+    long expected = r.expectedKeys();
     sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " VALUES (?, ?, ?, "
             + "fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?, ?, ?)",
         r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),

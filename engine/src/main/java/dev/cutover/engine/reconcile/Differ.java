@@ -67,36 +67,60 @@ public final class Differ {
     }, range.from().epochSecond(), range.to().epochSecond(), range.from().epochSecond(), range.to().epochSecond());
   }
 
-  /** The keys that differ in the given hours, at most {@code limit}, unexpected ones first. */
-  public List<KeyDiff> keys(Identifier v1, Identifier v2, List<HourPartition> hours, int limit) {
-    if (hours.isEmpty()) {
-      return List.of();
-    }
+  /**
+   * Every differing key of the given hours, joined and classified in ClickHouse: {@code hh}, the
+   * key columns, {@code n1}, {@code n2}, each measure's total in v1 and v2, {@code rule} (the rule
+   * that explains a changed key, or empty) and {@code cls} (that rule's name, or {@code !KIND} for an
+   * unexpected difference).
+   */
+  private String joined(Identifier v1, Identifier v2, List<Object> values, List<HourPartition> hours) {
     String time = spec.timeColumn().quoted();
     List<Identifier> keyColumns = spec.keys();
     String keySelect = keyColumns.stream().map(k -> "toString(" + k.quoted() + ") AS " + k.quoted())
         .collect(Collectors.joining(", "));
     String totals = spec.measures().stream().map(m -> "toFloat64(sum(" + m.quoted() + ")) AS " + m.quoted())
         .collect(Collectors.joining(", "));
-    String inHours = hours.stream().map(h -> "?").collect(Collectors.joining(", "));
+    HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
+    HourPartition last = hours.stream().max(HourPartition::compareTo).orElseThrow();
+    List<Long> epochs = hours.stream().map(HourPartition::epochSecond).toList();
+    // The range lets ClickHouse skip other partitions; has() keeps only the hours asked for.
     String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, " + keySelect + ", count() AS n, " + totals
-        + " FROM %s WHERE toUnixTimestamp(toStartOfHour(" + time + ")) IN (" + inHours + ") GROUP BY h, "
+        + " FROM %s WHERE " + time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') AND has(?, "
+        + "toUnixTimestamp(toStartOfHour(" + time + "))) GROUP BY h, "
         + keyColumns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
+    for (int i = 0; i < 2; i++) {
+      values.add(first.epochSecond());
+      values.add(last.plusHours(1).epochSecond());
+      values.add(epochs);
+    }
     String join = "v1.h = v2.h AND " + keyColumns.stream().map(k -> "v1." + k.quoted() + " = v2." + k.quoted())
         .collect(Collectors.joining(" AND "));
     String changed = spec.measures().stream().map(m -> "NOT " + same("v1." + m.quoted(), "v2." + m.quoted()))
         .collect(Collectors.joining(" OR "));
-    String keyOut = keyColumns.stream().map(k -> "if(v1.n = 0, v2." + k.quoted() + ", v1." + k.quoted() + ")")
-        .collect(Collectors.joining(", "));
-    String measureOut = spec.measures().stream().map(m -> "v1." + m.quoted() + ", v2." + m.quoted())
-        .collect(Collectors.joining(", "));
-    String query = "SELECT if(v1.n = 0, v2.h, v1.h), " + keyOut + ", v1.n, v2.n, " + measureOut + ", " + ruleExpression()
-        + " AS rule FROM (" + side.formatted(spec.qualified(v1)) + ") AS v1 FULL OUTER JOIN ("
-        + side.formatted(spec.qualified(v2)) + ") AS v2 ON " + join
-        + " WHERE v1.n != 1 OR v2.n != 1 OR " + changed + " ORDER BY rule != '', 1 LIMIT ?";
+    String keyOut = keyColumns.stream().map(k -> "if(v1.n = 0, v2." + k.quoted() + ", v1." + k.quoted() + ") AS k_"
+        + k.name()).collect(Collectors.joining(", "));
+    String measureOut = spec.measures().stream().map(m -> "v1." + m.quoted() + " AS a_" + m.name() + ", v2." + m.quoted()
+        + " AS b_" + m.name()).collect(Collectors.joining(", "));
+    String kind = "multiIf(v1.n = 0, 'ONLY_IN_V2', v2.n = 0, 'ONLY_IN_V1', v1.n > 1, 'DUPLICATE_IN_V1', v2.n > 1, "
+        + "'DUPLICATE_IN_V2', 'CHANGED')";
+    return "SELECT if(v1.n = 0, v2.h, v1.h) AS hh, " + keyOut + ", v1.n AS n1, v2.n AS n2, " + measureOut + ", "
+        + ruleExpression() + " AS rule_raw, if(" + kind + " = 'CHANGED', rule_raw, '') AS rule, "
+        + "if(rule != '', rule, concat('!', " + kind + ")) AS cls FROM (" + side.formatted(spec.qualified(v1))
+        + ") AS v1 FULL OUTER JOIN (" + side.formatted(spec.qualified(v2)) + ") AS v2 ON " + join
+        + " WHERE v1.n != 1 OR v2.n != 1 OR " + changed;
+  }
+
+  /** The keys that differ in the given hours, at most {@code limit}, unexpected ones first. */
+  public List<KeyDiff> keys(Identifier v1, Identifier v2, List<HourPartition> hours, int limit) {
+    if (hours.isEmpty()) {
+      return List.of();
+    }
     List<Object> values = new ArrayList<>();
-    hours.forEach(h -> values.add(h.epochSecond()));
-    hours.forEach(h -> values.add(h.epochSecond()));
+    List<Identifier> keyColumns = spec.keys();
+    String query = "SELECT hh, " + keyColumns.stream().map(k -> "k_" + k.name()).collect(Collectors.joining(", "))
+        + ", n1, n2, " + spec.measures().stream().map(m -> "a_" + m.name() + ", b_" + m.name())
+            .collect(Collectors.joining(", ")) + ", rule FROM (" + joined(v1, v2, values, hours)
+        + ") ORDER BY rule != '', hh LIMIT ?";
     values.add(limit);
     int k = keyColumns.size();
     return sql.query("compare " + v1 + " and " + v2 + " key by key", query, rs -> {
@@ -116,8 +140,28 @@ public final class Differ {
       Kind kind = n1 == 0 ? Kind.ONLY_IN_V2 : n2 == 0 ? Kind.ONLY_IN_V1 : n1 > 1 ? Kind.DUPLICATE_IN_V1
           : n2 > 1 ? Kind.DUPLICATE_IN_V2 : Kind.CHANGED;
       return new KeyDiff(HourPartition.ofEpochSecond(rs.getLong(1)), key, kind, n1, n2, a, b,
-          kind == Kind.CHANGED && !rule.isEmpty() ? Optional.of(rule) : Optional.empty());
+          rule.isEmpty() ? Optional.empty() : Optional.of(rule));
     }, values.toArray());
+  }
+
+  /**
+   * How many keys differ in each given hour, by class: the name of the rule that explains them, or
+   * {@code !KIND} (for example {@code !DUPLICATE_IN_V1}) for unexpected ones. Counted in ClickHouse,
+   * without reading the keys.
+   */
+  public Map<HourPartition, Map<String, Long>> counts(Identifier v1, Identifier v2, List<HourPartition> hours) {
+    Map<HourPartition, Map<String, Long>> out = new java.util.TreeMap<>();
+    if (hours.isEmpty()) {
+      return out;
+    }
+    List<Object> values = new ArrayList<>();
+    String query = "SELECT hh, cls, count() FROM (" + joined(v1, v2, values, hours) + ") GROUP BY hh, cls ORDER BY hh, cls";
+    sql.query("count the differing keys of " + hours.size() + " hours", query, rs -> {
+      out.computeIfAbsent(HourPartition.ofEpochSecond(rs.getLong(1)), h -> new LinkedHashMap<>())
+          .put(rs.getString(2), rs.getLong(3));
+      return null;
+    }, values.toArray());
+    return out;
   }
 
   /** Hour-by-hour, then key-by-key for the hours that differ. */

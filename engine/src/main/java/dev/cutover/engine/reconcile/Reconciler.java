@@ -92,23 +92,37 @@ public final class Reconciler {
     Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
     hours.forEach(h -> byHour.put(h.hour(), h));
     List<HourPartition> differing = hours.stream().filter(h -> !h.identical()).map(Diff.HourDiff::hour).toList();
+    // Count every differing key by class in ClickHouse; read keys only as a sample, unexpected ones first.
+    Map<HourPartition, Map<String, Long>> counts = new TreeMap<>();
     List<Diff.KeyDiff> keys = new ArrayList<>();
-    for (int i = 0; i < differing.size() && keys.size() < keyLimit; i += 200) {
-      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), differing.subList(i, Math.min(differing.size(), i + 200)),
-          keyLimit - keys.size()));
+    for (int i = 0; i < differing.size(); i += 1000) {
+      List<HourPartition> chunk = differing.subList(i, Math.min(differing.size(), i + 1000));
+      counts.putAll(differ.counts(spec.liveTable(), spec.targetTable(), chunk));
     }
-    boolean truncated = keys.size() >= keyLimit;
+    List<HourPartition> unexpectedHours = counts.entrySet().stream().filter(e -> e.getValue().keySet().stream()
+        .anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).map(Map.Entry::getKey).toList();
+    for (int i = 0; i < unexpectedHours.size() && keys.size() < keyLimit; i += 1000) {
+      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), unexpectedHours.subList(i,
+          Math.min(unexpectedHours.size(), i + 1000)), keyLimit - keys.size()).stream().filter(k -> !k.expected()).toList());
+    }
+    long unexpectedCounted = counts.values().stream().flatMap(m -> m.entrySet().stream())
+        .filter(e -> e.getKey().startsWith(Reconciliation.UNEXPECTED)).mapToLong(Map.Entry::getValue).sum();
+    boolean truncated = keys.size() < unexpectedCounted;
+    if (!differing.isEmpty()) {
+      // A few explained keys, to show what the rules matched.
+      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), differing.subList(0, Math.min(24, differing.size())),
+          200).stream().filter(Diff.KeyDiff::expected).toList());
+    }
 
     List<CoverageIssue> coverage = coverage(window, boundary, live, byHour);
     var acks = reports.acknowledgements(target);
-    List<Reconciliation.Acknowledgement> used = acks.stream()
-        .filter(a -> keys.stream().anyMatch(k -> !k.expected() && Reconciliation.covers(a, k))).toList();
+    Reconciliation draft = new Reconciliation("", spec.name(), target, Instant.now(), window, boundary, Verdict.RED,
+        hours, keys, truncated, counts, coverage, acks, List.of());
+    List<Reconciliation.Acknowledgement> used = acks.stream().filter(a -> counts.getOrDefault(a.hour(), Map.of())
+        .keySet().stream().anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).toList();
 
     Set<HourPartition> issueHours = coverage.stream().map(CoverageIssue::hour).collect(Collectors.toCollection(TreeSet::new));
-    Map<HourPartition, List<Diff.KeyDiff>> keysByHour = new HashMap<>();
-    keys.forEach(k -> keysByHour.computeIfAbsent(k.hour(), h -> new ArrayList<>()).add(k));
     List<HourClass> classes = new ArrayList<>();
-    boolean unknownHours = false;
     for (HourPartition h : window.list()) {
       Owner owner = h.isBefore(boundary) ? Owner.BACKFILL : Owner.LIVE;
       Diff.HourDiff d = byHour.get(h);
@@ -118,27 +132,23 @@ public final class Reconciler {
             ? HourStatus.DUPLICATE : HourStatus.GAP;
       } else if (d == null || d.identical()) {
         status = HourStatus.IDENTICAL;
+      } else if (draft.unexpectedIn(h) > 0) {
+        status = HourStatus.UNEXPECTED;
+      } else if (unexpectedHours.contains(h)) {
+        status = HourStatus.ACKNOWLEDGED;
       } else {
-        List<Diff.KeyDiff> ks = keysByHour.getOrDefault(h, List.of());
-        boolean unexplained = ks.stream().anyMatch(k -> !k.expected() && acks.stream().noneMatch(a -> Reconciliation.covers(a, k)));
-        boolean acked = ks.stream().anyMatch(k -> !k.expected());
-        if (ks.isEmpty()) {
-          unknownHours = true; // differs, but the key list was cut before this hour: not proven
-          status = HourStatus.UNEXPECTED;
-        } else {
-          status = unexplained ? HourStatus.UNEXPECTED : acked ? HourStatus.ACKNOWLEDGED : HourStatus.EXPECTED;
-        }
+        status = HourStatus.EXPECTED;
       }
       classes.add(new HourClass(h, owner, status));
     }
 
-    long unexpected = keys.stream().filter(k -> !k.expected() && acks.stream().noneMatch(a -> Reconciliation.covers(a, k))).count();
-    Verdict verdict = !coverage.isEmpty() || unexpected > 0 || unknownHours ? Verdict.RED
+    long unexpected = draft.unexpectedKeys();
+    Verdict verdict = !coverage.isEmpty() || unexpected > 0 ? Verdict.RED
         : used.isEmpty() ? Verdict.GREEN : Verdict.ACKNOWLEDGED;
     String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
         + UUID.randomUUID().toString().substring(0, 6);
     Reconciliation result = new Reconciliation(id, spec.name(), target, Instant.now(), window, boundary, verdict, hours,
-        keys, truncated, coverage, used, classes);
+        keys, truncated, counts, coverage, used, classes);
     reports.save(result);
     state.audit(id, "reconcile", "reconciled " + target + " over " + window + ": " + verdict.name().toLowerCase() + ", "
         + differing.size() + " differing hours, " + unexpected + " unexpected keys, " + coverage.size() + " coverage issues");

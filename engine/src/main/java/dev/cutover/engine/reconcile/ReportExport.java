@@ -42,6 +42,10 @@ public final class ReportExport {
       k.v1().keySet().forEach(m -> out.append(',').append(num(k.delta(m))));
       out.append('\n');
     }
+    out.append("\nsection,hour,class,keys\n");
+    r.counts().forEach((hour, byClass) -> byClass.forEach((cls, n) -> out.append("count,").append(hour).append(',')
+        .append(cls.startsWith(Reconciliation.UNEXPECTED) ? "unexpected " + cls.substring(1).toLowerCase(Locale.ROOT) : cls)
+        .append(',').append(n).append('\n')));
     out.append("\nsection,hour,kind,detail\n");
     r.coverage().forEach(c -> out.append("coverage,").append(c.hour()).append(',').append(c.kind()).append(',')
         .append(cell(c.detail())).append('\n'));
@@ -62,9 +66,9 @@ public final class ReportExport {
         .append(" UTC (backfill below, live writer from it on).</p>");
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
     b.append("<p>").append(r.hours().size()).append(" hours compared, ").append(differing).append(" differ; ")
-        .append(r.keys().stream().filter(Diff.KeyDiff::expected).count()).append(" keys differ as the rules expect, ")
+        .append(r.expectedKeys()).append(" keys differ as the rules expect, ")
         .append(r.unexpectedKeys()).append(" unexpectedly, ").append(r.acknowledged().size()).append(" acknowledged; ")
-        .append(r.coverage().size()).append(" coverage issues.").append(r.keysTruncated() ? " The key list was cut." : "")
+        .append(r.coverage().size()).append(" coverage issues.").append(r.keysTruncated() ? " Only the first unexpected keys are listed." : "")
         .append("</p>");
     b.append(chart(r));
     if (!r.coverage().isEmpty()) {
