@@ -1,27 +1,22 @@
 package dev.cutover.ui;
 
+import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.ConnectionView;
+import dev.cutover.ui.dialogs.DialogService;
+import dev.cutover.ui.dialogs.FxDialogService;
 import dev.cutover.ui.tasks.FxTaskExecutor;
+import java.util.List;
 import javafx.application.Application;
-import javafx.application.Platform;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.Parent;
 import javafx.scene.Scene;
-import javafx.scene.control.Label;
-import javafx.scene.control.ToggleButton;
-import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
-import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
 
-/** The Cutover console window. */
+/** The Cutover console window: one screen per step of the procedure, driven by the engine's API. */
 public final class CutoverConsole extends Application {
 
   private static volatile ConsoleStartup startup;
+  private Workspace workspace;
+  private ConsoleShell shell;
   private ConnectionModel connection;
 
   /** Opens the console and returns when its window is closed. */
@@ -34,29 +29,78 @@ public final class CutoverConsole extends Application {
   public void start(Stage stage) {
     Scene scene = createScene(startup);
     stage.setTitle("Cutover");
-    stage.setMinWidth(1024);
-    stage.setMinHeight(700);
+    stage.setMinWidth(1280);
+    stage.setMinHeight(800);
     stage.setScene(scene);
     stage.show();
   }
 
-  /** Builds the console's scene and starts connecting; used by {@link #start} and by tests. */
+  /** Builds the console's scene with the real dialogs and starts connecting. */
   public Scene createScene(ConsoleStartup startup) {
-    Shell shell = new Shell();
-    connection = new ConnectionModel(startup, new FxTaskExecutor((message, fraction) -> connection.progress(message)));
-    shell.setContent(new ConnectionView(connection).root());
+    Scene[] scene = new Scene[1];
+    return createScene(startup, new FxDialogService(() -> scene[0]), s -> scene[0] = s);
+  }
+
+  /** Builds the console's scene with the given dialogs (tests answer them) and starts connecting. */
+  public Scene createScene(ConsoleStartup startup, DialogService dialogs) {
+    return createScene(startup, dialogs, s -> {});
+  }
+
+  private Scene createScene(ConsoleStartup startup, DialogService dialogs, java.util.function.Consumer<Scene> created) {
+    FxTaskExecutor executor = new FxTaskExecutor((message, fraction) -> {
+      if (connection != null) {
+        connection.progress(message);
+      }
+    });
+    workspace = new Workspace(executor, dialogs, startup.demo());
+    connection = new ConnectionModel(startup, workspace);
+    shell = new ConsoleShell(List.of(
+        new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false)), workspace.ready());
+    shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
-    Themes.apply(scene, Themes.LIGHT);
+    created.accept(scene);
+    shell.darkToggle().selectedProperty().addListener((o, was, dark) -> theme(scene, dark));
+    theme(scene, false);
+    shell.show("connection");
     connection.connect();
     return scene;
+  }
+
+  private void theme(Scene scene, boolean dark) {
+    Themes.apply(scene, dark ? Themes.DARK : Themes.LIGHT);
+    workspace.paletteProperty().set(dark ? Palette.DARK : Palette.LIGHT);
+  }
+
+  /** Shows a screen, as the sidebar does. */
+  public void show(String screen) {
+    shell.show(screen);
+  }
+
+  public String currentScreen() {
+    return shell.currentScreen();
+  }
+
+  /** The view of the screen shown now. */
+  public dev.cutover.ui.common.ScreenView currentView() {
+    return shell.currentView();
+  }
+
+  public Workspace workspace() {
+    return workspace;
   }
 
   public ConnectionModel connection() {
     return connection;
   }
 
+
+
+
   @Override
   public void stop() {
+    if (shell != null) {
+      shell.leave();
+    }
     // The pool and an embedded server this console started are closed off the FX thread.
     Thread closer = Thread.ofPlatform().name("cutover-close").start(() -> {
       if (connection != null) {
@@ -67,43 +111,6 @@ public final class CutoverConsole extends Application {
       closer.join(20_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /** The window's frame: a title bar with the theme switch, and the current screen. */
-  static final class Shell {
-    private final BorderPane root = new BorderPane();
-    private final StackPane content = new StackPane();
-
-    Shell() {
-      Label name = new Label("Cutover");
-      name.getStyleClass().add("app-title");
-      Label tagline = new Label("Repair hourly history while the live job keeps running");
-      tagline.getStyleClass().add("muted");
-      Region spacer = new Region();
-      HBox.setHgrow(spacer, Priority.ALWAYS);
-      ToggleButton dark = new ToggleButton("_Dark theme");
-      dark.setId("theme-toggle");
-      dark.setMnemonicParsing(true);
-      dark.selectedProperty().addListener((o, was, is) ->
-          Themes.apply(root.getScene(), is ? Themes.DARK : Themes.LIGHT));
-      HBox bar = new HBox(12, name, tagline, spacer, dark);
-      bar.setAlignment(Pos.CENTER_LEFT);
-      bar.setPadding(new Insets(10, 16, 10, 16));
-      bar.getStyleClass().add("title-bar");
-      content.setPadding(new Insets(24));
-      content.setAlignment(Pos.TOP_CENTER);
-      root.setTop(bar);
-      root.setCenter(content);
-      Platform.runLater(content::requestFocus);
-    }
-
-    void setContent(javafx.scene.Node node) {
-      content.getChildren().setAll(node);
-    }
-
-    Parent root() {
-      return root;
     }
   }
 }
