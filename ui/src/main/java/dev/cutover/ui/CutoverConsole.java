@@ -5,6 +5,8 @@ import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.ConnectionView;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.FxDialogService;
+import dev.cutover.ui.plan.PlanModel;
+import dev.cutover.ui.plan.PlanView;
 import dev.cutover.ui.tasks.FxTaskExecutor;
 import java.util.List;
 import javafx.application.Application;
@@ -18,6 +20,7 @@ public final class CutoverConsole extends Application {
   private Workspace workspace;
   private ConsoleShell shell;
   private ConnectionModel connection;
+  private PlanModel plan;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -54,8 +57,10 @@ public final class CutoverConsole extends Application {
     });
     workspace = new Workspace(executor, dialogs, startup.demo());
     connection = new ConnectionModel(startup, workspace);
+    plan = new PlanModel(workspace);
     shell = new ConsoleShell(List.of(
-        new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false)), workspace.ready());
+        new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
+        new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true)), workspace.ready());
     shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
     created.accept(scene);
@@ -93,6 +98,9 @@ public final class CutoverConsole extends Application {
     return connection;
   }
 
+  public PlanModel plan() {
+    return plan;
+  }
 
 
 
