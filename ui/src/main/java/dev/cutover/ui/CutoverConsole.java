@@ -1,5 +1,7 @@
 package dev.cutover.ui;
 
+import dev.cutover.ui.backfill.BackfillModel;
+import dev.cutover.ui.backfill.BackfillView;
 import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.ConnectionView;
@@ -21,6 +23,7 @@ public final class CutoverConsole extends Application {
   private ConsoleShell shell;
   private ConnectionModel connection;
   private PlanModel plan;
+  private BackfillModel backfill;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -58,9 +61,11 @@ public final class CutoverConsole extends Application {
     workspace = new Workspace(executor, dialogs, startup.demo());
     connection = new ConnectionModel(startup, workspace);
     plan = new PlanModel(workspace);
+    backfill = new BackfillModel(workspace);
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
-        new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true)), workspace.ready());
+        new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
+        new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true)), workspace.ready());
     shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
     created.accept(scene);
@@ -100,6 +105,10 @@ public final class CutoverConsole extends Application {
 
   public PlanModel plan() {
     return plan;
+  }
+
+  public BackfillModel backfill() {
+    return backfill;
   }
 
 
