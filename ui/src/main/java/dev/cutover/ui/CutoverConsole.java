@@ -9,6 +9,8 @@ import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.FxDialogService;
 import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
+import dev.cutover.ui.reconcile.ReconcileModel;
+import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.tasks.FxTaskExecutor;
 import java.util.List;
 import javafx.application.Application;
@@ -24,6 +26,7 @@ public final class CutoverConsole extends Application {
   private ConnectionModel connection;
   private PlanModel plan;
   private BackfillModel backfill;
+  private ReconcileModel reconcile;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -62,10 +65,12 @@ public final class CutoverConsole extends Application {
     connection = new ConnectionModel(startup, workspace);
     plan = new PlanModel(workspace);
     backfill = new BackfillModel(workspace);
+    reconcile = new ReconcileModel(workspace);
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
         new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
-        new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true)), workspace.ready());
+        new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true),
+        new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true)), workspace.ready());
     shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
     created.accept(scene);
@@ -111,6 +116,9 @@ public final class CutoverConsole extends Application {
     return backfill;
   }
 
+  public ReconcileModel reconcile() {
+    return reconcile;
+  }
 
 
   @Override
