@@ -5,8 +5,12 @@ import dev.cutover.ui.backfill.BackfillView;
 import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.ConnectionView;
+import dev.cutover.ui.cutover.CutoverModel;
+import dev.cutover.ui.cutover.CutoverView;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.FxDialogService;
+import dev.cutover.ui.history.HistoryModel;
+import dev.cutover.ui.history.HistoryView;
 import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
 import dev.cutover.ui.reconcile.ReconcileModel;
@@ -27,6 +31,8 @@ public final class CutoverConsole extends Application {
   private PlanModel plan;
   private BackfillModel backfill;
   private ReconcileModel reconcile;
+  private CutoverModel cutover;
+  private HistoryModel history;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -66,11 +72,15 @@ public final class CutoverConsole extends Application {
     plan = new PlanModel(workspace);
     backfill = new BackfillModel(workspace);
     reconcile = new ReconcileModel(workspace);
+    cutover = new CutoverModel(workspace);
+    history = new HistoryModel(workspace);
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
         new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
         new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true),
-        new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true)), workspace.ready());
+        new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
+        new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
+        new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready());
     shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
     created.accept(scene);
@@ -120,6 +130,13 @@ public final class CutoverConsole extends Application {
     return reconcile;
   }
 
+  public CutoverModel cutover() {
+    return cutover;
+  }
+
+  public HistoryModel history() {
+    return history;
+  }
 
   @Override
   public void stop() {
