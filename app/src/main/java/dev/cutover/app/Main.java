@@ -6,6 +6,7 @@ import dev.cutover.app.cli.CleanupCommand;
 import dev.cutover.app.cli.ReconcileCommand;
 import dev.cutover.app.cli.RetentionCommand;
 import dev.cutover.app.cli.SwapCommands;
+import dev.cutover.app.demo.DemoCommand;
 import dev.cutover.app.cli.CheckCommand;
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Mixin;
     subcommands = {CheckCommand.class, ServerCommand.class, PlanCommand.class, PreflightCommand.class,
         SampleCommand.class, BackfillCommand.class, StatusCommand.class, ReconcileCommand.class, AckCommand.class,
         SwapCommands.CutoverCommand.class, SwapCommands.RollbackCommand.class, RetentionCommand.class,
-        CleanupCommand.class, CommandLine.HelpCommand.class},
+        CleanupCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:success", "1:internal error", "2:bad input", "3:could not connect, or the server is unsuitable",

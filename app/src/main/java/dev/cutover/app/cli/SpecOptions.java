@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 /** The spec, the range, the boundary and throttle overrides, shared by plan, preflight and backfill. */
 public final class SpecOptions {
 
-  @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The spec of the table (YAML; see docs/SPEC.md).")
+  @Option(names = "--spec", paramLabel = "FILE", required = true,
+      description = "The spec of the table (YAML; see docs/SPEC.md), or 'demo' for the demo world's.")
   Path spec;
 
   @Option(names = "--from", paramLabel = "HOUR", description = "First hour to recompute, UTC (default: the start of the reprocessing window).")
@@ -39,11 +40,22 @@ public final class SpecOptions {
   Long maxLiveLag;
 
   public TableSpec load(Engine engine) {
+    if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
+      return engine.loadSpec(demoSpec());
+    }
     if (!Files.isRegularFile(spec)) {
       throw new InvalidInputException("spec", "The spec file " + spec + " does not exist; give the path of a spec "
           + "with --spec (see docs/SPEC.md).");
     }
     return engine.loadSpec(spec);
+  }
+
+  /** {@code --spec demo}: the demo world's spec, written out where operators can read it. */
+  public static final String DEMO = "demo";
+
+  static Path demoSpec() {
+    return dev.cutover.app.demo.DemoSpec.export(dev.cutover.engine.embedded.UserDirectories.data().resolve("specs")
+        .resolve("demo"), dev.cutover.app.demo.DemoWorld.DEFAULT_DATABASE, true);
   }
 
   public Optional<HourPartition> from() {

@@ -40,8 +40,11 @@ public record TableSpec(
     consumers = List.copyOf(consumers);
   }
 
-  /** A table the transform reads, and the column that holds each row's event time. */
-  public record Source(Identifier table, Identifier timeColumn) {}
+  /**
+   * A table the transform reads, and the column that holds each row's event time. The transform
+   * names it as {@code {name}}, which the engine expands to the database-qualified table.
+   */
+  public record Source(String name, Identifier table, Identifier timeColumn) {}
 
   /**
    * A difference between v1 and v2 that the fix explains: for rows matching {@code where} (an

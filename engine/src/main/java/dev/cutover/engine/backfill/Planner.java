@@ -35,10 +35,7 @@ public final class Planner {
   public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
       BackfillSettings settings, boolean measureSample) {
     TargetTables tables = new TargetTables(sql, spec);
-    if (!tables.exists(spec.liveTable())) {
-      throw new InvalidInputException("spec.tables.live", "The live table " + spec.database() + "." + spec.liveTable()
-          + " does not exist; check tables.live and database in the spec.");
-    }
+    checkNames(tables);
     LiveReader reader = new LiveReader(sql, spec);
     LiveStatus live = reader.read();
     HourPartition edge = live.liveEdge().orElseThrow(() -> new InvalidInputException("spec.tables.live",
@@ -84,6 +81,39 @@ public final class Planner {
     List<HourPartition> hours = range.list();
     Plan.Estimates estimates = estimate(range, settings, measureSample);
     return new Plan(spec, range, b, edge, hours, overlap, estimates, statements(tables, range, settings), settings);
+  }
+
+  /** Every table and column the spec names exists, before anything else reads them. */
+  private void checkNames(TargetTables tables) {
+    if (!tables.exists(spec.liveTable())) {
+      throw new InvalidInputException("spec.tables.live", "The live table " + spec.database() + "." + spec.liveTable()
+          + " does not exist; check tables.live and database in the spec.");
+    }
+    List<Identifier> liveColumns = sql.query("read the columns of " + spec.liveTable(), "SELECT name FROM system.columns "
+        + "WHERE database = ? AND table = ?", rs -> Identifier.of(rs.getString(1)), spec.database().name(),
+        spec.liveTable().name());
+    List<Identifier> named = new ArrayList<>(List.of(spec.timeColumn()));
+    named.addAll(spec.keys());
+    named.addAll(spec.measures());
+    for (Identifier column : named) {
+      if (!liveColumns.contains(column)) {
+        throw new InvalidInputException("spec", "The spec names column " + column + ", which " + spec.liveTable()
+            + " does not have (it has " + liveColumns + "); check time_column, keys and measures.");
+      }
+    }
+    for (int i = 0; i < spec.sources().size(); i++) {
+      TableSpec.Source source = spec.sources().get(i);
+      if (!tables.exists(source.table())) {
+        throw new InvalidInputException("spec.sources", "The spec names source table " + spec.database() + "."
+            + source.table() + ", which does not exist; check sources[" + i + "].table and database.");
+      }
+      long found = sql.queryLong("look up " + source.timeColumn(), "SELECT count() FROM system.columns WHERE database = ? "
+          + "AND table = ? AND name = ?", spec.database().name(), source.table().name(), source.timeColumn().name());
+      if (found == 0) {
+        throw new InvalidInputException("spec.sources", "Source table " + source.table() + " has no column "
+            + source.timeColumn() + "; check sources[" + i + "].time_column.");
+      }
+    }
   }
 
   private String limitingSource() {

@@ -16,6 +16,9 @@ public record Transform(String sql, List<Object> values) {
 
   public static Transform bind(TableSpec spec, HourPartition from, HourPartition to) {
     String text = spec.transform();
+    for (TableSpec.Source source : spec.sources()) {
+      text = text.replace("{" + source.name() + "}", spec.qualified(source.table()));
+    }
     StringBuilder out = new StringBuilder(text.length());
     List<Object> values = new ArrayList<>();
     int i = 0;

@@ -150,6 +150,9 @@ public final class Cutover {
 
   private SwapResult swap(String action, Version before, Version after, Identifier nowRead) {
     Instant at = Instant.now();
+    // The intent is written first: a process killed right after the exchange still leaves a trace of it.
+    reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
+        "requested: " + before + " -> " + after));
     long started = System.nanoTime();
     sql.execute(action + " " + spec.consumerView(), statement());
     Duration took = Duration.ofNanos(System.nanoTime() - started);

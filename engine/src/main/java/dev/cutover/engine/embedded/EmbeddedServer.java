@@ -84,15 +84,18 @@ public final class EmbeddedServer implements AutoCloseable {
           return new EmbeddedServer(dir, awaitRunning(dir, null), null, OptionalLong.empty());
         }
         OptionalLong stale = OptionalLong.empty();
+        int preferredPort = 0;
         Optional<ServerRecord> leftover = dir.readRecord();
         if (leftover.isPresent()) {
           // The lock is free, so the process that wrote this record is gone: its record is stale.
           stale = OptionalLong.of(leftover.get().pid());
+          // Clients of the dead server still hold its port: come back on it if it is free.
+          preferredPort = leftover.get().port();
           dir.clearRecord();
           progress.report("Cleared a stale server record left by process " + leftover.get().pid(), -1, -1);
         }
         Path lib = library.resolve(progress);
-        return start(dir, lib, progress, stale);
+        return start(dir, lib, progress, stale, preferredPort);
       } catch (IOException e) {
         throw new EmbeddedEngineException("Cannot lock " + dir.launchLock() + " (" + e.getMessage()
             + "). Check that the data directory is on a local disk you can write to.", e);
@@ -100,12 +103,12 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
-  private static EmbeddedServer start(ServerDirectory dir, Path lib, EngineProgress progress, OptionalLong stale)
-      throws IOException {
+  private static EmbeddedServer start(ServerDirectory dir, Path lib, EngineProgress progress, OptionalLong stale,
+      int preferredPort) throws IOException {
     rotateLog(dir);
     String lastFailure = null;
     for (int attempt = 1; attempt <= 3; attempt++) {
-      int port = freePort();
+      int port = attempt == 1 && portFree(preferredPort) ? preferredPort : freePort();
       progress.report("Starting ClickHouse on 127.0.0.1:" + port, -1, -1);
       Process process = spawn(dir, lib, port);
       try {
@@ -204,6 +207,17 @@ public final class EmbeddedServer implements AutoCloseable {
       return false;
     } catch (OverlappingFileLockException e) {
       return true;
+    }
+  }
+
+  private static boolean portFree(int port) {
+    if (port <= 0) {
+      return false;
+    }
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 

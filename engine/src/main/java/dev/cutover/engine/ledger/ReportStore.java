@@ -63,13 +63,6 @@ public final class ReportStore {
   }
 
   public void save(Reconciliation r) {
-    long expected = r.keys().stream().filter(Diff.KeyDiff::expected).count();
-    sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " VALUES (?, ?, ?, "
-            + "fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?, ?, ?)",
-        r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),
-        r.window().to().epochSecond(), r.boundary().epochSecond(), r.verdict().name(), (long) r.hours().size(),
-        r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.acknowledged().size(),
-        (long) r.coverage().size(), Operator.user());
     Map<HourPartition, Reconciliation.HourClass> classes = new TreeMap<>();
     r.classes().forEach(c -> classes.put(c.hour(), c));
     for (int i = 0; i < r.hours().size(); i += 500) {
@@ -110,6 +103,14 @@ public final class ReportStore {
       }
       sql.execute("store reconciliation keys", "INSERT INTO " + t("reconciliation_keys") + " VALUES " + values, binds);
     }
+    // The header goes last: a report whose process died while saving it has no header and is never read.
+    long expected = r.keys().stream().filter(Diff.KeyDiff::expected).count();
+    sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " VALUES (?, ?, ?, "
+            + "fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?, ?, ?)",
+        r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),
+        r.window().to().epochSecond(), r.boundary().epochSecond(), r.verdict().name(), (long) r.hours().size(),
+        r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.acknowledged().size(),
+        (long) r.coverage().size(), Operator.user());
   }
 
   private static final String SUMMARY = "SELECT id, target, toUnixTimestamp64Milli(created), toUnixTimestamp(window_from), "

@@ -145,6 +145,34 @@ final class Fields {
     return n.doubleValue();
   }
 
+  boolean isMapping(String key) {
+    return map.get(key) instanceof Map<?, ?>;
+  }
+
+  /** A duration such as {@code 90s}, {@code 30m}, {@code 12h} or {@code 2d}. */
+  java.time.Duration duration(String key, java.time.Duration fallback, java.time.Duration max) {
+    Object v = map.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    java.util.regex.Matcher m = v instanceof String text
+        ? java.util.regex.Pattern.compile("(\\d{1,7})\\s*(s|m|h|d)").matcher(text.strip()) : null;
+    if (m == null || !m.matches()) {
+      throw error(key, v, "a duration such as 30m, 12h or 2d");
+    }
+    long n = Long.parseLong(m.group(1));
+    java.time.Duration d = switch (m.group(2)) {
+      case "s" -> java.time.Duration.ofSeconds(n);
+      case "m" -> java.time.Duration.ofMinutes(n);
+      case "h" -> java.time.Duration.ofHours(n);
+      default -> java.time.Duration.ofDays(n);
+    };
+    if (d.compareTo(max) > 0) {
+      throw error(key, v, "a duration of at most " + max.toDays() + " days");
+    }
+    return d;
+  }
+
   Fields child(String key) {
     return new Fields(origin, path(key), SpecLoader.asMap(origin, path(key), required(key)));
   }

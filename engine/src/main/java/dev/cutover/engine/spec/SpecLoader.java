@@ -101,18 +101,27 @@ public final class SpecLoader {
     if (sourceFields.isEmpty()) {
       throw f.error("sources", "[]", "at least one source table");
     }
+    Set<String> sourceNames = new LinkedHashSet<>();
     for (Fields s : sourceFields) {
-      s.allowOnly(Set.of("table", "time_column"));
-      sources.add(new Source(s.identifier("table"), s.identifier("time_column")));
+      s.allowOnly(Set.of("name", "table", "time_column", "description"));
+      Identifier table = s.identifier("table");
+      String name = s.keys().contains("name") ? Identifier.simple("spec field '" + s.path("name") + "'", s.text("name")).name()
+          : table.name();
+      if (!sourceNames.add(name)) {
+        throw s.error("name", name, "a name no other source uses");
+      }
+      sources.add(new Source(name, table, s.identifier("time_column")));
     }
 
-    String transform = f.text("transform").strip();
-    validateTransform(f, transform);
+    String transform = transformText(f, origin).strip()
+        .replace("{window_start}", WINDOW_START).replace("{window_end}", WINDOW_END);
+    validateTransform(f, transform, sourceNames);
 
     List<ExpectedDifference> rules = new ArrayList<>();
     Set<String> ruleNames = new LinkedHashSet<>();
     for (Fields r : f.optionalList("expected_differences")) {
       r.allowOnly(Set.of("name", "where", "delta", "tolerance", "why"));
+      // where and delta speak of v1.column and v2.column: the row as each version has it.
       String name = r.text("name");
       if (!ruleNames.add(name)) {
         throw r.error("name", name, "a name not used by another rule");
@@ -135,7 +144,7 @@ public final class SpecLoader {
 
     Fields t = f.optionalChild("throttle");
     t.allowOnly(Set.of("concurrency", "batch_hours", "max_threads", "priority", "max_memory_usage_bytes",
-        "rows_per_second", "max_live_lag_minutes"));
+        "rows_per_second", "max_live_lag"));
     Throttle throttle = new Throttle(
         t.integer("concurrency", 2, 1, 32),
         t.integer("batch_hours", 24, 1, 96),
@@ -143,7 +152,7 @@ public final class SpecLoader {
         t.integer("priority", 0, 0, 100),
         t.longInteger("max_memory_usage_bytes", 0, 0, Long.MAX_VALUE),
         t.longInteger("rows_per_second", 0, 0, Long.MAX_VALUE),
-        Duration.ofMinutes(t.integer("max_live_lag_minutes", 0, 0, 10_080)));
+        t.duration("max_live_lag", Duration.ZERO, Duration.ofDays(7)));
 
     Fields b = f.optionalChild("boundary");
     b.allowOnly(Set.of("safety_margin_hours"));
@@ -152,29 +161,53 @@ public final class SpecLoader {
     rc.allowOnly(Set.of("minimum_overlap_hours"));
     Duration overlapMin = Duration.ofHours(rc.integer("minimum_overlap_hours", 24, 1, 24 * 90));
     Fields rt = f.optionalChild("retention");
-    rt.allowOnly(Set.of("consumers", "safety_margin_hours"));
+    rt.allowOnly(Set.of("consumers", "safety_margin"));
     List<Consumer> consumers = new ArrayList<>();
     for (Fields c : rt.optionalList("consumers")) {
-      c.allowOnly(Set.of("name", "cache_lifetime_hours"));
-      consumers.add(new Consumer(c.text("name"), Duration.ofHours(c.integer("cache_lifetime_hours", 0, 0, 24 * 365))));
+      c.allowOnly(Set.of("name", "cache_lifetime", "description"));
+      consumers.add(new Consumer(c.text("name"), c.duration("cache_lifetime", Duration.ZERO, Duration.ofDays(365))));
     }
-    Duration retentionMargin = Duration.ofHours(rt.integer("safety_margin_hours", 24, 0, 24 * 365));
+    Duration retentionMargin = rt.duration("safety_margin", Duration.ofHours(24), Duration.ofDays(365));
 
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
         sources, transform, rules, throttle, margin, overlapMin, consumers, retentionMargin, sha256(yaml));
   }
 
-  private static void validateTransform(Fields f, String transform) {
+  private static void validateTransform(Fields f, String transform, Set<String> sourceNames) {
     String lower = transform.toLowerCase(java.util.Locale.ROOT);
-    if (!(lower.startsWith("select") || lower.startsWith("with"))) {
+    if (!(lower.startsWith("select") || lower.startsWith("with") || lower.startsWith("--"))) {
       throw f.error("transform", abbreviate(transform), "a single SELECT (or WITH … SELECT) query");
     }
     if (!transform.contains(WINDOW_START) || !transform.contains(WINDOW_END)) {
       throw f.error("transform", abbreviate(transform), "a query that filters its sources to the hour window with "
-          + WINDOW_START + " and " + WINDOW_END + " (the engine binds both)");
+          + "{window_start} and {window_end} (the engine binds both)");
     }
     if (SqlText.hasStatementSeparator(transform)) {
       throw f.error("transform", abbreviate(transform), "exactly one query, with no ';' outside quotes");
+    }
+    java.util.regex.Matcher placeholder = java.util.regex.Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}").matcher(transform);
+    while (placeholder.find()) {
+      if (!sourceNames.contains(placeholder.group(1))) {
+        throw f.error("transform", "{" + placeholder.group(1) + "}", "{window_start}, {window_end} or the name of a "
+            + "source " + sourceNames + " (it stands for that source's table)");
+      }
+    }
+  }
+
+  /** The transform inline, or {@code transform: {file: path}} relative to the spec file. */
+  private static String transformText(Fields f, String origin) {
+    if (!f.isMapping("transform")) {
+      return f.text("transform");
+    }
+    Fields t = f.child("transform");
+    t.allowOnly(Set.of("file"));
+    String file = t.text("file");
+    java.nio.file.Path base = java.nio.file.Path.of(origin).toAbsolutePath().getParent();
+    java.nio.file.Path path = base == null ? java.nio.file.Path.of(file) : base.resolve(file);
+    try {
+      return Files.readString(path);
+    } catch (IOException e) {
+      throw t.error("file", file, "a readable SQL file next to the spec (" + path + " cannot be read: " + e.getMessage() + ")");
     }
   }
 

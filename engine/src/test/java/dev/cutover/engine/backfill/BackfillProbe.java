@@ -23,7 +23,8 @@ public final class BackfillProbe {
     try (Database db = Database.open(ConnectionProfile.of(args[0], "default", PasswordSource.none(), args[1]))) {
       Sql sql = new Sql(db.dataSource());
       TableSpec spec = SpecLoader.load(Path.of(args[2]));
-      BackfillSettings settings = BackfillSettings.from(spec.throttle()).withBatchHours(3);
+      BackfillSettings settings = BackfillSettings.from(spec.throttle()).withBatchHours(2)
+          .withRowsPerSecond(150); // slow enough that a kill lands in the middle of the run
       Backfill backfill = new Backfill(sql, new StateStore(sql, args[1]));
       BackfillEvent.Listener print = e -> {
         if (e instanceof BackfillEvent.HourWritten w) {

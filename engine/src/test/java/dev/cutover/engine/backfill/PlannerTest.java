@@ -117,4 +117,18 @@ class PlannerTest {
     assertEquals(0L, world.sql.queryLong("count tables", "SELECT count() FROM system.tables WHERE database = ? "
         + "AND name LIKE 'visits_v2%'", world.database));
   }
+
+  @Test
+  void unknownTablesAndColumnsAreNamedBeforeAnythingIsRead() {
+    var table = assertThrows(InvalidInputException.class, () -> new Planner(world.sql,
+        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("- table: clicks", "- name: clicks\n    table: clickz"), "s.yaml"))
+        .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false));
+    assertEquals("The spec names source table " + world.database + ".clickz, which does not exist; check "
+        + "sources[0].table and database.", table.getMessage());
+    var column = assertThrows(InvalidInputException.class, () -> new Planner(world.sql,
+        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("keys: [site]", "keys: [region]"), "s.yaml"))
+        .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false));
+    assertEquals("The spec names column region, which visits_v1 does not have (it has [hour, site, clicks, users, "
+        + "duration_s]); check time_column, keys and measures.", column.getMessage());
+  }
 }

@@ -40,7 +40,7 @@ class SpecLoaderTest {
       retention:
         consumers:
           - name: dashboards
-            cache_lifetime_hours: 12
+            cache_lifetime: 12h
       """;
 
   private static InvalidInputException refused(String yaml) {
@@ -105,10 +105,21 @@ class SpecLoaderTest {
   void theTransformMustBeOneSelectOverTheWindow() {
     var e = refused(VALID.replace("WHERE ts >= {window_start:DateTime} AND ts < {window_end:DateTime}", "WHERE 1"));
     assertEquals("In the spec s.yaml, field 'transform' is 'SELECT toStartOfHour(ts) AS hour, site, count() AS clicks..."
-        + "'; expected a query that filters its sources to the hour window with {window_start:DateTime} and "
-        + "{window_end:DateTime} (the engine binds both).", e.getMessage());
+        + "'; expected a query that filters its sources to the hour window with {window_start} and "
+        + "{window_end} (the engine binds both).", e.getMessage());
     e = refused(VALID.replace("GROUP BY hour, site", "GROUP BY hour, site; DROP TABLE clicks"));
     assertEquals("spec.transform", e.field());
+  }
+
+  @Test
+  void placeholdersMustNameASource() {
+    var e = refused(VALID.replace("FROM clicks", "FROM {clickz}"));
+    assertEquals("In the spec s.yaml, field 'transform' is '{clickz}'; expected {window_start}, {window_end} or the name "
+        + "of a source [clicks] (it stands for that source's table).", e.getMessage());
+    TableSpec spec = SpecLoader.parse(VALID.replace("FROM clicks", "FROM {clicks}"), "s.yaml");
+    assertEquals(true, dev.cutover.engine.backfill.Transform.bind(spec, dev.cutover.engine.api.HourPartition.parse("h",
+        "2026-01-01T00:00"), dev.cutover.engine.api.HourPartition.parse("h", "2026-01-01T01:00")).sql()
+        .contains("FROM `web`.`clicks` WHERE"));
   }
 
   @Test

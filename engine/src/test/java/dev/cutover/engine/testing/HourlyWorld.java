@@ -99,9 +99,9 @@ public final class HourlyWorld {
         retention:
           consumers:
             - name: dashboards
-              cache_lifetime_hours: 12
-          safety_margin_hours: 6
-        """.formatted(database, transform("1000"));
+              cache_lifetime: 12h
+          safety_margin: 6h
+        """.formatted(database, transform("1000").replace("FROM clicks", "FROM {clicks}"));
   }
 
   public TableSpec spec() {

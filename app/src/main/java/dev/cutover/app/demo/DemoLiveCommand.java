@@ -1,0 +1,119 @@
+package dev.cutover.app.demo;
+
+import dev.cutover.app.cli.ConnectionOptions;
+import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.connect.Session;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code cutover demo live}: runs the live job in the foreground until Ctrl-C. */
+@Command(name = "live", mixinStandardHelpOptions = true,
+    description = "Run the live job in the foreground until Ctrl-C: every step moves the simulated clock ten minutes, "
+        + "inserts what arrived, and writes each closed hour to pnl_v1 (and to pnl_v2 once deployed). It resumes "
+        + "where the last run stopped.")
+public final class DemoLiveCommand implements Callable<Integer> {
+
+  @Mixin ConnectionOptions connection;
+  @Mixin DemoOptions demo;
+  @Option(names = "--speed", paramLabel = "DURATION", defaultValue = "30s",
+      description = "Real time one simulated hour takes: 30s (default), 500ms, 2m, or realtime.")
+  String speed;
+  @Option(names = "--steps", paramLabel = "N",
+      description = "Stop after N steps of ten simulated minutes (default: run until Ctrl-C).")
+  Integer steps;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Duration simulatedHour = LiveOptions.parseSpeed(speed);
+    if (steps != null && steps < 1) {
+      throw new dev.cutover.engine.api.InvalidInputException("steps", "--steps " + steps + " is not positive; give "
+          + "the number of ten-minute steps to run, or leave it out to run until Ctrl-C.");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    AtomicInteger done = new AtomicInteger();
+    CountDownLatch finished = new CountDownLatch(1);
+    AtomicReference<RuntimeException> fatal = new AtomicReference<>();
+    AtomicReference<LiveJob> started = new AtomicReference<>();
+    LiveOptions options = new LiveOptions(simulatedHour, step -> {
+      DemoText.step(out, step);
+      if (steps != null && done.incrementAndGet() >= steps) {
+        started.get().requestStop(); // exactly N steps: no further step starts
+        finished.countDown();
+      }
+    }, failure -> {
+      err.println((failure instanceof CutoverException c && c.retryable() ? "warning (retrying): " : "error: ")
+          + failure.getMessage());
+      err.flush();
+      if (!(failure instanceof CutoverException c && c.retryable())) {
+        fatal.set(failure);
+        finished.countDown();
+      }
+    });
+
+    Session session = connection.open(err);
+    LiveJob job;
+    try {
+      job = LiveJob.open(session.database(), demo.world(), options);
+      started.set(job);
+      DemoState state = job.state();
+      out.printf("live job %s on %s: clock %s, every hour before %s is closed; one simulated hour every %s. "
+          + "Ctrl-C stops it after the current step.%n", job.id(), demo.world(), Hours.readable(state.clock()),
+          Hours.readable(state.watermark()), speed);
+      out.flush();
+      job.start();
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+    Thread hook = new Thread(() -> {
+      job.stop();
+      printStopped(out, job);
+      session.close();
+      finished.countDown();
+    }, "cutover-demo-live-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    while (!finished.await(200, TimeUnit.MILLISECONDS) && job.running()) {
+      // the job reports each step itself
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      return ExitCodes.INTERRUPTED; // Ctrl-C: the hook stops the job and closes the session
+    }
+    try {
+      job.stop();
+      if (fatal.get() instanceof CutoverException known) {
+        return ExitCodes.of(known);
+      }
+      if (fatal.get() != null) {
+        throw fatal.get();
+      }
+      printStopped(out, job);
+      return ExitCodes.OK;
+    } finally {
+      session.close();
+    }
+  }
+
+  private static void printStopped(PrintWriter out, LiveJob job) {
+    try {
+      out.println("stopped; the next 'cutover demo live' continues from " + Hours.readable(job.state().clock()) + ".");
+      out.flush();
+    } catch (RuntimeException e) {
+      // the server went away first; the state in ClickHouse is what the next run reads anyway
+    }
+  }
+}

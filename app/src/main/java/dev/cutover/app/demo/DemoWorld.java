@@ -1,0 +1,95 @@
+package dev.cutover.app.demo;
+
+import dev.cutover.engine.api.Identifier;
+import java.util.Map;
+
+/**
+ * The tables of one demo world, all in one Atomic database ({@value #DEFAULT_DATABASE} unless a test
+ * or an operator chooses another).
+ *
+ * <pre>{@code
+ * DemoWorld world = DemoWorld.in("trading");
+ * world.pnlV1().sql();   // `trading`.`pnl_v1`
+ * }</pre>
+ */
+public record DemoWorld(Identifier database) {
+
+  public static final String DEFAULT_DATABASE = "trading";
+
+  public DemoWorld {
+    database = Identifier.simple("demo database", database.name());
+  }
+
+  public static DemoWorld in(String database) {
+    return new DemoWorld(Identifier.simple("demo database", database));
+  }
+
+  public TableName instruments() {
+    return table("instruments");
+  }
+
+  public TableName trades() {
+    return table("trades");
+  }
+
+  public TableName marks() {
+    return table("marks");
+  }
+
+  public TableName fxRates() {
+    return table("fx_rates");
+  }
+
+  public TableName pnlV1() {
+    return table("pnl_v1");
+  }
+
+  public TableName pnlV2() {
+    return table("pnl_v2");
+  }
+
+  /** The consumer view over v1. */
+  public TableName pnl() {
+    return table("pnl");
+  }
+
+  public TableName alerts() {
+    return table("pnl_alerts");
+  }
+
+  public TableName alertsView() {
+    return table("pnl_alerts_mv");
+  }
+
+  public TableName state() {
+    return table("demo_state");
+  }
+
+  public TableName writes() {
+    return table("demo_writes");
+  }
+
+  /** The target table a version writes. */
+  public TableName target(PnlVersion version) {
+    return version == PnlVersion.V1 ? pnlV1() : pnlV2();
+  }
+
+  /** The live job's private staging table for a version. */
+  public TableName liveStaging(PnlVersion version) {
+    return table("pnl_" + version.label() + "_live_staging");
+  }
+
+  /** The sources by the names the SQL templates use: {@code {trades}}, {@code {marks}}, … */
+  public Map<String, TableName> sources() {
+    return Map.of("trades", trades(), "marks", marks(), "fx_rates", fxRates(), "instruments", instruments());
+  }
+
+  private TableName table(String name) {
+    return TableName.of(database, name);
+  }
+
+  @Override
+  public String toString() {
+    return database.name();
+  }
+}

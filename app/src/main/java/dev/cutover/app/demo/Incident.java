@@ -1,0 +1,43 @@
+package dev.cutover.app.demo;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The incident the bug does not explain: once in the history, the live job's append of one hour was
+ * retried after a timeout although the first attempt had succeeded, so that hour of {@code pnl_v1}
+ * holds every row twice (and its alerts were raised twice). The hour is chosen from the seed among
+ * the busier hours, at least a day before the live edge.
+ */
+final class Incident {
+
+  private final Sql sql;
+  private final DemoWorld world;
+
+  Incident(Sql sql, DemoWorld world) {
+    this.sql = sql;
+    this.world = world;
+  }
+
+  Optional<Instant> write(SeedOptions options, Instant start, Instant end) {
+    Instant until = options.historyDays() >= 2 ? end.minus(Hours.ONE.multipliedBy(24)) : end;
+    List<Long> chosen = sql.query("choose the incident hour",
+        "WITH counts AS (SELECT hour, count() AS c FROM " + world.pnlV1().sql()
+            + " WHERE hour >= toDateTime(?, 'UTC') AND hour < toDateTime(?, 'UTC') GROUP BY hour) "
+            + "SELECT toUnixTimestamp(hour) FROM counts WHERE c >= (SELECT quantileExact(0.5)(c) FROM counts) "
+            + "ORDER BY cityHash64(toUInt64(?), 'incident', toUnixTimestamp(hour)) LIMIT 1",
+        rs -> rs.getLong(1), start.getEpochSecond(), until.getEpochSecond(), options.seed());
+    if (chosen.isEmpty()) {
+      return Optional.empty();
+    }
+    Instant hour = Instant.ofEpochSecond(chosen.getFirst());
+    long rows = sql.queryLong("count the incident hour", "SELECT count() FROM " + world.pnlV1().sql()
+        + " WHERE hour = toDateTime(?, 'UTC')", hour.getEpochSecond());
+    sql.execute("write the incident hour", "INSERT INTO " + world.pnlV1().sql() + " SELECT * FROM "
+        + world.pnlV1().sql() + " WHERE hour = toDateTime(?, 'UTC')", hour.getEpochSecond());
+    new HourWriter(sql, world).log(List.of(
+        new HourWrite(hour, PnlVersion.V1, Seeder.RETRY_WRITER, HourWrite.Mode.APPEND, rows)));
+    return Optional.of(hour);
+  }
+}

@@ -1,0 +1,55 @@
+package dev.cutover.app.demo;
+
+import dev.cutover.engine.api.InvalidInputException;
+import java.time.Instant;
+
+/**
+ * What to seed: the seed of every hash, the volume, and the history (so many days ending at
+ * {@code end}, a whole UTC hour; by default the current hour). Validated on construction.
+ *
+ * <pre>{@code
+ * SeedOptions.defaults();                                   // seed 42, scale 1, 183 days up to now
+ * new SeedOptions(7, 0.05, 3, Instant.parse("2026-11-29T10:00:00Z"));
+ * }</pre>
+ */
+public record SeedOptions(long seed, double scale, int historyDays, Instant end) {
+
+  public static final long DEFAULT_SEED = 42;
+  public static final double DEFAULT_SCALE = 1.0;
+  /** Six months: 183 days, 4,392 hourly partitions. */
+  public static final int DEFAULT_HISTORY_DAYS = 183;
+  public static final double MAX_SCALE = 100;
+  public static final int MAX_HISTORY_DAYS = 731;
+
+  public SeedOptions {
+    if (seed < 0) {
+      throw new InvalidInputException("seed", "The seed " + seed + " is negative; give a whole number from 0 to "
+          + Long.MAX_VALUE + ".");
+    }
+    if (!(scale > 0) || scale > MAX_SCALE || Double.isNaN(scale)) {
+      throw new InvalidInputException("scale", "The scale " + scale + " is out of range; give a number above 0 "
+          + "and at most " + (int) MAX_SCALE + " (1 makes about 5 million trades over six months).");
+    }
+    if (historyDays < 1 || historyDays > MAX_HISTORY_DAYS) {
+      throw new InvalidInputException("history-days", "The history of " + historyDays + " days is out of range; "
+          + "give 1 to " + MAX_HISTORY_DAYS + " days (183 is six months).");
+    }
+    if (end == null) {
+      end = Hours.floor(Instant.now());
+    }
+    Hours.requireWhole("end of history", end);
+  }
+
+  public static SeedOptions defaults() {
+    return new SeedOptions(DEFAULT_SEED, DEFAULT_SCALE, DEFAULT_HISTORY_DAYS, null);
+  }
+
+  /** The first hour of history. */
+  public Instant start() {
+    return end.minus(Hours.ONE.multipliedBy(historyHours()));
+  }
+
+  public int historyHours() {
+    return historyDays * 24;
+  }
+}

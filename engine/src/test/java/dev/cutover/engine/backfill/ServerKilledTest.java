@@ -1,0 +1,77 @@
+package dev.cutover.engine.backfill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.PasswordSource;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.embedded.EmbeddedServer;
+import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.embedded.EngineProgress;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.testing.HourlyWorld;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ClickHouse itself dies in the middle of a backfill and comes back: the run says so, retries, and ends right. */
+class ServerKilledTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aBackfillRidesOutAServerCrashAndEndsWithTheSameResult() throws Exception {
+    EmbeddedServer first = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    try (var c = DriverManager.getConnection(first.jdbcUrl(), "default", ""); var s = c.createStatement()) {
+      s.execute("CREATE DATABASE world ENGINE = Atomic");
+    }
+    Database db = Database.open(ConnectionProfile.of(first.jdbcUrl(), "default", PasswordSource.none(), "world"));
+    HourlyWorld world = HourlyWorld.create(db, 3);
+    TableSpec spec = world.spec();
+    StateStore store = new StateStore(world.sql, world.database);
+    BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
+        .withRowsPerSecond(400).withRetries(10, Duration.ofMillis(500));
+    Plan plan = new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    List<BackfillEvent> events = new CopyOnWriteArrayList<>();
+    BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
+
+    while (events.stream().filter(e -> e instanceof BackfillEvent.HourWritten).count() < 5) {
+      Thread.sleep(50);
+    }
+    ProcessHandle server = ProcessHandle.of(first.pid()).orElseThrow();
+    server.destroyForcibly();
+    server.onExit().get(30, TimeUnit.SECONDS);
+    Thread.sleep(1500);
+    EmbeddedServer second = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    try {
+      assertEquals(first.port(), second.port(), "the server comes back where its clients look for it");
+      RunRecord end = run.await();
+
+      assertEquals(RunState.SUCCEEDED, end.state(), end.message());
+      var retries = events.stream().filter(e -> e instanceof BackfillEvent.Retrying).map(e -> (BackfillEvent.Retrying) e).toList();
+      assertTrue(!retries.isEmpty(), "the outage was reported");
+      assertTrue(retries.getFirst().error().startsWith("Could not "), retries.getFirst().error());
+      assertTrue(retries.getFirst().error().endsWith("This can pass; Cutover retries it."), retries.getFirst().error());
+      assertEquals(world.expected(plan.range().from(), plan.range().to()),
+          world.checksums("visits_v2", plan.range().from(), plan.range().to()));
+      assertTrue(store.ledger(end.id()).values().stream().allMatch(e -> e.complete()));
+    } finally {
+      db.close();
+      second.close();
+      first.close();
+    }
+  }
+}
