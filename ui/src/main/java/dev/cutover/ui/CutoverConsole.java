@@ -18,6 +18,7 @@ import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.tasks.FxTaskExecutor;
 import java.util.List;
 import javafx.application.Application;
+import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
@@ -44,8 +45,8 @@ public final class CutoverConsole extends Application {
   public void start(Stage stage) {
     Scene scene = createScene(startup);
     stage.setTitle("Cutover");
-    stage.setMinWidth(1280);
-    stage.setMinHeight(800);
+    stage.setMinWidth(1024);
+    stage.setMinHeight(700);
     stage.setScene(scene);
     if (Boolean.getBoolean("cutover.startup.probe")) {
       // Measures cold start: from the JVM's start to the first frame of the window, then quits.
