@@ -54,7 +54,7 @@ public final class BackfillView extends ScreenView {
     ComboBox<String> runs = new ComboBox<>();
     runs.setId("run-select");
     binder.bind(runs.promptTextProperty(), p.recordProperty().map(r -> "latest: " + r.id()).orElse("no run yet"));
-    runs.setPrefWidth(250);
+    runs.setPrefWidth(320);
     binder.watchList(model.runs(), () -> {
       List<String> ids = model.runs().stream().map(RunRecord::id).toList();
       if (!ids.equals(runs.getItems())) {
@@ -74,8 +74,7 @@ public final class BackfillView extends ScreenView {
       }
     });
     binder.bindBidirectional(runs.valueProperty(), model.selectedRunProperty());
-    Label runLabel = new Label("R_un");
-    runLabel.setMnemonicParsing(true);
+    Label runLabel = new Label("Run");
     runLabel.setLabelFor(runs);
 
     Label state = Widgets.label("run-state", "state-label");

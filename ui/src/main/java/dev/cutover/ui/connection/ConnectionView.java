@@ -66,7 +66,7 @@ public final class ConnectionView extends ScreenView {
 
     Label error = Widgets.errorLabel("connection-error", binder, model.errorProperty());
 
-    Button retry = Widgets.button("connection-retry", "_Retry");
+    Button retry = Widgets.button("connection-retry", "Retr_y");
     binder.bind(retry.visibleProperty(), model.stateProperty().isEqualTo(State.FAILED));
     binder.bind(retry.managedProperty(), retry.visibleProperty());
     retry.setOnAction(e -> model.connect());

@@ -74,7 +74,7 @@ public final class PlanView extends ScreenView {
     boundary.setOnAction(e -> model.makePlan());
     Button reset = Widgets.button("plan-boundary-reset", "_Safe default");
     reset.setOnAction(e -> model.resetBoundary());
-    Widgets.field(form, "_Boundary (UTC)", boundary, reset);
+    Widgets.field(form, "Bo_undary (UTC)", boundary, reset);
     Label hint = Widgets.wrap(Widgets.label("plan-boundary-hint", "muted"));
     binder.bind(hint.textProperty(), model.liveProperty().map(live -> "Default: the live edge minus the spec's "
         + model.spec().safetyMargin().toHours() + " h safety margin, " + model.defaultBoundary() + ". The backfill "

@@ -21,7 +21,7 @@ final class PreflightPane {
   private final VBox root;
 
   PreflightPane(PreflightModel model, Binder binder) {
-    Button run = Widgets.button("preflight-run", "Run p_reflight");
+    Button run = Widgets.button("preflight-run", "Run prefli_ght");
     run.setOnAction(e -> model.run());
     binder.bind(run.disableProperty(), model.activity().runningProperty());
     Label summary = Widgets.label("preflight-summary", "summary-text");

@@ -27,7 +27,7 @@ final class SamplePane {
     binder.bindBidirectional(hours.textProperty(), model.hoursProperty());
     hours.setOnAction(e -> model.run());
     HBox.setHgrow(hours, Priority.ALWAYS);
-    Label l = new Label("_Hours (UTC)");
+    Label l = new Label("Hours to sa_mple (UTC)");
     l.setMnemonicParsing(true);
     l.setLabelFor(hours);
     Button run = Widgets.button("sample-run", "_Validate sample");
