@@ -26,6 +26,7 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.ToggleButton;
+import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -239,8 +240,9 @@ class ConsoleProcedureTest {
     fx.shot("11-reconcile-acknowledged-dark");
     fx.click("theme-toggle");
 
-    // 8. Cutover: the gate is open; the dialog shows the statement; the result is verified.
-    fx.click("nav-cutover");
+    // 8. Cutover (reached by keyboard: Alt+T): the gate is open; the dialog shows the statement; the result is verified.
+    robot.push(KeyCode.ALT, KeyCode.T);
+    fx.waitFor(5, () -> console.currentScreen().equals("cutover"), console::currentScreen);
     fx.waitFor(60, () -> console.cutover().gateProperty().get() != null, () -> console.cutover().activity().error());
     assertEquals("Gate open: every condition is met", fx.text("gate-summary"));
     for (String condition : new String[] {"consumers-read-v1", "reconciliation", "overlap", "v2-caught-up",
@@ -271,8 +273,9 @@ class ConsoleProcedureTest {
     assertEquals("Consumers of visits read v1 (visits_v1).", fx.text("consumer-version"));
     fx.shot("14-rollback");
 
-    // 9. History: the run, the three reconciliations, and the audit trail of what was done.
-    fx.click("nav-history");
+    // 9. History (Ctrl+6): the run, the three reconciliations, and the audit trail of what was done.
+    robot.push(KeyCode.SHORTCUT, KeyCode.DIGIT6);
+    fx.waitFor(5, () -> console.currentScreen().equals("history"), console::currentScreen);
     fx.waitFor(30, () -> !fx.node("history-audit", TableView.class).getItems().isEmpty(),
         () -> console.history().activity().error());
     assertEquals(1, fx.node("history-runs", TableView.class).getItems().size());

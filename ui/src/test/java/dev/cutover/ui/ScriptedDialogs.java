@@ -8,14 +8,14 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Answers the console's questions as a test scripts them, and remembers what was asked. */
-final class ScriptedDialogs implements DialogService {
+public final class ScriptedDialogs implements DialogService {
 
-  final List<Object> asked = new CopyOnWriteArrayList<>();
-  volatile Path specFile;
-  volatile Path exportFile;
-  volatile boolean confirm = true;
-  volatile String ackReason = "v1 appended this hour twice on a retry; v2 is right";
-  volatile String typedName;
+  public final List<Object> asked = new CopyOnWriteArrayList<>();
+  public volatile Path specFile;
+  public volatile Path exportFile;
+  public volatile boolean confirm = true;
+  public volatile String ackReason = "v1 appended this hour twice on a retry; v2 is right";
+  public volatile String typedName;
 
   @Override
   public Optional<Path> chooseSpecFile(Optional<Path> current) {
@@ -72,7 +72,7 @@ final class ScriptedDialogs implements DialogService {
   }
 
   @SuppressWarnings("unchecked")
-  <T> T last(Class<T> type) {
+  public <T> T last(Class<T> type) {
     for (int i = asked.size() - 1; i >= 0; i--) {
       if (type.isInstance(asked.get(i))) {
         return (T) asked.get(i);
