@@ -48,6 +48,11 @@ public final class CutoverConsole extends Application {
     stage.setMinWidth(1024);
     stage.setMinHeight(700);
     stage.setScene(scene);
+    stage.setOnCloseRequest(e -> {
+      if (!backfill.mayClose()) {
+        e.consume();
+      }
+    });
     if (Boolean.getBoolean("cutover.startup.probe")) {
       // Measures cold start: from the JVM's start to the first frame of the window, then quits.
       new javafx.animation.AnimationTimer() {
@@ -156,14 +161,26 @@ public final class CutoverConsole extends Application {
     if (shell != null) {
       shell.leave();
     }
-    // The pool and an embedded server this console started are closed off the FX thread.
+    // A run this console drives is cancelled, so that it ends recorded and resumable; then the pool and an
+    // embedded server this console started are closed. Both off the FX thread.
+    var run = backfill == null ? null : backfill.drivenProperty().get();
     Thread closer = Thread.ofPlatform().name("cutover-close").start(() -> {
+      if (run != null) {
+        run.cancel();
+        try {
+          run.completion().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+          // The run stays resumable from its ledger.
+        }
+      }
       if (connection != null) {
         connection.closeSession();
       }
     });
     try {
-      closer.join(20_000);
+      closer.join(45_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

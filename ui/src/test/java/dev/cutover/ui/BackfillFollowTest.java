@@ -72,19 +72,7 @@ class BackfillFollowTest {
         other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
     elsewhere = other.backfill(plan, BackfillEvent.Listener.NONE);
 
-    Path data = TestEngine.server().dataDirectory();
-    console = new CutoverConsole();
-    Scene[] scene = new Scene[1];
-    robot.interact(() -> {
-      Stage stage = new Stage();
-      scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
-          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile), new ScriptedDialogs());
-      stage.setScene(scene[0]);
-      stage.show();
-    });
-    fx = new Fx(robot, scene[0]);
-    fx.waitFor(60, () -> console.workspace().spec() != null, () -> console.connection().specLoading().error());
-    fx.click("nav-backfill");
+    open(robot, new ScriptedDialogs());
 
     // Followed from the ledger while it runs: some hours written, some still pending.
     fx.waitFor(30, () -> fx.text("run-state").equals("Running") && count("legend-written") > 0
@@ -129,6 +117,55 @@ class BackfillFollowTest {
     assertTrue(other.state().auditTrail(runId, 50).stream().anyMatch(a -> a.action().equals("throttle")
         && a.detail().equals("rows per second limit set to none")), "the throttle change reached the run");
     assertTrue(other.state().auditTrail(runId, 50).stream().anyMatch(a -> a.action().equals("resume")));
+  }
+
+  @Test
+  void closingTheWindowWhileThisConsoleDrivesARunAsksThenCancelsItSoItCanBeResumed(FxRobot robot) throws Exception {
+    Engine other = new Engine(TestEngine.session().database());
+    TableSpec spec = other.loadSpec(specFile);
+    Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
+    BackfillRun first = other.backfill(plan, BackfillEvent.Listener.NONE);
+    first.cancel();
+    first.await();
+    ScriptedDialogs dialogs = new ScriptedDialogs();
+    open(robot, dialogs);
+    fx.waitFor(15, () -> fx.text("run-state").equals("Cancelled"), () -> fx.text("run-state"));
+    Spinner<Integer> rows = fx.node("throttle-rows", Spinner.class);
+    fx.interact(() -> rows.getValueFactory().setValue(20));
+    fx.click("backfill-resume-run");
+    fx.waitFor(30, () -> console.backfill().drivenProperty().get() != null, () -> console.backfill().activity().error());
+
+    dialogs.confirm = false;
+    assertTrue(!fx.onFx(() -> console.backfill().mayClose()), "the operator kept the window open");
+    dialogs.confirm = true;
+    assertTrue(fx.onFx(() -> console.backfill().mayClose()));
+    assertEquals("close " + first.id(), dialogs.asked.getLast());
+    fx.onFx(() -> {
+      console.stop();
+      return null;
+    });
+    console = null;
+
+    var record = other.run(first.id()).orElseThrow();
+    assertEquals(RunState.CANCELLED, record.state(), record.message());
+    assertTrue(record.message().endsWith("resume to continue"), record.message());
+  }
+
+  private void open(FxRobot robot, ScriptedDialogs dialogs) {
+    Path data = TestEngine.server().dataDirectory();
+    console = new CutoverConsole();
+    Scene[] scene = new Scene[1];
+    robot.interact(() -> {
+      Stage stage = new Stage();
+      scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
+          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile), dialogs);
+      stage.setScene(scene[0]);
+      stage.show();
+    });
+    fx = new Fx(robot, scene[0]);
+    fx.waitFor(60, () -> console.workspace().spec() != null, () -> console.connection().specLoading().error());
+    fx.click("nav-backfill");
   }
 
   private long count(String legend) {

@@ -42,6 +42,12 @@ public final class ScriptedDialogs implements DialogService {
   }
 
   @Override
+  public boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal) {
+    asked.add("close " + runId);
+    return confirm;
+  }
+
+  @Override
   public boolean confirmDeployLiveWriter(HourPartition from, String description) {
     asked.add("deploy " + from);
     return confirm;

@@ -9,7 +9,6 @@ import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.ledger.StateStore;
@@ -125,7 +124,8 @@ public final class BackfillModel implements ScreenModel {
       if (shown.isPresent() && (mine == null || !mine.id().equals(shown.get().id())) && needsLedger(previous, shown.get())) {
         ledger = engine.ledger(shown.get().id());
       }
-      return new Snapshot(all, status, shown, ledger);
+      boolean interrupted = shown.map(r -> r.interrupted(Instant.now(), StateStore.STALE_AFTER)).orElse(false);
+      return new Snapshot(all, status, shown, ledger, interrupted);
     }, (message, fraction) -> {}, this::apply, failure -> {
       reading = false;
       pollError.set(Errors.sentence(failure, "read the runs and the ledger"));
@@ -138,7 +138,7 @@ public final class BackfillModel implements ScreenModel {
   }
 
   private record Snapshot(List<RunRecord> runs, LiveStatus live, Optional<RunRecord> shown,
-      Map<HourPartition, LedgerEntry> ledger) {}
+      Map<HourPartition, LedgerEntry> ledger, boolean interrupted) {}
 
   private void apply(Snapshot s) {
     reading = false;
@@ -151,7 +151,8 @@ public final class BackfillModel implements ScreenModel {
     }
     if (s.shown().isPresent() && s.ledger() != null) {
       lastRead = s.shown().get();
-      progress.show(s.shown().get(), s.ledger(), liveEnd(s.live(), s.shown().get().boundary()), Instant.now());
+      progress.show(s.shown().get(), s.ledger(), liveEnd(s.live(), s.shown().get().boundary()), Instant.now(),
+          s.interrupted());
     } else if (s.shown().isEmpty() && mine == null) {
       Plan plan = workspace.plan();
       progress.clear();
@@ -224,7 +225,8 @@ public final class BackfillModel implements ScreenModel {
       BackfillRun run = engine.resume(stopped.id(), spec, settings, listener);
       return new Resumed(run, ledger, status);
     }, resumed -> {
-      progress.show(resumed.run().record(), resumed.ledger(), liveEnd(resumed.live(), stopped.boundary()), Instant.now());
+      progress.show(resumed.run().record(), resumed.ledger(), liveEnd(resumed.live(), stopped.boundary()), Instant.now(),
+          false);
       drive(resumed.run());
     });
   }
@@ -293,6 +295,13 @@ public final class BackfillModel implements ScreenModel {
     }
   }
 
+  /** Whether the window may close: asks first when this console drives a run, which closing cancels. */
+  public boolean mayClose() {
+    BackfillRun run = driven.get();
+    return run == null || workspace.dialogs().confirmCloseWhileRunning(run.id(), progress.doneProperty().get(),
+        progress.totalProperty().get());
+  }
+
   /** Applies the concurrency and rows-per-second limit to the running run, from its next batch on. */
   public void applyThrottle() {
     BackfillRun run = driven.get();
@@ -334,12 +343,6 @@ public final class BackfillModel implements ScreenModel {
       return Optional.of(r.boundary());
     }
     return Optional.ofNullable(workspace.plan()).map(Plan::boundary);
-  }
-
-  /** Whether the shown run stopped in a way resume can continue: failed, cancelled, or its process gone. */
-  public static boolean resumable(RunRecord r) {
-    return r != null && (r.state() == RunState.FAILED || r.state() == RunState.CANCELLED
-        || r.interrupted(Instant.now(), StateStore.STALE_AFTER));
   }
 
   public RunProgress progress() {

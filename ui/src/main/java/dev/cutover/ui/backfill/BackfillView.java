@@ -96,14 +96,14 @@ public final class BackfillView extends ScreenView {
     var driving = model.drivenProperty().isNotNull();
     var busy = model.activity().runningProperty();
     BooleanBinding activeElsewhere = Bindings.createBooleanBinding(() -> model.drivenProperty().get() == null
-        && p.recordProperty().get() != null && p.recordProperty().get().state().active()
-        && !BackfillModel.resumable(p.recordProperty().get()), model.drivenProperty(), p.recordProperty());
+        && p.recordProperty().get() != null && p.recordProperty().get().state().active() && !p.resumable(),
+        model.drivenProperty(), p.recordProperty(), p.interruptedProperty());
     binder.bind(start.disableProperty(), driving.or(busy).or(activeElsewhere));
     binder.bind(pause.disableProperty(), driving.not().or(model.pausedProperty()).or(busy));
     binder.bind(resume.disableProperty(), driving.not().or(model.pausedProperty().not()).or(busy));
     binder.bind(cancel.disableProperty(), driving.not());
     binder.bind(resumeRun.disableProperty(), Bindings.createBooleanBinding(() -> model.drivenProperty().get() != null
-        || !BackfillModel.resumable(p.recordProperty().get()), model.drivenProperty(), p.recordProperty()).or(busy));
+        || !p.resumable(), model.drivenProperty(), p.recordProperty(), p.interruptedProperty()).or(busy));
     HBox commands = Widgets.row(8, start, pause, resume, cancel, resumeRun);
 
     ProgressBar bar = new ProgressBar(0);

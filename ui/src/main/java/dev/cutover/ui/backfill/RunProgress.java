@@ -5,15 +5,16 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
-import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.ui.backfill.HourStates.Cell;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.DoubleProperty;
 import javafx.beans.property.LongProperty;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleDoubleProperty;
 import javafx.beans.property.SimpleLongProperty;
 import javafx.beans.property.SimpleObjectProperty;
@@ -29,6 +30,7 @@ public final class RunProgress {
   private final HourStates hours = new HourStates();
   private final ObjectProperty<RunRecord> record = new SimpleObjectProperty<>();
   private final StringProperty state = new SimpleStringProperty("No run");
+  private final BooleanProperty interrupted = new SimpleBooleanProperty();
   private final StringProperty message = new SimpleStringProperty("");
   private final StringProperty waiting = new SimpleStringProperty("");
   private final LongProperty total = new SimpleLongProperty();
@@ -42,8 +44,12 @@ public final class RunProgress {
   private long sampledRows;
   private long sampledDone;
 
-  /** Shows a run from its record and ledger: every hour the ledger holds, rates from the last reading. */
-  public void show(RunRecord run, Map<HourPartition, LedgerEntry> ledger, HourPartition liveEnd, Instant now) {
+  /**
+   * Shows a run from its record and ledger: every hour the ledger holds, rates from the last reading.
+   * {@code interrupted} says whether its process is gone (read off the FX thread: it may resolve the host).
+   */
+  public void show(RunRecord run, Map<HourPartition, LedgerEntry> ledger, HourPartition liveEnd, Instant now,
+      boolean interrupted) {
     boolean same = record.get() != null && record.get().id().equals(run.id());
     if (!same || hours.size() == 0) {
       layout(run.range().from(), run.range().to(), run.boundary(), liveEnd);
@@ -72,7 +78,8 @@ public final class RunProgress {
     sampledAt = now;
     sampledRows = written;
     sampledDone = complete;
-    state.set(words(run, now));
+    this.interrupted.set(interrupted);
+    state.set(interrupted ? "Interrupted (its process stopped answering; resume it)" : words(run.state()));
     message.set(run.message());
     waiting.set("");
   }
@@ -112,13 +119,6 @@ public final class RunProgress {
     }
   }
 
-  static String words(RunRecord run, Instant now) {
-    if (run.interrupted(now, StateStore.STALE_AFTER)) {
-      return "Interrupted (its process stopped answering; resume it)";
-    }
-    return words(run.state());
-  }
-
   static String words(RunState s) {
     return switch (s) {
       case RUNNING -> "Running";
@@ -131,6 +131,7 @@ public final class RunProgress {
 
   public void clear() {
     record.set(null);
+    interrupted.set(false);
     state.set("No run");
     message.set("");
     waiting.set("");
@@ -145,6 +146,7 @@ public final class RunProgress {
   /** Sets the record of a run this console just started or resumed. */
   public void started(RunRecord run) {
     record.set(run);
+    interrupted.set(false);
     state.set(words(run.state()));
     message.set(run.message());
     total.set(run.range().hours());
@@ -157,6 +159,17 @@ public final class RunProgress {
 
   public ObjectProperty<RunRecord> recordProperty() {
     return record;
+  }
+
+  /** Whether the shown run was active when its process went away: it can be resumed. */
+  public BooleanProperty interruptedProperty() {
+    return interrupted;
+  }
+
+  /** Whether the shown run stopped in a way resume can continue: failed, cancelled, or its process gone. */
+  public boolean resumable() {
+    RunRecord r = record.get();
+    return r != null && (r.state() == RunState.FAILED || r.state() == RunState.CANCELLED || interrupted.get());
   }
 
   public StringProperty stateProperty() {

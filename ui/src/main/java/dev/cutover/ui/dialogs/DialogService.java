@@ -25,6 +25,9 @@ public interface DialogService {
   /** Whether to end a run after its batches under way. */
   boolean confirmCancelRun(String runId, long hoursDone, long hoursTotal);
 
+  /** Whether to close the console while it drives a run: closing cancels the run, which can be resumed later. */
+  boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal);
+
   /** Whether to start the corrected live writer from the boundary (demo world only). */
   boolean confirmDeployLiveWriter(HourPartition from, String description);
 

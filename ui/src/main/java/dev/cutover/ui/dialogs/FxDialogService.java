@@ -76,6 +76,13 @@ public final class FxDialogService implements DialogService {
   }
 
   @Override
+  public boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal) {
+    return confirm("Close while a backfill runs", "This console drives run " + runId + " (" + hoursDone + " of "
+        + hoursTotal + " hours done).", "Closing cancels it after the batches under way; every hour already written "
+        + "stays written and recorded. Resume it later from the Backfill screen.", "Cancel run and close");
+  }
+
+  @Override
   public boolean confirmDeployLiveWriter(HourPartition from, String description) {
     return confirm("Deploy corrected live writer", "Start the corrected live writer from " + from + " UTC",
         description + "\n\nIt writes v2 for every hour from the boundary on; the backfill owns the hours before it.",

@@ -36,6 +36,12 @@ public final class SampleModel {
   SampleModel(Workspace workspace) {
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
+    workspace.specProperty().addListener((o, was, is) -> {
+      hourRows.clear();
+      keyRows.clear();
+      hours.set("");
+      summary.set("Pick a few hours and validate them.");
+    });
   }
 
   /** Proposes three hours spread over the plan's range: near its start, its middle and its end. */
