@@ -239,6 +239,13 @@ class ConsoleProcedureTest {
     fx.click("theme-toggle");
     fx.shot("11-reconcile-acknowledged-dark");
     fx.click("theme-toggle");
+    Path csv = Files.createTempFile("reconciliation-", ".csv");
+    dialogs.exportFile = csv;
+    fx.click("export-csv");
+    fx.waitFor(30, () -> fx.text("verdict-detail").endsWith("Wrote " + csv.toAbsolutePath() + "."),
+        () -> fx.text("verdict-detail"));
+    assertTrue(Files.readString(csv).startsWith("section,hour,owner,status,rows_v1,rows_v2"));
+    Files.delete(csv);
 
     // 8. Cutover (reached by keyboard: Alt+T): the gate is open; the dialog shows the statement; the result is verified.
     robot.push(KeyCode.ALT, KeyCode.T);
@@ -271,6 +278,9 @@ class ConsoleProcedureTest {
         () -> console.cutover().activity().error());
     assertEquals("consumers read V2 before, V1 after", fx.text("swap-versions"));
     assertEquals("Consumers of visits read v1 (visits_v1).", fx.text("consumer-version"));
+    fx.click("cleanup-run");
+    fx.waitFor(30, () -> !fx.text("cleanup-result").isEmpty(), () -> console.cutover().activity().error());
+    assertEquals("Nothing to drop: no staging or sample table is left.", fx.text("cleanup-result"));
     fx.shot("14-rollback");
 
     // 9. History (Ctrl+6): the run, the three reconciliations, and the audit trail of what was done.
