@@ -50,13 +50,17 @@ public final class HourlyWorld {
     return w;
   }
 
-  /** Inserts the clicks of {@code [from, to)}; every 37th hour (counted from the epoch) has none. */
+  /**
+   * Inserts the clicks of {@code [from, to)}; every 37th hour (counted from the epoch) has none, except
+   * {@code from} itself, so that a world's reprocessing window starts at {@link #first} at any time of day.
+   */
   public void addClicks(HourPartition from, HourPartition to) {
     long hours = (to.epochSecond() - from.epochSecond()) / 3600;
     sql.execute("generate clicks", "INSERT INTO clicks SELECT toDateTime(? + intDiv(number, ?) * 3600 "
         + "+ cityHash64(number, 7) % 3600, 'UTC') AS ts, ['north', 'south', 'east', 'west', 'web'][1 + cityHash64(number, 1) % 5], "
         + "cityHash64(number, 2) % 500, cityHash64(number, 3) % 60000 FROM numbers(?) "
-        + "WHERE (intDiv(toUInt32(ts), 3600)) % 37 != 5", from.epochSecond(), PER_HOUR, hours * PER_HOUR);
+        + "WHERE (intDiv(toUInt32(ts), 3600)) % 37 != 5 OR intDiv(toUInt32(ts), 3600) = ?", from.epochSecond(), PER_HOUR,
+        hours * PER_HOUR, from.epochSecond() / 3600);
   }
 
   static String transform(String divisor) {
