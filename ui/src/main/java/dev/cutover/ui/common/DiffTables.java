@@ -31,9 +31,10 @@ public final class DiffTables {
     for (int i = 0; i < spec.measures().size(); i++) {
       int m = i;
       Identifier measure = spec.measures().get(i);
-      t.getColumns().add(number(measure + " v1", 96, h -> total(h, m).v1()));
-      t.getColumns().add(number(measure + " v2", 96, h -> total(h, m).v2()));
-      t.getColumns().add(number("Δ " + measure, 96, h -> total(h, m).delta()));
+      double width = Math.max(96, 8 * measure.name().length() + 40);
+      t.getColumns().add(number(measure + " v1", width, h -> total(h, m).v1()));
+      t.getColumns().add(number(measure + " v2", width, h -> total(h, m).v2()));
+      t.getColumns().add(number("Δ " + measure, width, h -> total(h, m).delta()));
     }
     t.setPlaceholder(Widgets.muted("No hours compared yet."));
     t.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);

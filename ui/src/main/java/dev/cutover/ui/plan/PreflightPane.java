@@ -33,7 +33,7 @@ final class PreflightPane {
     grid.setHgap(14);
     grid.setVgap(10);
     ColumnConstraints status = new ColumnConstraints(70);
-    ColumnConstraints name = new ColumnConstraints(150);
+    ColumnConstraints name = new ColumnConstraints(180);
     ColumnConstraints finding = new ColumnConstraints();
     finding.setHgrow(Priority.ALWAYS);
     ColumnConstraints fix = new ColumnConstraints(280);
