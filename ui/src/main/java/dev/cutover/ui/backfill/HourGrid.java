@@ -2,16 +2,15 @@ package dev.cutover.ui.backfill;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.ui.backfill.HourStates.Cell;
+import dev.cutover.ui.common.CanvasRegion;
 import dev.cutover.ui.common.Palette;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.function.Consumer;
-import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyEvent;
-import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 import javafx.util.Duration;
@@ -21,14 +20,13 @@ import javafx.util.Duration;
  * too many): a column per day, a row per hour of the day, coloured by state. The mouse or the arrow
  * keys pick an hour; its state shows in a tooltip and in {@code onHover}.
  */
-public final class HourGrid extends Region {
+public final class HourGrid extends CanvasRegion {
 
   static final double LEFT = 34;
   static final double TOP = 6;
   static final double BOTTOM = 22;
   private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MMM d", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-  private final Canvas canvas = new Canvas();
   private final HourStates states;
   private final Tooltip tip = new Tooltip();
   private Palette palette = Palette.LIGHT;
@@ -38,7 +36,6 @@ public final class HourGrid extends Region {
   public HourGrid(HourStates states) {
     this.states = states;
     setId("hour-grid");
-    getChildren().add(canvas);
     setFocusTraversable(true);
     setMinHeight(24 * 5 + TOP + BOTTOM);
     setPrefHeight(24 * 11 + TOP + BOTTOM);
@@ -57,17 +54,6 @@ public final class HourGrid extends Region {
 
   public void setOnHover(Consumer<String> onHover) {
     this.onHover = onHover;
-  }
-
-  @Override
-  protected void layoutChildren() {
-    double w = snapSizeX(getWidth());
-    double h = snapSizeY(getHeight());
-    if (canvas.getWidth() != w || canvas.getHeight() != h) {
-      canvas.setWidth(w);
-      canvas.setHeight(h);
-      redraw();
-    }
   }
 
   /** The geometry: first day's midnight, number of day columns, cell width and height. */
@@ -135,6 +121,7 @@ public final class HourGrid extends Region {
     }
   }
 
+  @Override
   public void redraw() {
     GraphicsContext g = canvas.getGraphicsContext2D();
     g.setFill(palette.surface());

@@ -2,25 +2,23 @@ package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.ui.common.CanvasRegion;
 import dev.cutover.ui.common.Palette;
 import java.util.function.Consumer;
-import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyEvent;
-import javafx.scene.layout.Region;
 import javafx.util.Duration;
 
 /**
  * A canvas with one column per hour of a reconciliation's window: resizes with its container, maps
  * the mouse to an hour (tooltip, click selects), moves the selection with the arrow keys.
  */
-public abstract class HourCanvas extends Region {
+public abstract class HourCanvas extends CanvasRegion {
 
   static final double LEFT = 64;
   static final double RIGHT = 10;
 
-  private final Canvas canvas = new Canvas();
   private final Tooltip tip = new Tooltip();
   protected Reconciliation report;
   protected Palette palette = Palette.LIGHT;
@@ -29,7 +27,6 @@ public abstract class HourCanvas extends Region {
 
   HourCanvas(String id) {
     setId(id);
-    getChildren().add(canvas);
     setFocusTraversable(true);
     tip.setShowDelay(Duration.millis(150));
     Tooltip.install(this, tip);
@@ -107,17 +104,7 @@ public abstract class HourCanvas extends Region {
   }
 
   @Override
-  protected void layoutChildren() {
-    double w = snapSizeX(getWidth());
-    double h = snapSizeY(getHeight());
-    if (canvas.getWidth() != w || canvas.getHeight() != h) {
-      canvas.setWidth(w);
-      canvas.setHeight(h);
-      redraw();
-    }
-  }
-
-  final void redraw() {
+  public final void redraw() {
     GraphicsContext g = canvas.getGraphicsContext2D();
     g.setFill(palette.surface());
     g.fillRect(0, 0, canvas.getWidth(), canvas.getHeight());
