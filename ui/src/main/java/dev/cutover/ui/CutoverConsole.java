@@ -1,28 +1,39 @@
 package dev.cutover.ui;
 
+import dev.cutover.ui.backfill.BackfillModel;
+import dev.cutover.ui.backfill.BackfillView;
+import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.ConnectionView;
+import dev.cutover.ui.cutover.CutoverModel;
+import dev.cutover.ui.cutover.CutoverView;
+import dev.cutover.ui.dialogs.DialogService;
+import dev.cutover.ui.dialogs.FxDialogService;
+import dev.cutover.ui.history.HistoryModel;
+import dev.cutover.ui.history.HistoryView;
+import dev.cutover.ui.plan.PlanModel;
+import dev.cutover.ui.plan.PlanView;
+import dev.cutover.ui.reconcile.ReconcileModel;
+import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.tasks.FxTaskExecutor;
+import java.util.List;
 import javafx.application.Application;
 import javafx.application.Platform;
-import javafx.geometry.Insets;
-import javafx.geometry.Pos;
-import javafx.scene.Parent;
 import javafx.scene.Scene;
-import javafx.scene.control.Label;
-import javafx.scene.control.ToggleButton;
-import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
-import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
 
-/** The Cutover console window. */
+/** The Cutover console window: one screen per step of the procedure, driven by the engine's API. */
 public final class CutoverConsole extends Application {
 
   private static volatile ConsoleStartup startup;
+  private Workspace workspace;
+  private ConsoleShell shell;
   private ConnectionModel connection;
+  private PlanModel plan;
+  private BackfillModel backfill;
+  private ReconcileModel reconcile;
+  private CutoverModel cutover;
+  private HistoryModel history;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -37,6 +48,11 @@ public final class CutoverConsole extends Application {
     stage.setMinWidth(1024);
     stage.setMinHeight(700);
     stage.setScene(scene);
+    stage.setOnCloseRequest(e -> {
+      if (!backfill.mayClose()) {
+        e.consume();
+      }
+    });
     if (Boolean.getBoolean("cutover.startup.probe")) {
       // Measures cold start: from the JVM's start to the first frame of the window, then quits.
       new javafx.animation.AnimationTimer() {
@@ -52,70 +68,121 @@ public final class CutoverConsole extends Application {
     stage.show();
   }
 
-  /** Builds the console's scene and starts connecting; used by {@link #start} and by tests. */
+  /** Builds the console's scene with the real dialogs and starts connecting. */
   public Scene createScene(ConsoleStartup startup) {
-    Shell shell = new Shell();
-    connection = new ConnectionModel(startup, new FxTaskExecutor((message, fraction) -> connection.progress(message)));
-    shell.setContent(new ConnectionView(connection).root());
+    Scene[] scene = new Scene[1];
+    return createScene(startup, new FxDialogService(() -> scene[0]), s -> scene[0] = s);
+  }
+
+  /** Builds the console's scene with the given dialogs (tests answer them) and starts connecting. */
+  public Scene createScene(ConsoleStartup startup, DialogService dialogs) {
+    return createScene(startup, dialogs, s -> {});
+  }
+
+  private Scene createScene(ConsoleStartup startup, DialogService dialogs, java.util.function.Consumer<Scene> created) {
+    FxTaskExecutor executor = new FxTaskExecutor((message, fraction) -> {
+      if (connection != null) {
+        connection.progress(message);
+      }
+    });
+    workspace = new Workspace(executor, dialogs, startup.demo());
+    connection = new ConnectionModel(startup, workspace);
+    plan = new PlanModel(workspace);
+    backfill = new BackfillModel(workspace);
+    reconcile = new ReconcileModel(workspace);
+    cutover = new CutoverModel(workspace);
+    history = new HistoryModel(workspace);
+    shell = new ConsoleShell(List.of(
+        new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
+        new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
+        new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true),
+        new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
+        new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
+        new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready());
+    shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
-    Themes.apply(scene, Themes.LIGHT);
+    created.accept(scene);
+    shell.darkToggle().selectedProperty().addListener((o, was, dark) -> theme(scene, dark));
+    theme(scene, false);
+    shell.show("connection");
     connection.connect();
     return scene;
+  }
+
+  private void theme(Scene scene, boolean dark) {
+    Themes.apply(scene, dark ? Themes.DARK : Themes.LIGHT);
+    workspace.paletteProperty().set(dark ? Palette.DARK : Palette.LIGHT);
+  }
+
+  /** Shows a screen, as the sidebar does. */
+  public void show(String screen) {
+    shell.show(screen);
+  }
+
+  public String currentScreen() {
+    return shell.currentScreen();
+  }
+
+  /** The view of the screen shown now. */
+  public dev.cutover.ui.common.ScreenView currentView() {
+    return shell.currentView();
+  }
+
+  public Workspace workspace() {
+    return workspace;
   }
 
   public ConnectionModel connection() {
     return connection;
   }
 
+  public PlanModel plan() {
+    return plan;
+  }
+
+  public BackfillModel backfill() {
+    return backfill;
+  }
+
+  public ReconcileModel reconcile() {
+    return reconcile;
+  }
+
+  public CutoverModel cutover() {
+    return cutover;
+  }
+
+  public HistoryModel history() {
+    return history;
+  }
+
   @Override
   public void stop() {
-    // The pool and an embedded server this console started are closed off the FX thread.
+    if (shell != null) {
+      shell.leave();
+    }
+    // A run this console drives is cancelled, so that it ends recorded and resumable; then the pool and an
+    // embedded server this console started are closed. Both off the FX thread.
+    var run = backfill == null ? null : backfill.drivenProperty().get();
     Thread closer = Thread.ofPlatform().name("cutover-close").start(() -> {
+      if (run != null) {
+        run.cancel();
+        try {
+          run.completion().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+          // The run stays resumable from its ledger.
+        }
+      }
       if (connection != null) {
         connection.closeSession();
       }
     });
     try {
-      closer.join(20_000);
+      closer.join(45_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /** The window's frame: a title bar with the theme switch, and the current screen. */
-  static final class Shell {
-    private final BorderPane root = new BorderPane();
-    private final StackPane content = new StackPane();
-
-    Shell() {
-      Label name = new Label("Cutover");
-      name.getStyleClass().add("app-title");
-      Label tagline = new Label("Repair hourly history while the live job keeps running");
-      tagline.getStyleClass().add("muted");
-      Region spacer = new Region();
-      HBox.setHgrow(spacer, Priority.ALWAYS);
-      ToggleButton dark = new ToggleButton("_Dark theme");
-      dark.setId("theme-toggle");
-      dark.setMnemonicParsing(true);
-      dark.selectedProperty().addListener((o, was, is) ->
-          Themes.apply(root.getScene(), is ? Themes.DARK : Themes.LIGHT));
-      HBox bar = new HBox(12, name, tagline, spacer, dark);
-      bar.setAlignment(Pos.CENTER_LEFT);
-      bar.setPadding(new Insets(10, 16, 10, 16));
-      bar.getStyleClass().add("title-bar");
-      content.setPadding(new Insets(24));
-      content.setAlignment(Pos.TOP_CENTER);
-      root.setTop(bar);
-      root.setCenter(content);
-      Platform.runLater(content::requestFocus);
-    }
-
-    void setContent(javafx.scene.Node node) {
-      content.getChildren().setAll(node);
-    }
-
-    Parent root() {
-      return root;
     }
   }
 }

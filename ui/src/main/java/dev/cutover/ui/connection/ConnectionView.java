@@ -1,112 +1,127 @@
 package dev.cutover.ui.connection;
 
+import dev.cutover.ui.common.ScreenView;
+import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.connection.ConnectionModel.State;
+import java.util.Locale;
 import javafx.beans.binding.Bindings;
-import javafx.geometry.Insets;
+import javafx.beans.value.ObservableStringValue;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
-import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
-/** Shows where the console is connected: state, server version, address, database, data directory. */
-public final class ConnectionView {
+/**
+ * Where the console is connected (state, server version, address, database, data directory) and
+ * which spec it works on.
+ */
+public final class ConnectionView extends ScreenView {
 
   private final VBox root = new VBox(16);
 
   public ConnectionView(ConnectionModel model) {
-    root.getStyleClass().add("card");
-    root.setPadding(new Insets(24));
-    root.setMaxWidth(760);
-    root.setMaxHeight(Region.USE_PREF_SIZE);
+    root.setMaxWidth(860);
+    root.getChildren().addAll(connectionCard(model), specCard(model));
+  }
 
-    Label title = new Label("Connection");
-    title.getStyleClass().add("card-title");
-
+  private VBox connectionCard(ConnectionModel model) {
     Region dot = new Region();
     dot.getStyleClass().add("state-dot");
     Label state = new Label();
     state.setId("connection-state");
     state.getStyleClass().add("state-label");
-    state.textProperty().bind(Bindings.createStringBinding(() -> model.stateProperty().get().label(), model.stateProperty()));
-    model.stateProperty().addListener((o, old, now) -> applyState(dot, now));
-    applyState(dot, model.stateProperty().get());
+    binder.bind(state.textProperty(), Bindings.createStringBinding(() -> model.stateProperty().get().label(),
+        model.stateProperty()));
+    binder.watch(model.stateProperty(), now -> {
+      dot.getStyleClass().removeAll("connecting", "connected", "failed");
+      dot.getStyleClass().add(now.name().toLowerCase(Locale.ROOT));
+    });
     ProgressIndicator spinner = new ProgressIndicator();
     spinner.setPrefSize(18, 18);
-    spinner.visibleProperty().bind(model.stateProperty().isEqualTo(State.CONNECTING));
-    spinner.managedProperty().bind(spinner.visibleProperty());
+    binder.bind(spinner.visibleProperty(), model.stateProperty().isEqualTo(State.CONNECTING));
+    binder.bind(spinner.managedProperty(), spinner.visibleProperty());
     HBox stateRow = new HBox(10, dot, state, spinner);
-    stateRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+    stateRow.setAlignment(Pos.CENTER_LEFT);
 
-    Label step = new Label();
-    step.setId("connection-step");
-    step.getStyleClass().add("muted");
-    step.textProperty().bind(model.stepProperty());
-    step.setWrapText(true);
-    step.visibleProperty().bind(model.stepProperty().isNotEmpty());
-    step.managedProperty().bind(step.visibleProperty());
+    Label step = Widgets.label("connection-step", "muted");
+    Widgets.wrap(step);
+    binder.bind(step.textProperty(), model.stepProperty());
+    binder.bind(step.visibleProperty(), model.stepProperty().isNotEmpty());
+    binder.bind(step.managedProperty(), step.visibleProperty());
 
-    GridPane facts = new GridPane();
-    facts.setHgap(16);
-    facts.setVgap(8);
-    ColumnConstraints keys = new ColumnConstraints(150);
-    ColumnConstraints values = new ColumnConstraints();
-    values.setHgrow(Priority.ALWAYS);
-    facts.getColumnConstraints().addAll(keys, values);
-    row(facts, 0, "Target", fixed(model.target()), "connection-target");
-    row(facts, 1, "Server", bound(model.versionProperty()), "connection-version");
-    row(facts, 2, "Address", bound(model.addressProperty()), "connection-address");
-    row(facts, 3, "Database", bound(model.databaseProperty()), "connection-database");
-    row(facts, 4, "Mode", bound(model.modeProperty()), "connection-mode");
-    row(facts, 5, "Data directory", bound(model.dataDirectoryProperty()), "connection-data-directory");
+    GridPane facts = Widgets.facts(150);
+    Widgets.fact(facts, "Target", withId(new Label(model.target()), "connection-target"));
+    Widgets.fact(facts, "Server", bound(model.versionProperty(), "connection-version"));
+    Widgets.fact(facts, "Address", bound(model.addressProperty(), "connection-address"));
+    Widgets.fact(facts, "Database", bound(model.databaseProperty(), "connection-database"));
+    Widgets.fact(facts, "Mode", bound(model.modeProperty(), "connection-mode"));
+    Widgets.fact(facts, "Data directory", bound(model.dataDirectoryProperty(), "connection-data-directory"));
 
-    Label error = new Label();
-    error.setId("connection-error");
-    error.getStyleClass().add("error-text");
-    error.setWrapText(true);
-    error.textProperty().bind(model.errorProperty());
-    error.visibleProperty().bind(model.errorProperty().isNotEmpty());
-    error.managedProperty().bind(error.visibleProperty());
+    Label error = Widgets.errorLabel("connection-error", binder, model.errorProperty());
 
-    Button retry = new Button("_Retry");
-    retry.setId("connection-retry");
-    retry.setMnemonicParsing(true);
-    retry.visibleProperty().bind(model.stateProperty().isEqualTo(State.FAILED));
-    retry.managedProperty().bind(retry.visibleProperty());
+    Button retry = Widgets.button("connection-retry", "Retr_y");
+    binder.bind(retry.visibleProperty(), model.stateProperty().isEqualTo(State.FAILED));
+    binder.bind(retry.managedProperty(), retry.visibleProperty());
     retry.setOnAction(e -> model.connect());
 
-    root.getChildren().addAll(title, stateRow, step, facts, error, retry);
+    return Widgets.card("Connection", stateRow, step, facts, error, retry);
   }
 
-  private static void applyState(Region dot, State state) {
-    dot.getStyleClass().removeAll("connecting", "connected", "failed");
-    dot.getStyleClass().add(state.name().toLowerCase(java.util.Locale.ROOT));
+  private VBox specCard(ConnectionModel model) {
+    TextField file = new TextField();
+    file.setId("spec-file");
+    file.setPromptText("/path/to/table.yaml");
+    binder.bindBidirectional(file.textProperty(), model.specFileProperty());
+    file.setOnAction(e -> model.loadSpec());
+    HBox.setHgrow(file, Priority.ALWAYS);
+    Label fileLabel = new Label("_Spec file");
+    fileLabel.setMnemonicParsing(true);
+    fileLabel.setLabelFor(file);
+    fileLabel.setMinWidth(Region.USE_PREF_SIZE);
+
+    Button browse = Widgets.button("spec-browse", "Bro_wse…");
+    browse.setOnAction(e -> model.chooseSpec());
+    Button load = Widgets.button("spec-load", "_Load");
+    load.setOnAction(e -> model.loadSpec());
+    var connected = model.stateProperty().isEqualTo(State.CONNECTED);
+    binder.bind(load.disableProperty(), connected.not().or(model.specLoading().runningProperty()));
+    HBox fileRow = new HBox(10, fileLabel, file, browse, load);
+    fileRow.setAlignment(Pos.CENTER_LEFT);
+
+    Label summary = Widgets.label("spec-summary");
+    Widgets.wrap(summary);
+    binder.bind(summary.textProperty(), model.specSummaryProperty());
+
+    Label hint = Widgets.muted("A spec names the live table (v1), the corrected target (v2), the consumer view, the "
+        + "sources and the corrected transform. Once it is loaded, the other screens open.");
+    Widgets.wrap(hint);
+
+    return Widgets.card("Spec", hint, fileRow, Widgets.activityBar("spec-activity", binder, model.specLoading()),
+        summary, Widgets.errorLabel("spec-error", binder, model.specLoading().errorProperty()));
   }
 
-  private static Label fixed(String text) {
-    return new Label(text);
-  }
-
-  private static Label bound(javafx.beans.value.ObservableStringValue value) {
+  private Label bound(ObservableStringValue value, String id) {
     Label label = new Label();
-    label.textProperty().bind(value);
+    label.setId(id);
+    binder.bind(label.textProperty(), value);
     return label;
   }
 
-  private static void row(GridPane grid, int row, String key, Label value, String id) {
-    Label k = new Label(key);
-    k.getStyleClass().add("muted");
-    value.setId(id);
-    value.setWrapText(true);
-    grid.addRow(row, k, value);
+  private static Label withId(Label l, String id) {
+    l.setId(id);
+    return l;
   }
 
+  @Override
   public Node root() {
     return root;
   }
+
 }

@@ -1,7 +1,8 @@
 package dev.cutover.ui.tasks;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 
@@ -11,19 +12,25 @@ import javafx.application.Platform;
  */
 public final class FxTaskExecutor implements TaskExecutor {
 
-  private final BiConsumer<String, Double> progressSink;
+  private final ProgressSink statusLine;
 
-  /** @param progressSink receives progress on the FX thread, e.g. a status bar */
-  public FxTaskExecutor(BiConsumer<String, Double> progressSink) {
-    this.progressSink = progressSink;
+  /** @param statusLine receives progress of tasks submitted without their own sink, on the FX thread */
+  public FxTaskExecutor(ProgressSink statusLine) {
+    this.statusLine = statusLine;
   }
 
   @Override
   public <T> Handle submit(BackgroundTask<T> task, Consumer<T> onSuccess, Consumer<Throwable> onFailure) {
+    return submit(task, statusLine, onSuccess, onFailure);
+  }
+
+  @Override
+  public <T> Handle submit(BackgroundTask<T> task, ProgressSink onProgress, Consumer<T> onSuccess,
+      Consumer<Throwable> onFailure) {
     AtomicBoolean cancelled = new AtomicBoolean();
     AtomicBoolean done = new AtomicBoolean();
     AtomicBoolean updatePending = new AtomicBoolean();
-    var latest = new java.util.concurrent.atomic.AtomicReference<Object[]>();
+    AtomicReference<Object[]> latest = new AtomicReference<>();
     Progress progress = new Progress() {
       @Override
       public void update(String message, double fraction) {
@@ -32,7 +39,9 @@ public final class FxTaskExecutor implements TaskExecutor {
           Platform.runLater(() -> {
             updatePending.set(false);
             Object[] last = latest.get();
-            progressSink.accept((String) last[0], (Double) last[1]);
+            if (!cancelled.get()) {
+              onProgress.accept((String) last[0], (Double) last[1]);
+            }
           });
         }
       }
@@ -46,14 +55,18 @@ public final class FxTaskExecutor implements TaskExecutor {
       try {
         T result = task.run(progress);
         done.set(true);
-        if (!cancelled.get()) {
-          Platform.runLater(() -> onSuccess.accept(result));
-        }
+        Platform.runLater(() -> {
+          if (!cancelled.get()) {
+            onSuccess.accept(result);
+          }
+        });
       } catch (Throwable failure) {
         done.set(true);
-        if (!cancelled.get()) {
-          Platform.runLater(() -> onFailure.accept(failure));
-        }
+        Platform.runLater(() -> {
+          if (!cancelled.get()) {
+            onFailure.accept(failure);
+          }
+        });
       }
     });
     return new Handle() {
@@ -64,7 +77,47 @@ public final class FxTaskExecutor implements TaskExecutor {
 
       @Override
       public boolean done() {
-        return done.get();
+        return done.get() || cancelled.get();
+      }
+    };
+  }
+
+  @Override
+  public void onFxThread(Runnable action) {
+    if (Platform.isFxApplicationThread()) {
+      action.run();
+    } else {
+      Platform.runLater(action);
+    }
+  }
+
+  @Override
+  public Handle every(Duration period, Runnable tick) {
+    AtomicBoolean stopped = new AtomicBoolean();
+    Thread.ofVirtual().name("cutover-ticker").start(() -> {
+      while (!stopped.get()) {
+        try {
+          Thread.sleep(period);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        Platform.runLater(() -> {
+          if (!stopped.get()) {
+            tick.run();
+          }
+        });
+      }
+    });
+    return new Handle() {
+      @Override
+      public void cancel() {
+        stopped.set(true);
+      }
+
+      @Override
+      public boolean done() {
+        return stopped.get();
       }
     };
   }

@@ -1,0 +1,169 @@
+package dev.cutover.ui;
+
+import dev.cutover.ui.common.ScreenView;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javafx.application.Platform;
+import javafx.beans.binding.BooleanBinding;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+
+/**
+ * The window's frame: a title bar with the theme switch, a sidebar with one entry per step of the
+ * procedure (Alt+letter or Ctrl+1…6), the current screen, and a status line.
+ */
+final class ConsoleShell {
+
+  private final BorderPane root = new BorderPane();
+  private final StackPane content = new StackPane();
+  private final Label status = new Label();
+  private final ToggleGroup navigation = new ToggleGroup();
+  private final Map<String, Screen> screens = new LinkedHashMap<>();
+  private final Map<String, ToggleButton> buttons = new LinkedHashMap<>();
+  private final ToggleButton dark = new ToggleButton("_Dark theme");
+  private Screen current;
+  private ScreenView currentView;
+
+  ConsoleShell(List<Screen> all, BooleanBinding ready) {
+    Label name = new Label("Cutover");
+    name.getStyleClass().add("app-title");
+    Label tagline = new Label("Repair hourly history while the live job keeps running");
+    tagline.getStyleClass().add("muted");
+    Region spacer = new Region();
+    HBox.setHgrow(spacer, Priority.ALWAYS);
+    dark.setId("theme-toggle");
+    dark.setMnemonicParsing(true);
+    HBox bar = new HBox(12, name, tagline, spacer, dark);
+    bar.setAlignment(Pos.CENTER_LEFT);
+    bar.setPadding(new Insets(10, 16, 10, 16));
+    bar.getStyleClass().add("title-bar");
+
+    VBox sidebar = new VBox(4);
+    sidebar.getStyleClass().add("sidebar");
+    sidebar.setPadding(new Insets(16, 10, 16, 10));
+    sidebar.setPrefWidth(190);
+    sidebar.setMinWidth(190);
+    int n = 0;
+    for (Screen s : all) {
+      n++;
+      screens.put(s.id(), s);
+      ToggleButton b = new ToggleButton(s.label());
+      b.setId("nav-" + s.id());
+      b.setMnemonicParsing(true);
+      b.setToggleGroup(navigation);
+      b.getStyleClass().add("nav-button");
+      b.setMaxWidth(Double.MAX_VALUE);
+      b.setAlignment(Pos.CENTER_LEFT);
+      Label number = new Label(Integer.toString(n));
+      number.getStyleClass().add("nav-number");
+      b.setGraphic(number);
+      if (s.needsSpec()) {
+        b.disableProperty().bind(ready.not());
+      }
+      b.setOnAction(e -> {
+        if (current != null && current.id().equals(s.id())) {
+          b.setSelected(true);
+        } else {
+          show(s.id());
+        }
+      });
+      buttons.put(s.id(), b);
+      sidebar.getChildren().add(b);
+    }
+    Label hint = new Label("Alt+letter or Ctrl+number\nmoves between screens.");
+    hint.getStyleClass().addAll("muted", "nav-hint");
+    Region grow = new Region();
+    VBox.setVgrow(grow, Priority.ALWAYS);
+    sidebar.getChildren().addAll(grow, hint);
+
+    status.setId("status-line");
+    status.getStyleClass().add("muted");
+    HBox statusBar = new HBox(status);
+    statusBar.getStyleClass().add("status-bar");
+    statusBar.setPadding(new Insets(4, 16, 4, 16));
+
+    content.setPadding(new Insets(18, 22, 18, 22));
+    content.setAlignment(Pos.TOP_LEFT);
+    content.getStyleClass().add("content");
+    root.setTop(bar);
+    root.setLeft(sidebar);
+    root.setCenter(content);
+    root.setBottom(statusBar);
+    root.sceneProperty().addListener((o, was, scene) -> {
+      if (scene != null) {
+        int i = 0;
+        for (ToggleButton b : buttons.values()) {
+          KeyCode digit = KeyCode.valueOf("DIGIT" + (++i));
+          scene.getAccelerators().put(new KeyCodeCombination(digit, KeyCombination.SHORTCUT_DOWN), () -> {
+            if (!b.isDisabled()) {
+              b.fire();
+            }
+          });
+        }
+      }
+    });
+  }
+
+  /** Leaves the current screen (releasing its view's bindings, stopping its polling) and shows another. */
+  void show(String id) {
+    Screen next = screens.get(id);
+    if (current != null) {
+      currentView.dispose();
+      current.model().hidden();
+    }
+    current = next;
+    currentView = next.view().get();
+    // Screens fill the window; a screen taller than the window (a small display, a long finding) scrolls.
+    ScrollPane scroll = new ScrollPane(currentView.root());
+    scroll.setFitToWidth(true);
+    scroll.setFitToHeight(true);
+    scroll.getStyleClass().add("plain-scroll");
+    scroll.setFocusTraversable(false);
+    content.getChildren().setAll(scroll);
+    buttons.get(id).setSelected(true);
+    next.model().shown();
+    Platform.runLater(() -> content.requestFocus());
+  }
+
+  String currentScreen() {
+    return current == null ? "" : current.id();
+  }
+
+  ScreenView currentView() {
+    return currentView;
+  }
+
+  void leave() {
+    if (current != null) {
+      currentView.dispose();
+      current.model().hidden();
+    }
+  }
+
+  ToggleButton darkToggle() {
+    return dark;
+  }
+
+  javafx.beans.property.StringProperty statusProperty() {
+    return status.textProperty();
+  }
+
+  Parent root() {
+    return root;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.cutover.ui;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.common.Palette;
+import dev.cutover.ui.dialogs.DialogService;
+import dev.cutover.ui.tasks.TaskExecutor;
+import java.util.Optional;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+
+/**
+ * What the screens share, on the FX thread: the engine once connected, the loaded spec, the plan and
+ * its preflight, the theme's palette, and the doors to background work and to the operator.
+ */
+public final class Workspace {
+
+  private final TaskExecutor executor;
+  private final DialogService dialogs;
+  private final Optional<DemoControls> demo;
+  private final ObjectProperty<Engine> engine = new SimpleObjectProperty<>();
+  private final ObjectProperty<TableSpec> spec = new SimpleObjectProperty<>();
+  private final ObjectProperty<Plan> plan = new SimpleObjectProperty<>();
+  private final ObjectProperty<PreflightReport> preflight = new SimpleObjectProperty<>();
+  private final ObjectProperty<Palette> palette = new SimpleObjectProperty<>(Palette.LIGHT);
+
+  public Workspace(TaskExecutor executor, DialogService dialogs, Optional<DemoControls> demo) {
+    this.executor = executor;
+    this.dialogs = dialogs;
+    this.demo = demo;
+    // A new spec invalidates what was planned and checked for the old one.
+    spec.addListener((o, was, is) -> {
+      plan.set(null);
+      preflight.set(null);
+    });
+    plan.addListener((o, was, is) -> preflight.set(null));
+  }
+
+  public TaskExecutor executor() {
+    return executor;
+  }
+
+  public DialogService dialogs() {
+    return dialogs;
+  }
+
+  public Optional<DemoControls> demo() {
+    return demo;
+  }
+
+  public ObjectProperty<Engine> engineProperty() {
+    return engine;
+  }
+
+  public Engine engine() {
+    return engine.get();
+  }
+
+  public ObjectProperty<TableSpec> specProperty() {
+    return spec;
+  }
+
+  public TableSpec spec() {
+    return spec.get();
+  }
+
+  public ObjectProperty<Plan> planProperty() {
+    return plan;
+  }
+
+  public Plan plan() {
+    return plan.get();
+  }
+
+  public ObjectProperty<PreflightReport> preflightProperty() {
+    return preflight;
+  }
+
+  public ObjectProperty<Palette> paletteProperty() {
+    return palette;
+  }
+
+  /** Whether the screens past the connection can work: connected and a spec loaded. */
+  public BooleanBinding ready() {
+    return engine.isNotNull().and(spec.isNotNull());
+  }
+}

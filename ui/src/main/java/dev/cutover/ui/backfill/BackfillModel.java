@@ -1,0 +1,395 @@
+package dev.cutover.ui.backfill;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.BackfillRun;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Errors;
+import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.dialogs.DialogService.BackfillRequest;
+import dev.cutover.ui.tasks.TaskExecutor;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.LongProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleLongProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The backfill screen: starts, throttles, pauses, resumes and cancels the run this console drives,
+ * follows a run another process drives by reading its record and ledger every two seconds, resumes a
+ * stopped run, and watches the corrected live writer take over from the boundary.
+ */
+public final class BackfillModel implements ScreenModel {
+
+  static final Duration POLL = Duration.ofSeconds(2);
+
+  private final Workspace workspace;
+  private final Activity activity;
+  private final Activity writer;
+  private final RunProgress progress = new RunProgress();
+  private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
+  private final ObjectProperty<String> selectedRun = new SimpleObjectProperty<>();
+  private final ObjectProperty<BackfillRun> driven = new SimpleObjectProperty<>();
+  private final BooleanProperty paused = new SimpleBooleanProperty();
+  private final IntegerProperty concurrency = new SimpleIntegerProperty(2);
+  private final LongProperty rowsLimit = new SimpleLongProperty(0);
+  private final ObjectProperty<LiveStatus> live = new SimpleObjectProperty<>();
+  private final StringProperty pollError = new SimpleStringProperty("");
+  private final Queue<BackfillEvent> events = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  private final BackfillEvent.Listener listener = this::received;
+  private TaskExecutor.Handle poll;
+  private boolean reading;
+  private RunRecord lastRead;
+
+  public BackfillModel(Workspace workspace) {
+    this.workspace = workspace;
+    this.activity = new Activity(workspace.executor());
+    this.writer = new Activity(workspace.executor());
+    workspace.specProperty().addListener((o, was, is) -> {
+      runs.clear();
+      selectedRun.set(null);
+      lastRead = null;
+      progress.clear();
+    });
+    workspace.planProperty().addListener((o, was, is) -> {
+      if (is != null) {
+        concurrency.set(is.settings().concurrency());
+        rowsLimit.set(is.settings().rowsPerSecond());
+      }
+    });
+    selectedRun.addListener((o, was, is) -> {
+      lastRead = null;
+      refresh();
+    });
+  }
+
+  @Override
+  public void shown() {
+    refresh();
+    poll = workspace.executor().every(POLL, this::refresh);
+  }
+
+  @Override
+  public void hidden() {
+    if (poll != null) {
+      poll.cancel();
+      poll = null;
+    }
+  }
+
+  /** Reads the runs, the live status, and the ledger of the shown run unless this console drives it. */
+  public void refresh() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (reading || spec == null || engine == null) {
+      return;
+    }
+    reading = true;
+    String wanted = selectedRun.get();
+    BackfillRun mine = driven.get();
+    RunRecord previous = lastRead;
+    workspace.executor().submit(p -> {
+      List<RunRecord> all = engine.runs(spec);
+      LiveStatus status = engine.live(spec);
+      Optional<RunRecord> shown = all.stream().filter(r -> r.id().equals(wanted)).findFirst()
+          .or(() -> wanted == null ? all.stream().findFirst() : Optional.empty());
+      Map<HourPartition, LedgerEntry> ledger = null;
+      if (shown.isPresent() && (mine == null || !mine.id().equals(shown.get().id())) && needsLedger(previous, shown.get())) {
+        ledger = engine.ledger(shown.get().id());
+      }
+      boolean interrupted = shown.map(r -> r.interrupted(Instant.now(), StateStore.STALE_AFTER)).orElse(false);
+      return new Snapshot(all, status, shown, ledger, interrupted);
+    }, (message, fraction) -> {}, this::apply, failure -> {
+      reading = false;
+      pollError.set(Errors.sentence(failure, "read the runs and the ledger"));
+    });
+  }
+
+  /** A finished run's ledger no longer changes: read it once. */
+  private static boolean needsLedger(RunRecord previous, RunRecord now) {
+    return previous == null || !previous.id().equals(now.id()) || previous.state() != now.state() || now.state().active();
+  }
+
+  private record Snapshot(List<RunRecord> runs, LiveStatus live, Optional<RunRecord> shown,
+      Map<HourPartition, LedgerEntry> ledger, boolean interrupted) {}
+
+  private void apply(Snapshot s) {
+    reading = false;
+    pollError.set("");
+    runs.setAll(s.runs());
+    live.set(s.live());
+    BackfillRun mine = driven.get();
+    if (mine == null) {
+      progress.liveLagProperty().set(s.live().lag());
+    }
+    if (s.shown().isPresent() && s.ledger() != null) {
+      lastRead = s.shown().get();
+      progress.show(s.shown().get(), s.ledger(), liveEnd(s.live(), s.shown().get().boundary()), Instant.now(),
+          s.interrupted());
+    } else if (s.shown().isEmpty() && mine == null) {
+      Plan plan = workspace.plan();
+      progress.clear();
+      if (plan != null) {
+        progress.layout(plan.range().from(), plan.range().to(), plan.boundary(), liveEnd(s.live(), plan.boundary()));
+        progress.hours().changed();
+        progress.totalProperty().set(plan.hours().size());
+      }
+    }
+  }
+
+  private static HourPartition liveEnd(LiveStatus live, HourPartition boundary) {
+    return live.liveEdge().map(e -> e.plusHours(1)).orElse(boundary);
+  }
+
+  /** Starts a backfill of the current plan, once its preflight passed and the operator confirmed. */
+  public void start() {
+    Plan plan = workspace.plan();
+    PreflightReport checks = workspace.preflightProperty().get();
+    Engine engine = workspace.engine();
+    if (plan == null) {
+      activity.fail("There is no plan yet; make one on the Plan screen first.");
+      return;
+    }
+    if (checks == null || !checks.passed()) {
+      activity.fail(checks == null ? "Run the preflight on the Plan screen first; the backfill starts only when no "
+          + "check failed." : "The preflight found " + checks.failures().size() + " failed check(s); fix them on "
+          + "the Plan screen and run it again.");
+      return;
+    }
+    String target = plan.spec().database() + "." + plan.spec().targetTable();
+    if (!workspace.dialogs().confirmBackfill(new BackfillRequest(target, plan.range(), plan.boundary(),
+        plan.hours().size(), settingsText(plan.settings())))) {
+      return;
+    }
+    progress.clear();
+    progress.layout(plan.range().from(), plan.range().to(), plan.boundary(), plan.liveEdge().plusHours(1));
+    progress.hours().changed();
+    int c = concurrency.get();
+    long r = rowsLimit.get();
+    activity.run("start the backfill", p -> engine.backfill(plan, listener), run -> {
+      drive(run);
+      if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()) {
+        applyThrottle();
+      }
+    });
+  }
+
+  static String settingsText(BackfillSettings s) {
+    return s.concurrency() + " batch(es) of " + s.batchHours() + " h at once"
+        + (s.rowsPerSecond() > 0 ? ", at most " + s.rowsPerSecond() + " rows/s" : ", no rows/s limit")
+        + (s.maxLiveLag().isZero() ? "" : ", waits while the live writer lags more than " + s.maxLiveLag().toMinutes()
+            + " min");
+  }
+
+  /** Continues a run that failed, was cancelled or was interrupted, from its ledger. */
+  public void resumeRun() {
+    RunRecord stopped = progress.recordProperty().get();
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (stopped == null) {
+      activity.fail("There is no run to resume.");
+      return;
+    }
+    BackfillSettings settings = engine.defaults(spec).withConcurrency(concurrency.get())
+        .withRowsPerSecond(rowsLimit.get());
+    activity.run("resume run " + stopped.id(), p -> {
+      Map<HourPartition, LedgerEntry> ledger = engine.ledger(stopped.id());
+      LiveStatus status = engine.live(spec);
+      BackfillRun run = engine.resume(stopped.id(), spec, settings, listener);
+      return new Resumed(run, ledger, status);
+    }, resumed -> {
+      progress.show(resumed.run().record(), resumed.ledger(), liveEnd(resumed.live(), stopped.boundary()), Instant.now(),
+          false);
+      drive(resumed.run());
+    });
+  }
+
+  private record Resumed(BackfillRun run, Map<HourPartition, LedgerEntry> ledger, LiveStatus live) {}
+
+  private void drive(BackfillRun run) {
+    driven.set(run);
+    paused.set(false);
+    selectedRun.set(null);
+    lastRead = null;
+    progress.started(run.record());
+    run.completion().whenComplete((record, failure) -> workspace.executor().onFxThread(() -> {
+      drain();
+      if (driven.get() == run) {
+        driven.set(null);
+        paused.set(false);
+      }
+      lastRead = null;
+      refresh();
+    }));
+  }
+
+  private void received(BackfillEvent event) {
+    events.add(event);
+    if (drainScheduled.compareAndSet(false, true)) {
+      workspace.executor().onFxThread(this::drain);
+    }
+  }
+
+  private void drain() {
+    drainScheduled.set(false);
+    for (BackfillEvent e; (e = events.poll()) != null; ) {
+      progress.apply(e);
+    }
+    progress.hours().changed();
+  }
+
+  public void pause() {
+    BackfillRun run = driven.get();
+    if (run != null) {
+      activity.run("pause run " + run.id(), p -> {
+        run.pause();
+        return true;
+      }, ok -> paused.set(true));
+    }
+  }
+
+  public void resume() {
+    BackfillRun run = driven.get();
+    if (run != null) {
+      activity.run("resume run " + run.id(), p -> {
+        run.resume();
+        return true;
+      }, ok -> paused.set(false));
+    }
+  }
+
+  /** Ends the run after its batches under way, once the operator confirmed. */
+  public void cancel() {
+    BackfillRun run = driven.get();
+    if (run != null && workspace.dialogs().confirmCancelRun(run.id(), progress.doneProperty().get(),
+        progress.totalProperty().get())) {
+      run.cancel();
+      progress.waitingProperty().set("Cancelling: the batches under way finish first.");
+    }
+  }
+
+  /** Whether the window may close: asks first when this console drives a run, which closing cancels. */
+  public boolean mayClose() {
+    BackfillRun run = driven.get();
+    return run == null || workspace.dialogs().confirmCloseWhileRunning(run.id(), progress.doneProperty().get(),
+        progress.totalProperty().get());
+  }
+
+  /** Applies the concurrency and rows-per-second limit to the running run, from its next batch on. */
+  public void applyThrottle() {
+    BackfillRun run = driven.get();
+    int c = concurrency.get();
+    long r = rowsLimit.get();
+    if (run != null) {
+      activity.run("change the throttle of run " + run.id(), p -> {
+        if (run.settings().concurrency() != c) {
+          run.setConcurrency(c);
+        }
+        if (run.settings().rowsPerSecond() != r) {
+          run.setRowsPerSecond(r);
+        }
+        return run.settings();
+      }, s -> progress.waitingProperty().set("Throttle applied: " + settingsText(s) + "."));
+    }
+  }
+
+  /** Starts the corrected live writer from the boundary, on the demo world, once the operator confirmed. */
+  public void deployLiveWriter() {
+    Optional<HourPartition> from = boundary();
+    if (workspace.demo().isEmpty() || from.isEmpty()) {
+      writer.fail("There is no boundary yet: plan and run the backfill first.");
+      return;
+    }
+    var demo = workspace.demo().get();
+    if (workspace.dialogs().confirmDeployLiveWriter(from.get(), demo.describe())) {
+      writer.run("deploy the corrected live writer from " + from.get(), p -> {
+        demo.deployV2(from.get());
+        return true;
+      }, ok -> refresh());
+    }
+  }
+
+  /** The boundary from which the live writer owns v2: the shown run's, or the plan's. */
+  public Optional<HourPartition> boundary() {
+    RunRecord r = progress.recordProperty().get();
+    if (r != null) {
+      return Optional.of(r.boundary());
+    }
+    return Optional.ofNullable(workspace.plan()).map(Plan::boundary);
+  }
+
+  public RunProgress progress() {
+    return progress;
+  }
+
+  public Activity activity() {
+    return activity;
+  }
+
+  public Activity writer() {
+    return writer;
+  }
+
+  public ObservableList<RunRecord> runs() {
+    return runs;
+  }
+
+  public ObjectProperty<String> selectedRunProperty() {
+    return selectedRun;
+  }
+
+  public ReadOnlyObjectProperty<BackfillRun> drivenProperty() {
+    return driven;
+  }
+
+  public BooleanProperty pausedProperty() {
+    return paused;
+  }
+
+  public IntegerProperty concurrencyProperty() {
+    return concurrency;
+  }
+
+  public LongProperty rowsLimitProperty() {
+    return rowsLimit;
+  }
+
+  public ReadOnlyObjectProperty<LiveStatus> liveProperty() {
+    return live;
+  }
+
+  public StringProperty pollErrorProperty() {
+    return pollError;
+  }
+
+  public Workspace workspace() {
+    return workspace;
+  }
+}

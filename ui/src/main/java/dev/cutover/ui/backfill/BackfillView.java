@@ -1,0 +1,264 @@
+package dev.cutover.ui.backfill;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.backfill.HourStates.Cell;
+import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.common.ScreenView;
+import dev.cutover.ui.common.Widgets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Spinner;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+
+/**
+ * The backfill screen: the run (state, progress, rate, ETA, the live writer's lag), its commands and
+ * throttle, every hour as a cell of one canvas, and the corrected live writer's take-over from B.
+ */
+public final class BackfillView extends ScreenView {
+
+  private final VBox root = new VBox(14);
+  private final HourGrid grid;
+
+  public BackfillView(BackfillModel model) {
+    RunProgress p = model.progress();
+    grid = new HourGrid(p.hours());
+    VBox run = runCard(model, p);
+    HBox.setHgrow(run, Priority.ALWAYS);
+    VBox writer = liveWriterCard(model);
+    writer.setPrefWidth(360);
+    writer.setMinWidth(320);
+    HBox top = new HBox(14, run, writer);
+    VBox hours = hoursCard(model, p);
+    VBox.setVgrow(hours, Priority.ALWAYS);
+    root.getChildren().addAll(top, hours);
+  }
+
+  private VBox runCard(BackfillModel model, RunProgress p) {
+    ComboBox<String> runs = new ComboBox<>();
+    runs.setId("run-select");
+    binder.bind(runs.promptTextProperty(), p.recordProperty().map(r -> "latest: " + r.id()).orElse("no run yet"));
+    runs.setPrefWidth(320);
+    binder.watchList(model.runs(), () -> {
+      List<String> ids = model.runs().stream().map(RunRecord::id).toList();
+      if (!ids.equals(runs.getItems())) {
+        runs.getItems().setAll(ids);
+      }
+    });
+    runs.setConverter(new StringConverter<>() {
+      @Override
+      public String toString(String id) {
+        return id == null ? "" : model.runs().stream().filter(r -> r.id().equals(id)).findFirst()
+            .map(r -> id + " · " + r.state().name().toLowerCase(Locale.ROOT)).orElse(id);
+      }
+
+      @Override
+      public String fromString(String s) {
+        return s;
+      }
+    });
+    binder.bindBidirectional(runs.valueProperty(), model.selectedRunProperty());
+    Label runLabel = new Label("Run");
+    runLabel.setLabelFor(runs);
+
+    Label state = Widgets.label("run-state", "state-label");
+    binder.bind(state.textProperty(), p.stateProperty());
+    Label message = Widgets.label("run-message", "muted");
+    Widgets.wrap(message);
+    binder.bind(message.textProperty(), p.messageProperty());
+
+    Button start = Widgets.button("backfill-start", "St_art backfill");
+    Button pause = Widgets.button("backfill-pause", "Pa_use");
+    Button resume = Widgets.button("backfill-resume", "R_esume");
+    Button cancel = Widgets.button("backfill-cancel", "Ca_ncel run");
+    Button resumeRun = Widgets.button("backfill-resume-run", "Resume st_opped run");
+    start.setOnAction(e -> model.start());
+    pause.setOnAction(e -> model.pause());
+    resume.setOnAction(e -> model.resume());
+    cancel.setOnAction(e -> model.cancel());
+    resumeRun.setOnAction(e -> model.resumeRun());
+    var driving = model.drivenProperty().isNotNull();
+    var busy = model.activity().runningProperty();
+    BooleanBinding activeElsewhere = Bindings.createBooleanBinding(() -> model.drivenProperty().get() == null
+        && p.recordProperty().get() != null && p.recordProperty().get().state().active() && !p.resumable(),
+        model.drivenProperty(), p.recordProperty(), p.interruptedProperty());
+    binder.bind(start.disableProperty(), driving.or(busy).or(activeElsewhere));
+    binder.bind(pause.disableProperty(), driving.not().or(model.pausedProperty()).or(busy));
+    binder.bind(resume.disableProperty(), driving.not().or(model.pausedProperty().not()).or(busy));
+    binder.bind(cancel.disableProperty(), driving.not());
+    binder.bind(resumeRun.disableProperty(), Bindings.createBooleanBinding(() -> model.drivenProperty().get() != null
+        || !p.resumable(), model.drivenProperty(), p.recordProperty(), p.interruptedProperty()).or(busy));
+    HBox commands = Widgets.row(8, start, pause, resume, cancel, resumeRun);
+
+    ProgressBar bar = new ProgressBar(0);
+    bar.setId("run-progress");
+    bar.setMaxWidth(Double.MAX_VALUE);
+    HBox.setHgrow(bar, Priority.ALWAYS);
+    binder.bind(bar.progressProperty(), Bindings.createDoubleBinding(() -> p.totalProperty().get() == 0 ? 0
+        : (double) p.doneProperty().get() / p.totalProperty().get(), p.doneProperty(), p.totalProperty()));
+    Label count = Widgets.label("run-count");
+    binder.bind(count.textProperty(), Bindings.createStringBinding(() -> Formats.count(p.doneProperty().get()) + " of "
+        + Formats.hours(p.totalProperty().get()) + " done" + (p.failedProperty().get() > 0 ? ", "
+        + p.failedProperty().get() + " failed" : ""), p.doneProperty(), p.totalProperty(), p.failedProperty()));
+
+    GridPane stats = new GridPane();
+    stats.setHgap(28);
+    stats.setVgap(2);
+    stat(stats, 0, "Rows written", "run-rows", Bindings.createStringBinding(() -> Formats.count(p.rowsProperty().get()),
+        p.rowsProperty()));
+    stat(stats, 1, "Rows/s", "run-rate", Bindings.createStringBinding(() -> Formats.count(Math.round(
+        p.rowsPerSecondProperty().get())), p.rowsPerSecondProperty()));
+    stat(stats, 2, "ETA", "run-eta", Bindings.createStringBinding(() -> p.etaProperty().get().map(Formats::duration)
+        .orElse("—"), p.etaProperty()));
+    stat(stats, 3, "Live writer lag", "run-lag", Bindings.createStringBinding(() -> Formats.duration(
+        p.liveLagProperty().get()), p.liveLagProperty()));
+
+    Spinner<Integer> concurrency = new Spinner<>(1, 32, model.concurrencyProperty().get());
+    concurrency.setId("throttle-concurrency");
+    concurrency.setEditable(true);
+    concurrency.setPrefWidth(80);
+    binder.watch(model.concurrencyProperty(), v -> concurrency.getValueFactory().setValue(v.intValue()));
+    concurrency.valueProperty().addListener((o, a, b) -> model.concurrencyProperty().set(b));
+    Spinner<Integer> rows = new Spinner<>(0, 100_000_000, (int) model.rowsLimitProperty().get(), 1000);
+    rows.setId("throttle-rows");
+    rows.setEditable(true);
+    rows.setPrefWidth(130);
+    binder.watch(model.rowsLimitProperty(), v -> rows.getValueFactory().setValue(v.intValue()));
+    rows.valueProperty().addListener((o, a, b) -> model.rowsLimitProperty().set(b));
+    Label cl = new Label("Concurrenc_y");
+    cl.setMnemonicParsing(true);
+    cl.setLabelFor(concurrency);
+    Label rl = new Label("Rows/s l_imit (0: none)");
+    rl.setMnemonicParsing(true);
+    rl.setLabelFor(rows);
+    Button apply = Widgets.button("throttle-apply", "Apply thrott_le");
+    apply.setOnAction(e -> model.applyThrottle());
+    binder.bind(apply.disableProperty(), driving.not().or(busy));
+
+    Label waiting = Widgets.label("run-waiting", "muted");
+    Widgets.wrap(waiting);
+    binder.bind(waiting.textProperty(), p.waitingProperty());
+    Label pollError = Widgets.errorLabel("backfill-poll-error", binder, model.pollErrorProperty());
+
+    return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), message, commands, Widgets.row(10, bar, count),
+        stats, Widgets.row(8, cl, concurrency, rl, rows, apply), waiting,
+        Widgets.activityBar("backfill-activity", binder, model.activity()),
+        Widgets.errorLabel("backfill-error", binder, model.activity().errorProperty()), pollError);
+  }
+
+  private void stat(GridPane g, int col, String key, String id, javafx.beans.value.ObservableValue<String> value) {
+    Label k = Widgets.muted(key);
+    Label v = Widgets.label(id, "stat-value");
+    binder.bind(v.textProperty(), value);
+    g.add(k, col, 0);
+    g.add(v, col, 1);
+  }
+
+  private VBox hoursCard(BackfillModel model, RunProgress p) {
+    binder.watch(model.workspace().paletteProperty(), grid::setPalette);
+    binder.onChange(p.hours().revisionProperty(), r -> grid.redraw());
+    VBox.setVgrow(grid, Priority.ALWAYS);
+    HBox legend = new HBox(16);
+    legend.setId("hour-legend");
+    for (Cell c : List.of(Cell.PENDING, Cell.RUNNING, Cell.WRITTEN, Cell.EMPTIED, Cell.FAILED, Cell.LIVE)) {
+      Region swatch = new Region();
+      swatch.getStyleClass().add("swatch");
+      binder.watch(model.workspace().paletteProperty(), pal -> swatch.setStyle("-fx-background-color: "
+          + web(grid.colour(c)) + ";"));
+      Label count = Widgets.label("legend-" + c.name().toLowerCase(Locale.ROOT));
+      binder.watch(p.hours().revisionProperty(), r -> count.setText(capital(c.words()) + " " + Formats.count(
+          p.hours().count(c))));
+      legend.getChildren().add(Widgets.row(6, swatch, count));
+    }
+    Label hover = Widgets.label("hour-hover", "muted");
+    hover.setText("Point at an hour, or focus the grid and use the arrow keys.");
+    grid.setOnHover(text -> hover.setText(text.isEmpty() ? "Point at an hour, or focus the grid and use the arrow keys."
+        : text));
+    return Widgets.card("Hours (one column per day, one row per hour of the day, UTC)", grid, legend, hover);
+  }
+
+  private VBox liveWriterCard(BackfillModel model) {
+    Label what = Widgets.wrap(Widgets.label("live-writer-instructions"));
+    Label v2 = Widgets.label("v2-edge", "strong");
+    Label v1 = Widgets.label("v1-edge");
+    Label status = Widgets.wrap(Widgets.label("v2-status", "muted"));
+    GridPane edges = Widgets.facts(120);
+    Widgets.fact(edges, "v2 newest hour", v2);
+    Widgets.fact(edges, "v1 newest hour", v1);
+    TableSpec spec = model.workspace().spec();
+    binder.watch(model.progress().recordProperty(), r -> what.setText(instructions(model, spec)));
+    binder.onChange(model.workspace().planProperty(), r -> what.setText(instructions(model, spec)));
+    binder.watch(model.liveProperty(), live -> {
+      v2.setText(live == null ? "—" : live.targetEdge().map(h -> h + " UTC").orElse("none"));
+      v1.setText(live == null ? "—" : live.liveEdge().map(h -> h + " UTC").orElse("none"));
+      status.setText(live == null ? "" : takeOver(live, model.boundary()));
+    });
+    VBox card = Widgets.card("Corrected live writer", what, edges, status);
+    if (model.workspace().demo().isPresent()) {
+      Button deploy = Widgets.button("deploy-live-writer", "Deploy corrected live _writer from B");
+      deploy.setOnAction(e -> model.deployLiveWriter());
+      binder.bind(deploy.disableProperty(), model.writer().runningProperty());
+      card.getChildren().addAll(deploy, Widgets.activityBar("writer-activity", binder, model.writer()),
+          Widgets.errorLabel("writer-error", binder, model.writer().errorProperty()));
+    }
+    return card;
+  }
+
+  static String instructions(BackfillModel model, TableSpec spec) {
+    Optional<HourPartition> b = model.boundary();
+    if (b.isEmpty()) {
+      return "Once there is a plan, the corrected live writer starts from its boundary B.";
+    }
+    if (model.workspace().demo().isPresent()) {
+      return model.workspace().demo().get().describe() + " B is " + b.get() + " UTC.";
+    }
+    return "Start the corrected live job now, writing " + spec.database() + "." + spec.targetTable() + " for every "
+        + "hour from B = " + b.get() + " UTC on. It must not write any hour before B (the backfill owns those), and "
+        + "the old job keeps writing " + spec.liveTable() + " until the cutover.";
+  }
+
+  static String takeOver(LiveStatus live, Optional<HourPartition> boundary) {
+    if (live.targetEdge().isEmpty() || boundary.isEmpty() || live.targetEdge().get().isBefore(boundary.get())) {
+      return "No hour at or after B in v2 yet: the corrected live writer has not started.";
+    }
+    HourPartition v2 = live.targetEdge().get();
+    long behind = live.liveEdge().map(v1 -> Duration.between(v2.start(), v1.start()).toHours()).orElse(0L);
+    return behind <= 0 ? "The corrected live writer has caught up with v1." : "The corrected live writer is "
+        + Formats.hours(behind) + " behind v1.";
+  }
+
+  private static String capital(String s) {
+    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+
+  private static String web(javafx.scene.paint.Color c) {
+    return String.format(Locale.ROOT, "#%02x%02x%02x", Math.round(c.getRed() * 255), Math.round(c.getGreen() * 255),
+        Math.round(c.getBlue() * 255));
+  }
+
+  public HourGrid grid() {
+    return grid;
+  }
+
+  @Override
+  public Node root() {
+    return root;
+  }
+
+}

@@ -1,0 +1,171 @@
+package dev.cutover.ui.backfill;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.ui.backfill.HourStates.Cell;
+import dev.cutover.ui.common.CanvasRegion;
+import dev.cutover.ui.common.Palette;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.function.Consumer;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.paint.Color;
+import javafx.scene.text.Font;
+import javafx.util.Duration;
+
+/**
+ * Every hour of a run as one cell on a single canvas (six months are ~4,400 cells; nodes would be
+ * too many): a column per day, a row per hour of the day, coloured by state. The mouse or the arrow
+ * keys pick an hour; its state shows in a tooltip and in {@code onHover}.
+ */
+public final class HourGrid extends CanvasRegion {
+
+  static final double LEFT = 34;
+  static final double TOP = 6;
+  static final double BOTTOM = 22;
+  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MMM d", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private final HourStates states;
+  private final Tooltip tip = new Tooltip();
+  private Palette palette = Palette.LIGHT;
+  private int cursor = -1;
+  private Consumer<String> onHover = s -> {};
+
+  public HourGrid(HourStates states) {
+    this.states = states;
+    setId("hour-grid");
+    setFocusTraversable(true);
+    setMinHeight(24 * 5 + TOP + BOTTOM);
+    setPrefHeight(24 * 11 + TOP + BOTTOM);
+    tip.setShowDelay(Duration.millis(150));
+    Tooltip.install(this, tip);
+    setOnMouseMoved(e -> pick(indexAt(e.getX(), e.getY())));
+    setOnMouseClicked(e -> requestFocus());
+    addEventHandler(KeyEvent.KEY_PRESSED, this::key);
+    focusedProperty().addListener((o, a, b) -> redraw());
+  }
+
+  public void setPalette(Palette p) {
+    palette = p;
+    redraw();
+  }
+
+  public void setOnHover(Consumer<String> onHover) {
+    this.onHover = onHover;
+  }
+
+  /** The geometry: first day's midnight, number of day columns, cell width and height. */
+  record Geometry(HourPartition midnight, int offset, int days, double cellW, double cellH) {}
+
+  Geometry geometry() {
+    if (states.first().isEmpty() || states.size() == 0) {
+      return null;
+    }
+    HourPartition first = states.first().get();
+    int offset = first.start().atZone(ZoneOffset.UTC).getHour();
+    HourPartition midnight = first.plusHours(-offset);
+    int days = (offset + states.size() + 23) / 24;
+    double cellW = Math.max(2, Math.min(28, Math.floor((canvas.getWidth() - LEFT - 4) / days)));
+    double cellH = Math.max(3, Math.min(14, Math.floor((canvas.getHeight() - TOP - BOTTOM) / 24)));
+    return new Geometry(midnight, offset, days, cellW, cellH);
+  }
+
+  /** The index of the hour under a point, or -1. */
+  public int indexAt(double x, double y) {
+    Geometry g = geometry();
+    if (g == null || x < LEFT || y < TOP) {
+      return -1;
+    }
+    int col = (int) ((x - LEFT) / g.cellW());
+    int row = (int) ((y - TOP) / g.cellH());
+    if (row >= 24 || col >= g.days()) {
+      return -1;
+    }
+    int i = col * 24 + row - g.offset();
+    return i >= 0 && i < states.size() ? i : -1;
+  }
+
+  /** The centre of an hour's cell, for tests that point at it. */
+  public double[] centreOf(int index) {
+    Geometry g = geometry();
+    int slot = index + g.offset();
+    return new double[] {LEFT + (slot / 24) * g.cellW() + g.cellW() / 2, TOP + (slot % 24) * g.cellH() + g.cellH() / 2};
+  }
+
+  private void pick(int index) {
+    cursor = index;
+    String text = index < 0 ? "" : states.describe(index);
+    tip.setText(text);
+    onHover.accept(text);
+    redraw();
+  }
+
+  private void key(KeyEvent e) {
+    if (states.size() == 0) {
+      return;
+    }
+    int step = switch (e.getCode()) {
+      case UP -> -1;
+      case DOWN -> 1;
+      case LEFT -> -24;
+      case RIGHT -> 24;
+      case HOME -> -states.size();
+      case END -> states.size();
+      default -> 0;
+    };
+    if (step != 0) {
+      pick(Math.max(0, Math.min(states.size() - 1, (cursor < 0 ? 0 : cursor) + step)));
+      e.consume();
+    }
+  }
+
+  @Override
+  public void redraw() {
+    GraphicsContext g = canvas.getGraphicsContext2D();
+    g.setFill(palette.surface());
+    g.fillRect(0, 0, canvas.getWidth(), canvas.getHeight());
+    Geometry geo = geometry();
+    if (geo == null) {
+      return;
+    }
+    double gap = geo.cellW() >= 6 ? 1 : 0;
+    for (int i = 0; i < states.size(); i++) {
+      int slot = i + geo.offset();
+      g.setFill(colour(states.cell(i)));
+      g.fillRect(LEFT + (slot / 24) * geo.cellW(), TOP + (slot % 24) * geo.cellH(), geo.cellW() - gap,
+          geo.cellH() - gap);
+    }
+    g.setFill(palette.muted());
+    g.setFont(Font.font(10));
+    for (int h = 0; h < 24; h += 6) {
+      g.fillText(String.format(Locale.ROOT, "%02d:00", h), 0, TOP + h * geo.cellH()
+          + Math.min(10, geo.cellH() + 6));
+    }
+    int every = Math.max(1, (int) Math.ceil(56 / geo.cellW()));
+    for (int d = 0; d < geo.days(); d += every) {
+      g.fillText(DAY.format(geo.midnight().plusHours(d * 24L).start()), LEFT + d * geo.cellW(),
+          TOP + 24 * geo.cellH() + 14);
+    }
+    if (cursor >= 0 && cursor < states.size() && (isFocused() || isHover())) {
+      int slot = cursor + geo.offset();
+      g.setStroke(palette.text());
+      g.setLineWidth(1.5);
+      g.strokeRect(LEFT + (slot / 24) * geo.cellW() - 1, TOP + (slot % 24) * geo.cellH() - 1, geo.cellW() + 1,
+          geo.cellH() + 1);
+    }
+  }
+
+  Color colour(Cell c) {
+    return switch (c) {
+      case OUTSIDE -> palette.surface().interpolate(palette.border(), 0.5);
+      case PENDING -> palette.pending();
+      case RUNNING -> palette.running();
+      case WRITTEN -> palette.written();
+      case EMPTIED -> palette.emptied();
+      case FAILED -> palette.failed();
+      case LIVE -> palette.live();
+    };
+  }
+}

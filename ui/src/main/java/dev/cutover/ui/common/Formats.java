@@ -1,0 +1,77 @@
+package dev.cutover.ui.common;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/** How numbers, times and durations read on screen: UTC everywhere, grouped digits, short durations. */
+public final class Formats {
+
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+
+  private Formats() {}
+
+  public static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  public static String number(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return String.format(Locale.ROOT, "%,d", (long) v);
+    }
+    return String.format(Locale.ROOT, "%,.3f", v);
+  }
+
+  public static String signed(double v) {
+    return (v > 0 ? "+" : "") + number(v);
+  }
+
+  public static String time(Instant at) {
+    return at == null ? "—" : TIME.format(at) + " UTC";
+  }
+
+  public static String bytes(long b) {
+    if (b < 1024) {
+      return b + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    double v = b;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+
+  /** 45 ms, 12 s, 3 min 20 s, 2 h 05 min, 3 d 4 h. */
+  public static String duration(Duration d) {
+    if (d == null) {
+      return "—";
+    }
+    long ms = d.toMillis();
+    if (ms == 0) {
+      return "0 s";
+    }
+    if (ms < 1000) {
+      return ms + " ms";
+    }
+    long s = d.toSeconds();
+    if (s < 60) {
+      return s + " s";
+    }
+    if (s < 3600) {
+      return (s / 60) + " min " + (s % 60) + " s";
+    }
+    if (s < 86_400) {
+      return String.format(Locale.ROOT, "%d h %02d min", s / 3600, (s % 3600) / 60);
+    }
+    return (s / 86_400) + " d " + ((s % 86_400) / 3600) + " h";
+  }
+
+  public static String hours(long n) {
+    return count(n) + (n == 1 ? " hour" : " hours");
+  }
+}

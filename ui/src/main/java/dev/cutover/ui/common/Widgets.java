@@ -1,0 +1,156 @@
+package dev.cutover.ui.common;
+
+import javafx.beans.value.ObservableValue;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/** The few building blocks every screen uses, so that they look and behave alike. */
+public final class Widgets {
+
+  private Widgets() {}
+
+  /** A bordered card with a title. */
+  public static VBox card(String title, Node... content) {
+    Label t = new Label(title);
+    t.getStyleClass().add("card-title");
+    VBox box = new VBox(10, t);
+    box.getChildren().addAll(content);
+    box.getStyleClass().add("card");
+    box.setPadding(new Insets(14, 16, 14, 16));
+    return box;
+  }
+
+  /** A button whose underscored letter is its Alt mnemonic. */
+  public static Button button(String id, String text) {
+    Button b = new Button(text);
+    b.setId(id);
+    b.setMnemonicParsing(true);
+    b.setMinWidth(Region.USE_PREF_SIZE);
+    return b;
+  }
+
+  public static Label label(String id, String... styleClasses) {
+    Label l = new Label();
+    l.setId(id);
+    l.getStyleClass().addAll(styleClasses);
+    return l;
+  }
+
+  public static Label muted(String text) {
+    Label l = new Label(text);
+    l.getStyleClass().add("muted");
+    return l;
+  }
+
+  /**
+   * Lets a label wrap and keeps the height its wrapped text needs: inside a VBox a wrapping label is
+   * otherwise squeezed to one line and ends in an ellipsis.
+   */
+  public static <T extends Label> T wrap(T label) {
+    label.setWrapText(true);
+    label.setMinHeight(Region.USE_PREF_SIZE);
+    return label;
+  }
+
+  /** A label that keeps its whole text: never shortened to an ellipsis when space is tight. */
+  public static <T extends javafx.scene.control.Labeled> T whole(T labeled) {
+    labeled.setMinWidth(Region.USE_PREF_SIZE);
+    return labeled;
+  }
+
+  /** A key/value grid: muted keys in a fixed column, values that wrap. */
+  public static GridPane facts(double keyWidth) {
+    GridPane g = new GridPane();
+    g.setHgap(14);
+    g.setVgap(6);
+    ColumnConstraints k = new ColumnConstraints(keyWidth);
+    ColumnConstraints v = new ColumnConstraints();
+    v.setHgrow(Priority.ALWAYS);
+    g.getColumnConstraints().addAll(k, v);
+    return g;
+  }
+
+  public static void fact(GridPane grid, String key, Node value) {
+    Label k = muted(key);
+    k.setMinWidth(Region.USE_PREF_SIZE);
+    if (value instanceof Label l) {
+      wrap(l);
+    }
+    GridPane.setValignment(k, javafx.geometry.VPos.TOP);
+    grid.addRow(grid.getRowCount(), k, value);
+  }
+
+  /** A form row: a label whose underscored letter focuses {@code control}, then the control (and more). */
+  public static void field(GridPane grid, String label, Node control, Node... more) {
+    Label k = new Label(label);
+    k.setMnemonicParsing(true);
+    k.setLabelFor(control);
+    k.getStyleClass().add("muted");
+    k.setMinWidth(Region.USE_PREF_SIZE);
+    HBox row = new HBox(8, control);
+    row.getChildren().addAll(more);
+    row.setAlignment(Pos.CENTER_LEFT);
+    grid.addRow(grid.getRowCount(), k, row);
+  }
+
+  /** The red sentence of a screen's last failure; hidden while there is none. */
+  public static Label errorLabel(String id, Binder binder, ObservableValue<String> error) {
+    Label l = wrap(new Label());
+    l.setId(id);
+    l.getStyleClass().add("error-text");
+    l.setMaxWidth(Double.MAX_VALUE);
+    binder.bind(l.textProperty(), error);
+    binder.watch(error, e -> {
+      boolean show = e != null && !e.isEmpty();
+      l.setVisible(show);
+      l.setManaged(show);
+    });
+    return l;
+  }
+
+  /** Progress of an activity with its message and a Cancel button (Escape); hidden while idle. */
+  public static HBox activityBar(String id, Binder binder, Activity activity) {
+    ProgressBar bar = new ProgressBar();
+    bar.setPrefWidth(180);
+    binder.bind(bar.progressProperty(), activity.progressProperty());
+    Label message = new Label();
+    message.getStyleClass().add("muted");
+    binder.bind(message.textProperty(), activity.messageProperty());
+    Button cancel = new Button("Cancel");
+    cancel.setId(id + "-cancel");
+    cancel.setCancelButton(true);
+    cancel.setOnAction(e -> activity.cancel());
+    HBox box = new HBox(10, bar, message, cancel);
+    box.setId(id);
+    box.setAlignment(Pos.CENTER_LEFT);
+    binder.watch(activity.runningProperty(), running -> {
+      box.setVisible(running);
+      box.setManaged(running);
+      cancel.setCancelButton(running);
+    });
+    return box;
+  }
+
+  public static Region spacer() {
+    Region r = new Region();
+    HBox.setHgrow(r, Priority.ALWAYS);
+    VBox.setVgrow(r, Priority.ALWAYS);
+    return r;
+  }
+
+  public static HBox row(double gap, Node... nodes) {
+    HBox box = new HBox(gap, nodes);
+    box.setAlignment(Pos.CENTER_LEFT);
+    return box;
+  }
+}

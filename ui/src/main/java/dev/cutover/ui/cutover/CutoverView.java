@@ -1,0 +1,180 @@
+package dev.cutover.ui.cutover;
+
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.common.ScreenView;
+import dev.cutover.ui.common.Widgets;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.VPos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/** The cutover screen: the gate checklist, the swap and its result, rollback, retention and clean-up. */
+public final class CutoverView extends ScreenView {
+
+  private final HBox root = new HBox(14);
+
+  public CutoverView(CutoverModel model) {
+    VBox left = gateCard(model);
+    left.setPrefWidth(560);
+    HBox.setHgrow(left, Priority.ALWAYS);
+    VBox result = resultCard(model);
+    VBox.setVgrow(result, Priority.ALWAYS);
+    VBox right = new VBox(14, result, retentionCard(model));
+    right.setPrefWidth(460);
+    HBox.setHgrow(right, Priority.ALWAYS);
+    root.getChildren().addAll(left, right);
+  }
+
+  private VBox gateCard(CutoverModel model) {
+    TableSpec spec = model.spec();
+    Label summary = Widgets.label("gate-summary", "state-label");
+    binder.bind(summary.textProperty(), model.gateProperty().map(g -> g.open()
+        ? "Gate open: every condition is met" : "Gate closed: " + g.unmet().size() + " condition(s) unmet")
+        .orElse("Checking the gate…"));
+    binder.watch(model.gateProperty(), g -> {
+      summary.getStyleClass().removeAll("good", "bad");
+      if (g != null) {
+        summary.getStyleClass().add(g.open() ? "good" : "bad");
+      }
+    });
+    Label version = Widgets.label("consumer-version");
+    Widgets.wrap(version);
+    binder.bind(version.textProperty(), model.gateProperty().map(g -> "Consumers of " + spec.consumerView()
+        + " read " + switch (g.current()) {
+          case V1 -> "v1 (" + spec.liveTable() + ")";
+          case V2 -> "v2 (" + spec.targetTable() + ")";
+          case UNKNOWN -> "neither version";
+        } + ".").orElse(""));
+
+    GridPane conditions = new GridPane();
+    conditions.setId("gate-conditions");
+    conditions.setHgap(12);
+    conditions.setVgap(8);
+    ColumnConstraints name = new ColumnConstraints(190);
+    ColumnConstraints detail = new ColumnConstraints();
+    detail.setHgrow(Priority.ALWAYS);
+    conditions.getColumnConstraints().addAll(name, detail);
+    binder.watch(model.gateProperty(), g -> {
+      conditions.getChildren().clear();
+      if (g == null) {
+        return;
+      }
+      int row = 0;
+      for (Gate.Condition c : g.conditions()) {
+        CheckBox box = new CheckBox(c.name());
+        box.setId("gate-" + c.name().replace(' ', '-'));
+        box.setSelected(c.met());
+        box.setMouseTransparent(true);
+        box.setFocusTraversable(false);
+        box.getStyleClass().addAll("gate-check", c.met() ? "met" : "unmet");
+        Label d = new Label(c.detail());
+        Widgets.wrap(d);
+        d.getStyleClass().add(c.met() ? "muted" : "error-text");
+        GridPane.setValignment(box, VPos.TOP);
+        conditions.addRow(row++, box, d);
+      }
+    });
+
+    TextArea statement = new TextArea();
+    statement.setId("cutover-statement");
+    statement.setEditable(false);
+    statement.setWrapText(true);
+    statement.setPrefRowCount(2);
+    statement.getStyleClass().add("mono");
+    binder.bind(statement.textProperty(), model.statementProperty());
+
+    Button refresh = Widgets.button("gate-refresh", "Refresh _gate");
+    refresh.setOnAction(e -> model.refresh());
+    Button cut = Widgets.button("cutover-run", "Cut _over…");
+    cut.setOnAction(e -> model.cutover());
+    Button back = Widgets.button("rollback-run", "Ro_llback…");
+    back.setOnAction(e -> model.rollback());
+    var busy = model.activity().runningProperty();
+    binder.bind(refresh.disableProperty(), busy);
+    binder.bind(cut.disableProperty(), Bindings.createBooleanBinding(() -> model.gateProperty().get() == null
+        || !model.gateProperty().get().open(), model.gateProperty()).or(busy));
+    binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> model.gateProperty().get() == null
+        || model.gateProperty().get().current() != Gate.Version.V2, model.gateProperty()).or(busy));
+
+    return Widgets.card("Gate", summary, version, conditions,
+        Widgets.muted("The one statement that switches consumers, both ways:"), statement,
+        Widgets.row(8, refresh, cut, back), Widgets.activityBar("cutover-activity", binder, model.activity()),
+        Widgets.errorLabel("cutover-error", binder, model.activity().errorProperty()));
+  }
+
+  private VBox resultCard(CutoverModel model) {
+    GridPane g = Widgets.facts(120);
+    Widgets.fact(g, "Action", swapLabel(model, "swap-action", s -> s.action() + " at " + Formats.time(s.at())));
+    Widgets.fact(g, "Versions", swapLabel(model, "swap-versions", s -> "consumers read " + s.before() + " before, "
+        + s.after() + " after"));
+    Widgets.fact(g, "Took", swapLabel(model, "swap-took", s -> Formats.duration(s.took()) + " (one metadata "
+        + "statement)"));
+    Label statement = swapLabel(model, "swap-statement", SwapResult::statement);
+    statement.getStyleClass().add("mono");
+    Widgets.fact(g, "Statement", statement);
+    Widgets.fact(g, "Checked hour", swapLabel(model, "swap-hour", s -> s.verifiedHour() + " UTC"));
+    Label verification = swapLabel(model, "swap-verification", SwapResult::verification);
+    binder.watch(model.lastSwapProperty(), s -> {
+      verification.getStyleClass().removeAll("good", "bad");
+      if (s != null) {
+        verification.getStyleClass().add(s.verification().startsWith("verified") ? "good" : "bad");
+      }
+    });
+    Widgets.fact(g, "Verification", verification);
+    Label none = Widgets.muted("No cutover or rollback in this session yet. After one, its result shows here: the "
+        + "statement, the versions before and after, how long it took, and the check that the view returns the "
+        + "new version's rows.");
+    Widgets.wrap(none);
+    binder.bind(none.visibleProperty(), model.lastSwapProperty().isNull());
+    binder.bind(none.managedProperty(), none.visibleProperty());
+    binder.bind(g.visibleProperty(), model.lastSwapProperty().isNotNull());
+    binder.bind(g.managedProperty(), g.visibleProperty());
+    return Widgets.card("Result", none, g);
+  }
+
+  private Label swapLabel(CutoverModel model, String id, java.util.function.Function<SwapResult, String> text) {
+    Label l = Widgets.label(id);
+    Widgets.wrap(l);
+    binder.bind(l.textProperty(), model.lastSwapProperty().map(text).orElse(""));
+    return l;
+  }
+
+  private VBox retentionCard(CutoverModel model) {
+    Label horizon = Widgets.label("retention");
+    Widgets.wrap(horizon);
+    binder.bind(horizon.textProperty(), model.retentionProperty().map(CutoverView::retention).orElse("—"));
+    Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
+    clean.setOnAction(e -> model.cleanup());
+    binder.bind(clean.disableProperty(), model.activity().runningProperty());
+    Label result = Widgets.label("cleanup-result", "muted");
+    Widgets.wrap(result);
+    binder.bind(result.textProperty(), model.cleanupProperty());
+    return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean), result);
+  }
+
+  static String retention(Retention r) {
+    String basis = "v1 is kept for " + r.total().toHours() + " h after the cutover: the longest consumer cache ("
+        + r.longestCacheConsumer() + ", " + r.longestCache().toHours() + " h) plus the reconciliation window ("
+        + r.reconciliationWindow().toHours() + " h) plus a margin (" + r.margin().toHours() + " h).";
+    return basis + " " + r.keepUntil().map(t -> "Consumers switched at " + Formats.time(r.cutoverAt().orElse(null))
+        + "; v1 and the rollback stay until " + Formats.time(t) + ".").orElse("The horizon starts at the cutover.");
+  }
+
+
+  @Override
+  public Node root() {
+    return root;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.cutover.ui.dialogs;
+
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every question the console asks the operator, one method per question, so that tests can answer
+ * them. Called on the FX thread; each method returns when the operator has answered.
+ */
+public interface DialogService {
+
+  /** Which spec file to load. */
+  Optional<Path> chooseSpecFile(Optional<Path> current);
+
+  /** Where to write an export; {@code extension} without the dot. */
+  Optional<Path> chooseExportFile(String title, String suggestedName, String extension);
+
+  /** Whether to start a backfill that writes these hours of the target. */
+  boolean confirmBackfill(BackfillRequest request);
+
+  /** Whether to end a run after its batches under way. */
+  boolean confirmCancelRun(String runId, long hoursDone, long hoursTotal);
+
+  /** Whether to close the console while it drives a run: closing cancels the run, which can be resumed later. */
+  boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal);
+
+  /** Whether to start the corrected live writer from the boundary (demo world only). */
+  boolean confirmDeployLiveWriter(HourPartition from, String description);
+
+  /** The written reason for accepting an unexpected difference, or empty when the operator declines. */
+  Optional<String> acknowledgeDifference(AckRequest request);
+
+  /** The consumer view's name as the operator typed it to confirm the cutover, or empty. */
+  Optional<String> confirmCutover(SwapRequest request);
+
+  /** The consumer view's name as the operator typed it to confirm the rollback, or empty. */
+  Optional<String> confirmRollback(SwapRequest request);
+
+  /** Whether to drop the staging and sample tables left by runs. */
+  boolean confirmCleanup(String target);
+
+  /** A backfill about to start. */
+  record BackfillRequest(String target, HourRange range, HourPartition boundary, long hours, String settings) {}
+
+  /** A difference about to be accepted; {@code key} is empty for the whole hour. */
+  record AckRequest(HourPartition hour, List<String> key, String summary) {
+    public AckRequest {
+      key = List.copyOf(key);
+    }
+  }
+
+  /** A switch of the consumer view, with the exact statement and what consumers read before and after. */
+  record SwapRequest(String action, String statement, String consumerView, Gate.Version before, String readsBefore,
+      Gate.Version after, String readsAfter) {}
+}

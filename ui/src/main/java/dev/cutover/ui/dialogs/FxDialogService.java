@@ -1,0 +1,146 @@
+package dev.cutover.ui.dialogs;
+
+import dev.cutover.engine.api.HourPartition;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javafx.geometry.Insets;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+
+/** The real dialogs, modal over the console window and styled with its theme. */
+public final class FxDialogService implements DialogService {
+
+  private final Supplier<Scene> owner;
+
+  public FxDialogService(Supplier<Scene> owner) {
+    this.owner = owner;
+  }
+
+  private Window window() {
+    Scene s = owner.get();
+    return s == null ? null : s.getWindow();
+  }
+
+  private <T> Optional<T> show(Dialog<T> dialog) {
+    Window w = window();
+    if (w != null) {
+      dialog.initOwner(w);
+      dialog.getDialogPane().getStylesheets().setAll(owner.get().getStylesheets());
+    }
+    return dialog.showAndWait();
+  }
+
+  @Override
+  public Optional<Path> chooseSpecFile(Optional<Path> current) {
+    FileChooser chooser = new FileChooser();
+    chooser.setTitle("Choose a spec");
+    chooser.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Spec (YAML)", "*.yaml", "*.yml"),
+        new FileChooser.ExtensionFilter("All files", "*"));
+    current.map(Path::toAbsolutePath).map(Path::getParent).filter(p -> p.toFile().isDirectory())
+        .ifPresent(dir -> chooser.setInitialDirectory(dir.toFile()));
+    return Optional.ofNullable(chooser.showOpenDialog(window())).map(java.io.File::toPath);
+  }
+
+  @Override
+  public Optional<Path> chooseExportFile(String title, String suggestedName, String extension) {
+    FileChooser chooser = new FileChooser();
+    chooser.setTitle(title);
+    chooser.setInitialFileName(suggestedName);
+    chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(extension.toUpperCase(), "*." + extension));
+    return Optional.ofNullable(chooser.showSaveDialog(window())).map(java.io.File::toPath);
+  }
+
+  @Override
+  public boolean confirmBackfill(BackfillRequest r) {
+    return confirm("Start backfill", "Recompute " + r.hours() + " hours into " + r.target(),
+        "Range " + r.range() + "\nBoundary " + r.boundary() + " UTC: the live writer owns every hour from there on; "
+            + "the backfill never writes it.\n" + r.settings() + "\n\nEach hour replaces its partition of "
+            + r.target() + " atomically. Consumers keep reading v1 until the cutover.", "Start backfill");
+  }
+
+  @Override
+  public boolean confirmCancelRun(String runId, long hoursDone, long hoursTotal) {
+    return confirm("Cancel run", "Cancel run " + runId + "?", hoursDone + " of " + hoursTotal + " hours are done. "
+        + "Batches under way finish; every hour already written stays written and recorded. The run can be resumed "
+        + "later.", "Cancel run");
+  }
+
+  @Override
+  public boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal) {
+    return confirm("Close while a backfill runs", "This console drives run " + runId + " (" + hoursDone + " of "
+        + hoursTotal + " hours done).", "Closing cancels it after the batches under way; every hour already written "
+        + "stays written and recorded. Resume it later from the Backfill screen.", "Cancel run and close");
+  }
+
+  @Override
+  public boolean confirmDeployLiveWriter(HourPartition from, String description) {
+    return confirm("Deploy corrected live writer", "Start the corrected live writer from " + from + " UTC",
+        description + "\n\nIt writes v2 for every hour from the boundary on; the backfill owns the hours before it.",
+        "Deploy");
+  }
+
+  @Override
+  public Optional<String> acknowledgeDifference(AckRequest r) {
+    Dialog<String> dialog = new Dialog<>();
+    dialog.setTitle("Acknowledge difference");
+    dialog.setHeaderText("Accept the difference at " + r.hour() + " UTC" + (r.key().isEmpty() ? " (whole hour)"
+        : ", key " + String.join(" / ", r.key())));
+    TextArea reason = new TextArea();
+    reason.setId("ack-reason");
+    reason.setPrefRowCount(3);
+    reason.setWrapText(true);
+    Label summary = new Label(r.summary());
+    summary.setWrapText(true);
+    VBox box = new VBox(8, summary, new Label("Why is it right? The reason goes to the audit trail and the verdict."),
+        reason);
+    box.setPadding(new Insets(8, 4, 4, 4));
+    box.setPrefWidth(560);
+    dialog.getDialogPane().setContent(box);
+    ButtonType ok = new ButtonType("Acknowledge", ButtonBar.ButtonData.OK_DONE);
+    dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+    Node okButton = dialog.getDialogPane().lookupButton(ok);
+    okButton.disableProperty().bind(reason.textProperty().map(String::isBlank));
+    dialog.setResultConverter(b -> b == ok ? reason.getText().strip() : null);
+    dialog.setOnShown(e -> reason.requestFocus());
+    return show(dialog);
+  }
+
+  @Override
+  public Optional<String> confirmCutover(SwapRequest request) {
+    return show(SwapDialog.create(request));
+  }
+
+  @Override
+  public Optional<String> confirmRollback(SwapRequest request) {
+    return show(SwapDialog.create(request));
+  }
+
+  @Override
+  public boolean confirmCleanup(String target) {
+    return confirm("Clean up", "Drop the staging and sample tables of " + target + "?",
+        "Run records, the ledger and the audit trail stay. No table that consumers read is touched.", "Clean up");
+  }
+
+  private boolean confirm(String title, String header, String body, String okText) {
+    Alert alert = new Alert(Alert.AlertType.CONFIRMATION);
+    alert.setTitle(title);
+    alert.setHeaderText(header);
+    Label text = new Label(body);
+    text.setWrapText(true);
+    text.setMaxWidth(560);
+    alert.getDialogPane().setContent(text);
+    ButtonType ok = new ButtonType(okText, ButtonBar.ButtonData.OK_DONE);
+    alert.getButtonTypes().setAll(ok, ButtonType.CANCEL);
+    return show(alert).filter(b -> b == ok).isPresent();
+  }
+}

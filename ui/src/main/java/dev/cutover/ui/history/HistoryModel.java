@@ -1,0 +1,65 @@
+package dev.cutover.ui.history;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.ScreenModel;
+import java.util.List;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/** The history screen: the runs of the target, its reconciliations, and the audit trail of every action. */
+public final class HistoryModel implements ScreenModel {
+
+  /** Audit entries shown at most, newest first. */
+  static final int AUDIT_LIMIT = 500;
+
+  private final Workspace workspace;
+  private final Activity activity;
+  private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
+  private final ObservableList<ReportStore.Summary> reconciliations = FXCollections.observableArrayList();
+  private final ObservableList<AuditEntry> audit = FXCollections.observableArrayList();
+
+  public HistoryModel(Workspace workspace) {
+    this.workspace = workspace;
+    this.activity = new Activity(workspace.executor());
+  }
+
+  @Override
+  public void shown() {
+    refresh();
+  }
+
+  private record Snapshot(List<RunRecord> runs, List<ReportStore.Summary> reconciliations, List<AuditEntry> audit) {}
+
+  public void refresh() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    activity.run("read the history", p -> new Snapshot(engine.runs(spec), engine.reconciliations(spec),
+        engine.state().auditTrail(null, AUDIT_LIMIT)), s -> {
+          runs.setAll(s.runs());
+          reconciliations.setAll(s.reconciliations());
+          audit.setAll(s.audit());
+        });
+  }
+
+  public Activity activity() {
+    return activity;
+  }
+
+  public ObservableList<RunRecord> runs() {
+    return runs;
+  }
+
+  public ObservableList<ReportStore.Summary> reconciliations() {
+    return reconciliations;
+  }
+
+  public ObservableList<AuditEntry> audit() {
+    return audit;
+  }
+}

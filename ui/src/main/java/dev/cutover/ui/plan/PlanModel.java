@@ -1,0 +1,250 @@
+package dev.cutover.ui.plan;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Errors;
+import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.tasks.TaskExecutor;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+/**
+ * The plan screen: the reprocessing window and the live edge (refreshed every few seconds), the
+ * chosen range and boundary, and the plan the engine makes of them; with the preflight and sample
+ * steps that check the plan before anything is written.
+ */
+public final class PlanModel implements ScreenModel {
+
+  static final Duration LIVE_REFRESH = Duration.ofSeconds(5);
+
+  private final Workspace workspace;
+  private final Activity activity;
+  private final PreflightModel preflight;
+  private final SampleModel sample;
+  private final ObjectProperty<HourPartition> windowStart = new SimpleObjectProperty<>();
+  private final ObjectProperty<LiveStatus> live = new SimpleObjectProperty<>();
+  private final ObjectProperty<HourPartition> from = new SimpleObjectProperty<>();
+  private final ObjectProperty<HourPartition> to = new SimpleObjectProperty<>();
+  private final StringProperty boundary = new SimpleStringProperty("");
+  private final StringProperty liveError = new SimpleStringProperty("");
+  private TableSpec loadedFor;
+  private TaskExecutor.Handle poll;
+  private boolean polling;
+
+  public PlanModel(Workspace workspace) {
+    this.workspace = workspace;
+    this.activity = new Activity(workspace.executor());
+    this.preflight = new PreflightModel(workspace);
+    this.sample = new SampleModel(workspace);
+  }
+
+  @Override
+  public void shown() {
+    if (workspace.spec() != loadedFor) {
+      loadWindow();
+    }
+    poll = workspace.executor().every(LIVE_REFRESH, this::refreshLive);
+  }
+
+  @Override
+  public void hidden() {
+    if (poll != null) {
+      poll.cancel();
+      poll = null;
+    }
+  }
+
+  /** Reads the reprocessing window and the live edge, and proposes the default range and boundary. */
+  public void loadWindow() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    loadedFor = spec;
+    activity.run("read the reprocessing window and the live edge", p -> {
+      Optional<HourPartition> start = engine.reprocessingStart(spec);
+      return new Window(start, engine.live(spec));
+    }, w -> {
+      live.set(w.live());
+      windowStart.set(w.start().orElse(null));
+      if (w.start().isEmpty()) {
+        activity.fail("The sources of " + spec.name() + " hold no rows, so there is nothing to recompute.");
+        return;
+      }
+      if (w.live().liveEdge().isEmpty()) {
+        activity.fail("The live table " + spec.liveTable() + " holds no rows, so there is no live edge to place the "
+            + "boundary behind; start the live writer first.");
+        return;
+      }
+      resetBoundary();
+      from.set(w.start().get());
+      to.set(defaultBoundary());
+    });
+  }
+
+  private record Window(Optional<HourPartition> start, LiveStatus live) {}
+
+  /** Reads the live edge again; at most one read at a time. */
+  public void refreshLive() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (polling || spec == null || engine == null) {
+      return;
+    }
+    polling = true;
+    workspace.executor().submit(p -> engine.live(spec), (message, fraction) -> {}, status -> {
+      polling = false;
+      liveError.set("");
+      live.set(status);
+    }, failure -> {
+      polling = false;
+      liveError.set(Errors.sentence(failure, "read the live edge"));
+    });
+  }
+
+  /** The live edge minus the spec's safety margin: the latest boundary the engine accepts. */
+  public HourPartition defaultBoundary() {
+    LiveStatus l = live.get();
+    if (l == null || l.liveEdge().isEmpty()) {
+      return null;
+    }
+    return l.liveEdge().get().plusHours(-workspace.spec().safetyMargin().toHours());
+  }
+
+  public void resetBoundary() {
+    HourPartition b = defaultBoundary();
+    if (b != null) {
+      boundary.set(b.toString());
+      if (to.get() != null && b.isBefore(to.get())) {
+        to.set(b);
+      }
+    }
+  }
+
+  /** Sets the range from the slider: hours counted from the window's start, {@code [low, high)}. */
+  public void setRangeHours(long low, long high) {
+    HourPartition start = windowStart.get();
+    if (start == null || high <= low) {
+      return;
+    }
+    from.set(start.plusHours(low));
+    to.set(start.plusHours(high));
+  }
+
+  /** The first day of the range: its first hour, or the window's start if later. */
+  public void setFromDate(LocalDate date) {
+    if (date == null || windowStart.get() == null) {
+      return;
+    }
+    HourPartition h = HourPartition.of(date.atStartOfDay().toInstant(ZoneOffset.UTC));
+    if (h.isBefore(windowStart.get())) {
+      h = windowStart.get();
+    }
+    if (to.get() != null && !h.isBefore(to.get())) {
+      return;
+    }
+    from.set(h);
+  }
+
+  /** The last day of the range, included: the range ends at the next midnight, or at the boundary if earlier. */
+  public void setToDate(LocalDate date) {
+    if (date == null) {
+      return;
+    }
+    HourPartition end = HourPartition.of(date.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
+    HourPartition limit = parsedBoundary().orElse(defaultBoundary());
+    if (limit != null && limit.isBefore(end)) {
+      end = limit;
+    }
+    if (from.get() != null && !from.get().isBefore(end)) {
+      return;
+    }
+    to.set(end);
+  }
+
+  private Optional<HourPartition> parsedBoundary() {
+    try {
+      return Optional.of(HourPartition.parse("boundary", boundary.get()));
+    } catch (CutoverException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Asks the engine for a plan of the chosen range and boundary; bad input is refused with its sentence. */
+  public void makePlan() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    HourPartition b;
+    try {
+      b = HourPartition.parse("boundary", boundary.get());
+    } catch (CutoverException e) {
+      activity.fail(e.getMessage());
+      return;
+    }
+    Optional<HourPartition> f = Optional.ofNullable(from.get());
+    Optional<HourPartition> t = Optional.ofNullable(to.get()).map(x -> b.isBefore(x) ? b : x);
+    workspace.planProperty().set(null);
+    activity.run("plan the backfill", p -> engine.plan(spec, f, t, Optional.of(b), engine.defaults(spec)), plan -> {
+      workspace.planProperty().set(plan);
+      from.set(plan.range().from());
+      to.set(plan.range().to());
+      sample.suggest(plan);
+    });
+  }
+
+  public Activity activity() {
+    return activity;
+  }
+
+  public PreflightModel preflight() {
+    return preflight;
+  }
+
+  public SampleModel sample() {
+    return sample;
+  }
+
+  public ReadOnlyObjectProperty<HourPartition> windowStartProperty() {
+    return windowStart;
+  }
+
+  public ReadOnlyObjectProperty<LiveStatus> liveProperty() {
+    return live;
+  }
+
+  public ObjectProperty<HourPartition> fromProperty() {
+    return from;
+  }
+
+  public ObjectProperty<HourPartition> toProperty() {
+    return to;
+  }
+
+  public StringProperty boundaryProperty() {
+    return boundary;
+  }
+
+  public ReadOnlyStringProperty liveErrorProperty() {
+    return liveError;
+  }
+
+  public ReadOnlyObjectProperty<Plan> planProperty() {
+    return workspace.planProperty();
+  }
+
+  public TableSpec spec() {
+    return workspace.spec();
+  }
+}

@@ -1,0 +1,94 @@
+package dev.cutover.ui.plan;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.PreflightReport.Check;
+import dev.cutover.engine.api.PreflightReport.Status;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.common.Activity;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The preflight step: every check of the plan with its status, finding and fix, and the dependents
+ * of the target the operator has reviewed and acknowledged.
+ */
+public final class PreflightModel {
+
+  private final Workspace workspace;
+  private final Activity activity;
+  private final ObservableList<Check> checks = FXCollections.observableArrayList();
+  private final Map<String, BooleanProperty> acknowledged = new LinkedHashMap<>();
+  private final ObservableList<Dependents.Dependent> dependents = FXCollections.observableArrayList();
+  private final StringProperty summary = new SimpleStringProperty("Make a plan, then run the preflight.");
+
+  PreflightModel(Workspace workspace) {
+    this.workspace = workspace;
+    this.activity = new Activity(workspace.executor());
+    workspace.planProperty().addListener((o, was, is) -> {
+      checks.clear();
+      summary.set(is == null ? "Make a plan, then run the preflight." : "Run the preflight to check this plan.");
+    });
+  }
+
+  /** Runs every check of the current plan, with the dependents acknowledged so far. */
+  public void run() {
+    Plan plan = workspace.plan();
+    Engine engine = workspace.engine();
+    if (plan == null) {
+      activity.fail("There is no plan to check; make a plan on the Range tab first.");
+      return;
+    }
+    List<String> acks = acknowledged.entrySet().stream().filter(e -> e.getValue().get()).map(Map.Entry::getKey).toList();
+    activity.run("run the preflight checks", p -> engine.preflight(plan, acks), report -> {
+      workspace.preflightProperty().set(report);
+      checks.setAll(report.checks());
+      List<Dependents.Dependent> found = Dependents.of(report);
+      found.forEach(d -> acknowledged.computeIfAbsent(d.name(), n -> new SimpleBooleanProperty(acks.contains(n))));
+      dependents.setAll(found);
+      summary.set(summary(report));
+    });
+  }
+
+  static String summary(PreflightReport report) {
+    long pass = count(report, Status.PASS);
+    long warn = count(report, Status.WARN);
+    long fail = count(report, Status.FAIL);
+    return report.checks().size() + " checks: " + pass + " passed, " + warn + (warn == 1 ? " warning, " : " warnings, ")
+        + fail + " failed. " + (report.passed() ? "The backfill may start." : "Fix the failed checks before the backfill.");
+  }
+
+  private static long count(PreflightReport r, Status s) {
+    return r.checks().stream().filter(c -> c.status() == s).count();
+  }
+
+  /** Whether the operator has acknowledged this dependent; takes effect on the next run. */
+  public BooleanProperty acknowledged(String dependent) {
+    return acknowledged.computeIfAbsent(dependent, n -> new SimpleBooleanProperty());
+  }
+
+  public ObservableList<Check> checks() {
+    return checks;
+  }
+
+  public ObservableList<Dependents.Dependent> dependents() {
+    return dependents;
+  }
+
+  public ReadOnlyStringProperty summaryProperty() {
+    return summary;
+  }
+
+  public Activity activity() {
+    return activity;
+  }
+}

@@ -1,0 +1,239 @@
+package dev.cutover.ui.reconcile;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.reconcile.Reconciler;
+import dev.cutover.engine.reconcile.ReportExport;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.dialogs.DialogService.AckRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
+
+/**
+ * The reconcile screen: runs a reconciliation of v1 and v2 over the whole window, holds the report
+ * with its verdict, the hour the operator is looking at and its differing keys, and acknowledges a
+ * difference with a written reason.
+ */
+public final class ReconcileModel implements ScreenModel {
+
+  private final Workspace workspace;
+  private final Activity activity;
+  private final IntegerProperty keyLimit = new SimpleIntegerProperty(10_000);
+  private final ObjectProperty<Reconciliation> report = new SimpleObjectProperty<>();
+  private final ObjectProperty<Identifier> measure = new SimpleObjectProperty<>();
+  private final ObjectProperty<HourPartition> selectedHour = new SimpleObjectProperty<>();
+  private final StringProperty filter = new SimpleStringProperty("");
+  private final StringProperty note = new SimpleStringProperty("");
+  private final ObservableList<Diff.KeyDiff> hourKeys = FXCollections.observableArrayList();
+  private final FilteredList<Diff.KeyDiff> shownKeys = new FilteredList<>(hourKeys);
+  private boolean measureChosen;
+
+  public ReconcileModel(Workspace workspace) {
+    this.workspace = workspace;
+    this.activity = new Activity(workspace.executor());
+    workspace.specProperty().addListener((o, was, is) -> {
+      report.set(null);
+      measureChosen = false;
+      measure.set(is == null || is.measures().isEmpty() ? null : is.measures().getFirst());
+    });
+    selectedHour.addListener((o, was, is) -> showHour());
+    report.addListener((o, was, is) -> showHour());
+    filter.addListener((o, was, is) -> {
+      String f = is == null ? "" : is.strip().toLowerCase(Locale.ROOT);
+      shownKeys.setPredicate(f.isEmpty() ? null : k -> matches(k, f));
+    });
+  }
+
+  @Override
+  public void shown() {
+    if (measure.get() == null && workspace.spec() != null && !workspace.spec().measures().isEmpty()) {
+      measure.set(workspace.spec().measures().getFirst());
+    }
+    if (report.get() == null && !activity.running()) {
+      TableSpec spec = workspace.spec();
+      Engine engine = workspace.engine();
+      workspace.executor().submit(p -> engine.reconciliations(spec), list -> note.set(list.isEmpty()
+          ? "No reconciliation has run for this target yet."
+          : "The latest stored reconciliation, " + list.getFirst().id() + " of " + Formats.time(list.getFirst()
+              .created()) + ", was " + list.getFirst().verdict().name().toLowerCase(Locale.ROOT) + ". Reconcile to see "
+              + "the current state."), failure -> note.set(""));
+    }
+  }
+
+  /** Compares v1 and v2 over the whole window, in the background, and stores the report. */
+  public void reconcile() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    int limit = keyLimit.get();
+    activity.run("reconcile v1 and v2", p -> engine.reconcile(spec, Reconciler.Window.ALL, limit), r -> {
+      if (!measureChosen) {
+        mostChanged(r).ifPresent(measure::set);
+      }
+      report.set(r);
+      note.set("");
+      // Stay on the hour the operator looks at if it still needs a look; otherwise go to the first that does.
+      HourPartition keep = selectedHour.get();
+      if (keep == null || !needsALook(r, keep)) {
+        selectedHour.set(firstWorthALook(r));
+      }
+    });
+  }
+
+  /** The operator picks the measure the charts show; until then they show the one the fix changed most. */
+  public void chooseMeasure(Identifier m) {
+    if (m != null && !m.equals(measure.get())) {
+      measureChosen = true;
+      measure.set(m);
+    }
+  }
+
+  static Optional<Identifier> mostChanged(Reconciliation r) {
+    java.util.Map<Identifier, Double> change = new java.util.HashMap<>();
+    r.hours().forEach(h -> h.totals().forEach(t -> change.merge(t.measure(), Math.abs(t.delta()), Double::sum)));
+    return change.entrySet().stream().filter(e -> e.getValue() > 0).max(java.util.Map.Entry.comparingByValue())
+        .map(java.util.Map.Entry::getKey);
+  }
+
+  private static boolean needsALook(Reconciliation r, HourPartition h) {
+    return r.classes().stream().anyMatch(c -> c.hour().equals(h) && problem(c.status()));
+  }
+
+  private static boolean problem(Reconciliation.HourStatus s) {
+    return switch (s) {
+      case UNEXPECTED, GAP, DUPLICATE -> true;
+      default -> false;
+    };
+  }
+
+  /** The first hour with an unexpected difference or a coverage problem, else the first that differs. */
+  static HourPartition firstWorthALook(Reconciliation r) {
+    return r.classes().stream().filter(c -> problem(c.status())).map(Reconciliation.HourClass::hour).findFirst()
+        .or(() -> r.hours().stream().filter(h -> !h.identical()).map(Diff.HourDiff::hour).findFirst())
+        .orElse(r.window().from());
+  }
+
+  private void showHour() {
+    Reconciliation r = report.get();
+    HourPartition h = selectedHour.get();
+    hourKeys.setAll(r == null || h == null ? List.of() : r.keys().stream().filter(k -> k.hour().equals(h)).toList());
+  }
+
+  private static boolean matches(Diff.KeyDiff k, String f) {
+    return String.join(" ", k.key()).toLowerCase(Locale.ROOT).contains(f)
+        || k.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ').contains(f)
+        || k.rule().orElse("unexpected").toLowerCase(Locale.ROOT).contains(f);
+  }
+
+  public boolean acknowledged(Diff.KeyDiff k) {
+    Reconciliation r = report.get();
+    return r != null && !k.expected() && r.acknowledged().stream().anyMatch(a -> Reconciliation.covers(a, k));
+  }
+
+  /** Accepts one key's unexpected difference, with the reason the operator writes, and reconciles again. */
+  public void acknowledgeKey(Diff.KeyDiff key) {
+    if (key == null || key.expected()) {
+      activity.fail("Select an unexpected difference in the table first; expected ones need no acknowledgement.");
+      return;
+    }
+    acknowledge(key.hour(), key.key(), "Key " + String.join(" / ", key.key()) + " differs ("
+        + key.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ") and no rule of the spec explains it.");
+  }
+
+  /** Accepts every unexpected difference of the selected hour, with a reason, and reconciles again. */
+  public void acknowledgeHour() {
+    HourPartition h = selectedHour.get();
+    long unexpected = hourKeys.stream().filter(k -> !k.expected() && !acknowledged(k)).count();
+    if (h == null || unexpected == 0) {
+      activity.fail("The selected hour has no unexpected difference to acknowledge.");
+      return;
+    }
+    acknowledge(h, List.of(), unexpected + " key(s) of this hour differ in ways no rule of the spec explains.");
+  }
+
+  private void acknowledge(HourPartition hour, List<String> key, String summary) {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    Optional<String> reason = workspace.dialogs().acknowledgeDifference(new AckRequest(hour, key, summary));
+    if (reason.isEmpty()) {
+      return;
+    }
+    int limit = keyLimit.get();
+    activity.run("acknowledge the difference and reconcile again", p -> {
+      engine.acknowledge(spec, hour, key, reason.get());
+      return engine.reconcile(spec, Reconciler.Window.ALL, limit);
+    }, report::set);
+  }
+
+  /** Writes the report as CSV or HTML where the operator chooses, off the FX thread. */
+  public void export(String format) {
+    Reconciliation r = report.get();
+    if (r == null) {
+      activity.fail("There is no report to export yet; reconcile first.");
+      return;
+    }
+    Optional<Path> file = workspace.dialogs().chooseExportFile("Export the reconciliation as " + format.toUpperCase(
+        Locale.ROOT), "reconciliation-" + r.id() + "." + format, format);
+    if (file.isEmpty()) {
+      return;
+    }
+    activity.run("write " + file.get().getFileName(), p -> Files.writeString(file.get(), format.equals("csv")
+        ? ReportExport.csv(r) : ReportExport.html(r)), path -> note.set("Wrote " + path.toAbsolutePath() + "."));
+  }
+
+  public Activity activity() {
+    return activity;
+  }
+
+  public IntegerProperty keyLimitProperty() {
+    return keyLimit;
+  }
+
+  public ReadOnlyObjectProperty<Reconciliation> reportProperty() {
+    return report;
+  }
+
+  public ObjectProperty<Identifier> measureProperty() {
+    return measure;
+  }
+
+  public ObjectProperty<HourPartition> selectedHourProperty() {
+    return selectedHour;
+  }
+
+  public StringProperty filterProperty() {
+    return filter;
+  }
+
+  public ReadOnlyStringProperty noteProperty() {
+    return note;
+  }
+
+  public ObservableList<Diff.KeyDiff> shownKeys() {
+    return shownKeys;
+  }
+
+  public Workspace workspace() {
+    return workspace;
+  }
+}

@@ -1,0 +1,55 @@
+package dev.cutover.ui.reconcile;
+
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.ui.common.Formats;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The words of a reconciliation: its verdict, what it found, and one hour's story. */
+final class Verdicts {
+
+  private Verdicts() {}
+
+  static String headline(Reconciliation r) {
+    return switch (r.verdict()) {
+      case GREEN -> "GREEN: every difference is explained, coverage is complete";
+      case ACKNOWLEDGED -> "ACKNOWLEDGED: green with " + r.acknowledged().size() + " accepted difference(s)";
+      case RED -> "RED: " + problems(r);
+    };
+  }
+
+  private static String problems(Reconciliation r) {
+    long unexpected = r.unexpectedKeys();
+    String keys = unexpected + " unexpected key difference(s)";
+    return r.coverage().isEmpty() ? keys : keys + " and " + r.coverage().size() + " coverage problem(s)";
+  }
+
+  static String detail(Reconciliation r) {
+    long differing = r.hours().stream().filter(h -> !h.identical()).count();
+    long expected = r.keys().stream().filter(Diff.KeyDiff::expected).count();
+    return "Reconciliation " + r.id() + " of " + Formats.time(r.created()) + " over " + r.window() + ", boundary "
+        + r.boundary() + ". " + Formats.hours(r.window().hours()) + ", " + differing + " differ; "
+        + r.keys().size() + (r.keysTruncated() ? "+ (list cut at the key limit)" : "") + " keys differ: " + expected
+        + " expected, " + r.unexpectedKeys() + " unexpected, " + r.acknowledged().size() + " acknowledged. "
+        + (r.coverage().isEmpty() ? "Every hour of v2 is present once, owned by one writer." : r.coverage().size()
+            + " coverage problem(s).");
+  }
+
+  static String hour(Reconciliation r, HourPartition h) {
+    if (r == null || h == null) {
+      return "Click an hour in the charts (or focus one and use the arrow keys) to see its keys.";
+    }
+    var cls = r.classes().stream().filter(c -> c.hour().equals(h)).findFirst();
+    var diff = r.hours().stream().filter(d -> d.hour().equals(h)).findFirst();
+    String totals = diff.map(d -> "rows v1 " + d.rowsV1() + ", v2 " + d.rowsV2() + "; " + d.totals().stream()
+        .map(t -> t.measure() + " " + Formats.number(t.v1()) + " → " + Formats.number(t.v2()))
+        .collect(Collectors.joining(", "))).orElse("no rows in either version");
+    String coverage = r.coverage().stream().filter(c -> c.hour().equals(h)).map(c -> c.kind() + ": " + c.detail())
+        .collect(Collectors.joining("; "));
+    return h + " UTC · " + cls.map(c -> c.status().name().toLowerCase(Locale.ROOT) + ", written by the "
+        + (c.owner() == Reconciliation.Owner.BACKFILL ? "backfill" : "live writer")).orElse("outside the window")
+        + " · " + totals + (coverage.isEmpty() ? "" : " · " + coverage);
+  }
+}

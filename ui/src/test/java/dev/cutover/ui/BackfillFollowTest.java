@@ -1,0 +1,175 @@
+package dev.cutover.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.BackfillRun;
+import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import dev.cutover.ui.common.Formats;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import javafx.scene.Scene;
+import javafx.scene.control.Spinner;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+
+/**
+ * A run the console did not start (another process, or this one before the window was reopened) is
+ * followed from its record and ledger; once stopped, the console resumes it and drives it: pause,
+ * resume and a throttle change while it runs.
+ */
+@ExtendWith(ApplicationExtension.class)
+class BackfillFollowTest {
+
+  private HourlyWorld world;
+  private Path specFile;
+  private CutoverConsole console;
+  private Fx fx;
+  private BackfillRun elsewhere;
+
+  @BeforeEach
+  void world() throws Exception {
+    world = HourlyWorld.create(TestEngine.freshDatabase(BackfillFollowTest.class), 3);
+    specFile = Files.createTempFile("visits-", ".yaml");
+    Files.writeString(specFile, world.specYaml());
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (elsewhere != null) {
+      elsewhere.cancel();
+      elsewhere.await();
+    }
+    if (console != null) {
+      console.connection().closeSession();
+    }
+    world.db.close();
+    Files.deleteIfExists(specFile);
+  }
+
+  @Test
+  void aRunStartedElsewhereIsFollowedAndAStoppedRunIsResumedAndDrivenHere(FxRobot robot) throws Exception {
+    // Another process: an engine on the same working database, throttled so that the run takes a while.
+    Engine other = new Engine(TestEngine.session().database());
+    TableSpec spec = other.loadSpec(specFile);
+    Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
+    elsewhere = other.backfill(plan, BackfillEvent.Listener.NONE);
+
+    open(robot, new ScriptedDialogs());
+
+    // Followed from the ledger while it runs: some hours written, some still pending.
+    fx.waitFor(30, () -> fx.text("run-state").equals("Running") && count("legend-written") > 0
+        && count("legend-pending") > 0 && !fx.text("run-rate").equals("0"),
+        () -> fx.text("run-state") + " " + fx.text("legend-written") + " " + fx.text("run-rate"));
+    assertTrue(fx.node("backfill-pause", javafx.scene.control.Button.class).isDisabled(),
+        "another process drives this run: it is paused there, not here");
+    fx.click("theme-toggle");
+    fx.shot("17-backfill-followed-dark");
+    fx.click("theme-toggle");
+
+    // Stopped there: the screen shows it cancelled, exactly as far as the ledger says.
+    elsewhere.cancel();
+    assertEquals(RunState.CANCELLED, elsewhere.await().state());
+    elsewhere = null;
+    fx.waitFor(15, () -> fx.text("run-state").equals("Cancelled"), () -> fx.text("run-state"));
+    Map<?, LedgerEntry> ledger = other.ledger(other.runs(spec).getFirst().id());
+    fx.waitFor(10, () -> count("legend-written") + count("legend-emptied") == ledger.size(),
+        () -> fx.text("legend-written") + " " + fx.text("legend-emptied") + " vs ledger " + ledger.size());
+
+    // Resumed here, slowly; paused and resumed; then the throttle lifted while it runs.
+    Spinner<Integer> rows = fx.node("throttle-rows", Spinner.class);
+    fx.interact(() -> rows.getValueFactory().setValue(20));
+    fx.click("backfill-resume-run");
+    fx.waitFor(30, () -> console.backfill().drivenProperty().get() != null, () -> console.backfill().activity().error());
+    fx.click("backfill-pause");
+    fx.waitFor(30, () -> fx.text("run-state").equals("Paused"), () -> fx.text("run-state"));
+    fx.click("backfill-resume");
+    fx.waitFor(30, () -> fx.text("run-state").equals("Running"), () -> fx.text("run-state"));
+    fx.interact(() -> rows.getValueFactory().setValue(0));
+    fx.click("throttle-apply");
+    fx.waitFor(120, () -> console.backfill().drivenProperty().get() == null && fx.text("run-state").equals("Succeeded"),
+        () -> fx.text("run-state") + " " + fx.text("run-message"));
+
+    String runId = other.runs(spec).getFirst().id();
+    var done = other.ledger(runId);
+    assertEquals(plan.hours().size(), done.size());
+    long written = done.values().stream().filter(e -> e.state() == LedgerEntry.State.WRITTEN).count();
+    fx.waitFor(10, () -> fx.text("legend-written").equals("Written " + Formats.count(written)),
+        () -> fx.text("legend-written"));
+    assertEquals("Pending 0", fx.text("legend-pending"));
+    assertTrue(other.state().auditTrail(runId, 50).stream().anyMatch(a -> a.action().equals("throttle")
+        && a.detail().equals("rows per second limit set to none")), "the throttle change reached the run");
+    assertTrue(other.state().auditTrail(runId, 50).stream().anyMatch(a -> a.action().equals("resume")));
+  }
+
+  @Test
+  void closingTheWindowWhileThisConsoleDrivesARunAsksThenCancelsItSoItCanBeResumed(FxRobot robot) throws Exception {
+    Engine other = new Engine(TestEngine.session().database());
+    TableSpec spec = other.loadSpec(specFile);
+    Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
+    BackfillRun first = other.backfill(plan, BackfillEvent.Listener.NONE);
+    first.cancel();
+    first.await();
+    ScriptedDialogs dialogs = new ScriptedDialogs();
+    open(robot, dialogs);
+    fx.waitFor(15, () -> fx.text("run-state").equals("Cancelled"), () -> fx.text("run-state"));
+    Spinner<Integer> rows = fx.node("throttle-rows", Spinner.class);
+    fx.interact(() -> rows.getValueFactory().setValue(20));
+    fx.click("backfill-resume-run");
+    fx.waitFor(30, () -> console.backfill().drivenProperty().get() != null, () -> console.backfill().activity().error());
+
+    dialogs.confirm = false;
+    assertTrue(!fx.onFx(() -> console.backfill().mayClose()), "the operator kept the window open");
+    dialogs.confirm = true;
+    assertTrue(fx.onFx(() -> console.backfill().mayClose()));
+    assertEquals("close " + first.id(), dialogs.asked.getLast());
+    fx.onFx(() -> {
+      console.stop();
+      return null;
+    });
+    console = null;
+
+    var record = other.run(first.id()).orElseThrow();
+    assertEquals(RunState.CANCELLED, record.state(), record.message());
+    assertTrue(record.message().endsWith("resume to continue"), record.message());
+  }
+
+  private void open(FxRobot robot, ScriptedDialogs dialogs) {
+    Path data = TestEngine.server().dataDirectory();
+    console = new CutoverConsole();
+    Scene[] scene = new Scene[1];
+    robot.interact(() -> {
+      Stage stage = new Stage();
+      scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
+          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile), dialogs);
+      stage.setScene(scene[0]);
+      stage.show();
+    });
+    fx = new Fx(robot, scene[0]);
+    fx.waitFor(60, () -> console.workspace().spec() != null, () -> console.connection().specLoading().error());
+    fx.click("nav-backfill");
+  }
+
+  private long count(String legend) {
+    String text = fx.text(legend);
+    return Long.parseLong(text.substring(text.lastIndexOf(' ') + 1).replace(",", ""));
+  }
+}

@@ -1,0 +1,310 @@
+package dev.cutover.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.dialogs.DialogService;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import javafx.scene.Scene;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TableView;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+
+/**
+ * The whole procedure through the console's screens, headless, on a real hourly world in the embedded
+ * ClickHouse: connect, plan, preflight, sample, backfill, the corrected live writer, reconcile (green,
+ * then red after an incident in v1, then acknowledged), cutover, rollback and history. Writes a
+ * screenshot of every screen.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleProcedureTest {
+
+  private HourlyWorld world;
+  private Path specFile;
+  private CutoverConsole console;
+  private Scene scene;
+  private Fx fx;
+  private final ScriptedDialogs dialogs = new ScriptedDialogs();
+
+  @BeforeEach
+  void world() throws Exception {
+    world = HourlyWorld.create(TestEngine.freshDatabase(ConsoleProcedureTest.class), 3);
+    specFile = Files.createTempFile("visits-", ".yaml");
+    Files.writeString(specFile, world.specYaml());
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (console != null) {
+      console.connection().closeSession();
+    }
+    world.db.close();
+    Files.deleteIfExists(specFile);
+  }
+
+  private ConsoleStartup startup() {
+    Path data = TestEngine.server().dataDirectory();
+    return new ConsoleStartup("embedded ClickHouse (data: " + data + ")",
+        progress -> Session.embedded(data, EngineLibrary.fromEnvironment(), progress))
+        .withDefaultSpec(specFile)
+        .withDemo(new DemoControls() {
+          @Override
+          public String describe() {
+            return "Test world: deploying writes v2's hours from B to the live edge with the corrected transform.";
+          }
+
+          @Override
+          public void deployV2(HourPartition from) {
+            world.writeLiveV2(from, world.liveEdge.plusHours(1));
+          }
+        });
+  }
+
+  private void open(FxRobot robot) {
+    console = new CutoverConsole();
+    robot.interact(() -> {
+      Stage stage = new Stage();
+      scene = console.createScene(startup(), dialogs);
+      stage.setScene(scene);
+      stage.show();
+    });
+    fx = new Fx(robot, scene);
+  }
+
+  @Test
+  void theWholeProcedureThroughTheScreens(FxRobot robot) throws Exception {
+    open(robot);
+    HourPartition boundary = world.liveEdge.plusHours(-3);
+    // Some hours have no clicks: the reprocessing window starts at the oldest hour that has some.
+    HourPartition start = new Engine(world.db).reprocessingStart(world.spec()).orElseThrow();
+
+    // 1. Connection, with the default spec loaded once connected.
+    fx.waitFor(60, () -> console.workspace().spec() != null, () -> fx.text("connection-state") + " / "
+        + console.connection().specLoading().error());
+    assertEquals("Connected", fx.text("connection-state"));
+    assertTrue(fx.text("spec-summary").startsWith("visits: " + world.database + ".visits_v1 (v1) is repaired into "
+        + world.database + ".visits_v2 (v2); consumers read visits."), fx.text("spec-summary"));
+    assertFalse(fx.node("nav-plan", ToggleButton.class).isDisabled(), "the other screens open once a spec is loaded");
+    fx.shot("03-connection-spec");
+
+    // 2. Plan: the boundary proposed is the live edge minus the 3 h safety margin.
+    fx.click("nav-plan");
+    fx.waitFor(30, () -> !fx.text("plan-boundary").isEmpty(), () -> console.plan().activity().error());
+    assertEquals(boundary.toString(), fx.text("plan-boundary"));
+    assertEquals(world.liveEdge + " UTC, caught up", fx.text("plan-live-edge"));
+    assertEquals(start + " UTC (oldest hour every source holds)", fx.text("plan-window-start"));
+    fx.click("plan-make");
+    fx.waitFor(30, () -> console.workspace().plan() != null, () -> console.plan().activity().error());
+    long hours = Duration.between(start.start(), boundary.start()).toHours();
+    assertEquals(Formats.hours(hours) + " before the boundary, " + Formats.hours(hours) + " in the range",
+        fx.text("plan-hours"));
+    assertEquals(boundary + " UTC", fx.text("plan-summary-boundary"));
+    assertTrue(fx.text("plan-statements").contains("REPLACE PARTITION"), fx.text("plan-statements"));
+    fx.shot("04-plan");
+
+    // 3. Preflight: every check passes.
+    TabPane tabs = fx.node("plan-tabs", TabPane.class);
+    fx.interact(() -> tabs.getSelectionModel().select(1));
+    fx.click("preflight-run");
+    fx.waitFor(60, () -> console.workspace().preflightProperty().get() != null,
+        () -> console.plan().preflight().activity().error());
+    PreflightReport report = console.workspace().preflightProperty().get();
+    assertTrue(report.checks().stream().allMatch(c -> c.status() == PreflightReport.Status.PASS), report.toString());
+    assertEquals(report.checks().size() + " checks: " + report.checks().size() + " passed, 0 warnings, 0 failed. "
+        + "The backfill may start.", fx.text("preflight-summary"));
+    assertEquals("PASS", fx.text("check-status-side-effects"));
+    fx.shot("05-preflight");
+
+    // 4. Sample: three hours, their totals and keys; every difference explained by the spec's rule.
+    fx.interact(() -> tabs.getSelectionModel().select(2));
+    assertFalse(fx.text("sample-hours").isBlank(), "the plan proposes sample hours");
+    fx.click("sample-run");
+    fx.waitFor(60, () -> !fx.node("sample-hour-table", TableView.class).getItems().isEmpty(),
+        () -> console.plan().sample().activity().error());
+    assertEquals(3, fx.node("sample-hour-table", TableView.class).getItems().size());
+    TableView<?> sampleKeys = fx.node("sample-key-table", TableView.class);
+    assertFalse(sampleKeys.getItems().isEmpty());
+    assertTrue(sampleKeys.getItems().stream().allMatch(k -> ((Diff.KeyDiff) k).rule().equals(Optional.of("duration_units"))));
+    assertTrue(fx.text("sample-summary").endsWith("Every difference is explained by a rule of the spec."),
+        fx.text("sample-summary"));
+    fx.shot("06-sample");
+
+    // 5. Backfill: the grid's counts match the ledger.
+    fx.click("nav-backfill");
+    fx.click("backfill-start");
+    DialogService.BackfillRequest asked = dialogs.last(DialogService.BackfillRequest.class);
+    assertEquals(hours, asked.hours());
+    assertEquals(boundary, asked.boundary());
+    fx.waitFor(120, () -> console.backfill().drivenProperty().get() == null
+        && fx.text("run-state").equals("Succeeded"), () -> fx.text("run-state") + " " + fx.text("run-message")
+        + " " + console.backfill().activity().error());
+    Engine engine = console.workspace().engine();
+    String runId = engine.runs(console.workspace().spec()).getFirst().id();
+    assertEquals(RunState.SUCCEEDED, engine.run(runId).orElseThrow().state());
+    var ledger = engine.ledger(runId);
+    long written = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.WRITTEN).count();
+    long emptied = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.EMPTIED).count();
+    assertTrue(emptied > 0, "the world has hours without clicks");
+    fx.waitFor(10, () -> fx.text("legend-written").equals("Written " + written), () -> fx.text("legend-written"));
+    assertEquals("Emptied (no rows) " + emptied, fx.text("legend-emptied"));
+    assertEquals("Pending 0", fx.text("legend-pending"));
+    assertEquals("Failed 0", fx.text("legend-failed"));
+    assertEquals("Owned by the live writer 4", fx.text("legend-live"), "B to the live edge, inclusive");
+    assertEquals(Formats.count(hours) + " of " + Formats.hours(hours) + " done", fx.text("run-count"));
+    assertEquals("No hour at or after B in v2 yet: the corrected live writer has not started.", fx.text("v2-status"));
+
+    // Point at an hour of the grid: its state is shown.
+    var grid = ((dev.cutover.ui.backfill.BackfillView) console.currentView()).grid();
+    double[] at = fx.onFx(() -> grid.centreOf(0));
+    robot.moveTo(fx.onFx(() -> grid.localToScreen(at[0], at[1])));
+    fx.waitFor(5, () -> fx.text("hour-hover").startsWith(start + " UTC: "), () -> fx.text("hour-hover"));
+    fx.shot("07-backfill-done");
+
+    // 6. The corrected live writer from B, through the demo controls; v2's live edge follows.
+    fx.click("deploy-live-writer");
+    fx.waitFor(60, () -> fx.text("v2-status").equals("The corrected live writer has caught up with v1."),
+        () -> fx.text("v2-status") + " " + fx.text("v2-edge"));
+    assertEquals(world.liveEdge + " UTC", fx.text("v2-edge"));
+    assertEquals(world.liveEdge + " UTC", fx.text("v1-edge"));
+    fx.shot("08-backfill-live-writer");
+
+    // 7. Reconcile: green. Leaving the backfill screen released every binding of its view.
+    var backfillView = console.currentView();
+    assertTrue(backfillView.binder().held() > 0);
+    fx.click("nav-reconcile");
+    assertEquals(0, backfillView.binder().held(), "the backfill view let go of its model");
+    fx.click("reconcile-run");
+    fx.waitFor(120, () -> console.reconcile().reportProperty().get() != null, () -> console.reconcile().activity().error());
+    assertEquals("GREEN: every difference is explained, coverage is complete", fx.text("verdict"));
+    fx.shot("09-reconcile-green");
+
+    // An incident in v1: an hour appended twice. Red, until acknowledged with a reason.
+    LedgerEntry incidentEntry = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.WRITTEN
+        && !e.hour().isBefore(start.plusHours(8))).findFirst().orElseThrow();
+    HourPartition incident = incidentEntry.hour();
+    long incidentKeys = incidentEntry.rows();
+    world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+        incident.epochSecond());
+    fx.click("reconcile-run");
+    fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
+        .verdict() == Reconciliation.Verdict.RED, () -> fx.text("verdict"));
+    assertEquals("RED: " + incidentKeys + " unexpected key difference(s)", fx.text("verdict"));
+    assertEquals(incident, console.reconcile().selectedHourProperty().get(), "the first hour worth a look is shown");
+    // Click another hour, then the incident's column of the coverage strip.
+    var view = (dev.cutover.ui.reconcile.ReconcileView) console.currentView();
+    clickHour(robot, view.delta(), start.plusHours(2));
+    assertEquals(start.plusHours(2), console.reconcile().selectedHourProperty().get());
+    clickHour(robot, view.coverage(), incident);
+    assertEquals(incident, console.reconcile().selectedHourProperty().get());
+    TableView<?> keys = fx.node("reconcile-keys", TableView.class);
+    assertEquals(incidentKeys, keys.getItems().size());
+    assertTrue(keys.getItems().stream().allMatch(k -> ((Diff.KeyDiff) k).kind() == Diff.Kind.DUPLICATE_IN_V1));
+    robot.clickOn("#reconcile-filter").write("north");
+    fx.waitFor(5, () -> keys.getItems().size() == 1, () -> keys.getItems().toString());
+    fx.shot("10-reconcile-red");
+
+    fx.click("ack-hour");
+    DialogService.AckRequest ack = dialogs.last(DialogService.AckRequest.class);
+    assertEquals(incident, ack.hour());
+    assertTrue(ack.key().isEmpty(), "the whole hour");
+    fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
+        .verdict() == Reconciliation.Verdict.ACKNOWLEDGED, () -> fx.text("verdict") + console.reconcile().activity().error());
+    assertEquals("ACKNOWLEDGED: green with 1 accepted difference(s)", fx.text("verdict"));
+    assertEquals("acknowledged", tableCell(keys, 0, 8));
+    fx.click("theme-toggle");
+    fx.shot("11-reconcile-acknowledged-dark");
+    fx.click("theme-toggle");
+    Path csv = Files.createTempFile("reconciliation-", ".csv");
+    dialogs.exportFile = csv;
+    fx.click("export-csv");
+    fx.waitFor(30, () -> fx.text("verdict-detail").endsWith("Wrote " + csv.toAbsolutePath() + "."),
+        () -> fx.text("verdict-detail"));
+    assertTrue(Files.readString(csv).startsWith("section,hour,owner,status,rows_v1,rows_v2"));
+    Files.delete(csv);
+
+    // 8. Cutover (reached by keyboard: Alt+T): the gate is open; the dialog shows the statement; the result is verified.
+    robot.push(KeyCode.ALT, KeyCode.T);
+    fx.waitFor(5, () -> console.currentScreen().equals("cutover"), console::currentScreen);
+    fx.waitFor(60, () -> console.cutover().gateProperty().get() != null, () -> console.cutover().activity().error());
+    assertEquals("Gate open: every condition is met", fx.text("gate-summary"));
+    for (String condition : new String[] {"consumers-read-v1", "reconciliation", "overlap", "v2-caught-up",
+        "no-backfill-running", "Atomic-database"}) {
+      assertTrue(fx.node("gate-" + condition, CheckBox.class).isSelected(), condition);
+    }
+    fx.shot("12-cutover-gate");
+    fx.click("cutover-run");
+    DialogService.SwapRequest swap = dialogs.last(DialogService.SwapRequest.class);
+    assertEquals("EXCHANGE TABLES `" + world.database + "`.`visits` AND `" + world.database + "`.`visits__next`",
+        swap.statement());
+    assertEquals("visits", swap.consumerView());
+    fx.waitFor(60, () -> console.cutover().lastSwapProperty().get() != null, () -> console.cutover().activity().error());
+    assertTrue(fx.text("swap-verification").startsWith("verified: visits returns visits_v2's rows for "),
+        fx.text("swap-verification"));
+    assertEquals("consumers read V1 before, V2 after", fx.text("swap-versions"));
+    fx.waitFor(10, () -> fx.text("consumer-version").equals("Consumers of visits read v2 (visits_v2)."),
+        () -> fx.text("consumer-version"));
+    assertFalse(fx.node("gate-consumers-read-v1", CheckBox.class).isSelected());
+    assertTrue(fx.text("retention").contains("v1 and the rollback stay until"), fx.text("retention"));
+    fx.shot("13-cutover-done");
+
+    fx.click("rollback-run");
+    assertEquals("rollback", dialogs.last(DialogService.SwapRequest.class).action());
+    fx.waitFor(60, () -> console.cutover().lastSwapProperty().get().action().equals("rollback"),
+        () -> console.cutover().activity().error());
+    assertEquals("consumers read V2 before, V1 after", fx.text("swap-versions"));
+    assertEquals("Consumers of visits read v1 (visits_v1).", fx.text("consumer-version"));
+    fx.click("cleanup-run");
+    fx.waitFor(30, () -> !fx.text("cleanup-result").isEmpty(), () -> console.cutover().activity().error());
+    assertEquals("Nothing to drop: no staging or sample table is left.", fx.text("cleanup-result"));
+    fx.shot("14-rollback");
+
+    // 9. History (Ctrl+6): the run, the three reconciliations, and the audit trail of what was done.
+    robot.push(KeyCode.SHORTCUT, KeyCode.DIGIT6);
+    fx.waitFor(5, () -> console.currentScreen().equals("history"), console::currentScreen);
+    fx.waitFor(30, () -> !fx.node("history-audit", TableView.class).getItems().isEmpty(),
+        () -> console.history().activity().error());
+    assertEquals(1, fx.node("history-runs", TableView.class).getItems().size());
+    assertEquals(3, fx.node("history-reconciliations", TableView.class).getItems().size());
+    var actions = console.history().audit().stream().map(dev.cutover.engine.api.AuditEntry::action).toList();
+    assertTrue(actions.containsAll(java.util.List.of("start", "acknowledge", "reconcile", "cutover", "rollback")),
+        actions.toString());
+    fx.shot("15-history");
+  }
+
+  private void clickHour(FxRobot robot, javafx.scene.layout.Region canvas, HourPartition hour) {
+    double x = fx.onFx(() -> canvas instanceof dev.cutover.ui.reconcile.DeltaChart d ? d.centreOf(hour)
+        : ((dev.cutover.ui.reconcile.CoverageStrip) canvas).centreOf(hour));
+    robot.clickOn(fx.onFx(() -> canvas.localToScreen(x, canvas.getHeight() / 2)));
+    org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
+  }
+
+  private String tableCell(TableView<?> table, int row, int column) {
+    return fx.onFx(() -> String.valueOf(table.getColumns().get(column).getCellData(row)));
+  }
+
+}

@@ -1,0 +1,89 @@
+package dev.cutover.ui;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import javafx.application.Platform;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TextInputControl;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** Small helpers for console tests: wait for a condition on the FX thread, read a node, write a screenshot. */
+final class Fx {
+
+  private final FxRobot robot;
+  private final Scene scene;
+
+  Fx(FxRobot robot, Scene scene) {
+    this.robot = robot;
+    this.scene = scene;
+  }
+
+  /** Waits until {@code condition}, read on the FX thread, holds; fails with {@code why()} after the timeout. */
+  void waitFor(int seconds, Callable<Boolean> condition, Supplier<String> why) {
+    try {
+      WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> onFx(condition));
+    } catch (TimeoutException e) {
+      throw new AssertionError("timed out after " + seconds + " s: " + onFx(why::get), e);
+    }
+  }
+
+  <T> T onFx(Callable<T> read) {
+    if (Platform.isFxApplicationThread()) {
+      try {
+        return read.call();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return WaitForAsyncUtils.waitFor(WaitForAsyncUtils.asyncFx(read));
+  }
+
+  <T extends Node> T node(String id, Class<T> type) {
+    return onFx(() -> type.cast(scene.lookup("#" + id)));
+  }
+
+  String text(String id) {
+    return onFx(() -> {
+      Node n = scene.lookup("#" + id);
+      if (n == null) {
+        throw new AssertionError("no node #" + id + " on screen");
+      }
+      return n instanceof Labeled l ? l.getText() : ((TextInputControl) n).getText();
+    });
+  }
+
+  void click(String id) {
+    Node n = node(id, Node.class);
+    if (n == null) {
+      throw new AssertionError("no node #" + id + " on screen");
+    }
+    robot.clickOn(n);
+    WaitForAsyncUtils.waitForFxEvents();
+  }
+
+  void interact(Runnable action) {
+    robot.interact(action);
+    WaitForAsyncUtils.waitForFxEvents();
+  }
+
+  Path shot(String name) {
+    WaitForAsyncUtils.waitForFxEvents();
+    return onFx(() -> {
+      scene.getRoot().applyCss();
+      scene.getRoot().layout();
+      try {
+        return Screenshots.write(scene, name);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+}

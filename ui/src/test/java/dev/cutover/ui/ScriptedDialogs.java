@@ -1,0 +1,89 @@
+package dev.cutover.ui;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.ui.dialogs.DialogService;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Answers the console's questions as a test scripts them, and remembers what was asked. */
+public final class ScriptedDialogs implements DialogService {
+
+  public final List<Object> asked = new CopyOnWriteArrayList<>();
+  public volatile Path specFile;
+  public volatile Path exportFile;
+  public volatile boolean confirm = true;
+  public volatile String ackReason = "v1 appended this hour twice on a retry; v2 is right";
+  public volatile String typedName;
+
+  @Override
+  public Optional<Path> chooseSpecFile(Optional<Path> current) {
+    asked.add("spec");
+    return Optional.ofNullable(specFile);
+  }
+
+  @Override
+  public Optional<Path> chooseExportFile(String title, String suggestedName, String extension) {
+    asked.add("export " + extension);
+    return Optional.ofNullable(exportFile);
+  }
+
+  @Override
+  public boolean confirmBackfill(BackfillRequest request) {
+    asked.add(request);
+    return confirm;
+  }
+
+  @Override
+  public boolean confirmCancelRun(String runId, long hoursDone, long hoursTotal) {
+    asked.add("cancel " + runId);
+    return confirm;
+  }
+
+  @Override
+  public boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal) {
+    asked.add("close " + runId);
+    return confirm;
+  }
+
+  @Override
+  public boolean confirmDeployLiveWriter(HourPartition from, String description) {
+    asked.add("deploy " + from);
+    return confirm;
+  }
+
+  @Override
+  public Optional<String> acknowledgeDifference(AckRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(ackReason);
+  }
+
+  @Override
+  public Optional<String> confirmCutover(SwapRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(typedName == null ? request.consumerView() : typedName);
+  }
+
+  @Override
+  public Optional<String> confirmRollback(SwapRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(typedName == null ? request.consumerView() : typedName);
+  }
+
+  @Override
+  public boolean confirmCleanup(String target) {
+    asked.add("cleanup " + target);
+    return confirm;
+  }
+
+  @SuppressWarnings("unchecked")
+  public <T> T last(Class<T> type) {
+    for (int i = asked.size() - 1; i >= 0; i--) {
+      if (type.isInstance(asked.get(i))) {
+        return (T) asked.get(i);
+      }
+    }
+    throw new AssertionError("nothing of type " + type.getSimpleName() + " was asked: " + asked);
+  }
+}
