@@ -14,10 +14,13 @@ import dev.cutover.app.cli.PlanCommand;
 import dev.cutover.app.cli.PreflightCommand;
 import dev.cutover.app.cli.SampleCommand;
 import dev.cutover.app.cli.ServerCommand;
+import dev.cutover.app.cli.SpecOptions;
 import dev.cutover.app.cli.StatusCommand;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.CutoverConsole;
+import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.embedded.EngineLibrary;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,13 +75,22 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String target = connection.embedded()
+    boolean embedded = connection.embedded();
+    String target = embedded
         ? "embedded ClickHouse (data: " + connection.dataDirectory() + ")"
         : connection.profile().jdbcUrl() + " as " + connection.profile().user();
-    CutoverConsole.launch(new ConsoleStartup(target, progress -> connection.embedded()
-        ? dev.cutover.engine.connect.Session.embedded(connection.dataDirectory(),
-            dev.cutover.engine.embedded.EngineLibrary.fromEnvironment(), progress)
-        : dev.cutover.engine.connect.Session.connect(connection.profile())));
+    ConsoleStartup startup = new ConsoleStartup(target, progress -> embedded
+        ? Session.embedded(connection.dataDirectory(), EngineLibrary.fromEnvironment(), progress)
+        : Session.connect(connection.profile()));
+    if (!embedded) {
+      CutoverConsole.launch(startup);
+      return ExitCodes.OK;
+    }
+    // On the embedded default the demo world is the default: its spec, its live job, its deploy button.
+    try (DemoConsole demo = new DemoConsole(connection.dataDirectory())) {
+      demo.startLiveJob();
+      CutoverConsole.launch(startup.withDefaultSpec(SpecOptions.demoSpec()).withDemo(demo));
+    }
     return ExitCodes.OK;
   }
 

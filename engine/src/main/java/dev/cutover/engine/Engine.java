@@ -125,6 +125,14 @@ public final class Engine {
     return new Reconciler(sql, store, reports(), spec).reconcile(window, keyLimit);
   }
 
+  /**
+   * The keys of one hour that differ between v1 and v2 now, unexpected first, each with the rule that
+   * explains it; for looking into an hour of a reconciliation.
+   */
+  public List<Diff.KeyDiff> hourKeys(TableSpec spec, HourPartition hour, int limit) {
+    return new dev.cutover.engine.reconcile.Differ(sql, spec).keys(spec.liveTable(), spec.targetTable(), List.of(hour), limit);
+  }
+
   public List<ReportStore.Summary> reconciliations(TableSpec spec) {
     store.ensureSchema();
     reports().ensureSchema();

@@ -53,7 +53,7 @@ public final class SpecOptions {
   /** {@code --spec demo}: the demo world's spec, written out where operators can read it. */
   public static final String DEMO = "demo";
 
-  static Path demoSpec() {
+  public static Path demoSpec() {
     return dev.cutover.app.demo.DemoSpec.export(dev.cutover.engine.embedded.UserDirectories.data().resolve("specs")
         .resolve("demo"), dev.cutover.app.demo.DemoWorld.DEFAULT_DATABASE, true);
   }

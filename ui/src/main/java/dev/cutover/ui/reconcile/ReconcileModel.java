@@ -133,11 +133,26 @@ public final class ReconcileModel implements ScreenModel {
         .orElse(r.window().from());
   }
 
+  /** The keys of the chosen hour, read from the engine when the hour is chosen (a report keeps only a sample). */
   private void showHour() {
     Reconciliation r = report.get();
     HourPartition h = selectedHour.get();
-    hourKeys.setAll(r == null || h == null ? List.of() : r.keys().stream().filter(k -> k.hour().equals(h)).toList());
+    if (r == null || h == null) {
+      hourKeys.clear();
+      return;
+    }
+    hourKeys.setAll(r.keys().stream().filter(k -> k.hour().equals(h)).toList());
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    workspace.executor().submit(p -> engine.hourKeys(spec, h, HOUR_KEY_LIMIT), keys -> {
+      if (h.equals(selectedHour.get())) {
+        hourKeys.setAll(keys);
+      }
+    }, failure -> activity.fail(failure instanceof dev.cutover.engine.api.CutoverException known ? known.getMessage()
+        : "Could not read the keys of " + h + ": " + failure));
   }
+
+  private static final int HOUR_KEY_LIMIT = 5000;
 
   private static boolean matches(Diff.KeyDiff k, String f) {
     return String.join(" ", k.key()).toLowerCase(Locale.ROOT).contains(f)

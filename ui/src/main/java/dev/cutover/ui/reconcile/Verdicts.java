@@ -28,11 +28,11 @@ final class Verdicts {
 
   static String detail(Reconciliation r) {
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
-    long expected = r.keys().stream().filter(Diff.KeyDiff::expected).count();
+    long expected = r.expectedKeys();
     return "Reconciliation " + r.id() + " of " + Formats.time(r.created()) + " over " + r.window() + ", boundary "
         + r.boundary() + ". " + Formats.hours(r.window().hours()) + ", " + differing + " differ; "
-        + r.keys().size() + (r.keysTruncated() ? "+ (list cut at the key limit)" : "") + " keys differ: " + expected
-        + " expected, " + r.unexpectedKeys() + " unexpected, " + r.acknowledged().size() + " acknowledged. "
+        + (expected + r.unexpectedKeys()) + " keys differ: " + expected + " expected, " + r.unexpectedKeys()
+        + " unexpected" + (r.keysTruncated() ? " (the first listed)" : "") + ", " + r.acknowledged().size() + " acknowledged. "
         + (r.coverage().isEmpty() ? "Every hour of v2 is present once, owned by one writer." : r.coverage().size()
             + " coverage problem(s).");
   }
