@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Writes one batch of consecutive hours, each hour an idempotent overwrite: the corrected transform
- * for the whole batch into a staging table private to this worker, then one ALTER that replaces
- * each hour's partition of the target atomically. An hour with no corrected rows empties its target
+ * Writes one batch of consecutive hours, each hour an idempotent overwrite: the staging table private
+ * to this worker is emptied, the corrected transform for the whole batch goes into it, then one
+ * ALTER replaces each hour's partition of the target atomically. An hour with no corrected rows empties its target
  * partition on purpose. Never touches an hour at or after the boundary.
  */
 final class BatchWriter {
@@ -55,7 +55,7 @@ final class BatchWriter {
 
     sql.execute("replace hours " + first + " to " + end + " of " + spec.targetTable(),
         replaceStatement(spec, stagingName, hours));
-    sql.execute("empty staging table " + staging, "TRUNCATE TABLE " + stagingName);
+    // Staging keeps its copy until the worker's next batch empties it, and the run's end drops it.
     return hours.stream().map(h -> outputs.getOrDefault(h, new HourOutput(h, 0, 0))).toList();
   }
 

@@ -171,7 +171,6 @@ public final class Planner {
     out.add(BatchWriter.insertStatement(spec, columns, stagingName, first.getFirst(), first.getLast().plusHours(1),
         settings).display());
     out.add(BatchWriter.replaceStatement(spec, stagingName, first));
-    out.add("TRUNCATE TABLE " + stagingName);
     return out;
   }
 
