@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
-import dev.cutover.engine.api.ConnectionProfile;
-import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -35,10 +33,11 @@ class ServerKilledTest {
   @Test
   void aBackfillRidesOutAServerCrashAndEndsWithTheSameResult() throws Exception {
     EmbeddedServer first = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
-    try (var c = DriverManager.getConnection(first.jdbcUrl(), "default", ""); var s = c.createStatement()) {
+    try (var c = DriverManager.getConnection(first.jdbcUrl(), first.user(), new String(first.password().resolve()));
+        var s = c.createStatement()) {
       s.execute("CREATE DATABASE world ENGINE = Atomic");
     }
-    Database db = Database.open(ConnectionProfile.of(first.jdbcUrl(), "default", PasswordSource.none(), "world"));
+    Database db = Database.open(first.profile("world"));
     HourlyWorld world = HourlyWorld.create(db, 3);
     TableSpec spec = world.spec();
     StateStore store = new StateStore(world.sql, world.database);
