@@ -45,6 +45,9 @@ public final class EmbeddedServer implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
   private static final long LOG_ROTATE_BYTES = 8L << 20;
+  /** The environment the server process keeps; everything else is dropped. */
+  private static final java.util.Set<String> INHERITED = java.util.Set.of("PATH", "HOME", "USER", "LOGNAME", "LANG",
+      "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR");
 
   private final ServerDirectory dir;
   private final ServerRecord record;
@@ -155,12 +158,14 @@ public final class EmbeddedServer implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.log().toFile()));
+    // The server inherits no variable it does not need: a password in CUTOVER_PASSWORD, or in whatever
+    // --password-env names, stays with the process the operator started.
+    builder.environment().keySet().retainAll(INHERITED);
     // ClickHouse installs signal handlers inside the child JVM; the JDK's signal-chaining library keeps both working.
     Path jsig = javaHome.resolve("lib").resolve("libjsig.so");
     if (Files.isRegularFile(jsig)) {
       builder.environment().put("LD_PRELOAD", jsig.toString());
     }
-    builder.environment().remove("CUTOVER_PASSWORD");
     return builder.start();
   }
 
