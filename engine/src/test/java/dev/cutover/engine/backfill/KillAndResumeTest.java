@@ -36,12 +36,14 @@ class KillAndResumeTest {
 
   @Test
   void resumingAfterEveryKillGivesTheSameTargetAsAnUninterruptedRun() throws Exception {
-    HourlyWorld world = HourlyWorld.create(TestEngine.freshDatabase(KillAndResumeTest.class), 4);
+    int kills = Integer.getInteger("cutover.kills", 4);
+    // About ten hours are written between two kills: more kills need a longer history to land in.
+    HourlyWorld world = HourlyWorld.create(TestEngine.freshDatabase(KillAndResumeTest.class),
+        Math.max(4, kills / 2 + 1));
     TableSpec spec = world.spec();
     Path specFile = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
     StateStore store = new StateStore(world.sql, world.database);
     long seed = Long.getLong("cutover.seed", System.nanoTime());
-    int kills = Integer.getInteger("cutover.kills", 4);
     Random random = new Random(seed);
     System.out.println("[kill-and-resume] seed " + seed + ", " + kills + " kills");
 
@@ -69,7 +71,8 @@ class KillAndResumeTest {
         break; // the kill came after the end: nothing left to interrupt
       }
     }
-    System.out.println("[kill-and-resume] ledger sizes after each kill: " + writtenBeforeKill);
+    System.out.println("[kill-and-resume] ledger sizes after each kill: " + writtenBeforeKill + " of "
+        + store.run(runId).orElseThrow().range().hours() + " hours");
 
     if (store.run(runId).orElseThrow().state() != RunState.SUCCEEDED) {
       RunRecord end = new Backfill(world.sql, store)
