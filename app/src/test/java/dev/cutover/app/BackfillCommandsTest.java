@@ -84,20 +84,4 @@ class BackfillCommandsTest {
     assertTrue(status.out().contains("\"state\": \"succeeded\""), status.out());
     assertTrue(status.out().contains("\"failed\": [], \"pending\": 0") || status.out().contains("\"pending\": 0"), status.out());
   }
-
-  @Test
-  void aBoundaryOffTheHourIsBadInputAndNothingIsWritten() {
-    Outcome outcome = run("backfill", "--boundary", "2026-11-29T10:30");
-    assertEquals(2, outcome.exit());
-    assertEquals("error: The boundary 2026-11-29 10:30 is not on the hour; give a whole hour such as 2026-11-29 10:00.",
-        outcome.err().strip());
-  }
-
-  @Test
-  void aMissingSpecFileIsBadInput() {
-    Outcome outcome = runWith(dir.resolve("nope.yaml"), "plan");
-    assertEquals(2, outcome.exit());
-    assertEquals("error: The spec file " + dir.resolve("nope.yaml") + " does not exist; give the path of a spec with "
-        + "--spec (see docs/SPEC.md).", outcome.err().strip());
-  }
 }

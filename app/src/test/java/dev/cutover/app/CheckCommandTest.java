@@ -53,21 +53,6 @@ class CheckCommandTest {
   }
 
   @Test
-  void anUnreachableServerIsASentenceAndExitCode3() {
-    Outcome outcome = run("check", "--jdbc-url", "jdbc:clickhouse://127.0.0.1:9");
-    assertEquals(3, outcome.exit());
-    assertEquals("error: Nothing answers at 127.0.0.1:9; check the host and port in the JDBC URL (the HTTP port, "
-        + "8123 by default, or 8443 with TLS) and that the server is running.", outcome.err().strip());
-  }
-
-  @Test
-  void aMalformedUrlIsBadInputWithExitCode2() {
-    Outcome outcome = run("check", "--jdbc-url", "http://example:8123");
-    assertEquals(2, outcome.exit());
-    assertTrue(outcome.err().startsWith("error: The JDBC URL 'http://example:8123' is not a ClickHouse URL"), outcome.err());
-  }
-
-  @Test
   void anUnknownOptionIsBadInput() {
     Outcome outcome = run("check", "--pasword", "x");
     assertEquals(2, outcome.exit());

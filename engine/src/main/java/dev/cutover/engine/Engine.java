@@ -94,17 +94,14 @@ public final class Engine {
 
   /** Runs against this spec's target, newest first. */
   public List<RunRecord> runs(TableSpec spec) {
-    store.ensureSchema();
     return store.runs(Backfill.target(spec));
   }
 
   public Optional<RunRecord> run(String id) {
-    store.ensureSchema();
     return store.run(id);
   }
 
   public TreeMap<HourPartition, LedgerEntry> ledger(String runId) {
-    store.ensureSchema();
     return store.ledger(runId);
   }
 
@@ -134,8 +131,6 @@ public final class Engine {
   }
 
   public List<ReportStore.Summary> reconciliations(TableSpec spec) {
-    store.ensureSchema();
-    reports().ensureSchema();
     return reports().reconciliations(Backfill.target(spec));
   }
 

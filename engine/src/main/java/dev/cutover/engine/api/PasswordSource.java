@@ -23,6 +23,11 @@ public sealed interface PasswordSource {
     return new Environment(variable);
   }
 
+  /** The first line of a file readable by its owner only, such as an embedded server's operator secret. */
+  static PasswordSource file(java.nio.file.Path path) {
+    return new File(path);
+  }
+
   /** Asked for when needed, for example by an interactive prompt. */
   static PasswordSource prompt(Supplier<char[]> prompt) {
     return new Prompt(prompt);
@@ -58,6 +63,24 @@ public sealed interface PasswordSource {
     @Override
     public String describe() {
       return "password from $" + variable;
+    }
+  }
+
+  record File(java.nio.file.Path path) implements PasswordSource {
+    @Override
+    public char[] resolve() {
+      try {
+        return java.nio.file.Files.readString(path).strip().toCharArray();
+      } catch (java.io.IOException e) {
+        throw new ConnectionFailedException(ConnectionFailedException.Reason.AUTHENTICATION, "The password file "
+            + path + " cannot be read (" + e.getMessage() + "); it belongs to the user who started the embedded "
+            + "server there: run Cutover as that user, or choose your own --data-dir.", e);
+      }
+    }
+
+    @Override
+    public String describe() {
+      return "password from " + path;
     }
   }
 

@@ -26,7 +26,7 @@ public record RunRecord(
 
   /**
    * Whether the run's process is gone while the run was active: its heartbeat is stale, or it ran
-   * on this host and that process no longer exists.
+   * on this host and that process no longer exists, or it ran in this process and has ended here.
    */
   public boolean interrupted(Instant now, java.time.Duration staleAfter) {
     if (!state.active()) {
@@ -36,6 +36,10 @@ public record RunRecord(
       return true;
     }
     boolean here = host.equals(dev.cutover.engine.ledger.Operator.host());
+    if (here && pid == ProcessHandle.current().pid()) {
+      // This process: the run has ended if it no longer executes here (its last state may not have been written).
+      return !dev.cutover.engine.ledger.LiveRuns.running(id);
+    }
     return here && pid > 0 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
   }
 

@@ -10,6 +10,7 @@ import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.LiveRuns;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import java.time.Duration;
@@ -77,6 +78,7 @@ public final class BackfillRun {
 
   void start() {
     started = Instant.now();
+    LiveRuns.started(id());
     Thread.ofPlatform().name("backfill-" + run.get().id()).daemon().start(this::dispatch);
     Thread.ofVirtual().name("heartbeat-" + run.get().id()).start(this::heartbeat);
   }
@@ -343,6 +345,7 @@ public final class BackfillRun {
       // The server may be gone; the run stays resumable from its ledger.
     }
     progress("");
+    LiveRuns.ended(id());
     result.complete(run.get());
   }
 

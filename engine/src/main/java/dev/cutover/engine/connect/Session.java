@@ -1,11 +1,11 @@
 package dev.cutover.engine.connect;
 
 import dev.cutover.engine.api.ConnectionProfile;
-import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
+import dev.cutover.engine.embedded.ServerAccess;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -41,13 +41,16 @@ public final class Session implements AutoCloseable {
    * the Atomic working database {@value #EMBEDDED_DATABASE} on first use.
    */
   public static Session embedded(Path dataDirectory, EngineLibrary library, EngineProgress progress) {
-    EmbeddedServer server = EmbeddedServer.startOrJoin(dataDirectory, library, progress);
+    return embedded(dataDirectory, library, ServerAccess.restricted(), progress);
+  }
+
+  /** As {@link #embedded(Path, EngineLibrary, EngineProgress)}, starting a server with {@code access} if none runs. */
+  public static Session embedded(Path dataDirectory, EngineLibrary library, ServerAccess access, EngineProgress progress) {
+    EmbeddedServer server = EmbeddedServer.startOrJoin(dataDirectory, library, access, progress);
     try {
       progress.report("Connecting to " + server, -1, -1);
       bootstrap(server);
-      ConnectionProfile profile = ConnectionProfile.of(server.jdbcUrl(), "default", PasswordSource.none(),
-          EMBEDDED_DATABASE);
-      return new Session(Database.open(profile), server);
+      return new Session(Database.open(server.profile(EMBEDDED_DATABASE)), server);
     } catch (RuntimeException e) {
       server.close();
       throw e;
@@ -55,13 +58,17 @@ public final class Session implements AutoCloseable {
   }
 
   private static void bootstrap(EmbeddedServer server) {
-    try (Connection connection = DriverManager.getConnection(server.jdbcUrl() + "/default", "default", "");
+    ConnectionProfile profile = server.profile("default");
+    char[] password = profile.password().resolve();
+    try (Connection connection = DriverManager.getConnection(server.jdbcUrl() + "/default", profile.user(),
+            new String(password));
         Statement statement = connection.createStatement()) {
       // The embedded default database is an Overlay; EXCHANGE TABLES needs Atomic.
       statement.execute("CREATE DATABASE IF NOT EXISTS " + EMBEDDED_DATABASE + " ENGINE = Atomic");
     } catch (SQLException e) {
-      throw ConnectionErrors.classify(ConnectionProfile.of(server.jdbcUrl(), "default", PasswordSource.none(),
-          "default"), e);
+      throw ConnectionErrors.classify(profile, e);
+    } finally {
+      java.util.Arrays.fill(password, '\0');
     }
   }
 

@@ -70,8 +70,6 @@ public final class Cutover {
   }
 
   public Gate gate() {
-    state.ensureSchema();
-    reports.ensureSchema();
     String target = Backfill.target(spec);
     Version current = current();
     List<Condition> conditions = new ArrayList<>();
@@ -149,6 +147,8 @@ public final class Cutover {
   }
 
   private SwapResult swap(String action, Version before, Version after, Identifier nowRead) {
+    state.ensureSchema();
+    reports.ensureSchema();
     Instant at = Instant.now();
     // The intent is written first: a process killed right after the exchange still leaves a trace of it.
     reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
@@ -188,7 +188,6 @@ public final class Cutover {
 
   /** How long v1 must be kept after the cutover, from the spec's consumers and windows. */
   public Retention retention() {
-    reports.ensureSchema();
     var consumer = spec.consumers().stream().max(Comparator.comparing(TableSpec.Consumer::cacheLifetime));
     Duration cache = consumer.map(TableSpec.Consumer::cacheLifetime).orElse(Duration.ZERO);
     Optional<Instant> cutoverAt = Optional.empty();
@@ -218,6 +217,8 @@ public final class Cutover {
       throw new InvalidInputException("reason", "Dropping v1 before its retention horizon needs a written reason "
           + "(--reason \"…\"), which goes to the audit trail.");
     }
+    state.ensureSchema();
+    reports.ensureSchema();
     List<String> dropped = new ArrayList<>();
     sql.execute("drop " + nextView(), "DROP VIEW IF EXISTS " + spec.qualified(nextView()));
     dropped.add(spec.database() + "." + nextView());
@@ -243,6 +244,7 @@ public final class Cutover {
     for (String name : names) {
       sql.execute("drop " + name, "DROP TABLE IF EXISTS " + spec.qualified(Identifier.of(name)));
     }
+    state.ensureSchema();
     state.audit(Backfill.target(spec), "cleanup", names.isEmpty() ? "nothing to drop" : "dropped " + names);
     return names;
   }

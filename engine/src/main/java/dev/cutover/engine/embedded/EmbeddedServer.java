@@ -1,6 +1,8 @@
 package dev.cutover.engine.embedded;
 
+import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.EmbeddedEngineException;
+import dev.cutover.engine.api.PasswordSource;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -43,6 +45,9 @@ public final class EmbeddedServer implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
   private static final long LOG_ROTATE_BYTES = 8L << 20;
+  /** The environment the server process keeps; everything else is dropped. */
+  private static final java.util.Set<String> INHERITED = java.util.Set.of("PATH", "HOME", "USER", "LOGNAME", "LANG",
+      "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR");
 
   private final ServerDirectory dir;
   private final ServerRecord record;
@@ -63,12 +68,19 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
+  /** Joins the server running on {@code dataDirectory}, or starts a {@linkplain ServerAccess#restricted() restricted} one there. */
+  public static EmbeddedServer startOrJoin(Path dataDirectory, EngineLibrary library, EngineProgress progress) {
+    return startOrJoin(dataDirectory, library, ServerAccess.restricted(), progress);
+  }
+
   /**
-   * Joins the server running on {@code dataDirectory}, or starts one there.
+   * Joins the server running on {@code dataDirectory}, whatever its access, or starts one there with
+   * {@code access}.
    *
    * @throws EmbeddedEngineException with a sentence and the tail of the server's log when it fails
    */
-  public static EmbeddedServer startOrJoin(Path dataDirectory, EngineLibrary library, EngineProgress progress) {
+  public static EmbeddedServer startOrJoin(Path dataDirectory, EngineLibrary library, ServerAccess access,
+      EngineProgress progress) {
     ServerDirectory dir = new ServerDirectory(dataDirectory);
     try {
       Files.createDirectories(dir.root());
@@ -95,7 +107,8 @@ public final class EmbeddedServer implements AutoCloseable {
           progress.report("Cleared a stale server record left by process " + leftover.get().pid(), -1, -1);
         }
         Path lib = library.resolve(progress);
-        return start(dir, lib, progress, stale, preferredPort);
+        prepareAccess(dir, access);
+        return start(dir, lib, access, progress, stale, preferredPort);
       } catch (IOException e) {
         throw new EmbeddedEngineException("Cannot lock " + dir.launchLock() + " (" + e.getMessage()
             + "). Check that the data directory is on a local disk you can write to.", e);
@@ -103,14 +116,24 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
-  private static EmbeddedServer start(ServerDirectory dir, Path lib, EngineProgress progress, OptionalLong stale,
-      int preferredPort) throws IOException {
+  /** Writes who may connect; an open server with no users of its own runs with no configuration at all. */
+  private static void prepareAccess(ServerDirectory dir, ServerAccess access) throws IOException {
+    if (access.configured()) {
+      dir.writeAccess(access);
+    } else {
+      Files.deleteIfExists(dir.config());
+      Files.deleteIfExists(dir.users());
+    }
+  }
+
+  private static EmbeddedServer start(ServerDirectory dir, Path lib, ServerAccess access, EngineProgress progress,
+      OptionalLong stale, int preferredPort) throws IOException {
     rotateLog(dir);
     String lastFailure = null;
     for (int attempt = 1; attempt <= 3; attempt++) {
       int port = attempt == 1 && portFree(preferredPort) ? preferredPort : freePort();
       progress.report("Starting ClickHouse on 127.0.0.1:" + port, -1, -1);
-      Process process = spawn(dir, lib, port);
+      Process process = spawn(dir, lib, port, access.defaultRestricted());
       try {
         ServerRecord record = awaitRunning(dir, process);
         return new EmbeddedServer(dir, record, process, stale);
@@ -122,7 +145,7 @@ public final class EmbeddedServer implements AutoCloseable {
         + lastFailure + "). Check what is listening with ss -ltnp.");
   }
 
-  private static Process spawn(ServerDirectory dir, Path lib, int port) throws IOException {
+  private static Process spawn(ServerDirectory dir, Path lib, int port, boolean restricted) throws IOException {
     Path javaHome = Path.of(System.getProperty("java.home"));
     String classpath = codeSource();
     List<String> command = new ArrayList<>(List.of(
@@ -131,16 +154,18 @@ public final class EmbeddedServer implements AutoCloseable {
         "--enable-native-access=ALL-UNNAMED",
         "-cp", classpath,
         ServerMain.class.getName(),
-        lib.toString(), dir.root().toString(), Integer.toString(port)));
+        lib.toString(), dir.root().toString(), Integer.toString(port), restricted ? "restricted" : "open"));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.log().toFile()));
+    // The server inherits no variable it does not need: a password in CUTOVER_PASSWORD, or in whatever
+    // --password-env names, stays with the process the operator started.
+    builder.environment().keySet().retainAll(INHERITED);
     // ClickHouse installs signal handlers inside the child JVM; the JDK's signal-chaining library keeps both working.
     Path jsig = javaHome.resolve("lib").resolve("libjsig.so");
     if (Files.isRegularFile(jsig)) {
       builder.environment().put("LD_PRELOAD", jsig.toString());
     }
-    builder.environment().remove("CUTOVER_PASSWORD");
     return builder.start();
   }
 
@@ -273,6 +298,26 @@ public final class EmbeddedServer implements AutoCloseable {
 
   public Path dataDirectory() {
     return dir.root();
+  }
+
+  /** Whether the server admits only {@code operator} to do work (see {@link ServerAccess}). */
+  public boolean restricted() {
+    return record.restricted();
+  }
+
+  /** The ClickHouse user to connect as: {@code operator} on a restricted server, else {@code default}. */
+  public String user() {
+    return record.restricted() ? ServerAccess.OPERATOR : ServerAccess.DEFAULT;
+  }
+
+  /** Where that user's password comes from: the data directory's secret file, or none. */
+  public PasswordSource password() {
+    return record.restricted() ? PasswordSource.file(dir.secret()) : PasswordSource.none();
+  }
+
+  /** How to connect to this server, working in {@code database}. */
+  public ConnectionProfile profile(String database) {
+    return ConnectionProfile.of(jdbcUrl(), user(), password(), database);
   }
 
   /** Whether this instance started the server (and stops it on close), rather than joining it. */

@@ -7,6 +7,10 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
@@ -43,6 +47,62 @@ record ServerDirectory(Path root) {
     return root.resolve("server.log");
   }
 
+  /** Who may connect: the server's configuration, its users, and the operator's secret; owner-only. */
+  Path access() {
+    return root.resolve("access");
+  }
+
+  Path config() {
+    return access().resolve("config.xml");
+  }
+
+  Path users() {
+    return access().resolve("users.xml");
+  }
+
+  /** The password of the user {@code operator}: random, made once per data directory, readable by its owner only. */
+  Path secret() {
+    return access().resolve("operator.secret");
+  }
+
+  /** Writes the configuration and users for {@code access}, making the operator's secret first if there is none. */
+  void writeAccess(ServerAccess access) {
+    try {
+      Files.createDirectories(access());
+      Files.setPosixFilePermissions(access(), PosixFilePermissions.fromString("rwx------"));
+      if (access.defaultRestricted() && !Files.isRegularFile(secret())) {
+        byte[] random = new byte[32];
+        new SecureRandom().nextBytes(random);
+        writePrivate(secret(), HexFormat.of().formatHex(random));
+      }
+      char[] operator = access.defaultRestricted() ? readSecret() : new char[0];
+      String operatorHash = ServerAccess.sha256(operator);
+      Arrays.fill(operator, '\0');
+      writePrivate(users(), access.usersXml(operatorHash));
+      writePrivate(config(), "<clickhouse>\n  <user_directories>\n    <users_xml><path>" + users()
+          + "</path></users_xml>\n  </user_directories>\n</clickhouse>\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  char[] readSecret() {
+    try {
+      return Files.readString(secret()).strip().toCharArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Written beside the target with owner-only permissions from the start, then moved into place. */
+  private void writePrivate(Path file, String text) throws IOException {
+    Path partial = file.resolveSibling(file.getFileName() + ".partial");
+    Files.deleteIfExists(partial);
+    Files.createFile(partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(partial, text);
+    Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
   Optional<ServerRecord> readRecord() {
     Path file = record();
     if (!Files.isRegularFile(file)) {
@@ -55,7 +115,8 @@ record ServerDirectory(Path root) {
           Long.parseLong(p.getProperty("pid")),
           p.getProperty("host"),
           Integer.parseInt(p.getProperty("port")),
-          Instant.parse(p.getProperty("started"))));
+          Instant.parse(p.getProperty("started")),
+          "restricted".equals(p.getProperty("access"))));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
@@ -67,6 +128,7 @@ record ServerDirectory(Path root) {
     p.setProperty("host", record.host());
     p.setProperty("port", Integer.toString(record.port()));
     p.setProperty("started", record.started().toString());
+    p.setProperty("access", record.restricted() ? "restricted" : "open");
     try {
       Path partial = root.resolve("server.properties.partial");
       try (Writer out = Files.newBufferedWriter(partial)) {

@@ -19,16 +19,27 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The child process that hosts the embedded ClickHouse. It runs clickhouse-local inside this JVM
  * through {@code query_stable_v2}, serving HTTP on 127.0.0.1 until its standard input reaches end
- * of file: the parent closes it to stop the server, and a dead parent closes it too.
+ * of file: the parent closes it to stop the server, and a dead parent closes it too. Then this
+ * process ends clickhouse-local's keep-alive query with {@code KILL QUERY}, and clickhouse-local
+ * shuts down cleanly.
  *
- * <p>Arguments: {@code <libchdb.so> <data directory> <http port>}. It holds {@code server.lock} in
- * the data directory for its whole life, so that only one server ever uses that store, and
- * publishes {@code server.properties} once the server answers {@code /ping}.
+ * <p>Arguments: {@code <libchdb.so> <data directory> <http port> <open|restricted>}. It holds
+ * {@code server.lock} in the data directory for its whole life, so that only one server ever uses
+ * that store, and publishes {@code server.properties} once the server answers {@code /ping}. A
+ * restricted server reads its users from {@code access/} (see {@link ServerAccess}); its command
+ * line names only that folder, never a password.
  *
  * <p>Exit codes: 0 stopped normally, 1 ClickHouse failed, 3 another server holds the directory.
  */
@@ -36,6 +47,12 @@ public final class ServerMain {
 
   static final int EXIT_FAILED = 1;
   static final int EXIT_LOCKED = 3;
+  /** The id of clickhouse-local's own, endless query; killing it stops the server. */
+  static final String KEEP_ALIVE = "cutover-keepalive";
+  private static final Duration STOP_GRACE = Duration.ofSeconds(20);
+
+  private static volatile boolean stopping;
+  private static final CountDownLatch served = new CountDownLatch(1);
 
   private ServerMain() {}
 
@@ -43,6 +60,7 @@ public final class ServerMain {
     Path library = Path.of(args[0]);
     ServerDirectory dir = new ServerDirectory(Path.of(args[1]));
     int port = Integer.parseInt(args[2]);
+    boolean restricted = args.length > 3 && args[3].equals("restricted");
 
     try (FileChannel channel = FileChannel.open(dir.serverLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = channel.tryLock()) {
@@ -52,12 +70,12 @@ public final class ServerMain {
         return;
       }
       Files.createDirectories(dir.store());
-      Thread.ofPlatform().daemon().name("publish-endpoint").start(() -> publishWhenReady(dir, port));
-      String error = serve(library, dir.store(), port);
-      // When started by a JVM, clickhouse-local may end this process from inside query_stable_v2 once
-      // stdin closes, so the parent withdraws the record too (EmbeddedServer.stop).
+      Thread.ofPlatform().daemon().name("publish-endpoint").start(() -> publishWhenReady(dir, port, restricted));
+      Thread.ofPlatform().daemon().name("stop-on-eof").start(() -> stopWhenStdinCloses(dir, port, restricted));
+      String error = serve(library, dir, port, restricted);
+      served.countDown();
       dir.clearRecordIfOwnedBy(ProcessHandle.current().pid());
-      if (error != null) {
+      if (error != null && !stopping) {
         System.err.println("ClickHouse stopped with an error: " + error);
         System.exit(EXIT_FAILED);
       }
@@ -65,16 +83,77 @@ public final class ServerMain {
     System.exit(0);
   }
 
+  /**
+   * Waits for end of file on stdin (the parent closed it, or died), then ends the keep-alive query
+   * as the user that may: clickhouse-local then returns from {@code query_stable_v2}. Should it not,
+   * the process ends anyway after a grace period.
+   */
+  private static void stopWhenStdinCloses(ServerDirectory dir, int port, boolean restricted) {
+    try {
+      while (System.in.read() >= 0) {
+        // the parent never writes; only end of file matters
+      }
+    } catch (IOException e) {
+      // a broken pipe is an end of file too
+    }
+    stopping = true;
+    Instant deadline = Instant.now().plus(STOP_GRACE);
+    try {
+      while (Instant.now().isBefore(deadline)) {
+        killKeepAlive(port, restricted ? ServerAccess.OPERATOR : ServerAccess.DEFAULT,
+            restricted ? dir.readSecret() : new char[0]);
+        if (served.await(2, TimeUnit.SECONDS)) {
+          return;
+        }
+      }
+    } catch (InterruptedException | RuntimeException e) {
+      // fall through to the hard stop
+    }
+    System.err.println("ClickHouse did not stop within " + STOP_GRACE.toSeconds() + " s of its parent leaving; "
+        + "ending the process.");
+    dir.clearRecordIfOwnedBy(ProcessHandle.current().pid());
+    Runtime.getRuntime().halt(EXIT_FAILED);
+  }
+
+  /** {@code KILL QUERY} of the keep-alive over a plain socket; the password travels in a header, not the URL. */
+  private static void killKeepAlive(int port, String user, char[] key) {
+    byte[] body = ("KILL QUERY WHERE query_id = '" + KEEP_ALIVE + "' ASYNC").getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer keyBytes = StandardCharsets.UTF_8.encode(CharBuffer.wrap(key));
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+      socket.setSoTimeout(5000);
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST / HTTP/1.0\r\nHost: 127.0.0.1\r\nX-ClickHouse-User: " + user + "\r\nX-ClickHouse-Key: ")
+          .getBytes(StandardCharsets.US_ASCII));
+      out.write(keyBytes.array(), 0, keyBytes.limit());
+      out.write(("\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(body);
+      out.flush();
+      socket.getInputStream().readAllBytes();
+    } catch (IOException e) {
+      // not listening (yet, or any more): tried again until the grace period ends
+    } finally {
+      Arrays.fill(key, '\0');
+      Arrays.fill(keyBytes.array(), (byte) 0);
+    }
+  }
+
   /** Runs clickhouse-local as an HTTP server; returns its error message, or null when it ended cleanly. */
-  private static String serve(Path library, Path store, int port) throws Throwable {
-    List<String> argv = List.of(
+  private static String serve(Path library, ServerDirectory dir, int port, boolean restricted) throws Throwable {
+    List<String> argv = new ArrayList<>(List.of(
         "clickhouse",
         "--multiquery",
-        "--path=" + store,
+        "--path=" + dir.store(),
         "--listen_host=127.0.0.1",
         "--http_port=" + port,
-        // Serve until stdin reaches end of file: the server lives exactly as long as the pipe from its parent.
-        "--query=SYSTEM START LISTEN HTTP; SELECT count() FROM file('/dev/stdin', LineAsString) FORMAT Null");
+        "--query_id=" + KEEP_ALIVE,
+        // Serve until this query is killed (see stopWhenStdinCloses). It reads no file, so a restricted
+        // default user needs no right to read files to run it.
+        "--query=SYSTEM START LISTEN HTTP; SELECT sleepEachRow(1) FROM system.numbers SETTINGS max_block_size = 1 "
+            + "FORMAT Null"));
+    if (restricted || Files.isRegularFile(dir.config())) {
+      argv.add(1, "--config-file=" + dir.config());
+    }
     SymbolLookup lookup = SymbolLookup.libraryLookup(library, Arena.global());
     Linker linker = Linker.nativeLinker();
     MethodHandle query = linker.downcallHandle(
@@ -100,11 +179,11 @@ public final class ServerMain {
     }
   }
 
-  private static void publishWhenReady(ServerDirectory dir, int port) {
+  private static void publishWhenReady(ServerDirectory dir, int port, boolean restricted) {
     Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
     while (Instant.now().isBefore(deadline)) {
       if (answersPing(port)) {
-        dir.writeRecord(new ServerRecord(ProcessHandle.current().pid(), "127.0.0.1", port, Instant.now()));
+        dir.writeRecord(new ServerRecord(ProcessHandle.current().pid(), "127.0.0.1", port, Instant.now(), restricted));
         return;
       }
       try {

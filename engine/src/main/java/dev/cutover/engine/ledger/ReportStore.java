@@ -33,6 +33,7 @@ public final class ReportStore {
 
   private final Sql sql;
   private final Identifier database;
+  private volatile boolean present;
 
   public ReportStore(Sql sql, String database) {
     this.sql = sql;
@@ -41,6 +42,16 @@ public final class ReportStore {
 
   private String t(String table) {
     return database.quoted() + "." + table;
+  }
+
+  /** Whether the report tables exist; reading never creates them. */
+  public boolean present() {
+    if (!present) {
+      present = sql.queryLong("look for Cutover's report tables", "SELECT count() FROM system.tables WHERE database = ? "
+          + "AND name IN ('reconciliations', 'reconciliation_hours', 'reconciliation_keys', 'acknowledgements', 'swaps')",
+          database.name()) == 5;
+    }
+    return present;
   }
 
   public void ensureSchema() {
@@ -62,6 +73,7 @@ public final class ReportStore {
         + "ENGINE = MergeTree ORDER BY (target, hour)");
     sql.execute("create the swaps table", "CREATE TABLE IF NOT EXISTS " + t("swaps") + " (target String, action String, "
         + "at DateTime64(3, 'UTC'), by String, statement String, detail String) ENGINE = MergeTree ORDER BY (target, at)");
+    present = true;
   }
 
   public void save(Reconciliation r) {
@@ -143,6 +155,9 @@ public final class ReportStore {
   }
 
   public List<Summary> reconciliations(String target) {
+    if (!present()) {
+      return List.of();
+    }
     return sql.query("list reconciliations", SUMMARY + t("reconciliations") + " WHERE target = ? ORDER BY created DESC",
         ReportStore::summary, target);
   }
@@ -158,6 +173,9 @@ public final class ReportStore {
   }
 
   public List<Acknowledgement> acknowledgements(String target) {
+    if (!present()) {
+      return List.of();
+    }
     return sql.query("read acknowledgements", "SELECT toUnixTimestamp(hour), key, reason, by, toUnixTimestamp64Milli(at) FROM "
         + t("acknowledgements") + " WHERE target = ? ORDER BY hour", rs -> new Acknowledgement(
             HourPartition.ofEpochSecond(rs.getLong(1)), strings(rs.getArray(2)), rs.getString(3), rs.getString(4),
@@ -167,6 +185,9 @@ public final class ReportStore {
   /** For each hour of a target, the latest ledger entry of any run. */
   public TreeMap<HourPartition, LedgerEntry> latestLedger(String target) {
     TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
+    if (!new StateStore(sql, database.name()).present()) {
+      return out;
+    }
     sql.query("read the ledger of " + target, "SELECT any(run_id), toUnixTimestamp(hour), argMax(state, at), "
             + "argMax(rows, at), argMax(checksum, at), argMax(attempts, at), toUnixTimestamp64Milli(max(at)), "
             + "argMax(error, at) FROM " + t("ledger") + " FINAL WHERE run_id IN (SELECT id FROM " + t("runs")
@@ -184,6 +205,9 @@ public final class ReportStore {
   }
 
   public List<SwapRecord> swaps(String target) {
+    if (!present()) {
+      return List.of();
+    }
     return sql.query("read the swaps", "SELECT target, action, toUnixTimestamp64Milli(at), by, statement, detail FROM "
         + t("swaps") + " WHERE target = ? ORDER BY at", rs -> new SwapRecord(rs.getString(1), rs.getString(2),
             Instant.ofEpochMilli(rs.getLong(3)), rs.getString(4), rs.getString(5), rs.getString(6)), target);

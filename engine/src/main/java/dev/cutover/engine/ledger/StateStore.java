@@ -32,6 +32,7 @@ public final class StateStore {
 
   private final Sql sql;
   private final Identifier database;
+  private volatile boolean present;
 
   public StateStore(Sql sql, String database) {
     this.sql = sql;
@@ -44,6 +45,18 @@ public final class StateStore {
 
   public String database() {
     return database.name();
+  }
+
+  /**
+   * Whether the state tables exist. Reading never creates them, so a command refused for bad input,
+   * or a status on a fresh database, leaves the server as it was.
+   */
+  public boolean present() {
+    if (!present) {
+      present = sql.queryLong("look for Cutover's state tables", "SELECT count() FROM system.tables WHERE database = ? "
+          + "AND name IN ('runs', 'ledger', 'audit')", database.name()) == 3;
+    }
+    return present;
   }
 
   /** Creates the state tables when absent. */
@@ -60,6 +73,7 @@ public final class StateStore {
     sql.execute("create the audit table", "CREATE TABLE IF NOT EXISTS " + t("audit") + " ("
         + "at DateTime64(3, 'UTC'), actor String, host String, subject String, action String, detail String) "
         + "ENGINE = MergeTree ORDER BY (at, subject)");
+    present = true;
   }
 
   public void saveRun(RunRecord run) {
@@ -86,12 +100,18 @@ public final class StateStore {
   }
 
   public Optional<RunRecord> run(String id) {
+    if (!present()) {
+      return Optional.empty();
+    }
     return sql.query("read run " + id, "SELECT " + RUN_COLUMNS + " FROM " + t("runs") + " FINAL WHERE id = ?",
         StateStore::run, id).stream().findFirst();
   }
 
   /** Runs, newest first; for one target when {@code target} is not null. */
   public List<RunRecord> runs(String target) {
+    if (!present()) {
+      return List.of();
+    }
     String where = target == null ? "" : " WHERE target = ?";
     Object[] values = target == null ? new Object[0] : new Object[] {target};
     return sql.query("list runs", "SELECT " + RUN_COLUMNS + " FROM " + t("runs") + " FINAL" + where
@@ -147,6 +167,9 @@ public final class StateStore {
   /** The ledger of one run, by hour. */
   public TreeMap<HourPartition, LedgerEntry> ledger(String runId) {
     TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
+    if (!present()) {
+      return out;
+    }
     sql.query("read the ledger of run " + runId, "SELECT run_id, toUnixTimestamp(hour), state, rows, checksum, "
             + "attempts, toUnixTimestamp64Milli(at), error FROM " + t("ledger") + " FINAL WHERE run_id = ? ORDER BY hour",
         rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
@@ -163,6 +186,9 @@ public final class StateStore {
   }
 
   public List<AuditEntry> auditTrail(String subject, int limit) {
+    if (!present()) {
+      return List.of();
+    }
     String where = subject == null ? "" : " WHERE subject = ?";
     Object[] values = subject == null ? new Object[] {limit} : new Object[] {subject, limit};
     return sql.query("read the audit trail", "SELECT toUnixTimestamp64Milli(at), actor, host, subject, action, detail FROM "

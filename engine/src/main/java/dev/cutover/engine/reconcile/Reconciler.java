@@ -62,12 +62,11 @@ public final class Reconciler {
   }
 
   public Reconciliation reconcile(Window which, int keyLimit) {
-    state.ensureSchema();
-    reports.ensureSchema();
     String target = Backfill.target(spec);
     RunRecord run = state.runs(target).stream().filter(r -> r.state() == RunState.SUCCEEDED).findFirst()
         .orElseThrow(() -> new InvalidInputException("reconcile", "No backfill of " + target + " has succeeded yet, so "
             + "there is no history to reconcile; run ./cutover backfill first."));
+    reports.ensureSchema();
     HourPartition boundary = run.boundary();
     LiveStatus live = new LiveReader(sql, spec).read();
     HourPartition newest = live.liveEdge().orElse(boundary);

@@ -32,11 +32,12 @@ public final class SqlText {
   }
 
   /**
-   * The text without its comments ({@code -- …} to the end of the line, and {@code /* … *}{@code /}),
-   * leaving string literals and quoted names alone. The driver's own placeholder scan does not know
-   * comments: an apostrophe in one ("the instrument's currency") would hide every later {@code ?}.
+   * The text without its comments: a line comment becomes the end of its line, a block comment one
+   * space; string literals and quoted identifiers are kept as written. The JDBC driver's own reading
+   * of a statement does not know comments, so an apostrophe in one ("the desk's book") would hide
+   * every bound parameter after it.
    */
-  public static String stripComments(String sql) {
+  public static String withoutComments(String sql) {
     StringBuilder out = new StringBuilder(sql.length());
     char quote = 0;
     for (int i = 0; i < sql.length(); i++) {

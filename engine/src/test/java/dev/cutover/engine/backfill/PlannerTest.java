@@ -131,4 +131,15 @@ class PlannerTest {
     assertEquals("The spec names column region, which visits_v1 does not have (it has [hour, site, clicks, users, "
         + "duration_s]); check time_column, keys and measures.", column.getMessage());
   }
+
+  @Test
+  void aTransformWithCommentsPlansAndMeasuresItsSampleHour() {
+    // An apostrophe in a comment once hid the window's bound values from the JDBC driver.
+    String yaml = world.specYaml().replace("transform: |\n  ", "transform: |\n  -- the site's clicks per hour "
+        + "(corrected: milliseconds / 1000)\n  /* {window_start} is bound, not this one: ? */\n  ");
+    Plan plan = new Planner(world.sql, dev.cutover.engine.spec.SpecLoader.parse(yaml, "s.yaml"))
+        .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, true);
+    assertTrue(plan.estimates().sampleHour().toNanos() > 0);
+    assertEquals(plan.boundary(), plan.range().to());
+  }
 }

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
-import dev.cutover.engine.api.ConnectionProfile;
-import dev.cutover.engine.api.PasswordSource;
+import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -35,10 +34,11 @@ class ServerKilledTest {
   @Test
   void aBackfillRidesOutAServerCrashAndEndsWithTheSameResult() throws Exception {
     EmbeddedServer first = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
-    try (var c = DriverManager.getConnection(first.jdbcUrl(), "default", ""); var s = c.createStatement()) {
+    try (var c = DriverManager.getConnection(first.jdbcUrl(), first.user(), new String(first.password().resolve()));
+        var s = c.createStatement()) {
       s.execute("CREATE DATABASE world ENGINE = Atomic");
     }
-    Database db = Database.open(ConnectionProfile.of(first.jdbcUrl(), "default", PasswordSource.none(), "world"));
+    Database db = Database.open(first.profile("world"));
     HourlyWorld world = HourlyWorld.create(db, 3);
     TableSpec spec = world.spec();
     StateStore store = new StateStore(world.sql, world.database);
@@ -68,6 +68,57 @@ class ServerKilledTest {
       assertEquals(world.expected(plan.range().from(), plan.range().to()),
           world.checksums("visits_v2", plan.range().from(), plan.range().to()));
       assertTrue(store.ledger(end.id()).values().stream().allMatch(e -> e.complete()));
+    } finally {
+      db.close();
+      second.close();
+      first.close();
+    }
+  }
+
+  @Test
+  void aServerDownLongerThanTheRetriesFailsTheRunWithASentenceAndItResumesWhenTheServerIsBack() throws Exception {
+    EmbeddedServer first = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    try (var c = DriverManager.getConnection(first.jdbcUrl(), first.user(), new String(first.password().resolve()));
+        var s = c.createStatement()) {
+      s.execute("CREATE DATABASE world ENGINE = Atomic");
+    }
+    Database db = Database.open(first.profile("world"));
+    HourlyWorld world = HourlyWorld.create(db, 2);
+    TableSpec spec = world.spec();
+    StateStore store = new StateStore(world.sql, world.database);
+    BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
+        .withRowsPerSecond(400).withRetries(2, Duration.ofMillis(100));
+    Plan plan = new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    List<BackfillEvent> events = new CopyOnWriteArrayList<>();
+    BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
+    while (events.stream().filter(e -> e instanceof BackfillEvent.HourWritten).count() < 4) {
+      Thread.sleep(50);
+    }
+    ProcessHandle server = ProcessHandle.of(first.pid()).orElseThrow();
+    server.destroyForcibly();
+    server.onExit().get(30, TimeUnit.SECONDS);
+
+    // The server stays down: every batch gives up after its retries, and the run says what to do.
+    RunRecord failed = run.await();
+    assertEquals(RunState.FAILED, failed.state());
+    assertTrue(failed.message().matches("\\d+ hour\\(s\\) failed after every retry: .+\\. Resume the run to try "
+        + "them again\\."), failed.message());
+    var hourFailed = events.stream().filter(e -> e instanceof BackfillEvent.HourFailed).map(e -> (BackfillEvent.HourFailed) e)
+        .toList();
+    assertTrue(!hourFailed.isEmpty() && hourFailed.stream().allMatch(f -> f.error().startsWith("Could not ")),
+        hourFailed.isEmpty() ? "no failed hour" : hourFailed.getFirst().error());
+
+    // The server comes back; this same process resumes the run, which ends as an uninterrupted one would.
+    EmbeddedServer second = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    try {
+      assertEquals(first.port(), second.port());
+      RunRecord end = new Backfill(world.sql, store).resume(failed.id(), spec, settings.withRetries(5,
+          Duration.ofMillis(500)), BackfillEvent.Listener.NONE).await();
+      assertEquals(RunState.SUCCEEDED, end.state(), end.message());
+      assertEquals(world.expected(plan.range().from(), plan.range().to()),
+          world.checksums("visits_v2", plan.range().from(), plan.range().to()));
+      assertTrue(store.ledger(end.id()).values().stream().allMatch(LedgerEntry::complete));
+      assertEquals(plan.range().list(), List.copyOf(store.ledger(end.id()).keySet()));
     } finally {
       db.close();
       second.close();

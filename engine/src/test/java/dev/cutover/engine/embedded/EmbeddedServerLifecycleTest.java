@@ -151,16 +151,20 @@ class EmbeddedServerLifecycleTest {
   }
 
   private static void execute(EmbeddedServer server, String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(server.jdbcUrl(), "default", ""); Statement s = c.createStatement()) {
+    try (Connection c = connect(server); Statement s = c.createStatement()) {
       s.execute(sql);
     }
   }
 
   private static long queryLong(EmbeddedServer server, String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(server.jdbcUrl(), "default", "");
-        Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Connection c = connect(server); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       return rs.getLong(1);
     }
+  }
+
+  /** As the server says: operator with the directory's secret on a restricted server (the default here). */
+  private static Connection connect(EmbeddedServer server) throws Exception {
+    return DriverManager.getConnection(server.jdbcUrl(), server.user(), new String(server.password().resolve()));
   }
 }

@@ -131,7 +131,7 @@ class SpecLoaderTest {
         "2026-01-01T00:00"), dev.cutover.engine.api.HourPartition.parse("h", "2026-01-01T01:00"));
     assertEquals(false, bound.sql().contains("site's"), bound.sql());
     assertEquals(2, bound.sql().chars().filter(c -> c == '?').count(), bound.sql());
-    assertEquals("SELECT 'a -- b', `x--y` ", SqlText.stripComments("SELECT 'a -- b', `x--y` -- note"));
+    assertEquals("SELECT 'a -- b', `x--y` ", SqlText.withoutComments("SELECT 'a -- b', `x--y` -- note"));
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.embedded.ServerAccess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ public final class TestEngine {
         throw new IllegalStateException(e);
       }
       long started = System.nanoTime();
-      session = Session.embedded(dataDirectory, EngineLibrary.fromEnvironment(), (step, done, total) -> {
+      // Open: the tests connect as default with no password (the product's default is restricted).
+      session = Session.embedded(dataDirectory, EngineLibrary.fromEnvironment(), ServerAccess.open(), (step, done, total) -> {
         if (total < 0 || done == total) {
           System.out.println("[test engine] " + step);
         }

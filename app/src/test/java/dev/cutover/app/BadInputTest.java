@@ -1,0 +1,310 @@
+package dev.cutover.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.engine.api.ConnectionFailedException;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.ServerVersion;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every kind of bad input an operator can type in a hurry, driven through the command line: each
+ * is refused with its exact sentence and exit code, and the server is unchanged afterwards (the
+ * same databases and tables, with the same row counts and definitions). The world is fresh: not
+ * even Cutover's own state tables exist, so creating them would show too.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BadInputTest {
+
+  @TempDir static Path dir;
+  private static HourlyWorld world;
+  private static Path spec;
+  private static HourPartition edge;
+  private static HourPartition first;
+  private static int tried;
+
+  @BeforeAll
+  static void world() throws Exception {
+    world = HourlyWorld.create(TestEngine.freshDatabase(BadInputTest.class), 2);
+    edge = world.liveEdge;
+    first = world.first;
+    world.sql.execute("a target partitioned by day", "CREATE TABLE visits_by_day AS visits_v1 ENGINE = MergeTree "
+        + "PARTITION BY toDate(hour) ORDER BY (hour, site)");
+    spec = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
+  }
+
+  @AfterAll
+  static void close() {
+    System.out.println("[bad-input] " + tried + " inputs refused, each with nothing changed on the server");
+    world.db.close();
+  }
+
+  /** One bad input: the command line (without connection options), the exit code and the exact sentence. */
+  private record Case(String name, Supplier<List<String>> args, int exit, Supplier<String> sentence) {}
+
+  private static Case backfill(String name, Supplier<String> sentence, String... options) {
+    return new Case(name, () -> command("backfill", spec, options), ExitCodes.INPUT, sentence);
+  }
+
+  private static Case badSpec(String name, UnaryOperator<String> change, Supplier<String> sentence) {
+    Path file = dir.resolve(name.replaceAll("[^a-z0-9]+", "-") + ".yaml");
+    return new Case(name, () -> {
+      write(file, change.apply(world.specYaml()));
+      return command("backfill", file);
+    }, ExitCodes.INPUT, () -> sentence.get().replace("FILE", file.toString()));
+  }
+
+  private static List<String> command(String name, Path specFile, String... options) {
+    List<String> all = new ArrayList<>(List.of(name, "--jdbc-url", TestEngine.server().jdbcUrl(), "--database",
+        world.database, "--spec", specFile.toString()));
+    all.addAll(List.of(options));
+    return all;
+  }
+
+  @Order(1)
+  @TestFactory
+  Stream<DynamicTest> eachBadInputIsRefusedWithItsSentenceAndChangesNothing() {
+    HourPartition latest = edge.plusHours(-3);
+    String db = world.database;
+    List<Case> cases = List.of(
+        backfill("a boundary in the future", () -> {
+          HourPartition now = HourPartition.containing(Instant.now());
+          return "The boundary " + now.plusHours(48) + " is in the future (it is now " + now + " UTC); choose a past "
+              + "hour at or before " + latest + ".";
+        }, "--boundary", HourPartition.containing(Instant.now()).plusHours(48).toString()),
+        backfill("a boundary ahead of the live edge", () -> "The boundary " + edge.plusHours(1) + " is ahead of the "
+            + "live edge " + edge + " (the newest hour the live writer has written); choose " + latest + " or "
+            + "earlier, at least the safety margin of 3 hours behind it.", "--boundary", edge.plusHours(1).toString()),
+        backfill("a boundary inside the safety margin", () -> "The boundary " + edge.plusHours(-1) + " is 1 hour(s) "
+            + "behind the live edge " + edge + ", less than the safety margin of 3 hours; choose " + latest
+            + " or earlier so the live writer keeps every hour from the boundary on.",
+            "--boundary", edge.plusHours(-1).toString()),
+        backfill("a boundary not on the hour", () -> "The boundary 2026-11-29 10:30 is not on the hour; give a whole "
+            + "hour such as 2026-11-29 10:00.", "--boundary", "2026-11-29T10:30"),
+        backfill("an hour that is not a date", () -> "The range start (--from) 'yesterday' is not a date and hour; "
+            + "write it as 2026-11-29T10:00 (UTC) or 2026-11-29 for midnight.", "--from", "yesterday"),
+        backfill("a range before the reprocessing window", () -> "The range start " + first.plusHours(-24) + " is "
+            + "before the reprocessing window, which starts at " + first + " (the sources hold data clicks from "
+            + first + "); give --from " + first + " or later.", "--from", first.plusHours(-24).toString()),
+        backfill("a range from after to", () -> "The range starts at " + first.plusHours(10) + " and ends at "
+            + first.plusHours(5) + ", so it holds no hour; give a start (--from) before the end (--to).",
+            "--from", first.plusHours(10).toString(), "--to", first.plusHours(5).toString()),
+        backfill("a range past the boundary", () -> "The range end " + edge.plusHours(-3) + " is after the boundary "
+            + edge.plusHours(-5) + "; the backfill writes only hours before the boundary (the live writer owns the "
+            + "rest). Leave --to out or give " + edge.plusHours(-5) + " or earlier.",
+            "--boundary", edge.plusHours(-5).toString(), "--to", edge.plusHours(-3).toString()),
+        backfill("a concurrency of zero", () -> "--concurrency is 0; give a whole number from 1 to 32.",
+            "--concurrency", "0"),
+        backfill("a resumed run that does not exist", () -> "There is no run 20261129-000000-nothing; list runs with "
+            + "./cutover status --spec " + spec + ".", "--resume", "20261129-000000-nothing"),
+        new Case("a target partitioned by day", () -> {
+          write(dir.resolve("daily.yaml"), world.specYaml().replace("target: visits_v2", "target: visits_by_day"));
+          return command("backfill", dir.resolve("daily.yaml"));
+        }, ExitCodes.BLOCKED, () -> String.format("%-5s %-20s %s%n      %-20s fix: %s", "FAIL", "partition key",
+            db + ".visits_by_day is partitioned by toDate(hour), not by toStartOfHour(hour), so an hour cannot be "
+                + "replaced on its own.", "", "Recreate visits_by_day with PARTITION BY toStartOfHour(hour) (it holds "
+                + "only corrected history), or name another target in tables.target.")
+            + "\n...\nerror: preflight failed; nothing was written. Fix what it lists and run backfill again."),
+        badSpec("a target that is the consumer view", y -> y.replace("target: visits_v2", "target: visits"),
+            () -> "In the spec FILE, field 'tables.target' is 'visits'; expected a table other than "
+                + "tables.consumer_view (visits): consumers must not read history while it is rewritten."),
+        badSpec("a target that is the v1 table", y -> y.replace("target: visits_v2", "target: visits_v1"),
+            () -> "In the spec FILE, field 'tables.target' is 'visits_v1'; expected a table other than tables.live "
+                + "(visits_v1): the backfill never writes the live version."),
+        badSpec("an unknown live table", y -> y.replace("live: visits_v1", "live: visits_v0"),
+            () -> "The live table " + db + ".visits_v0 does not exist; check tables.live and database in the spec."),
+        badSpec("an unknown source table", y -> y.replace("- table: clicks", "- name: clicks\n    table: clickz"),
+            () -> "The spec names source table " + db + ".clickz, which does not exist; check sources[0].table and "
+                + "database."),
+        badSpec("an unknown column", y -> y.replace("keys: [site]", "keys: [region]"),
+            () -> "The spec names column region, which visits_v1 does not have (it has [hour, site, clicks, users, "
+                + "duration_s]); check time_column, keys and measures."),
+        badSpec("a missing field", y -> y.replace("time_column: hour\n", ""),
+            () -> "In the spec FILE, field 'time_column' is missing; expected a value (see docs/SPEC.md)."),
+        badSpec("a field of the wrong type", y -> y.replace("concurrency: 2", "concurrency: two"),
+            () -> "In the spec FILE, field 'throttle.concurrency' is 'two'; expected a whole number from 1 to 32."),
+        badSpec("a list where a name belongs", y -> y.replace("live: visits_v1", "live: [visits_v1]"),
+            () -> "In the spec FILE, field 'tables.live' is '[visits_v1]'; expected a table or column name."),
+        badSpec("a table name that tries SQL injection", y -> y.replace("target: visits_v2",
+            "target: \"pnl`; DROP TABLE visits_v1; --\""), () -> "The name 'pnl`; DROP TABLE visits_v1; --' in "
+                + "spec field 'tables.target' is not a simple name; use ASCII letters, digits and underscores, "
+                + "starting with a letter or underscore."),
+        badSpec("a database name that tries SQL injection", y -> y.replace("database: " + db,
+            "database: \"x`; DROP DATABASE " + db + "; --\""), () -> "The name 'x`; DROP DATABASE " + db + "; --' in "
+                + "spec field 'database' is not a simple name; use ASCII letters, digits and underscores, starting "
+                + "with a letter or underscore."),
+        badSpec("a key column that tries SQL injection", y -> y.replace("keys: [site]",
+            "keys: [\"site`) DROP TABLE clicks --\"]"), () -> "The name 'site`) DROP TABLE clicks --' in spec field "
+                + "'keys' is not a simple name; use ASCII letters, digits and underscores, starting with a letter or "
+                + "underscore."),
+        badSpec("a transform with a second statement", y -> y.replace("GROUP BY hour, site",
+            "GROUP BY hour, site; DROP TABLE clicks"), () -> "In the spec FILE, field 'transform' is 'SELECT "
+                + "toStartOfHour(ts) AS hour, toString(site) AS site,...'; expected exactly one query, with no "
+                + "';' outside quotes."),
+        new Case("a spec file that does not exist", () -> command("plan", dir.resolve("nope.yaml")), ExitCodes.INPUT,
+            () -> "The spec file " + dir.resolve("nope.yaml") + " does not exist; give the path of a spec with --spec "
+                + "(see docs/SPEC.md)."),
+        new Case("a --database that tries SQL injection", () -> List.of("backfill", "--jdbc-url",
+            TestEngine.server().jdbcUrl(), "--database", db + "`; DROP DATABASE " + db, "--spec", spec.toString()),
+            ExitCodes.INPUT, () -> "The name '" + db + "`; DROP DATABASE " + db + "' in database is not a simple name; "
+                + "use ASCII letters, digits and underscores, starting with a letter or underscore."),
+        new Case("a user name that tries SQL injection", () -> List.of("check", "--jdbc-url",
+            TestEngine.server().jdbcUrl(), "--user", "x' OR '1'='1", "--database", db), ExitCodes.INPUT,
+            () -> "The user name 'x' OR '1'='1' is empty or holds spaces or quotes; give the ClickHouse user name as it "
+                + "was created, for example --user default."),
+        new Case("a wrong password", () -> List.of("check", "--jdbc-url", TestEngine.server().jdbcUrl(),
+            "--database", db, "--password-env", "CUTOVER_TEST_WRONG_PASSWORD"), ExitCodes.CONNECTION,
+            () -> "The server at 127.0.0.1:" + TestEngine.server().port() + " refused user 'default' with the given "
+                + "password (password from $CUTOVER_TEST_WRONG_PASSWORD); check the user name and set the right "
+                + "password in CUTOVER_PASSWORD or at the prompt."),
+        new Case("a password asked for with no terminal", () -> List.of("check", "--jdbc-url",
+            TestEngine.server().jdbcUrl(), "--database", db, "--ask-password"), ExitCodes.INPUT,
+            () -> "--ask-password needs a terminal; set the password in $CUTOVER_PASSWORD instead."),
+        new Case("an unreachable port", () -> List.of("check", "--jdbc-url", "jdbc:clickhouse://127.0.0.1:" + CLOSED),
+            ExitCodes.CONNECTION, () -> "Nothing answers at 127.0.0.1:" + CLOSED + "; check the host and port in the "
+                + "JDBC URL (the HTTP port, 8123 by default, or 8443 with TLS) and that the server is running."),
+        new Case("a host that does not exist", () -> List.of("check", "--jdbc-url",
+            "jdbc:clickhouse://no-such-host.invalid:8123"), ExitCodes.CONNECTION, () -> "The host in "
+                + "no-such-host.invalid:8123 is not known to DNS; check the spelling of the host name in the JDBC URL."),
+        new Case("TLS asked of a server that speaks plain HTTP", () -> List.of("check", "--jdbc-url",
+            "jdbc:clickhouse:https://127.0.0.1:" + TestEngine.server().port(), "--database", db), ExitCodes.CONNECTION,
+            () -> "error: The TLS handshake with 127.0.0.1:" + TestEngine.server().port() + " failed (\n...\n); check "
+                + "that the server speaks HTTPS on that port and that its certificate is trusted by this Java runtime."),
+        new Case("a URL that is not ClickHouse", () -> List.of("check", "--jdbc-url", "http://example:8123"),
+            ExitCodes.INPUT, () -> "The JDBC URL 'http://example:8123' is not a ClickHouse URL; write it as "
+                + "jdbc:clickhouse://HOST:PORT (add ?ssl=true or use jdbc:clickhouse:https:// for TLS)."),
+        new Case("a URL that carries a password", () -> List.of("check", "--jdbc-url",
+            "jdbc:clickhouse://ops:hunter2@127.0.0.1:8123"), ExitCodes.INPUT, () -> "The JDBC URL carries a user or "
+                + "password; remove them from the URL and pass --user, with the password in CUTOVER_PASSWORD or at the "
+                + "prompt."),
+        new Case("a data directory with a server URL", () -> List.of("check", "--jdbc-url",
+            TestEngine.server().jdbcUrl(), "--data-dir", dir.toString()), ExitCodes.INPUT,
+            () -> "--data-dir applies to the embedded engine only; remove it when connecting with --jdbc-url."),
+        new Case("a cutover confirmed with the wrong name", () -> command("cutover", spec, "--confirm", "pnl"),
+            ExitCodes.INPUT, () -> "To cutover, confirm with the consumer view's name: --confirm visits (you typed "
+                + "'pnl')."),
+        new Case("a reconciliation before any backfill", () -> command("reconcile", spec), ExitCodes.INPUT,
+            () -> "No backfill of " + db + ".visits_v2 has succeeded yet, so there is no history to reconcile; run "
+                + "./cutover backfill first."),
+        new Case("a reconciliation window that does not exist", () -> command("reconcile", spec, "--window",
+            "sideways"), ExitCodes.INPUT, () -> "--window is 'sideways'; give all, overlap or history."));
+
+    return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
+      List<String> before = serverState();
+      Outcome outcome = run(c.args().get());
+      String expected = c.sentence().get();
+      if (expected.contains("\n...\n")) {
+        String[] parts = expected.split("\n\\.\\.\\.\n");
+        assertTrue(outcome.err().contains(parts[0]), outcome.err());
+        assertTrue(outcome.err().strip().endsWith(parts[1]), outcome.err());
+      } else {
+        assertEquals("error: " + expected, outcome.err().strip(), c.name());
+      }
+      assertEquals(c.exit(), outcome.exit(), c.name() + ": " + outcome.err());
+      assertEquals("", outcome.out(), "nothing on stdout for " + c.name());
+      assertEquals(before, serverState(), c.name() + " changed the server");
+      tried++;
+      System.out.println("[bad-input] " + c.name() + ": exit " + outcome.exit() + ": "
+          + outcome.err().strip().lines().reduce((a, b) -> b).orElse(""));
+    }));
+  }
+
+  @Order(2)
+  @Test
+  void aServerTooOldIsRefusedWithWhatItLacks() {
+    // The version check is pure: no ClickHouse older than 24.8 runs here.
+    var e = org.junit.jupiter.api.Assertions.assertThrows(ConnectionFailedException.class,
+        () -> ServerVersion.parse("23.8.16.40").requireSupported());
+    assertEquals(ExitCodes.CONNECTION, ExitCodes.of(e));
+    assertEquals("The server runs ClickHouse 23.8.16.40, and Cutover needs 24.8 or newer: it relies on REPLACE "
+        + "PARTITION between tables of one structure, EXCHANGE TABLES on Atomic databases, the HTTP interface of the "
+        + "current JDBC driver, and query settings such as priority and max_threads. Upgrade the server, or point "
+        + "Cutover at a newer one.", e.getMessage());
+    tried++;
+  }
+
+  @Order(3)
+  @Test
+  void valuesAreBoundNeverSpliced() {
+    // A reason full of quotes is data: it is stored as typed and drops nothing.
+    String reason = "v1 retried'); DROP TABLE visits_v1; -- \" ` \\";
+    Outcome ack = run(command("ack", spec, "--hour", first.plusHours(3).toString(), "--reason", reason));
+    assertEquals(0, ack.exit(), ack.err());
+    assertEquals(reason, world.sql.queryOne("read the reason", "SELECT reason FROM acknowledgements",
+        rs -> rs.getString(1)));
+    assertEquals(1L, world.sql.queryLong("visits_v1 is there", "SELECT count() FROM system.tables WHERE database = ? "
+        + "AND name = 'visits_v1'", world.database));
+  }
+
+  private static final int CLOSED = closedPort();
+
+  private static int closedPort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Every database and table on the server with its engine, definition time, and rows. */
+  private static List<String> serverState() {
+    List<String> state = new ArrayList<>(world.sql.query("list databases", "SELECT name || ' ' || engine FROM "
+        + "system.databases ORDER BY name", rs -> rs.getString(1)));
+    state.addAll(world.sql.query("list tables", "SELECT database, name, engine, toString(metadata_modification_time), "
+            + "toString(uuid), ifNull(total_rows, 0), as_select FROM system.tables WHERE database NOT IN ('system', "
+            + "'INFORMATION_SCHEMA', 'information_schema') ORDER BY database, name",
+        rs -> rs.getString(1) + "." + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4) + " "
+            + rs.getString(5) + " rows=" + rs.getLong(6) + " " + rs.getString(7)));
+    return state;
+  }
+
+  private static void write(Path file, String text) {
+    try {
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private record Outcome(int exit, String out, String err) {}
+
+  private static Outcome run(List<String> args) {
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(out, true));
+    System.setErr(new PrintStream(err, true));
+    try {
+      return new Outcome(Main.run(args.toArray(String[]::new)), out.toString(), err.toString());
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+  }
+}
