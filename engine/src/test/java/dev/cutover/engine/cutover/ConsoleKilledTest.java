@@ -161,12 +161,16 @@ class ConsoleKilledTest {
     return lines.size() - 1;
   }
 
-  /** Every report with a header holds all its hour and key rows: a reader never sees half a report. */
+  /**
+   * Every report with a header holds all its hour rows and the counts of all its differing keys (no
+   * acknowledgement is made here, so the header's expected and unexpected keys add up to them): a
+   * reader never sees half a report.
+   */
   private void assertEveryStoredReportIsComplete() {
     List<String> incomplete = world.sql.query("compare headers with rows", "SELECT r.id, r.hours, h.n, "
             + "r.expected_keys + r.unexpected_keys, k.n FROM reconciliations AS r "
             + "LEFT JOIN (SELECT id, count() AS n FROM reconciliation_hours GROUP BY id) AS h ON h.id = r.id "
-            + "LEFT JOIN (SELECT id, count() AS n FROM reconciliation_keys GROUP BY id) AS k ON k.id = r.id "
+            + "LEFT JOIN (SELECT id, sum(keys) AS n FROM reconciliation_counts GROUP BY id) AS k ON k.id = r.id "
             + "WHERE r.hours != h.n OR r.expected_keys + r.unexpected_keys != k.n",
         rs -> rs.getString(1) + ": " + rs.getLong(2) + " hours in the header, " + rs.getLong(3) + " stored; "
             + rs.getLong(4) + " keys in the header, " + rs.getLong(5) + " stored");
