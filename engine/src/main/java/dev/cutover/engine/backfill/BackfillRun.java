@@ -47,7 +47,7 @@ public final class BackfillRun {
   private final Listener listener;
   private final AtomicReference<RunRecord> run;
   private final AtomicReference<BackfillSettings> settings;
-  private final Permits permits;
+  private final Batches.Permits permits;
   private final Object pauseLock = new Object();
   private volatile boolean paused;
   private volatile boolean cancelled;
@@ -73,7 +73,7 @@ public final class BackfillRun {
     this.run = new AtomicReference<>(run);
     this.settings = new AtomicReference<>(settings);
     this.listener = listener;
-    this.permits = new Permits(settings.concurrency());
+    this.permits = new Batches.Permits(settings.concurrency());
   }
 
   void start() {
@@ -163,7 +163,7 @@ public final class BackfillRun {
       List<Identifier> columns = new TargetTables(sql, spec).insertableColumns(spec.targetTable());
       BatchWriter writer = new BatchWriter(sql, spec, columns, settings.get(), boundary);
       Phaser inFlight = new Phaser(1);
-      for (List<HourPartition> batch : batches(pending, settings.get().batchHours())) {
+      for (List<HourPartition> batch : Batches.of(pending, settings.get().batchHours())) {
         if (!awaitTurn()) {
           break;
         }
@@ -323,7 +323,7 @@ public final class BackfillRun {
       message = fatal.get();
     } else if (!failedHours.isEmpty()) {
       end = RunState.FAILED;
-      message = failedHours.size() + " hour(s) failed after every retry: " + describe(failedHours)
+      message = failedHours.size() + " hour(s) failed after every retry: " + Batches.describe(failedHours)
           + ". Resume the run to try them again.";
     } else if (cancelled && hoursDone.get() < hours.size()) {
       end = RunState.CANCELLED;
@@ -386,49 +386,7 @@ public final class BackfillRun {
         rowsWritten.get() / seconds, hoursPerSecond, eta, liveLag, waiting));
   }
 
-  /** Consecutive pending hours, at most {@code size} per batch. */
-  static List<List<HourPartition>> batches(List<HourPartition> pending, int size) {
-    List<List<HourPartition>> out = new ArrayList<>();
-    List<HourPartition> current = new ArrayList<>();
-    for (HourPartition h : pending) {
-      if (!current.isEmpty() && (current.size() >= size || !current.getLast().plusHours(1).equals(h))) {
-        out.add(current);
-        current = new ArrayList<>();
-      }
-      current.add(h);
-    }
-    if (!current.isEmpty()) {
-      out.add(current);
-    }
-    return out;
-  }
-
-  static String describe(Set<HourPartition> hours) {
-    List<HourPartition> list = new ArrayList<>(hours);
-    String shown = list.stream().limit(5).map(HourPartition::toString).reduce((a, b) -> a + ", " + b).orElse("");
-    return list.size() > 5 ? shown + " and " + (list.size() - 5) + " more" : shown;
-  }
-
   private static String minutes(Duration d) {
     return d.toMinutes() + " min";
-  }
-
-  /** A semaphore whose number of permits can change while it is in use. */
-  static final class Permits extends java.util.concurrent.Semaphore {
-    private int size;
-
-    Permits(int size) {
-      super(size);
-      this.size = size;
-    }
-
-    synchronized void resize(int newSize) {
-      if (newSize > size) {
-        release(newSize - size);
-      } else if (newSize < size) {
-        reducePermits(size - newSize);
-      }
-      size = newSize;
-    }
   }
 }
