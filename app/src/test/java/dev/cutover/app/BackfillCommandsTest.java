@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,52 +32,39 @@ class BackfillCommandsTest {
     world.db.close();
   }
 
-  private record Outcome(int exit, String out, String err) {}
-
-  private static Outcome run(String command, String... args) {
+  private static CommandRun run(String command, String... args) {
     return runWith(spec, command, args);
   }
 
-  private static Outcome runWith(Path specFile, String command, String... args) {
+  private static CommandRun runWith(Path specFile, String command, String... args) {
     List<String> all = new ArrayList<>(List.of(command, "--jdbc-url", TestEngine.server().jdbcUrl(), "--database",
         world.database, "--spec", specFile.toString()));
     all.addAll(List.of(args));
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(out, true));
-    System.setErr(new PrintStream(err, true));
-    try {
-      return new Outcome(Main.run(all.toArray(String[]::new)), out.toString(), err.toString());
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+    return CommandRun.of(all);
   }
 
   @Test
   void theWholeFlowFromTheCommandLine() {
-    Outcome plan = run("plan");
+    CommandRun plan = run("plan");
     assertEquals(0, plan.exit(), plan.err());
     assertTrue(plan.out().contains("  boundary   " + world.liveEdge.plusHours(-3) + " UTC (live edge " + world.liveEdge + ")"),
         plan.out());
     assertTrue(plan.out().contains("REPLACE PARTITION ID '" + world.first.partitionId() + "'"), plan.out());
 
-    Outcome preflight = run("preflight", "--json");
+    CommandRun preflight = run("preflight", "--json");
     assertEquals(0, preflight.exit(), preflight.out() + preflight.err());
     assertTrue(preflight.out().startsWith("{\"passed\": true, \"checks\": ["), preflight.out());
 
-    Outcome sample = run("sample", "--hour", world.first.plusHours(2).toString());
+    CommandRun sample = run("sample", "--hour", world.first.plusHours(2).toString());
     assertEquals(0, sample.exit(), sample.err());
     assertTrue(sample.out().contains("key(s) differ as the spec's rules expect, 0 unexpectedly."), sample.out());
 
-    Outcome backfill = run("backfill", "--concurrency", "2", "--batch-hours", "4");
+    CommandRun backfill = run("backfill", "--concurrency", "2", "--batch-hours", "4");
     assertEquals(0, backfill.exit(), backfill.out() + backfill.err());
     assertTrue(backfill.out().startsWith("succeeded: run "), backfill.out());
     assertTrue(backfill.err().contains("100% 44/44 hours"), backfill.err());
 
-    Outcome status = run("status", "--json");
+    CommandRun status = run("status", "--json");
     assertEquals(0, status.exit(), status.err());
     assertTrue(status.out().contains("\"state\": \"succeeded\""), status.out());
     assertTrue(status.out().contains("\"failed\": [], \"pending\": 0") || status.out().contains("\"pending\": 0"), status.out());

@@ -9,9 +9,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.ServerVersion;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -216,7 +214,7 @@ class BadInputTest {
 
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       List<String> before = serverState();
-      Outcome outcome = run(c.args().get());
+      CommandRun outcome = run(c.args().get());
       String expected = c.sentence().get();
       if (expected.contains("\n...\n")) {
         String[] parts = expected.split("\n\\.\\.\\.\n");
@@ -253,7 +251,7 @@ class BadInputTest {
   void valuesAreBoundNeverSpliced() {
     // A reason full of quotes is data: it is stored as typed and drops nothing.
     String reason = "v1 retried'); DROP TABLE visits_v1; -- \" ` \\";
-    Outcome ack = run(command("ack", spec, "--hour", first.plusHours(3).toString(), "--reason", reason));
+    CommandRun ack = run(command("ack", spec, "--hour", first.plusHours(3).toString(), "--reason", reason));
     assertEquals(0, ack.exit(), ack.err());
     assertEquals(reason, world.sql.queryOne("read the reason", "SELECT reason FROM acknowledgements",
         rs -> rs.getString(1)));
@@ -291,20 +289,7 @@ class BadInputTest {
     }
   }
 
-  private record Outcome(int exit, String out, String err) {}
-
-  private static Outcome run(List<String> args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(out, true));
-    System.setErr(new PrintStream(err, true));
-    try {
-      return new Outcome(Main.run(args.toArray(String[]::new)), out.toString(), err.toString());
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+  private static CommandRun run(List<String> args) {
+    return CommandRun.of(args);
   }
 }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.testing.TestEngine;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,29 +13,15 @@ class CheckCommandTest {
 
   @TempDir Path dir;
 
-  private record Outcome(int exit, String out, String err) {}
-
-  private static Outcome run(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(out, true));
-    System.setErr(new PrintStream(err, true));
-    try {
-      int exit = Main.run(args);
-      return new Outcome(exit, out.toString(), err.toString());
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+  private static CommandRun run(String... args) {
+    return CommandRun.of(java.util.List.of(args));
   }
 
   @Test
   void checkOnTheEmbeddedEngineJoinsTheRunningServerAndPrintsTheOkLine() {
     // The test JVM's server runs on its own data directory; check joins it through that directory.
     Path data = TestEngine.server().dataDirectory();
-    Outcome outcome = run("check", "--data-dir", data.toString());
+    CommandRun outcome = run("check", "--data-dir", data.toString());
     assertEquals(0, outcome.exit(), outcome.err());
     assertEquals("ok: ClickHouse " + TestEngine.session().server().version() + " at 127.0.0.1:"
         + TestEngine.server().port() + " (embedded, data: " + data + ")", outcome.out().strip());
@@ -46,7 +30,7 @@ class CheckCommandTest {
 
   @Test
   void checkAgainstAServerByJdbcUrl() {
-    Outcome outcome = run("check", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", "cutover");
+    CommandRun outcome = run("check", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", "cutover");
     assertEquals(0, outcome.exit(), outcome.err());
     assertTrue(outcome.out().startsWith("ok: ClickHouse 26.7"), outcome.out());
     assertTrue(outcome.out().strip().endsWith("(database cutover, user default)"), outcome.out());
@@ -54,14 +38,14 @@ class CheckCommandTest {
 
   @Test
   void anUnknownOptionIsBadInput() {
-    Outcome outcome = run("check", "--pasword", "x");
+    CommandRun outcome = run("check", "--pasword", "x");
     assertEquals(2, outcome.exit());
     assertTrue(outcome.err().startsWith("error: Unknown options: '--pasword', 'x'"), outcome.err());
   }
 
   @Test
   void theEmbeddedEngineStartsOnAFreshDataDirectoryAndStopsAfterwards() {
-    Outcome outcome = run("check", "--data-dir", dir.toString());
+    CommandRun outcome = run("check", "--data-dir", dir.toString());
     assertEquals(0, outcome.exit(), outcome.err());
     assertTrue(outcome.out().startsWith("ok: ClickHouse 26.7"), outcome.out());
     assertTrue(outcome.out().strip().endsWith("(embedded, data: " + dir + ")"), outcome.out());
