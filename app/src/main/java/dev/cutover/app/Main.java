@@ -54,7 +54,7 @@ public final class Main implements Callable<Integer> {
     CommandLine cli = new CommandLine(new Main());
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       if (e instanceof CutoverException known) {
-        commandLine.getErr().println("error: " + known.getMessage());
+        commandLine.getErr().println("error: " + known.getMessage() + optionHint(known, commandLine));
         return ExitCodes.of(known);
       }
       if (e instanceof InterruptedException) {
@@ -71,6 +71,23 @@ public final class Main implements Callable<Integer> {
       return ExitCodes.INPUT;
     });
     return cli.execute(args);
+  }
+
+  /**
+   * The engine speaks of a start, a boundary or a reason, not of options; on the command line the
+   * option that holds the refused value is named after the sentence, when the command has one.
+   */
+  private static final java.util.Set<String> HINTED = java.util.Set.of("confirm", "reason", "from", "to", "hours",
+      "user");
+
+  static String optionHint(CutoverException e, CommandLine commandLine) {
+    if (!(e instanceof dev.cutover.engine.api.InvalidInputException invalid) || e.getMessage().contains("--")
+        || !HINTED.contains(invalid.field())) {
+      return "";
+    }
+    String field = invalid.field().equals("hours") ? "hour" : invalid.field();
+    var option = commandLine.getCommandSpec().findOption("--" + field);
+    return option == null ? "" : " (option " + option.longestName() + ")";
   }
 
   @Override

@@ -108,13 +108,13 @@ class BadInputTest {
             + "write it as 2026-11-29T10:00 (UTC) or 2026-11-29 for midnight.", "--from", "yesterday"),
         backfill("a range before the reprocessing window", () -> "The range start " + first.plusHours(-24) + " is "
             + "before the reprocessing window, which starts at " + first + " (the sources hold data clicks from "
-            + first + "); give --from " + first + " or later.", "--from", first.plusHours(-24).toString()),
+            + first + "); start at " + first + " or later. (option --from)", "--from", first.plusHours(-24).toString()),
         backfill("a range from after to", () -> "The range starts at " + first.plusHours(10) + " and ends at "
-            + first.plusHours(5) + ", so it holds no hour; give a start (--from) before the end (--to).",
+            + first.plusHours(5) + ", so it holds no hour; give a start before the end.",
             "--from", first.plusHours(10).toString(), "--to", first.plusHours(5).toString()),
         backfill("a range past the boundary", () -> "The range end " + edge.plusHours(-3) + " is after the boundary "
             + edge.plusHours(-5) + "; the backfill writes only hours before the boundary (the live writer owns the "
-            + "rest). Leave --to out or give " + edge.plusHours(-5) + " or earlier.",
+            + "rest). Leave the end out or give " + edge.plusHours(-5) + " or earlier. (option --to)",
             "--boundary", edge.plusHours(-5).toString(), "--to", edge.plusHours(-3).toString()),
         backfill("a concurrency of zero", () -> "--concurrency is 0; give a whole number from 1 to 32.",
             "--concurrency", "0"),
@@ -174,12 +174,12 @@ class BadInputTest {
         new Case("a user name that tries SQL injection", () -> List.of("check", "--jdbc-url",
             TestEngine.server().jdbcUrl(), "--user", "x' OR '1'='1", "--database", db), ExitCodes.INPUT,
             () -> "The user name 'x' OR '1'='1' is empty or holds spaces or quotes; give the ClickHouse user name as it "
-                + "was created, for example --user default."),
+                + "was created, for example default. (option --user)"),
         new Case("a wrong password", () -> List.of("check", "--jdbc-url", TestEngine.server().jdbcUrl(),
             "--database", db, "--password-env", "CUTOVER_TEST_WRONG_PASSWORD"), ExitCodes.CONNECTION,
             () -> "The server at 127.0.0.1:" + TestEngine.server().port() + " refused user 'default' with the given "
-                + "password (password from $CUTOVER_TEST_WRONG_PASSWORD); check the user name and set the right "
-                + "password in CUTOVER_PASSWORD or at the prompt."),
+                + "password (password from $CUTOVER_TEST_WRONG_PASSWORD); check the user name and the "
+                + "password."),
         new Case("a password asked for with no terminal", () -> List.of("check", "--jdbc-url",
             TestEngine.server().jdbcUrl(), "--database", db, "--ask-password"), ExitCodes.INPUT,
             () -> "--ask-password needs a terminal; set the password in $CUTOVER_PASSWORD instead."),
@@ -198,14 +198,14 @@ class BadInputTest {
                 + "jdbc:clickhouse://HOST:PORT (add ?ssl=true or use jdbc:clickhouse:https:// for TLS)."),
         new Case("a URL that carries a password", () -> List.of("check", "--jdbc-url",
             "jdbc:clickhouse://ops:hunter2@127.0.0.1:8123"), ExitCodes.INPUT, () -> "The JDBC URL carries a user or "
-                + "password; remove them from the URL and pass --user, with the password in CUTOVER_PASSWORD or at the "
-                + "prompt."),
+                + "password; remove them from the URL and give the user separately; the password comes from an "
+                + "environment variable, a file or a prompt, never from the URL."),
         new Case("a data directory with a server URL", () -> List.of("check", "--jdbc-url",
             TestEngine.server().jdbcUrl(), "--data-dir", dir.toString()), ExitCodes.INPUT,
             () -> "--data-dir applies to the embedded engine only; remove it when connecting with --jdbc-url."),
         new Case("a cutover confirmed with the wrong name", () -> command("cutover", spec, "--confirm", "pnl"),
-            ExitCodes.INPUT, () -> "To cutover, confirm with the consumer view's name: --confirm visits (you typed "
-                + "'pnl')."),
+            ExitCodes.INPUT, () -> "To cutover, confirm with the consumer view's name, visits (you typed "
+                + "'pnl'). (option --confirm)"),
         new Case("a reconciliation before any backfill", () -> command("reconcile", spec), ExitCodes.INPUT,
             () -> "No backfill of " + db + ".visits_v2 has succeeded yet, so there is no history to reconcile; run "
                 + "./cutover backfill first."),

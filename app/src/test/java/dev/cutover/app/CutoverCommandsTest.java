@@ -60,7 +60,7 @@ class CutoverCommandsTest {
 
     CommandRun noConfirm = run(world, spec, "cutover");
     assertEquals(2, noConfirm.exit());
-    assertEquals("error: To cutover, confirm with the consumer view's name: --confirm visits.", noConfirm.err().strip());
+    assertEquals("error: To cutover, confirm with the consumer view's name, visits. (option --confirm)", noConfirm.err().strip());
 
     CommandRun cut = run(world, spec, "cutover", "--confirm", "visits");
     assertEquals(0, cut.exit(), cut.out() + cut.err());

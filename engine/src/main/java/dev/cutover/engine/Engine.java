@@ -137,7 +137,7 @@ public final class Engine {
   /** Accepts an unexpected difference (a whole hour when {@code key} is empty) with a written reason. */
   public void acknowledge(TableSpec spec, HourPartition hour, List<String> key, String reason) {
     if (reason == null || reason.isBlank()) {
-      throw new InvalidInputException("reason", "An acknowledgement needs a written reason (--reason \"…\"); it goes "
+      throw new InvalidInputException("reason", "An acknowledgement needs a written reason; it goes "
           + "to the audit trail and the verdict shows it.");
     }
     store.ensureSchema();

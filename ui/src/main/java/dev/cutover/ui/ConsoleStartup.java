@@ -1,5 +1,6 @@
 package dev.cutover.ui;
 
+import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineProgress;
 import java.nio.file.Path;
@@ -7,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the console needs to start: a description of where it connects, how to open that connection
+ * What the console needs to start: a description of where it connects first, how to open that connection
  * (on a background thread, reporting progress), the spec to load once connected, if any, and the
  * demo world's controls, if it runs on the demo.
  *
@@ -17,27 +18,34 @@ import java.util.Optional;
  * }</pre>
  */
 public record ConsoleStartup(String target, Connector connector, Optional<Path> defaultSpec,
-    Optional<DemoControls> demo) {
+    Optional<DemoControls> demo, ProfileStore profiles) {
 
   public ConsoleStartup {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(connector, "connector");
     Objects.requireNonNull(defaultSpec, "defaultSpec");
     Objects.requireNonNull(demo, "demo");
+    Objects.requireNonNull(profiles, "profiles");
   }
 
+  /** Starts on {@code target}, with this user's saved profiles to choose from. */
   public ConsoleStartup(String target, Connector connector) {
-    this(target, connector, Optional.empty(), Optional.empty());
+    this(target, connector, Optional.empty(), Optional.empty(), ProfileStore.forUser());
   }
 
   /** The spec file the connection screen proposes and loads once connected. */
   public ConsoleStartup withDefaultSpec(Path spec) {
-    return new ConsoleStartup(target, connector, Optional.of(spec), demo);
+    return new ConsoleStartup(target, connector, Optional.of(spec), demo, profiles);
   }
 
   /** Controls of the demo world, such as deploying the corrected live writer. */
   public ConsoleStartup withDemo(DemoControls controls) {
-    return new ConsoleStartup(target, connector, defaultSpec, Optional.of(controls));
+    return new ConsoleStartup(target, connector, defaultSpec, Optional.of(controls), profiles);
+  }
+
+  /** The saved profiles the connection screen offers besides {@code target}. */
+  public ConsoleStartup withProfiles(ProfileStore store) {
+    return new ConsoleStartup(target, connector, defaultSpec, demo, store);
   }
 
   /** Opens a session; may take seconds (fetching and starting the embedded engine). Never called on the FX thread. */

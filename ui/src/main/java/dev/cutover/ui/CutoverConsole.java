@@ -85,7 +85,7 @@ public final class CutoverConsole extends Application {
         connection.progress(message);
       }
     });
-    workspace = new Workspace(executor, dialogs, startup.demo());
+    workspace = new Workspace(executor, dialogs);
     connection = new ConnectionModel(startup, workspace);
     plan = new PlanModel(workspace);
     backfill = new BackfillModel(workspace);

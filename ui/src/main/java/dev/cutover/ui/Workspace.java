@@ -20,17 +20,17 @@ public final class Workspace {
 
   private final TaskExecutor executor;
   private final DialogService dialogs;
-  private final Optional<DemoControls> demo;
+  private final ObjectProperty<DemoControls> demo = new SimpleObjectProperty<>();
+  private final javafx.beans.property.BooleanProperty driving = new javafx.beans.property.SimpleBooleanProperty();
   private final ObjectProperty<Engine> engine = new SimpleObjectProperty<>();
   private final ObjectProperty<TableSpec> spec = new SimpleObjectProperty<>();
   private final ObjectProperty<Plan> plan = new SimpleObjectProperty<>();
   private final ObjectProperty<PreflightReport> preflight = new SimpleObjectProperty<>();
   private final ObjectProperty<Palette> palette = new SimpleObjectProperty<>(Palette.LIGHT);
 
-  public Workspace(TaskExecutor executor, DialogService dialogs, Optional<DemoControls> demo) {
+  public Workspace(TaskExecutor executor, DialogService dialogs) {
     this.executor = executor;
     this.dialogs = dialogs;
-    this.demo = demo;
     // A new spec invalidates what was planned and checked for the old one.
     spec.addListener((o, was, is) -> {
       plan.set(null);
@@ -47,8 +47,18 @@ public final class Workspace {
     return dialogs;
   }
 
+  /** The demo world's controls while the console is connected to the demo's embedded server. */
   public Optional<DemoControls> demo() {
+    return Optional.ofNullable(demo.get());
+  }
+
+  public ObjectProperty<DemoControls> demoProperty() {
     return demo;
+  }
+
+  /** Whether this console drives a backfill run now; it may not connect elsewhere meanwhile. */
+  public javafx.beans.property.BooleanProperty drivingProperty() {
+    return driving;
   }
 
   public ObjectProperty<Engine> engineProperty() {

@@ -10,6 +10,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
+import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.HourlyWorld;
@@ -159,7 +160,9 @@ class BackfillFollowTest {
     robot.interact(() -> {
       Stage stage = new Stage();
       scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
-          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile), dialogs);
+          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile)
+          .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml"))),
+          dialogs);
       stage.setScene(scene[0]);
       stage.show();
     });

@@ -11,6 +11,7 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.HourlyWorld;
@@ -72,6 +73,7 @@ class ConsoleProcedureTest {
     return new ConsoleStartup("embedded ClickHouse (data: " + data + ")",
         progress -> Session.embedded(data, EngineLibrary.fromEnvironment(), progress))
         .withDefaultSpec(specFile)
+        .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml")))
         .withDemo(new DemoControls() {
           @Override
           public String describe() {

@@ -1,6 +1,7 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.SavedProfile;
 import dev.cutover.ui.dialogs.DialogService;
 import java.nio.file.Path;
 import java.util.List;
@@ -74,6 +75,35 @@ public final class ScriptedDialogs implements DialogService {
   @Override
   public boolean confirmCleanup(String target) {
     asked.add("cleanup " + target);
+    return confirm;
+  }
+
+  @Override
+  public boolean confirmDropPrevious(String table, String consequence) {
+    asked.add("drop " + table);
+    return confirm;
+  }
+
+  /** The profile the next profile dialog returns, or null for Cancel. */
+  public volatile SavedProfile profile;
+  /** The password typed into the next password dialog, or null for Cancel. */
+  public volatile String password;
+
+  @Override
+  public Optional<SavedProfile> editProfile(Optional<SavedProfile> existing) {
+    asked.add("profile " + existing.map(SavedProfile::name).orElse("(new)"));
+    return Optional.ofNullable(profile);
+  }
+
+  @Override
+  public Optional<char[]> askPassword(SavedProfile p) {
+    asked.add("password " + p.name());
+    return Optional.ofNullable(password).map(String::toCharArray);
+  }
+
+  @Override
+  public boolean confirmDeleteProfile(SavedProfile p) {
+    asked.add("delete profile " + p.name());
     return confirm;
   }
 

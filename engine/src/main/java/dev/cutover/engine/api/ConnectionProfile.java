@@ -26,11 +26,12 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
     }
     if (hasCredentials(jdbcUrl)) {
       throw new InvalidInputException("jdbc-url", "The JDBC URL carries a user or password; "
-          + "remove them from the URL and pass --user, with the password in CUTOVER_PASSWORD or at the prompt.");
+          + "remove them from the URL and give the user separately; the password comes from an environment variable, a file "
+          + "or a prompt, never from the URL.");
     }
     if (user == null || !USER.matcher(user).matches()) {
       throw new InvalidInputException("user", "The user name '" + user + "' is empty or holds spaces or quotes; "
-          + "give the ClickHouse user name as it was created, for example --user default.");
+          + "give the ClickHouse user name as it was created, for example default.");
     }
     Identifier.validateDatabaseName("database", database);
   }

@@ -10,7 +10,7 @@ public record HourRange(HourPartition from, HourPartition to) {
   public HourRange {
     if (!from.isBefore(to)) {
       throw new InvalidInputException("range", "The range starts at " + from + " and ends at " + to
-          + ", so it holds no hour; give a start (--from) before the end (--to).");
+          + ", so it holds no hour; give a start before the end.");
     }
   }
 

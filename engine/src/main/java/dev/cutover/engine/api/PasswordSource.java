@@ -74,7 +74,7 @@ public sealed interface PasswordSource {
       } catch (java.io.IOException e) {
         throw new ConnectionFailedException(ConnectionFailedException.Reason.AUTHENTICATION, "The password file "
             + path + " cannot be read (" + e.getMessage() + "); it belongs to the user who started the embedded "
-            + "server there: run Cutover as that user, or choose your own --data-dir.", e);
+            + "server there: run Cutover as that user, or choose a data directory of your own.", e);
       }
     }
 

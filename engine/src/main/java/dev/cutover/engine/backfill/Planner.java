@@ -65,16 +65,16 @@ public final class Planner {
     HourPartition t = to.orElse(b);
     if (b.isBefore(t)) {
       throw new InvalidInputException("to", "The range end " + t + " is after the boundary " + b + "; the backfill "
-          + "writes only hours before the boundary (the live writer owns the rest). Leave --to out or give " + b
+          + "writes only hours before the boundary (the live writer owns the rest). Leave the end out or give " + b
           + " or earlier.");
     }
     if (f.isBefore(windowStart)) {
       throw new InvalidInputException("from", "The range start " + f + " is before the reprocessing window, which "
-          + "starts at " + windowStart + " (" + limitingSource() + "); give --from " + windowStart + " or later.");
+          + "starts at " + windowStart + " (" + limitingSource() + "); start at " + windowStart + " or later.");
     }
     if (!f.isBefore(b)) {
       throw new InvalidInputException("boundary", "The boundary " + b + " is not after the range start " + f
-          + "; choose a boundary after the start, or an earlier --from.");
+          + "; choose a boundary after the start, or an earlier start.");
     }
     HourRange range = new HourRange(f, t);
     Optional<HourRange> overlap = b.isBefore(edge.plusHours(1))

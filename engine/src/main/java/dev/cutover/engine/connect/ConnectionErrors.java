@@ -57,7 +57,7 @@ final class ConnectionErrors {
       case UNKNOWN_USER, WRONG_PASSWORD, REQUIRED_PASSWORD, AUTHENTICATION_FAILED ->
           new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address()
               + " refused user '" + profile.user() + "' with the given password (" + profile.password().describe()
-              + "); check the user name and set the right password in CUTOVER_PASSWORD or at the prompt.", failure);
+              + "); check the user name and the password.", failure);
       case IP_ADDRESS_NOT_ALLOWED ->
           new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address()
               + " does not accept user '" + profile.user() + "' from this machine's address; ask its "
@@ -65,7 +65,7 @@ final class ConnectionErrors {
       case UNKNOWN_DATABASE ->
           new ConnectionFailedException(Reason.UNKNOWN_DATABASE, "The database '" + profile.database()
               + "' does not exist on " + profile.address() + "; create it with CREATE DATABASE "
-              + profile.database() + " ENGINE = Atomic, or pass an existing one with --database.", failure);
+              + profile.database() + " ENGINE = Atomic, or choose an existing database.", failure);
       default -> new ConnectionFailedException(Reason.OTHER, "The server at " + profile.address()
           + " refused the connection check with code " + code + ": " + message, failure);
     };

@@ -84,7 +84,7 @@ public final class Database implements AutoCloseable {
       if (!EXCHANGE_CAPABLE.contains(engine)) {
         throw new ConnectionFailedException(Reason.DATABASE_NOT_ATOMIC, "The database '" + profile.database()
             + "' uses the " + engine + " engine, and Cutover needs an Atomic database because EXCHANGE TABLES "
-            + "works only there; create one with CREATE DATABASE name ENGINE = Atomic and pass it with --database.",
+            + "works only there; create one with CREATE DATABASE name ENGINE = Atomic and choose it as the database.",
             null);
       }
       return new ServerInfo(version, profile.address(), rs.getString(3), engine, rs.getString(2), profile.tls());

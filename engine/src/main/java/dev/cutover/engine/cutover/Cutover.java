@@ -211,11 +211,11 @@ public final class Cutover {
       throw new InvalidInputException("drop-v1", "v1 must be kept until " + r.keepUntil().get() + " (the longest consumer "
           + "cache, " + r.longestCacheConsumer() + " " + r.longestCache().toHours() + " h, plus the reconciliation window "
           + r.reconciliationWindow().toHours() + " h and a margin of " + r.margin().toHours() + " h); dropping it earlier "
-          + "removes the rollback. Wait, or pass --force with --reason.");
+          + "removes the rollback. Wait, or force it with a written reason.");
     }
     if (force && (reason == null || reason.isBlank())) {
       throw new InvalidInputException("reason", "Dropping v1 before its retention horizon needs a written reason "
-          + "(--reason \"…\"), which goes to the audit trail.");
+          + "(why it cannot wait), which goes to the audit trail.");
     }
     state.ensureSchema();
     reports.ensureSchema();
@@ -251,7 +251,7 @@ public final class Cutover {
 
   private void confirm(String confirmation, String action) {
     if (!spec.consumerView().name().equals(confirmation)) {
-      throw new InvalidInputException("confirm", "To " + action + ", confirm with the consumer view's name: --confirm "
+      throw new InvalidInputException("confirm", "To " + action + ", confirm with the consumer view's name, "
           + spec.consumerView() + (confirmation == null || confirmation.isBlank() ? "" : " (you typed '" + confirmation
               + "')") + ".");
     }

@@ -86,7 +86,7 @@ public final class EmbeddedServer implements AutoCloseable {
       Files.createDirectories(dir.root());
     } catch (IOException e) {
       throw new EmbeddedEngineException("Cannot create the data directory " + dir.root() + " (" + e.getMessage()
-          + "). Choose another with --data-dir or fix its permissions.", e);
+          + "). Choose another data directory or fix its permissions.", e);
     }
     synchronized (EmbeddedServer.class) {
       try (FileChannel channel = FileChannel.open(dir.launchLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);

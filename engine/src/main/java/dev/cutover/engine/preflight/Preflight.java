@@ -182,8 +182,8 @@ public final class Preflight {
       return new Check("side effects", Status.FAIL, "These dependents react to writes: " + String.join(", ", open)
           + ". The backfill writes only the target by REPLACE PARTITION, which fires no materialized view, but "
           + "anything that reads these tables must not re-emit effects for replayed history.",
-          "Review each one, then acknowledge it with --acknowledge " + open.getFirst().replaceAll(" .*", "")
-              + " (once per dependent).");
+          "Review each one, then acknowledge it by name (" + open.getFirst().replaceAll(" .*", "")
+              + ", and so on for each dependent).");
     }
     return new Check("side effects", Status.WARN, "Acknowledged dependents: " + String.join(", ", dependents) + ".", "");
   }

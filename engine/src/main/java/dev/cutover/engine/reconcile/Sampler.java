@@ -32,7 +32,7 @@ public final class Sampler {
   public Diff sample(List<HourPartition> hours, int keyLimit) {
     if (hours.isEmpty() || hours.size() > MAX_HOURS) {
       throw new InvalidInputException("hours", "A sample takes 1 to " + MAX_HOURS + " hours, not " + hours.size()
-          + "; name a few hours with --hour (repeatable).");
+          + "; name a few hours.");
     }
     TargetTables tables = new TargetTables(sql, spec);
     Identifier scratch = Identifier.simple("scratch", spec.targetTable().name() + "__sample_"

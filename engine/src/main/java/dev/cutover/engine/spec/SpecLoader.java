@@ -47,7 +47,7 @@ public final class SpecLoader {
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
       throw new InvalidInputException("spec", "The spec file " + file + " cannot be read (" + e.getMessage()
-          + "); check the path given with --spec.");
+          + "); check the spec's path and that you may read it.");
     }
     return parse(new String(bytes, StandardCharsets.UTF_8), file.toString());
   }

@@ -91,7 +91,7 @@ class PlannerTest {
     HourPartition b = world.liveEdge.plusHours(-5);
     var e = assertThrows(InvalidInputException.class, () -> plan(null, b.plusHours(2), b));
     assertEquals("The range end " + b.plusHours(2) + " is after the boundary " + b + "; the backfill writes only hours "
-        + "before the boundary (the live writer owns the rest). Leave --to out or give " + b + " or earlier.",
+        + "before the boundary (the live writer owns the rest). Leave the end out or give " + b + " or earlier.",
         e.getMessage());
   }
 
@@ -100,7 +100,7 @@ class PlannerTest {
     HourPartition early = world.first.plusHours(-24);
     var e = assertThrows(InvalidInputException.class, () -> plan(early, null, null));
     assertEquals("The range start " + early + " is before the reprocessing window, which starts at " + world.first
-        + " (the sources hold data clicks from " + world.first + "); give --from " + world.first + " or later.",
+        + " (the sources hold data clicks from " + world.first + "); start at " + world.first + " or later.",
         e.getMessage());
   }
 
@@ -108,7 +108,7 @@ class PlannerTest {
   void fromAfterToIsRefused() {
     var e = assertThrows(InvalidInputException.class, () -> plan(world.first.plusHours(10), world.first.plusHours(5), null));
     assertEquals("The range starts at " + world.first.plusHours(10) + " and ends at " + world.first.plusHours(5)
-        + ", so it holds no hour; give a start (--from) before the end (--to).", e.getMessage());
+        + ", so it holds no hour; give a start before the end.", e.getMessage());
   }
 
   @Test

@@ -53,7 +53,7 @@ class ConnectionErrorsTest {
     assertEquals(Reason.AUTHENTICATION, e.reason());
     assertTrue(e.getMessage().startsWith("The server at 127.0.0.1:"), e.getMessage());
     assertTrue(e.getMessage().endsWith(" refused user 'default' with the given password (password asked for at "
-        + "connect); check the user name and set the right password in CUTOVER_PASSWORD or at the prompt."), e.getMessage());
+        + "connect); check the user name and the password."), e.getMessage());
     assertFalse(e.getMessage().contains("not-the-password"), "the sentence never repeats the password");
     assertFalse(e.retryable());
   }
@@ -71,7 +71,7 @@ class ConnectionErrorsTest {
     assertEquals(Reason.UNKNOWN_DATABASE, e.reason());
     assertTrue(e.getMessage().startsWith("The database 'no_such_database' does not exist on 127.0.0.1:"), e.getMessage());
     assertTrue(e.getMessage().endsWith("; create it with CREATE DATABASE no_such_database ENGINE = Atomic, "
-        + "or pass an existing one with --database."), e.getMessage());
+        + "or choose an existing database."), e.getMessage());
   }
 
   @Test
@@ -80,8 +80,8 @@ class ConnectionErrorsTest {
     var e = refused(ConnectionProfile.of(embeddedUrl(), "default", PasswordSource.none(), "default"));
     assertEquals(Reason.DATABASE_NOT_ATOMIC, e.reason());
     assertEquals("The database 'default' uses the Overlay engine, and Cutover needs an Atomic database because "
-        + "EXCHANGE TABLES works only there; create one with CREATE DATABASE name ENGINE = Atomic and pass it "
-        + "with --database.", e.getMessage());
+        + "EXCHANGE TABLES works only there; create one with CREATE DATABASE name ENGINE = Atomic and choose it "
+        + "as the database.", e.getMessage());
   }
 
   @Test

@@ -94,7 +94,7 @@ class ReconcileAndCutoverTest {
         && k.kind() == Diff.Kind.DUPLICATE_IN_V1), red.keys().stream().filter(k -> !k.expected()).toList().toString());
 
     var noReason = assertThrows(InvalidInputException.class, () -> engine.acknowledge(spec, incident, List.of(), " "));
-    assertEquals("An acknowledgement needs a written reason (--reason \"…\"); it goes to the audit trail and the verdict "
+    assertEquals("An acknowledgement needs a written reason; it goes to the audit trail and the verdict "
         + "shows it.", noReason.getMessage());
     engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
 
@@ -119,7 +119,7 @@ class ReconcileAndCutoverTest {
     assertTrue(gate.unmet().getFirst().detail().contains(" is red."), gate.unmet().getFirst().detail());
 
     var wrongName = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "pnl"));
-    assertEquals("To cutover, confirm with the consumer view's name: --confirm visits (you typed 'pnl').", wrongName.getMessage());
+    assertEquals("To cutover, confirm with the consumer view's name, visits (you typed 'pnl').", wrongName.getMessage());
   }
 
   @Test

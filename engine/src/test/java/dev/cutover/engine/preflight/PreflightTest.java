@@ -104,7 +104,8 @@ class PreflightTest {
     assertEquals(Status.FAIL, blocked.status());
     assertTrue(blocked.finding().startsWith("These dependents react to writes: " + world.database + ".alerts_mv (reads visits_v1)."),
         blocked.finding());
-    assertEquals("Review each one, then acknowledge it with --acknowledge " + world.database + ".alerts_mv (once per dependent).",
+    assertEquals("Review each one, then acknowledge it by name (" + world.database + ".alerts_mv, and so on for each "
+        + "dependent).",
         blocked.fix());
     Check acknowledged = check(run(world.spec(), List.of(world.database + ".alerts_mv")), "side effects");
     assertEquals(Status.WARN, acknowledged.status());

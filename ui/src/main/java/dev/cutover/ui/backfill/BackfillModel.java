@@ -69,6 +69,7 @@ public final class BackfillModel implements ScreenModel {
   private RunRecord lastRead;
 
   public BackfillModel(Workspace workspace) {
+    workspace.drivingProperty().bind(driven.isNotNull());
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
     this.writer = new Activity(workspace.executor());

@@ -2,6 +2,7 @@ package dev.cutover.ui.connection;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.SavedProfile;
 import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
@@ -13,7 +14,11 @@ import dev.cutover.ui.tasks.TaskExecutor;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -22,8 +27,8 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 
 /**
- * The connection screen's state: what it connects to, how far it got, what it found, and which
- * spec the console works on.
+ * The connection screen's state: what it connects to (the launch target or a saved profile), how
+ * far it got, what it found, and which spec the console works on.
  */
 public final class ConnectionModel implements ScreenModel {
 
@@ -60,53 +65,146 @@ public final class ConnectionModel implements ScreenModel {
   private String sessionText = "";
   private final Workspace workspace;
   private final Activity specLoading;
+  private final Profiles profiles;
+  private final Target.Launch launch;
+  private final ObservableList<Target> targets = FXCollections.observableArrayList();
+  private final ObjectProperty<Target> selected = new SimpleObjectProperty<>();
+  private final ObjectProperty<Target> connectedTo = new SimpleObjectProperty<>();
   private volatile Session session;
+  private volatile Session launchSession;
 
   public ConnectionModel(ConsoleStartup startup, Workspace workspace) {
     this.startup = startup;
     this.workspace = workspace;
     this.executor = workspace.executor();
     this.specLoading = new Activity(executor);
+    this.profiles = new Profiles(startup.profiles(), workspace.dialogs(), executor);
+    this.launch = new Target.Launch(startup.target());
     startup.defaultSpec().ifPresent(p -> specFile.set(p.toString()));
+    profiles.saved().addListener((javafx.collections.ListChangeListener<SavedProfile>) c -> rebuildTargets());
+    rebuildTargets();
+    profiles.reload();
   }
 
-  /** Connects in the background; safe to call again after a failure. */
+  /** Connects to the chosen target in the background; safe to call again after a failure. */
   public void connect() {
+    Target target = selected.get() == null ? launch : selected.get();
+    if (workspace.drivingProperty().get() && !target.equals(connectedTo.get())) {
+      error.set("This console drives a backfill run; pause or cancel it on the Backfill screen before connecting "
+          + "to another server.");
+      return;
+    }
+    Optional<java.util.function.Supplier<char[]>> asked = Optional.empty();
+    if (target instanceof Target.Saved saved && saved.profile().password() == SavedProfile.Password.ASK) {
+      Optional<char[]> typed = workspace.dialogs().askPassword(saved.profile());
+      if (typed.isEmpty()) {
+        return;
+      }
+      char[] secret = typed.get();
+      asked = Optional.of(secret::clone);
+    }
+    java.util.function.Supplier<char[]> password = asked.orElse(() -> new char[0]);
+    String where = target instanceof Target.Saved saved ? saved.profile().describe() : startup.target();
+    if (!target.equals(connectedTo.get())) {
+      // The screens past this one work on the new server only once it answers, with the spec checked there.
+      connectedTo.set(null);
+      workspace.specProperty().set(null);
+      workspace.engineProperty().set(null);
+      workspace.demoProperty().set(null);
+    }
     state.set(State.CONNECTING);
     error.set("");
-    step.set("Connecting to " + startup.target());
-    statusLine.set("Connecting to " + startup.target() + "…");
+    step.set("Connecting to " + where);
+    statusLine.set("Connecting to " + where + "…");
+    Session previous = session;
     executor.submit(
         progress -> {
-          Session opened = startup.connector().open((message, done, total) ->
-              progress.update(message, total > 0 ? (double) done / total : -1));
-          return new Opened(opened, new Engine(opened.database()));
+          Session opened = switch (target) {
+            case Target.Launch l -> launchSession(progress);
+            case Target.Saved saved -> Session.connect(saved.profile().connectionProfile(password));
+          };
+          if (previous != null && previous != opened && previous != launchSession) {
+            previous.close();
+          }
+          return new Opened(opened, new Engine(opened.database()), target);
         },
         this::connected,
         this::failed);
   }
 
-  private record Opened(Session session, Engine engine) {}
+  /** The session of the launch target, opened once and kept while the console runs (the demo shares its server). */
+  private Session launchSession(TaskExecutor.Progress progress) {
+    synchronized (this) {
+      if (launchSession == null) {
+        launchSession = startup.connector().open((message, done, total) ->
+            progress.update(message, total > 0 ? (double) done / total : -1));
+      }
+      return launchSession;
+    }
+  }
+
+  private record Opened(Session session, Engine engine, Target target) {}
 
   private void connected(Opened result) {
     Session opened = result.session();
     session = opened;
+    connectedTo.set(result.target());
     ServerInfo info = opened.server();
     version.set("ClickHouse " + info.version());
     address.set(info.address() + (info.tls() ? " (TLS)" : ""));
     database.set(info.database() + " (" + info.databaseEngine() + "), user " + info.user());
     mode.set(opened.embedded().isPresent()
         ? (opened.embedded().get().owner() ? "Embedded, started by this console" : "Embedded, shared with another Cutover process")
-        : "Server given by JDBC URL");
+        : result.target() instanceof Target.Saved saved
+            ? "Saved profile " + saved.profile().name() + ", " + saved.profile().describePassword()
+            : "Server given by JDBC URL");
     dataDirectory.set(opened.embedded().map(e -> e.dataDirectory().toString()).orElse("— (not embedded)"));
     step.set("");
     state.set(State.CONNECTED);
     sessionText = opened.describe();
     statusLine.set(sessionText + " · no spec loaded");
-    workspace.engineProperty().set(result.engine());
+    workspace.demoProperty().set(result.target() instanceof Target.Launch ? startup.demo().orElse(null) : null);
+    if (workspace.engine() == null) {
+      workspace.engineProperty().set(result.engine());
+    }
     if (!specFile.get().isBlank() && workspace.spec() == null) {
       loadSpec();
     }
+  }
+
+  /** Asks for a new profile and selects it once saved. */
+  public void newProfile() {
+    profiles.create(p -> select(p.name()));
+  }
+
+  /** Edits the selected profile. */
+  public void editProfile() {
+    if (selected.get() instanceof Target.Saved saved) {
+      profiles.edit(saved.profile(), p -> select(p.name()));
+    }
+  }
+
+  /** Deletes the selected profile and selects the launch target. */
+  public void deleteProfile() {
+    if (selected.get() instanceof Target.Saved saved) {
+      profiles.delete(saved.profile(), () -> selected.set(launch));
+    }
+  }
+
+  private void select(String profileName) {
+    targets.stream().filter(t -> t instanceof Target.Saved s && s.profile().name().equals(profileName)).findFirst()
+        .ifPresent(selected::set);
+  }
+
+  private void rebuildTargets() {
+    Target was = selected.get();
+    List<Target> all = new ArrayList<>();
+    all.add(launch);
+    profiles.saved().forEach(p -> all.add(new Target.Saved(p)));
+    targets.setAll(all);
+    String name = was instanceof Target.Saved s ? s.profile().name() : null;
+    selected.set(all.stream().filter(t -> t instanceof Target.Saved s && s.profile().name().equals(name)).findFirst()
+        .orElse(was instanceof Target.Saved ? launch : (was == null ? launch : was)));
   }
 
   /** Asks for a spec file and loads it. */
@@ -181,12 +279,17 @@ public final class ConnectionModel implements ScreenModel {
     }
   }
 
-  /** Closes the session (and stops an embedded server this console started). Blocking: call off the FX thread. */
+  /** Closes the sessions (and stops an embedded server this console started). Blocking: call off the FX thread. */
   public void closeSession() {
     Session open = session;
+    Session launched = launchSession;
     session = null;
-    if (open != null) {
+    launchSession = null;
+    if (open != null && open != launched) {
       open.close();
+    }
+    if (launched != null) {
+      launched.close();
     }
   }
 
@@ -224,6 +327,24 @@ public final class ConnectionModel implements ScreenModel {
 
   public String target() {
     return startup.target();
+  }
+
+  /** What the chooser offers: the launch target first, then the saved profiles by name. */
+  public ObservableList<Target> targets() {
+    return targets;
+  }
+
+  public ObjectProperty<Target> selectedProperty() {
+    return selected;
+  }
+
+  /** The target of the open session, or null while there is none. */
+  public ReadOnlyObjectProperty<Target> connectedToProperty() {
+    return connectedTo;
+  }
+
+  public Profiles profiles() {
+    return profiles;
   }
 
   /** One line for the window's status bar: where the console is connected and which spec it works on. */

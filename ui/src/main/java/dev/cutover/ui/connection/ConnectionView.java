@@ -9,6 +9,7 @@ import javafx.beans.value.ObservableStringValue;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.TextField;
@@ -29,6 +30,35 @@ public final class ConnectionView extends ScreenView {
   public ConnectionView(ConnectionModel model) {
     root.setMaxWidth(860);
     root.getChildren().addAll(connectionCard(model), specCard(model));
+  }
+
+  private HBox targetRow(ConnectionModel model) {
+    ComboBox<Target> chooser = new ComboBox<>(model.targets());
+    chooser.setId("connection-target-choice");
+    chooser.setMaxWidth(Double.MAX_VALUE);
+    HBox.setHgrow(chooser, Priority.ALWAYS);
+    binder.bindBidirectional(chooser.valueProperty(), model.selectedProperty());
+    Label label = new Label("Connect _to");
+    label.setMnemonicParsing(true);
+    label.setLabelFor(chooser);
+    label.setMinWidth(Region.USE_PREF_SIZE);
+    Button connect = Widgets.button("connection-connect", "C_onnect");
+    connect.setOnAction(e -> model.connect());
+    binder.bind(connect.disableProperty(), model.stateProperty().isEqualTo(State.CONNECTING));
+    Button create = Widgets.button("profile-new", "_New profile…");
+    create.setOnAction(e -> model.newProfile());
+    Button edit = Widgets.button("profile-edit", "_Edit…");
+    edit.setOnAction(e -> model.editProfile());
+    Button delete = Widgets.button("profile-delete", "Dele_te");
+    delete.setOnAction(e -> model.deleteProfile());
+    var launchChosen = Bindings.createBooleanBinding(() -> !(model.selectedProperty().get() instanceof Target.Saved),
+        model.selectedProperty());
+    binder.bind(edit.disableProperty(), launchChosen.or(model.profiles().activity().runningProperty()));
+    binder.bind(delete.disableProperty(), launchChosen.or(model.profiles().activity().runningProperty()));
+    binder.bind(create.disableProperty(), model.profiles().activity().runningProperty());
+    HBox row = new HBox(10, label, chooser, connect, create, edit, delete);
+    row.setAlignment(Pos.CENTER_LEFT);
+    return row;
   }
 
   private VBox connectionCard(ConnectionModel model) {
@@ -57,7 +87,11 @@ public final class ConnectionView extends ScreenView {
     binder.bind(step.managedProperty(), step.visibleProperty());
 
     GridPane facts = Widgets.facts(150);
-    Widgets.fact(facts, "Target", withId(new Label(model.target()), "connection-target"));
+    Label target = new Label();
+    target.setId("connection-target");
+    binder.bind(target.textProperty(), Bindings.createStringBinding(() -> model.connectedToProperty().get() == null
+        ? "—" : model.connectedToProperty().get().label(), model.connectedToProperty()));
+    Widgets.fact(facts, "Target", target);
     Widgets.fact(facts, "Server", bound(model.versionProperty(), "connection-version"));
     Widgets.fact(facts, "Address", bound(model.addressProperty(), "connection-address"));
     Widgets.fact(facts, "Database", bound(model.databaseProperty(), "connection-database"));
@@ -71,7 +105,13 @@ public final class ConnectionView extends ScreenView {
     binder.bind(retry.managedProperty(), retry.visibleProperty());
     retry.setOnAction(e -> model.connect());
 
-    return Widgets.card("Connection", stateRow, step, facts, error, retry);
+    Label where = Widgets.muted("The embedded server, or a saved profile. Profiles are kept in "
+        + model.profiles().file() + " without passwords: each says where its password comes from.");
+    Widgets.wrap(where);
+    return Widgets.card("Connection", targetRow(model), where,
+        Widgets.activityBar("profile-activity", binder, model.profiles().activity()),
+        Widgets.errorLabel("profile-store-error", binder, model.profiles().activity().errorProperty()),
+        stateRow, step, facts, error, retry);
   }
 
   private VBox specCard(ConnectionModel model) {
@@ -112,11 +152,6 @@ public final class ConnectionView extends ScreenView {
     label.setId(id);
     binder.bind(label.textProperty(), value);
     return label;
-  }
-
-  private static Label withId(Label l, String id) {
-    l.setId(id);
-    return l;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.cutover.ui.dialogs;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.SavedProfile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -42,6 +43,18 @@ public interface DialogService {
 
   /** Whether to drop the staging and sample tables left by runs. */
   boolean confirmCleanup(String target);
+
+  /** Whether to drop the previous version's table, which ends the rollback window for good. */
+  boolean confirmDropPrevious(String table, String consequence);
+
+  /** A new connection profile, or {@code existing} edited; checked before it is returned; empty when cancelled. */
+  Optional<SavedProfile> editProfile(Optional<SavedProfile> existing);
+
+  /** The password of a profile that asks for it at connect, or empty when cancelled. Kept in memory only. */
+  Optional<char[]> askPassword(SavedProfile profile);
+
+  /** Whether to delete a saved connection profile. */
+  boolean confirmDeleteProfile(SavedProfile profile);
 
   /** A backfill about to start. */
   record BackfillRequest(String target, HourRange range, HourPartition boundary, long hours, String settings) {}

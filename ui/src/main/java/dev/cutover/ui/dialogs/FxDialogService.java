@@ -1,6 +1,7 @@
 package dev.cutover.ui.dialogs;
 
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.SavedProfile;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -129,6 +130,27 @@ public final class FxDialogService implements DialogService {
   public boolean confirmCleanup(String target) {
     return confirm("Clean up", "Drop the staging and sample tables of " + target + "?",
         "Run records, the ledger and the audit trail stay. No table that consumers read is touched.", "Clean up");
+  }
+
+  @Override
+  public boolean confirmDropPrevious(String table, String consequence) {
+    return confirm("Drop previous version", "Drop " + table + "?", consequence, "Drop " + table);
+  }
+
+  @Override
+  public Optional<SavedProfile> editProfile(Optional<SavedProfile> existing) {
+    return show(ProfileDialog.create(existing));
+  }
+
+  @Override
+  public Optional<char[]> askPassword(SavedProfile profile) {
+    return show(ProfileDialog.password(profile));
+  }
+
+  @Override
+  public boolean confirmDeleteProfile(SavedProfile profile) {
+    return confirm("Delete profile", "Delete the profile " + profile.name() + "?", profile.describe() + ". Only the "
+        + "saved profile goes; nothing on the server changes.", "Delete");
   }
 
   private boolean confirm(String title, String header, String body, String okText) {

@@ -32,7 +32,7 @@ class PlanModelTest {
   void world() {
     world = HourlyWorld.create(TestEngine.freshDatabase(PlanModelTest.class), 3);
     executor = new ImmediateTaskExecutor();
-    workspace = new Workspace(executor, new ScriptedDialogs(), Optional.empty());
+    workspace = new Workspace(executor, new ScriptedDialogs());
     Engine engine = new Engine(TestEngine.session().database());
     workspace.engineProperty().set(engine);
     workspace.specProperty().set(world.spec());
