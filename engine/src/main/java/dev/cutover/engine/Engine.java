@@ -167,6 +167,11 @@ public final class Engine {
     return cutover(spec).retention();
   }
 
+  /** The statements that drop v1 and the rollback handle, exactly as {@link #dropV1} runs them. */
+  public List<String> dropV1Statements(TableSpec spec) {
+    return cutover(spec).dropStatements();
+  }
+
   public List<String> dropV1(TableSpec spec, boolean force, String reason) {
     return cutover(spec).dropV1(force, reason);
   }

@@ -296,6 +296,36 @@ class ConsoleProcedureTest {
     assertTrue(actions.containsAll(java.util.List.of("start", "acknowledge", "reconcile", "cutover", "rollback")),
         actions.toString());
     fx.shot("15-history");
+
+    // 10. Cut over again, then drop v1 before its retention horizon: only with the table's name typed and a reason.
+    robot.push(KeyCode.ALT, KeyCode.T);
+    fx.waitFor(5, () -> console.currentScreen().equals("cutover"), console::currentScreen);
+    fx.waitFor(60, () -> console.cutover().gateProperty().get() != null && !console.cutover().activity().running(),
+        () -> console.cutover().activity().error());
+    assertTrue(fx.node("drop-v1", javafx.scene.control.Button.class).isDisabled(), "no drop while consumers read v1");
+    fx.click("cutover-run");
+    fx.waitFor(60, () -> console.cutover().lastSwapProperty().get().action().equals("cutover"),
+        () -> console.cutover().activity().error());
+    fx.waitFor(10, () -> !fx.node("drop-v1", javafx.scene.control.Button.class).isDisabled(), () -> "drop enabled");
+    fx.click("drop-v1");
+    DialogService.DropRequest drop = dialogs.last(DialogService.DropRequest.class);
+    assertTrue(drop.early(), "the retention horizon has not passed");
+    assertEquals(world.database + ".visits_v1", drop.table());
+    assertEquals("DROP VIEW IF EXISTS `" + world.database + "`.`visits__next`;\nDROP TABLE IF EXISTS `" + world.database
+        + "`.`visits_v1`", drop.statement());
+    fx.waitFor(60, () -> !fx.text("drop-result").isEmpty(), () -> console.cutover().activity().error());
+    assertEquals("Dropped " + world.database + ".visits__next and " + world.database + ".visits_v1. Consumers read "
+        + "visits_v2; there is no rollback any more.", fx.text("drop-result"));
+    assertEquals(0L, world.sql.queryLong("v1 is gone", "SELECT count() FROM system.tables WHERE database = ? AND name = ?",
+        world.database, "visits_v1"));
+    assertEquals("Consumers of visits read v2 (visits_v2).", fx.text("consumer-version"));
+    assertTrue(fx.node("rollback-run", javafx.scene.control.Button.class).isDisabled(), "no rollback without v1");
+    assertTrue(fx.text("retention").endsWith("there is no rollback any more."), fx.text("retention"));
+    fx.shot("20-v1-dropped");
+    var dropAudit = console.workspace().engine().state().auditTrail(null, 100).stream()
+        .filter(a -> a.action().equals("drop-v1")).map(dev.cutover.engine.api.AuditEntry::detail).toList();
+    assertEquals(1, dropAudit.size());
+    assertTrue(dropAudit.getFirst().contains(dialogs.dropReason), dropAudit.getFirst());
   }
 
   private void clickHour(FxRobot robot, javafx.scene.layout.Region canvas, HourPartition hour) {

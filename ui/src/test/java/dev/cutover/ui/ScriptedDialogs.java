@@ -78,10 +78,13 @@ public final class ScriptedDialogs implements DialogService {
     return confirm;
   }
 
+  /** The reason given when dropping v1 (null declines). */
+  public volatile String dropReason = "the fix is confirmed by finance; the rollback is no longer needed";
+
   @Override
-  public boolean confirmDropPrevious(String table, String consequence) {
-    asked.add("drop " + table);
-    return confirm;
+  public Optional<String> confirmDropV1(DropRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(dropReason);
   }
 
   /** The profile the next profile dialog returns, or null for Cancel. */

@@ -33,12 +33,13 @@ public final class RetentionCommand extends EngineCommand {
     lines.add("Keep v1 for " + r.total().toHours() + " h after the cutover: longest consumer cache " + r.longestCache().toHours()
         + " h (" + r.longestCacheConsumer() + ") + reconciliation window " + r.reconciliationWindow().toHours()
         + " h + margin " + r.margin().toHours() + " h.");
-    lines.add(r.keepUntil().map(t -> "Cut over at " + r.cutoverAt().get() + "; v1 may be dropped after " + t + ".")
-        .orElse("Consumers still read v1; the horizon starts at the cutover."));
+    lines.add(r.droppedAt().map(t -> "v1 was dropped at " + t + "; there is no rollback any more.")
+        .orElse(r.keepUntil().map(t -> "Cut over at " + r.cutoverAt().get() + "; v1 may be dropped after " + t + ".")
+            .orElse("Consumers still read v1; the horizon starts at the cutover.")));
     List<String> dropped = drop ? engine.dropV1(spec, force, reason) : List.of();
     dropped.forEach(d -> lines.add("dropped " + d));
     print(Render.ordered("hours", r.total().toHours(), "cutover_at", r.cutoverAt().orElse(null), "keep_until",
-        r.keepUntil().orElse(null), "dropped", dropped), lines);
+        r.keepUntil().orElse(null), "dropped_at", r.droppedAt().orElse(null), "dropped", dropped), lines);
     return ExitCodes.OK;
   }
 }

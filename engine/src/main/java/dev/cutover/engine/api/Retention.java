@@ -10,9 +10,10 @@ import java.util.Optional;
  *
  * @param cutoverAt when consumers switched to v2, if they have
  * @param keepUntil the earliest time v1 may be dropped, if the cutover happened
+ * @param droppedAt when v1 was dropped, if it was: from then on there is no rollback
  */
 public record Retention(Optional<Instant> cutoverAt, Duration longestCache, String longestCacheConsumer,
-    Duration reconciliationWindow, Duration margin, Optional<Instant> keepUntil) {
+    Duration reconciliationWindow, Duration margin, Optional<Instant> keepUntil, Optional<Instant> droppedAt) {
 
   public Duration total() {
     return longestCache.plus(reconciliationWindow).plus(margin);

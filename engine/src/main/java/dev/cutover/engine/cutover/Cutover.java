@@ -72,6 +72,11 @@ public final class Cutover {
   public Gate gate() {
     String target = Backfill.target(spec);
     Version current = current();
+    if (!tables.exists(spec.liveTable())) {
+      return new Gate(List.of(new Condition(Gate.V1_KEPT, false, spec.liveTable() + " was dropped: consumers of "
+          + spec.consumerView() + " read " + spec.targetTable() + " for good, and there is nothing to cut over or roll "
+          + "back.")), current);
+    }
     List<Condition> conditions = new ArrayList<>();
     conditions.add(new Condition("consumers read v1", current == Version.V1, switch (current) {
       case V1 -> spec.consumerView() + " reads " + spec.liveTable() + ".";
@@ -86,7 +91,7 @@ public final class Cutover {
       return new Condition("reconciliation", ok, "The latest reconciliation, " + r.id() + " of " + r.created() + ", is "
           + r.verdict().name().toLowerCase() + (r.acknowledged() > 0 ? " with " + r.acknowledged() + " acknowledged" : "")
           + (fresh ? "" : ", and older than " + RECONCILIATION_FRESHNESS.toHours() + " hours: reconcile again") + ".");
-    }).orElse(new Condition("reconciliation", false, "No reconciliation has run for " + target + "; run ./cutover reconcile.")));
+    }).orElse(new Condition("reconciliation", false, "No reconciliation has run for " + target + "; reconcile first.")));
     LiveStatus live = new LiveReader(sql, spec).read();
     Optional<RunRecord> run = state.runs(target).stream().filter(r -> r.state().name().equals("SUCCEEDED")).findFirst();
     if (run.isPresent() && live.targetEdge().isPresent()) {
@@ -196,13 +201,25 @@ public final class Cutover {
           .map(ReportStore.SwapRecord::at).max(Comparator.naturalOrder());
     }
     Duration total = cache.plus(spec.minimumOverlap()).plus(spec.retentionMargin());
+    Optional<Instant> droppedAt = tables.exists(spec.liveTable()) ? Optional.empty()
+        : reports.swaps(Backfill.target(spec)).stream().filter(s -> s.action().equals("drop-v1"))
+            .map(ReportStore.SwapRecord::at).max(Comparator.naturalOrder());
     return new Retention(cutoverAt, cache, consumer.map(TableSpec.Consumer::name).orElse("none"), spec.minimumOverlap(),
-        spec.retentionMargin(), cutoverAt.map(t -> t.plus(total)));
+        spec.retentionMargin(), cutoverAt.map(t -> t.plus(total)), droppedAt);
+  }
+
+  /** The statements that drop v1 and the rollback handle, exactly as {@link #dropV1} runs them. */
+  public List<String> dropStatements() {
+    return List.of("DROP VIEW IF EXISTS " + spec.qualified(nextView()), "DROP TABLE IF EXISTS " + spec.qualified(spec.liveTable()));
   }
 
   /** Drops v1 and the rollback handle; refused before the retention horizon unless forced with a reason. */
   public List<String> dropV1(boolean force, String reason) {
     Retention r = retention();
+    if (r.droppedAt().isPresent()) {
+      throw new InvalidInputException("drop-v1", spec.liveTable() + " was dropped already, at " + r.droppedAt().get()
+          + ".");
+    }
     if (r.cutoverAt().isEmpty()) {
       throw new InvalidInputException("drop-v1", "Consumers still read " + spec.liveTable() + "; v1 can be dropped only "
           + "after the cutover.");
@@ -220,9 +237,10 @@ public final class Cutover {
     state.ensureSchema();
     reports.ensureSchema();
     List<String> dropped = new ArrayList<>();
-    sql.execute("drop " + nextView(), "DROP VIEW IF EXISTS " + spec.qualified(nextView()));
+    List<String> statements = dropStatements();
+    sql.execute("drop " + nextView(), statements.get(0));
     dropped.add(spec.database() + "." + nextView());
-    sql.execute("drop " + spec.liveTable(), "DROP TABLE IF EXISTS " + spec.qualified(spec.liveTable()));
+    sql.execute("drop " + spec.liveTable(), statements.get(1));
     dropped.add(spec.database() + "." + spec.liveTable());
     String why = force ? "forced before " + r.keepUntil().get() + ": " + reason : "after the retention horizon " + r.keepUntil().get();
     reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), "drop-v1", Instant.now(), Operator.user(),

@@ -174,6 +174,15 @@ class ReconcileAndCutoverTest {
         engine.dropV1(spec, true, "storage emergency, approved by the desk head"));
     assertEquals(0L, world.sql.queryLong("v1 gone", "SELECT count() FROM system.tables WHERE database = ? AND name = 'visits_v1'",
         world.database));
+
+    var after = engine.gate(spec);
+    assertTrue(after.v1Dropped() && !after.open(), "nothing to switch once v1 is dropped: " + after);
+    assertEquals(Gate.Version.V2, after.current());
+    assertTrue(engine.retention(spec).droppedAt().isPresent(), "the retention shows when v1 was dropped");
+    var twice = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, "again"));
+    assertTrue(twice.getMessage().startsWith("visits_v1 was dropped already, at "), twice.getMessage());
+    var rollback = assertThrows(InvalidInputException.class, () -> engine.rollback(spec, "visits"));
+    assertTrue(rollback.getMessage().contains("visits_v1"), rollback.getMessage());
   }
 
   private String totals(String table, HourPartition hour) {

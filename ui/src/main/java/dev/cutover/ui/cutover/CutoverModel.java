@@ -8,7 +8,10 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import javafx.beans.property.ObjectProperty;
@@ -31,6 +34,7 @@ public final class CutoverModel implements ScreenModel {
   private final ObjectProperty<Retention> retention = new SimpleObjectProperty<>();
   private final ObjectProperty<SwapResult> lastSwap = new SimpleObjectProperty<>();
   private final StringProperty cleanup = new SimpleStringProperty("");
+  private final StringProperty dropResult = new SimpleStringProperty("");
 
   public CutoverModel(Workspace workspace) {
     this.workspace = workspace;
@@ -40,6 +44,7 @@ public final class CutoverModel implements ScreenModel {
       retention.set(null);
       lastSwap.set(null);
       cleanup.set("");
+      dropResult.set("");
     });
   }
 
@@ -95,6 +100,39 @@ public final class CutoverModel implements ScreenModel {
 
   private record Swapped(SwapResult result, State state) {}
 
+  /**
+   * Drops v1 and the rollback handle once the operator typed the table's name; before the retention
+   * horizon only with a written reason, which goes to the audit trail.
+   */
+  public void dropV1() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    Retention r = retention.get();
+    if (r == null || r.keepUntil().isEmpty()) {
+      activity.fail("Consumers still read " + spec.liveTable() + "; v1 can be dropped only after the cutover.");
+      return;
+    }
+    Instant horizon = r.keepUntil().get();
+    boolean early = horizon.isAfter(Instant.now());
+    String table = spec.database() + "." + spec.liveTable();
+    String words = early
+        ? "The retention horizon is " + Formats.time(horizon) + ": consumers' caches and the reconciliation window "
+            + "have not passed yet. Dropping now removes the rollback before then."
+        : "The retention horizon " + Formats.time(horizon) + " has passed; the rollback is no longer needed.";
+    workspace.dialogs().confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.dropV1Statements(spec)),
+        table, words, early)).ifPresent(reason -> activity.run("drop " + table, p -> {
+          List<String> dropped = engine.dropV1(spec, early, reason);
+          return new Dropped(dropped, new State(engine.gate(spec), engine.cutoverStatement(spec), engine.retention(spec)));
+        }, d -> {
+          dropResult.set("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
+              + spec.targetTable() + "; there is no rollback any more.");
+          gate.set(d.state().gate());
+          retention.set(d.state().retention());
+        }));
+  }
+
+  private record Dropped(List<String> dropped, State state) {}
+
   /** Drops the staging and sample tables left by runs, once the operator confirmed. */
   public void cleanup() {
     TableSpec spec = workspace.spec();
@@ -131,6 +169,11 @@ public final class CutoverModel implements ScreenModel {
 
   public ReadOnlyStringProperty cleanupProperty() {
     return cleanup;
+  }
+
+  /** What dropping v1 did, once it did. */
+  public ReadOnlyStringProperty dropResultProperty() {
+    return dropResult;
   }
 
   public TableSpec spec() {

@@ -40,13 +40,14 @@ public final class CutoverView extends ScreenView {
   private VBox gateCard(CutoverModel model) {
     TableSpec spec = model.spec();
     Label summary = Widgets.label("gate-summary", "state-label");
-    binder.bind(summary.textProperty(), model.gateProperty().map(g -> g.open()
+    binder.bind(summary.textProperty(), model.gateProperty().map(g -> done(g)
+        ? "Cut over for good: v1 is dropped" : g.open()
         ? "Gate open: every condition is met" : "Gate closed: " + g.unmet().size() + " condition(s) unmet")
         .orElse("Checking the gate…"));
     binder.watch(model.gateProperty(), g -> {
       summary.getStyleClass().removeAll("good", "bad");
       if (g != null) {
-        summary.getStyleClass().add(g.open() ? "good" : "bad");
+        summary.getStyleClass().add(g.open() || done(g) ? "good" : "bad");
       }
     });
     Label version = Widgets.label("consumer-version");
@@ -106,7 +107,9 @@ public final class CutoverView extends ScreenView {
     binder.bind(cut.disableProperty(), Bindings.createBooleanBinding(() -> model.gateProperty().get() == null
         || !model.gateProperty().get().open(), model.gateProperty()).or(busy));
     binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> model.gateProperty().get() == null
-        || model.gateProperty().get().current() != Gate.Version.V2, model.gateProperty()).or(busy));
+        || model.gateProperty().get().current() != Gate.Version.V2
+        || model.retentionProperty().get() != null && model.retentionProperty().get().droppedAt().isPresent(),
+        model.gateProperty(), model.retentionProperty()).or(busy));
 
     return Widgets.card("Gate", summary, version, conditions,
         Widgets.muted("The one statement that switches consumers, both ways:"), statement,
@@ -158,16 +161,36 @@ public final class CutoverView extends ScreenView {
     Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
     clean.setOnAction(e -> model.cleanup());
     binder.bind(clean.disableProperty(), model.activity().runningProperty());
+    Button drop = Widgets.button("drop-v1", "_Drop v1…");
+    drop.setOnAction(e -> model.dropV1());
+    binder.bind(drop.disableProperty(), javafx.beans.binding.Bindings.createBooleanBinding(
+        () -> model.activity().running() || model.retentionProperty().get() == null
+            || model.retentionProperty().get().keepUntil().isEmpty()
+            || model.retentionProperty().get().droppedAt().isPresent(),
+        model.activity().runningProperty(), model.retentionProperty()));
     Label result = Widgets.label("cleanup-result", "muted");
     Widgets.wrap(result);
     binder.bind(result.textProperty(), model.cleanupProperty());
-    return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean), result);
+    Label dropped = Widgets.label("drop-result", "strong");
+    Widgets.wrap(dropped);
+    binder.bind(dropped.textProperty(), model.dropResultProperty());
+    binder.bind(dropped.managedProperty(), model.dropResultProperty().isNotEmpty());
+    binder.bind(dropped.visibleProperty(), dropped.managedProperty());
+    return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean, drop), result, dropped);
+  }
+
+  /** Whether the procedure is over: v1 was dropped after the cutover. */
+  private static boolean done(Gate g) {
+    return g.v1Dropped() && g.current() == Gate.Version.V2;
   }
 
   static String retention(Retention r) {
     String basis = "v1 is kept for " + r.total().toHours() + " h after the cutover: the longest consumer cache ("
         + r.longestCacheConsumer() + ", " + r.longestCache().toHours() + " h) plus the reconciliation window ("
         + r.reconciliationWindow().toHours() + " h) plus a margin (" + r.margin().toHours() + " h).";
+    if (r.droppedAt().isPresent()) {
+      return "v1 was dropped at " + Formats.time(r.droppedAt().get()) + "; there is no rollback any more.";
+    }
     return basis + " " + r.keepUntil().map(t -> "Consumers switched at " + Formats.time(r.cutoverAt().orElse(null))
         + "; v1 and the rollback stay until " + Formats.time(t) + ".").orElse("The horizon starts at the cutover.");
   }

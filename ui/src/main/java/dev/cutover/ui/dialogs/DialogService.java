@@ -44,8 +44,11 @@ public interface DialogService {
   /** Whether to drop the staging and sample tables left by runs. */
   boolean confirmCleanup(String target);
 
-  /** Whether to drop the previous version's table, which ends the rollback window for good. */
-  boolean confirmDropPrevious(String table, String consequence);
+  /**
+   * Whether to drop v1, which ends the rollback for good: the written reason (required before the
+   * retention horizon, may be empty after it), or empty when the operator declines.
+   */
+  Optional<String> confirmDropV1(DropRequest request);
 
   /** A new connection profile, or {@code existing} edited; checked before it is returned; empty when cancelled. */
   Optional<SavedProfile> editProfile(Optional<SavedProfile> existing);
@@ -58,6 +61,9 @@ public interface DialogService {
 
   /** A backfill about to start. */
   record BackfillRequest(String target, HourRange range, HourPartition boundary, long hours, String settings) {}
+
+  /** v1 about to be dropped: the exact statement, the table's name to type, and whether the horizon has passed. */
+  record DropRequest(String statement, String table, String horizon, boolean early) {}
 
   /** A difference about to be accepted; {@code key} is empty for the whole hour. */
   record AckRequest(HourPartition hour, List<String> key, String summary) {

@@ -133,8 +133,8 @@ public final class FxDialogService implements DialogService {
   }
 
   @Override
-  public boolean confirmDropPrevious(String table, String consequence) {
-    return confirm("Drop previous version", "Drop " + table + "?", consequence, "Drop " + table);
+  public Optional<String> confirmDropV1(DropRequest request) {
+    return show(DropDialog.create(request));
   }
 
   @Override

@@ -1,0 +1,83 @@
+package dev.cutover.ui.dialogs;
+
+import dev.cutover.ui.dialogs.DialogService.DropRequest;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.scene.Node;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * Confirms dropping v1, which ends the rollback for good: shows the exact statement and the
+ * retention horizon, and enables its OK button only once the table's name is typed and, before the
+ * horizon, a reason is written.
+ */
+public final class DropDialog {
+
+  private DropDialog() {}
+
+  public static Dialog<String> create(DropRequest request) {
+    Dialog<String> dialog = new Dialog<>();
+    dialog.setTitle(request.early() ? "Drop v1 before its retention horizon" : "Drop v1");
+    dialog.setHeaderText("Drop " + request.table() + ": consumers can no longer be switched back");
+
+    TextArea statement = new TextArea(request.statement());
+    statement.setId("drop-statement");
+    statement.setEditable(false);
+    statement.setWrapText(true);
+    statement.setPrefRowCount(1);
+    statement.getStyleClass().add("mono");
+
+    Label horizon = sentence(request.horizon());
+    horizon.setId("drop-horizon");
+    if (request.early()) {
+      horizon.getStyleClass().add("error-text");
+    }
+    TextArea reason = new TextArea();
+    reason.setId("drop-reason");
+    reason.setPrefRowCount(2);
+    reason.setWrapText(true);
+    Label reasonLabel = sentence(request.early()
+        ? "Why can it not wait? The reason goes to the audit trail (required before the horizon)."
+        : "Note for the audit trail (optional).");
+    TextField typed = new TextField();
+    typed.setId("drop-confirmation");
+    typed.setPromptText(request.table());
+
+    VBox content = new VBox(10, muted("The statement, exactly as it will run:"), statement, horizon, reasonLabel,
+        reason, sentence("Type the table's name, " + request.table() + ", to confirm:"), typed);
+    content.setPadding(new Insets(8, 4, 4, 4));
+    content.setPrefWidth(620);
+    dialog.getDialogPane().setContent(content);
+
+    ButtonType ok = new ButtonType("Drop v1", ButtonBar.ButtonData.OK_DONE);
+    dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+    Node okButton = dialog.getDialogPane().lookupButton(ok);
+    okButton.setId("drop-ok");
+    okButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !typed.getText().equals(request.table())
+        || (request.early() && reason.getText().isBlank()), typed.textProperty(), reason.textProperty()));
+    dialog.setResultConverter(b -> b == ok ? reason.getText().strip() : null);
+    dialog.setOnShown(e -> (request.early() ? reason : typed).requestFocus());
+    return dialog;
+  }
+
+  private static Label sentence(String text) {
+    Label l = new Label(text);
+    l.setWrapText(true);
+    l.setMaxWidth(600);
+    l.setMinHeight(Region.USE_PREF_SIZE);
+    return l;
+  }
+
+  private static Label muted(String text) {
+    Label l = sentence(text);
+    l.getStyleClass().add("muted");
+    return l;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.cutover.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.ui.dialogs.DialogService.DropRequest;
+import dev.cutover.ui.dialogs.DropDialog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import javafx.scene.Node;
+import javafx.scene.control.Dialog;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** Dropping v1 early needs the table's name typed and a written reason; after the horizon, the name only. */
+@ExtendWith(ApplicationExtension.class)
+class DropDialogTest {
+
+  private static final String STATEMENT = "DROP VIEW IF EXISTS `analytics`.`pnl__next`;\nDROP TABLE IF EXISTS "
+      + "`analytics`.`pnl_v1`";
+
+  @Test
+  void beforeTheHorizonOkNeedsTheNameAndAReason(FxRobot robot) {
+    @SuppressWarnings("unchecked")
+    Dialog<String>[] d = new Dialog[1];
+    robot.interact(() -> {
+      d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon is "
+          + "2026-11-30 09:00 UTC: consumers' caches and the reconciliation window have not passed yet. Dropping now "
+          + "removes the rollback before then.", true));
+      d[0].getDialogPane().getStylesheets().setAll(Themes.class.getResource(Themes.LIGHT).toExternalForm(),
+          Themes.class.getResource("console.css").toExternalForm());
+      d[0].show();
+    });
+    Node ok = robot.lookup("#drop-ok").query();
+    robot.interact(() -> robot.lookup("#drop-confirmation").queryTextInputControl().setText("analytics.pnl_v1"));
+    assertTrue(ok.isDisabled(), "the name alone is not enough before the horizon");
+    robot.interact(() -> robot.lookup("#drop-reason").queryTextInputControl().setText("disk is full on the shard"));
+    assertFalse(ok.isDisabled());
+    robot.interact(() -> {
+      try {
+        Screenshots.write(d[0].getDialogPane().getScene(), "16b-drop-v1-confirmation");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    robot.interact(() -> ((javafx.scene.control.Button) ok).fire());
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals("disk is full on the shard", d[0].getResult());
+  }
+
+  @Test
+  void afterTheHorizonTheNameIsEnough(FxRobot robot) {
+    @SuppressWarnings("unchecked")
+    Dialog<String>[] d = new Dialog[1];
+    robot.interact(() -> {
+      d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon has passed.",
+          false));
+      d[0].show();
+    });
+    Node ok = robot.lookup("#drop-ok").query();
+    robot.interact(() -> robot.lookup("#drop-confirmation").queryTextInputControl().setText("analytics.pnl"));
+    assertTrue(ok.isDisabled(), "a prefix is not the name");
+    robot.interact(() -> robot.lookup("#drop-confirmation").queryTextInputControl().setText("analytics.pnl_v1"));
+    assertFalse(ok.isDisabled());
+    robot.interact(() -> ((javafx.scene.control.Button) ok).fire());
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals("", d[0].getResult());
+  }
+}
