@@ -207,8 +207,8 @@ class BadInputTest {
             ExitCodes.INPUT, () -> "To cutover, confirm with the consumer view's name, visits (you typed "
                 + "'pnl'). (option --confirm)"),
         new Case("a reconciliation before any backfill", () -> command("reconcile", spec), ExitCodes.INPUT,
-            () -> "No backfill of " + db + ".visits_v2 has succeeded yet, so there is no history to reconcile; run "
-                + "./cutover backfill first."),
+            () -> "No backfill of " + db + ".visits_v2 has succeeded yet, so there is no history to reconcile; "
+                + "backfill first."),
         new Case("a reconciliation window that does not exist", () -> command("reconcile", spec, "--window",
             "sideways"), ExitCodes.INPUT, () -> "--window is 'sideways'; give all, overlap or history."));
 

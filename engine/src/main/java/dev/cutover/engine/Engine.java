@@ -16,6 +16,7 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
@@ -77,7 +78,12 @@ public final class Engine {
   }
 
   public PreflightReport preflight(Plan plan, List<String> acknowledgedDependents) {
-    return new Preflight(sql, plan.spec(), store.database()).run(plan, acknowledgedDependents);
+    return preflight(plan, acknowledgedDependents, Progress.NONE);
+  }
+
+  /** Runs every preflight check, reporting each as it starts; stops between checks once cancelled. */
+  public PreflightReport preflight(Plan plan, List<String> acknowledgedDependents, Progress progress) {
+    return new Preflight(sql, plan.spec(), store.database()).run(plan, acknowledgedDependents, progress);
   }
 
   public Diff sample(TableSpec spec, List<HourPartition> hours, int keyLimit) {
@@ -119,7 +125,15 @@ public final class Engine {
 
   /** Reconciles v1 and v2, stores the report and returns it. */
   public Reconciliation reconcile(TableSpec spec, Reconciler.Window window, int keyLimit) {
-    return new Reconciler(sql, store, reports(), spec).reconcile(window, keyLimit);
+    return reconcile(spec, window, keyLimit, Progress.NONE);
+  }
+
+  /**
+   * Reconciles v1 and v2 with progress; once cancelled it stops before its next statement and stores
+   * nothing.
+   */
+  public Reconciliation reconcile(TableSpec spec, Reconciler.Window window, int keyLimit, Progress progress) {
+    return new Reconciler(sql, store, reports(), spec).reconcile(window, keyLimit, progress);
   }
 
   /**

@@ -2,12 +2,24 @@ package dev.cutover.engine.api;
 
 import java.util.List;
 
-/** The result of every preflight check: each passes, warns or fails with a sentence and a fix. */
-public record PreflightReport(List<Check> checks) {
+/**
+ * The result of every preflight check: each passes, warns or fails with a sentence and a fix; and
+ * the dependents (materialized views and other readers) of the target and of v1 the side-effects
+ * check found, which the operator acknowledges by name.
+ */
+public record PreflightReport(List<Check> checks, List<Dependent> dependents) {
 
   public PreflightReport {
     checks = List.copyOf(checks);
+    dependents = List.copyOf(dependents);
   }
+
+  public PreflightReport(List<Check> checks) {
+    this(checks, List.of());
+  }
+
+  /** A table that reads the target or v1: its name as {@code db.table}, the table it reads, and whether it is acknowledged. */
+  public record Dependent(String name, String reads, boolean acknowledged) {}
 
   public enum Status {
     PASS,

@@ -73,7 +73,7 @@ public final class Backfill {
   public BackfillRun resume(String runId, TableSpec spec, BackfillSettings settings, Listener listener) {
     store.ensureSchema();
     RunRecord run = store.run(runId).orElseThrow(() -> new InvalidInputException("resume", "There is no run "
-        + runId + "; list runs with ./cutover status."));
+        + runId + "; pick one of the ids the target's run list shows."));
     if (!run.target().equals(target(spec))) {
       throw new InvalidInputException("resume", "Run " + runId + " wrote " + run.target() + ", but this spec's target is "
           + target(spec) + "; resume it with the spec it was started with.");

@@ -5,6 +5,8 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.PreflightReport.Check;
+import dev.cutover.engine.api.PreflightReport.Dependent;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
@@ -15,6 +17,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,17 +54,41 @@ public final class Preflight {
    * @param acknowledgedDependents dependents of the target the operator has acknowledged (as {@code db.table})
    */
   public PreflightReport run(Plan plan, List<String> acknowledgedDependents) {
+    return run(plan, acknowledgedDependents, Progress.NONE);
+  }
+
+  /** Runs every check for a plan, reporting each as it starts; stops between checks when cancelled. */
+  public PreflightReport run(Plan plan, List<String> acknowledgedDependents, Progress progress) {
+    List<Dependent> dependents = dependents(acknowledgedDependents);
+    List<Map.Entry<String, Supplier<Check>>> steps = List.of(
+        Map.entry("partition key", this::partitioning),
+        Map.entry("columns", this::columns),
+        Map.entry("roles of the tables", this::roles),
+        Map.entry("boundary", () -> boundary(plan)),
+        Map.entry("reprocessing window", () -> reprocessingWindow(plan)),
+        Map.entry("side effects", () -> sideEffects(dependents)),
+        Map.entry("determinism (a sample hour computed twice)", () -> determinism(plan)),
+        Map.entry("privileges", () -> new Privileges(sql, spec, stateDatabase).check()),
+        Map.entry("disk", () -> disk(plan)));
     List<Check> checks = new ArrayList<>();
-    checks.add(partitioning());
-    checks.add(columns());
-    checks.add(roles());
-    checks.add(boundary(plan));
-    checks.add(reprocessingWindow(plan));
-    checks.add(sideEffects(acknowledgedDependents));
-    checks.add(determinism(plan));
-    checks.add(new Privileges(sql, spec, stateDatabase).check());
-    checks.add(disk(plan));
-    return new PreflightReport(checks);
+    for (int i = 0; i < steps.size(); i++) {
+      progress.check("checking " + steps.get(i).getKey());
+      progress.update("Checking " + steps.get(i).getKey() + " (" + (i + 1) + " of " + steps.size() + ")",
+          (double) i / steps.size());
+      checks.add(steps.get(i).getValue().get());
+    }
+    return new PreflightReport(checks, dependents);
+  }
+
+  private List<Dependent> dependents(List<String> acknowledged) {
+    List<Dependent> dependents = new ArrayList<>();
+    for (Identifier table : List.of(spec.targetTable(), spec.liveTable())) {
+      sql.query("list dependents of " + table, "SELECT arrayJoin(arrayMap((d, t) -> d || '.' || t, "
+              + "dependencies_database, dependencies_table)) FROM system.tables WHERE database = ? AND name = ?",
+          rs -> rs.getString(1), spec.database().name(), table.name())
+          .forEach(d -> dependents.add(new Dependent(d, table.name(), acknowledged.contains(d))));
+    }
+    return dependents;
   }
 
   private Check partitioning() {
@@ -166,14 +194,10 @@ public final class Preflight {
         + " and no TTL removes it before the backfill ends.", "");
   }
 
-  private Check sideEffects(List<String> acknowledged) {
-    List<String> dependents = new ArrayList<>();
-    for (Identifier table : List.of(spec.targetTable(), spec.liveTable())) {
-      sql.query("list dependents of " + table, "SELECT arrayJoin(arrayMap((d, t) -> d || '.' || t, "
-              + "dependencies_database, dependencies_table)) FROM system.tables WHERE database = ? AND name = ?",
-          rs -> rs.getString(1), spec.database().name(), table.name()).forEach(d -> dependents.add(d + " (reads " + table + ")"));
-    }
-    List<String> open = dependents.stream().filter(d -> acknowledged.stream().noneMatch(a -> d.startsWith(a + " "))).toList();
+  private Check sideEffects(List<Dependent> found) {
+    List<String> dependents = found.stream().map(d -> d.name() + " (reads " + d.reads() + ")").toList();
+    List<String> open = found.stream().filter(d -> !d.acknowledged()).map(d -> d.name() + " (reads " + d.reads() + ")")
+        .toList();
     if (dependents.isEmpty()) {
       return new Check("side effects", Status.PASS, "No materialized view or other dependent reads "
           + spec.targetTable() + " or " + spec.liveTable() + ".", "");

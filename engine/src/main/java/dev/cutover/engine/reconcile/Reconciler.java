@@ -4,6 +4,7 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Reconciliation;
@@ -61,11 +62,23 @@ public final class Reconciler {
     this.spec = spec;
   }
 
+  /** Hours compared key by key in one statement: small enough to report progress and to stop between them. */
+  static final int HOURS_PER_STATEMENT = 250;
+
   public Reconciliation reconcile(Window which, int keyLimit) {
+    return reconcile(which, keyLimit, Progress.NONE);
+  }
+
+  /**
+   * Reconciles v1 against v2 over {@code which}: checksums per hour first, then the keys of differing
+   * hours classified by the spec's rules, then the coverage proof; the report is saved last, so a
+   * cancelled or failed reconciliation records nothing.
+   */
+  public Reconciliation reconcile(Window which, int keyLimit, Progress progress) {
     String target = Backfill.target(spec);
     RunRecord run = state.runs(target).stream().filter(r -> r.state() == RunState.SUCCEEDED).findFirst()
         .orElseThrow(() -> new InvalidInputException("reconcile", "No backfill of " + target + " has succeeded yet, so "
-            + "there is no history to reconcile; run ./cutover backfill first."));
+            + "there is no history to reconcile; backfill first."));
     reports.ensureSchema();
     HourPartition boundary = run.boundary();
     LiveStatus live = new LiveReader(sql, spec).read();
@@ -87,6 +100,7 @@ public final class Reconciler {
     };
 
     Differ differ = new Differ(sql, spec);
+    progress.update("Checksums of " + window.hours() + " hours in both versions", 0.02);
     List<Diff.HourDiff> hours = differ.hours(spec.liveTable(), spec.targetTable(), window);
     Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
     hours.forEach(h -> byHour.put(h.hour(), h));
@@ -94,10 +108,15 @@ public final class Reconciler {
     // Count every differing key by class in ClickHouse; read keys only as a sample, unexpected ones first.
     Map<HourPartition, Map<String, Long>> counts = new TreeMap<>();
     List<Diff.KeyDiff> keys = new ArrayList<>();
-    for (int i = 0; i < differing.size(); i += 1000) {
-      List<HourPartition> chunk = differing.subList(i, Math.min(differing.size(), i + 1000));
+    for (int i = 0; i < differing.size(); i += HOURS_PER_STATEMENT) {
+      progress.check("comparing keys");
+      progress.update("Comparing keys of differing hours: " + i + " of " + differing.size(),
+          0.1 + 0.75 * i / differing.size());
+      List<HourPartition> chunk = differing.subList(i, Math.min(differing.size(), i + HOURS_PER_STATEMENT));
       counts.putAll(differ.counts(spec.liveTable(), spec.targetTable(), chunk));
     }
+    progress.check("reading unexpected keys");
+    progress.update("Reading unexpected keys", 0.86);
     List<HourPartition> unexpectedHours = counts.entrySet().stream().filter(e -> e.getValue().keySet().stream()
         .anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).map(Map.Entry::getKey).toList();
     for (int i = 0; i < unexpectedHours.size() && keys.size() < keyLimit; i += 1000) {
@@ -113,6 +132,8 @@ public final class Reconciler {
           200).stream().filter(Diff.KeyDiff::expected).toList());
     }
 
+    progress.check("the coverage proof");
+    progress.update("Proving coverage: every hour once, no gap", 0.92);
     List<CoverageIssue> coverage = coverage(window, boundary, live, byHour);
     var acks = reports.acknowledgements(target);
     Reconciliation draft = new Reconciliation("", spec.name(), target, Instant.now(), window, boundary, Verdict.RED,
@@ -148,6 +169,8 @@ public final class Reconciler {
         + UUID.randomUUID().toString().substring(0, 6);
     Reconciliation result = new Reconciliation(id, spec.name(), target, Instant.now(), window, boundary, verdict, hours,
         keys, truncated, counts, coverage, used, classes);
+    progress.check("saving the report");
+    progress.update("Saving the report", 0.97);
     reports.save(result);
     state.audit(id, "reconcile", "reconciled " + target + " over " + window + ": " + verdict.name().toLowerCase() + ", "
         + differing.size() + " differing hours, " + unexpected + " unexpected keys, " + coverage.size() + " coverage issues");

@@ -12,6 +12,7 @@ import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.SwapResult;
@@ -62,6 +63,41 @@ class ReconcileAndCutoverTest {
     assertTrue(r.classes().stream().filter(c -> !c.hour().isBefore(plan.boundary()))
         .allMatch(c -> c.owner() == Reconciliation.Owner.LIVE));
     assertEquals(r.id(), engine.reconciliations(spec).getFirst().id(), "the report is stored");
+  }
+
+  @Test
+  void reconciliationReportsItsStepsAndACancelledOneRecordsNothing() {
+    List<Double> fractions = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Reconciliation done = engine.reconcile(spec, Window.ALL, 10_000, Progress.of((step, fraction) -> {
+      steps.add(step);
+      fractions.add(fraction);
+    }));
+    assertTrue(steps.getFirst().startsWith("Checksums of " + done.window().hours() + " hours"), steps.toString());
+    assertTrue(steps.stream().anyMatch(st -> st.startsWith("Comparing keys of differing hours: 0 of ")), steps.toString());
+    assertEquals("Saving the report", steps.getLast());
+    for (int i = 1; i < fractions.size(); i++) {
+      assertTrue(fractions.get(i) >= fractions.get(i - 1), "progress only moves forward: " + fractions);
+    }
+    int before = engine.reconciliations(spec).size();
+
+    Progress giveUpWhenComparing = new Progress() {
+      private volatile boolean cancelled;
+
+      @Override
+      public void update(String step, double fraction) {
+        cancelled |= step.startsWith("Comparing keys");
+      }
+
+      @Override
+      public boolean cancelled() {
+        return cancelled;
+      }
+    };
+    var stopped = assertThrows(java.util.concurrent.CancellationException.class,
+        () -> engine.reconcile(spec, Window.ALL, 10_000, giveUpWhenComparing));
+    assertTrue(stopped.getMessage().contains("nothing was recorded"), stopped.getMessage());
+    assertEquals(before, engine.reconciliations(spec).size(), "a cancelled reconciliation stores no report");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.cutover.engine.preflight;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.BackfillSettings;
@@ -8,6 +9,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Planner;
 import dev.cutover.engine.spec.SpecLoader;
@@ -107,8 +109,40 @@ class PreflightTest {
     assertEquals("Review each one, then acknowledge it by name (" + world.database + ".alerts_mv, and so on for each "
         + "dependent).",
         blocked.fix());
-    Check acknowledged = check(run(world.spec(), List.of(world.database + ".alerts_mv")), "side effects");
-    assertEquals(Status.WARN, acknowledged.status());
+    assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", false)),
+        run(world.spec(), List.of()).dependents(), "the dependents come as a list to acknowledge by name");
+    PreflightReport again = run(world.spec(), List.of(world.database + ".alerts_mv"));
+    assertEquals(Status.WARN, check(again, "side effects").status());
+    assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", true)),
+        again.dependents());
+  }
+
+  @Test
+  void eachCheckIsReportedAsItStartsAndACancelledPreflightStopsBetweenChecks() {
+    Plan plan = new Planner(world.sql, world.spec()).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+        BackfillSettings.from(world.spec().throttle()), false);
+    List<String> steps = new java.util.ArrayList<>();
+    PreflightReport report = new Preflight(world.sql, world.spec(), world.database).run(plan, List.of(),
+        Progress.of((step, fraction) -> steps.add(step)));
+    assertEquals(report.checks().size(), steps.size(), steps.toString());
+    assertEquals("Checking partition key (1 of 9)", steps.getFirst());
+    assertEquals("Checking disk (9 of 9)", steps.getLast());
+
+    Progress cancelAfterTwo = new Progress() {
+      private int seen;
+
+      @Override
+      public void update(String step, double fraction) {
+        seen++;
+      }
+
+      @Override
+      public boolean cancelled() {
+        return seen >= 2;
+      }
+    };
+    assertThrows(java.util.concurrent.CancellationException.class,
+        () -> new Preflight(world.sql, world.spec(), world.database).run(plan, List.of(), cancelAfterTwo));
   }
 
   @Test

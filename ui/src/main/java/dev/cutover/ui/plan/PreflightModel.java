@@ -3,6 +3,7 @@ package dev.cutover.ui.plan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.PreflightReport.Dependent;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.ui.Workspace;
@@ -28,7 +29,7 @@ public final class PreflightModel {
   private final Activity activity;
   private final ObservableList<Check> checks = FXCollections.observableArrayList();
   private final Map<String, BooleanProperty> acknowledged = new LinkedHashMap<>();
-  private final ObservableList<Dependents.Dependent> dependents = FXCollections.observableArrayList();
+  private final ObservableList<Dependent> dependents = FXCollections.observableArrayList();
   private final StringProperty summary = new SimpleStringProperty("Make a plan, then run the preflight.");
 
   PreflightModel(Workspace workspace) {
@@ -49,12 +50,12 @@ public final class PreflightModel {
       return;
     }
     List<String> acks = acknowledged.entrySet().stream().filter(e -> e.getValue().get()).map(Map.Entry::getKey).toList();
-    activity.run("run the preflight checks", p -> engine.preflight(plan, acks), report -> {
+    activity.run("run the preflight checks", p -> engine.preflight(plan, acks, p), report -> {
       workspace.preflightProperty().set(report);
       checks.setAll(report.checks());
-      List<Dependents.Dependent> found = Dependents.of(report);
-      found.forEach(d -> acknowledged.computeIfAbsent(d.name(), n -> new SimpleBooleanProperty(acks.contains(n))));
-      dependents.setAll(found);
+      report.dependents().forEach(d -> acknowledged.computeIfAbsent(d.name(),
+          n -> new SimpleBooleanProperty(d.acknowledged())));
+      dependents.setAll(report.dependents());
       summary.set(summary(report));
     });
   }
@@ -80,7 +81,7 @@ public final class PreflightModel {
     return checks;
   }
 
-  public ObservableList<Dependents.Dependent> dependents() {
+  public ObservableList<Dependent> dependents() {
     return dependents;
   }
 

@@ -48,7 +48,7 @@ final class PreflightPane {
         dependents.getChildren().add(Widgets.muted("Reviewed dependents (acknowledge each, then run the preflight "
             + "again):"));
       }
-      for (Dependents.Dependent d : model.dependents()) {
+      for (dev.cutover.engine.api.PreflightReport.Dependent d : model.dependents()) {
         CheckBox box = new CheckBox(d.name() + " (reads " + d.reads() + ")");
         box.setId("ack-" + d.name());
         binder.bindBidirectional(box.selectedProperty(), model.acknowledged(d.name()));

@@ -86,7 +86,7 @@ public final class ReconcileModel implements ScreenModel {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     int limit = keyLimit.get();
-    activity.run("reconcile v1 and v2", p -> engine.reconcile(spec, Reconciler.Window.ALL, limit), r -> {
+    activity.run("reconcile v1 and v2", p -> engine.reconcile(spec, Reconciler.Window.ALL, limit, p), r -> {
       if (!measureChosen) {
         mostChanged(r).ifPresent(measure::set);
       }
@@ -196,7 +196,7 @@ public final class ReconcileModel implements ScreenModel {
     int limit = keyLimit.get();
     activity.run("acknowledge the difference and reconcile again", p -> {
       engine.acknowledge(spec, hour, key, reason.get());
-      return engine.reconcile(spec, Reconciler.Window.ALL, limit);
+      return engine.reconcile(spec, Reconciler.Window.ALL, limit, p);
     }, report::set);
   }
 

@@ -33,11 +33,17 @@ public interface TaskExecutor {
     T run(Progress progress) throws Exception;
   }
 
-  /** Progress reporting from inside a task; safe to call from any thread. */
-  interface Progress {
+  /**
+   * Progress reporting from inside a task; safe to call from any thread. It is the engine's progress,
+   * so that a task hands it to the engine's long steps, which report through it and stop when the
+   * operator cancels.
+   */
+  interface Progress extends dev.cutover.engine.api.Progress {
     /** {@code fraction} in [0, 1], or negative when unknown. */
+    @Override
     void update(String message, double fraction);
 
+    @Override
     boolean cancelled();
   }
 
