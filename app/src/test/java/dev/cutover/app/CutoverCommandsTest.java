@@ -40,6 +40,8 @@ class CutoverCommandsTest {
     assertEquals(6, red.exit(), red.out() + red.err());
     assertTrue(red.out().contains(": red"), red.out());
     assertTrue(red.out().contains("unexpected " + incident + " ["), red.out());
+    assertTrue(red.err().contains("Checksums of ") && red.err().contains("Saving the report"),
+        "the steps of the reconciliation are shown as it runs: " + red.err());
     String html = Files.readString(dir.resolve("report.html"));
     assertTrue(html.startsWith("<!doctype html>") && html.contains("<svg") && html.contains(incident.toString()));
 

@@ -54,7 +54,7 @@ public final class ReconcileCommand extends EngineCommand {
         throw new InvalidInputException("export", "The folder " + exportFile.getParent() + " does not exist; export into an existing folder.");
       }
     }
-    Reconciliation r = engine.reconcile(spec, which, Math.max(1, keys));
+    Reconciliation r = engine.reconcile(spec, which, Math.max(1, keys), steps());
     if (exportFile != null) {
       Files.writeString(exportFile, format.equals("csv") ? ReportExport.csv(r) : ReportExport.html(r));
     }
@@ -80,5 +80,20 @@ public final class ReconcileCommand extends EngineCommand {
         "export", exportFile == null ? null : exportFile.toString());
     print(json, lines);
     return r.verdict() == Reconciliation.Verdict.RED ? ExitCodes.BLOCKED : ExitCodes.OK;
+  }
+
+  /** Each step once on stderr (not with --json): a reconciliation of months runs for a while. */
+  private dev.cutover.engine.api.Progress steps() {
+    if (json) {
+      return dev.cutover.engine.api.Progress.NONE;
+    }
+    java.util.concurrent.atomic.AtomicReference<String> last = new java.util.concurrent.atomic.AtomicReference<>("");
+    return (step, fraction) -> {
+      String phase = step.replaceAll(":.*", "");
+      if (!phase.equals(last.getAndSet(phase)) || fraction >= 0 && step.contains(":")) {
+        err().println((fraction >= 0 ? String.format(Locale.ROOT, "[%3d%%] ", Math.round(fraction * 100)) : "") + step);
+        err().flush();
+      }
+    };
   }
 }
