@@ -28,7 +28,7 @@ class CutoverCommandsTest {
   void theProcedureEndToEnd() throws Exception {
     HourlyWorld world = HourlyWorld.create(TestEngine.freshDatabase(CutoverCommandsTest.class), 2);
     Path spec = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
-    HourPartition incident = world.first.plusHours(4);
+    HourPartition incident = world.busyHour(4);
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
 

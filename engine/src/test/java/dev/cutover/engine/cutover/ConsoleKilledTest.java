@@ -63,7 +63,7 @@ class ConsoleKilledTest {
     world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
     seed = Long.getLong("cutover.seed", System.nanoTime());
     random = new Random(seed);
-    probeHour = world.first.plusHours(2);
+    probeHour = world.busyHour(2);
     v1 = totals("visits_v1");
     v2 = totals("visits_v2");
     assertNotEquals(v1, v2, "the probe hour tells the versions apart");

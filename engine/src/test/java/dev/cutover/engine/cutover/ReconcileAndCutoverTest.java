@@ -102,7 +102,7 @@ class ReconcileAndCutoverTest {
 
   @Test
   void aRemovedHourAndADoubledHourInV2AreCaught() {
-    HourPartition removed = world.first.plusHours(5);
+    HourPartition removed = world.busyHour(5);
     HourPartition doubled = world.liveEdge.plusHours(-1);
     world.sql.execute("remove", "ALTER TABLE visits_v2 DROP PARTITION ID '" + removed.partitionId() + "'");
     world.sql.execute("double", "INSERT INTO visits_v2 SELECT * FROM visits_v2 WHERE hour = toDateTime(?, 'UTC')",
@@ -121,7 +121,7 @@ class ReconcileAndCutoverTest {
 
   @Test
   void anIncidentInV1IsUnexpectedUntilAcknowledged() {
-    HourPartition incident = world.first.plusHours(8);
+    HourPartition incident = world.busyHour(8);
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
     Reconciliation red = engine.reconcile(spec, Window.HISTORY, 10_000);
@@ -162,7 +162,7 @@ class ReconcileAndCutoverTest {
   void cutoverRollbackAndCutoverAgainWhileReadersNeverSeeAMixture() throws Exception {
     engine.reconcile(spec, Window.ALL, 10_000);
     assertTrue(engine.gate(spec).open(), engine.gate(spec).unmet().toString());
-    HourPartition probe = world.first.plusHours(2);
+    HourPartition probe = world.busyHour(2);
     String v1 = totals("visits_v1", probe);
     String v2 = totals("visits_v2", probe);
     assertFalse(v1.equals(v2));

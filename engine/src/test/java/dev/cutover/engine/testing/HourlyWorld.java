@@ -51,6 +51,26 @@ public final class HourlyWorld {
   }
 
   /**
+   * The {@code n}-th hour from the first (0 is the first) that holds rows: {@link #addClicks} leaves
+   * every 37th hour since the epoch empty, so a fixed offset from the first hour lands on an empty
+   * one at some times of day.
+   */
+  public HourPartition busyHour(int n) {
+    HourPartition h = first;
+    for (int seen = empty(h) ? -1 : 0; seen < n || empty(h); ) {
+      h = h.plusHours(1);
+      if (!empty(h)) {
+        seen++;
+      }
+    }
+    return h;
+  }
+
+  private boolean empty(HourPartition h) {
+    return (h.epochSecond() / 3600) % 37 == 5 && !h.equals(first) && !h.equals(liveEdge);
+  }
+
+  /**
    * Inserts the clicks of {@code [from, to)}; every 37th hour (counted from the epoch) has none,
    * except the first and the last, so that the world's edges do not move with the wall clock.
    */
