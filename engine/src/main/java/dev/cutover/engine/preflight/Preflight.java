@@ -62,12 +62,12 @@ public final class Preflight {
     List<Dependent> dependents = dependents(acknowledgedDependents);
     List<Map.Entry<String, Supplier<Check>>> steps = List.of(
         Map.entry("partition key", this::partitioning),
-        Map.entry("columns", this::columns),
-        Map.entry("roles of the tables", this::roles),
+        Map.entry("transform", this::columns),
+        Map.entry("roles", this::roles),
         Map.entry("boundary", () -> boundary(plan)),
         Map.entry("reprocessing window", () -> reprocessingWindow(plan)),
         Map.entry("side effects", () -> sideEffects(dependents)),
-        Map.entry("determinism (a sample hour computed twice)", () -> determinism(plan)),
+        Map.entry("determinism (a sample hour, twice)", () -> determinism(plan)),
         Map.entry("privileges", () -> new Privileges(sql, spec, stateDatabase).check()),
         Map.entry("disk", () -> disk(plan)));
     List<Check> checks = new ArrayList<>();

@@ -38,18 +38,18 @@ public final class ConnectionView extends ScreenView {
     chooser.setMaxWidth(Double.MAX_VALUE);
     HBox.setHgrow(chooser, Priority.ALWAYS);
     binder.bindBidirectional(chooser.valueProperty(), model.selectedProperty());
-    Label label = new Label("Connect _to");
+    Label label = new Label("Connect t_o");
     label.setMnemonicParsing(true);
     label.setLabelFor(chooser);
     label.setMinWidth(Region.USE_PREF_SIZE);
-    Button connect = Widgets.button("connection-connect", "C_onnect");
+    Button connect = Widgets.button("connection-connect", "Conn_ect");
     connect.setOnAction(e -> model.connect());
     binder.bind(connect.disableProperty(), model.stateProperty().isEqualTo(State.CONNECTING));
     Button create = Widgets.button("profile-new", "_New profile…");
     create.setOnAction(e -> model.newProfile());
-    Button edit = Widgets.button("profile-edit", "_Edit…");
+    Button edit = Widgets.button("profile-edit", "Ed_it…");
     edit.setOnAction(e -> model.editProfile());
-    Button delete = Widgets.button("profile-delete", "Dele_te");
+    Button delete = Widgets.button("profile-delete", "Delete…");
     delete.setOnAction(e -> model.deleteProfile());
     var launchChosen = Bindings.createBooleanBinding(() -> !(model.selectedProperty().get() instanceof Target.Saved),
         model.selectedProperty());
