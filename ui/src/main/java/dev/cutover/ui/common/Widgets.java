@@ -46,6 +46,15 @@ public final class Widgets {
     return l;
   }
 
+  /** A label whose underscored letter (Alt+letter) focuses {@code target}; it never shrinks below its text. */
+  public static Label labelFor(String text, Node target) {
+    Label l = new Label(text);
+    l.setMnemonicParsing(true);
+    l.setLabelFor(target);
+    l.setMinWidth(Region.USE_PREF_SIZE);
+    return l;
+  }
+
   public static Label muted(String text) {
     Label l = new Label(text);
     l.getStyleClass().add("muted");
@@ -92,11 +101,8 @@ public final class Widgets {
 
   /** A form row: a label whose underscored letter focuses {@code control}, then the control (and more). */
   public static void field(GridPane grid, String label, Node control, Node... more) {
-    Label k = new Label(label);
-    k.setMnemonicParsing(true);
-    k.setLabelFor(control);
+    Label k = labelFor(label, control);
     k.getStyleClass().add("muted");
-    k.setMinWidth(Region.USE_PREF_SIZE);
     HBox row = new HBox(8, control);
     row.getChildren().addAll(more);
     row.setAlignment(Pos.CENTER_LEFT);

@@ -38,10 +38,7 @@ public final class ConnectionView extends ScreenView {
     chooser.setMaxWidth(Double.MAX_VALUE);
     HBox.setHgrow(chooser, Priority.ALWAYS);
     binder.bindBidirectional(chooser.valueProperty(), model.selectedProperty());
-    Label label = new Label("Connect t_o");
-    label.setMnemonicParsing(true);
-    label.setLabelFor(chooser);
-    label.setMinWidth(Region.USE_PREF_SIZE);
+    Label label = Widgets.labelFor("Connect t_o", chooser);
     Button connect = Widgets.button("connection-connect", "Conn_ect");
     connect.setOnAction(e -> model.connect());
     binder.bind(connect.disableProperty(), model.stateProperty().isEqualTo(State.CONNECTING));
@@ -121,10 +118,7 @@ public final class ConnectionView extends ScreenView {
     binder.bindBidirectional(file.textProperty(), model.specFileProperty());
     file.setOnAction(e -> model.loadSpec());
     HBox.setHgrow(file, Priority.ALWAYS);
-    Label fileLabel = new Label("_Spec file");
-    fileLabel.setMnemonicParsing(true);
-    fileLabel.setLabelFor(file);
-    fileLabel.setMinWidth(Region.USE_PREF_SIZE);
+    Label fileLabel = Widgets.labelFor("_Spec file", file);
 
     Button browse = Widgets.button("spec-browse", "Bro_wse…");
     browse.setOnAction(e -> model.chooseSpec());

@@ -3,6 +3,7 @@ package dev.cutover.ui.dialogs;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.SavedProfile;
 import dev.cutover.engine.api.SavedProfile.Password;
+import dev.cutover.ui.common.Widgets;
 import java.util.Optional;
 import javafx.event.ActionEvent;
 import javafx.geometry.Insets;
@@ -52,9 +53,7 @@ public final class ProfileDialog {
     });
     password.setValue(existing.map(SavedProfile::password).orElse(Password.ASK));
     TextField reference = field("profile-password-ref", existing.map(SavedProfile::passwordReference), "");
-    Label referenceLabel = new Label();
-    referenceLabel.setMnemonicParsing(true);
-    referenceLabel.setLabelFor(reference);
+    Label referenceLabel = Widgets.labelFor("", reference);
     password.valueProperty().subscribe(p -> {
       boolean needed = p == Password.ENVIRONMENT || p == Password.FILE;
       referenceLabel.setText(p == Password.FILE ? "Password _file" : "_Variable");
@@ -68,11 +67,11 @@ public final class ProfileDialog {
     GridPane form = new GridPane();
     form.setHgap(12);
     form.setVgap(8);
-    form.addRow(0, mnemonic("_Name", name), name);
-    form.addRow(1, mnemonic("JDBC _URL", url), url);
-    form.addRow(2, mnemonic("U_ser", user), user);
-    form.addRow(3, mnemonic("_Database", database), database);
-    form.addRow(4, mnemonic("_Password", password), password);
+    form.addRow(0, Widgets.labelFor("_Name", name), name);
+    form.addRow(1, Widgets.labelFor("JDBC _URL", url), url);
+    form.addRow(2, Widgets.labelFor("U_ser", user), user);
+    form.addRow(3, Widgets.labelFor("_Database", database), database);
+    form.addRow(4, Widgets.labelFor("_Password", password), password);
     form.addRow(5, referenceLabel, reference);
     GridPane.setHgrow(url, Priority.ALWAYS);
 
@@ -148,13 +147,6 @@ public final class ProfileDialog {
     f.setPromptText(prompt);
     f.setPrefColumnCount(32);
     return f;
-  }
-
-  private static Label mnemonic(String text, javafx.scene.Node target) {
-    Label l = new Label(text);
-    l.setMnemonicParsing(true);
-    l.setLabelFor(target);
-    return l;
   }
 
   private static String capital(String s) {
