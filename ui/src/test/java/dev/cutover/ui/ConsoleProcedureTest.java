@@ -193,6 +193,8 @@ class ConsoleProcedureTest {
         () -> fx.text("v2-status") + " " + fx.text("v2-edge"));
     assertEquals(world.liveEdge + " UTC", fx.text("v2-edge"));
     assertEquals(world.liveEdge + " UTC", fx.text("v1-edge"));
+    assertTrue(fx.node("deploy-live-writer", javafx.scene.control.Button.class).isDisabled(),
+        "once v2 holds hours from B on, there is nothing left to deploy");
     fx.shot("08-backfill-live-writer");
 
     // 7. Reconcile: green. Leaving the backfill screen released every binding of its view.

@@ -202,18 +202,25 @@ public final class BackfillView extends ScreenView {
     Widgets.fact(edges, "v2 newest hour", v2);
     Widgets.fact(edges, "v1 newest hour", v1);
     TableSpec spec = model.workspace().spec();
-    binder.watch(model.progress().recordProperty(), r -> what.setText(instructions(model, spec)));
-    binder.onChange(model.workspace().planProperty(), r -> what.setText(instructions(model, spec)));
-    binder.watch(model.liveProperty(), live -> {
+    // The boundary comes from the shown run or the plan, which may arrive after the live edges: all three redraw.
+    javafx.beans.property.BooleanProperty started = new javafx.beans.property.SimpleBooleanProperty();
+    Runnable update = () -> {
+      LiveStatus live = model.liveProperty().get();
+      what.setText(instructions(model, spec));
       v2.setText(live == null ? "—" : live.targetEdge().map(h -> h + " UTC").orElse("none"));
       v1.setText(live == null ? "—" : live.liveEdge().map(h -> h + " UTC").orElse("none"));
       status.setText(live == null ? "" : takeOver(live, model.boundary()));
-    });
+      started.set(live != null && live.targetEdge().isPresent() && model.boundary().isPresent()
+          && !live.targetEdge().get().isBefore(model.boundary().get()));
+    };
+    binder.watch(model.progress().recordProperty(), r -> update.run());
+    binder.onChange(model.workspace().planProperty(), p -> update.run());
+    binder.watch(model.liveProperty(), live -> update.run());
     VBox card = Widgets.card("Corrected live writer", what, edges, status);
     if (model.workspace().demo().isPresent()) {
       Button deploy = Widgets.button("deploy-live-writer", "Deploy corrected live _writer from B");
       deploy.setOnAction(e -> model.deployLiveWriter());
-      binder.bind(deploy.disableProperty(), model.writer().runningProperty());
+      binder.bind(deploy.disableProperty(), model.writer().runningProperty().or(started));
       card.getChildren().addAll(deploy, Widgets.activityBar("writer-activity", binder, model.writer()),
           Widgets.errorLabel("writer-error", binder, model.writer().errorProperty()));
     }

@@ -154,7 +154,8 @@ public final class ConnectionModel implements ScreenModel {
     address.set(info.address() + (info.tls() ? " (TLS)" : ""));
     database.set(info.database() + " (" + info.databaseEngine() + "), user " + info.user());
     mode.set(opened.embedded().isPresent()
-        ? (opened.embedded().get().owner() ? "Embedded, started by this console" : "Embedded, shared with another Cutover process")
+        ? (startedHere(opened.embedded().get()) ? "Embedded, started by this console"
+            : "Embedded, shared with another Cutover process")
         : result.target() instanceof Target.Saved saved
             ? "Saved profile " + saved.profile().name() + ", " + saved.profile().describePassword()
             : "Server given by JDBC URL");
@@ -170,6 +171,12 @@ public final class ConnectionModel implements ScreenModel {
     if (!specFile.get().isBlank() && workspace.spec() == null) {
       loadSpec();
     }
+  }
+
+  /** Whether this process started the server: this session, or another of this console's (the demo's) did. */
+  private static boolean startedHere(dev.cutover.engine.embedded.EmbeddedServer server) {
+    return server.owner() || ProcessHandle.of(server.pid()).flatMap(ProcessHandle::parent)
+        .map(parent -> parent.pid() == ProcessHandle.current().pid()).orElse(false);
   }
 
   /** Asks for a new profile and selects it once saved. */
