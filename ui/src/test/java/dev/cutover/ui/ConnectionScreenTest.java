@@ -18,6 +18,7 @@ import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.connection.ConnectionModel.State;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
@@ -127,6 +128,14 @@ class ConnectionScreenTest {
       assertEquals(desk.describe(), fx.text("connection-target"));
       assertTrue(fx.text("connection-mode").startsWith("Saved profile desk server"), fx.text("connection-mode"));
       assertTrue(console.workspace().demo().isEmpty(), "the demo's controls belong to the embedded demo only");
+
+      // Connecting again to the same profile replaces the session; the engine works on the new one.
+      var firstEngine = console.workspace().engine();
+      robot.clickOn("#connection-connect");
+      fx.waitFor(60, () -> console.connection().stateProperty().get() == State.CONNECTED
+          && console.workspace().engine() != firstEngine, () -> "reconnected");
+      assertEquals(List.of(), console.workspace().engine().state().auditTrail(null, 10),
+          "the new engine reads the server (nothing audited there yet)");
       robot.interact(() -> {
         try {
           Screenshots.write(scene, "01b-connection-profile");

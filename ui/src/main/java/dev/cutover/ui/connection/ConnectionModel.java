@@ -165,9 +165,8 @@ public final class ConnectionModel implements ScreenModel {
     sessionText = opened.describe();
     statusLine.set(sessionText + " · no spec loaded");
     workspace.demoProperty().set(result.target() instanceof Target.Launch ? startup.demo().orElse(null) : null);
-    if (workspace.engine() == null) {
-      workspace.engineProperty().set(result.engine());
-    }
+    // A new session each time: the engine must not keep the pool of a session closed by this reconnect.
+    workspace.engineProperty().set(result.engine());
     if (!specFile.get().isBlank() && workspace.spec() == null) {
       loadSpec();
     }
