@@ -8,6 +8,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
+import dev.cutover.engine.sql.Sql;
 import dev.cutover.ui.Themes;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.backfill.BackfillModel;
@@ -37,12 +38,14 @@ import javafx.stage.Stage;
  */
 final class UiBench {
 
+  private final Sql sql;
   private final Engine engine;
   private final TableSpec spec;
   private final Report report;
   private Stage stage;
 
-  UiBench(Engine engine, TableSpec spec, Report report) {
+  UiBench(Sql sql, Engine engine, TableSpec spec, Report report) {
+    this.sql = sql;
     this.engine = engine;
     this.spec = spec;
     this.report = report;
@@ -107,7 +110,7 @@ final class UiBench {
     done.get(30, TimeUnit.MINUTES);
     int hours = onFx(() -> model.reportProperty().get().hours().size());
     List<Identifier> measures = spec.measures();
-    List<Double> millis = new ArrayList<>();
+    List<double[]> millis = new ArrayList<>();
     for (int i = 0; i < 2 * measures.size() + 1; i++) {
       Identifier m = measures.get(i % measures.size());
       millis.add(onFx(() -> {
@@ -115,16 +118,20 @@ final class UiBench {
         model.chooseMeasure(m);
         stage.getScene().getRoot().applyCss();
         stage.getScene().getRoot().layout();
+        long t1 = System.nanoTime();
         stage.getScene().snapshot(null);
-        return (System.nanoTime() - t0) / 1e6;
+        return new double[] {(t1 - t0) / 1e6, (System.nanoTime() - t0) / 1e6};
       }));
     }
-    double first = millis.removeFirst();
-    report.line(String.format("Reconcile screen, v1/v2 totals chart (LineChart, 2 series × %,d hours) plus the delta "
-        + "chart and coverage strip, refreshed by switching the measure, timed on the FX thread from the switch to a "
-        + "rendered snapshot of the whole screen: first %.0f ms; then %d switches: p50 %.0f ms, max %.0f ms. "
-        + "Target: < 50 ms.", hours, first, millis.size(), Report.percentile(millis, 50),
-        millis.stream().mapToDouble(Double::doubleValue).max().orElse(0)));
+    double[] first = millis.removeFirst();
+    List<Double> layout = millis.stream().map(a -> a[0]).toList();
+    List<Double> pixels = millis.stream().map(a -> a[1]).toList();
+    report.line(String.format("Reconcile screen, v1/v2 totals chart (LineChart, 2 series × %,d hours) with the delta "
+        + "chart and coverage strip, refreshed by switching the measure, timed on the FX thread. Switch, CSS and layout "
+        + "(the FX thread's share): first %.0f ms, then over %d switches p50 %.0f ms, max %.0f ms. To pixels (plus a "
+        + "software-rendered snapshot of the whole 1280 × 800 screen): first %.0f ms, p50 %.0f ms, max %.0f ms. "
+        + "Target: < 50 ms.", hours, first[0], layout.size(), Report.percentile(layout, 50), max(layout), first[1],
+        Report.percentile(pixels, 50), max(pixels)));
     onFx(() -> {
       view.dispose();
       return null;
@@ -135,7 +142,15 @@ final class UiBench {
   private void stallDuringBackfill() throws Exception {
     BackfillSettings defaults = engine.defaults(spec);
     Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), defaults);
-    var checks = engine.preflight(plan, List.of());
+    // The operator acknowledges the demo's alerting view on the Plan screen; the bench does the same.
+    List<String> dependents = sql.query("list dependents", "SELECT arrayJoin(arrayMap((d, t) -> d || '.' || t, "
+        + "dependencies_database, dependencies_table)) FROM system.tables WHERE database = ? AND name IN (?, ?)",
+        rs -> rs.getString(1), spec.database().name(), spec.liveTable().name(), spec.targetTable().name());
+    var checks = engine.preflight(plan, dependents);
+    if (!checks.passed()) {
+      report.line("The preflight failed, so the backfill screen cannot start a run: " + checks.failures());
+      return;
+    }
     Workspace w = workspace();
     BackfillModel model = onFx(() -> new BackfillModel(w));
     BackfillView view = onFx(() -> new BackfillView(model));
@@ -188,6 +203,10 @@ final class UiBench {
         + "The longest stall of the FX thread is the longest gap less one frame (16.7 ms): %.0f ms. Target: < 50 ms.",
         finished.state().name().toLowerCase(), plan.hours().size(), seconds, ms.size(), Report.percentile(ms, 50),
         Report.percentile(ms, 99), longest, over50, Math.max(0, longest - 16.7)));
+  }
+
+  private static double max(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).max().orElse(0);
   }
 
   private static <T> T onFx(Supplier<T> work) {
