@@ -91,25 +91,8 @@ final class BatchWriter {
     return Transform.bind(spec, from, to).wrap(
         "INSERT INTO " + stagingName + " (" + cols + ") SELECT " + cols + " FROM (",
         ") WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
-            + " < toDateTime(?, 'UTC')" + settingsClause(settings),
+            + " < toDateTime(?, 'UTC')" + settings.settingsClause(),
         List.of(from.epochSecond(), to.epochSecond()));
-  }
-
-  /**
-   * The throttle's settings, with its priority also as the operating system's: ClickHouse's {@code
-   * priority} only holds a query back while a query of a higher, non-zero priority runs, and a live
-   * writer usually runs at the default 0, which takes no part; so on a busy server the backfill's threads
-   * would compete with the live writer's as equals. {@code os_thread_priority} (the Linux nice value of
-   * the query's threads, at most 19) makes the scheduler favour every other query. The server applies it
-   * only where it holds CAP_SYS_NICE; elsewhere the setting is accepted and has no effect.
-   */
-  static String settingsClause(BackfillSettings settings) {
-    String clause = settings.settingsClause();
-    if (settings.priority() <= 0) {
-      return clause;
-    }
-    String nice = "os_thread_priority = " + Math.min(19, settings.priority());
-    return clause.isEmpty() ? " SETTINGS " + nice : clause + ", " + nice;
   }
 
   static String replaceStatement(TableSpec spec, String stagingName, List<HourPartition> hours) {
