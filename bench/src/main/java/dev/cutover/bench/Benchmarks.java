@@ -20,12 +20,12 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
+import dev.cutover.engine.backfill.BatchBreakdown;
+import dev.cutover.engine.backfill.TargetTables;
 import dev.cutover.engine.backfill.Transform;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
-import dev.cutover.engine.reconcile.Differ;
-import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.sql.Sql;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +35,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,10 +78,12 @@ public final class Benchmarks {
       report.line(String.format("Demo world: scale %.2f, %,d trades, pnl_v1 %,d rows in %,d hours, seeded in %.1f s.",
           scale, seeded.trades(), seeded.v1Rows(), seeded.v1Hours(), seeded.elapsed().toMillis() / 1000.0));
       Benchmarks b = new Benchmarks(session, DemoSpec.load(DemoWorld.DEFAULT_DATABASE), report);
-      b.section(b::backfillThroughput);
-      b.section(() -> b.liveImpact(world));
-      b.section(b::reconciliation);
-      b.section(b::cutover);
+      b.section("backfill", b::backfillThroughput);
+      b.section("breakdown", b::batchBreakdown);
+      b.section("live", () -> b.liveImpact(world));
+      b.section("reconcile", () -> new ReconcileBench(b.sql, b.engine, b.spec, report).run());
+      b.section("cutover", b::cutover);
+      b.section("ui", () -> new UiBench(b.sql, b.engine, b.spec, report).run(b::freshTarget));
     } finally {
       report.write(out);
       try (var paths = Files.walk(data)) {
@@ -94,10 +97,21 @@ public final class Benchmarks {
     void run() throws Exception;
   }
 
-  /** Runs one section; a failure is reported in the results and the next section still runs. */
-  private void section(Section section) {
+  /**
+   * Runs one section unless {@code -Dbench.sections} names others (a comma-separated list, for work on
+   * one section; the documented command runs all); a failure is reported and the next section still runs.
+   */
+  private void section(String name, Section section) {
+    String only = System.getProperty("bench.sections", "");
+    if (!only.isBlank() && !List.of(only.split(",")).contains(name)) {
+      return;
+    }
+    String loadBefore = loadAverage();
+    long t0 = System.nanoTime();
     try {
       section.run();
+      report.line(String.format("Section %s took %.0f s; load average (1 min) %s before, %s after: the two cores "
+          + "are shared with whatever else runs on the machine.", name, seconds(t0), loadBefore, loadAverage()));
     } catch (Throwable e) {
       report.line("This section failed: " + e);
       e.printStackTrace();
@@ -117,9 +131,47 @@ public final class Benchmarks {
     sql.execute("drop the target", "DROP TABLE IF EXISTS " + q(spec.targetTable().name()));
   }
 
+  /**
+   * A batch three ways on the same hours, batch after batch over the whole window: the floor's statement,
+   * the engine's first sequence statement by statement, and the engine's batch writer as it is now.
+   */
+  private void batchBreakdown() {
+    BackfillSettings settings = unthrottled();
+    Plan probe = plan(settings);
+    int batches = (int) (probe.range().hours() / settings.batchHours());
+    report.section("1b. One backfill batch (" + settings.batchHours() + " hours), three ways on the same hours, "
+        + batches + " batches in order, one at a time", "step", "ms, first 30 batches", "ms, last 30 batches",
+        "ms, mean of all", "× the floor");
+    engine.state().ensureSchema();
+    freshTarget();
+    new TargetTables(sql, spec).createTargetIfAbsent();
+    sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor"));
+    sql.execute("create floor", "CREATE TABLE " + q("pnl_floor") + " AS " + q(spec.liveTable().name()));
+    Map<String, List<Double>> steps = new BatchBreakdown(sql, engine.state(), spec).measure(probe.range().from(),
+        batches, settings, Identifier.of("pnl_floor"), probe.boundary());
+    double floor = mean(steps.get(BatchBreakdown.FLOOR));
+    steps.forEach((step, ms) -> report.cells(step, String.format("%.1f", mean(ms.subList(0, Math.min(30, ms.size())))),
+        String.format("%.1f", mean(ms.subList(Math.max(0, ms.size() - 30), ms.size()))), String.format("%.1f", mean(ms)),
+        String.format("%.2f×", mean(ms) / floor)));
+    report.line("The rows from the round trip to the ledger time each statement of the first sequence alone; "
+        + "the engine now skips the TRUNCATE (staging is emptied only on a worker's first batch and before a retry) "
+        + "and runs the checksum while the REPLACE runs.");
+    sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor"));
+    freshTarget();
+  }
+
+  private static double mean(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+  }
+
+  /** The settings of the throughput runs: the spec's batch size, no throttling. */
+  private BackfillSettings unthrottled() {
+    return new BackfillSettings(1, engine.defaults(spec).batchHours(), 0, 0, 0, 0, Duration.ZERO, 5, Duration.ofSeconds(1));
+  }
+
   private void backfillThroughput() throws Exception {
-    report.section("1. Backfill throughput (six months, batches of 24 hours, no throttling)");
-    BackfillSettings unthrottled = new BackfillSettings(1, 24, 0, 0, 0, 0, Duration.ZERO, 5, Duration.ofSeconds(1));
+    BackfillSettings unthrottled = unthrottled();
+    report.section("1. Backfill throughput (six months, batches of " + unthrottled.batchHours() + " hours, no throttling)");
     Plan probe = plan(unthrottled);
     HourRange range = probe.range();
 
@@ -160,7 +212,7 @@ public final class Benchmarks {
   }
 
   private void liveImpact(DemoWorld world) throws Exception {
-    report.section("2. Live job: time to write a closed hour, without and with a backfill (spec's default throttle)");
+    report.heading("2. Live job: time to write a closed hour, without and with a backfill (spec's default throttle)");
     int steps = 6 * 36; // 36 simulated hours, six ten-minute steps each
     List<Double> alone = liveSteps(world, steps, new AtomicBoolean(true));
     freshTarget();
@@ -194,60 +246,8 @@ public final class Benchmarks {
     return millis;
   }
 
-  private void reconciliation() {
-    report.section("3. Reconciliation of the backfilled history (v1 against v2)");
-    HourRange history = engine.runs(spec).getFirst().range();
-    long t0 = System.nanoTime();
-    var r = engine.reconcile(spec, Reconciler.Window.HISTORY, 10_000);
-    double took = seconds(t0);
-    String totals = "SELECT count() FROM (SELECT toStartOfHour(hour) AS h, count(), sum(quantity), sum(notional_usd), "
-        + "sum(fees_usd), sum(pnl_usd), sum(trade_count) FROM %s WHERE hour >= toDateTime(?, 'UTC') AND hour < "
-        + "toDateTime(?, 'UTC') GROUP BY h)";
-    t0 = System.nanoTime();
-    for (String table : List.of(spec.liveTable().name(), spec.targetTable().name())) {
-      sql.queryLong("scan totals", totals.formatted(q(table)), history.from().epochSecond(), history.to().epochSecond());
-    }
-    double scan = seconds(t0);
-    report.row("one scan of both tables' hourly totals", scan, history.hours(), 0, 1);
-    report.row("Cutover reconciliation (" + r.verdict().name().toLowerCase() + ", " + r.expectedKeys() + " keys explained, "
-        + r.unexpectedKeys() + " unexpected)", took, history.hours(), 0, took / scan);
-    report.line("Target: ≤ 3×.");
-
-    // One differing hour: a copy of v2 with one hour changed; the key-level pass reads only that hour.
-    sql.execute("copy", "DROP TABLE IF EXISTS " + q("pnl_copy"));
-    sql.execute("copy", "CREATE TABLE " + q("pnl_copy") + " AS " + q(spec.targetTable().name()));
-    sql.execute("copy", "INSERT INTO " + q("pnl_copy") + " SELECT * FROM " + q(spec.targetTable().name())
-        + " SETTINGS max_partitions_per_insert_block = 100000");
-    HourPartition changed = history.from().plusHours(history.hours() / 2);
-    sql.execute("change one hour", "ALTER TABLE " + q("pnl_copy") + " UPDATE quantity = quantity + 1 WHERE hour = "
-        + "toDateTime(?, 'UTC') SETTINGS mutations_sync = 1", changed.epochSecond());
-    Differ differ = new Differ(sql, spec);
-    long total = sql.queryLong("count", "SELECT count() FROM " + q("pnl_copy"));
-    var hours = differ.hours(spec.targetTable(), Identifier.of("pnl_copy"), history);
-    List<HourPartition> differing = hours.stream().filter(h -> !h.identical()).map(h -> h.hour()).toList();
-    String keyQueryRows = readRows(() -> differ.keys(spec.targetTable(), Identifier.of("pnl_copy"), differing, 100_000));
-    report.line(String.format("One changed hour (%s) in a copy of v2 with %,d rows: the hourly pass finds %d differing "
-        + "hour(s); the key-level pass then reads %s.", changed, total, differing.size(), keyQueryRows));
-    sql.execute("drop copy", "DROP TABLE IF EXISTS " + q("pnl_copy"));
-  }
-
-  /** Rows the server read for the statements of {@code work}, from system.query_log. */
-  private String readRows(Runnable work) {
-    Instant started = Instant.now().minusSeconds(1);
-    work.run();
-    try {
-      sql.execute("flush logs", "SYSTEM FLUSH LOGS");
-      long rows = sql.queryLong("read the query log", "SELECT sum(read_rows) FROM system.query_log WHERE type = "
-          + "'QueryFinish' AND event_time >= toDateTime(?, 'UTC') AND query LIKE '%pnl_copy%' AND query NOT LIKE "
-          + "'%query_log%'", started.getEpochSecond());
-      return String.format("%,d rows (from system.query_log)", rows);
-    } catch (RuntimeException e) {
-      return "an unknown number of rows (system.query_log is not available here: " + e.getMessage() + ")";
-    }
-  }
-
   private void cutover() throws Exception {
-    report.section("4. Cutover: EXCHANGE TABLES under 8 concurrent readers");
+    report.heading("4. Cutover: EXCHANGE TABLES under 8 concurrent readers");
     HourPartition hour = engine.runs(spec).getFirst().range().from().plusHours(24 * 30 + 12);
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view") + " AS SELECT * FROM " + q(spec.liveTable().name()));
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view__next") + " AS SELECT * FROM "
@@ -290,6 +290,14 @@ public final class Benchmarks {
     }
     report.latency("EXCHANGE TABLES (100 swaps)", latencies, null);
     report.line(String.format("%,d reads by 8 readers during the swaps; mixed or failed: %d (must be 0).", reads.get(), bad.get()));
+  }
+
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
   }
 
   private static double seconds(long startNanos) {

@@ -17,21 +17,44 @@ final class Report {
     lines.add("");
   }
 
-  void section(String title) {
+  /** A section of lines only. */
+  void heading(String title) {
     System.out.println();
     System.out.println("## " + title);
     lines.add("### " + title);
     lines.add("");
-    lines.add("| what | seconds | hours | hours/s | rows/s | ratio |");
-    lines.add("| --- | ---: | ---: | ---: | ---: | ---: |");
+  }
+
+  /** A section whose rows are throughput rows. */
+  void section(String title) {
+    section(title, "what", "seconds", "hours", "hours/s", "rows/s", "ratio");
+  }
+
+  /** A section with a table of the given columns; the first is left-aligned, the rest right-aligned. */
+  void section(String title, String... columns) {
+    System.out.println();
+    System.out.println("## " + title);
+    lines.add("### " + title);
+    lines.add("");
+    lines.add("| " + String.join(" | ", columns) + " |");
+    lines.add("| --- |" + " ---: |".repeat(columns.length - 1));
+  }
+
+  /** A table row of already formatted cells. */
+  void cells(String... cells) {
+    tableRow("| " + String.join(" | ", cells) + " |");
   }
 
   void row(String what, double seconds, long hours, long rows, double ratio) {
     String row = String.format("| %s | %.2f | %,d | %.0f | %s | %s |", what, seconds, hours, hours / seconds,
         rows == 0 ? "" : String.format("%,.0f", rows / seconds), ratio == 0 ? "" : String.format("%.2f×", ratio));
+    tableRow(row);
+  }
+
+  private void tableRow(String row) {
     System.out.println(row);
     // Table rows sit before the blank line that ends the section's table.
-    if (!lines.isEmpty() && lines.getLast().isEmpty()) {
+    if (!lines.isEmpty() && lines.getLast().isEmpty() && lines.size() > 1 && lines.get(lines.size() - 2).startsWith("|")) {
       lines.removeLast();
     }
     lines.add(row);

@@ -246,14 +246,16 @@ public final class BackfillRun {
   private void writeBatch(BatchWriter writer, List<HourPartition> batch) {
     Identifier staging = stagingPool.poll();
     try {
-      if (staging == null) {
+      // A staging table new to this process may hold rows a crashed process left: its first batch empties it.
+      boolean newStaging = staging == null;
+      if (newStaging) {
         staging = new TargetTables(sql, spec).staging(id(), stagingSlots.incrementAndGet());
       }
       listener.on(new BackfillEvent.BatchStarted(id(), batch));
       int maxAttempts = settings.get().maxAttempts();
       for (int attempt = 1; ; attempt++) {
         try {
-          List<BatchWriter.HourOutput> outputs = writer.write(staging, batch);
+          List<BatchWriter.HourOutput> outputs = writer.write(staging, batch, newStaging || attempt > 1);
           Instant now = Instant.now();
           List<LedgerEntry> entries = new ArrayList<>();
           for (BatchWriter.HourOutput o : outputs) {
