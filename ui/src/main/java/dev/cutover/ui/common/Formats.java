@@ -24,6 +24,14 @@ public final class Formats {
     return String.format(Locale.ROOT, "%,.3f", v);
   }
 
+  /** A short number for a chart's axis: 1.2G, 3.4M, 5.6k, 7.8, with a minus sign when negative. */
+  public static String compact(double v) {
+    double a = Math.abs(v);
+    String s = a >= 1e9 ? String.format(Locale.ROOT, "%.1fG", a / 1e9) : a >= 1e6 ? String.format(Locale.ROOT, "%.1fM",
+        a / 1e6) : a >= 1e3 ? String.format(Locale.ROOT, "%.1fk", a / 1e3) : String.format(Locale.ROOT, "%.1f", a);
+    return (v < 0 ? "−" : "") + s;
+  }
+
   public static String signed(double v) {
     return (v > 0 ? "+" : "") + number(v);
   }

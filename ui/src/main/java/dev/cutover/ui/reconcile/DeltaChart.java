@@ -16,7 +16,7 @@ import javafx.scene.text.Font;
 public final class DeltaChart extends HourCanvas {
 
   private Identifier measure;
-  private final Map<HourPartition, Diff.HourDiff> byHour = new HashMap<>();
+  private double[] deltas = new double[0];
   private final Map<HourPartition, HourStatus> status = new HashMap<>();
 
   DeltaChart() {
@@ -25,30 +25,34 @@ public final class DeltaChart extends HourCanvas {
     setPrefHeight(130);
   }
 
+  /** Lays out v2 − v1 of {@code m} hour by hour, once per report and measure; drawing reads only the array. */
   void measure(Identifier m, Reconciliation r) {
     measure = m;
-    byHour.clear();
     status.clear();
-    if (r != null) {
-      r.hours().forEach(h -> byHour.put(h.hour(), h));
-      r.classes().forEach(c -> status.put(c.hour(), c.status()));
+    int n = r == null ? 0 : (int) r.window().hours();
+    deltas = new double[n];
+    if (r == null) {
+      return;
+    }
+    r.classes().forEach(c -> status.put(c.hour(), c.status()));
+    long from = r.window().from().epochSecond();
+    for (Diff.HourDiff h : r.hours()) {
+      int i = (int) ((h.hour().epochSecond() - from) / 3600);
+      if (i >= 0 && i < n) {
+        h.totals().stream().filter(t -> t.measure().equals(m)).findFirst().ifPresent(t -> deltas[i] = t.delta());
+      }
     }
   }
 
-  double delta(HourPartition h) {
-    Diff.HourDiff d = byHour.get(h);
-    if (d == null || measure == null) {
-      return 0;
-    }
-    return d.totals().stream().filter(t -> t.measure().equals(measure)).mapToDouble(Diff.Total::delta).findFirst()
-        .orElse(0);
+  double delta(int i) {
+    return i < deltas.length ? deltas[i] : 0;
   }
 
   @Override
   void draw(GraphicsContext g, double width, double height) {
     double max = 0;
     for (int i = 0; i < count(); i++) {
-      max = Math.max(max, Math.abs(delta(hour(i))));
+      max = Math.max(max, Math.abs(delta(i)));
     }
     double top = 8;
     double bottom = height - 8;
@@ -65,7 +69,7 @@ public final class DeltaChart extends HourCanvas {
     double w = Math.max(1, columnWidth() - (columnWidth() >= 4 ? 1 : 0));
     for (int i = 0; i < count(); i++) {
       HourPartition h = hour(i);
-      double d = delta(h);
+      double d = delta(i);
       g.setFill(colour(status.getOrDefault(h, HourStatus.IDENTICAL)));
       double y = d >= 0 ? zero - d * scale : zero;
       double bar = Math.max(d == 0 ? 0 : 1, Math.abs(d) * scale);
@@ -90,14 +94,11 @@ public final class DeltaChart extends HourCanvas {
   @Override
   String describe(int index) {
     HourPartition h = hour(index);
-    return h + " UTC: Δ " + measure + " " + Formats.signed(delta(h)) + ", "
+    return h + " UTC: Δ " + measure + " " + Formats.signed(delta(index)) + ", "
         + status.getOrDefault(h, HourStatus.IDENTICAL).name().toLowerCase(java.util.Locale.ROOT);
   }
 
   private static String short_(double v) {
-    double a = Math.abs(v);
-    String s = a >= 1e9 ? String.format("%.1fG", a / 1e9) : a >= 1e6 ? String.format("%.1fM", a / 1e6)
-        : a >= 1e3 ? String.format("%.1fk", a / 1e3) : String.format("%.1f", a);
-    return (v < 0 ? "−" : v > 0 ? "+" : "") + s;
+    return (v > 0 ? "+" : "") + Formats.compact(v);
   }
 }

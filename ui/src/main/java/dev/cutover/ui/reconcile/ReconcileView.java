@@ -1,7 +1,6 @@
 package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.api.Diff;
-import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
@@ -13,9 +12,6 @@ import java.util.Locale;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
-import javafx.scene.chart.LineChart;
-import javafx.scene.chart.NumberAxis;
-import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -38,34 +34,11 @@ public final class ReconcileView extends ScreenView {
   private final VBox root = new VBox(12);
   private final DeltaChart delta = new DeltaChart();
   private final CoverageStrip coverage = new CoverageStrip();
-  private final LineChart<Number, Number> totals;
+  private final TotalsChart totals = new TotalsChart();
   private final TableView<Diff.KeyDiff> keys;
 
   public ReconcileView(ReconcileModel model) {
     TableSpec spec = model.workspace().spec();
-    NumberAxis x = new NumberAxis();
-    x.setForceZeroInRange(false);
-    x.setAutoRanging(true);
-    x.setTickLabelFormatter(new javafx.util.StringConverter<>() {
-      @Override
-      public String toString(Number n) {
-        return HourPartition.ofEpochSecond(n.longValue() * 3600).toString().substring(5);
-      }
-
-      @Override
-      public Number fromString(String s) {
-        return 0;
-      }
-    });
-    NumberAxis y = new NumberAxis();
-    y.setForceZeroInRange(false);
-    totals = new LineChart<>(x, y);
-    totals.setId("totals-chart");
-    totals.setCreateSymbols(false);
-    totals.setAnimated(false);
-    totals.setLegendVisible(false);
-    totals.setMinHeight(130);
-    totals.setPrefHeight(190);
     keys = DiffTables.keys("reconcile-keys", spec, model::acknowledged);
     root.getChildren().addAll(header(model), body(model, spec));
     VBox.setVgrow(root.getChildren().getLast(), Priority.ALWAYS);
@@ -73,21 +46,23 @@ public final class ReconcileView extends ScreenView {
     Runnable redraw = () -> {
       Reconciliation r = model.reportProperty().get();
       Palette p = model.workspace().paletteProperty().get();
-      delta.measure(model.measureProperty().get(), r);
-      coverage.load(r);
+      totals.show(r, model.selectedHourProperty().get(), p);
       delta.show(r, model.selectedHourProperty().get(), p);
       coverage.show(r, model.selectedHourProperty().get(), p);
     };
-    binder.watch(model.reportProperty(), r -> {
+    // A new report or measure lays the hours out once; selection and theme only redraw.
+    Runnable layOut = () -> {
+      Reconciliation r = model.reportProperty().get();
+      totals.measure(model.measureProperty().get(), r);
+      delta.measure(model.measureProperty().get(), r);
+      coverage.load(r);
       redraw.run();
-      fillTotals(r, model.measureProperty().get());
-    });
-    binder.onChange(model.measureProperty(), m -> {
-      redraw.run();
-      fillTotals(model.reportProperty().get(), m);
-    });
+    };
+    binder.watch(model.reportProperty(), r -> layOut.run());
+    binder.onChange(model.measureProperty(), m -> layOut.run());
     binder.onChange(model.selectedHourProperty(), h -> redraw.run());
     binder.onChange(model.workspace().paletteProperty(), p -> redraw.run());
+    totals.setOnSelect(model.selectedHourProperty()::set);
     delta.setOnSelect(model.selectedHourProperty()::set);
     coverage.setOnSelect(model.selectedHourProperty()::set);
   }
@@ -194,41 +169,8 @@ public final class ReconcileView extends ScreenView {
     return Widgets.row(5, r, l);
   }
 
-  private void fillTotals(Reconciliation r, Identifier measure) {
-    totals.getData().clear();
-    if (r == null || measure == null) {
-      return;
-    }
-    XYChart.Series<Number, Number> v1 = new XYChart.Series<>();
-    v1.setName("v1 " + measure);
-    XYChart.Series<Number, Number> v2 = new XYChart.Series<>();
-    v2.setName("v2 " + measure);
-    for (Diff.HourDiff h : r.hours()) {
-      long at = h.hour().epochSecond() / 3600;
-      h.totals().stream().filter(t -> t.measure().equals(measure)).findFirst().ifPresent(t -> {
-        v1.getData().add(new XYChart.Data<>(at, t.v1()));
-        v2.getData().add(new XYChart.Data<>(at, t.v2()));
-      });
-    }
-    NumberAxis x = (NumberAxis) totals.getXAxis();
-    long from = r.window().from().epochSecond() / 3600;
-    long to = r.window().to().epochSecond() / 3600;
-    x.setAutoRanging(false);
-    x.setLowerBound(from);
-    x.setUpperBound(to);
-    x.setTickUnit(tickHours(to - from));
-    totals.getData().add(v1);
-    totals.getData().add(v2);
-  }
-
-  /** A tick every 6, 12 or 24 hours, or every few days: about eight ticks across. */
-  static long tickHours(long hours) {
-    for (long unit : new long[] {1, 3, 6, 12, 24, 48, 168, 336, 720}) {
-      if (hours / unit <= 10) {
-        return unit;
-      }
-    }
-    return 1440;
+  public TotalsChart totals() {
+    return totals;
   }
 
   public DeltaChart delta() {
