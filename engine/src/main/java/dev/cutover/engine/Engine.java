@@ -59,8 +59,18 @@ public final class Engine {
     return SpecLoader.load(file);
   }
 
+  /**
+   * The spec's throttle. Where the spec leaves {@code max_threads} to the server, the backfill takes at
+   * most half of the server's threads in all: {@code max(1, server's max_threads / (2 × concurrency))},
+   * so that the live job keeps the other half. Reads the server: call it off the FX thread.
+   */
   public BackfillSettings defaults(TableSpec spec) {
-    return BackfillSettings.from(spec.throttle());
+    BackfillSettings s = BackfillSettings.from(spec.throttle());
+    if (s.maxThreads() > 0) {
+      return s;
+    }
+    long server = sql.queryLong("read the server's max_threads", "SELECT getSetting('max_threads')");
+    return s.withMaxThreads((int) Math.max(1, server / (2L * s.concurrency())));
   }
 
   public LiveStatus live(TableSpec spec) {

@@ -45,6 +45,11 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
         maxAttempts, retryBackoff);
   }
 
+  public BackfillSettings withMaxThreads(int value) {
+    return new BackfillSettings(concurrency, batchHours, value, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
+        maxAttempts, retryBackoff);
+  }
+
   public BackfillSettings withBatchHours(int value) {
     return new BackfillSettings(concurrency, value, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
         maxAttempts, retryBackoff);

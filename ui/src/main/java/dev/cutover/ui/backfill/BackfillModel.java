@@ -218,9 +218,10 @@ public final class BackfillModel implements ScreenModel {
       activity.fail("There is no run to resume.");
       return;
     }
-    BackfillSettings settings = engine.defaults(spec).withConcurrency(concurrency.get())
-        .withRowsPerSecond(rowsLimit.get());
+    int c = concurrency.get();
+    long r = rowsLimit.get();
     activity.run("resume run " + stopped.id(), p -> {
+      BackfillSettings settings = engine.defaults(spec).withConcurrency(c).withRowsPerSecond(r);
       Map<HourPartition, LedgerEntry> ledger = engine.ledger(stopped.id());
       LiveStatus status = engine.live(spec);
       BackfillRun run = engine.resume(stopped.id(), spec, settings, listener);
