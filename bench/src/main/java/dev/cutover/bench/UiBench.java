@@ -80,7 +80,7 @@ final class UiBench {
 
   private Workspace workspace() {
     return onFx(() -> {
-      Workspace w = new Workspace(new FxTaskExecutor((message, fraction) -> {}), new Yes(), Optional.empty());
+      Workspace w = new Workspace(new FxTaskExecutor((message, fraction) -> {}), new Yes());
       w.engineProperty().set(engine);
       w.specProperty().set(spec);
       return w;
@@ -126,7 +126,7 @@ final class UiBench {
     double[] first = millis.removeFirst();
     List<Double> layout = millis.stream().map(a -> a[0]).toList();
     List<Double> pixels = millis.stream().map(a -> a[1]).toList();
-    report.line(String.format("Reconcile screen, v1/v2 totals chart (LineChart, 2 series × %,d hours) with the delta "
+    report.line(String.format("Reconcile screen, v1/v2 totals chart (canvas, 2 series × %,d hours) with the delta "
         + "chart and coverage strip, refreshed by switching the measure, timed on the FX thread. Switch, CSS and layout "
         + "(the FX thread's share): first %.0f ms, then over %d switches p50 %.0f ms, max %.0f ms. To pixels (plus a "
         + "software-rendered snapshot of the whole 1280 × 800 screen): first %.0f ms, p50 %.0f ms, max %.0f ms. "
@@ -274,6 +274,26 @@ final class UiBench {
 
     @Override
     public boolean confirmCleanup(String target) {
+      return false;
+    }
+
+    @Override
+    public Optional<String> confirmDropV1(DropRequest request) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<dev.cutover.engine.api.SavedProfile> editProfile(Optional<dev.cutover.engine.api.SavedProfile> p) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<char[]> askPassword(dev.cutover.engine.api.SavedProfile profile) {
+      return Optional.empty();
+    }
+
+    @Override
+    public boolean confirmDeleteProfile(dev.cutover.engine.api.SavedProfile profile) {
       return false;
     }
   }
