@@ -84,6 +84,7 @@ public final class Benchmarks {
       b.section("reconcile", () -> new ReconcileBench(b.sql, b.engine, b.spec, report).run());
       b.section("cutover", b::cutover);
       b.section("ui", () -> new UiBench(b.sql, b.engine, b.spec, report).run(b::freshTarget));
+      b.section("startup", () -> coldStart(report));
     } finally {
       report.write(out);
       try (var paths = Files.walk(data)) {
@@ -290,6 +291,28 @@ public final class Benchmarks {
     }
     report.latency("EXCHANGE TABLES (100 swaps)", latencies, null);
     report.line(String.format("%,d reads by 8 readers during the swaps; mixed or failed: %d (must be 0).", reads.get(), bad.get()));
+  }
+
+  /**
+   * Cold start to the first window: the development launch and the runtime image, each with and
+   * without an AOT cache, side by side (jlink/measure-startup.sh). It needs a display and the image,
+   * which {@code mvn -Pbench verify} builds before this module.
+   */
+  private static void coldStart(Report report) throws Exception {
+    report.section("5b. Cold start to the first window (median of 5 interleaved runs)");
+    Path root = Path.of(System.getProperty("bench.root", "..")).toAbsolutePath().normalize();
+    Path script = root.resolve("jlink/measure-startup.sh");
+    String display = System.getenv("DISPLAY");
+    if (display == null || display.isBlank() || !Files.isDirectory(root.resolve("jlink/target/cutover"))) {
+      report.line("Not measured: it needs a display (DISPLAY, for example Xvfb :99) and the runtime image "
+          + "(jlink/target/cutover, built by `mvn -B -Pbench verify -DskipTests` from the top).");
+      return;
+    }
+    Process p = new ProcessBuilder("bash", script.toString(), "5").directory(root.toFile()).redirectErrorStream(true)
+        .start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    p.waitFor();
+    report.line("```\n" + out.strip() + "\n```");
   }
 
   private static String loadAverage() {
