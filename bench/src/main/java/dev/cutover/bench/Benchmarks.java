@@ -299,7 +299,7 @@ public final class Benchmarks {
    * which {@code mvn -Pbench verify} builds before this module.
    */
   private static void coldStart(Report report) throws Exception {
-    report.section("5b. Cold start to the first window (median of 5 interleaved runs)");
+    report.heading("5b. Cold start to the first window (median of 5 interleaved runs)");
     Path root = Path.of(System.getProperty("bench.root", "..")).toAbsolutePath().normalize();
     Path script = root.resolve("jlink/measure-startup.sh");
     String display = System.getenv("DISPLAY");
