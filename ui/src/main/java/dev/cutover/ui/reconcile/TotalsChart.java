@@ -83,19 +83,21 @@ public final class TotalsChart extends HourCanvas {
     }
     g.fillText(Formats.compact(high), 4, top + 8);
     g.fillText(Formats.compact(low), 4, bottom);
-    dates(g, bottom);
+    dates(g, bottom, width);
     double scale = (bottom - top) / (high - low);
     line(g, v1, palette.series1(), low, scale, bottom, n, width);
     line(g, v2, palette.series2(), low, scale, bottom, n, width);
   }
 
-  /** Date labels at about eight evenly spaced hours along the bottom. */
-  private void dates(GraphicsContext g, double bottom) {
+  /** Date labels at about eight evenly spaced hours along the bottom; none that would run off the edge. */
+  private void dates(GraphicsContext g, double bottom, double width) {
     int n = count();
     int every = Math.max(1, n / 8);
     for (int i = 0; i < n; i += every) {
-      String label = hour(i).toString();
-      g.fillText(n > 72 ? label.substring(5, 10) : label.substring(5), x(i), bottom + 14);
+      String label = n > 72 ? hour(i).toString().substring(5, 10) : hour(i).toString().substring(5);
+      if (x(i) + label.length() * 6 <= width - 2) {
+        g.fillText(label, x(i), bottom + 14);
+      }
     }
   }
 
