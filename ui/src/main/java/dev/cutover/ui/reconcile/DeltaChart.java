@@ -1,6 +1,5 @@
 package dev.cutover.ui.reconcile;
 
-import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
@@ -35,13 +34,7 @@ public final class DeltaChart extends HourCanvas {
       return;
     }
     r.classes().forEach(c -> status.put(c.hour(), c.status()));
-    long from = r.window().from().epochSecond();
-    for (Diff.HourDiff h : r.hours()) {
-      int i = (int) ((h.hour().epochSecond() - from) / 3600);
-      if (i >= 0 && i < n) {
-        h.totals().stream().filter(t -> t.measure().equals(m)).findFirst().ifPresent(t -> deltas[i] = t.delta());
-      }
-    }
+    totalsOf(r, m, (t, i) -> deltas[i] = t.delta());
   }
 
   double delta(int i) {

@@ -1,6 +1,5 @@
 package dev.cutover.ui.reconcile;
 
-import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
@@ -35,24 +34,11 @@ public final class TotalsChart extends HourCanvas {
     v1 = new double[n];
     v2 = new double[n];
     present = new boolean[n];
-    if (r == null || m == null) {
-      return;
-    }
-    long from = r.window().from().epochSecond();
-    for (Diff.HourDiff h : r.hours()) {
-      int i = (int) ((h.hour().epochSecond() - from) / 3600);
-      if (i < 0 || i >= n) {
-        continue;
-      }
-      for (Diff.Total t : h.totals()) {
-        if (t.measure().equals(m)) {
-          v1[i] = t.v1();
-          v2[i] = t.v2();
-          present[i] = true;
-          break;
-        }
-      }
-    }
+    totalsOf(r, m, (t, i) -> {
+      v1[i] = t.v1();
+      v2[i] = t.v2();
+      present[i] = true;
+    });
   }
 
   @Override
