@@ -27,12 +27,7 @@ public final class DropDialog {
     dialog.setTitle(request.early() ? "Drop v1 before its retention horizon" : "Drop v1");
     dialog.setHeaderText("Drop " + request.table() + ": consumers can no longer be switched back");
 
-    TextArea statement = new TextArea(request.statement());
-    statement.setId("drop-statement");
-    statement.setEditable(false);
-    statement.setWrapText(true);
-    statement.setPrefRowCount(1);
-    statement.getStyleClass().add("mono");
+    TextArea statement = Statements.box("drop-statement", request.statement(), 1);
 
     Label horizon = sentence(request.horizon());
     horizon.setId("drop-horizon");
@@ -50,7 +45,7 @@ public final class DropDialog {
     typed.setId("drop-confirmation");
     typed.setPromptText(request.table());
 
-    VBox content = new VBox(10, muted("The statement, exactly as it will run:"), statement, horizon, reasonLabel,
+    VBox content = new VBox(10, Statements.caption(), statement, horizon, reasonLabel,
         reason, sentence("Type the table's name, " + request.table() + ", to confirm:"), typed);
     content.setPadding(new Insets(8, 4, 4, 4));
     content.setPrefWidth(620);
@@ -72,12 +67,6 @@ public final class DropDialog {
     l.setWrapText(true);
     l.setMaxWidth(600);
     l.setMinHeight(Region.USE_PREF_SIZE);
-    return l;
-  }
-
-  private static Label muted(String text) {
-    Label l = sentence(text);
-    l.getStyleClass().add("muted");
     return l;
   }
 }

@@ -1,5 +1,6 @@
 package dev.cutover.ui.dialogs;
 
+import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
@@ -28,28 +29,23 @@ public final class SwapDialog {
         ? "Switch every consumer of " + request.consumerView() + " to the corrected version in one step"
         : "Switch every consumer of " + request.consumerView() + " back to the previous version in one step");
 
-    TextArea statement = new TextArea(request.statement());
-    statement.setId("swap-statement");
-    statement.setEditable(false);
-    statement.setWrapText(true);
-    statement.setPrefRowCount(2);
-    statement.getStyleClass().add("mono");
+    TextArea statement = Statements.box("swap-statement", request.statement(), 2);
 
     GridPane facts = new GridPane();
     facts.setHgap(12);
     facts.setVgap(6);
-    facts.addRow(0, muted("Consumer view"), new Label(request.consumerView()));
-    facts.addRow(1, muted("Reads now"), new Label(request.before() + " (" + request.readsBefore() + ")"));
+    facts.addRow(0, Widgets.muted("Consumer view"), new Label(request.consumerView()));
+    facts.addRow(1, Widgets.muted("Reads now"), new Label(request.before() + " (" + request.readsBefore() + ")"));
     Label after = new Label(request.after() + " (" + request.readsAfter() + ")");
     after.setId("swap-after");
-    facts.addRow(2, muted("Reads after"), after);
+    facts.addRow(2, Widgets.muted("Reads after"), after);
 
     Label prompt = new Label("Type the view's name, " + request.consumerView() + ", to confirm:");
     TextField typed = new TextField();
     typed.setId("swap-confirmation");
     typed.setPromptText(request.consumerView());
 
-    VBox content = new VBox(10, muted("The statement, exactly as it will run:"), statement, facts, prompt, typed);
+    VBox content = new VBox(10, Statements.caption(), statement, facts, prompt, typed);
     content.setPadding(new Insets(8, 4, 4, 4));
     content.setPrefWidth(620);
     dialog.getDialogPane().setContent(content);
@@ -64,9 +60,4 @@ public final class SwapDialog {
     return dialog;
   }
 
-  private static Label muted(String text) {
-    Label l = new Label(text);
-    l.getStyleClass().add("muted");
-    return l;
-  }
 }
