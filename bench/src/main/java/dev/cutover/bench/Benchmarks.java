@@ -83,7 +83,7 @@ public final class Benchmarks {
       b.section("live", () -> b.liveImpact(world));
       b.section("reconcile", () -> new ReconcileBench(b.sql, b.engine, b.spec, report).run());
       b.section("cutover", b::cutover);
-      b.section("ui", () -> new UiBench(b.sql, b.engine, b.spec, report).run(b::freshTarget));
+      b.section("ui", () -> new UiBench(b.engine, b.spec, report).run(b::freshTarget));
       b.section("startup", () -> coldStart(report));
     } finally {
       report.write(out);

@@ -8,7 +8,6 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
-import dev.cutover.engine.sql.Sql;
 import dev.cutover.ui.Themes;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.backfill.BackfillModel;
@@ -38,14 +37,12 @@ import javafx.stage.Stage;
  */
 final class UiBench {
 
-  private final Sql sql;
   private final Engine engine;
   private final TableSpec spec;
   private final Report report;
   private Stage stage;
 
-  UiBench(Sql sql, Engine engine, TableSpec spec, Report report) {
-    this.sql = sql;
+  UiBench(Engine engine, TableSpec spec, Report report) {
     this.engine = engine;
     this.spec = spec;
     this.report = report;
@@ -143,9 +140,8 @@ final class UiBench {
     BackfillSettings defaults = engine.defaults(spec);
     Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), defaults);
     // The operator acknowledges the demo's alerting view on the Plan screen; the bench does the same.
-    List<String> dependents = sql.query("list dependents", "SELECT arrayJoin(arrayMap((d, t) -> d || '.' || t, "
-        + "dependencies_database, dependencies_table)) FROM system.tables WHERE database = ? AND name IN (?, ?)",
-        rs -> rs.getString(1), spec.database().name(), spec.liveTable().name(), spec.targetTable().name());
+    List<String> dependents = engine.preflight(plan, List.of()).dependents().stream()
+        .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
     var checks = engine.preflight(plan, dependents);
     if (!checks.passed()) {
       report.line("The preflight failed, so the backfill screen cannot start a run: " + checks.failures());
