@@ -94,16 +94,17 @@ public final class ConnectionModel implements ScreenModel {
           + "to another server.");
       return;
     }
-    Optional<java.util.function.Supplier<char[]>> asked = Optional.empty();
+    // A password asked for now stays in memory for the session: the pool opens connections later too.
+    java.util.function.Supplier<char[]> password = () -> new char[0];
     if (target instanceof Target.Saved saved && saved.profile().password() == SavedProfile.Password.ASK) {
       Optional<char[]> typed = workspace.dialogs().askPassword(saved.profile());
       if (typed.isEmpty()) {
         return;
       }
       char[] secret = typed.get();
-      asked = Optional.of(secret::clone);
+      password = secret::clone;
     }
-    java.util.function.Supplier<char[]> password = asked.orElse(() -> new char[0]);
+    java.util.function.Supplier<char[]> asked = password;
     String where = target instanceof Target.Saved saved ? saved.profile().describe() : startup.target();
     if (!target.equals(connectedTo.get())) {
       // The screens past this one work on the new server only once it answers, with the spec checked there.
@@ -121,7 +122,7 @@ public final class ConnectionModel implements ScreenModel {
         progress -> {
           Session opened = switch (target) {
             case Target.Launch l -> launchSession(progress);
-            case Target.Saved saved -> Session.connect(saved.profile().connectionProfile(password));
+            case Target.Saved saved -> Session.connect(saved.profile().connectionProfile(asked));
           };
           if (previous != null && previous != opened && previous != launchSession) {
             previous.close();
