@@ -100,6 +100,13 @@ final class UiBench {
     CompletableFuture<Void> done = new CompletableFuture<>();
     onFx(() -> {
       model.reportProperty().addListener((o, was, is) -> done.complete(null));
+      // A reconciliation the screen refuses (no backfill has succeeded yet, when the sections before
+      // this one did not run) ends the section with the screen's sentence instead of a wait.
+      model.activity().errorProperty().addListener((o, was, is) -> {
+        if (is != null && !is.isEmpty()) {
+          done.completeExceptionally(new IllegalStateException("The reconcile screen said: " + is));
+        }
+      });
       model.shown();
       model.reconcile();
       return null;
