@@ -1,5 +1,6 @@
 package dev.cutover.app;
 
+import dev.cutover.app.cli.AbandonCommand;
 import dev.cutover.app.cli.AckCommand;
 import dev.cutover.app.cli.BackfillCommand;
 import dev.cutover.app.cli.CleanupCommand;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Mixin;
         "Without a command, opens the console on the embedded ClickHouse (or on --jdbc-url)."},
     subcommands = {CheckCommand.class, ServerCommand.class, PlanCommand.class, PreflightCommand.class,
         SampleCommand.class, BackfillCommand.class, StatusCommand.class, ReconcileCommand.class, AckCommand.class,
-        SwapCommands.CutoverCommand.class, SwapCommands.RollbackCommand.class, RetentionCommand.class,
+        SwapCommands.CutoverCommand.class, SwapCommands.RollbackCommand.class, RetentionCommand.class, AbandonCommand.class,
         CleanupCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

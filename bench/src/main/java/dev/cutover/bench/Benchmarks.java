@@ -9,6 +9,7 @@ import dev.cutover.app.demo.SeedOptions;
 import dev.cutover.app.demo.SeedProgress;
 import dev.cutover.app.demo.SeedResult;
 import dev.cutover.app.demo.Seeder;
+import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
@@ -128,6 +129,15 @@ public final class Benchmarks {
     return engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), settings);
   }
 
+  /** The plan through its preflight, with the demo's dependents acknowledged as an operator would. */
+  private ClearedPlan cleared(Plan plan) {
+    List<String> dependents = engine.preflight(plan, List.of()).report().dependents().stream()
+        .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
+    var checked = engine.preflight(plan, dependents);
+    return checked.cleared().orElseThrow(() -> new IllegalStateException("the preflight failed: "
+        + checked.report().failures()));
+  }
+
   private void freshTarget() {
     sql.execute("drop the target", "DROP TABLE IF EXISTS " + q(spec.targetTable().name()));
   }
@@ -202,7 +212,7 @@ public final class Benchmarks {
       freshTarget();
       Plan plan = plan(unthrottled.withConcurrency(concurrency));
       t0 = System.nanoTime();
-      RunRecord run = engine.backfill(plan, BackfillEvent.Listener.NONE).await();
+      RunRecord run = engine.backfill(cleared(plan), BackfillEvent.Listener.NONE).await();
       double took = seconds(t0);
       long rows = engine.ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
       report.row("Cutover backfill, concurrency " + concurrency + " (" + run.state().name().toLowerCase() + ")", took,
@@ -219,7 +229,7 @@ public final class Benchmarks {
     freshTarget();
     BackfillSettings throttled = engine.defaults(spec);
     Plan plan = plan(throttled);
-    BackfillRun run = engine.backfill(plan, BackfillEvent.Listener.NONE);
+    BackfillRun run = engine.backfill(cleared(plan), BackfillEvent.Listener.NONE);
     AtomicBoolean running = new AtomicBoolean(true);
     run.completion().thenRun(() -> running.set(false));
     List<Double> beside = liveSteps(world, steps, running);

@@ -8,7 +8,6 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.reconcile.Differ;
-import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.sql.Sql;
 import java.util.List;
 import java.util.function.Supplier;
@@ -40,7 +39,7 @@ final class ReconcileBench {
     report.section("3. Reconciliation of the backfilled history (v1 against v2)");
     HourRange history = engine.runs(spec).getFirst().range();
     long t0 = System.nanoTime();
-    Reconciliation r = engine.reconcile(spec, Reconciler.Window.HISTORY, 10_000);
+    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
     double took = seconds(t0);
     double scan = scan(spec.liveTable(), spec.targetTable(), history);
     report.row("one scan of both tables' hourly totals", scan, history.hours(), 0, 1);

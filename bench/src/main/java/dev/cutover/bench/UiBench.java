@@ -147,11 +147,11 @@ final class UiBench {
     BackfillSettings defaults = engine.defaults(spec);
     Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), defaults);
     // The operator acknowledges the demo's alerting view on the Plan screen; the bench does the same.
-    List<String> dependents = engine.preflight(plan, List.of()).dependents().stream()
+    List<String> dependents = engine.preflight(plan, List.of()).report().dependents().stream()
         .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
     var checks = engine.preflight(plan, dependents);
     if (!checks.passed()) {
-      report.line("The preflight failed, so the backfill screen cannot start a run: " + checks.failures());
+      report.line("The preflight failed, so the backfill screen cannot start a run: " + checks.report().failures());
       return;
     }
     Workspace w = workspace();

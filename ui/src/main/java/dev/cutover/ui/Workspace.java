@@ -2,7 +2,7 @@ package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Plan;
-import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.dialogs.DialogService;
@@ -25,7 +25,7 @@ public final class Workspace {
   private final ObjectProperty<Engine> engine = new SimpleObjectProperty<>();
   private final ObjectProperty<TableSpec> spec = new SimpleObjectProperty<>();
   private final ObjectProperty<Plan> plan = new SimpleObjectProperty<>();
-  private final ObjectProperty<PreflightReport> preflight = new SimpleObjectProperty<>();
+  private final ObjectProperty<Preflighted> preflight = new SimpleObjectProperty<>();
   private final ObjectProperty<Palette> palette = new SimpleObjectProperty<>(Palette.LIGHT);
 
   public Workspace(TaskExecutor executor, DialogService dialogs) {
@@ -85,7 +85,8 @@ public final class Workspace {
     return plan.get();
   }
 
-  public ObjectProperty<PreflightReport> preflightProperty() {
+  /** The preflight of the current plan: its checks and, when none failed, the plan it cleared. */
+  public ObjectProperty<Preflighted> preflightProperty() {
     return preflight;
   }
 

@@ -71,7 +71,7 @@ class BackfillFollowTest {
     TableSpec spec = other.loadSpec(specFile);
     Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
-    elsewhere = other.backfill(plan, BackfillEvent.Listener.NONE);
+    elsewhere = dev.cutover.engine.testing.Procedure.start(other, plan);
 
     open(robot, new ScriptedDialogs());
 
@@ -126,7 +126,7 @@ class BackfillFollowTest {
     TableSpec spec = other.loadSpec(specFile);
     Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
-    BackfillRun first = other.backfill(plan, BackfillEvent.Listener.NONE);
+    BackfillRun first = dev.cutover.engine.testing.Procedure.start(other, plan);
     first.cancel();
     first.await();
     ScriptedDialogs dialogs = new ScriptedDialogs();

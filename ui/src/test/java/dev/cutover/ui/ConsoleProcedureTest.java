@@ -135,7 +135,7 @@ class ConsoleProcedureTest {
     fx.click("preflight-run");
     fx.waitFor(60, () -> console.workspace().preflightProperty().get() != null,
         () -> console.plan().preflight().activity().error());
-    PreflightReport report = console.workspace().preflightProperty().get();
+    PreflightReport report = console.workspace().preflightProperty().get().report();
     assertTrue(report.checks().stream().allMatch(c -> c.status() == PreflightReport.Status.PASS), report.toString());
     assertEquals(report.checks().size() + " checks: " + report.checks().size() + " passed, 0 warnings, 0 failed. "
         + "The backfill may start.", fx.text("preflight-summary"));

@@ -1,8 +1,11 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
@@ -13,15 +16,14 @@ import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.connect.Session;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "backfill", mixinStandardHelpOptions = true,
     description = {"Recompute history into the versioned target, hour by hour, up to the boundary; preflight runs first.",
-        "Ctrl-C cancels after the batches under way; --resume RUN continues a run from its ledger."})
+        "Ctrl-C cancels after the batches under way; --resume RUN continues a run from its ledger, with the throttle "
+            + "it ran with unless an option here changes it.", Safety.BACKFILL})
 public final class BackfillCommand extends EngineCommand {
 
   @Mixin SpecOptions options;
@@ -35,22 +37,23 @@ public final class BackfillCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = options.load(engine);
-    BackfillSettings settings = options.settings(engine, spec);
     Plan plan;
     if (resume != null) {
-      RunRecord previous = engine.run(resume).orElseThrow(() -> new InvalidInputException("resume", "There is no run "
-          + resume + "; list runs with ./cutover status --spec " + options.spec + "."));
+      if (engine.run(resume).isEmpty()) {
+        throw new InvalidInputException("resume", "There is no run " + resume + "; list runs with ./cutover status "
+            + "--spec " + options.spec + ".");
+      }
       if (options.from != null || options.to != null || options.boundary != null) {
         throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
             + "and --boundary.");
       }
-      plan = engine.plan(spec, Optional.of(previous.range().from()), Optional.of(previous.range().to()),
-          Optional.of(previous.boundary()), settings);
+      plan = engine.planResume(spec, resume, options::overrides);
     } else {
-      plan = engine.plan(spec, options.from(), options.to(), options.boundary(), settings);
+      plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
     }
-    PreflightReport report = engine.preflight(plan, acknowledged);
-    if (!report.passed()) {
+    Preflighted checked = engine.preflight(plan, acknowledged);
+    PreflightReport report = checked.report();
+    if (checked.cleared().isEmpty()) {
       if (json) {
         out().println(Json.write(Render.ordered("started", false, "preflight", Render.preflight(report))));
       } else {
@@ -61,10 +64,14 @@ public final class BackfillCommand extends EngineCommand {
     }
     ProgressPrinter printer = new ProgressPrinter(err(), !json && System.console() != null);
     BackfillEvent.Listener listener = printer::on;
-    BackfillRun run = resume != null ? engine.resume(resume, spec, settings, listener) : engine.backfill(plan, listener);
+    ClearedPlan cleared = checked.cleared().get();
+    plan = cleared.plan();
+    BackfillRun run = engine.backfill(cleared, listener);
     if (!json) {
-      err().println("Run " + run.id() + ": " + plan.hours().size() + " hours of " + spec.database() + "."
-          + spec.targetTable() + " in " + plan.range() + ", boundary " + plan.boundary() + " UTC. Ctrl-C cancels.");
+      err().println("Run " + run.id() + (resume != null ? " resumed" : "") + ": " + plan.hours().size() + " hours of "
+          + spec.database() + "." + spec.targetTable() + " in " + plan.range() + ", boundary " + plan.boundary()
+          + " UTC" + (plan.pinned() ? " (pinned by the repair)" : " (pinned by this run)") + ", "
+          + throttle(plan.settings()) + ". Ctrl-C cancels.");
       err().flush();
     }
     Thread cancelOnInterrupt = new Thread(() -> {
@@ -89,6 +96,12 @@ public final class BackfillCommand extends EngineCommand {
       out().println(Json.write(Render.ordered("started", true, "run", Render.run(end))));
     } else {
       out().println(end.state().name().toLowerCase() + ": run " + end.id() + ", " + end.message());
+      if (end.state() == RunState.SUCCEEDED) {
+        out().println("Next: the corrected live writer must write every hour from " + plan.boundary() + " on, and "
+            + "none before it" + (SpecOptions.DEMO.equals(options.spec.toString()) ? " (./cutover demo deploy-v2 --from "
+                + plan.boundary().start().toString().substring(0, 16) + ")" : "") + "; see ./cutover status --spec "
+            + options.spec + ".");
+      }
     }
     out().flush();
     return switch (end.state()) {
@@ -96,6 +109,12 @@ public final class BackfillCommand extends EngineCommand {
       case CANCELLED -> ExitCodes.INTERRUPTED;
       default -> ExitCodes.QUERY;
     };
+  }
+
+  static String throttle(BackfillSettings s) {
+    return s.concurrency() + " batch(es) of " + s.batchHours() + " h at once, " + (s.rowsPerSecond() > 0
+        ? "at most " + s.rowsPerSecond() + " rows/s" : "no rows/s limit") + (s.maxThreads() > 0 ? ", max_threads "
+            + s.maxThreads() : "");
   }
 
   /** A progress bar on a terminal; one line per tenth of the run otherwise. */

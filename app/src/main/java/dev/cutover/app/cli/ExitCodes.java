@@ -5,6 +5,7 @@ import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.EmbeddedEngineException;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.QueryFailedException;
+import dev.cutover.engine.api.StepRefusedException;
 
 /**
  * The exit codes of every command, documented in the README.
@@ -16,7 +17,8 @@ import dev.cutover.engine.api.QueryFailedException;
  *   <li>3 could not connect, or the server is unsuitable
  *   <li>4 the embedded engine could not be fetched or started
  *   <li>5 a statement failed on the server
- *   <li>6 the check ran and found a blocking problem (for commands that check)
+ *   <li>6 a step was refused in the state it found, or a check found a blocking problem: a closed gate,
+ *       a repair or target held by another process, a failed preflight, a red reconciliation
  *   <li>130 interrupted
  * </ul>
  */
@@ -39,6 +41,7 @@ public final class ExitCodes {
       case ConnectionFailedException c -> CONNECTION;
       case EmbeddedEngineException s -> EMBEDDED;
       case QueryFailedException q -> QUERY;
+      case StepRefusedException r -> BLOCKED;
     };
   }
 }

@@ -2,13 +2,15 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "plan", mixinStandardHelpOptions = true,
-    description = "Show what a backfill would do: hours, boundary, overlap, estimates and the exact statements. Writes nothing.")
+    description = {"Show what a backfill would do: hours, boundary, overlap, estimates and the exact statements. Writes "
+        + "nothing.", Safety.PLAN})
 public final class PlanCommand extends EngineCommand {
 
   @Mixin SpecOptions options;

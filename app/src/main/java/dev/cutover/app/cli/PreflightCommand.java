@@ -3,6 +3,7 @@ package dev.cutover.app.cli;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "preflight", mixinStandardHelpOptions = true,
-    description = "Run every check before a backfill; exit 6 when one fails. Writes nothing.")
+    description = {"Run every check before a backfill; exit 6 when one fails. Writes nothing.", Safety.PREFLIGHT})
 public final class PreflightCommand extends EngineCommand {
 
   @Mixin SpecOptions options;
@@ -25,7 +26,7 @@ public final class PreflightCommand extends EngineCommand {
   int run(Session session, Engine engine) {
     TableSpec spec = options.load(engine);
     Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
-    PreflightReport report = engine.preflight(plan, acknowledged);
+    PreflightReport report = engine.preflight(plan, acknowledged).report();
     print(Render.preflight(report), Render.preflightLines(report));
     return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;
   }

@@ -5,26 +5,38 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
-import dev.cutover.engine.reconcile.Reconciler;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.reconcile.ReportExport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
-    description = "Compare v1 and v2 over the overlap and the backfilled history; store the report; exit 6 when red.")
+    description = {"Compare v1 and v2 over the whole repair (default), the overlap since B, the history before it, or "
+        + "a range; store the report; exit 6 when red. Only a reconciliation of the whole repair can open the gate.",
+        Safety.RECONCILE})
 public final class ReconcileCommand extends EngineCommand {
 
   @Mixin SpecFile specFile;
 
   @Option(names = "--window", paramLabel = "WHICH", defaultValue = "all",
-      description = "all, overlap (from the boundary on) or history (before it). Default: ${DEFAULT-VALUE}.")
+      description = "all (the whole repair), overlap (from the boundary on), history (before it) or range (--from, "
+          + "--to). Default: ${DEFAULT-VALUE}.")
   String window;
+
+  @Option(names = "--from", paramLabel = "HOUR", description = "First hour of a range, UTC (with --window range).")
+  String from;
+
+  @Option(names = "--to", paramLabel = "HOUR", description = "End of a range, exclusive, UTC (with --window range).")
+  String to;
 
   @Option(names = "--export", arity = "2", paramLabel = "FORMAT FILE", description = "Also write the report: csv FILE or html FILE.")
   List<String> export;
@@ -36,12 +48,24 @@ public final class ReconcileCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.load(engine);
-    Reconciler.Window which = switch (window.toLowerCase(Locale.ROOT)) {
-      case "all" -> Reconciler.Window.ALL;
-      case "overlap" -> Reconciler.Window.OVERLAP;
-      case "history" -> Reconciler.Window.HISTORY;
-      default -> throw new InvalidInputException("window", "--window is '" + window + "'; give all, overlap or history.");
+    Reconciliation.Scope which = switch (window.toLowerCase(Locale.ROOT)) {
+      case "all", "repair" -> Reconciliation.Scope.REPAIR;
+      case "overlap" -> Reconciliation.Scope.OVERLAP;
+      case "history" -> Reconciliation.Scope.HISTORY;
+      case "range" -> Reconciliation.Scope.RANGE;
+      default -> throw new InvalidInputException("window", "--window is '" + window + "'; give all, overlap, history "
+          + "or range.");
     };
+    Optional<HourRange> range = Optional.empty();
+    if (which == Reconciliation.Scope.RANGE) {
+      if (from == null || to == null) {
+        throw new InvalidInputException("window", "--window range needs --from and --to.");
+      }
+      range = Optional.of(new HourRange(HourPartition.parse("range start (--from)", from),
+          HourPartition.parse("range end (--to)", to)));
+    } else if (from != null || to != null) {
+      throw new InvalidInputException("window", "--from and --to go with --window range.");
+    }
     Path exportFile = null;
     String format = null;
     if (export != null) {
@@ -54,13 +78,15 @@ public final class ReconcileCommand extends EngineCommand {
         throw new InvalidInputException("export", "The folder " + exportFile.getParent() + " does not exist; export into an existing folder.");
       }
     }
-    Reconciliation r = engine.reconcile(spec, which, Math.max(1, keys), steps());
+    Reconciliation r = engine.reconcile(spec, which, range, Math.max(1, keys), steps());
     if (exportFile != null) {
       Files.writeString(exportFile, format.equals("csv") ? ReportExport.csv(r) : ReportExport.html(r));
     }
     List<String> lines = new ArrayList<>();
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
-    lines.add("Reconciliation " + r.id() + " of " + r.target() + " over " + r.window() + ": " + r.verdict().name().toLowerCase(Locale.ROOT));
+    lines.add("Reconciliation " + r.id() + " of " + r.target() + " over " + r.scope().words() + " " + r.window() + ": "
+        + r.verdict().name().toLowerCase(Locale.ROOT) + (r.scope().decides() ? ""
+            : " (a narrower window: it is stored and shown, but only the whole repair can open the gate)"));
     lines.add("  " + r.hours().size() + " hours, " + differing + " differ; " + r.expectedKeys()
         + " keys differ as the rules expect, " + r.unexpectedKeys() + " unexpectedly, " + r.acknowledged().size()
         + " acknowledged; " + r.coverage().size() + " coverage issue(s)");
@@ -73,7 +99,8 @@ public final class ReconcileCommand extends EngineCommand {
     if (r.verdict() == Reconciliation.Verdict.RED) {
       lines.add("Accept an explained difference with ./cutover ack --spec " + specFile.path + " --hour HOUR --reason \"…\".");
     }
-    var json = Render.ordered("id", r.id(), "verdict", r.verdict().name().toLowerCase(Locale.ROOT), "window", r.window().toString(),
+    var json = Render.ordered("id", r.id(), "verdict", r.verdict().name().toLowerCase(Locale.ROOT), "scope",
+        r.scope().name().toLowerCase(Locale.ROOT), "repair", r.repairId(), "window", r.window().toString(),
         "boundary", r.boundary().toString(), "hours", r.hours().size(), "differing_hours", differing,
         "expected_keys", r.expectedKeys(), "unexpected_keys", r.unexpectedKeys(), "acknowledged", r.acknowledged().size(),
         "coverage", r.coverage().stream().map(c -> Render.ordered("hour", c.hour().toString(), "kind", c.kind(), "detail", c.detail())).toList(),

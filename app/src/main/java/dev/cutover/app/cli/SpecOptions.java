@@ -71,7 +71,11 @@ public final class SpecOptions {
   }
 
   public BackfillSettings settings(Engine engine, TableSpec spec) {
-    BackfillSettings s = engine.defaults(spec);
+    return overrides(engine.defaults(spec));
+  }
+
+  /** {@code s} with every throttle option given on the command line applied; the rest as it was. */
+  public BackfillSettings overrides(BackfillSettings s) {
     if (concurrency != null) {
       s = s.withConcurrency(concurrency);
     }

@@ -13,6 +13,7 @@ package dev.cutover.engine.api;
  *   case ConnectionFailedException c -> 3;
  *   case EmbeddedEngineException s -> 4;
  *   case QueryFailedException q -> 5;
+ *   case StepRefusedException r -> 6;
  * };
  * }</pre>
  */
@@ -20,7 +21,8 @@ public sealed abstract class CutoverException extends RuntimeException
     permits InvalidInputException,
         ConnectionFailedException,
         EmbeddedEngineException,
-        QueryFailedException {
+        QueryFailedException,
+        StepRefusedException {
 
   protected CutoverException(String sentence, Throwable cause) {
     super(sentence, cause);

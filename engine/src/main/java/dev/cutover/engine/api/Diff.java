@@ -7,8 +7,13 @@ import java.util.Optional;
 /**
  * v1 against v2 (or against a sample): per hour, rows, keys, checksums and each measure's totals;
  * per key, in the hours that differ, what differs and whether a rule of the spec explains it.
+ *
+ * @param keys a list of differing keys, unexpected first, at most the limit asked for
+ * @param expectedKeys every key that differs as a rule explains, counted in ClickHouse
+ * @param unexpectedKeys every key that differs without a rule to explain it, counted in ClickHouse
  */
-public record Diff(List<HourDiff> hours, List<KeyDiff> keys, boolean keysTruncated) {
+public record Diff(List<HourDiff> hours, List<KeyDiff> keys, boolean keysTruncated, long expectedKeys,
+    long unexpectedKeys) {
 
   public Diff {
     hours = List.copyOf(hours);
@@ -67,11 +72,8 @@ public record Diff(List<HourDiff> hours, List<KeyDiff> keys, boolean keysTruncat
     }
   }
 
-  public long unexpectedKeys() {
-    return keys.stream().filter(k -> !k.expected()).count();
-  }
-
-  public long expectedKeys() {
-    return keys.stream().filter(KeyDiff::expected).count();
+  /** Every key that differs, in every hour. */
+  public long differingKeys() {
+    return expectedKeys + unexpectedKeys;
   }
 }

@@ -1,9 +1,21 @@
 package dev.cutover.engine.api;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
-/** The conditions a cutover must meet, each with its state; the cutover button and command share it. */
-public record Gate(List<Condition> conditions, Version current) {
+/**
+ * The conditions a cutover or a rollback must meet, each with what was found when the gate was
+ * judged; the buttons and the commands share it. The gate is judged from the data as it is when it
+ * is asked, never from a stored report's age alone, and once more inside the step itself.
+ *
+ * @param step {@code cutover} or {@code rollback}
+ * @param judged the hours whose data the gate checked, when it got that far
+ */
+public record Gate(String step, List<Condition> conditions, Version current, Optional<HourRange> judged) {
+
+  public static final String CUTOVER = "cutover";
+  public static final String ROLLBACK = "rollback";
 
   public Gate {
     conditions = List.copyOf(conditions);
@@ -28,10 +40,16 @@ public record Gate(List<Condition> conditions, Version current) {
   }
 
   public boolean open() {
-    return conditions.stream().allMatch(Condition::met);
+    return !conditions.isEmpty() && conditions.stream().allMatch(Condition::met);
   }
 
   public List<Condition> unmet() {
     return conditions.stream().filter(c -> !c.met()).toList();
+  }
+
+  /** The sentence that refuses the step: each unmet condition with what was found. */
+  public String refusal() {
+    return "The " + step + " is refused: " + unmet().stream().map(c -> c.name() + " (" + c.detail() + ")")
+        .collect(Collectors.joining("; ")) + ". Nothing was changed.";
   }
 }

@@ -12,10 +12,13 @@ import java.util.Optional;
  * @param overlap {@code [boundary, liveEdge + 1h)}, the hours v1 and v2 are both written live; empty
  *     when the live edge is not past the boundary
  * @param statements the statements of the first batch, with its values shown inline
+ * @param pinned whether the boundary is the one the target's repair pinned; false when this plan's
+ *     backfill will pin it
+ * @param resumes the run this plan continues, when it resumes one: its range and boundary are the run's
  */
 public record Plan(TableSpec spec, HourRange range, HourPartition boundary, HourPartition liveEdge,
     List<HourPartition> hours, Optional<HourRange> overlap, Estimates estimates, List<String> statements,
-    BackfillSettings settings) {
+    BackfillSettings settings, boolean pinned, Optional<String> resumes) {
 
   public Plan {
     hours = List.copyOf(hours);

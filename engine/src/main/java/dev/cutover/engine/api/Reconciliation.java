@@ -9,14 +9,17 @@ import java.util.Map;
  * is explained by a rule of the spec (or acknowledged with a reason) and coverage is complete: every
  * hour present once, owned by exactly one writer, no key counted twice.
  *
+ * @param scope which hours the reconciliation covers; only {@link Scope#REPAIR} can open the gate
+ * @param repairId the repair it reconciles, whose boundary and ledger it judges by
+ * @param specSha256 the spec it was made under; the gate counts it only under the same spec
  * @param boundary the hour from which the live writer owns v2
  * @param hours every hour of the window, v1 against v2
  * @param keys the keys that differ, in the hours whose checksums differ
  * @param coverage the coverage problems found, by hour
  * @param acknowledged the unexpected differences an operator accepted, with reasons
  */
-public record Reconciliation(String id, String spec, String target, Instant created, HourRange window,
-    HourPartition boundary, Verdict verdict, List<Diff.HourDiff> hours, List<Diff.KeyDiff> keys, boolean keysTruncated,
+public record Reconciliation(String id, String spec, String target, Scope scope, String repairId, String specSha256,
+    Instant created, HourRange window, HourPartition boundary, Verdict verdict, List<Diff.HourDiff> hours, List<Diff.KeyDiff> keys, boolean keysTruncated,
     Map<HourPartition, Map<String, Long>> counts, List<CoverageIssue> coverage, List<Acknowledgement> acknowledged,
     List<HourClass> classes) {
 
@@ -30,6 +33,33 @@ public record Reconciliation(String id, String spec, String target, Instant crea
     coverage = List.copyOf(coverage);
     acknowledged = List.copyOf(acknowledged);
     classes = List.copyOf(classes);
+  }
+
+  /** Which hours a reconciliation covers. */
+  public enum Scope {
+    /** The whole repair window, from its first backfilled hour to the newest hour both versions have closed. */
+    REPAIR("the whole repair"),
+    /** From the boundary on: the hours both live writers wrote. */
+    OVERLAP("the overlap since B"),
+    /** The backfilled history: before the boundary. */
+    HISTORY("the history before B"),
+    /** A range the operator chose. */
+    RANGE("a chosen range");
+
+    private final String words;
+
+    Scope(String words) {
+      this.words = words;
+    }
+
+    public String words() {
+      return words;
+    }
+
+    /** Whether a verdict over this scope may open the gate: only one over the whole repair. */
+    public boolean decides() {
+      return this == REPAIR;
+    }
   }
 
   public enum Verdict {

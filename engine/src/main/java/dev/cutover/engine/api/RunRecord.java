@@ -6,9 +6,12 @@ import java.time.Instant;
  * One backfill run as recorded in the {@code cutover} database: its parameters, who started it,
  * where, with which spec and tool version, and its state. {@code heartbeat} is refreshed while the
  * run's process is alive.
+ *
+ * @param repairId the repair the run belongs to: its boundary is the repair's pinned one
  */
 public record RunRecord(
     String id,
+    String repairId,
     String specName,
     String specHash,
     String target,
@@ -43,8 +46,17 @@ public record RunRecord(
     return here && pid > 0 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
   }
 
+  /**
+   * The state to show: a run whose process is gone while it was running or paused is
+   * "interrupted", never "running"; it resumes from its ledger.
+   */
+  public String shownState(Instant now) {
+    return interrupted(now, dev.cutover.engine.ledger.StateStore.STALE_AFTER) ? "interrupted"
+        : state.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
   public RunRecord with(RunState newState, String newMessage, Instant now) {
-    return new RunRecord(id, specName, specHash, target, range, boundary, parameters, osUser, host, pid,
+    return new RunRecord(id, repairId, specName, specHash, target, range, boundary, parameters, osUser, host, pid,
         toolVersion, created, now, newState, newMessage);
   }
 }

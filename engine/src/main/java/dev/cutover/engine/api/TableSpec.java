@@ -11,7 +11,12 @@ import java.util.Map;
  *
  * @param transform the corrected transform: a SELECT producing exactly the target's columns for the
  *     window {@code [{window_start:DateTime}, {window_end:DateTime})}
- * @param sha256 hash of the spec file's bytes, recorded with every run
+ * @param tolerances the stated tolerance of each floating-point measure that has one; integer and
+ *     decimal measures are always compared exactly
+ * @param sha256 hash of the whole spec (the file and an external transform file), recorded with every
+ *     run and reconciliation; a reconciliation counts for the gate only under the spec it was made with
+ * @param transformSha256 hash of what determines v2's rows (the transform, its sources, the tables,
+ *     the time column and keys); every backfill of one repair uses the same
  */
 public record TableSpec(
     String name,
@@ -22,6 +27,7 @@ public record TableSpec(
     Identifier timeColumn,
     List<Identifier> keys,
     List<Identifier> measures,
+    Map<Identifier, java.math.BigDecimal> tolerances,
     List<Source> sources,
     String transform,
     List<ExpectedDifference> expectedDifferences,
@@ -30,11 +36,13 @@ public record TableSpec(
     Duration minimumOverlap,
     List<Consumer> consumers,
     Duration retentionMargin,
-    String sha256) {
+    String sha256,
+    String transformSha256) {
 
   public TableSpec {
     keys = List.copyOf(keys);
     measures = List.copyOf(measures);
+    tolerances = Map.copyOf(tolerances);
     sources = List.copyOf(sources);
     expectedDifferences = List.copyOf(expectedDifferences);
     consumers = List.copyOf(consumers);
@@ -47,14 +55,23 @@ public record TableSpec(
   public record Source(String name, Identifier table, Identifier timeColumn) {}
 
   /**
-   * A difference between v1 and v2 that the fix explains: for rows matching {@code where} (an
-   * expression over the v1 row's columns), each listed measure's v2 − v1 equals its expression
-   * (over {@code v1.col} and {@code v2.col}) within {@code tolerance}.
+   * A difference between v1 and v2 that the fix explains, for a key present once in each version's
+   * hour: where {@code where} holds, each measure in {@code expectedDelta} changed by its expression
+   * (v2 − v1, within {@code tolerance} when one is stated), every {@code check} holds, and every
+   * other measure is unchanged. Measures that a check names may change as the check allows. All
+   * expressions speak of {@code v1.column} and {@code v2.column}: each version's row of the key.
+   *
+   * @param tolerance the allowed error of each delta; empty means exact for integer and decimal
+   *     measures and the measure's own tolerance for floating-point ones
+   * @param checkedMeasures the measures the checks name, which the rule lets change
    */
   public record ExpectedDifference(String name, String where, Map<Identifier, String> expectedDelta,
-      double tolerance, String why) {
+      List<String> checks, List<Identifier> checkedMeasures, java.util.Optional<java.math.BigDecimal> tolerance,
+      String why) {
     public ExpectedDifference {
       expectedDelta = Map.copyOf(expectedDelta);
+      checks = List.copyOf(checks);
+      checkedMeasures = List.copyOf(checkedMeasures);
     }
   }
 

@@ -1,29 +1,26 @@
 package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.BackfillEvent.Listener;
-import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.UUID;
 
 /**
- * Starts and resumes backfill runs. One run at a time may write a target: a second is refused with
- * a sentence naming the run that holds it.
- *
- * <pre>{@code
- * Plan plan = new Planner(sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, true);
- * BackfillRun run = new Backfill(sql, store).start(plan, event -> System.out.println(event));
- * RunRecord finished = run.await();
- * }</pre>
+ * Starts and resumes backfill runs of a plan that passed its preflight. A run holds its target's
+ * repair for as long as it writes: a second run, a cutover or an abandonment is refused meanwhile,
+ * with a sentence naming the run that holds it. The first run of a repair pins its boundary.
  */
 public final class Backfill {
 
@@ -39,105 +36,97 @@ public final class Backfill {
     return spec.database().name() + "." + spec.targetTable().name();
   }
 
+  /** Starts a new run of the plan, or continues the run it resumes. */
   public BackfillRun start(Plan plan, Listener listener) {
+    return plan.resumes().isPresent() ? resume(plan, listener) : fresh(plan, listener);
+  }
+
+  private BackfillRun fresh(Plan plan, Listener listener) {
     TableSpec spec = plan.spec();
     store.ensureSchema();
     String runId = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
         + "-" + UUID.randomUUID().toString().substring(0, 8);
-    lockOrRefuse(spec, runId);
+    Repairs repairs = new Repairs(sql, store, spec);
+    Repair held = repairs.beginBackfill(plan, runId);
     try {
       boolean created = new TargetTables(sql, spec).createTargetIfAbsent();
       Instant now = Instant.now();
-      RunRecord run = new RunRecord(runId, spec.name(), spec.sha256(), target(spec), plan.range(), plan.boundary(),
-          parameters(plan.settings()), Operator.user(), Operator.host(), ProcessHandle.current().pid(),
-          Operator.toolVersion(), now, now,
-          RunState.RUNNING, "started");
+      RunRecord run = new RunRecord(runId, held.id(), spec.name(), spec.sha256(), target(spec), plan.range(),
+          plan.boundary(), RunParameters.encode(plan.settings()), Operator.user(), Operator.host(),
+          ProcessHandle.current().pid(), Operator.toolVersion(), now, now, RunState.RUNNING, "started");
       store.saveRun(run);
       if (created) {
         store.audit(runId, "create-target", "created " + target(spec) + " with the structure of " + spec.liveTable());
       }
-      store.audit(runId, "start", "backfill " + plan.range() + " of " + target(spec) + ", boundary " + plan.boundary()
-          + ", " + plan.hours().size() + " hours, spec " + spec.name() + " sha256 " + spec.sha256() + ", "
-          + parameters(plan.settings()));
+      store.audit(runId, "start", "backfill " + plan.range() + " of " + target(spec) + " for repair " + held.id()
+          + ", boundary " + plan.boundary() + ", " + plan.hours().size() + " hours, spec " + spec.name() + " sha256 "
+          + spec.sha256() + ", " + RunParameters.encode(plan.settings()));
       BackfillRun execution = new BackfillRun(sql, store, spec, plan.hours(), plan.boundary(), run, plan.settings(),
-          listener);
+          listener, repairs::backfillEnded);
       execution.start();
       return execution;
     } catch (RuntimeException e) {
-      store.unlock(target(spec));
+      releaseQuietly(repairs, held, "run " + runId + " did not start: " + e.getMessage());
       throw e;
     }
   }
 
-  /** Continues a run that was interrupted, failed or cancelled, from its ledger. */
-  public BackfillRun resume(String runId, TableSpec spec, BackfillSettings settings, Listener listener) {
+  /** Continues a run that was interrupted, failed or cancelled, from its ledger, with the plan's throttle. */
+  private BackfillRun resume(Plan plan, Listener listener) {
+    TableSpec spec = plan.spec();
+    String runId = plan.resumes().orElseThrow();
     store.ensureSchema();
+    RunRecord run = check(runId, spec);
+    Repairs repairs = new Repairs(sql, store, spec);
+    Repair held = repairs.beginBackfill(plan, runId);
+    try {
+      String parameters = RunParameters.encode(plan.settings());
+      RunRecord resumed = new RunRecord(run.id(), run.repairId(), run.specName(), spec.sha256(), run.target(),
+          run.range(), run.boundary(), parameters, Operator.user(), Operator.host(), ProcessHandle.current().pid(),
+          run.toolVersion(), run.created(), Instant.now(), RunState.RUNNING, "resumed");
+      store.saveRun(resumed);
+      store.audit(runId, "resume", "resumed from " + run.state().name().toLowerCase() + " by " + Operator.user()
+          + ", " + parameters);
+      BackfillRun execution = new BackfillRun(sql, store, spec, run.range().list(), run.boundary(), resumed,
+          plan.settings(), listener, repairs::backfillEnded);
+      execution.start();
+      return execution;
+    } catch (RuntimeException e) {
+      releaseQuietly(repairs, held, "run " + runId + " did not resume: " + e.getMessage());
+      throw e;
+    }
+  }
+
+  /** The run to resume, refused when it cannot be: another target, finished, still alive, another repair. */
+  public RunRecord check(String runId, TableSpec spec) {
     RunRecord run = store.run(runId).orElseThrow(() -> new InvalidInputException("resume", "There is no run "
         + runId + "; pick one of the ids the target's run list shows."));
     if (!run.target().equals(target(spec))) {
       throw new InvalidInputException("resume", "Run " + runId + " wrote " + run.target() + ", but this spec's target is "
           + target(spec) + "; resume it with the spec it was started with.");
     }
-    if (!run.specHash().equals(spec.sha256())) {
-      throw new InvalidInputException("resume", "Run " + runId + " was started with a different version of spec "
-          + spec.name() + " (sha256 " + run.specHash().substring(0, 12) + "…); resuming with another transform would "
-          + "mix two logics in one target. Restore that spec, or start a new run.");
-    }
     if (run.state() == RunState.SUCCEEDED) {
       throw new InvalidInputException("resume", "Run " + runId + " already succeeded; there is nothing to resume.");
     }
     if (run.state().active() && !run.interrupted(Instant.now(), StateStore.STALE_AFTER)) {
-      throw new InvalidInputException("resume", "Run " + runId + " is still " + run.state().name().toLowerCase()
+      throw new StepRefusedException("resume", "Run " + runId + " is still " + run.state().name().toLowerCase()
           + " (its process answered " + java.time.Duration.between(run.heartbeat(), Instant.now()).toSeconds()
           + " s ago on " + run.host() + "); wait for it, or cancel it there.");
     }
-    lockOrRefuse(spec, runId);
+    var open = new Repairs(sql, store, spec).open();
+    if (open.isEmpty() || !open.get().id().equals(run.repairId())) {
+      throw new InvalidInputException("resume", "Run " + runId + " belongs to " + (run.repairId().isEmpty()
+          ? "no repair (it was recorded before repairs were kept)" : "repair " + run.repairId() + ", which is over")
+          + "; its hours no longer count. Start a new backfill instead.");
+    }
+    return run;
+  }
+
+  private static void releaseQuietly(Repairs repairs, Repair held, String why) {
     try {
-      RunRecord resumed = new RunRecord(run.id(), run.specName(), run.specHash(), run.target(), run.range(),
-          run.boundary(), run.parameters(), Operator.user(), Operator.host(), ProcessHandle.current().pid(),
-          run.toolVersion(), run.created(), Instant.now(), RunState.RUNNING, "resumed");
-      store.saveRun(resumed);
-      store.audit(runId, "resume", "resumed from " + run.state().name().toLowerCase() + " by " + Operator.user()
-          + ", " + parameters(settings));
-      BackfillRun execution = new BackfillRun(sql, store, spec, run.range().list(), run.boundary(), resumed, settings,
-          listener);
-      execution.start();
-      return execution;
+      repairs.release(held, why);
     } catch (RuntimeException e) {
-      store.unlock(target(spec));
-      throw e;
+      // The server may be gone; the next process that looks finds this process gone and settles the repair.
     }
-  }
-
-  private void lockOrRefuse(TableSpec spec, String runId) {
-    String target = target(spec);
-    if (store.lock(target, runId)) {
-      return;
-    }
-    String holder = store.lockHolder(target).orElse("");
-    var holderRun = store.run(holder);
-    boolean stale = holderRun.map(r -> !r.state().active() || r.interrupted(Instant.now(), StateStore.STALE_AFTER))
-        .orElse(true);
-    if (holder.equals(runId) || stale) {
-      // The holder finished, died, or is this very run: take the lock over.
-      store.audit(runId, "lock", "took over the lock of " + target + " from " + (holder.isEmpty() ? "nobody" : holder));
-      store.unlock(target);
-      if (store.lock(target, runId)) {
-        return;
-      }
-      holder = store.lockHolder(target).orElse("another run");
-      holderRun = store.run(holder);
-    }
-    RunRecord active = holderRun.orElse(null);
-    throw new InvalidInputException("target", "Run " + holder + (active == null ? "" : " (started by "
-        + active.osUser() + " on " + active.host() + " at " + active.created() + ")") + " is writing " + target
-        + "; only one run may write a target. Wait for it to finish, or cancel it, then try again.");
-  }
-
-  static String parameters(BackfillSettings s) {
-    return "{\"concurrency\": " + s.concurrency() + ", \"batch_hours\": " + s.batchHours() + ", \"max_threads\": "
-        + s.maxThreads() + ", \"priority\": " + s.priority() + ", \"max_memory_usage\": " + s.maxMemoryUsage()
-        + ", \"rows_per_second\": " + s.rowsPerSecond() + ", \"max_live_lag_minutes\": " + s.maxLiveLag().toMinutes()
-        + ", \"max_attempts\": " + s.maxAttempts() + "}";
   }
 }

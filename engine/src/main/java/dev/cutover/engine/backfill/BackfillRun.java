@@ -45,6 +45,7 @@ public final class BackfillRun {
   private final List<HourPartition> hours;
   private final HourPartition boundary;
   private final Listener listener;
+  private final java.util.function.Consumer<RunRecord> onEnd;
   private final AtomicReference<RunRecord> run;
   private final AtomicReference<BackfillSettings> settings;
   private final Batches.Permits permits;
@@ -64,7 +65,7 @@ public final class BackfillRun {
   private long hoursAlreadyDone;
 
   BackfillRun(Sql sql, StateStore store, TableSpec spec, List<HourPartition> hours, HourPartition boundary,
-      RunRecord run, BackfillSettings settings, Listener listener) {
+      RunRecord run, BackfillSettings settings, Listener listener, java.util.function.Consumer<RunRecord> onEnd) {
     this.sql = sql;
     this.store = store;
     this.spec = spec;
@@ -73,6 +74,7 @@ public final class BackfillRun {
     this.run = new AtomicReference<>(run);
     this.settings = new AtomicReference<>(settings);
     this.listener = listener;
+    this.onEnd = onEnd;
     this.permits = new Batches.Permits(settings.concurrency());
   }
 
@@ -139,12 +141,28 @@ public final class BackfillRun {
     BackfillSettings next = settings.get().withConcurrency(concurrency);
     settings.set(next);
     permits.resize(concurrency);
+    saveSettings();
     store.audit(id(), "throttle", "concurrency set to " + concurrency);
   }
 
   public void setRowsPerSecond(long limit) {
     settings.set(settings.get().withRowsPerSecond(limit));
+    saveSettings();
     store.audit(id(), "throttle", "rows per second limit set to " + (limit == 0 ? "none" : limit));
+  }
+
+  /** The run's record keeps its throttle as it is now: a resume goes on with it. */
+  private void saveSettings() {
+    try {
+      RunRecord r = run.get();
+      RunRecord next = new RunRecord(r.id(), r.repairId(), r.specName(), r.specHash(), r.target(), r.range(), r.boundary(),
+          RunParameters.encode(settings.get()), r.osUser(), r.host(), r.pid(), r.toolVersion(), r.created(), Instant.now(),
+          r.state(), r.message());
+      store.saveRun(next);
+      run.set(next);
+    } catch (QueryFailedException e) {
+      // The throttle applies here at once; only the record of it waits for the server.
+    }
   }
 
   public BackfillSettings settings() {
@@ -342,10 +360,11 @@ public final class BackfillRun {
       }
       changeState(end, message);
       new TargetTables(sql, spec).dropStaging(id());
-      store.unlock(run.get().target());
     } catch (RuntimeException e) {
       // The server may be gone; the run stays resumable from its ledger.
     }
+    // The run lets go of its repair: backfilled when every hour below B is in the ledger.
+    onEnd.accept(run.get());
     progress("");
     LiveRuns.ended(id());
     result.complete(run.get());

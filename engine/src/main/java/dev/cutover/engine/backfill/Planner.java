@@ -7,7 +7,11 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,29 +23,56 @@ import java.util.Optional;
  * Decides what a backfill will do, and refuses bad input before anything is written: a boundary not
  * far enough behind the live edge, a range outside the reprocessing window or past the boundary.
  *
- * <p>Defaults: the boundary is the live edge minus the spec's safety margin; the range is the whole
- * reprocessing window up to the boundary.
+ * <p>Defaults: the boundary is the one the target's repair pinned, or, for the repair's first
+ * backfill, the live edge minus the spec's safety margin; the range is the whole reprocessing
+ * window up to the boundary.
  */
 public final class Planner {
 
   private final Sql sql;
   private final TableSpec spec;
+  private final Repairs repairs;
 
-  public Planner(Sql sql, TableSpec spec) {
+  public Planner(Sql sql, StateStore store, TableSpec spec) {
     this.sql = sql;
     this.spec = spec;
+    this.repairs = new Repairs(sql, store, spec);
   }
 
+  /**
+   * Plans a new run. Once the target's repair has pinned its boundary, the plan takes it: another
+   * boundary is refused with a sentence that names the pinned one.
+   */
   public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
       BackfillSettings settings, boolean measureSample) {
+    return plan(from, to, boundary, settings, measureSample, Optional.empty());
+  }
+
+  /** Plans the continuation of a run: its range and boundary, with {@code settings}. */
+  public Plan resume(RunRecord run, BackfillSettings settings) {
+    return plan(Optional.of(run.range().from()), Optional.of(run.range().to()), Optional.of(run.boundary()), settings,
+        false, Optional.of(run.id()));
+  }
+
+  private Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      BackfillSettings settings, boolean measureSample, Optional<String> resumes) {
     TargetTables tables = new TargetTables(sql, spec);
     checkNames(tables);
+    Optional<Repair> repair = repairs.open();
+    Optional<HourPartition> pinned = repair.flatMap(Repair::boundary);
+    if (pinned.isPresent() && boundary.isPresent() && !boundary.get().equals(pinned.get())) {
+      throw new InvalidInputException("boundary", repairs.pinned(repair.get(), boundary.get()));
+    }
+    repair.ifPresent(repairs::requireTransform);
     LiveReader reader = new LiveReader(sql, spec);
     LiveStatus live = reader.read();
     HourPartition edge = live.liveEdge().orElseThrow(() -> new InvalidInputException("spec.tables.live",
         "The live table " + spec.liveTable() + " holds no rows, so there is no live edge to place the boundary "
             + "behind; start the live writer first."));
     HourPartition latestAllowed = edge.plusHours(-spec.safetyMargin().toHours());
+    if (pinned.isPresent()) {
+      return ranged(pinned.get(), edge, from, to, settings, measureSample, true, resumes, tables, reader);
+    }
     HourPartition b = boundary.orElse(latestAllowed);
     HourPartition now = HourPartition.containing(Instant.now());
     // The data, not the wall clock, says where the live edge is (a simulated or skewed clock may run ahead).
@@ -59,6 +90,12 @@ public final class Planner {
           + " behind the live edge " + edge + ", less than the safety margin of " + spec.safetyMargin().toHours()
           + " hours; choose " + latestAllowed + " or earlier so the live writer keeps every hour from the boundary on.");
     }
+    return ranged(b, edge, from, to, settings, measureSample, false, resumes, tables, reader);
+  }
+
+  private Plan ranged(HourPartition b, HourPartition edge, Optional<HourPartition> from, Optional<HourPartition> to,
+      BackfillSettings settings, boolean measureSample, boolean pinned, Optional<String> resumes, TargetTables tables,
+      LiveReader reader) {
     HourPartition windowStart = reader.reprocessingStart().orElseThrow(() -> new InvalidInputException("spec.sources",
         "The sources of " + spec.name() + " hold no rows, so there is nothing to recompute."));
     HourPartition f = from.orElse(windowStart);
@@ -81,7 +118,8 @@ public final class Planner {
         ? Optional.of(new HourRange(b, edge.plusHours(1))) : Optional.empty();
     List<HourPartition> hours = range.list();
     Plan.Estimates estimates = estimate(range, settings, measureSample);
-    return new Plan(spec, range, b, edge, hours, overlap, estimates, statements(tables, range, settings), settings);
+    return new Plan(spec, range, b, edge, hours, overlap, estimates, statements(tables, range, settings), settings,
+        pinned, resumes);
   }
 
   /** Every table and column the spec names exists, before anything else reads them. */

@@ -21,6 +21,27 @@ public final class Operator {
     }
   }
 
+  /** This process, as it signs the repair's state records. */
+  public static dev.cutover.engine.api.Repair.Actor actor() {
+    return new dev.cutover.engine.api.Repair.Actor(user(), host(), ProcessHandle.current().pid());
+  }
+
+  /**
+   * Whether the process {@code actor} names is gone: on this host, when no such process runs; on
+   * another host, when it started its work longer ago than {@code patience} (its host cannot be
+   * asked from here).
+   */
+  public static boolean gone(dev.cutover.engine.api.Repair.Actor actor, java.time.Instant since,
+      java.time.Duration patience, java.time.Instant now) {
+    if (actor.host().equals(host())) {
+      if (actor.pid() == ProcessHandle.current().pid()) {
+        return false;
+      }
+      return ProcessHandle.of(actor.pid()).map(p -> !p.isAlive()).orElse(true);
+    }
+    return since.plus(patience).isBefore(now);
+  }
+
   /** The tool version from the engine jar's manifest, or "development". */
   public static String toolVersion() {
     String v = Operator.class.getPackage().getImplementationVersion();

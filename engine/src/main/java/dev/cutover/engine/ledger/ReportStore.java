@@ -24,9 +24,13 @@ import java.util.TreeMap;
 public final class ReportStore {
 
   /** The header of a stored reconciliation: enough for the cutover gate and the history screen. */
-  public record Summary(String id, String target, Instant created, HourRange window, HourPartition boundary,
-      Reconciliation.Verdict verdict, long hours, long differingHours, long expectedKeys, long unexpectedKeys,
-      long acknowledged, long coverageIssues) {}
+  public record Summary(String id, String target, Reconciliation.Scope scope, String repairId, String specSha256,
+      Instant created, HourRange window, HourPartition boundary, Reconciliation.Verdict verdict, long hours,
+      long differingHours, long expectedKeys, long unexpectedKeys, long acknowledged, long coverageIssues) {}
+
+  /** One hour of a stored reconciliation: what both versions held then, and how it was classified. */
+  public record StoredHour(HourPartition hour, long rowsV1, long checksumV1, long rowsV2, long checksumV2,
+      Reconciliation.HourStatus status) {}
 
   /** One swap of the consumer view, or a drop of v1. */
   public record SwapRecord(String target, String action, Instant at, String by, String statement, String detail) {}
@@ -44,25 +48,39 @@ public final class ReportStore {
     return database.quoted() + "." + table;
   }
 
-  /** Whether the report tables exist; reading never creates them. */
+  /**
+   * Whether the report tables exist; reading never creates them. Tables written by an earlier
+   * version get the columns this one reads.
+   */
   public boolean present() {
     if (!present) {
-      present = sql.queryLong("look for Cutover's report tables", "SELECT count() FROM system.tables WHERE database = ? "
-          + "AND name IN ('reconciliations', 'reconciliation_hours', 'reconciliation_keys', 'acknowledgements', 'swaps')",
-          database.name()) == 5;
+      boolean found = sql.queryLong("look for Cutover's report tables", "SELECT count() FROM system.tables WHERE "
+          + "database = ? AND name IN ('reconciliations', 'reconciliation_hours', 'reconciliation_keys', "
+          + "'acknowledgements', 'swaps')", database.name()) == 5;
+      if (found) {
+        ensureSchema();
+      }
     }
     return present;
   }
 
   public void ensureSchema() {
+    if (present) {
+      return;
+    }
     sql.execute("create the reconciliations table", "CREATE TABLE IF NOT EXISTS " + t("reconciliations") + " ("
         + "id String, target String, spec String, created DateTime64(3, 'UTC'), window_from DateTime('UTC'), "
         + "window_to DateTime('UTC'), boundary DateTime('UTC'), verdict String, hours UInt64, differing_hours UInt64, "
         + "expected_keys UInt64, unexpected_keys UInt64, acknowledged UInt64, coverage_issues UInt64, by String) "
         + "ENGINE = MergeTree ORDER BY (target, created)");
+    // Added with repairs: which repair, over which hours, under which spec; what each hour held.
+    sql.execute("extend the reconciliations table", "ALTER TABLE " + t("reconciliations") + " ADD COLUMN IF NOT EXISTS "
+        + "scope String, ADD COLUMN IF NOT EXISTS repair_id String, ADD COLUMN IF NOT EXISTS spec_hash String");
     sql.execute("create the reconciliation hours table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_hours")
         + " (id String, hour DateTime('UTC'), owner String, status String, rows_v1 UInt64, rows_v2 UInt64, "
         + "measures Array(String), totals_v1 Array(Float64), totals_v2 Array(Float64)) ENGINE = MergeTree ORDER BY (id, hour)");
+    sql.execute("extend the reconciliation hours table", "ALTER TABLE " + t("reconciliation_hours") + " ADD COLUMN IF NOT "
+        + "EXISTS checksum_v1 Int64, ADD COLUMN IF NOT EXISTS checksum_v2 Int64");
     sql.execute("create the reconciliation keys table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_keys")
         + " (id String, hour DateTime('UTC'), key Array(String), kind String, rule String, measures Array(String), "
         + "v1 Array(Float64), v2 Array(Float64)) ENGINE = MergeTree ORDER BY (id, hour)");
@@ -71,6 +89,8 @@ public final class ReportStore {
     sql.execute("create the acknowledgements table", "CREATE TABLE IF NOT EXISTS " + t("acknowledgements")
         + " (target String, hour DateTime('UTC'), key Array(String), reason String, by String, at DateTime64(3, 'UTC')) "
         + "ENGINE = MergeTree ORDER BY (target, hour)");
+    sql.execute("extend the acknowledgements table", "ALTER TABLE " + t("acknowledgements") + " ADD COLUMN IF NOT "
+        + "EXISTS repair_id String");
     sql.execute("create the swaps table", "CREATE TABLE IF NOT EXISTS " + t("swaps") + " (target String, action String, "
         + "at DateTime64(3, 'UTC'), by String, statement String, detail String) ENGINE = MergeTree ORDER BY (target, at)");
     present = true;
@@ -82,10 +102,10 @@ public final class ReportStore {
     for (int i = 0; i < r.hours().size(); i += 500) {
       List<Diff.HourDiff> chunk = r.hours().subList(i, Math.min(r.hours().size(), i + 500));
       StringBuilder values = new StringBuilder();
-      Object[] binds = new Object[chunk.size() * 9];
+      Object[] binds = new Object[chunk.size() * 11];
       int b = 0;
       for (Diff.HourDiff h : chunk) {
-        values.append(values.isEmpty() ? "" : ", ").append("(?, toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?, ?)");
+        values.append(values.isEmpty() ? "" : ", ").append("(?, toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         var c = classes.get(h.hour());
         binds[b++] = r.id();
         binds[b++] = h.hour().epochSecond();
@@ -96,8 +116,11 @@ public final class ReportStore {
         binds[b++] = h.totals().stream().map(t -> t.measure().name()).toList();
         binds[b++] = h.totals().stream().map(Diff.Total::v1).toList();
         binds[b++] = h.totals().stream().map(Diff.Total::v2).toList();
+        binds[b++] = h.checksumV1();
+        binds[b++] = h.checksumV2();
       }
-      sql.execute("store reconciliation hours", "INSERT INTO " + t("reconciliation_hours") + " VALUES " + values, binds);
+      sql.execute("store reconciliation hours", "INSERT INTO " + t("reconciliation_hours") + " (id, hour, owner, status, "
+          + "rows_v1, rows_v2, measures, totals_v1, totals_v2, checksum_v1, checksum_v2) VALUES " + values, binds);
     }
     for (int i = 0; i < r.keys().size(); i += 500) {
       List<Diff.KeyDiff> chunk = r.keys().subList(i, Math.min(r.keys().size(), i + 500));
@@ -115,7 +138,8 @@ public final class ReportStore {
         binds[b++] = k.v1().keySet().stream().map(m -> k.v1().get(m)).toList();
         binds[b++] = k.v1().keySet().stream().map(m -> k.v2().getOrDefault(m, 0.0)).toList();
       }
-      sql.execute("store reconciliation keys", "INSERT INTO " + t("reconciliation_keys") + " VALUES " + values, binds);
+      sql.execute("store reconciliation keys", "INSERT INTO " + t("reconciliation_keys") + " (id, hour, key, kind, rule, "
+          + "measures, v1, v2) VALUES " + values, binds);
     }
     List<Object[]> countRows = new java.util.ArrayList<>();
     r.counts().forEach((hour, byClass) -> byClass.forEach((cls, n) -> countRows.add(new Object[] {hour.epochSecond(), cls, n})));
@@ -131,24 +155,31 @@ public final class ReportStore {
         binds[b++] = row[1];
         binds[b++] = row[2];
       }
-      sql.execute("store reconciliation counts", "INSERT INTO " + t("reconciliation_counts") + " VALUES " + values, binds);
+      sql.execute("store reconciliation counts", "INSERT INTO " + t("reconciliation_counts") + " (id, hour, class, keys) "
+          + "VALUES " + values, binds);
     }
     // The header goes last: a report whose process died while saving it has no header and is never read.
     long expected = r.expectedKeys();
-    sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " VALUES (?, ?, ?, "
-            + "fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?, ?, ?)",
+    sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " (id, target, spec, created, "
+            + "window_from, window_to, boundary, verdict, hours, differing_hours, expected_keys, unexpected_keys, "
+            + "acknowledged, coverage_issues, by, scope, repair_id, spec_hash) VALUES (?, ?, ?, "
+            + "fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, ?, "
+            + "?, ?, ?, ?, ?, ?, ?, ?)",
         r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),
         r.window().to().epochSecond(), r.boundary().epochSecond(), r.verdict().name(), (long) r.hours().size(),
         r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.acknowledged().size(),
-        (long) r.coverage().size(), Operator.user());
+        (long) r.coverage().size(), Operator.user(), r.scope().name(), r.repairId(), r.specSha256());
   }
 
   private static final String SUMMARY = "SELECT id, target, toUnixTimestamp64Milli(created), toUnixTimestamp(window_from), "
       + "toUnixTimestamp(window_to), toUnixTimestamp(boundary), verdict, hours, differing_hours, expected_keys, "
-      + "unexpected_keys, acknowledged, coverage_issues FROM ";
+      + "unexpected_keys, acknowledged, coverage_issues, scope, repair_id, spec_hash FROM ";
 
   private static Summary summary(java.sql.ResultSet rs) throws SQLException {
-    return new Summary(rs.getString(1), rs.getString(2), Instant.ofEpochMilli(rs.getLong(3)),
+    String scope = rs.getString(14);
+    return new Summary(rs.getString(1), rs.getString(2),
+        scope.isEmpty() ? Reconciliation.Scope.RANGE : Reconciliation.Scope.valueOf(scope), rs.getString(15),
+        rs.getString(16), Instant.ofEpochMilli(rs.getLong(3)),
         new HourRange(HourPartition.ofEpochSecond(rs.getLong(4)), HourPartition.ofEpochSecond(rs.getLong(5))),
         HourPartition.ofEpochSecond(rs.getLong(6)), Reconciliation.Verdict.valueOf(rs.getString(7)), rs.getLong(8),
         rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13));
@@ -162,46 +193,47 @@ public final class ReportStore {
         ReportStore::summary, target);
   }
 
-  public Optional<Summary> latest(String target) {
-    return reconciliations(target).stream().findFirst();
+  /** The newest reconciliation of a repair over its whole window: the only kind that can open the gate. */
+  public Optional<Summary> decisive(String target, String repairId) {
+    if (!present()) {
+      return Optional.empty();
+    }
+    return sql.query("find the reconciliation of repair " + repairId, SUMMARY + t("reconciliations") + " WHERE target = ? "
+        + "AND repair_id = ? AND scope = 'REPAIR' ORDER BY created DESC LIMIT 1", ReportStore::summary, target, repairId)
+        .stream().findFirst();
   }
 
-  public void acknowledge(String target, HourPartition hour, List<String> key, String reason) {
-    sql.execute("record the acknowledgement", "INSERT INTO " + t("acknowledgements") + " VALUES (?, toDateTime(?, 'UTC'), "
-        + "?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'))", target, hour.epochSecond(), key, reason, Operator.user(),
-        Instant.now().toEpochMilli());
+  /** Each hour of a stored reconciliation, with the checksums both versions had then. */
+  public TreeMap<HourPartition, StoredHour> hours(String reportId) {
+    TreeMap<HourPartition, StoredHour> out = new TreeMap<>();
+    sql.query("read the hours of reconciliation " + reportId, "SELECT toUnixTimestamp(hour), rows_v1, checksum_v1, "
+            + "rows_v2, checksum_v2, status FROM " + t("reconciliation_hours") + " WHERE id = ?",
+        rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), new StoredHour(HourPartition.ofEpochSecond(rs.getLong(1)),
+            rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6).isEmpty()
+                ? Reconciliation.HourStatus.IDENTICAL : Reconciliation.HourStatus.valueOf(rs.getString(6)))), reportId);
+    return out;
   }
 
-  public List<Acknowledgement> acknowledgements(String target) {
+  public void acknowledge(String target, String repairId, HourPartition hour, List<String> key, String reason) {
+    sql.execute("record the acknowledgement", "INSERT INTO " + t("acknowledgements") + " (target, hour, key, reason, by, "
+        + "at, repair_id) VALUES (?, toDateTime(?, 'UTC'), ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), ?)", target,
+        hour.epochSecond(), key, reason, Operator.user(), Instant.now().toEpochMilli(), repairId);
+  }
+
+  /** The acknowledgements made within one repair: those of an earlier repair of the target do not carry over. */
+  public List<Acknowledgement> acknowledgements(String target, String repairId) {
     if (!present()) {
       return List.of();
     }
     return sql.query("read acknowledgements", "SELECT toUnixTimestamp(hour), key, reason, by, toUnixTimestamp64Milli(at) FROM "
-        + t("acknowledgements") + " WHERE target = ? ORDER BY hour", rs -> new Acknowledgement(
+        + t("acknowledgements") + " WHERE target = ? AND repair_id = ? ORDER BY hour", rs -> new Acknowledgement(
             HourPartition.ofEpochSecond(rs.getLong(1)), strings(rs.getArray(2)), rs.getString(3), rs.getString(4),
-            Instant.ofEpochMilli(rs.getLong(5))), target);
-  }
-
-  /** For each hour of a target, the latest ledger entry of any run. */
-  public TreeMap<HourPartition, LedgerEntry> latestLedger(String target) {
-    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
-    if (!new StateStore(sql, database.name()).present()) {
-      return out;
-    }
-    sql.query("read the ledger of " + target, "SELECT any(run_id), toUnixTimestamp(hour), argMax(state, at), "
-            + "argMax(rows, at), argMax(checksum, at), argMax(attempts, at), toUnixTimestamp64Milli(max(at)), "
-            + "argMax(error, at) FROM " + t("ledger") + " FINAL WHERE run_id IN (SELECT id FROM " + t("runs")
-            + " FINAL WHERE target = ?) GROUP BY hour ORDER BY hour",
-        rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
-            LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
-            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), target)
-        .forEach(e -> out.put(e.hour(), e));
-    return out;
+            Instant.ofEpochMilli(rs.getLong(5))), target, repairId);
   }
 
   public void recordSwap(SwapRecord s) {
-    sql.execute("record the " + s.action(), "INSERT INTO " + t("swaps") + " VALUES (?, ?, fromUnixTimestamp64Milli(?, 'UTC'), "
-        + "?, ?, ?)", s.target(), s.action(), s.at().toEpochMilli(), s.by(), s.statement(), s.detail());
+    sql.execute("record the " + s.action(), "INSERT INTO " + t("swaps") + " (target, action, at, by, statement, detail) "
+        + "VALUES (?, ?, fromUnixTimestamp64Milli(?, 'UTC'), ?, ?, ?)", s.target(), s.action(), s.at().toEpochMilli(), s.by(), s.statement(), s.detail());
   }
 
   public List<SwapRecord> swaps(String target) {

@@ -53,19 +53,28 @@ public final class StateStore {
    */
   public boolean present() {
     if (!present) {
-      present = sql.queryLong("look for Cutover's state tables", "SELECT count() FROM system.tables WHERE database = ? "
-          + "AND name IN ('runs', 'ledger', 'audit')", database.name()) == 3;
+      boolean found = sql.queryLong("look for Cutover's state tables", "SELECT count() FROM system.tables WHERE "
+          + "database = ? AND name IN ('runs', 'ledger', 'audit')", database.name()) == 3;
+      if (found) {
+        ensureSchema(); // tables of an earlier version get the columns this one reads
+      }
     }
     return present;
   }
 
-  /** Creates the state tables when absent. */
+  /** Creates the state tables when absent, once per store. */
   public void ensureSchema() {
+    if (present) {
+      return;
+    }
     sql.execute("create the runs table", "CREATE TABLE IF NOT EXISTS " + t("runs") + " ("
-        + "id String, spec_name String, spec_hash String, target String, range_from DateTime('UTC'), "
+        + "id String, repair_id String, spec_name String, spec_hash String, target String, range_from DateTime('UTC'), "
         + "range_to DateTime('UTC'), boundary DateTime('UTC'), parameters String, os_user String, host String, "
         + "pid UInt64, tool_version String, created DateTime64(3, 'UTC'), heartbeat DateTime64(3, 'UTC'), state String, "
         + "message String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY id");
+    // Runs recorded before repairs existed belong to none.
+    sql.execute("add the repair to the runs table", "ALTER TABLE " + t("runs") + " ADD COLUMN IF NOT EXISTS repair_id "
+        + "String AFTER id");
     sql.execute("create the ledger table", "CREATE TABLE IF NOT EXISTS " + t("ledger") + " ("
         + "run_id String, hour DateTime('UTC'), state String, rows UInt64, checksum Int64, attempts UInt32, "
         + "at DateTime64(3, 'UTC'), error String, version UInt64) "
@@ -77,26 +86,26 @@ public final class StateStore {
   }
 
   public void saveRun(RunRecord run) {
-    sql.execute("record run " + run.id(), "INSERT INTO " + t("runs") + " (id, spec_name, spec_hash, target, "
+    sql.execute("record run " + run.id(), "INSERT INTO " + t("runs") + " (id, repair_id, spec_name, spec_hash, target, "
             + "range_from, range_to, boundary, parameters, os_user, host, pid, tool_version, created, heartbeat, state, "
-            + "message, version) VALUES (?, ?, ?, ?, toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), "
+            + "message, version) VALUES (?, ?, ?, ?, ?, toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), "
             + "?, ?, ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), fromUnixTimestamp64Milli(?, 'UTC'), ?, ?, ?)",
-        run.id(), run.specName(), run.specHash(), run.target(), run.range().from().epochSecond(),
+        run.id(), run.repairId(), run.specName(), run.specHash(), run.target(), run.range().from().epochSecond(),
         run.range().to().epochSecond(), run.boundary().epochSecond(), run.parameters(), run.osUser(), run.host(),
         run.pid(), run.toolVersion(), run.created().toEpochMilli(), run.heartbeat().toEpochMilli(), run.state().name(),
         run.message(), versionNow());
   }
 
-  private static final String RUN_COLUMNS = "id, spec_name, spec_hash, target, toUnixTimestamp(range_from), "
+  private static final String RUN_COLUMNS = "id, repair_id, spec_name, spec_hash, target, toUnixTimestamp(range_from), "
       + "toUnixTimestamp(range_to), toUnixTimestamp(boundary), parameters, os_user, host, pid, tool_version, "
       + "toUnixTimestamp64Milli(created), toUnixTimestamp64Milli(heartbeat), state, message";
 
   private static RunRecord run(ResultSet rs) throws SQLException {
-    return new RunRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-        new HourRange(HourPartition.ofEpochSecond(rs.getLong(5)), HourPartition.ofEpochSecond(rs.getLong(6))),
-        HourPartition.ofEpochSecond(rs.getLong(7)), rs.getString(8), rs.getString(9), rs.getString(10),
-        rs.getLong(11), rs.getString(12), Instant.ofEpochMilli(rs.getLong(13)), Instant.ofEpochMilli(rs.getLong(14)),
-        RunState.valueOf(rs.getString(15)), rs.getString(16));
+    return new RunRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+        new HourRange(HourPartition.ofEpochSecond(rs.getLong(6)), HourPartition.ofEpochSecond(rs.getLong(7))),
+        HourPartition.ofEpochSecond(rs.getLong(8)), rs.getString(9), rs.getString(10), rs.getString(11),
+        rs.getLong(12), rs.getString(13), Instant.ofEpochMilli(rs.getLong(14)), Instant.ofEpochMilli(rs.getLong(15)),
+        RunState.valueOf(rs.getString(16)), rs.getString(17));
   }
 
   public Optional<RunRecord> run(String id) {
@@ -179,6 +188,55 @@ public final class StateStore {
     return out;
   }
 
+  /**
+   * The ledger of a repair: for each hour, the latest entry of any of its runs. A later run that
+   * wrote the hour again replaces what an earlier one recorded.
+   */
+  public TreeMap<HourPartition, LedgerEntry> repairLedger(String repairId) {
+    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
+    if (!present()) {
+      return out;
+    }
+    sql.query("read the ledger of repair " + repairId, "SELECT argMax(run_id, at), toUnixTimestamp(hour), "
+            + "argMax(state, at), argMax(rows, at), argMax(checksum, at), argMax(attempts, at), "
+            + "toUnixTimestamp64Milli(max(at)), argMax(error, at) FROM " + t("ledger") + " FINAL WHERE run_id IN "
+            + "(SELECT id FROM " + t("runs") + " FINAL WHERE repair_id = ?) GROUP BY hour ORDER BY hour",
+        rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
+            LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
+            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), repairId)
+        .forEach(e -> out.put(e.hour(), e));
+    return out;
+  }
+
+  /**
+   * For each hour of a target, the latest entry of any of its runs, of any repair: which hours of
+   * v2 some backfill wrote, as opposed to another writer.
+   */
+  public TreeMap<HourPartition, LedgerEntry> targetLedger(String target) {
+    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
+    if (!present()) {
+      return out;
+    }
+    sql.query("read the ledger of " + target, "SELECT argMax(run_id, at), toUnixTimestamp(hour), argMax(state, at), "
+            + "argMax(rows, at), argMax(checksum, at), argMax(attempts, at), toUnixTimestamp64Milli(max(at)), "
+            + "argMax(error, at) FROM " + t("ledger") + " FINAL WHERE run_id IN (SELECT id FROM " + t("runs")
+            + " FINAL WHERE target = ?) GROUP BY hour ORDER BY hour",
+        rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
+            LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
+            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), target)
+        .forEach(e -> out.put(e.hour(), e));
+    return out;
+  }
+
+  /** The runs of one repair, newest first. */
+  public List<RunRecord> repairRuns(String repairId) {
+    if (!present()) {
+      return List.of();
+    }
+    return sql.query("list the runs of repair " + repairId, "SELECT " + RUN_COLUMNS + " FROM " + t("runs")
+        + " FINAL WHERE repair_id = ? ORDER BY created DESC", StateStore::run, repairId);
+  }
+
   public void audit(String subject, String action, String detail) {
     sql.execute("write the audit trail", "INSERT INTO " + t("audit") + " (at, actor, host, subject, action, detail) "
             + "VALUES (fromUnixTimestamp64Milli(?, 'UTC'), ?, ?, ?, ?, ?)",
@@ -195,43 +253,6 @@ public final class StateStore {
             + t("audit") + where + " ORDER BY at DESC LIMIT ?",
         rs -> new AuditEntry(Instant.ofEpochMilli(rs.getLong(1)), rs.getString(2), rs.getString(3), rs.getString(4),
             rs.getString(5), rs.getString(6)), values);
-  }
-
-  /**
-   * Takes the write lock of a target for a run: a table whose creation is atomic on the server,
-   * so two processes racing for the same target cannot both win. Returns false when another run
-   * holds it.
-   */
-  public boolean lock(String target, String runId) {
-    try {
-      sql.execute("lock " + target, "CREATE TABLE " + t(Identifier.of(lockName(target)).quoted()) + " (run_id String) ENGINE = Memory "
-          + "COMMENT " + quoteLiteral(runId));
-      return true;
-    } catch (QueryFailedException e) {
-      if (e.errorCode() == 57) { // TABLE_ALREADY_EXISTS
-        return false;
-      }
-      throw e;
-    }
-  }
-
-  /** Which run holds the lock of a target, if any. */
-  public Optional<String> lockHolder(String target) {
-    return sql.query("read the lock of " + target, "SELECT comment FROM system.tables WHERE database = ? AND name = ?",
-        rs -> rs.getString(1), database.name(), lockName(target)).stream().findFirst();
-  }
-
-  public void unlock(String target) {
-    sql.execute("unlock " + target, "DROP TABLE IF EXISTS " + t(Identifier.of(lockName(target)).quoted()));
-  }
-
-  private static String lockName(String target) {
-    return "lock__" + target.replaceAll("[^A-Za-z0-9_]", "_");
-  }
-
-  /** A string literal for DDL, where the server takes no bound parameters. */
-  static String quoteLiteral(String value) {
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
   private static final java.util.concurrent.atomic.AtomicLong LAST_VERSION = new java.util.concurrent.atomic.AtomicLong();

@@ -12,6 +12,9 @@ import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.TargetTables;
 import dev.cutover.engine.backfill.Transform;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.reconcile.Rules;
 import dev.cutover.engine.sql.Sql;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,13 +42,13 @@ public final class Preflight {
   private final Sql sql;
   private final TableSpec spec;
   private final TargetTables tables;
-  private final String stateDatabase;
+  private final StateStore store;
 
-  public Preflight(Sql sql, TableSpec spec, String stateDatabase) {
+  public Preflight(Sql sql, TableSpec spec, StateStore store) {
     this.sql = sql;
     this.spec = spec;
     this.tables = new TargetTables(sql, spec);
-    this.stateDatabase = stateDatabase;
+    this.store = store;
   }
 
   /**
@@ -63,12 +66,13 @@ public final class Preflight {
     List<Map.Entry<String, Supplier<Check>>> steps = List.of(
         Map.entry("partition key", this::partitioning),
         Map.entry("transform", this::columns),
+        Map.entry("rules", this::rules),
         Map.entry("roles", this::roles),
-        Map.entry("boundary", () -> boundary(plan)),
+        Map.entry("boundary", () -> new BoundaryCheck(sql, spec, store).check(plan)),
         Map.entry("reprocessing window", () -> reprocessingWindow(plan)),
         Map.entry("side effects", () -> sideEffects(dependents)),
         Map.entry("determinism (a sample hour, twice)", () -> determinism(plan)),
-        Map.entry("privileges", () -> new Privileges(sql, spec, stateDatabase).check()),
+        Map.entry("privileges", () -> new Privileges(sql, spec, store.database()).check()),
         Map.entry("disk", () -> disk(plan)));
     List<Check> checks = new ArrayList<>();
     for (int i = 0; i < steps.size(); i++) {
@@ -159,11 +163,20 @@ public final class Preflight {
         + "; the target " + spec.targetTable() + " is neither the consumer view nor the live version.", "");
   }
 
-  private Check boundary(Plan plan) {
-    long behind = Duration.between(plan.boundary().start(), plan.liveEdge().start()).toHours();
-    return new Check("boundary", Status.PASS, "The boundary " + plan.boundary() + " is on the hour, " + behind
-        + " hours behind the live edge " + plan.liveEdge() + " (margin " + spec.safetyMargin().toHours()
-        + "), and after the range start " + plan.range().from() + ".", "");
+  private Check rules() {
+    if (spec.expectedDifferences().isEmpty()) {
+      return new Check("rules", Status.PASS, "The spec states no expected difference: every difference between v1 "
+          + "and v2 will be unexpected until acknowledged.", "");
+    }
+    try {
+      new Rules(sql, spec).compile(true);
+    } catch (InvalidInputException e) {
+      return new Check("rules", Status.FAIL, e.getMessage(), "Fix that field of the rule in the spec and run preflight "
+          + "again.");
+    }
+    return new Check("rules", Status.PASS, "Every where, check and delta of the " + spec.expectedDifferences().size()
+        + " rule(s) is one expression that resolves against the columns of " + spec.liveTable() + " and "
+        + spec.targetTable() + ".", "");
   }
 
   private Check reprocessingWindow(Plan plan) {

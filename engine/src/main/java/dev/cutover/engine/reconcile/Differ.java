@@ -9,7 +9,6 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.api.TableSpec.ExpectedDifference;
 import dev.cutover.engine.backfill.TargetTables;
 import dev.cutover.engine.sql.Sql;
 import java.util.ArrayList;
@@ -29,11 +28,15 @@ public final class Differ {
   private final Sql sql;
   private final TableSpec spec;
   private final List<Identifier> columns;
+  private final Rules rules;
+  private final Map<Identifier, Rules.Kind> kinds;
 
   public Differ(Sql sql, TableSpec spec) {
     this.sql = sql;
     this.spec = spec;
     this.columns = new TargetTables(sql, spec).insertableColumns(spec.liveTable());
+    this.rules = new Rules(sql, spec);
+    this.kinds = rules.kinds();
   }
 
   /** Per-hour comparison of {@code v1} and {@code v2} over a range; hours absent from both are left out. */
@@ -78,7 +81,8 @@ public final class Differ {
     List<Identifier> keyColumns = spec.keys();
     String keySelect = keyColumns.stream().map(k -> "toString(" + k.quoted() + ") AS " + k.quoted())
         .collect(Collectors.joining(", "));
-    String totals = spec.measures().stream().map(m -> "toFloat64(sum(" + m.quoted() + ")) AS " + m.quoted())
+    // Sums keep the measure's type: integers and decimals are compared exactly, never as floats.
+    String totals = spec.measures().stream().map(m -> "sum(" + m.quoted() + ") AS " + m.quoted())
         .collect(Collectors.joining(", "));
     HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
     HourPartition last = hours.stream().max(HourPartition::compareTo).orElseThrow();
@@ -95,8 +99,8 @@ public final class Differ {
     }
     String join = "v1.h = v2.h AND " + keyColumns.stream().map(k -> "v1." + k.quoted() + " = v2." + k.quoted())
         .collect(Collectors.joining(" AND "));
-    String changed = spec.measures().stream().map(m -> "NOT " + same("v1." + m.quoted(), "v2." + m.quoted()))
-        .collect(Collectors.joining(" OR "));
+    String changed = spec.measures().stream().map(m -> "NOT " + rules.same(m, kinds.get(m), "v1." + m.quoted(),
+        "v2." + m.quoted())).collect(Collectors.joining(" OR "));
     String keyOut = keyColumns.stream().map(k -> "if(v1.n = 0, v2." + k.quoted() + ", v1." + k.quoted() + ") AS k_"
         + k.name()).collect(Collectors.joining(", "));
     String measureOut = spec.measures().stream().map(m -> "v1." + m.quoted() + " AS a_" + m.name() + ", v2." + m.quoted()
@@ -104,7 +108,7 @@ public final class Differ {
     String kind = "multiIf(v1.n = 0, 'ONLY_IN_V2', v2.n = 0, 'ONLY_IN_V1', v1.n > 1, 'DUPLICATE_IN_V1', v2.n > 1, "
         + "'DUPLICATE_IN_V2', 'CHANGED')";
     return "SELECT if(v1.n = 0, v2.h, v1.h) AS hh, " + keyOut + ", v1.n AS n1, v2.n AS n2, " + measureOut + ", "
-        + ruleExpression() + " AS rule_raw, if(" + kind + " = 'CHANGED', rule_raw, '') AS rule, "
+        + rules.explaining(kinds) + " AS rule_raw, if(" + kind + " = 'CHANGED', rule_raw, '') AS rule, "
         + "if(rule != '', rule, concat('!', " + kind + ")) AS cls FROM (" + side.formatted(spec.qualified(v1))
         + ") AS v1 FULL OUTER JOIN (" + side.formatted(spec.qualified(v2)) + ") AS v2 ON " + join
         + " WHERE v1.n != 1 OR v2.n != 1 OR " + changed;
@@ -164,46 +168,28 @@ public final class Differ {
     return out;
   }
 
-  /** Hour-by-hour, then key-by-key for the hours that differ. */
-  public Diff diff(Identifier v1, Identifier v2, HourRange range, int keyLimit) {
-    List<HourDiff> hours = hours(v1, v2, range);
+  /** Hour-by-hour, then every differing key counted by class, then a list of keys, unexpected first. */
+  public Diff diff(Identifier v1, Identifier v2, List<HourDiff> hours, int keyLimit) {
     List<HourPartition> differing = hours.stream().filter(h -> !h.identical()).map(HourDiff::hour).toList();
+    long expected = 0;
+    long unexpected = 0;
+    for (int i = 0; i < differing.size(); i += 200) {
+      for (Map<String, Long> classes : counts(v1, v2, differing.subList(i, Math.min(differing.size(), i + 200))).values()) {
+        for (var c : classes.entrySet()) {
+          if (c.getKey().startsWith(dev.cutover.engine.api.Reconciliation.UNEXPECTED)) {
+            unexpected += c.getValue();
+          } else {
+            expected += c.getValue();
+          }
+        }
+      }
+    }
     List<KeyDiff> keys = new ArrayList<>();
     // Bounded IN lists: a few hundred hours per statement.
     for (int i = 0; i < differing.size() && keys.size() < keyLimit; i += 200) {
       keys.addAll(keys(v1, v2, differing.subList(i, Math.min(differing.size(), i + 200)), keyLimit - keys.size()));
     }
-    return new Diff(hours, keys, keys.size() >= keyLimit);
+    return new Diff(hours, keys, keys.size() < expected + unexpected, expected, unexpected);
   }
 
-  /** {@code multiIf(rule1, 'name1', rule2, 'name2', '')}: the first rule that explains a changed row. */
-  private String ruleExpression() {
-    if (spec.expectedDifferences().isEmpty()) {
-      return "''";
-    }
-    StringBuilder out = new StringBuilder("multiIf(");
-    for (ExpectedDifference rule : spec.expectedDifferences()) {
-      List<String> conditions = new ArrayList<>();
-      conditions.add("v1.n = 1 AND v2.n = 1");
-      conditions.add("(" + rule.where() + ")");
-      for (Identifier m : spec.measures()) {
-        String expected = rule.expectedDelta().get(m);
-        String a = "v1." + m.quoted();
-        String b = "v2." + m.quoted();
-        conditions.add(expected == null ? same(a, b)
-            : "abs((" + b + " - " + a + ") - (" + expected + ")) <= " + rule.tolerance());
-      }
-      out.append(String.join(" AND ", conditions)).append(", ").append(quote(rule.name())).append(", ");
-    }
-    return out.append("'')").toString();
-  }
-
-  /** Equal up to the last bits of a floating-point sum. */
-  private static String same(String a, String b) {
-    return "abs(" + a + " - " + b + ") <= 1e-9 * greatest(1, abs(" + a + "))";
-  }
-
-  private static String quote(String text) {
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
-  }
 }

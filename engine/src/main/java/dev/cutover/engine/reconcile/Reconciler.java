@@ -4,30 +4,34 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.api.Progress;
-import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.CoverageIssue;
 import dev.cutover.engine.api.Reconciliation.HourClass;
 import dev.cutover.engine.api.Reconciliation.HourStatus;
 import dev.cutover.engine.api.Reconciliation.Owner;
+import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.Reconciliation.Verdict;
-import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.backfill.LiveReader;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.repair.Coverage;
+import dev.cutover.engine.repair.HourSums;
+import dev.cutover.engine.repair.Milestones;
+import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -36,68 +40,83 @@ import java.util.stream.Collectors;
 
 /**
  * Proves, inside ClickHouse, that v2 differs from v1 only where the fix says it should, and that
- * every hour of v2 is present once, owned by exactly one writer, with no key counted twice.
+ * every hour of v2 is present once, owned by exactly one writer, with no key counted twice. By
+ * default it covers the whole repair window, from the repair's first backfilled hour to the newest
+ * hour both versions have closed: the only verdict that can open the gate.
  */
 public final class Reconciler {
-
-  /** Which hours to compare. */
-  public enum Window {
-    /** From the backfill's range start to the newest hour of either version. */
-    ALL,
-    /** The hours both live writers wrote: from the boundary on. */
-    OVERLAP,
-    /** The backfilled history: before the boundary. */
-    HISTORY
-  }
 
   private final Sql sql;
   private final StateStore state;
   private final ReportStore reports;
   private final TableSpec spec;
+  private final Repairs repairs;
 
   public Reconciler(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
     this.sql = sql;
     this.state = state;
     this.reports = reports;
     this.spec = spec;
+    this.repairs = new Repairs(sql, state, spec);
   }
 
   /** Hours compared key by key in one statement: small enough to report progress and to stop between them. */
   static final int HOURS_PER_STATEMENT = 250;
 
-  public Reconciliation reconcile(Window which, int keyLimit) {
-    return reconcile(which, keyLimit, Progress.NONE);
-  }
-
   /**
-   * Reconciles v1 against v2 over {@code which}: checksums per hour first, then the keys of differing
-   * hours classified by the spec's rules, then the coverage proof; the report is saved last, so a
-   * cancelled or failed reconciliation records nothing.
+   * The hours a reconciliation of {@code scope} covers now: the repair window
+   * {@code [first hour, newest hour both versions have closed + 1h)}, or its part before or from B,
+   * or {@code range}, which must lie within the repair window.
    */
-  public Reconciliation reconcile(Window which, int keyLimit, Progress progress) {
-    String target = Backfill.target(spec);
-    RunRecord run = state.runs(target).stream().filter(r -> r.state() == RunState.SUCCEEDED).findFirst()
-        .orElseThrow(() -> new InvalidInputException("reconcile", "No backfill of " + target + " has succeeded yet, so "
-            + "there is no history to reconcile; backfill first."));
-    reports.ensureSchema();
-    HourPartition boundary = run.boundary();
+  public HourRange window(Repair repair, Scope scope, Optional<HourRange> range) {
+    HourPartition first = repair.firstHour().orElseThrow();
+    HourPartition boundary = repair.boundary().orElseThrow();
     LiveStatus live = new LiveReader(sql, spec).read();
-    HourPartition newest = live.liveEdge().orElse(boundary);
-    if (live.targetEdge().isPresent() && newest.isBefore(live.targetEdge().get())) {
-      newest = live.targetEdge().get();
+    HourPartition end = boundary;
+    if (live.liveEdge().isPresent() && live.targetEdge().isPresent()) {
+      HourPartition both = live.liveEdge().get().isBefore(live.targetEdge().get()) ? live.liveEdge().get()
+          : live.targetEdge().get();
+      if (!both.isBefore(boundary)) {
+        end = both.plusHours(1);
+      }
     }
-    HourPartition end = newest.plusHours(1);
-    HourRange window = switch (which) {
-      case ALL -> new HourRange(run.range().from(), end);
-      case HISTORY -> new HourRange(run.range().from(), boundary);
+    return switch (scope) {
+      case REPAIR -> new HourRange(first, end);
+      case HISTORY -> new HourRange(first, boundary);
       case OVERLAP -> {
         if (!boundary.isBefore(end)) {
-          throw new InvalidInputException("window", "There is no overlap yet: neither version has an hour at or after "
-              + "the boundary " + boundary + ". Deploy the corrected live writer from the boundary first.");
+          throw new InvalidInputException("window", "There is no overlap yet: v2 has no hour at or after the boundary "
+              + boundary + " that v1 also has. Deploy the corrected live writer from the boundary first.");
         }
         yield new HourRange(boundary, end);
       }
+      case RANGE -> {
+        HourRange r = range.orElseThrow(() -> new InvalidInputException("window", "A reconciliation of a range needs "
+            + "its first and last hour."));
+        if (r.from().isBefore(first) || end.isBefore(r.to())) {
+          throw new InvalidInputException("window", "The range " + r + " is not inside the repair window "
+              + new HourRange(first, end) + "; choose hours within it.");
+        }
+        yield r;
+      }
     };
+  }
+
+  /**
+   * Reconciles v1 against v2 over {@code scope}: checksums per hour first, then the keys of
+   * differing hours classified by the spec's rules, then the coverage proof; the report is saved
+   * last, so a cancelled or failed reconciliation records nothing. A verdict over the whole repair
+   * records the milestones it observed (live from B, overlap, reconciled).
+   */
+  public Reconciliation reconcile(Scope scope, Optional<HourRange> range, int keyLimit, Progress progress) {
+    String target = Backfill.target(spec);
+    Repair repair = repairs.settled().filter(r -> r.boundary().isPresent() && r.firstHour().isPresent())
+        .orElseThrow(() -> new StepRefusedException("reconcile", "No repair of " + target + " is under way, so there "
+            + "is no history to reconcile; backfill first."));
+    reports.ensureSchema();
+    HourPartition boundary = repair.boundary().orElseThrow();
+    HourRange window = window(repair, scope, range);
+    LiveStatus live = new LiveReader(sql, spec).read();
 
     Differ differ = new Differ(sql, spec);
     progress.update("Checksums of " + window.hours() + " hours in both versions", 0.02);
@@ -134,10 +153,15 @@ public final class Reconciler {
 
     progress.check("the coverage proof");
     progress.update("Proving coverage: every hour once, no gap", 0.92);
-    List<CoverageIssue> coverage = coverage(window, boundary, live, byHour);
-    var acks = reports.acknowledgements(target);
-    Reconciliation draft = new Reconciliation("", spec.name(), target, Instant.now(), window, boundary, Verdict.RED,
-        hours, keys, truncated, counts, coverage, acks, List.of());
+    Map<HourPartition, HourSums.Hour> sums = new TreeMap<>();
+    hours.forEach(h -> sums.put(h.hour(), new HourSums.Hour(h.rowsV1(), h.checksumV1(), h.rowsV2(), h.checksumV2())));
+    Coverage.Result proof = Coverage.of(window, boundary, sums, state.repairLedger(repair.id()), live.targetEdge());
+    List<CoverageIssue> coverage = new ArrayList<>(proof.issues());
+    coverage.addAll(countedTwice(window));
+    coverage.sort((a, b) -> a.hour().compareTo(b.hour()));
+    var acks = reports.acknowledgements(target, repair.id());
+    Reconciliation draft = new Reconciliation("", spec.name(), target, scope, repair.id(), spec.sha256(), Instant.now(),
+        window, boundary, Verdict.RED, hours, keys, truncated, counts, coverage, acks, List.of());
     List<Reconciliation.Acknowledgement> used = acks.stream().filter(a -> counts.getOrDefault(a.hour(), Map.of())
         .keySet().stream().anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).toList();
 
@@ -167,55 +191,28 @@ public final class Reconciler {
         : used.isEmpty() ? Verdict.GREEN : Verdict.ACKNOWLEDGED;
     String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
         + UUID.randomUUID().toString().substring(0, 6);
-    Reconciliation result = new Reconciliation(id, spec.name(), target, Instant.now(), window, boundary, verdict, hours,
-        keys, truncated, counts, coverage, used, classes);
+    Reconciliation result = new Reconciliation(id, spec.name(), target, scope, repair.id(), spec.sha256(), Instant.now(),
+        window, boundary, verdict, hours, keys, truncated, counts, coverage, used, classes);
     progress.check("saving the report");
     progress.update("Saving the report", 0.97);
     reports.save(result);
-    state.audit(id, "reconcile", "reconciled " + target + " over " + window + ": " + verdict.name().toLowerCase() + ", "
-        + differing.size() + " differing hours, " + unexpected + " unexpected keys, " + coverage.size() + " coverage issues");
+    state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
+        + repair.id() + ": " + verdict.name().toLowerCase() + ", " + differing.size() + " differing hours, " + unexpected
+        + " unexpected keys, " + coverage.size() + " coverage issues");
+    Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     return result;
   }
 
-  private List<CoverageIssue> coverage(HourRange window, HourPartition boundary, LiveStatus live,
-      Map<HourPartition, Diff.HourDiff> byHour) {
-    List<CoverageIssue> issues = new ArrayList<>();
-    TreeMap<HourPartition, LedgerEntry> ledger = reports.latestLedger(Backfill.target(spec));
-    HourPartition v2End = live.targetEdge().map(e -> e.plusHours(1)).orElse(boundary);
-    for (HourPartition h : window.list()) {
-      Diff.HourDiff d = byHour.get(h);
-      long rowsV1 = d == null ? 0 : d.rowsV1();
-      long rowsV2 = d == null ? 0 : d.rowsV2();
-      LedgerEntry entry = ledger.get(h);
-      if (h.isBefore(boundary)) {
-        if (entry == null || !entry.complete()) {
-          issues.add(new CoverageIssue(h, "gap", "no completed backfill hour in the ledger"));
-        } else if (entry.rows() != rowsV2 || (rowsV2 > 0 && entry.checksum() != d.checksumV2())) {
-          issues.add(new CoverageIssue(h, "owner", "v2 holds " + rowsV2 + " rows but the backfill wrote " + entry.rows()
-              + " with another checksum: something else wrote this hour"));
-        }
-      } else {
-        if (entry != null) {
-          issues.add(new CoverageIssue(h, "owner", "the backfill wrote an hour the live writer owns"));
-        }
-        if (h.isBefore(v2End) && rowsV2 == 0 && rowsV1 > 0) {
-          issues.add(new CoverageIssue(h, "gap", "v1 has " + rowsV1 + " rows, v2 none: the live writer skipped this hour"));
-        }
-        if (!h.isBefore(v2End) && rowsV1 > 0) {
-          issues.add(new CoverageIssue(h, "gap", "v2's live writer has not reached this hour yet"));
-        }
-      }
-    }
+  /** Hours of v2 where a key appears more than once: counted twice. */
+  private List<CoverageIssue> countedTwice(HourRange window) {
     String keys = spec.keys().stream().map(k -> k.quoted()).collect(Collectors.joining(", "));
     String time = spec.timeColumn().quoted();
-    sql.query("find keys counted twice", "SELECT toUnixTimestamp(h), count(), sum(c) FROM (SELECT toStartOfHour(" + time
-            + ") AS h, " + keys + ", count() AS c FROM " + spec.qualified(spec.targetTable()) + " WHERE " + time
+    return sql.query("find keys counted twice", "SELECT toUnixTimestamp(h), count(), sum(c) FROM (SELECT toStartOfHour("
+            + time + ") AS h, " + keys + ", count() AS c FROM " + spec.qualified(spec.targetTable()) + " WHERE " + time
             + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') GROUP BY h, " + keys
             + " HAVING c > 1) GROUP BY h ORDER BY h",
         rs -> new CoverageIssue(HourPartition.ofEpochSecond(rs.getLong(1)), "duplicate",
             rs.getLong(2) + " key(s) appear more than once (" + rs.getLong(3) + " rows)"),
-        window.from().epochSecond(), window.to().epochSecond()).forEach(issues::add);
-    issues.sort((a, b) -> a.hour().compareTo(b.hour()));
-    return issues;
+        window.from().epochSecond(), window.to().epochSecond());
   }
 }

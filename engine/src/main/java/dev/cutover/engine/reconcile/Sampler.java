@@ -53,9 +53,7 @@ public final class Sampler {
         List<Diff.HourDiff> one = differ.hours(spec.liveTable(), scratch, new HourRange(h, h.plusHours(1)));
         hourDiffs.addAll(one.isEmpty() ? List.of(new Diff.HourDiff(h, 0, 0, 0, 0, 0, 0, List.of())) : one);
       }
-      List<HourPartition> differing = hourDiffs.stream().filter(d -> !d.identical()).map(Diff.HourDiff::hour).toList();
-      List<Diff.KeyDiff> keys = differ.keys(spec.liveTable(), scratch, differing, keyLimit);
-      return new Diff(hourDiffs, keys, keys.size() >= keyLimit);
+      return differ.diff(spec.liveTable(), scratch, hourDiffs, keyLimit);
     } finally {
       sql.execute("drop the sample table", "DROP TABLE IF EXISTS " + spec.qualified(scratch));
     }

@@ -23,7 +23,7 @@ final class Fields {
   }
 
   String path(String key) {
-    return prefix.isEmpty() ? key : prefix + "." + key;
+    return prefix.isEmpty() ? key : key.startsWith("[") ? prefix + key : prefix + "." + key;
   }
 
   Set<String> keys() {
@@ -82,6 +82,59 @@ final class Fields {
       throw error(key, v, "one SQL expression such as -2 * v1.fees_usd, without ';'");
     }
     return s;
+  }
+
+  /** One expression or a list of them; none when the key is absent. */
+  List<String> expressions(String key) {
+    Object v = map.get(key);
+    if (v == null) {
+      return List.of();
+    }
+    if (!(v instanceof List<?> list)) {
+      return List.of(expression(key));
+    }
+    if (list.isEmpty()) {
+      throw error(key, v, "one SQL condition such as 'v2.clicks <= v1.clicks', or a list of them");
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      out.add(new Fields(origin, path(key), Map.of("[" + i + "]", list.get(i))).expression("[" + i + "]"));
+    }
+    return out;
+  }
+
+  /** A tolerance: a number at least zero, kept as the decimal written. */
+  java.math.BigDecimal tolerance(String key) {
+    Object v = required(key);
+    if (!(v instanceof Number n) || Double.isNaN(n.doubleValue()) || Double.isInfinite(n.doubleValue())
+        || n.doubleValue() < 0) {
+      throw error(key, v, "a number of at least 0, such as 0.000001");
+    }
+    return n instanceof Double || n instanceof Float ? java.math.BigDecimal.valueOf(n.doubleValue())
+        : new java.math.BigDecimal(n.toString());
+  }
+
+  /** An item of a list that holds names or mappings. */
+  record Item(String path, String text, java.util.Optional<Fields> fields) {}
+
+  List<Item> items(String key) {
+    Object v = required(key);
+    if (!(v instanceof List<?> list) || list.isEmpty()) {
+      throw error(key, v, "a non-empty list of column names, such as [book, instrument]");
+    }
+    List<Item> out = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      String p = path(key) + "[" + i + "]";
+      Object item = list.get(i);
+      if (item instanceof String text) {
+        out.add(new Item(p, text, java.util.Optional.empty()));
+      } else if (item instanceof Map<?, ?>) {
+        out.add(new Item(p, "", java.util.Optional.of(new Fields(origin, p, SpecLoader.asMap(origin, p, item)))));
+      } else {
+        throw error(key, v, "a list of column names, or of {name, tolerance} mappings");
+      }
+    }
+    return out;
   }
 
   String optionalExpression(String key, String fallback) {

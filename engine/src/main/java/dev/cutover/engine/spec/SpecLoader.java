@@ -86,7 +86,8 @@ public final class SpecLoader {
     }
     Identifier time = f.identifier("time_column");
     List<Identifier> keys = f.identifiers("keys");
-    List<Identifier> measures = f.identifiers("measures");
+    Map<Identifier, java.math.BigDecimal> tolerances = new LinkedHashMap<>();
+    List<Identifier> measures = measures(f, tolerances);
     Set<Identifier> overlap = new LinkedHashSet<>(keys);
     overlap.retainAll(measures);
     if (!overlap.isEmpty()) {
@@ -120,14 +121,14 @@ public final class SpecLoader {
     List<ExpectedDifference> rules = new ArrayList<>();
     Set<String> ruleNames = new LinkedHashSet<>();
     for (Fields r : f.optionalList("expected_differences")) {
-      r.allowOnly(Set.of("name", "where", "delta", "tolerance", "why"));
-      // where and delta speak of v1.column and v2.column: the row as each version has it.
+      r.allowOnly(Set.of("name", "where", "delta", "check", "tolerance", "why"));
+      // where, delta and check speak of v1.column and v2.column: the key's row as each version has it.
       String name = r.text("name");
       if (!ruleNames.add(name)) {
         throw r.error("name", name, "a name not used by another rule");
       }
       Map<Identifier, String> delta = new LinkedHashMap<>();
-      Fields d = r.child("delta");
+      Fields d = r.optionalChild("delta");
       for (String key : d.keys()) {
         Identifier measure = Identifier.simple(d.path(key), key);
         if (!measures.contains(measure)) {
@@ -135,11 +136,16 @@ public final class SpecLoader {
         }
         delta.put(measure, d.expression(key));
       }
-      if (delta.isEmpty()) {
-        throw r.error("delta", "{}", "at least one measure with its expected v2 - v1 expression");
+      List<String> checks = r.expressions("check");
+      if (delta.isEmpty() && checks.isEmpty()) {
+        throw r.error("delta", "missing", "at least one measure with its expected v2 - v1 expression, or a check "
+            + "such as 'v2.clicks <= v1.clicks'");
       }
-      rules.add(new ExpectedDifference(name, r.optionalExpression("where", "1"), delta,
-          r.decimal("tolerance", 0, 0, Double.MAX_VALUE), r.text("why")));
+      List<Identifier> checked = measures.stream().filter(m -> checks.stream().anyMatch(c -> names(c, m))).toList();
+      java.util.Optional<java.math.BigDecimal> tolerance = r.keys().contains("tolerance")
+          ? java.util.Optional.of(r.tolerance("tolerance")) : java.util.Optional.empty();
+      rules.add(new ExpectedDifference(name, r.optionalExpression("where", "1"), delta, checks, checked, tolerance,
+          r.text("why")));
     }
 
     Fields t = f.optionalChild("throttle");
@@ -169,8 +175,44 @@ public final class SpecLoader {
     }
     Duration retentionMargin = rt.duration("safety_margin", Duration.ofHours(24), Duration.ofDays(365));
 
+    String external = f.isMapping("transform") ? "\n--- transform ---\n" + transform : "";
+    String determines = String.join("\n", f.text("database"), live.name(), target.name(), time.name(),
+        keys.toString(), sources.toString(), transform);
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
-        sources, transform, rules, throttle, margin, overlapMin, consumers, retentionMargin, sha256(yaml));
+        tolerances, sources, transform, rules, throttle, margin, overlapMin, consumers, retentionMargin,
+        sha256(yaml + external), sha256(determines));
+  }
+
+  /**
+   * The measures: names, or mappings {@code {name: duration_s, tolerance: 0.000001}} for a
+   * floating-point measure whose tolerance the spec states.
+   */
+  private static List<Identifier> measures(Fields f, Map<Identifier, java.math.BigDecimal> tolerances) {
+    List<Identifier> out = new ArrayList<>();
+    for (Fields.Item item : f.items("measures")) {
+      Identifier m;
+      if (item.fields().isPresent()) {
+        Fields mf = item.fields().get();
+        mf.allowOnly(Set.of("name", "tolerance"));
+        m = mf.identifier("name");
+        if (mf.keys().contains("tolerance")) {
+          tolerances.put(m, mf.tolerance("tolerance"));
+        }
+      } else {
+        m = Identifier.simple("spec field '" + item.path() + "'", item.text());
+      }
+      if (out.contains(m)) {
+        throw f.error("measures", m, "each column once");
+      }
+      out.add(m);
+    }
+    return out;
+  }
+
+  /** Whether an expression names {@code v1.measure} or {@code v2.measure}. */
+  static boolean names(String expression, Identifier measure) {
+    return java.util.regex.Pattern.compile("(?<![A-Za-z0-9_`])v[12]\\.`?" + java.util.regex.Pattern.quote(measure.name())
+        + "`?(?![A-Za-z0-9_])").matcher(expression).find();
   }
 
   private static void validateTransform(Fields f, String transform, Set<String> sourceNames) {

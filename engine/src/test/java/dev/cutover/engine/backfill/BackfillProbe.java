@@ -25,7 +25,8 @@ public final class BackfillProbe {
       TableSpec spec = SpecLoader.load(Path.of(args[2]));
       BackfillSettings settings = BackfillSettings.from(spec.throttle()).withBatchHours(2)
           .withRowsPerSecond(150); // slow enough that a kill lands in the middle of the run
-      Backfill backfill = new Backfill(sql, new StateStore(sql, args[1]));
+      StateStore store = new StateStore(sql, args[1]);
+      Backfill backfill = new Backfill(sql, store);
       BackfillEvent.Listener print = e -> {
         if (e instanceof BackfillEvent.HourWritten w) {
           System.out.println("hour " + w.hour());
@@ -33,10 +34,10 @@ public final class BackfillProbe {
       };
       BackfillRun run;
       if (args[3].equals("start")) {
-        Plan plan = new Planner(sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+        Plan plan = new Planner(sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
         run = backfill.start(plan, print);
       } else {
-        run = backfill.resume(args[4], spec, settings, print);
+        run = backfill.start(new Planner(sql, store, spec).resume(backfill.check(args[4], spec), settings), print);
       }
       System.out.println("run " + run.id());
       System.out.flush();

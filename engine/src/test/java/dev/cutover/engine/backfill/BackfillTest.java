@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
@@ -47,7 +47,7 @@ class BackfillTest {
   }
 
   private Plan plan(BackfillSettings settings) {
-    return new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    return new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
   }
 
   @Test
@@ -103,7 +103,8 @@ class BackfillTest {
     assertEquals(RunState.CANCELLED, cancelled.state(), cancelled.message());
     assertTrue(store.ledger(cancelled.id()).size() < plan.hours().size());
 
-    RunRecord resumed = backfill.resume(cancelled.id(), spec, plan.settings(), BackfillEvent.Listener.NONE).await();
+    RunRecord resumed = backfill.start(new Planner(world.sql, store, spec).resume(cancelled, plan.settings()),
+        BackfillEvent.Listener.NONE).await();
 
     assertEquals(RunState.SUCCEEDED, resumed.state(), resumed.message());
     assertEquals(world.expected(plan.range().from(), plan.range().to()),
@@ -117,10 +118,12 @@ class BackfillTest {
     var first = backfill.start(plan, BackfillEvent.Listener.NONE);
     first.pause();
     try {
-      var e = assertThrows(InvalidInputException.class, () -> backfill.start(plan, BackfillEvent.Listener.NONE));
-      assertTrue(e.getMessage().startsWith("Run " + first.id() + " (started by "), e.getMessage());
-      assertTrue(e.getMessage().endsWith(" is writing " + world.database + ".visits_v2; only one run may write a target. "
-          + "Wait for it to finish, or cancel it, then try again."), e.getMessage());
+      var e = assertThrows(StepRefusedException.class, () -> backfill.start(plan, BackfillEvent.Listener.NONE));
+      assertTrue(e.getMessage().startsWith("The repair of " + world.database + ".visits_v2 is held by the backfill run "
+          + first.id() + " by "), e.getMessage());
+      assertTrue(e.getMessage().endsWith("; only one process may change it at a time. Wait for it to end, or cancel "
+          + "the run there, then try again."), e.getMessage());
+      assertEquals(dev.cutover.engine.ledger.Operator.actor(), e.holder().orElseThrow());
       assertEquals(RunState.PAUSED, store.run(first.id()).orElseThrow().state());
     } finally {
       first.resume();

@@ -75,8 +75,9 @@ class KillAndResumeTest {
         + store.run(runId).orElseThrow().range().hours() + " hours");
 
     if (store.run(runId).orElseThrow().state() != RunState.SUCCEEDED) {
-      RunRecord end = new Backfill(world.sql, store)
-          .resume(runId, spec, BackfillSettings.from(spec.throttle()), BackfillEvent.Listener.NONE).await();
+      Backfill backfill = new Backfill(world.sql, store);
+      RunRecord end = backfill.start(new Planner(world.sql, store, spec).resume(backfill.check(runId, spec),
+          BackfillSettings.from(spec.throttle())), BackfillEvent.Listener.NONE).await();
       assertEquals(RunState.SUCCEEDED, end.state(), end.message());
       resumes++;
     }
@@ -92,7 +93,9 @@ class KillAndResumeTest {
     }
     assertEquals(0L, world.sql.queryLong("rows at or after the boundary", "SELECT count() FROM visits_v2 "
         + "WHERE hour >= toDateTime(?, 'UTC')", run.boundary().epochSecond()));
-    assertTrue(store.lockHolder(world.database + ".visits_v2").isEmpty(), "the lock is released");
+    var repair = new dev.cutover.engine.repair.Repairs(world.sql, store, spec).latest().orElseThrow();
+    assertTrue(repair.operation().isEmpty(), "the run let go of the repair: " + repair);
+    assertEquals(dev.cutover.engine.api.RepairPhase.BACKFILLED, repair.phase(), repair.note());
     var audit = store.auditTrail(runId, 10_000);
     assertEquals(1, audit.stream().filter(a -> a.action().equals("start")).count(), "one start in the audit trail");
     assertEquals(resumes, audit.stream().filter(a -> a.action().equals("resume")).count(),

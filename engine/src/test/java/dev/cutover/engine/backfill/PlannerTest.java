@@ -28,8 +28,12 @@ class PlannerTest {
   static void world() {
     world = HourlyWorld.create(TestEngine.freshDatabase(PlannerTest.class), 3);
     spec = world.spec();
-    planner = new Planner(world.sql, spec);
+    planner = new Planner(world.sql, new dev.cutover.engine.ledger.StateStore(world.sql, world.database), spec);
     settings = BackfillSettings.from(spec.throttle());
+  }
+
+  private static dev.cutover.engine.ledger.StateStore store() {
+    return new dev.cutover.engine.ledger.StateStore(world.sql, world.database);
   }
 
   @AfterAll
@@ -120,12 +124,12 @@ class PlannerTest {
 
   @Test
   void unknownTablesAndColumnsAreNamedBeforeAnythingIsRead() {
-    var table = assertThrows(InvalidInputException.class, () -> new Planner(world.sql,
+    var table = assertThrows(InvalidInputException.class, () -> new Planner(world.sql, store(),
         dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("- table: clicks", "- name: clicks\n    table: clickz"), "s.yaml"))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false));
     assertEquals("The spec names source table " + world.database + ".clickz, which does not exist; check "
         + "sources[0].table and database.", table.getMessage());
-    var column = assertThrows(InvalidInputException.class, () -> new Planner(world.sql,
+    var column = assertThrows(InvalidInputException.class, () -> new Planner(world.sql, store(),
         dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("keys: [site]", "keys: [region]"), "s.yaml"))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false));
     assertEquals("The spec names column region, which visits_v1 does not have (it has [hour, site, clicks, users, "
@@ -137,7 +141,7 @@ class PlannerTest {
     // An apostrophe in a comment once hid the window's bound values from the JDBC driver.
     String yaml = world.specYaml().replace("transform: |\n  ", "transform: |\n  -- the site's clicks per hour "
         + "(corrected: milliseconds / 1000)\n  /* {window_start} is bound, not this one: ? */\n  ");
-    Plan plan = new Planner(world.sql, dev.cutover.engine.spec.SpecLoader.parse(yaml, "s.yaml"))
+    Plan plan = new Planner(world.sql, store(), dev.cutover.engine.spec.SpecLoader.parse(yaml, "s.yaml"))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, true);
     assertTrue(plan.estimates().sampleHour().toNanos() > 0);
     assertEquals(plan.boundary(), plan.range().to());

@@ -44,7 +44,7 @@ class ServerKilledTest {
     StateStore store = new StateStore(world.sql, world.database);
     BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
         .withRowsPerSecond(400).withRetries(10, Duration.ofMillis(500));
-    Plan plan = new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    Plan plan = new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
     List<BackfillEvent> events = new CopyOnWriteArrayList<>();
     BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
 
@@ -88,7 +88,7 @@ class ServerKilledTest {
     StateStore store = new StateStore(world.sql, world.database);
     BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
         .withRowsPerSecond(400).withRetries(2, Duration.ofMillis(100));
-    Plan plan = new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    Plan plan = new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
     List<BackfillEvent> events = new CopyOnWriteArrayList<>();
     BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
     while (events.stream().filter(e -> e instanceof BackfillEvent.HourWritten).count() < 4) {
@@ -112,8 +112,8 @@ class ServerKilledTest {
     EmbeddedServer second = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
     try {
       assertEquals(first.port(), second.port());
-      RunRecord end = new Backfill(world.sql, store).resume(failed.id(), spec, settings.withRetries(5,
-          Duration.ofMillis(500)), BackfillEvent.Listener.NONE).await();
+      RunRecord end = new Backfill(world.sql, store).start(new Planner(world.sql, store, spec).resume(failed,
+          settings.withRetries(5, Duration.ofMillis(500))), BackfillEvent.Listener.NONE).await();
       assertEquals(RunState.SUCCEEDED, end.state(), end.message());
       assertEquals(world.expected(plan.range().from(), plan.range().to()),
           world.checksums("visits_v2", plan.range().from(), plan.range().to()));

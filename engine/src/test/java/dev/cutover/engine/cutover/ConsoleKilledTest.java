@@ -15,7 +15,7 @@ import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.ledger.ReportStore;
-import dev.cutover.engine.reconcile.Reconciler.Window;
+
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.io.BufferedReader;
@@ -59,7 +59,7 @@ class ConsoleKilledTest {
     specFile = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
     engine = new Engine(world.db);
     Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
-    assertEquals(RunState.SUCCEEDED, engine.backfill(plan, BackfillEvent.Listener.NONE).await().state());
+    assertEquals(RunState.SUCCEEDED, dev.cutover.engine.testing.Procedure.backfill(engine, plan).state());
     world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
     seed = Long.getLong("cutover.seed", System.nanoTime());
     random = new Random(seed);
@@ -78,7 +78,7 @@ class ConsoleKilledTest {
   void killedWhileReconcilingLeavesNoHalfReportAndTheGateStillWorks() throws Exception {
     int kills = Integer.getInteger("cutover.reconcileKills", 3);
     long started = System.nanoTime();
-    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Window.ALL, 10_000).verdict());
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000).verdict());
     int window = (int) Math.max(300, 3 * (System.nanoTime() - started) / 1_000_000);
     System.out.println("[console-killed] reconcile: seed " + seed + ", " + kills + " kills within " + window + " ms");
 
@@ -106,7 +106,7 @@ class ConsoleKilledTest {
   @Test
   void killedWhileSwappingLeavesConsumersOnExactlyOneVersion() throws Exception {
     int kills = Integer.getInteger("cutover.swapKills", 3);
-    engine.reconcile(spec, Window.ALL, 10_000);
+    engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     long started = System.nanoTime();
     engine.cutover(spec, "visits");
     engine.rollback(spec, "visits");
@@ -223,8 +223,8 @@ class ConsoleKilledTest {
   }
 
   private static Gate.Version reads(String query) {
-    boolean readsV1 = Cutover.mentions(query, "visits_v1");
-    boolean readsV2 = Cutover.mentions(query, "visits_v2");
+    boolean readsV1 = dev.cutover.engine.repair.ConsumerView.mentions(query, "visits_v1");
+    boolean readsV2 = dev.cutover.engine.repair.ConsumerView.mentions(query, "visits_v2");
     return readsV1 == readsV2 ? Gate.Version.UNKNOWN : readsV1 ? Gate.Version.V1 : Gate.Version.V2;
   }
 

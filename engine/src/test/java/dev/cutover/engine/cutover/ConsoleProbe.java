@@ -8,7 +8,7 @@ import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.reconcile.Reconciler;
+
 import java.nio.file.Path;
 
 /**
@@ -28,7 +28,7 @@ public final class ConsoleProbe {
       System.out.flush();
       while (true) {
         if (args[3].equals("reconcile")) {
-          Reconciliation r = engine.reconcile(spec, Reconciler.Window.ALL, 10_000);
+          Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
           System.out.println("reconciled " + r.id() + " " + r.verdict());
         } else {
           SwapResult s = current == Gate.Version.V2 ? engine.rollback(spec, view) : engine.cutover(spec, view);

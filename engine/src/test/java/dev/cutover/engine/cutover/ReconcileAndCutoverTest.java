@@ -15,9 +15,10 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.reconcile.Reconciler.Window;
+
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.util.List;
@@ -40,7 +41,7 @@ class ReconcileAndCutoverTest {
     spec = world.spec();
     engine = new Engine(world.db);
     plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
-    assertEquals(RunState.SUCCEEDED, engine.backfill(plan, BackfillEvent.Listener.NONE).await().state());
+    assertEquals(RunState.SUCCEEDED, dev.cutover.engine.testing.Procedure.backfill(engine, plan).state());
     world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
   }
 
@@ -51,7 +52,7 @@ class ReconcileAndCutoverTest {
 
   @Test
   void aCleanRepairIsGreenWithEveryDifferenceExplained() {
-    Reconciliation r = engine.reconcile(spec, Window.ALL, 10_000);
+    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.GREEN, r.verdict(), r.coverage() + " " + r.unexpectedKeys());
     assertEquals(world.first, r.window().from());
     assertEquals(world.liveEdge.plusHours(1), r.window().to());
@@ -69,7 +70,7 @@ class ReconcileAndCutoverTest {
   void reconciliationReportsItsStepsAndACancelledOneRecordsNothing() {
     List<Double> fractions = new java.util.concurrent.CopyOnWriteArrayList<>();
     List<String> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Reconciliation done = engine.reconcile(spec, Window.ALL, 10_000, Progress.of((step, fraction) -> {
+    Reconciliation done = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000, Progress.of((step, fraction) -> {
       steps.add(step);
       fractions.add(fraction);
     }));
@@ -95,7 +96,7 @@ class ReconcileAndCutoverTest {
       }
     };
     var stopped = assertThrows(java.util.concurrent.CancellationException.class,
-        () -> engine.reconcile(spec, Window.ALL, 10_000, giveUpWhenComparing));
+        () -> engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000, giveUpWhenComparing));
     assertTrue(stopped.getMessage().contains("nothing was recorded"), stopped.getMessage());
     assertEquals(before, engine.reconciliations(spec).size(), "a cancelled reconciliation stores no report");
   }
@@ -108,7 +109,7 @@ class ReconcileAndCutoverTest {
     world.sql.execute("double", "INSERT INTO visits_v2 SELECT * FROM visits_v2 WHERE hour = toDateTime(?, 'UTC')",
         doubled.epochSecond());
 
-    Reconciliation r = engine.reconcile(spec, Window.ALL, 10_000);
+    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
 
     assertEquals(Reconciliation.Verdict.RED, r.verdict());
     assertTrue(r.coverage().stream().anyMatch(c -> c.hour().equals(removed) && c.kind().equals("owner")), r.coverage().toString());
@@ -124,7 +125,7 @@ class ReconcileAndCutoverTest {
     HourPartition incident = world.busyHour(8);
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
-    Reconciliation red = engine.reconcile(spec, Window.HISTORY, 10_000);
+    Reconciliation red = engine.reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
     assertEquals(Reconciliation.Verdict.RED, red.verdict());
     assertTrue(red.keys().stream().filter(k -> !k.expected()).allMatch(k -> k.hour().equals(incident)
         && k.kind() == Diff.Kind.DUPLICATE_IN_V1), red.keys().stream().filter(k -> !k.expected()).toList().toString());
@@ -134,7 +135,7 @@ class ReconcileAndCutoverTest {
         + "shows it.", noReason.getMessage());
     engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
 
-    Reconciliation acked = engine.reconcile(spec, Window.HISTORY, 10_000);
+    Reconciliation acked = engine.reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
     assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, acked.verdict());
     assertEquals(1, acked.acknowledged().size());
     assertTrue(engine.state().auditTrail(world.database + ".visits_v2", 20).stream()
@@ -143,16 +144,19 @@ class ReconcileAndCutoverTest {
 
   @Test
   void eachUnmetGateConditionRefusesWithItsSentence() {
-    var none = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "visits"));
-    assertTrue(none.getMessage().startsWith("The cutover is refused: reconciliation (No reconciliation has run for "),
+    var none = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+    assertTrue(none.getMessage().startsWith("The cutover is refused: verdict (No reconciliation of the whole repair "),
         none.getMessage());
+    assertEquals(List.of("verdict", "data now"), none.unmet().stream().map(u -> u.replaceAll(":.*", "")).toList());
+    assertEquals(Gate.Version.V1, engine.gate(spec).current(), "nothing was changed");
 
+    // v2's newest hour goes missing: the verdict covers the hours both versions have closed, the gate sees the rest.
     world.sql.execute("gap", "ALTER TABLE visits_v2 DROP PARTITION ID '" + world.liveEdge.partitionId() + "'");
-    engine.reconcile(spec, Window.ALL, 10_000);
+    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    assertEquals(world.liveEdge, r.window().to(), "the newest hour both versions have closed");
     Gate gate = engine.gate(spec);
     assertFalse(gate.open());
-    assertEquals(List.of("reconciliation", "v2 caught up"), gate.unmet().stream().map(Gate.Condition::name).toList());
-    assertTrue(gate.unmet().getFirst().detail().contains(" is red."), gate.unmet().getFirst().detail());
+    assertEquals(List.of("v2 caught up"), gate.unmet().stream().map(Gate.Condition::name).toList());
 
     var wrongName = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "pnl"));
     assertEquals("To cutover, confirm with the consumer view's name, visits (you typed 'pnl').", wrongName.getMessage());
@@ -160,7 +164,7 @@ class ReconcileAndCutoverTest {
 
   @Test
   void cutoverRollbackAndCutoverAgainWhileReadersNeverSeeAMixture() throws Exception {
-    engine.reconcile(spec, Window.ALL, 10_000);
+    engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     assertTrue(engine.gate(spec).open(), engine.gate(spec).unmet().toString());
     HourPartition probe = world.busyHour(2);
     String v1 = totals("visits_v1", probe);
@@ -173,7 +177,7 @@ class ReconcileAndCutoverTest {
       assertTrue(cut.verification().startsWith("verified: visits returns visits_v2's rows for "), cut.verification());
       assertEquals(v2, totals("visits", probe));
 
-      var again = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "visits"));
+      var again = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
       assertEquals("Consumers already read visits_v2 through visits; a second cutover would switch them back. Use "
           + "rollback for that.", again.getMessage());
 
@@ -181,7 +185,7 @@ class ReconcileAndCutoverTest {
       assertEquals(Gate.Version.V1, back.after());
       assertEquals(v1, totals("visits", probe));
 
-      engine.reconcile(spec, Window.ALL, 10_000);
+      engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
       for (int i = 0; i < 5; i++) {
         engine.cutover(spec, "visits");
         engine.rollback(spec, "visits");
@@ -194,11 +198,11 @@ class ReconcileAndCutoverTest {
 
   @Test
   void retentionKeepsV1UntilTheHorizonUnlessForcedWithAReason() {
-    engine.reconcile(spec, Window.ALL, 10_000);
+    engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     engine.cutover(spec, "visits");
     var retention = engine.retention(spec);
     assertEquals(12 + 3 + 6, retention.total().toHours(), "cache 12 h + window 3 h + margin 6 h");
-    var early = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, false, null));
+    var early = assertThrows(StepRefusedException.class, () -> engine.dropV1(spec, false, null));
     assertTrue(early.getMessage().startsWith("v1 must be kept until "), early.getMessage());
     var noReason = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, ""));
     assertTrue(noReason.getMessage().startsWith("Dropping v1 before its retention horizon needs a written reason"));
@@ -217,7 +221,7 @@ class ReconcileAndCutoverTest {
     assertTrue(engine.retention(spec).droppedAt().isPresent(), "the retention shows when v1 was dropped");
     var twice = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, "again"));
     assertTrue(twice.getMessage().startsWith("visits_v1 was dropped already, at "), twice.getMessage());
-    var rollback = assertThrows(InvalidInputException.class, () -> engine.rollback(spec, "visits"));
+    var rollback = assertThrows(StepRefusedException.class, () -> engine.rollback(spec, "visits"));
     assertTrue(rollback.getMessage().contains("visits_v1"), rollback.getMessage());
   }
 

@@ -12,6 +12,7 @@ import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Planner;
+import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.spec.SpecLoader;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
@@ -37,9 +38,13 @@ class PreflightTest {
   }
 
   private PreflightReport run(TableSpec spec, List<String> acknowledged) {
-    Plan plan = new Planner(world.sql, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+    Plan plan = new Planner(world.sql, store(), spec).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()), false);
-    return new Preflight(world.sql, spec, world.database).run(plan, acknowledged);
+    return new Preflight(world.sql, spec, store()).run(plan, acknowledged);
+  }
+
+  private StateStore store() {
+    return new StateStore(world.sql, world.database);
   }
 
   private static Check check(PreflightReport report, String name) {
@@ -50,7 +55,7 @@ class PreflightTest {
   void aSoundWorldPassesEveryCheckAndSaysTheTargetWillBeCreated() {
     PreflightReport report = run(world.spec(), List.of());
     assertTrue(report.passed(), report.toString());
-    assertEquals(List.of("partition key", "transform", "roles", "boundary", "reprocessing window", "side effects",
+    assertEquals(List.of("partition key", "transform", "rules", "roles", "boundary", "reprocessing window", "side effects",
         "determinism", "privileges", "disk"), report.checks().stream().map(Check::name).toList());
     assertTrue(report.checks().stream().allMatch(c -> c.status() == Status.PASS), report.toString());
     assertEquals("visits_v2 does not exist yet; the backfill creates it with the structure, partitioning "
@@ -119,14 +124,14 @@ class PreflightTest {
 
   @Test
   void eachCheckIsReportedAsItStartsAndACancelledPreflightStopsBetweenChecks() {
-    Plan plan = new Planner(world.sql, world.spec()).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+    Plan plan = new Planner(world.sql, store(), world.spec()).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(world.spec().throttle()), false);
     List<String> steps = new java.util.ArrayList<>();
-    PreflightReport report = new Preflight(world.sql, world.spec(), world.database).run(plan, List.of(),
+    PreflightReport report = new Preflight(world.sql, world.spec(), store()).run(plan, List.of(),
         Progress.of((step, fraction) -> steps.add(step)));
     assertEquals(report.checks().size(), steps.size(), steps.toString());
-    assertEquals("Checking partition key (1 of 9)", steps.getFirst());
-    assertEquals("Checking disk (9 of 9)", steps.getLast());
+    assertEquals("Checking partition key (1 of 10)", steps.getFirst());
+    assertEquals("Checking disk (10 of 10)", steps.getLast());
 
     Progress cancelAfterTwo = new Progress() {
       private int seen;
@@ -142,7 +147,7 @@ class PreflightTest {
       }
     };
     assertThrows(java.util.concurrent.CancellationException.class,
-        () -> new Preflight(world.sql, world.spec(), world.database).run(plan, List.of(), cancelAfterTwo));
+        () -> new Preflight(world.sql, world.spec(), store()).run(plan, List.of(), cancelAfterTwo));
   }
 
   @Test

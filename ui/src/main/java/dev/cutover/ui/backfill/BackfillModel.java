@@ -1,13 +1,15 @@
 package dev.cutover.ui.backfill;
 
+import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
-import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -171,19 +174,20 @@ public final class BackfillModel implements ScreenModel {
 
   /** Starts a backfill of the current plan, once its preflight passed and the operator confirmed. */
   public void start() {
-    Plan plan = workspace.plan();
-    PreflightReport checks = workspace.preflightProperty().get();
+    Preflighted checked = workspace.preflightProperty().get();
     Engine engine = workspace.engine();
-    if (plan == null) {
+    if (workspace.plan() == null) {
       activity.fail("There is no plan yet; make one on the Plan screen first.");
       return;
     }
-    if (checks == null || !checks.passed()) {
-      activity.fail(checks == null ? "Run the preflight on the Plan screen first; the backfill starts only when no "
-          + "check failed." : "The preflight found " + checks.failures().size() + " failed check(s); fix them on "
-          + "the Plan screen and run it again.");
+    if (checked == null || checked.cleared().isEmpty()) {
+      activity.fail(checked == null ? "Run the preflight on the Plan screen first; the backfill starts only when no "
+          + "check failed." : "The preflight found " + checked.report().failures().size() + " failed check(s); fix "
+          + "them on the Plan screen and run it again.");
       return;
     }
+    ClearedPlan cleared = checked.cleared().get();
+    Plan plan = cleared.plan();
     String target = plan.spec().database() + "." + plan.spec().targetTable();
     if (!workspace.dialogs().confirmBackfill(new BackfillRequest(target, plan.range(), plan.boundary(),
         plan.hours().size(), settingsText(plan.settings())))) {
@@ -194,7 +198,7 @@ public final class BackfillModel implements ScreenModel {
     progress.hours().changed();
     int c = concurrency.get();
     long r = rowsLimit.get();
-    activity.run("start the backfill", p -> engine.backfill(plan, listener), run -> {
+    activity.run("start the backfill", p -> engine.backfill(cleared, listener), run -> {
       drive(run);
       if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()) {
         applyThrottle();
@@ -209,7 +213,11 @@ public final class BackfillModel implements ScreenModel {
             + " min");
   }
 
-  /** Continues a run that failed, was cancelled or was interrupted, from its ledger. */
+  /**
+   * Continues a run that failed, was cancelled or was interrupted, from its ledger, through the same
+   * door as a new run: its plan (the run's range and boundary, its throttle with the concurrency and
+   * rows/s set here) passes the preflight first, with the dependents acknowledged on the Plan screen.
+   */
   public void resumeRun() {
     RunRecord stopped = progress.recordProperty().get();
     TableSpec spec = workspace.spec();
@@ -220,17 +228,31 @@ public final class BackfillModel implements ScreenModel {
     }
     int c = concurrency.get();
     long r = rowsLimit.get();
-    activity.run("resume run " + stopped.id(), p -> {
-      BackfillSettings settings = engine.defaults(spec).withConcurrency(c).withRowsPerSecond(r);
+    List<String> acks = acknowledgedDependents();
+    activity.run("check and resume run " + stopped.id(), p -> {
+      Plan plan = engine.planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r));
+      Preflighted checked = engine.preflight(plan, acks, p);
+      if (checked.cleared().isEmpty()) {
+        throw new StepRefusedException("resume", "The preflight of the resumed run failed: " + checked.report()
+            .failures().stream().map(f -> f.name() + " (" + f.finding() + ")").collect(Collectors.joining("; "))
+            + ". Fix that, or acknowledge the dependents on the Plan screen, and resume again.");
+      }
       Map<HourPartition, LedgerEntry> ledger = engine.ledger(stopped.id());
       LiveStatus status = engine.live(spec);
-      BackfillRun run = engine.resume(stopped.id(), spec, settings, listener);
+      BackfillRun run = engine.backfill(checked.cleared().get(), listener);
       return new Resumed(run, ledger, status);
     }, resumed -> {
       progress.show(resumed.run().record(), resumed.ledger(), liveEnd(resumed.live(), stopped.boundary()), Instant.now(),
           false);
       drive(resumed.run());
     });
+  }
+
+  /** The dependents acknowledged in the last preflight of this console. */
+  private List<String> acknowledgedDependents() {
+    Preflighted last = workspace.preflightProperty().get();
+    return last == null ? List.of() : last.report().dependents().stream().filter(d -> d.acknowledged())
+        .map(d -> d.name()).toList();
   }
 
   private record Resumed(BackfillRun run, Map<HourPartition, LedgerEntry> ledger, LiveStatus live) {}

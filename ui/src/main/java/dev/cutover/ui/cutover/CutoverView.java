@@ -127,12 +127,13 @@ public final class CutoverView extends ScreenView {
     Label statement = swapLabel(model, "swap-statement", SwapResult::statement);
     statement.getStyleClass().add("mono");
     Widgets.fact(g, "Statement", statement);
-    Widgets.fact(g, "Checked hour", swapLabel(model, "swap-hour", s -> s.verifiedHour() + " UTC"));
+    Widgets.fact(g, "Checked hours", swapLabel(model, "swap-hour", s -> s.verifiedWindow().hours() + " hours, "
+        + s.verifiedWindow()));
     Label verification = swapLabel(model, "swap-verification", SwapResult::verification);
     binder.watch(model.lastSwapProperty(), s -> {
       verification.getStyleClass().removeAll("good", "bad");
       if (s != null) {
-        verification.getStyleClass().add(s.verification().startsWith("verified") ? "good" : "bad");
+        verification.getStyleClass().add(s.verified() ? "good" : "bad");
       }
     });
     Widgets.fact(g, "Verification", verification);

@@ -50,8 +50,9 @@ public final class PreflightModel {
       return;
     }
     List<String> acks = acknowledged.entrySet().stream().filter(e -> e.getValue().get()).map(Map.Entry::getKey).toList();
-    activity.run("run the preflight checks", p -> engine.preflight(plan, acks, p), report -> {
-      workspace.preflightProperty().set(report);
+    activity.run("run the preflight checks", p -> engine.preflight(plan, acks, p), checked -> {
+      PreflightReport report = checked.report();
+      workspace.preflightProperty().set(checked);
       checks.setAll(report.checks());
       report.dependents().forEach(d -> acknowledged.computeIfAbsent(d.name(),
           n -> new SimpleBooleanProperty(d.acknowledged())));

@@ -6,7 +6,6 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.reconcile.ReportExport;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
@@ -86,7 +85,7 @@ public final class ReconcileModel implements ScreenModel {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     int limit = keyLimit.get();
-    activity.run("reconcile v1 and v2", p -> engine.reconcile(spec, Reconciler.Window.ALL, limit, p), r -> {
+    activity.run("reconcile v1 and v2", p -> engine.reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p), r -> {
       if (!measureChosen) {
         mostChanged(r).ifPresent(measure::set);
       }
@@ -196,7 +195,7 @@ public final class ReconcileModel implements ScreenModel {
     int limit = keyLimit.get();
     activity.run("acknowledge the difference and reconcile again", p -> {
       engine.acknowledge(spec, hour, key, reason.get());
-      return engine.reconcile(spec, Reconciler.Window.ALL, limit, p);
+      return engine.reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
     }, report::set);
   }
 

@@ -129,7 +129,7 @@ class PlanModelTest {
 
     preflight.acknowledged(name).set(true);
     preflight.run();
-    PreflightReport report = workspace.preflightProperty().get();
+    PreflightReport report = workspace.preflightProperty().get().report();
     assertTrue(report.passed(), report.failures().toString());
     assertEquals(PreflightReport.Status.WARN, report.checks().stream().filter(c -> c.name().equals("side effects"))
         .findFirst().orElseThrow().status());

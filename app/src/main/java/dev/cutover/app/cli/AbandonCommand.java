@@ -1,0 +1,38 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.Safety;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Session;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "abandon", mixinStandardHelpOptions = true,
+    description = {"Give up the target's repair, with a written reason: its pinned boundary and its ledger stop "
+        + "counting, and the next backfill starts a new repair. v2 stays as it is. Refused while consumers read v2 "
+        + "(roll back first) and while another process holds the repair.", Safety.ABANDON})
+public final class AbandonCommand extends EngineCommand {
+
+  @Mixin SpecFile specFile;
+
+  @Option(names = "--confirm", paramLabel = "TARGET", required = true,
+      description = "The target table's name (tables.target in the spec), typed to confirm.")
+  String confirm;
+
+  @Option(names = "--reason", paramLabel = "TEXT", required = true, description = "Why the repair is given up.")
+  String reason;
+
+  @Override
+  int run(Session session, Engine engine) {
+    TableSpec spec = specFile.load(engine);
+    Repair r = engine.abandon(spec, confirm, reason);
+    print(Render.ordered("abandoned", r.id(), "boundary", r.boundary().map(Object::toString).orElse(null), "reason",
+        reason.strip()), List.of("Abandoned repair " + r.id() + (r.boundary().map(b -> " (B = " + b + ")").orElse(""))
+            + ". " + spec.targetTable() + " is unchanged; the next backfill starts a new repair and pins its own "
+            + "boundary."));
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.cutover.engine.api;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Where a target's repair stands, at a glance: its phase and boundary, where the corrected live
+ * writer was seen to start, which window the current verdict covers, and the exact next step.
+ * Everything in it was read when it was made ({@link #at}); the console says how old it is.
+ *
+ * @param repair the newest repair record of the target, ended or not; empty before its first backfill
+ * @param liveWriter what the data say of the corrected live writer, once the repair has a boundary
+ * @param verdict the newest reconciliation over the whole repair, if any
+ */
+public record RepairStatus(String target, Instant at, Optional<Repair> repair, LiveStatus live,
+    Optional<LiveWriter> liveWriter, Optional<Verdict> verdict, NextStep next) {
+
+  /** The phase, or empty before the first backfill. */
+  public Optional<RepairPhase> phase() {
+    return repair.map(Repair::phase);
+  }
+
+  /**
+   * The verdict over the whole repair that the gate would start from.
+   *
+   * @param underThisSpec whether it was made under the spec loaded now; only then can it count
+   * @param coversRepair whether its window starts at the repair's first hour, with its boundary
+   */
+  public record Verdict(String id, Instant created, HourRange window, Reconciliation.Verdict verdict,
+      long unexpectedKeys, long acknowledged, long coverageIssues, boolean underThisSpec, boolean coversRepair) {
+
+    public boolean counts() {
+      return underThisSpec && coversRepair;
+    }
+  }
+
+  /**
+   * What to do next, in the operator's words, as a command and as the console's button.
+   *
+   * @param command the command line, with {@code SPEC} for the spec as the operator names it; empty
+   *     when the step happens outside Cutover (deploying the corrected live writer)
+   * @param button the screen and button in the console
+   */
+  public record NextStep(Kind kind, String sentence, String command, String button) {}
+
+  /** The kinds of next step. */
+  public enum Kind {
+    BACKFILL,
+    WAIT_FOR_RUN,
+    RESUME,
+    DEPLOY_LIVE_WRITER,
+    FIX_LIVE_WRITER,
+    WAIT_FOR_OVERLAP,
+    RECONCILE,
+    REVIEW_DIFFERENCES,
+    CUTOVER,
+    WATCH_CONSUMERS,
+    FINISHED,
+    START_OVER,
+    SETTLE
+  }
+}

@@ -1,0 +1,216 @@
+package dev.cutover.engine.cutover;
+
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Gate.Condition;
+import dev.cutover.engine.api.Gate.Version;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.Reconciliation.Scope;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.Backfill;
+import dev.cutover.engine.backfill.LiveReader;
+import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.reconcile.Recheck;
+import dev.cutover.engine.reconcile.Reconciler;
+import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.repair.Repairs;
+import dev.cutover.engine.sql.Sql;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The cutover gate and the rollback gate, each judged from the data as it is when asked.
+ *
+ * <p>The cutover gate opens only when the corrected live writer has written v2 from B (and nothing
+ * below it) for the spec's minimum overlap, v2 has caught up with v1, no backfill runs, and the
+ * latest verdict over the whole repair, made under this spec, still holds: per-hour checksums of
+ * both versions are compared with those the verdict saw, and hours that changed or appeared since
+ * are compared key by key on the spot. There is no freshness window: an old verdict is as good as
+ * the data that has not changed since.
+ */
+public final class Gates {
+
+  private final Sql sql;
+  private final StateStore state;
+  private final ReportStore reports;
+  private final TableSpec spec;
+  private final Repairs repairs;
+  private final ConsumerView view;
+
+  public Gates(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
+    this.sql = sql;
+    this.state = state;
+    this.reports = reports;
+    this.spec = spec;
+    this.repairs = new Repairs(sql, state, spec);
+    this.view = new ConsumerView(sql, spec);
+  }
+
+  /** The cutover gate, as any process sees it. */
+  public Gate cutover() {
+    return cutover(repairs.settled(), false);
+  }
+
+  /**
+   * The cutover gate.
+   *
+   * @param held whether {@code repair} is held by the cutover asking: its own operation does not block it
+   */
+  Gate cutover(Optional<Repair> repair, boolean held) {
+    Version current = view.reads();
+    if (!view.liveExists()) {
+      return v1Dropped(Gate.CUTOVER, current);
+    }
+    List<Condition> conditions = new ArrayList<>();
+    conditions.add(repairCondition(repair, held, RepairPhase::cutoverAllowed, "its history backfilled (and no "
+        + "backfill running)"));
+    conditions.add(new Condition("consumers read v1", current == Version.V1, switch (current) {
+      case V1 -> spec.consumerView() + " reads " + spec.liveTable() + ".";
+      case V2 -> spec.consumerView() + " already reads " + spec.targetTable() + ": the cutover happened; roll back "
+          + "first to cut over again.";
+      case UNKNOWN -> spec.consumerView() + " reads neither " + spec.liveTable() + " nor " + spec.targetTable()
+          + ", or both.";
+    }));
+    conditions.add(noBackfill(repair, held));
+    LiveStatus live = new LiveReader(sql, spec).read();
+    boolean caughtUp = live.targetEdge().isPresent() && live.liveEdge().isPresent()
+        && !live.targetEdge().get().isBefore(live.liveEdge().get());
+    conditions.add(new Condition("v2 caught up", caughtUp, "Newest hour in v1 " + live.liveEdge().map(Object::toString)
+        .orElse("none") + ", in v2 " + live.targetEdge().map(Object::toString).orElse("none") + "."));
+    Optional<HourRange> judged = Optional.empty();
+    if (repair.isEmpty() || repair.get().boundary().isEmpty() || repair.get().firstHour().isEmpty()) {
+      conditions.add(new Condition("verdict", false, "No repair with a backfilled history, so nothing was reconciled."));
+    } else {
+      Repair r = repair.get();
+      HourRange window = new Reconciler(sql, state, reports, spec).window(r, Scope.REPAIR, Optional.empty());
+      Optional<ReportStore.Summary> verdict = reports.decisive(r.target(), r.id());
+      conditions.add(verdictCondition(r, verdict));
+      Recheck.Result now = null;
+      if (verdict.isPresent() && verdict.get().verdict().allowsCutover()) {
+        now = new Recheck(sql, state, reports, spec).against(r, verdict.get(), window, live.targetEdge());
+        judged = Optional.of(window);
+        conditions.add(new Condition("data now", now.clean(), now.describe()));
+      } else {
+        conditions.add(new Condition("data now", false, "Not judged: there is no verdict over the whole repair to "
+            + "check the data against."));
+      }
+      var liveWriter = now != null ? now.live() : new dev.cutover.engine.repair.Observation(sql, state, spec)
+          .liveWriter(r, window, live.targetEdge());
+      conditions.add(new Condition("live writer from B", liveWriter.startsAtBoundary(), liveWriter.describe()));
+      long minimum = spec.minimumOverlap().toHours();
+      conditions.add(new Condition("overlap", liveWriter.startsAtBoundary() && liveWriter.hours() >= minimum,
+          "v1 and v2 were both written live for " + liveWriter.hours() + " hour(s) since B = " + r.boundary().get()
+              + "; at least " + minimum + " are required."));
+    }
+    conditions.add(atomic());
+    return new Gate(Gate.CUTOVER, conditions, current, judged);
+  }
+
+  /** The rollback gate, as any process sees it. */
+  public Gate rollback() {
+    return rollback(repairs.settled(), false);
+  }
+
+  Gate rollback(Optional<Repair> repair, boolean held) {
+    Version current = view.reads();
+    if (!view.liveExists()) {
+      return v1Dropped(Gate.ROLLBACK, current);
+    }
+    List<Condition> conditions = new ArrayList<>();
+    conditions.add(repairCondition(repair, held, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2"));
+    conditions.add(new Condition("consumers read v2", current == Version.V2, current == Version.V2
+        ? spec.consumerView() + " reads " + spec.targetTable() + "." : spec.consumerView() + " reads "
+            + (current == Version.V1 ? spec.liveTable() + ": there is no cutover to roll back." : "neither version.")));
+    conditions.add(new Condition(Gate.V1_KEPT, true, spec.liveTable() + " is kept; rollback is possible until it is "
+        + "dropped."));
+    Optional<Version> handle = view.handleReads();
+    boolean handleOk = handle.filter(h -> h == Version.V1).isPresent();
+    conditions.add(new Condition("rollback handle", handleOk, handleOk ? view.handle() + " reads " + spec.liveTable()
+        + "." : view.handle() + (handle.isEmpty() ? " does not exist" : " reads " + (handle.get() == Version.V2
+            ? spec.targetTable() + ", like " + spec.consumerView() : "neither version")) + "; a swap would not bring "
+            + "v1 back. Recreate it over v1: " + handleRepair() + "."));
+    conditions.add(atomic());
+    return new Gate(Gate.ROLLBACK, conditions, current, Optional.empty());
+  }
+
+  /** The statement that makes the rollback handle read v1 again. */
+  String handleRepair() {
+    String query = view.query();
+    String rewritten = view.reads() == Version.V2
+        ? ConsumerView.replaceTable(query, spec.targetTable().name(), spec.liveTable().name()) : query;
+    return "CREATE OR REPLACE VIEW " + spec.qualified(view.handle()) + " AS " + rewritten;
+  }
+
+  private Gate v1Dropped(String step, Version current) {
+    return new Gate(step, List.of(new Condition(Gate.V1_KEPT, false, spec.liveTable() + " was dropped: consumers of "
+        + spec.consumerView() + " read " + spec.targetTable() + " for good, and there is nothing to cut over or roll "
+        + "back.")), current, Optional.empty());
+  }
+
+  private Condition repairCondition(Optional<Repair> repair, boolean held, java.util.function.Predicate<RepairPhase> allowed,
+      String needs) {
+    if (repair.isEmpty()) {
+      return new Condition("repair", false, "No repair of " + Backfill.target(spec) + " is under way; it starts with "
+          + "its first backfill.");
+    }
+    Repair r = repair.get();
+    if (r.operation().isPresent() && !held) {
+      return new Condition("repair", false, "The repair is held by the " + r.operation().get().describe() + ".");
+    }
+    return new Condition("repair", allowed.test(r.phase()), "Repair " + r.id() + " is " + r.phase().words()
+        + r.boundary().map(b -> ", B = " + b).orElse("") + (allowed.test(r.phase()) ? "." : "; this step needs "
+            + needs + "."));
+  }
+
+  private Condition noBackfill(Optional<Repair> repair, boolean held) {
+    Optional<RunRecord> active = state.activeRun(Backfill.target(spec), Instant.now());
+    Optional<Repair.Operation> op = repair.flatMap(Repair::operation)
+        .filter(o -> o.action().equals(Repair.Operation.BACKFILL));
+    boolean none = active.isEmpty() && op.isEmpty();
+    return new Condition("no backfill running", none, active.map(r -> "Run " + r.id() + " is "
+        + r.state().name().toLowerCase() + " on " + Backfill.target(spec) + ".").or(() -> op.map(o -> "The "
+            + o.describe() + " holds the repair.")).orElse("No backfill is running on " + Backfill.target(spec) + "."));
+  }
+
+  private Condition verdictCondition(Repair r, Optional<ReportStore.Summary> verdict) {
+    if (verdict.isEmpty()) {
+      return new Condition("verdict", false, "No reconciliation of the whole repair " + r.id() + " exists; reconcile "
+          + "it (narrower windows are shown but never decide).");
+    }
+    ReportStore.Summary v = verdict.get();
+    List<String> why = new ArrayList<>();
+    if (!v.specSha256().equals(spec.sha256())) {
+      why.add("it was made under another version of the spec (sha256 " + abbreviate(v.specSha256()) + "…, now "
+          + abbreviate(spec.sha256()) + "…): reconcile again under this one");
+    }
+    if (!v.boundary().equals(r.boundary().get()) || !v.window().from().equals(r.firstHour().get())) {
+      why.add("it covered " + v.window() + " with B = " + v.boundary() + ", and the repair now starts at "
+          + r.firstHour().get() + ": reconcile again");
+    }
+    if (!v.verdict().allowsCutover()) {
+      why.add("it is red: " + v.unexpectedKeys() + " unexpected key(s), " + v.coverageIssues() + " coverage issue(s)");
+    }
+    String head = "The verdict over the whole repair, " + v.id() + " of " + v.created() + " over " + v.window() + ", is "
+        + v.verdict().name().toLowerCase() + (v.acknowledged() > 0 ? " with " + v.acknowledged() + " acknowledged" : "");
+    return new Condition("verdict", why.isEmpty(), why.isEmpty() ? head + "." : head + "; " + String.join("; ", why)
+        + ".");
+  }
+
+  private Condition atomic() {
+    String engine = sql.query("read the database engine", "SELECT engine FROM system.databases WHERE name = ?",
+        rs -> rs.getString(1), spec.database().name()).stream().findFirst().orElse("missing");
+    boolean ok = engine.equals("Atomic") || engine.equals("Replicated");
+    return new Condition("Atomic database", ok, "Database " + spec.database() + " uses the " + engine + " engine"
+        + (ok ? "." : "; EXCHANGE TABLES needs Atomic."));
+  }
+
+  private static String abbreviate(String hash) {
+    return hash.length() > 12 ? hash.substring(0, 12) : hash;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.cutover.engine.cutover;
+
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.Backfill;
+import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.repair.Repairs;
+import dev.cutover.engine.sql.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The end of a repair: how long v1 must be kept after the cutover (the longest consumer cache, the
+ * reconciliation window and a margin), dropping it once that is over (or earlier, with a written
+ * reason), and cleaning up the staging tables runs leave.
+ */
+public final class Retirement {
+
+  private final Sql sql;
+  private final StateStore state;
+  private final ReportStore reports;
+  private final TableSpec spec;
+  private final ConsumerView view;
+
+  public Retirement(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
+    this.sql = sql;
+    this.state = state;
+    this.reports = reports;
+    this.spec = spec;
+    this.view = new ConsumerView(sql, spec);
+  }
+
+  /** How long v1 must be kept after the cutover, from the spec's consumers and windows. */
+  public Retention retention() {
+    var consumer = spec.consumers().stream().max(Comparator.comparing(TableSpec.Consumer::cacheLifetime));
+    Duration cache = consumer.map(TableSpec.Consumer::cacheLifetime).orElse(Duration.ZERO);
+    Optional<Instant> cutoverAt = Optional.empty();
+    boolean liveExists = view.liveExists();
+    if (view.reads() == dev.cutover.engine.api.Gate.Version.V2) {
+      cutoverAt = reports.swaps(Backfill.target(spec)).stream().filter(s -> s.action().equals("cutover"))
+          .map(ReportStore.SwapRecord::at).max(Comparator.naturalOrder());
+    }
+    Duration total = cache.plus(spec.minimumOverlap()).plus(spec.retentionMargin());
+    Optional<Instant> droppedAt = liveExists ? Optional.empty()
+        : reports.swaps(Backfill.target(spec)).stream().filter(s -> s.action().equals("drop-v1"))
+            .map(ReportStore.SwapRecord::at).max(Comparator.naturalOrder());
+    return new Retention(cutoverAt, cache, consumer.map(TableSpec.Consumer::name).orElse("none"), spec.minimumOverlap(),
+        spec.retentionMargin(), cutoverAt.map(t -> t.plus(total)), droppedAt);
+  }
+
+  /** The statements that drop v1 and the rollback handle, exactly as {@link #dropV1} runs them. */
+  public List<String> dropStatements() {
+    return List.of("DROP VIEW IF EXISTS " + spec.qualified(view.handle()), "DROP TABLE IF EXISTS "
+        + spec.qualified(spec.liveTable()));
+  }
+
+  /**
+   * Drops v1 and the rollback handle, holding the repair meanwhile; refused before the retention
+   * horizon unless forced with a reason. The repair ends: there is no way back.
+   */
+  public List<String> dropV1(boolean force, String reason) {
+    Retention r = retention();
+    if (r.droppedAt().isPresent()) {
+      throw new InvalidInputException("drop-v1", spec.liveTable() + " was dropped already, at " + r.droppedAt().get()
+          + ".");
+    }
+    if (r.cutoverAt().isEmpty()) {
+      throw new StepRefusedException("drop-v1", "Consumers still read " + spec.liveTable() + "; v1 can be dropped "
+          + "only after the cutover.");
+    }
+    if (r.keepUntil().get().isAfter(Instant.now()) && !force) {
+      throw new StepRefusedException("drop-v1", "v1 must be kept until " + r.keepUntil().get() + " (the longest "
+          + "consumer cache, " + r.longestCacheConsumer() + " " + r.longestCache().toHours() + " h, plus the "
+          + "reconciliation window " + r.reconciliationWindow().toHours() + " h and a margin of " + r.margin().toHours()
+          + " h); dropping it earlier removes the rollback. Wait, or force it with a written reason.");
+    }
+    if (force && (reason == null || reason.isBlank())) {
+      throw new InvalidInputException("reason", "Dropping v1 before its retention horizon needs a written reason "
+          + "(why it cannot wait), which goes to the audit trail.");
+    }
+    Repairs repairs = new Repairs(sql, state, spec);
+    Repair held = repairs.claim(Repair.Operation.DROP_V1, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
+    state.ensureSchema();
+    reports.ensureSchema();
+    List<String> dropped = new ArrayList<>();
+    String why = force ? "forced before " + r.keepUntil().get() + ": " + reason : "after the retention horizon "
+        + r.keepUntil().get();
+    try {
+      List<String> statements = dropStatements();
+      sql.execute("drop " + view.handle(), statements.get(0));
+      dropped.add(spec.database() + "." + view.handle());
+      sql.execute("drop " + spec.liveTable(), statements.get(1));
+      dropped.add(spec.database() + "." + spec.liveTable());
+    } catch (RuntimeException e) {
+      repairs.finish(held, view.liveExists() ? RepairPhase.CUT_OVER : RepairPhase.V1_DROPPED, "the drop of v1 failed: "
+          + e.getMessage());
+      throw e;
+    }
+    reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), "drop-v1", Instant.now(), Operator.user(),
+        "DROP TABLE " + spec.qualified(spec.liveTable()), why));
+    state.audit(Backfill.target(spec), "drop-v1", "dropped " + dropped + " " + why);
+    repairs.finish(held, RepairPhase.V1_DROPPED, "dropped " + dropped + " " + why);
+    return dropped;
+  }
+
+  /** Drops staging and scratch tables left by runs and samples; run records stay. */
+  public List<String> cleanup() {
+    var active = state.activeRun(Backfill.target(spec), Instant.now());
+    if (active.isPresent()) {
+      throw new StepRefusedException("cleanup", "Run " + active.get().id() + " is still running on "
+          + Backfill.target(spec) + " and uses its staging tables; clean up after it ends.");
+    }
+    List<String> names = sql.query("list leftover tables", "SELECT name FROM system.tables WHERE database = ? AND "
+        + "(startsWith(name, ?) OR startsWith(name, ?))", rs -> rs.getString(1), spec.database().name(),
+        spec.targetTable().name() + "__stg_", spec.targetTable().name() + "__sample_");
+    for (String name : names) {
+      sql.execute("drop " + name, "DROP TABLE IF EXISTS " + spec.qualified(Identifier.of(name)));
+    }
+    state.ensureSchema();
+    state.audit(Backfill.target(spec), "cleanup", names.isEmpty() ? "nothing to drop" : "dropped " + names);
+    return names;
+  }
+}

@@ -1,0 +1,237 @@
+package dev.cutover.engine.cutover;
+
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Gate.Version;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Reconciliation.Scope;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.Backfill;
+import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.reconcile.Reconciler;
+import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.repair.Repairs;
+import dev.cutover.engine.sql.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Switches consumers between v1 and v2 in one atomic statement, {@code EXCHANGE TABLES view AND
+ * view__next}, and back the same way. Each swap holds the repair from its gate to its record: a
+ * second console or script asking at the same moment is refused and told who holds it. The gate is
+ * judged again inside the swap, the rollback handle must read the other version, and afterwards the
+ * consumer view is compared with the version it should read, hour by hour.
+ */
+public final class Swap {
+
+  private final Sql sql;
+  private final StateStore state;
+  private final ReportStore reports;
+  private final TableSpec spec;
+  private final Repairs repairs;
+  private final ConsumerView view;
+  private final Gates gates;
+
+  public Swap(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
+    this.sql = sql;
+    this.state = state;
+    this.reports = reports;
+    this.spec = spec;
+    this.repairs = new Repairs(sql, state, spec);
+    this.view = new ConsumerView(sql, spec);
+    this.gates = new Gates(sql, state, reports, spec);
+  }
+
+  /** The one statement that switches consumers, both ways. */
+  public String statement() {
+    return "EXCHANGE TABLES " + spec.qualified(spec.consumerView()) + " AND " + spec.qualified(view.handle());
+  }
+
+  /** Switches consumers to v2. {@code confirmation} must be the consumer view's name, typed by the operator. */
+  public SwapResult cutover(String confirmation) {
+    confirm(confirmation, "cutover");
+    if (view.reads() == Version.V2) {
+      throw new StepRefusedException(Gate.CUTOVER, "Consumers already read " + spec.targetTable() + " through "
+          + spec.consumerView() + "; a second cutover would switch them back. Use rollback for that.");
+    }
+    Repair held = repairs.claim(Repair.Operation.CUTOVER, RepairPhase::cutoverAllowed, "its history backfilled and "
+        + "consumers on v1");
+    try {
+      Gate gate = gates.cutover(Optional.of(held), true);
+      if (!gate.open()) {
+        held = repairs.release(held, "the cutover gate was closed: " + unmet(gate));
+        throw new StepRefusedException(Gate.CUTOVER, gate.refusal(), gate.unmet().stream().map(c -> c.name() + ": "
+            + c.detail()).toList(), Optional.empty());
+      }
+      // The open gate saw each milestone in the data: they are recorded in order before consumers switch.
+      for (RepairPhase milestone : List.of(RepairPhase.LIVE_FROM_B, RepairPhase.OVERLAP, RepairPhase.RECONCILED)) {
+        if (held.phase() != RepairPhase.ROLLED_BACK && held.phase().compareTo(milestone) < 0) {
+          held = repairs.advance(held, milestone, "the cutover gate saw it in the data: " + gate.conditions().stream()
+              .filter(c -> c.name().equals(milestoneCondition(milestone))).map(Gate.Condition::detail).findFirst()
+              .orElse(""));
+        }
+      }
+      String next = ConsumerView.replaceTable(view.query(), spec.liveTable().name(), spec.targetTable().name());
+      sql.execute("prepare " + view.handle(), "CREATE OR REPLACE VIEW " + spec.qualified(view.handle()) + " AS " + next);
+      requireHandle(Version.V1, Version.V2, "cutover");
+      HourRange window = gate.judged().orElseThrow();
+      SwapResult result = swap("cutover", Version.V1, Version.V2, spec.targetTable(), window);
+      held = repairs.finish(held, RepairPhase.CUT_OVER, "consumers read " + spec.targetTable() + "; "
+          + result.verification());
+      return result;
+    } catch (RuntimeException e) {
+      settle(held, e);
+      throw e;
+    }
+  }
+
+  /** Switches consumers back to v1, while it is kept. */
+  public SwapResult rollback(String confirmation) {
+    confirm(confirmation, "rollback");
+    Version current = view.reads();
+    if (!view.liveExists()) {
+      throw new StepRefusedException(Gate.ROLLBACK, spec.liveTable() + " was dropped: consumers of "
+          + spec.consumerView() + " read " + spec.targetTable() + " for good, and there is no version to roll back to.");
+    }
+    if (current != Version.V2) {
+      throw new StepRefusedException(Gate.ROLLBACK, "Consumers read " + (current == Version.V1 ? spec.liveTable()
+          : "neither version") + " through " + spec.consumerView() + "; there is no cutover to roll back.");
+    }
+    Repair held = repairs.claim(Repair.Operation.ROLLBACK, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
+    try {
+      Gate gate = gates.rollback(Optional.of(held), true);
+      if (!gate.open()) {
+        held = repairs.release(held, "the rollback gate was closed: " + unmet(gate));
+        throw new StepRefusedException(Gate.ROLLBACK, gate.refusal(), gate.unmet().stream().map(c -> c.name() + ": "
+            + c.detail()).toList(), Optional.empty());
+      }
+      requireHandle(Version.V2, Version.V1, "rollback");
+      HourRange window = new Reconciler(sql, state, reports, spec).window(held, Scope.REPAIR, Optional.empty());
+      SwapResult result = swap("rollback", Version.V2, Version.V1, spec.liveTable(), window);
+      repairs.finish(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again; "
+          + result.verification());
+      return result;
+    } catch (RuntimeException e) {
+      settle(held, e);
+      throw e;
+    }
+  }
+
+  /**
+   * The handle must read the other version right before the exchange: a swap of two views over the
+   * same version would leave consumers where they are and the handle pointing nowhere useful.
+   */
+  private void requireHandle(Version viewNow, Version handleNow, String step) {
+    Version reads = view.reads();
+    Optional<Version> handle = view.handleReads();
+    if (reads != viewNow || handle.isEmpty() || handle.get() != handleNow) {
+      throw new StepRefusedException(step, "The " + step + " is refused: " + spec.consumerView() + " reads " + reads
+          + " and the rollback handle " + view.handle() + " reads " + handle.map(Object::toString).orElse("nothing (it "
+              + "does not exist)") + ", but the swap needs " + viewNow + " and " + handleNow + ". Nothing was changed. "
+          + "Make the handle read the other version, then try again: " + gates.handleRepair() + ".");
+    }
+  }
+
+  private SwapResult swap(String action, Version before, Version after, Identifier nowRead, HourRange window) {
+    state.ensureSchema();
+    reports.ensureSchema();
+    Instant at = Instant.now();
+    // The intent is written first: a process killed right after the exchange still leaves a trace of it.
+    reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
+        "requested: " + before + " -> " + after));
+    long started = System.nanoTime();
+    sql.execute(action + " " + spec.consumerView(), statement());
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    Verification check = verify(window, nowRead);
+    reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
+        check.sentence()));
+    state.audit(Backfill.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host() + ": "
+        + before + " -> " + after + "; " + check.sentence());
+    return new SwapResult(action, statement(), before, after, at, took, window, check.verified(), check.sentence());
+  }
+
+  private record Verification(boolean verified, String sentence) {}
+
+  /**
+   * Does the consumer view return exactly what {@code expected} holds, hour by hour over the window?
+   * Both sides hash the view's own columns, so a view that selects fewer columns still compares.
+   */
+  private Verification verify(HourRange window, Identifier expected) {
+    List<Identifier> columns = sql.query("read the columns of " + spec.consumerView(), "SELECT name FROM system.columns "
+        + "WHERE database = ? AND table = ? ORDER BY position", rs -> Identifier.of(rs.getString(1)),
+        spec.database().name(), spec.consumerView().name());
+    String hashed = columns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
+    String time = spec.timeColumn().quoted();
+    boolean byHour = columns.contains(spec.timeColumn());
+    String side = "SELECT " + (byHour ? "toUnixTimestamp(toStartOfHour(" + time + "))" : "toUInt32(0)") + " AS h, "
+        + "count() AS n, reinterpretAsInt64(sum(cityHash64(" + hashed + "))) AS c FROM %s"
+        + (byHour ? " WHERE " + time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC')" : "")
+        + " GROUP BY h";
+    Object[] values = byHour ? new Object[] {window.from().epochSecond(), window.to().epochSecond(),
+        window.from().epochSecond(), window.to().epochSecond()} : new Object[0];
+    long[] result = sql.queryOne("compare " + spec.consumerView() + " with " + expected, "SELECT count(), "
+            + "countIf(a.n != b.n OR a.c != b.c), sum(a.n), toUnixTimestamp(minIf(toDateTime(if(a.h = 0, b.h, a.h)), "
+            + "a.n != b.n OR a.c != b.c)) FROM (" + side.formatted(spec.qualified(spec.consumerView())) + ") AS a FULL "
+            + "OUTER JOIN (" + side.formatted(spec.qualified(expected)) + ") AS b ON a.h = b.h",
+        rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)}, values);
+    long hours = result[0];
+    long differing = result[1];
+    if (differing == 0) {
+      return new Verification(true, "verified: " + spec.consumerView() + " returns " + expected + "'s rows for all "
+          + hours + " hour(s) of " + window + " (" + result[2] + " rows, same checksums)");
+    }
+    return new Verification(false, "NOT verified: " + spec.consumerView() + " does not return " + expected + "'s rows "
+        + "in " + differing + " of " + hours + " hour(s) of " + window + ", first " + HourPartition.ofEpochSecond(result[3])
+        + "; the view filters or changes rows, or something else changed it. Investigate before anything else");
+  }
+
+  /** After a failure inside a swap: the repair is recorded as the consumer view's definition shows. */
+  private void settle(Repair held, RuntimeException cause) {
+    if (held.operation().isEmpty()) {
+      return; // released or finished already
+    }
+    try {
+      if (repairs.latest().filter(r -> r.version() == held.version()).isEmpty()) {
+        return; // already recorded
+      }
+      Version reads = view.reads();
+      RepairPhase phase = held.operation().map(Repair.Operation::action).orElse("").equals(Repair.Operation.CUTOVER)
+          ? (reads == Version.V2 ? RepairPhase.CUT_OVER : held.phase())
+          : (reads == Version.V1 ? RepairPhase.ROLLED_BACK : RepairPhase.CUT_OVER);
+      repairs.finish(held, phase, "ended by a failure: " + cause.getMessage());
+    } catch (RuntimeException e) {
+      // The server may be gone; the next process that looks settles the repair from the view's definition.
+    }
+  }
+
+  private static String milestoneCondition(RepairPhase milestone) {
+    return switch (milestone) {
+      case LIVE_FROM_B -> "live writer from B";
+      case OVERLAP -> "overlap";
+      default -> "data now";
+    };
+  }
+
+  private static String unmet(Gate gate) {
+    return gate.unmet().stream().map(Gate.Condition::name).collect(Collectors.joining(", "));
+  }
+
+  private void confirm(String confirmation, String action) {
+    if (!spec.consumerView().name().equals(confirmation)) {
+      throw new InvalidInputException("confirm", "To " + action + ", confirm with the consumer view's name, "
+          + spec.consumerView() + (confirmation == null || confirmation.isBlank() ? "" : " (you typed '" + confirmation
+              + "')") + ".");
+    }
+  }
+}

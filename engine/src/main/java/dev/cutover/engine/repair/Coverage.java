@@ -1,0 +1,82 @@
+package dev.cutover.engine.repair;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.LiveWriter;
+import dev.cutover.engine.api.Reconciliation.CoverageIssue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The coverage proof of a repair window, from the data and the ledger alone: every hour below B is
+ * in the repair's ledger, written or emptied, and v2 holds exactly what the ledger recorded; every
+ * hour from B on was written by the live writer and none by a backfill; no hour that v1 has is
+ * missing from v2 up to v2's newest hour. Keys counted twice are found by the reconciliation, which
+ * reads keys.
+ */
+public final class Coverage {
+
+  /** The issues found, by hour, and what they say of the corrected live writer. */
+  public record Result(List<CoverageIssue> issues, LiveWriter live) {}
+
+  private Coverage() {}
+
+  /**
+   * @param hours rows and checksums of both versions, for the hours either holds in {@code window}
+   * @param ledger the repair's ledger: the latest entry of any of its runs, per hour
+   * @param v2Edge the newest hour v2 holds, if any
+   */
+  public static Result of(HourRange window, HourPartition boundary, Map<HourPartition, HourSums.Hour> hours,
+      Map<HourPartition, LedgerEntry> ledger, Optional<HourPartition> v2Edge) {
+    List<CoverageIssue> issues = new ArrayList<>();
+    List<HourPartition> below = new ArrayList<>();
+    List<HourPartition> backfilledFrom = new ArrayList<>();
+    List<HourPartition> missed = new ArrayList<>();
+    Optional<HourPartition> start = Optional.empty();
+    HourPartition v2End = v2Edge.map(e -> e.plusHours(1)).orElse(boundary);
+    HourSums.Hour none = new HourSums.Hour(0, 0, 0, 0);
+    for (HourPartition h : window.list()) {
+      HourSums.Hour d = hours.getOrDefault(h, none);
+      LedgerEntry entry = ledger.get(h);
+      if (h.isBefore(boundary)) {
+        if (entry == null || !entry.complete()) {
+          issues.add(new CoverageIssue(h, "gap", "no completed backfill hour in the repair's ledger"
+              + (d.rowsV2() > 0 ? "; v2 holds " + d.rowsV2() + " rows that no backfill of the repair wrote" : "")));
+          if (d.rowsV2() > 0) {
+            below.add(h);
+          }
+        } else if (entry.rows() != d.rowsV2() || (d.rowsV2() > 0 && entry.checksum() != d.checksumV2())) {
+          issues.add(new CoverageIssue(h, "owner", "v2 holds " + d.rowsV2() + " rows but the backfill wrote "
+              + entry.rows() + (entry.rows() == d.rowsV2() ? " with another checksum" : "") + ": something else wrote "
+              + "this hour after the backfill"));
+          if (d.rowsV2() > 0) {
+            below.add(h);
+          }
+        }
+      } else {
+        if (entry != null) {
+          issues.add(new CoverageIssue(h, "owner", "a backfill of the repair wrote this hour, which the live writer "
+              + "owns (it is at or after B = " + boundary + ")"));
+          backfilledFrom.add(h);
+        }
+        if (d.rowsV2() > 0 && start.isEmpty()) {
+          start = Optional.of(h);
+        }
+        if (h.isBefore(v2End) && d.rowsV2() == 0 && d.rowsV1() > 0) {
+          issues.add(new CoverageIssue(h, "gap", "v1 has " + d.rowsV1() + " rows, v2 none: the live writer skipped "
+              + "this hour"));
+          missed.add(h);
+        }
+        if (!h.isBefore(v2End) && d.rowsV1() > 0) {
+          issues.add(new CoverageIssue(h, "gap", "v2's live writer has not reached this hour yet"));
+        }
+      }
+    }
+    long liveHours = v2Edge.filter(e -> !e.isBefore(boundary))
+        .map(e -> java.time.Duration.between(boundary.start(), e.end()).toHours()).orElse(0L);
+    return new Result(issues, new LiveWriter(boundary, start, liveHours, below, backfilledFrom, missed));
+  }
+}

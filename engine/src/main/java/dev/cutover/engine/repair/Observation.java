@@ -1,0 +1,34 @@
+package dev.cutover.engine.repair;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.LiveWriter;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.sql.Sql;
+import java.util.Optional;
+
+/** What one scan of both versions and the repair's ledger show now: the coverage proof and the live writer. */
+public final class Observation {
+
+  private final Sql sql;
+  private final StateStore state;
+  private final TableSpec spec;
+
+  public Observation(Sql sql, StateStore state, TableSpec spec) {
+    this.sql = sql;
+    this.state = state;
+    this.spec = spec;
+  }
+
+  /** The coverage proof of {@code window} now, from per-hour checksums and the repair's ledger. */
+  public Coverage.Result coverage(Repair repair, HourRange window, Optional<HourPartition> v2Edge) {
+    return Coverage.of(window, repair.boundary().orElseThrow(), new HourSums(sql, spec).of(window),
+        state.repairLedger(repair.id()), v2Edge);
+  }
+
+  public LiveWriter liveWriter(Repair repair, HourRange window, Optional<HourPartition> v2Edge) {
+    return coverage(repair, window, v2Edge).live();
+  }
+}

@@ -1,0 +1,334 @@
+package dev.cutover.engine.repair;
+
+import dev.cutover.engine.api.Gate.Version;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.Repair.Operation;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.sql.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+/**
+ * Every change of one target's repair: created and pinned by its first backfill, held by one
+ * operation at a time (a backfill run, a cutover, a rollback, a drop of v1), moved through its
+ * phases, abandoned. Each change is a compare-and-set on the repair's state record, so two
+ * processes (two consoles, or a console and a script) can never both move it: the second is told
+ * who did.
+ *
+ * <p>An operation whose process died is settled by the next process that looks: a backfill goes
+ * back to resumable; a swap is recorded as what the consumer view's definition shows.
+ */
+public final class Repairs {
+
+  /** How long an operation of a process on another host may last before it is taken to be gone. */
+  static final Duration OTHER_HOST_PATIENCE = Duration.ofMinutes(15);
+  /** How long a backfill may take to record its run once it holds the repair. */
+  static final Duration RUN_START_PATIENCE = Duration.ofMinutes(2);
+
+  /** Operations under way in this process, by target and start: an entry missing here is one that ended. */
+  private static final Set<String> IN_FLIGHT = ConcurrentHashMap.newKeySet();
+
+  private final StateStore runs;
+  private final RepairStore store;
+  private final TableSpec spec;
+  private final ConsumerView view;
+  private final String target;
+
+  public Repairs(Sql sql, StateStore runs, TableSpec spec) {
+    this.runs = runs;
+    this.store = new RepairStore(sql, runs.database());
+    this.spec = spec;
+    this.view = new ConsumerView(sql, spec);
+    this.target = spec.database().name() + "." + spec.targetTable().name();
+  }
+
+  public String target() {
+    return target;
+  }
+
+  /** The target's newest repair record, ended or not. */
+  public Optional<Repair> latest() {
+    return store.current(target);
+  }
+
+  /** The repair under way: the newest record unless that repair has ended. */
+  public Optional<Repair> open() {
+    return latest().filter(r -> !r.phase().ended());
+  }
+
+  /** The state records of this target's repairs, newest first. */
+  public List<Repair> history(int limit) {
+    return store.history(target, limit);
+  }
+
+  /**
+   * The repair under way, after settling an operation whose process is gone: that change is
+   * recorded, so that every process sees the same repair afterwards.
+   */
+  public Optional<Repair> settled() {
+    Optional<Repair> current = open();
+    if (current.isEmpty() || current.get().operation().isEmpty() || !gone(current.get().operation().get())) {
+      return current;
+    }
+    Repair r = current.get();
+    Operation op = r.operation().get();
+    RepairPhase phase = recovered(r, op);
+    try {
+      return Optional.of(store.write(current, r.next(phase, Optional.empty(), Operator.actor(), "settled: the "
+          + op.describe() + " ended with its process; the repair is " + phase.words() + ", as "
+          + (op.action().equals(Operation.BACKFILL) ? "the run's ledger shows (resume the run to finish it)"
+              : "the consumer view's definition shows")), "settle"));
+    } catch (StepRefusedException lost) {
+      return open(); // another process settled it first
+    }
+  }
+
+  /**
+   * Takes the repair for a backfill run: creates the repair on the target's first backfill (pinning
+   * the plan's boundary), or checks that the plan keeps the pinned boundary and the repair's
+   * transform. Refuses while another operation holds the repair or consumers read v2.
+   */
+  public Repair beginBackfill(Plan plan, String runId) {
+    Operation op = new Operation(Operation.BACKFILL, Operator.actor(), Instant.now(), runId);
+    Optional<Repair> current = settled();
+    if (current.isPresent()) {
+      Repair r = current.get();
+      refuseIfHeld(r, "backfill");
+      if (r.boundary().isPresent() && !r.boundary().get().equals(plan.boundary())) {
+        throw new InvalidInputException("boundary", pinned(r, plan.boundary()));
+      }
+      requireTransform(r);
+      if (!r.phase().backfillAllowed()) {
+        throw new StepRefusedException("backfill", "The repair of " + target + " is " + r.phase().words()
+            + ": consumers read " + spec.targetTable() + ", and rewriting its history now would change what they "
+            + "see. Roll back first.");
+      }
+      HourPartition first = r.firstHour().filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
+      Repair next = r.next(RepairPhase.BACKFILLING, Optional.of(op), op.holder(), "backfill run " + runId + " of "
+          + plan.range() + ", boundary " + plan.boundary()).withFirstHour(first).withBoundary(plan.boundary());
+      return inFlight(store.write(current, next, "backfill"));
+    }
+    Optional<Repair> before = latest();
+    String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
+        + UUID.randomUUID().toString().substring(0, 6);
+    Repair planned = new Repair(id, target, before.map(Repair::version).orElse(0L) + 1, RepairPhase.PLANNED,
+        Optional.of(plan.boundary()), Optional.of(plan.range().from()), spec.name(), spec.transformSha256(),
+        Optional.empty(), Instant.now(), op.holder(), "planned with the boundary " + plan.boundary()
+            + before.map(b -> " after repair " + b.id() + " was " + b.phase().words()).orElse(""));
+    planned = store.write(before, planned, "backfill");
+    return inFlight(store.write(Optional.of(planned), planned.next(RepairPhase.BACKFILLING, Optional.of(op), op.holder(),
+        "the boundary " + plan.boundary() + " is pinned by the first backfill, run " + runId + " of " + plan.range()),
+        "backfill"));
+  }
+
+  /**
+   * Ends a run's hold on the repair: backfilled when the ledger holds every hour of the repair window
+   * below B, still backfilling (resumable) otherwise. A record that cannot be written now is settled
+   * by the next process that looks.
+   */
+  public void backfillEnded(RunRecord run) {
+    try {
+      Optional<Repair> current = latest();
+      if (current.isEmpty() || current.get().operation().map(o -> !o.runId().equals(run.id())).orElse(true)) {
+        return;
+      }
+      Repair r = current.get();
+      List<HourPartition> missing = missingHistory(r);
+      RepairPhase phase = missing.isEmpty() ? RepairPhase.BACKFILLED : RepairPhase.BACKFILLING;
+      store.write(current, r.next(phase, Optional.empty(), Operator.actor(), "run " + run.id() + " "
+          + run.state().name().toLowerCase() + (missing.isEmpty() ? "; every hour below B is in the ledger"
+              : "; " + missing.size() + " hour(s) below B are not written yet, from " + missing.getFirst())),
+          "backfill");
+    } catch (RuntimeException e) {
+      // The server may be gone; the next process that looks settles the run from its record.
+    } finally {
+      ended(run.id());
+    }
+  }
+
+  /** Hours of the repair window below B that its ledger does not hold as written or emptied. */
+  public List<HourPartition> missingHistory(Repair r) {
+    if (r.history().isEmpty()) {
+      return List.of();
+    }
+    var ledger = runs.repairLedger(r.id());
+    return r.history().get().list().stream().filter(h -> {
+      LedgerEntry e = ledger.get(h);
+      return e == null || !e.complete();
+    }).toList();
+  }
+
+  /**
+   * Takes the repair for {@code action} when its phase allows it and no other operation holds it.
+   *
+   * @param why what the phase must be, for the refusal: "consumers read v2", …
+   */
+  public Repair claim(String action, Predicate<RepairPhase> allowed, String why) {
+    Optional<Repair> current = settled();
+    Repair r = current.orElseThrow(() -> new StepRefusedException(action, latest().map(ended -> "Repair " + ended.id()
+        + " of " + target + " is over (" + ended.phase().words() + "): there is nothing to " + action + ".")
+        .orElse("There is no repair of " + target + " under way: it starts with its first backfill.")));
+    refuseIfHeld(r, action);
+    if (!allowed.test(r.phase())) {
+      throw new StepRefusedException(action, "The " + action + " is refused: the repair of " + target + " is "
+          + r.phase().words() + ", and the " + action + " needs " + why + ".");
+    }
+    Operation op = new Operation(action, Operator.actor(), Instant.now(), "");
+    return inFlight(store.write(current, r.next(r.phase(), Optional.of(op), op.holder(), "the " + action + " started"),
+        action));
+  }
+
+  /** Records a milestone while holding the repair: the operation goes on. */
+  public Repair advance(Repair held, RepairPhase to, String note) {
+    return inFlight(store.write(Optional.of(held), held.next(to, held.operation(), Operator.actor(), note),
+        held.operation().map(Operation::action).orElse("advance")));
+  }
+
+  /** Ends the operation held, with the repair in phase {@code to}. */
+  public Repair finish(Repair held, RepairPhase to, String note) {
+    try {
+      return store.write(Optional.of(held), held.next(to, Optional.empty(), Operator.actor(), note),
+          held.operation().map(Operation::action).orElse("finish"));
+    } finally {
+      ended(held);
+    }
+  }
+
+  /** Ends the operation held without changing the phase, e.g. when its gate turned out closed. */
+  public Repair release(Repair held, String note) {
+    return finish(held, held.phase(), note);
+  }
+
+  /**
+   * Records milestones observed in the data (backfilled, live from B, overlap, reconciled) when the
+   * repair is free and the phase may move there; returns the repair as it stands. Losing the race to
+   * another process is fine: it recorded something newer.
+   */
+  public Optional<Repair> observe(RepairPhase to, String note) {
+    Optional<Repair> current = settled();
+    if (current.isEmpty() || current.get().operation().isPresent() || current.get().phase() == to
+        || !current.get().phase().canBecome(to)) {
+      return current;
+    }
+    try {
+      return Optional.of(store.write(current, current.get().next(to, Optional.empty(), Operator.actor(), note),
+          "observe"));
+    } catch (StepRefusedException lost) {
+      return open();
+    }
+  }
+
+  /**
+   * Gives the repair up, with a reason: its boundary and ledger stop counting, and the target's next
+   * backfill starts a new repair. v2 and its rows stay. Refused while an operation holds the repair
+   * and while consumers read v2.
+   */
+  public Repair abandon(String reason) {
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidInputException("reason", "Abandoning a repair needs a written reason; it goes to the audit "
+          + "trail and the repair's history.");
+    }
+    Optional<Repair> current = settled();
+    Repair r = current.orElseThrow(() -> new StepRefusedException("abandon", "There is no repair of " + target
+        + " under way to abandon."));
+    refuseIfHeld(r, "abandon");
+    if (!r.phase().canBecome(RepairPhase.ABANDONED)) {
+      throw new StepRefusedException("abandon", "The repair of " + target + " is " + r.phase().words()
+          + ": consumers read " + spec.targetTable() + ". Roll back first to abandon it, or drop v1 to finish it.");
+    }
+    return store.write(current, r.next(RepairPhase.ABANDONED, Optional.empty(), Operator.actor(), "abandoned: "
+        + reason.strip()), "abandon");
+  }
+
+  /** Requires the repair's transform: one repair, one logic in v2. */
+  public void requireTransform(Repair r) {
+    if (!r.transformSha256().equals(spec.transformSha256())) {
+      throw new InvalidInputException("spec", "The repair of " + target + " recomputes history with another "
+          + "transform (sha256 " + r.transformSha256().substring(0, 12) + "…, this spec's is "
+          + spec.transformSha256().substring(0, 12) + "…): one repair must not mix two logics in "
+          + spec.targetTable() + ". Restore that transform, or abandon the repair to recompute with this one.");
+    }
+  }
+
+  /** The sentence that refuses a boundary other than the pinned one. */
+  public String pinned(Repair r, HourPartition asked) {
+    HourPartition b = r.boundary().orElseThrow();
+    return "The repair of " + target + " pinned the boundary B = " + b + " when its first backfill started (repair "
+        + r.id() + "); the corrected live writer owns every hour from " + b + " on, so a backfill may only write "
+        + "hours before it, and " + asked + " cannot replace it. Keep " + b + ", or abandon the repair to start over "
+        + "with another boundary.";
+  }
+
+  private void refuseIfHeld(Repair r, String step) {
+    if (r.operation().isPresent()) {
+      Operation op = r.operation().get();
+      throw new StepRefusedException(step, "The repair of " + target + " is held by the " + op.describe()
+          + "; only one process may change it at a time. Wait for it to end"
+          + (op.action().equals(Operation.BACKFILL) ? ", or cancel the run there" : "") + ", then try again.",
+          List.of(), Optional.of(op.holder()));
+    }
+  }
+
+  private boolean gone(Operation op) {
+    Instant now = Instant.now();
+    if (!op.runId().isEmpty()) {
+      Optional<RunRecord> run = runs.run(op.runId());
+      if (run.isPresent()) {
+        return !run.get().state().active() || run.get().interrupted(now, StateStore.STALE_AFTER);
+      }
+      // The run is not recorded yet: its process is starting it, or died before it could.
+      return Operator.gone(op.holder(), op.since(), RUN_START_PATIENCE, now) || here(op) && !IN_FLIGHT.contains(key(op));
+    }
+    if (here(op)) {
+      return !IN_FLIGHT.contains(key(op));
+    }
+    return Operator.gone(op.holder(), op.since(), OTHER_HOST_PATIENCE, now);
+  }
+
+  private RepairPhase recovered(Repair r, Operation op) {
+    return switch (op.action()) {
+      case Operation.CUTOVER -> view.reads() == Version.V2 ? RepairPhase.CUT_OVER : r.phase();
+      case Operation.ROLLBACK -> view.reads() == Version.V1 ? RepairPhase.ROLLED_BACK : RepairPhase.CUT_OVER;
+      case Operation.DROP_V1 -> view.liveExists() ? RepairPhase.CUT_OVER : RepairPhase.V1_DROPPED;
+      default -> r.phase();
+    };
+  }
+
+  private static boolean here(Operation op) {
+    return op.holder().equals(Operator.actor());
+  }
+
+  private static String key(Operation op) {
+    return op.action() + "@" + op.since().toEpochMilli() + "/" + op.runId();
+  }
+
+  private static Repair inFlight(Repair held) {
+    held.operation().ifPresent(op -> IN_FLIGHT.add(key(op)));
+    return held;
+  }
+
+  private static void ended(Repair held) {
+    held.operation().ifPresent(op -> IN_FLIGHT.remove(key(op)));
+  }
+
+  private static void ended(String runId) {
+    IN_FLIGHT.removeIf(k -> k.endsWith("/" + runId) && !runId.isEmpty());
+  }
+}

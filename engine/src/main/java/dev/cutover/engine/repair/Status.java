@@ -1,0 +1,142 @@
+package dev.cutover.engine.repair;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.LiveWriter;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.RepairStatus;
+import dev.cutover.engine.api.RepairStatus.Kind;
+import dev.cutover.engine.api.RepairStatus.NextStep;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.LiveReader;
+import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.sql.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Reads where a repair stands and decides the next step. Reading writes nothing, except settling an
+ * operation whose process is gone, which every process would record the same way.
+ */
+public final class Status {
+
+  private final Sql sql;
+  private final StateStore state;
+  private final ReportStore reports;
+  private final TableSpec spec;
+  private final Repairs repairs;
+
+  public Status(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
+    this.sql = sql;
+    this.state = state;
+    this.reports = reports;
+    this.spec = spec;
+    this.repairs = new Repairs(sql, state, spec);
+  }
+
+  public RepairStatus read() {
+    Optional<Repair> open = repairs.settled();
+    Optional<Repair> repair = open.or(repairs::latest);
+    LiveStatus live = new LiveReader(sql, spec).read();
+    Optional<LiveWriter> writer = Optional.empty();
+    Optional<RepairStatus.Verdict> verdict = Optional.empty();
+    if (open.isPresent() && open.get().boundary().isPresent() && open.get().firstHour().isPresent()) {
+      Repair r = open.get();
+      HourPartition end = r.boundary().get();
+      if (live.liveEdge().isPresent() && live.targetEdge().isPresent()) {
+        HourPartition both = live.liveEdge().get().isBefore(live.targetEdge().get()) ? live.liveEdge().get()
+            : live.targetEdge().get();
+        end = both.isBefore(end) ? end : both.plusHours(1);
+      }
+      if (r.firstHour().get().isBefore(end)) {
+        writer = Optional.of(new Observation(sql, state, spec).liveWriter(r, new HourRange(r.firstHour().get(), end),
+            live.targetEdge()));
+      }
+      verdict = reports.decisive(r.target(), r.id()).map(s -> new RepairStatus.Verdict(s.id(), s.created(), s.window(),
+          s.verdict(), s.unexpectedKeys(), s.acknowledged(), s.coverageIssues(), s.specSha256().equals(spec.sha256()),
+          s.boundary().equals(r.boundary().get()) && s.window().from().equals(r.firstHour().get())));
+    }
+    return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, verdict,
+        next(repair, writer, verdict));
+  }
+
+  private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<RepairStatus.Verdict> verdict) {
+    String view = spec.consumerView().name();
+    if (repair.isEmpty() || repair.get().phase() == RepairPhase.PLANNED) {
+      return new NextStep(Kind.BACKFILL, "Plan the backfill and start it: its first run pins the boundary B.",
+          "./cutover backfill --spec SPEC", "Plan: Run preflight, then Backfill: Start");
+    }
+    Repair r = repair.get();
+    if (r.phase() == RepairPhase.ABANDONED) {
+      return new NextStep(Kind.START_OVER, "Repair " + r.id() + " was abandoned (" + r.note() + "). A new backfill starts "
+          + "a new repair with a boundary of its own.", "./cutover backfill --spec SPEC",
+          "Plan: Run preflight, then Backfill: Start");
+    }
+    if (r.phase() == RepairPhase.V1_DROPPED) {
+      return new NextStep(Kind.FINISHED, "The repair is finished: consumers read " + spec.targetTable() + " for good and "
+          + spec.liveTable() + " is gone.", "", "");
+    }
+    if (r.operation().isPresent()) {
+      Repair.Operation op = r.operation().get();
+      return op.action().equals(Repair.Operation.BACKFILL)
+          ? new NextStep(Kind.WAIT_FOR_RUN, "Run " + op.runId() + " is writing the history; wait for it, or pause or "
+              + "cancel it where it runs.", "./cutover status --spec SPEC", "Backfill")
+          : new NextStep(Kind.SETTLE, "The " + op.describe() + " is under way; wait for it to end.",
+              "./cutover status --spec SPEC", "Cutover");
+    }
+    HourPartition b = r.boundary().orElseThrow();
+    if (r.phase() == RepairPhase.BACKFILLING) {
+      Optional<RunRecord> stopped = state.repairRuns(r.id()).stream().filter(run -> !run.state().name().equals("SUCCEEDED"))
+          .findFirst();
+      if (stopped.isPresent()) {
+        return new NextStep(Kind.RESUME, "Run " + stopped.get().id() + " stopped (" + stopped.get().shownState(Instant.now())
+            + "); resume it to write the hours still missing below B = " + b + ".",
+            "./cutover backfill --spec SPEC --resume " + stopped.get().id(), "Backfill: Resume");
+      }
+      return new NextStep(Kind.BACKFILL, "Some hours below B = " + b + " are not written; backfill them.",
+          "./cutover backfill --spec SPEC", "Plan: Run preflight, then Backfill: Start");
+    }
+    if (r.phase() == RepairPhase.CUT_OVER) {
+      return new NextStep(Kind.WATCH_CONSUMERS, "Consumers read " + spec.targetTable() + ". Watch them; roll back with "
+          + "the same single statement while " + spec.liveTable() + " is kept, and drop it once its retention is over.",
+          "./cutover rollback --spec SPEC --check", "Cutover: Roll back… or Drop v1…");
+    }
+    LiveWriter live = writer.orElse(null);
+    if (live == null || live.start().isEmpty() && live.belowBoundary().isEmpty()) {
+      return new NextStep(Kind.DEPLOY_LIVE_WRITER, "Deploy the corrected live writer so that it writes "
+          + spec.targetTable() + " for every hour from B = " + b + " on, and never before it.", "",
+          "Backfill: Deploy the corrected writer");
+    }
+    if (!live.startsAtBoundary()) {
+      return new NextStep(Kind.FIX_LIVE_WRITER, live.describe() + " Make it write every hour from B and nothing before "
+          + "it, or backfill the hours below B again.", "./cutover reconcile --spec SPEC", "Reconcile");
+    }
+    long minimum = spec.minimumOverlap().toHours();
+    if (live.hours() < minimum) {
+      return new NextStep(Kind.WAIT_FOR_OVERLAP, "Both versions have been written live for " + live.hours() + " of the "
+          + minimum + " hours the spec requires since B; about " + (minimum - live.hours()) + " more hour(s). Meanwhile, "
+          + "reconcile the overlap to look at it.", "./cutover reconcile --spec SPEC --window overlap",
+          "Reconcile: Overlap since B");
+    }
+    if (verdict.isEmpty() || !verdict.get().counts()) {
+      return new NextStep(Kind.RECONCILE, verdict.isEmpty() ? "Reconcile the whole repair: only that verdict can open "
+          + "the gate." : "Reconcile the whole repair again: the last verdict was made under another spec or over "
+          + "another window.", "./cutover reconcile --spec SPEC", "Reconcile: Reconcile");
+    }
+    if (!verdict.get().verdict().allowsCutover()) {
+      return new NextStep(Kind.REVIEW_DIFFERENCES, "The verdict is red: " + verdict.get().unexpectedKeys()
+          + " unexpected key(s) and " + verdict.get().coverageIssues() + " coverage issue(s). Fix their cause (backfill "
+          + "the hours again, mend the live writer) or accept explained ones with a written reason, then reconcile "
+          + "again.", "./cutover reconcile --spec SPEC --export html report.html", "Reconcile: Acknowledge…");
+    }
+    Duration age = Duration.between(verdict.get().created(), Instant.now());
+    return new NextStep(Kind.CUTOVER, "The verdict over the whole repair allows the cutover (made " + age.toHours()
+        + " h ago; the gate checks every hour changed since). Check the gate, then cut over, typing " + view + ".",
+        "./cutover cutover --spec SPEC --check && ./cutover cutover --spec SPEC --confirm " + view, "Cutover: Cut over…");
+  }
+}

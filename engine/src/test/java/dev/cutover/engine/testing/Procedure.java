@@ -1,0 +1,35 @@
+package dev.cutover.engine.testing;
+
+import dev.cutover.engine.ClearedPlan;
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.backfill.BackfillRun;
+import java.util.List;
+
+/** The operator's steps as the console and the command line take them: preflight first, then the backfill. */
+public final class Procedure {
+
+  private Procedure() {}
+
+  /** The plan through its preflight, every dependent acknowledged; fails the test with the report if a check fails. */
+  public static ClearedPlan clear(Engine engine, Plan plan) {
+    List<String> dependents = engine.preflight(plan, List.of()).report().dependents().stream()
+        .map(PreflightReport.Dependent::name).toList();
+    Preflighted checked = engine.preflight(plan, dependents);
+    return checked.cleared().orElseThrow(() -> new AssertionError("the preflight failed: "
+        + checked.report().failures()));
+  }
+
+  public static BackfillRun start(Engine engine, Plan plan) {
+    return engine.backfill(clear(engine, plan), BackfillEvent.Listener.NONE);
+  }
+
+  /** Starts the plan's backfill through its preflight and waits for its end. */
+  public static RunRecord backfill(Engine engine, Plan plan) throws InterruptedException {
+    return start(engine, plan).await();
+  }
+}
