@@ -23,6 +23,11 @@ public record Repair(String id, String target, long version, RepairPhase phase, 
     Optional<HourPartition> firstHour, String specName, String transformSha256, Optional<Operation> operation,
     Instant at, Actor by, String note) {
 
+  /** Times are kept to the millisecond, as the stored record keeps them. */
+  public Repair {
+    at = at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+  }
+
   /**
    * An operation under way on a repair: a backfill run, a cutover, a rollback, a drop of v1. Nobody
    * else may change the repair until its holder ends it, or until its holder's process is found gone.
@@ -30,6 +35,10 @@ public record Repair(String id, String target, long version, RepairPhase phase, 
    * @param runId the backfill run, for a backfill; empty otherwise
    */
   public record Operation(String action, Actor holder, Instant since, String runId) {
+    public Operation {
+      since = since.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+
     public static final String BACKFILL = "backfill";
     public static final String CUTOVER = "cutover";
     public static final String ROLLBACK = "rollback";

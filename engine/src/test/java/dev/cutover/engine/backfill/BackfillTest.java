@@ -84,6 +84,32 @@ class BackfillTest {
     assertTrue(store.auditTrail(done.id(), 50).stream().anyMatch(a -> a.action().equals("start")));
   }
 
+  /**
+   * Mutation guard: an hour whose corrected output is empty must empty its v2 partition, not keep
+   * what was there. Stray rows in hours the world leaves without clicks are gone after the backfill,
+   * and the ledger says those hours were emptied.
+   */
+  @Test
+  void anHourWithNoCorrectedRowsIsEmptiedInV2() throws Exception {
+    Plan plan = plan(BackfillSettings.from(spec.throttle()));
+    Map<HourPartition, String> expected = world.expected(plan.range().from(), plan.range().to());
+    List<HourPartition> empty = plan.hours().stream().filter(h -> !expected.containsKey(h)).toList();
+    assertTrue(!empty.isEmpty(), "the world leaves some hours without clicks");
+    new TargetTables(world.sql, spec).createTargetIfAbsent();
+    for (HourPartition h : empty) {
+      world.sql.execute("stray rows", "INSERT INTO visits_v2 VALUES (toDateTime(?, 'UTC'), 'STRAY', 7, 7, 7)",
+          h.epochSecond());
+    }
+    RunRecord done = backfill.start(plan, BackfillEvent.Listener.NONE).await();
+    assertEquals(RunState.SUCCEEDED, done.state(), done.message());
+    assertEquals(0L, world.sql.queryLong("stray", "SELECT count() FROM visits_v2 WHERE site = 'STRAY'"));
+    var ledger = store.ledger(done.id());
+    for (HourPartition h : empty) {
+      assertEquals(LedgerEntry.State.EMPTIED, ledger.get(h).state(), "ledger of " + h);
+    }
+    assertEquals(expected, world.checksums("visits_v2", plan.range().from(), plan.range().to()));
+  }
+
   @Test
   void rerunningOverwritesInsteadOfAdding() throws Exception {
     Plan plan = plan(BackfillSettings.from(spec.throttle()));

@@ -25,7 +25,8 @@ public final class HourlyWorld {
   public final Sql sql;
   public final String database;
   public final HourPartition first;
-  public final HourPartition liveEdge;
+  /** The newest hour v1 holds; {@link #advance} moves it. */
+  public HourPartition liveEdge;
 
   private HourlyWorld(Database db, HourPartition first, HourPartition liveEdge) {
     this.db = db;
@@ -133,6 +134,23 @@ public final class HourlyWorld {
 
   public TableSpec spec() {
     return SpecLoader.parse(specYaml(), "visits.yaml");
+  }
+
+  /**
+   * The live job goes on for {@code hours} more hours: their clicks arrive and v1 is written for each;
+   * when {@code v2From} is given, the corrected live writer writes v2 for each too, from that hour on.
+   */
+  public void advance(int hours, java.util.Optional<HourPartition> v2From) {
+    HourPartition from = liveEdge.plusHours(1);
+    HourPartition to = from.plusHours(hours);
+    addClicks(from, to);
+    for (HourPartition h = from; h.isBefore(to); h = h.plusHours(1)) {
+      sql.execute("write v1", "INSERT INTO visits_v1 " + transform("100").replace("{window_start:DateTime}",
+          "toDateTime(?, 'UTC')").replace("{window_end:DateTime}", "toDateTime(?, 'UTC')"), h.epochSecond(),
+          h.plusHours(1).epochSecond());
+    }
+    liveEdge = to.plusHours(-1);
+    v2From.ifPresent(b -> writeLiveV2(b.isBefore(from) ? from : b, to));
   }
 
   /** What the corrected live writer does: writes v2's hours {@code [from, to)} with the corrected transform. */

@@ -1,0 +1,235 @@
+package dev.cutover.engine.cutover;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.Reconciliation.Scope;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.BackfillRun;
+import dev.cutover.engine.spec.SpecLoader;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.Procedure;
+import dev.cutover.engine.testing.TestEngine;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The gates judge the data as it is now, over the whole repair, under the spec the verdict was made with. */
+class GateTest {
+
+  private HourlyWorld world;
+  private TableSpec spec;
+  private Engine engine;
+  private Plan plan;
+
+  @BeforeEach
+  void backfilledWithTheCorrectedLiveWriter() throws Exception {
+    world = HourlyWorld.create(TestEngine.freshDatabase(GateTest.class), 3);
+    spec = world.spec();
+    engine = new Engine(world.db);
+    plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+    Procedure.backfill(engine, plan);
+    world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  private Gate.Condition condition(Gate gate, String name) {
+    return gate.conditions().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  /**
+   * Finding 2: a reconciliation of 37 recent hours was green and the gate took it as "the latest
+   * reconciliation". Now only a verdict over the whole repair counts; narrower ones are stored and
+   * shown but never open the gate, and a red whole-repair verdict stays red whatever a narrower one says.
+   */
+  @Test
+  void aNarrowerReconciliationNeverOpensTheGate() {
+    HourPartition incident = world.busyHour(4);
+    world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+        incident.epochSecond());
+    Reconciliation overlap = engine.reconcile(spec, Scope.OVERLAP, 10_000);
+    assertEquals(Reconciliation.Verdict.GREEN, overlap.verdict());
+    assertEquals(new HourRange(plan.boundary(), world.liveEdge.plusHours(1)), overlap.window());
+    Gate gate = engine.gate(spec);
+    assertFalse(gate.open());
+    assertTrue(condition(gate, "verdict").detail().startsWith("No reconciliation of the whole repair "),
+        condition(gate, "verdict").detail());
+
+    Reconciliation whole = engine.reconcile(spec, Scope.REPAIR, 10_000);
+    assertEquals(Reconciliation.Verdict.RED, whole.verdict());
+    assertEquals(world.first, whole.window().from(), "the whole repair, from its first backfilled hour");
+    Reconciliation range = engine.reconcile(spec, Scope.RANGE, Optional.of(new HourRange(world.liveEdge.plusHours(-6),
+        world.liveEdge.plusHours(1))), 10_000, dev.cutover.engine.api.Progress.NONE);
+    assertEquals(Reconciliation.Verdict.GREEN, range.verdict());
+    gate = engine.gate(spec);
+    assertFalse(gate.open());
+    assertTrue(condition(gate, "verdict").detail().contains(whole.id()) && condition(gate, "verdict").detail()
+        .contains("it is red"), condition(gate, "verdict").detail());
+    assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+  }
+
+  /**
+   * Finding 3: after an acknowledged reconciliation one hour of v2 was dropped, the gate trusted the
+   * stored report and the cutover swapped consumers to a table with a missing hour. Now the gate
+   * compares each hour's checksums with those the verdict saw.
+   */
+  @Test
+  void anHourLostAfterTheVerdictClosesTheGate() {
+    HourPartition incident = world.busyHour(4);
+    world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+        incident.epochSecond());
+    engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry");
+    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    Gate open = engine.gate(spec);
+    assertTrue(open.open(), open.unmet().toString());
+    assertTrue(condition(open, "data now").detail().contains(" 0 changed or new"), condition(open, "data now").detail());
+
+    HourPartition lost = world.busyHour(20);
+    world.sql.execute("lose an hour", "ALTER TABLE visits_v2 DROP PARTITION ID '" + lost.partitionId() + "'");
+    Gate gate = engine.gate(spec);
+    assertFalse(gate.open());
+    assertEquals(List.of("data now"), gate.unmet().stream().map(Gate.Condition::name).toList());
+    String detail = condition(gate, "data now").detail();
+    assertTrue(detail.contains("1 changed or new (from " + lost + ")"), detail);
+    assertTrue(detail.contains("coverage issue(s), first " + lost + ": owner"), detail);
+    var refused = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+    assertTrue(refused.getMessage().startsWith("The cutover is refused: data now ("), refused.getMessage());
+    assertEquals(Gate.Version.V1, engine.gate(spec).current(), "consumers still read v1");
+  }
+
+  /**
+   * Mutation guard: an hour below B that the repair's ledger does not hold is a gap, even when v2
+   * has its rows (a ledger row lost, or an hour some other writer filled): nothing proves who wrote it.
+   */
+  @Test
+  void anHourBelowTheBoundaryMissingFromTheLedgerIsAGap() {
+    HourPartition unrecorded = world.busyHour(7);
+    world.sql.execute("lose a ledger row", "ALTER TABLE ledger DELETE WHERE hour = toDateTime(?, 'UTC') SETTINGS "
+        + "mutations_sync = 1", unrecorded.epochSecond());
+    Reconciliation r = engine.reconcile(spec, Scope.REPAIR, 10_000);
+    assertEquals(Reconciliation.Verdict.RED, r.verdict());
+    assertEquals(List.of(unrecorded), r.coverage().stream().map(Reconciliation.CoverageIssue::hour).toList(),
+        r.coverage().toString());
+    assertEquals("gap", r.coverage().getFirst().kind());
+    assertTrue(r.coverage().getFirst().detail().startsWith("no completed backfill hour in the repair's ledger"),
+        r.coverage().getFirst().detail());
+    assertEquals(Reconciliation.HourStatus.GAP, r.classes().stream().filter(c -> c.hour().equals(unrecorded))
+        .findFirst().orElseThrow().status());
+  }
+
+  /** A value v1 changes after the verdict, without a rule to explain it, closes the gate; new live hours do not. */
+  @Test
+  void hoursChangedOrAddedAfterTheVerdictAreReconciledOnTheSpot() {
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    world.advance(2, Optional.of(plan.boundary()));
+    Gate later = engine.gate(spec);
+    assertTrue(later.open(), later.unmet().toString());
+    assertTrue(condition(later, "data now").detail().contains(" 2 changed or new"), condition(later, "data now")
+        .detail());
+    assertEquals(new HourRange(world.first, world.liveEdge.plusHours(1)), later.judged().orElseThrow());
+
+    HourPartition changed = world.busyHour(10);
+    world.sql.execute("a value changes", "ALTER TABLE visits_v1 UPDATE clicks = clicks + 1 WHERE hour = toDateTime(?, "
+        + "'UTC') AND site = 'north' SETTINGS mutations_sync = 1", changed.epochSecond());
+    Gate gate = engine.gate(spec);
+    assertFalse(gate.open());
+    assertTrue(condition(gate, "data now").detail().contains("1 unexpected key(s) in 1 hour(s) from " + changed),
+        condition(gate, "data now").detail());
+  }
+
+  /** Finding 7, the second part: a verdict made under another version of the spec does not count. */
+  @Test
+  void aVerdictCountsOnlyUnderTheSpecItWasMadeWith() {
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.gate(spec).open());
+    TableSpec edited = SpecLoader.parse(world.specYaml().replace("tolerance: 0.000001", "tolerance: 0.5"), "visits.yaml");
+    Gate gate = engine.gate(edited);
+    assertFalse(gate.open());
+    assertTrue(condition(gate, "verdict").detail().contains("it was made under another version of the spec"),
+        condition(gate, "verdict").detail());
+  }
+
+  /** Mutation guard: the gate's "no backfill running" condition sees a run that holds the target. */
+  @Test
+  void aRunningBackfillKeepsTheGateClosed() throws Exception {
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.gate(spec).open());
+    Plan again = engine.plan(spec, Optional.of(plan.boundary().plusHours(-12)), Optional.empty(), Optional.empty(),
+        BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1));
+    BackfillRun run = Procedure.start(engine, again);
+    run.pause();
+    try {
+      Gate gate = engine.gate(spec);
+      assertFalse(condition(gate, "no backfill running").met(), condition(gate, "no backfill running").detail());
+      assertTrue(condition(gate, "no backfill running").detail().startsWith("Run " + run.id() + " is "),
+          condition(gate, "no backfill running").detail());
+      var refused = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+      assertTrue(refused.getMessage().contains("held by the backfill run " + run.id()), refused.getMessage());
+    } finally {
+      run.resume();
+      run.await();
+    }
+  }
+
+  /**
+   * Mutation guard: the swap's verification compares the consumer view with the version it should
+   * read, hour by hour. A consumer view that filters rows returns other rows than v2, and the result
+   * says so instead of "verified".
+   */
+  @Test
+  void theVerificationComparesTheViewWithTheVersionItShouldRead() {
+    world.sql.execute("filtered view", "CREATE OR REPLACE VIEW visits AS SELECT * FROM visits_v1 WHERE site != 'web'");
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    SwapResult cut = engine.cutover(spec, "visits");
+    assertEquals(Gate.Version.V2, cut.after());
+    assertFalse(cut.verified());
+    assertTrue(cut.verification().startsWith("NOT verified: visits does not return visits_v2's rows in "),
+        cut.verification());
+    assertEquals(RepairPhase.CUT_OVER, engine.repair(spec).orElseThrow().phase(), "the swap happened, and says so");
+  }
+
+  /**
+   * Finding 6, the handle: afterwards both views read v2 and every rollback failed. A rollback whose
+   * handle does not read v1 is refused before the exchange, with the statement that mends it.
+   */
+  @Test
+  void aRollbackHandleThatDoesNotReadV1IsRefusedWithTheStatementThatMendsIt() {
+    engine.reconcile(spec, Scope.REPAIR, 10_000);
+    engine.cutover(spec, "visits");
+    Gate rollback = engine.rollbackGate(spec);
+    assertTrue(rollback.open(), rollback.unmet().toString());
+    assertEquals(Gate.ROLLBACK, rollback.step());
+
+    world.sql.execute("break the handle", "CREATE OR REPLACE VIEW visits__next AS SELECT * FROM visits_v2");
+    Gate broken = engine.rollbackGate(spec);
+    assertEquals(List.of("rollback handle"), broken.unmet().stream().map(Gate.Condition::name).toList());
+    String mend = "CREATE OR REPLACE VIEW `" + world.database + "`.`visits__next` AS SELECT * FROM " + world.database
+        + ".visits_v1";
+    assertTrue(condition(broken, "rollback handle").detail().contains(mend), condition(broken, "rollback handle").detail());
+    var refused = assertThrows(StepRefusedException.class, () -> engine.rollback(spec, "visits"));
+    assertTrue(refused.getMessage().startsWith("The rollback is refused: rollback handle ("), refused.getMessage());
+    assertEquals(Gate.Version.V2, engine.gate(spec).current(), "consumers still read v2");
+
+    world.sql.execute("mend", mend.replace("`", ""));
+    assertTrue(engine.rollback(spec, "visits").verified());
+    assertEquals(RepairPhase.ROLLED_BACK, engine.repair(spec).orElseThrow().phase());
+  }
+}

@@ -1,0 +1,219 @@
+package dev.cutover.engine.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.RepairStatus;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.Procedure;
+import dev.cutover.engine.testing.TestEngine;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** One repair per target: its boundary pinned once, its state changed by one process at a time. */
+class RepairTest {
+
+  private HourlyWorld world;
+  private TableSpec spec;
+  private Engine engine;
+
+  @BeforeEach
+  void world() {
+    world = HourlyWorld.create(TestEngine.freshDatabase(RepairTest.class), 3);
+    spec = world.spec();
+    engine = new Engine(world.db);
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  private Plan plan(Optional<HourPartition> from, Optional<HourPartition> boundary) {
+    return engine.plan(spec, from, Optional.empty(), boundary, engine.defaults(spec));
+  }
+
+  /**
+   * Finding 1: after the corrected live writer took over from B and ran for a day, a second backfill
+   * with no boundary took a new default (live edge minus the margin) and wrote hours the live writer
+   * had written. Now the first backfill pins B: every later plan takes it, another is refused, and
+   * the live writer's hours are untouched.
+   */
+  @Test
+  void theFirstBackfillPinsTheBoundaryAndNoLaterPlanMovesIt() throws Exception {
+    Plan first = plan(Optional.empty(), Optional.empty());
+    assertFalse(first.pinned(), "the first backfill will pin it");
+    HourPartition b = first.boundary();
+    assertEquals(RunState.SUCCEEDED, Procedure.backfill(engine, first).state());
+    world.writeLiveV2(b, world.liveEdge.plusHours(1));
+    world.advance(30, Optional.of(b));
+    Map<HourPartition, String> liveHours = world.checksums("visits_v2", b, world.liveEdge.plusHours(1));
+    assertEquals(33, liveHours.size());
+
+    Plan second = plan(Optional.of(b.plusHours(-3)), Optional.empty());
+    assertTrue(second.pinned());
+    assertEquals(b, second.boundary(), "the default is the pinned boundary, not the live edge minus the margin");
+    assertEquals(3, second.hours().size());
+    assertEquals(RunState.SUCCEEDED, Procedure.backfill(engine, second).state());
+    assertEquals(liveHours, world.checksums("visits_v2", b, world.liveEdge.plusHours(1)),
+        "the live writer's hours are as it wrote them");
+
+    HourPartition moved = world.liveEdge.plusHours(-3);
+    var refused = assertThrows(InvalidInputException.class, () -> plan(Optional.empty(), Optional.of(moved)));
+    assertEquals("boundary", refused.field());
+    Repair repair = engine.repair(spec).orElseThrow();
+    assertEquals("The repair of " + world.database + ".visits_v2 pinned the boundary B = " + b + " when its first "
+        + "backfill started (repair " + repair.id() + "); the corrected live writer owns every hour from " + b
+        + " on, so a backfill may only write hours before it, and " + moved + " cannot replace it. Keep " + b
+        + ", or abandon the repair to start over with another boundary.", refused.getMessage());
+
+    RepairStatus status = engine.status(spec);
+    assertEquals(Optional.of(b), status.repair().flatMap(Repair::boundary));
+    assertTrue(status.liveWriter().orElseThrow().startsAtBoundary(), status.liveWriter().toString());
+    assertEquals(Optional.of(b), status.liveWriter().get().start());
+  }
+
+  /** Abandoning frees the boundary: the next backfill starts a new repair that pins its own. */
+  @Test
+  void anAbandonedRepairLetsTheNextBackfillPinAnotherBoundary() throws Exception {
+    Plan first = plan(Optional.empty(), Optional.empty());
+    Procedure.backfill(engine, first);
+    Repair before = engine.repair(spec).orElseThrow();
+    assertEquals(RepairPhase.BACKFILLED, before.phase(), before.note());
+
+    var noReason = assertThrows(InvalidInputException.class, () -> engine.abandon(spec, "visits_v2", " "));
+    assertEquals("reason", noReason.field());
+    var wrongName = assertThrows(InvalidInputException.class, () -> engine.abandon(spec, "visits", "wrong B"));
+    assertEquals("To abandon the repair, confirm with the target's name, visits_v2 (you typed 'visits').",
+        wrongName.getMessage());
+    Repair abandoned = engine.abandon(spec, "visits_v2", "the boundary was chosen before the live job moved");
+    assertEquals(RepairPhase.ABANDONED, abandoned.phase());
+    assertEquals(before.id(), abandoned.id());
+
+    HourPartition earlier = first.boundary().plusHours(-6);
+    Plan other = plan(Optional.empty(), Optional.of(earlier));
+    assertFalse(other.pinned());
+    Procedure.backfill(engine, other);
+    Repair now = engine.repair(spec).orElseThrow();
+    assertTrue(!now.id().equals(before.id()), "a new repair");
+    assertEquals(Optional.of(earlier), now.boundary());
+    assertTrue(engine.state().auditTrail(world.database + ".visits_v2", 50).stream()
+        .anyMatch(a -> a.action().equals("abandon") && a.detail().contains("live job moved")));
+  }
+
+  /** Two processes that read the same version cannot both write the next one; the loser is told who won. */
+  @Test
+  void ofTwoWritersOfOneVersionExactlyOneWins() throws Exception {
+    Procedure.backfill(engine, plan(Optional.empty(), Optional.empty()));
+    RepairStore store = new RepairStore(world.sql, world.database);
+    String target = world.database + ".visits_v2";
+    for (int round = 0; round < 5; round++) {
+      Repair read = store.current(target).orElseThrow();
+      CountDownLatch go = new CountDownLatch(1);
+      List<String> outcomes = new CopyOnWriteArrayList<>();
+      List<Thread> threads = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        int writer = w;
+        threads.add(Thread.ofPlatform().start(() -> {
+          try {
+            go.await();
+            store.write(Optional.of(read), read.next(read.phase(), read.operation(), Operator.actor(), "writer "
+                + writer), "test");
+            outcomes.add("won " + writer);
+          } catch (StepRefusedException e) {
+            outcomes.add("lost: " + e.getMessage());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }));
+      }
+      go.countDown();
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertEquals(1, outcomes.stream().filter(o -> o.startsWith("won")).count(), outcomes.toString());
+      String winner = outcomes.stream().filter(o -> o.startsWith("won")).findFirst().orElseThrow().substring(4);
+      assertTrue(outcomes.stream().filter(o -> o.startsWith("lost")).allMatch(o -> o.startsWith("lost: Another "
+          + "process changed the repair of " + target + " at the same moment: ")), outcomes.toString());
+      Repair now = store.current(target).orElseThrow();
+      assertEquals(read.version() + 1, now.version());
+      assertEquals("writer " + winner, now.note());
+    }
+    assertEquals(RepairStore.KEEP, world.sql.queryLong("count records", "SELECT count() FROM system.tables WHERE "
+        + "database = ? AND startsWith(name, ?)", world.database, RepairStore.markerPrefix(target)),
+        "older records are dropped; the log keeps them");
+    assertTrue(store.history(target, 100).size() >= 7, "every record is in the log");
+  }
+
+  /** A record written by a process that read a version so old its successor was dropped is withdrawn. */
+  @Test
+  void aStaleWriterCannotResurrectADroppedVersion() throws Exception {
+    Procedure.backfill(engine, plan(Optional.empty(), Optional.empty()));
+    RepairStore store = new RepairStore(world.sql, world.database);
+    String target = world.database + ".visits_v2";
+    Repair stale = store.current(target).orElseThrow();
+    Repair moving = stale;
+    for (int i = 0; i < RepairStore.KEEP + 2; i++) {
+      moving = store.write(Optional.of(moving), moving.next(moving.phase(), Optional.empty(), Operator.actor(),
+          "step " + i), "test");
+    }
+    Repair resurrected = stale.next(stale.phase(), Optional.empty(), Operator.actor(), "stale");
+    var lost = assertThrows(StepRefusedException.class, () -> store.write(Optional.of(stale), resurrected, "test"));
+    assertTrue(lost.getMessage().contains("at the same moment"), lost.getMessage());
+    assertEquals(moving, store.current(target).orElseThrow(), "the newest record stands");
+  }
+
+  /**
+   * Finding 8, the third part: a lock whose holder had not yet written its run record was taken as
+   * stale, and another run took it over. Now the holder is the process: while it lives, its hold
+   * stands, record or not; once it is gone, the next process settles the repair.
+   */
+  @Test
+  void aHolderWhoseRunIsNotRecordedYetKeepsTheRepairWhileItsProcessLives() throws Exception {
+    Procedure.backfill(engine, plan(Optional.empty(), Optional.empty()));
+    RepairStore store = new RepairStore(world.sql, world.database);
+    String target = world.database + ".visits_v2";
+    Process starting = new ProcessBuilder("sleep", "60").start();
+    try {
+      Repair r = store.current(target).orElseThrow();
+      Repair.Actor other = new Repair.Actor("alice", Operator.host(), starting.pid());
+      store.write(Optional.of(r), r.next(RepairPhase.BACKFILLING, Optional.of(new Repair.Operation(
+          Repair.Operation.BACKFILL, other, Instant.now(), "run-not-recorded-yet")), other, "starting"), "test");
+
+      var refused = assertThrows(StepRefusedException.class, () -> Procedure.start(engine,
+          plan(Optional.empty(), Optional.empty())));
+      assertTrue(refused.getMessage().startsWith("The repair of " + target + " is held by the backfill run "
+          + "run-not-recorded-yet by alice@"), refused.getMessage());
+      assertEquals(other, refused.holder().orElseThrow());
+
+      starting.destroyForcibly().waitFor();
+      Repair settled = new Repairs(world.sql, new StateStore(world.sql, world.database), spec).settled().orElseThrow();
+      assertTrue(settled.operation().isEmpty(), settled.toString());
+      assertTrue(settled.note().startsWith("settled: the backfill run run-not-recorded-yet"), settled.note());
+      assertEquals(RunState.SUCCEEDED, Procedure.backfill(engine, plan(Optional.empty(), Optional.empty())).state());
+    } finally {
+      starting.destroyForcibly();
+    }
+  }
+}
