@@ -51,6 +51,7 @@ public record RepairStatus(String target, Instant at, Optional<Repair> repair, L
     DEPLOY_LIVE_WRITER,
     FIX_LIVE_WRITER,
     WAIT_FOR_OVERLAP,
+    WAIT_FOR_LIVE_WRITER,
     RECONCILE,
     REVIEW_DIFFERENCES,
     CUTOVER,

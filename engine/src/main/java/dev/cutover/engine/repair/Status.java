@@ -62,10 +62,11 @@ public final class Status {
           s.boundary().equals(r.boundary().get()) && s.window().from().equals(r.firstHour().get())));
     }
     return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, verdict,
-        next(repair, writer, verdict));
+        next(repair, writer, verdict, live));
   }
 
-  private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<RepairStatus.Verdict> verdict) {
+  private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<RepairStatus.Verdict> verdict,
+      LiveStatus edges) {
     String view = spec.consumerView().name();
     if (repair.isEmpty() || repair.get().phase() == RepairPhase.PLANNED) {
       return new NextStep(Kind.BACKFILL, "Plan the backfill and start it: its first run pins the boundary B.",
@@ -122,6 +123,11 @@ public final class Status {
           + minimum + " hours the spec requires since B; about " + (minimum - live.hours()) + " more hour(s). Meanwhile, "
           + "reconcile the overlap to look at it.", "./cutover reconcile --spec SPEC --window overlap",
           "Reconcile: Overlap since B");
+    }
+    if (edges.liveEdge().isPresent() && edges.targetEdge().map(t -> t.isBefore(edges.liveEdge().get())).orElse(true)) {
+      return new NextStep(Kind.WAIT_FOR_LIVE_WRITER, "The corrected live writer is behind v1 (v2's newest hour "
+          + edges.targetEdge().map(Object::toString).orElse("none") + ", v1's " + edges.liveEdge().get() + "); the gate "
+          + "opens only once v2 has caught up.", "./cutover status --spec SPEC", "Backfill");
     }
     if (verdict.isEmpty() || !verdict.get().counts()) {
       return new NextStep(Kind.RECONCILE, verdict.isEmpty() ? "Reconcile the whole repair: only that verdict can open "
