@@ -8,6 +8,7 @@ import javafx.application.Platform;
 import javafx.beans.binding.BooleanBinding;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
@@ -25,7 +26,8 @@ import javafx.scene.layout.VBox;
 
 /**
  * The window's frame: a title bar with the theme switch, a sidebar with one entry per step of the
- * procedure (Alt+letter or Ctrl+1…6), the current screen, and a status line.
+ * procedure (Alt+letter or Ctrl+1…6), the repair banner above every screen past the connection, the
+ * current screen, and a status line.
  */
 final class ConsoleShell {
 
@@ -36,10 +38,12 @@ final class ConsoleShell {
   private final Map<String, Screen> screens = new LinkedHashMap<>();
   private final Map<String, ToggleButton> buttons = new LinkedHashMap<>();
   private final ToggleButton dark = new ToggleButton("_Dark theme");
+  private final Node banner;
   private Screen current;
   private ScreenView currentView;
 
-  ConsoleShell(List<Screen> all, BooleanBinding ready) {
+  ConsoleShell(List<Screen> all, BooleanBinding ready, Node banner) {
+    this.banner = banner;
     Label name = new Label("Cutover");
     name.getStyleClass().add("app-title");
     Label tagline = new Label("Repair hourly history while the live job keeps running");
@@ -102,7 +106,11 @@ final class ConsoleShell {
     content.getStyleClass().add("content");
     root.setTop(bar);
     root.setLeft(sidebar);
-    root.setCenter(content);
+    banner.setVisible(false);
+    banner.setManaged(false);
+    VBox centre = new VBox(banner, content);
+    VBox.setVgrow(content, Priority.ALWAYS);
+    root.setCenter(centre);
     root.setBottom(statusBar);
     root.sceneProperty().addListener((o, was, scene) -> {
       if (scene != null) {
@@ -136,6 +144,8 @@ final class ConsoleShell {
     scroll.setFocusTraversable(false);
     content.getChildren().setAll(scroll);
     buttons.get(id).setSelected(true);
+    banner.setVisible(next.needsSpec());
+    banner.setManaged(next.needsSpec());
     next.model().shown();
     Platform.runLater(() -> content.requestFocus());
   }

@@ -15,6 +15,7 @@ import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
 import dev.cutover.ui.reconcile.ReconcileModel;
 import dev.cutover.ui.reconcile.ReconcileView;
+import dev.cutover.ui.repair.RepairBanner;
 import dev.cutover.ui.tasks.FxTaskExecutor;
 import java.util.List;
 import javafx.application.Application;
@@ -28,6 +29,7 @@ public final class CutoverConsole extends Application {
   private static volatile ConsoleStartup startup;
   private Workspace workspace;
   private ConsoleShell shell;
+  private RepairBanner banner;
   private ConnectionModel connection;
   private PlanModel plan;
   private BackfillModel backfill;
@@ -92,19 +94,22 @@ public final class CutoverConsole extends Application {
     reconcile = new ReconcileModel(workspace);
     cutover = new CutoverModel(workspace);
     history = new HistoryModel(workspace);
+    banner = new RepairBanner(workspace.repair());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
         new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
         new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true),
         new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
         new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
-        new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready());
+        new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
+        banner.root());
     shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
     created.accept(scene);
     shell.darkToggle().selectedProperty().addListener((o, was, dark) -> theme(scene, dark));
     theme(scene, false);
     shell.show("connection");
+    workspace.repair().start();
     connection.connect();
     return scene;
   }
@@ -160,6 +165,8 @@ public final class CutoverConsole extends Application {
   public void stop() {
     if (shell != null) {
       shell.leave();
+      workspace.repair().stop();
+      banner.dispose();
     }
     // A run this console drives is cancelled, so that it ends recorded and resumable; then the pool and an
     // embedded server this console started are closed. Both off the FX thread.

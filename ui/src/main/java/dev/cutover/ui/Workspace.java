@@ -6,6 +6,7 @@ import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.dialogs.DialogService;
+import dev.cutover.ui.repair.RepairWatch;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.util.Optional;
 import javafx.beans.binding.BooleanBinding;
@@ -14,7 +15,8 @@ import javafx.beans.property.SimpleObjectProperty;
 
 /**
  * What the screens share, on the FX thread: the engine once connected, the loaded spec, the plan and
- * its preflight, the theme's palette, and the doors to background work and to the operator.
+ * its preflight, where the repair stands, the theme's palette, and the doors to background work and
+ * to the operator.
  */
 public final class Workspace {
 
@@ -27,10 +29,12 @@ public final class Workspace {
   private final ObjectProperty<Plan> plan = new SimpleObjectProperty<>();
   private final ObjectProperty<Preflighted> preflight = new SimpleObjectProperty<>();
   private final ObjectProperty<Palette> palette = new SimpleObjectProperty<>(Palette.LIGHT);
+  private final RepairWatch repair;
 
   public Workspace(TaskExecutor executor, DialogService dialogs) {
     this.executor = executor;
     this.dialogs = dialogs;
+    this.repair = new RepairWatch(executor, engine, spec);
     // A new spec invalidates what was planned and checked for the old one.
     spec.addListener((o, was, is) -> {
       plan.set(null);
@@ -88,6 +92,15 @@ public final class Workspace {
   /** The preflight of the current plan: its checks and, when none failed, the plan it cleared. */
   public ObjectProperty<Preflighted> preflightProperty() {
     return preflight;
+  }
+
+  /**
+   * Where the loaded spec's repair stands, read in the background. A screen whose step may have
+   * changed the repair (a backfill started or ended, a reconciliation, a swap, an abandonment) calls
+   * {@code repair().refresh()}.
+   */
+  public RepairWatch repair() {
+    return repair;
   }
 
   public ObjectProperty<Palette> paletteProperty() {

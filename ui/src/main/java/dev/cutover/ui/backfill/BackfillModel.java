@@ -147,6 +147,11 @@ public final class BackfillModel implements ScreenModel {
   private void apply(Snapshot s) {
     reading = false;
     pollError.set("");
+    // A run that started, stopped or ended (here or elsewhere) may have moved the repair.
+    if (s.shown().isPresent() && lastRead != null && lastRead.id().equals(s.shown().get().id())
+        && lastRead.state() != s.shown().get().state()) {
+      workspace.repair().refresh();
+    }
     runs.setAll(s.runs());
     live.set(s.live());
     BackfillRun mine = driven.get();
@@ -203,7 +208,7 @@ public final class BackfillModel implements ScreenModel {
       if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()) {
         applyThrottle();
       }
-    });
+    }, failure -> workspace.repair().refresh());
   }
 
   static String settingsText(BackfillSettings s) {
@@ -263,6 +268,7 @@ public final class BackfillModel implements ScreenModel {
     selectedRun.set(null);
     lastRead = null;
     progress.started(run.record());
+    workspace.repair().refresh();
     run.completion().whenComplete((record, failure) -> workspace.executor().onFxThread(() -> {
       drain();
       if (driven.get() == run) {
@@ -271,6 +277,7 @@ public final class BackfillModel implements ScreenModel {
       }
       lastRead = null;
       refresh();
+      workspace.repair().refresh();
     }));
   }
 
@@ -356,7 +363,10 @@ public final class BackfillModel implements ScreenModel {
       writer.run("deploy the corrected live writer from " + from.get(), p -> {
         demo.deployV2(from.get());
         return true;
-      }, ok -> refresh());
+      }, ok -> {
+        refresh();
+        workspace.repair().refresh();
+      });
     }
   }
 

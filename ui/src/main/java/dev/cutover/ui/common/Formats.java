@@ -10,6 +10,7 @@ import java.util.Locale;
 public final class Formats {
 
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
   private Formats() {}
 
@@ -38,6 +39,11 @@ public final class Formats {
 
   public static String time(Instant at) {
     return at == null ? "—" : TIME.format(at) + " UTC";
+  }
+
+  /** The time of day only, for what was read moments ago: 10:42:07 UTC. */
+  public static String clock(Instant at) {
+    return at == null ? "—" : CLOCK.format(at) + " UTC";
   }
 
   public static String bytes(long b) {

@@ -75,7 +75,7 @@ public final class ReconcileModel implements ScreenModel {
       workspace.executor().submit(p -> engine.reconciliations(spec), list -> note.set(list.isEmpty()
           ? "No reconciliation has run for this target yet."
           : "The latest stored reconciliation, " + list.getFirst().id() + " of " + Formats.time(list.getFirst()
-              .created()) + ", was " + list.getFirst().verdict().name().toLowerCase(Locale.ROOT) + ". Reconcile to see "
+              .created()) + " over " + list.getFirst().scope().words() + ", was " + list.getFirst().verdict().name().toLowerCase(Locale.ROOT) + ". Reconcile to see "
               + "the current state."), failure -> note.set(""));
     }
   }
@@ -86,6 +86,7 @@ public final class ReconcileModel implements ScreenModel {
     Engine engine = workspace.engine();
     int limit = keyLimit.get();
     activity.run("reconcile v1 and v2", p -> engine.reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p), r -> {
+      workspace.repair().refresh();
       if (!measureChosen) {
         mostChanged(r).ifPresent(measure::set);
       }
@@ -196,7 +197,10 @@ public final class ReconcileModel implements ScreenModel {
     activity.run("acknowledge the difference and reconcile again", p -> {
       engine.acknowledge(spec, hour, key, reason.get());
       return engine.reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
-    }, report::set);
+    }, r -> {
+      report.set(r);
+      workspace.repair().refresh();
+    }, failure -> workspace.repair().refresh());
   }
 
   /** Writes the report as CSV or HTML where the operator chooses, off the FX thread. */

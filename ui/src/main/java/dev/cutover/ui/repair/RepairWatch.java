@@ -1,0 +1,259 @@
+package dev.cutover.ui.repair;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairStatus;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.common.Errors;
+import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.tasks.TaskExecutor;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.beans.value.ObservableValue;
+
+/**
+ * Where the loaded spec's repair stands, read in the background: after every step that can change
+ * it (the screens call {@link #refresh()}), when the spec or the connection changes, and every
+ * {@link #PERIOD} while the console runs. One read at a time; a request during a read reads again
+ * after it. What it shows says when it was read, and a failed read shows its sentence instead of
+ * the last phase, which may no longer hold.
+ */
+public final class RepairWatch {
+
+  /** How often the repair is read again while nothing in this console changed it. */
+  public static final Duration PERIOD = Duration.ofSeconds(30);
+
+  private final TaskExecutor executor;
+  private final ObservableValue<Engine> engine;
+  private final ObservableValue<TableSpec> spec;
+  private final ObjectProperty<RepairStatus> status = new SimpleObjectProperty<>();
+  private final ObjectProperty<Partial> record = new SimpleObjectProperty<>();
+  private final StringProperty error = new SimpleStringProperty("");
+  private final StringProperty problem = new SimpleStringProperty("");
+  private final BooleanProperty reading = new SimpleBooleanProperty();
+  private final StringProperty phase = new SimpleStringProperty("");
+  private final StringProperty tone = new SimpleStringProperty("none");
+  private final StringProperty repair = new SimpleStringProperty("");
+  private final StringProperty liveWriter = new SimpleStringProperty("");
+  private final StringProperty verdict = new SimpleStringProperty("");
+  private final StringProperty verdictSource = new SimpleStringProperty("");
+  private final StringProperty nextButton = new SimpleStringProperty("");
+  private final StringProperty nextSentence = new SimpleStringProperty("");
+  private final StringProperty nextCommand = new SimpleStringProperty("");
+  private final StringProperty asOf = new SimpleStringProperty("");
+  private Instant failedAt;
+  private boolean inFlight;
+  private boolean again;
+  private TaskExecutor.Handle timer;
+
+  public RepairWatch(TaskExecutor executor, ObservableValue<Engine> engine, ObservableValue<TableSpec> spec) {
+    this.executor = executor;
+    this.engine = engine;
+    this.spec = spec;
+    // Another spec or another server: what was read no longer applies, not even for a moment.
+    engine.addListener((o, was, is) -> forget());
+    spec.addListener((o, was, is) -> forget());
+    status.addListener((o, was, is) -> words());
+    record.addListener((o, was, is) -> words());
+    error.addListener((o, was, is) -> words());
+    reading.addListener((o, was, is) -> words());
+    words();
+  }
+
+  /** Starts reading every {@link #PERIOD}, until {@link #stop()}. */
+  public void start() {
+    if (timer == null) {
+      timer = executor.every(PERIOD, this::refresh);
+    }
+  }
+
+  public void stop() {
+    if (timer != null) {
+      timer.cancel();
+      timer = null;
+    }
+  }
+
+  private void forget() {
+    status.set(null);
+    record.set(null);
+    error.set("");
+    refresh();
+  }
+
+  /**
+   * Reads where the repair stands, off the FX thread; while a read runs, reads once more after it.
+   * When the data cannot be read but the repair's state record can (v1 is gone, a table is renamed),
+   * the phase is the record's, read now, and the failure is said beside it.
+   */
+  public void refresh() {
+    Engine e = engine.getValue();
+    TableSpec s = spec.getValue();
+    if (e == null || s == null) {
+      status.set(null);
+      record.set(null);
+      error.set("");
+      reading.set(inFlight);
+      return;
+    }
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    inFlight = true;
+    reading.set(true);
+    executor.submit(p -> read(e, s), (message, fraction) -> {}, read -> done(e, s, read, null),
+        failure -> done(e, s, null, failure));
+  }
+
+  private record Read(RepairStatus status, Partial partial) {}
+
+  /** The repair's state record alone, read when its data could not be, and why the data could not be. */
+  private record Partial(Optional<Repair> repair, Instant at, Exception failure) {}
+
+  private static Read read(Engine e, TableSpec s) throws Exception {
+    try {
+      return new Read(e.status(s), null);
+    } catch (Exception failure) {
+      Optional<Repair> repair;
+      try {
+        repair = e.repair(s);
+      } catch (Exception alsoFailed) {
+        failure.addSuppressed(alsoFailed);
+        throw failure;
+      }
+      return new Read(null, new Partial(repair, Instant.now(), failure));
+    }
+  }
+
+  private void done(Engine e, TableSpec s, Read read, Throwable failure) {
+    inFlight = false;
+    boolean current = e == engine.getValue() && s == spec.getValue();
+    if (current) {
+      String doing = "read where the repair of " + s.name() + " stands";
+      if (failure == null && read.status() != null) {
+        error.set("");
+        record.set(null);
+        status.set(read.status());
+      } else if (failure == null) {
+        failedAt = read.partial().at();
+        status.set(null);
+        record.set(read.partial());
+        error.set(Errors.sentence(read.partial().failure(), doing));
+      } else {
+        failedAt = Instant.now();
+        status.set(null);
+        record.set(null);
+        error.set(Errors.sentence(failure, doing));
+      }
+      words();
+    }
+    if (again || !current) {
+      again = false;
+      refresh();
+    } else {
+      reading.set(false);
+    }
+  }
+
+  private void words() {
+    RepairStatus s = status.get();
+    Partial p = record.get();
+    String target = spec.getValue() == null ? "" : spec.getValue().database() + "." + spec.getValue().targetTable();
+    boolean failed = !error.get().isEmpty();
+    Optional<Optional<Repair>> known = s != null ? Optional.of(s.repair()) : p != null ? Optional.of(p.repair())
+        : Optional.empty();
+    phase.set(known.map(RepairWords::phase).orElse(failed ? "unknown" : reading.get() ? "reading" : ""));
+    tone.set(known.map(RepairWords::tone).orElse(failed ? "unknown" : "none"));
+    repair.set(known.map(r -> RepairWords.repair(r, target)).orElse(failed || spec.getValue() == null ? ""
+        : "Reading where the repair of " + spec.getValue().name() + " stands…"));
+    problem.set(!failed ? "" : p != null ? "Read the repair's record, but not its data: " + error.get() : error.get());
+    liveWriter.set(s == null ? "" : RepairWords.liveWriter(s));
+    verdict.set(s == null ? "" : RepairWords.verdict(s));
+    verdictSource.set(s == null ? "" : RepairWords.verdictSource(s));
+    nextButton.set(s == null ? "" : RepairWords.nextButton(s));
+    nextSentence.set(s == null ? "" : RepairWords.nextSentence(s));
+    nextCommand.set(s == null ? "" : RepairWords.command(s));
+    // The same length while a read runs (the Refresh button shows it), so that the banner does not move the screen.
+    asOf.set(s != null ? "as of " + Formats.clock(s.at()) : p != null ? "record as of " + Formats.clock(p.at())
+        : failed ? "could not read at " + Formats.clock(failedAt) : reading.get() ? "reading…" : "");
+  }
+
+  /** The last read, or empty while nothing current is known (before the first read, after a failed one). */
+  public ReadOnlyObjectProperty<RepairStatus> statusProperty() {
+    return status;
+  }
+
+  /** The sentence of the last read's failure; empty after a read that worked. */
+  public ReadOnlyStringProperty errorProperty() {
+    return error;
+  }
+
+  public ReadOnlyBooleanProperty readingProperty() {
+    return reading;
+  }
+
+  /**
+   * What could not be read, as a sentence: the whole status, or only its data when the repair's record
+   * could be read (then the phase shown is the record's). Empty after a read that worked.
+   */
+  public ReadOnlyStringProperty problemProperty() {
+    return problem;
+  }
+
+  /** The phase's words, "no repair yet", "reading" or "unknown". */
+  public ReadOnlyStringProperty phaseProperty() {
+    return phase;
+  }
+
+  /** none, working, good, ended or unknown: how the phase's pill looks. */
+  public ReadOnlyStringProperty toneProperty() {
+    return tone;
+  }
+
+  /** The repair's id, boundary, first hour and operation in flight, or that there is none yet. */
+  public ReadOnlyStringProperty repairProperty() {
+    return repair;
+  }
+
+  public ReadOnlyStringProperty liveWriterProperty() {
+    return liveWriter;
+  }
+
+  public ReadOnlyStringProperty verdictProperty() {
+    return verdict;
+  }
+
+  /** Which reconciliation made the verdict, and when; empty while there is none. */
+  public ReadOnlyStringProperty verdictSourceProperty() {
+    return verdictSource;
+  }
+
+  /** The screen and button of the next step, e.g. "Reconcile: Reconcile"; empty when none is left. */
+  public ReadOnlyStringProperty nextButtonProperty() {
+    return nextButton;
+  }
+
+  public ReadOnlyStringProperty nextSentenceProperty() {
+    return nextSentence;
+  }
+
+  public ReadOnlyStringProperty nextCommandProperty() {
+    return nextCommand;
+  }
+
+  /** "as of 10:42:07 UTC" (the time of the last read), "reading…" before it, or when the last read failed. */
+  public ReadOnlyStringProperty asOfProperty() {
+    return asOf;
+  }
+}
