@@ -3,6 +3,7 @@ package dev.cutover.ui.backfill;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.backfill.HourStates.Cell;
 import dev.cutover.ui.common.Formats;
@@ -156,7 +157,8 @@ public final class BackfillView extends ScreenView {
     binder.bind(waiting.textProperty(), p.waitingProperty());
     Label pollError = Widgets.errorLabel("backfill-poll-error", binder, model.pollErrorProperty());
 
-    return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), message, commands, Widgets.row(10, bar, count),
+    return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), message, commands,
+        Widgets.safety("backfill-safety", Safety.BACKFILL), Widgets.row(10, bar, count),
         stats, Widgets.row(8, cl, concurrency, rl, rows, apply), waiting,
         Widgets.activityBar("backfill-activity", binder, model.activity()),
         Widgets.errorLabel("backfill-error", binder, model.activity().errorProperty()), pollError);
@@ -216,7 +218,8 @@ public final class BackfillView extends ScreenView {
     binder.watch(model.progress().recordProperty(), r -> update.run());
     binder.onChange(model.workspace().planProperty(), p -> update.run());
     binder.watch(model.liveProperty(), live -> update.run());
-    VBox card = Widgets.card("Corrected live writer", what, edges, status);
+    VBox card = Widgets.card("Corrected live writer", what, edges, status,
+        Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
     if (model.workspace().demo().isPresent()) {
       Button deploy = Widgets.button("deploy-live-writer", "Deploy corrected live _writer from B");
       deploy.setOnAction(e -> model.deployLiveWriter());

@@ -77,6 +77,17 @@ public final class Widgets {
     return labeled;
   }
 
+  /**
+   * What a step guarantees and which failure it prevents, in the engine's words ({@code api.Safety}):
+   * a short muted text beside the control where the operator decides.
+   */
+  public static Label safety(String id, String sentence) {
+    Label l = wrap(label(id, "muted", "safety"));
+    l.setText(sentence);
+    l.setMaxWidth(Double.MAX_VALUE);
+    return l;
+  }
+
   /** A key/value grid: muted keys in a fixed column, values that wrap. */
   public static GridPane facts(double keyWidth) {
     GridPane g = new GridPane();

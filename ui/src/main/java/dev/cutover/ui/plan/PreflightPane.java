@@ -61,6 +61,7 @@ final class PreflightPane {
     scroll.getStyleClass().add("plain-scroll");
     VBox.setVgrow(scroll, Priority.ALWAYS);
     VBox card = Widgets.card("Preflight", Widgets.row(12, run, summary),
+        Widgets.safety("preflight-safety", dev.cutover.engine.api.Safety.PREFLIGHT),
         Widgets.activityBar("preflight-activity", binder, model.activity()),
         Widgets.errorLabel("preflight-error", binder, model.activity().errorProperty()), scroll, dependents);
     VBox.setVgrow(card, Priority.ALWAYS);

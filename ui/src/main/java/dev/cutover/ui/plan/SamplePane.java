@@ -51,8 +51,8 @@ final class SamplePane {
     VBox.setVgrow(split, Priority.ALWAYS);
 
     HBox input = Widgets.row(8, l, hours, run);
-    VBox card = Widgets.card("Sample validation", Widgets.muted("A few hours computed with the corrected transform "
-        + "into a scratch table (never the target) and compared with v1."), input,
+    VBox card = Widgets.card("Sample validation", Widgets.safety("sample-safety", dev.cutover.engine.api.Safety.SAMPLE),
+        input,
         Widgets.activityBar("sample-activity", binder, model.activity()),
         Widgets.errorLabel("sample-error", binder, model.activity().errorProperty()), summary, split);
     VBox.setVgrow(card, Priority.ALWAYS);

@@ -20,7 +20,7 @@ public final class DeltaChart extends HourCanvas {
 
   DeltaChart() {
     super("delta-chart");
-    setMinHeight(90);
+    setMinHeight(60);
     setPrefHeight(130);
   }
 

@@ -3,6 +3,7 @@ package dev.cutover.ui.reconcile;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.DiffTables;
 import dev.cutover.ui.common.Palette;
@@ -76,8 +77,9 @@ public final class ReconcileView extends ScreenView {
     limit.setId("reconcile-key-limit");
     limit.setEditable(true);
     limit.setPrefWidth(110);
+    limit.setMinWidth(Region.USE_PREF_SIZE);
     limit.valueProperty().addListener((o, a, b) -> model.keyLimitProperty().set(b));
-    Label ll = new Label("Key _limit");
+    Label ll = Widgets.whole(new Label("Key _limit"));
     ll.setMnemonicParsing(true);
     ll.setLabelFor(limit);
     Button csv = Widgets.button("export-csv", "Export C_SV…");
@@ -100,8 +102,15 @@ public final class ReconcileView extends ScreenView {
     binder.bind(detail.textProperty(), Bindings.createStringBinding(() -> model.reportProperty().get() == null
         ? model.noteProperty().get() : Verdicts.detail(model.reportProperty().get()) + (model.noteProperty().get()
             .isEmpty() ? "" : " " + model.noteProperty().get()), model.reportProperty(), model.noteProperty()));
-    HBox actions = Widgets.row(8, run, ll, limit, Widgets.spacer(), csv, html);
-    return new VBox(8, actions, verdict, detail, Widgets.activityBar("reconcile-activity", binder, model.activity()),
+    Label scope = Widgets.wrap(Widgets.label("reconcile-scope", "strong"));
+    binder.bind(scope.textProperty(), model.reportProperty().map(Verdicts::scope).orElse("Only a reconciliation of "
+        + "the whole repair opens the cutover gate."));
+    scope.setMaxWidth(Double.MAX_VALUE);
+    HBox.setHgrow(scope, Priority.ALWAYS);
+    HBox actions = Widgets.row(8, run, ll, limit, scope, csv, html);
+    actions.setSpacing(12);
+    return new VBox(8, actions, verdict, detail, Widgets.safety("reconcile-safety", Safety.RECONCILE),
+        Widgets.activityBar("reconcile-activity", binder, model.activity()),
         Widgets.errorLabel("reconcile-error", binder, model.activity().errorProperty()));
   }
 
@@ -122,6 +131,8 @@ public final class ReconcileView extends ScreenView {
         swatch("backfill", "legend-backfill"), swatch("live writer", "legend-live"), swatch("gap", "legend-gap"),
         swatch("duplicate", "legend-duplicate"), swatch("boundary B", "legend-boundary"));
     HBox.setHgrow(legend, Priority.ALWAYS);
+    // Its height is asked at its preferred width: wrapping at the width it usually gets keeps it to two lines.
+    legend.setPrefWrapLength(820);
     HBox top = Widgets.row(10, ml, measure, legend);
     VBox charts = new VBox(6, top, totals, delta, coverage);
     charts.getStyleClass().add("card");
@@ -152,6 +163,8 @@ public final class ReconcileView extends ScreenView {
         model.selectedHourProperty().get()), model.reportProperty(), model.selectedHourProperty()));
     binder.mirror(keys.getItems(), model.shownKeys());
     VBox.setVgrow(keys, Priority.ALWAYS);
+    // Its header and a few rows at least; the rest of the height goes to it when the window has some.
+    keys.setMinHeight(90);
     VBox table = new VBox(8, hour, Widgets.row(8, fl, filter, Widgets.spacer(), ackKey, ackHour), keys);
     table.getStyleClass().add("card");
     table.setPadding(new javafx.geometry.Insets(12, 16, 12, 16));

@@ -23,7 +23,7 @@ public final class TotalsChart extends HourCanvas {
 
   TotalsChart() {
     super("totals-chart");
-    setMinHeight(130);
+    setMinHeight(80);
     setPrefHeight(190);
   }
 

@@ -26,6 +26,12 @@ final class Verdicts {
     return r.coverage().isEmpty() ? keys : keys + " and " + r.coverage().size() + " coverage problem(s)";
   }
 
+  /** Which hours the reconciliation covers, and whether it is the kind that can open the gate. */
+  static String scope(Reconciliation r) {
+    return "Scope: " + r.scope().words() + ". Only a reconciliation of the whole repair opens the cutover gate: "
+        + (r.scope().decides() ? "this one can." : "this one is for looking.");
+  }
+
   static String detail(Reconciliation r) {
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
     long expected = r.expectedKeys();
