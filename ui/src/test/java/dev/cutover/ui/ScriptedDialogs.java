@@ -87,6 +87,16 @@ public final class ScriptedDialogs implements DialogService {
     return Optional.ofNullable(dropReason);
   }
 
+  /** The reason given when abandoning a repair (null declines); the name typed is {@link #typedName} or the table's. */
+  public volatile String abandonReason = "the fix itself was wrong; a corrected transform starts a new repair";
+
+  @Override
+  public Optional<Abandonment> confirmAbandon(AbandonRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(abandonReason).map(r -> new Abandonment(typedName == null ? request.table() : typedName,
+        r));
+  }
+
   /** The profile the next profile dialog returns, or null for Cancel. */
   public volatile SavedProfile profile;
   /** The password typed into the next password dialog, or null for Cancel. */

@@ -50,6 +50,12 @@ public interface DialogService {
    */
   Optional<String> confirmDropV1(DropRequest request);
 
+  /**
+   * Whether to give up the repair: the target table's name as the operator typed it and the written
+   * reason, or empty when the operator declines.
+   */
+  Optional<Abandonment> confirmAbandon(AbandonRequest request);
+
   /** A new connection profile, or {@code existing} edited; checked before it is returned; empty when cancelled. */
   Optional<SavedProfile> editProfile(Optional<SavedProfile> existing);
 
@@ -64,6 +70,20 @@ public interface DialogService {
 
   /** v1 about to be dropped: the exact statement, the table's name to type, and whether the horizon has passed. */
   record DropRequest(String statement, String table, String horizon, boolean early) {}
+
+  /**
+   * A repair about to be given up.
+   *
+   * @param target the versioned table as {@code database.table}
+   * @param table the name to type: the target table's, without its database
+   * @param phase the repair's phase, in words
+   * @param consequence what abandoning does and does not do, for the operator to read first
+   */
+  record AbandonRequest(String target, String table, String repairId, String phase, Optional<HourPartition> boundary,
+      String consequence) {}
+
+  /** The operator's answer to {@link AbandonRequest}: the name as typed and the reason for the audit trail. */
+  record Abandonment(String typedName, String reason) {}
 
   /** A difference about to be accepted; {@code key} is empty for the whole hour. */
   record AckRequest(HourPartition hour, List<String> key, String summary) {

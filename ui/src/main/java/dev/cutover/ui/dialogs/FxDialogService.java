@@ -138,6 +138,11 @@ public final class FxDialogService implements DialogService {
   }
 
   @Override
+  public Optional<Abandonment> confirmAbandon(AbandonRequest request) {
+    return show(AbandonDialog.create(request));
+  }
+
+  @Override
   public Optional<SavedProfile> editProfile(Optional<SavedProfile> existing) {
     return show(ProfileDialog.create(existing));
   }

@@ -5,11 +5,15 @@ import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.dialogs.DialogService.AbandonRequest;
+import dev.cutover.ui.dialogs.DialogService.Abandonment;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -25,7 +29,8 @@ import javafx.beans.property.StringProperty;
 /**
  * The plan screen: the reprocessing window and the live edge (refreshed every few seconds), the
  * chosen range and boundary, and the plan the engine makes of them; with the preflight and sample
- * steps that check the plan before anything is written.
+ * steps that check the plan before anything is written. Once the target's repair has pinned its
+ * boundary, the boundary is that one and cannot be changed here, short of abandoning the repair.
  */
 public final class PlanModel implements ScreenModel {
 
@@ -41,6 +46,7 @@ public final class PlanModel implements ScreenModel {
   private final ObjectProperty<HourPartition> to = new SimpleObjectProperty<>();
   private final StringProperty boundary = new SimpleStringProperty("");
   private final StringProperty liveError = new SimpleStringProperty("");
+  private final ObjectProperty<Repair> repair = new SimpleObjectProperty<>();
   private TableSpec loadedFor;
   private TaskExecutor.Handle poll;
   private boolean polling;
@@ -50,6 +56,13 @@ public final class PlanModel implements ScreenModel {
     this.activity = new Activity(workspace.executor());
     this.preflight = new PreflightModel(workspace);
     this.sample = new SampleModel(workspace);
+    // A boundary pinned (or released) elsewhere shows here at once: the field follows the repair.
+    repair.addListener((o, was, is) -> {
+      Optional<HourPartition> before = pinned(was);
+      if (!before.equals(pinned(is))) {
+        resetBoundary();
+      }
+    });
   }
 
   @Override
@@ -75,9 +88,10 @@ public final class PlanModel implements ScreenModel {
     loadedFor = spec;
     activity.run("read the reprocessing window and the live edge", p -> {
       Optional<HourPartition> start = engine.reprocessingStart(spec);
-      return new Window(start, engine.live(spec));
+      return new Window(start, engine.live(spec), openRepair(engine, spec));
     }, w -> {
       live.set(w.live());
+      repair.set(w.repair().orElse(null));
       windowStart.set(w.start().orElse(null));
       if (w.start().isEmpty()) {
         activity.fail("The sources of " + spec.name() + " hold no rows, so there is nothing to recompute.");
@@ -90,11 +104,22 @@ public final class PlanModel implements ScreenModel {
       }
       resetBoundary();
       from.set(w.start().get());
-      to.set(defaultBoundary());
+      to.set(boundaryInForce());
     });
   }
 
-  private record Window(Optional<HourPartition> start, LiveStatus live) {}
+  private record Window(Optional<HourPartition> start, LiveStatus live, Optional<Repair> repair) {}
+
+  private record Live(LiveStatus live, Optional<Repair> repair) {}
+
+  /** The target's repair under way, ended ones left out; one cheap read of its state record. */
+  private static Optional<Repair> openRepair(Engine engine, TableSpec spec) {
+    return engine.repair(spec).filter(r -> !r.phase().ended());
+  }
+
+  private static Optional<HourPartition> pinned(Repair r) {
+    return r == null ? Optional.empty() : r.boundary();
+  }
 
   /** Reads the live edge again; at most one read at a time. */
   public void refreshLive() {
@@ -104,11 +129,13 @@ public final class PlanModel implements ScreenModel {
       return;
     }
     polling = true;
-    workspace.executor().submit(p -> engine.live(spec), (message, fraction) -> {}, status -> {
-      polling = false;
-      liveError.set("");
-      live.set(status);
-    }, failure -> {
+    workspace.executor().submit(p -> new Live(engine.live(spec), openRepair(engine, spec)), (message, fraction) -> {},
+        read -> {
+          polling = false;
+          liveError.set("");
+          live.set(read.live());
+          repair.set(read.repair().orElse(null));
+        }, failure -> {
       polling = false;
       liveError.set(Errors.sentence(failure, "read the live edge"));
     });
@@ -123,8 +150,14 @@ public final class PlanModel implements ScreenModel {
     return l.liveEdge().get().plusHours(-workspace.spec().safetyMargin().toHours());
   }
 
+  /** The boundary the repair pinned, or the safe default while none is pinned. */
+  public HourPartition boundaryInForce() {
+    return pinned(repair.get()).orElseGet(this::defaultBoundary);
+  }
+
+  /** The boundary in force: the pinned one, or the safe default. */
   public void resetBoundary() {
-    HourPartition b = defaultBoundary();
+    HourPartition b = boundaryInForce();
     if (b != null) {
       boundary.set(b.toString());
       if (to.get() != null && b.isBefore(to.get())) {
@@ -182,7 +215,11 @@ public final class PlanModel implements ScreenModel {
     }
   }
 
-  /** Asks the engine for a plan of the chosen range and boundary; bad input is refused with its sentence. */
+  /**
+   * Asks the engine for a plan of the chosen range and boundary; bad input is refused with its
+   * sentence. While the repair has pinned its boundary, the engine plans with that one (whatever the
+   * field says), so that a repair pinned meanwhile by another process is kept too.
+   */
   public void makePlan() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
@@ -193,15 +230,52 @@ public final class PlanModel implements ScreenModel {
       activity.fail(e.getMessage());
       return;
     }
+    Optional<HourPartition> chosen = pinned(repair.get()).isPresent() ? Optional.empty() : Optional.of(b);
     Optional<HourPartition> f = Optional.ofNullable(from.get());
     Optional<HourPartition> t = Optional.ofNullable(to.get()).map(x -> b.isBefore(x) ? b : x);
     workspace.planProperty().set(null);
-    activity.run("plan the backfill", p -> engine.plan(spec, f, t, Optional.of(b), engine.defaults(spec)), plan -> {
+    activity.run("plan the backfill", p -> engine.plan(spec, f, t, chosen, engine.defaults(spec)), plan -> {
       workspace.planProperty().set(plan);
+      boundary.set(plan.boundary().toString());
       from.set(plan.range().from());
       to.set(plan.range().to());
       sample.suggest(plan);
     });
+  }
+
+  /**
+   * Gives up the repair once the operator typed the target table's name and wrote a reason: its
+   * boundary and ledger stop counting, the plan made with its boundary is dropped, and the
+   * boundary field offers the safe default again.
+   */
+  public void abandon() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    Repair r = repair.get();
+    if (r == null) {
+      activity.fail("No repair of " + spec.database() + "." + spec.targetTable() + " is under way; there is nothing "
+          + "to abandon.");
+      return;
+    }
+    Optional<Abandonment> answer = workspace.dialogs().confirmAbandon(new AbandonRequest(spec.database() + "."
+        + spec.targetTable(), spec.targetTable().name(), r.id(), r.phase().words(), r.boundary(), Safety.ABANDON));
+    if (answer.isEmpty()) {
+      return;
+    }
+    activity.run("abandon repair " + r.id(), p -> {
+      engine.abandon(spec, answer.get().typedName(), answer.get().reason());
+      return new Live(engine.live(spec), openRepair(engine, spec));
+    }, read -> {
+      workspace.planProperty().set(null);
+      live.set(read.live());
+      repair.set(read.repair().orElse(null));
+      resetBoundary();
+      // A range that ended at the old boundary ends at the new one.
+      if (r.boundary().isPresent() && r.boundary().get().equals(to.get())) {
+        to.set(boundaryInForce());
+      }
+      workspace.repair().refresh();
+    }, failure -> workspace.repair().refresh());
   }
 
   public Activity activity() {
@@ -234,6 +308,11 @@ public final class PlanModel implements ScreenModel {
 
   public StringProperty boundaryProperty() {
     return boundary;
+  }
+
+  /** The target's repair under way, or null before its first backfill and after it ended. */
+  public ReadOnlyObjectProperty<Repair> repairProperty() {
+    return repair;
   }
 
   public ReadOnlyStringProperty liveErrorProperty() {

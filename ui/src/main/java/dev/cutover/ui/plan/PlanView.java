@@ -3,6 +3,8 @@ package dev.cutover.ui.plan;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
@@ -72,17 +74,31 @@ public final class PlanView extends ScreenView {
     boundary.setPrefColumnCount(13);
     binder.bindBidirectional(boundary.textProperty(), model.boundaryProperty());
     boundary.setOnAction(e -> model.makePlan());
+    var pinned = model.repairProperty().map(r -> r.boundary().isPresent()).orElse(false);
+    // Pinned by the repair: shown, selectable, not editable.
+    binder.bind(boundary.editableProperty(), pinned.map(p -> !p));
+    binder.watch(pinned, p -> {
+      boundary.getStyleClass().remove("pinned");
+      if (p) {
+        boundary.getStyleClass().add("pinned");
+      }
+    });
     Button reset = Widgets.button("plan-boundary-reset", "_Safe default");
     reset.setOnAction(e -> model.resetBoundary());
+    binder.bind(reset.disableProperty(), pinned);
     Widgets.field(form, "Bo_undary (UTC)", boundary, reset);
     Label hint = Widgets.wrap(Widgets.label("plan-boundary-hint", "muted"));
-    binder.bind(hint.textProperty(), model.liveProperty().map(live -> "Default: the live edge minus the spec's "
-        + model.spec().safetyMargin().toHours() + " h safety margin, " + model.defaultBoundary() + ". The backfill "
-        + "writes only hours before the boundary; the corrected live writer owns it and every hour after.")
-        .orElse(""));
+    binder.bind(hint.textProperty(), javafx.beans.binding.Bindings.createStringBinding(() -> boundaryHint(model),
+        model.liveProperty(), model.repairProperty()));
     form.add(hint, 0, form.getRowCount(), 2, 1);
+    Button abandon = Widgets.button("repair-abandon", "_Abandon repair…");
+    abandon.setOnAction(e -> model.abandon());
+    binder.bind(abandon.visibleProperty(), model.repairProperty().isNotNull());
+    binder.bind(abandon.managedProperty(), abandon.visibleProperty());
+    binder.bind(abandon.disableProperty(), model.activity().runningProperty());
+    form.add(abandon, 0, form.getRowCount(), 2, 1);
 
-    VBox left = Widgets.card("Range and boundary", form, actions(model),
+    VBox left = Widgets.card("Range and boundary", form, actions(model), Widgets.safety("plan-safety", Safety.PLAN),
         Widgets.activityBar("plan-activity", binder, model.activity()),
         Widgets.errorLabel("plan-error", binder, model.activity().errorProperty()),
         Widgets.errorLabel("live-error", binder, model.liveErrorProperty()));
@@ -93,6 +109,18 @@ public final class PlanView extends ScreenView {
     HBox box = new HBox(16, left, right);
     box.getStyleClass().add("tab-body");
     return box;
+  }
+
+  static String boundaryHint(PlanModel model) {
+    Repair r = model.repairProperty().get();
+    if (r != null && r.boundary().isPresent()) {
+      return "Pinned by repair " + r.id() + " when its first backfill started; abandon the repair to choose another. "
+          + "The backfill writes only hours before it; the corrected live writer owns it and every hour after.";
+    }
+    LiveStatus live = model.liveProperty().get();
+    return live == null ? "" : "Default: the live edge minus the spec's " + model.spec().safetyMargin().toHours()
+        + " h safety margin, " + model.defaultBoundary() + ". The backfill writes only hours before the boundary; the "
+        + "corrected live writer owns it and every hour after. The first backfill pins it for the whole repair.";
   }
 
   static String liveText(LiveStatus l) {

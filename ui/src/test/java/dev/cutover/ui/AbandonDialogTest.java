@@ -1,0 +1,59 @@
+package dev.cutover.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Safety;
+import dev.cutover.ui.dialogs.AbandonDialog;
+import dev.cutover.ui.dialogs.DialogService.AbandonRequest;
+import dev.cutover.ui.dialogs.DialogService.Abandonment;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import javafx.scene.Node;
+import javafx.scene.control.Dialog;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** Abandoning a repair needs the target table's name typed and a written reason; it says what it does first. */
+@ExtendWith(ApplicationExtension.class)
+class AbandonDialogTest {
+
+  @Test
+  void okNeedsTheTableNameAndAReason(FxRobot robot) {
+    @SuppressWarnings("unchecked")
+    Dialog<Abandonment>[] d = new Dialog[1];
+    robot.interact(() -> {
+      d[0] = AbandonDialog.create(new AbandonRequest("analytics.pnl_v2", "pnl_v2", "20261130-094200-3fa2c1",
+          "backfilled", Optional.of(HourPartition.parse("boundary", "2026-11-30T07:00")), Safety.ABANDON));
+      d[0].getDialogPane().getStylesheets().setAll(Themes.class.getResource(Themes.LIGHT).toExternalForm(),
+          Themes.class.getResource("console.css").toExternalForm());
+      d[0].show();
+    });
+    assertEquals(Safety.ABANDON, robot.lookup("#abandon-consequence").queryLabeled().getText());
+    Node ok = robot.lookup("#abandon-ok").query();
+    assertTrue(ok.isDisabled());
+    robot.interact(() -> robot.lookup("#abandon-confirmation").queryTextInputControl().setText("pnl_v2"));
+    assertTrue(ok.isDisabled(), "the name alone is not enough: a reason goes to the audit trail");
+    robot.interact(() -> robot.lookup("#abandon-reason").queryTextInputControl().setText("  the fix was wrong  "));
+    assertFalse(ok.isDisabled());
+    robot.interact(() -> robot.lookup("#abandon-confirmation").queryTextInputControl().setText("analytics.pnl_v2"));
+    assertTrue(ok.isDisabled(), "the table's name, without its database");
+    robot.interact(() -> robot.lookup("#abandon-confirmation").queryTextInputControl().setText("pnl_v2"));
+    robot.interact(() -> {
+      try {
+        Screenshots.write(d[0].getDialogPane().getScene(), "04d-abandon-confirmation");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    robot.interact(() -> ((javafx.scene.control.Button) ok).fire());
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals(new Abandonment("pnl_v2", "the fix was wrong"), d[0].getResult());
+  }
+}
