@@ -2,6 +2,7 @@ package dev.cutover.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
@@ -11,6 +12,7 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
@@ -109,6 +111,7 @@ class ConsoleProcedureTest {
     fx.waitFor(60, () -> console.workspace().spec() != null, () -> fx.text("connection-state") + " / "
         + console.connection().specLoading().error());
     assertEquals("Connected", fx.text("connection-state"));
+    assertFalse(fx.node("repair-banner", javafx.scene.Node.class).isVisible(), "no banner on the connection screen");
     assertTrue(fx.text("spec-summary").startsWith("visits: " + world.database + ".visits_v1 (v1) is repaired into "
         + world.database + ".visits_v2 (v2); consumers read visits."), fx.text("spec-summary"));
     assertFalse(fx.node("nav-plan", ToggleButton.class).isDisabled(), "the other screens open once a spec is loaded");
@@ -127,6 +130,10 @@ class ConsoleProcedureTest {
         fx.text("plan-hours"));
     assertEquals(boundary + " UTC", fx.text("plan-summary-boundary"));
     assertTrue(fx.text("plan-statements").contains("REPLACE PARTITION"), fx.text("plan-statements"));
+    assertEquals(Safety.PLAN, fx.text("plan-safety"));
+    assertTrue(fx.node("plan-boundary", javafx.scene.control.TextField.class).isEditable(), "nothing is pinned yet");
+    fx.waitFor(30, () -> fx.text("repair-phase").equals("no repair yet"), () -> fx.text("repair-phase"));
+    assertEquals("Plan: Run preflight, then Backfill: Start", fx.text("repair-next-button"));
     fx.shot("04-plan");
 
     // 3. Preflight: every check passes.
@@ -140,6 +147,7 @@ class ConsoleProcedureTest {
     assertEquals(report.checks().size() + " checks: " + report.checks().size() + " passed, 0 warnings, 0 failed. "
         + "The backfill may start.", fx.text("preflight-summary"));
     assertEquals("PASS", fx.text("check-status-side-effects"));
+    assertEquals(Safety.PREFLIGHT, fx.text("preflight-safety"));
     fx.shot("05-preflight");
 
     // 4. Sample: three hours, their totals and keys; every difference explained by the spec's rule.
@@ -154,6 +162,7 @@ class ConsoleProcedureTest {
     assertTrue(sampleKeys.getItems().stream().allMatch(k -> ((Diff.KeyDiff) k).rule().equals(Optional.of("duration_units"))));
     assertTrue(fx.text("sample-summary").endsWith("Every difference is explained by a rule of the spec."),
         fx.text("sample-summary"));
+    assertEquals(Safety.SAMPLE, fx.text("sample-safety"));
     fx.shot("06-sample");
 
     // 5. Backfill: the grid's counts match the ledger.
@@ -179,6 +188,21 @@ class ConsoleProcedureTest {
     assertEquals("Owned by the live writer 4", fx.text("legend-live"), "B to the live edge, inclusive");
     assertEquals(Formats.count(hours) + " of " + Formats.hours(hours) + " done", fx.text("run-count"));
     assertEquals("No hour at or after B in v2 yet: the corrected live writer has not started.", fx.text("v2-status"));
+    // The banner: the repair pinned B and backfilled its history; the corrected live writer is next.
+    fx.waitFor(30, () -> fx.text("repair-phase").equals("backfilled")
+        && fx.text("repair-next-button").equals("Backfill: Deploy the corrected writer"),
+        () -> fx.text("repair-phase") + " / " + fx.text("repair-next-button") + " / " + fx.text("repair-summary"));
+    String repairId = engine.repair(console.workspace().spec()).orElseThrow().id();
+    assertEquals("Repair " + repairId + " · B = " + boundary + " UTC · history from " + start + " UTC",
+        fx.text("repair-summary"));
+    assertTrue(fx.text("repair-next").startsWith("Deploy the corrected live writer so that it writes visits_v2 for "
+        + "every hour from B = " + boundary + " on"), fx.text("repair-next"));
+    assertEquals("The corrected live writer has not written v2 yet; it must start at B = " + boundary + ".",
+        fx.text("repair-live-writer"));
+    assertEquals("None over the whole repair yet; only that verdict can open the gate.", fx.text("repair-verdict"));
+    assertTrue(fx.text("repair-as-of").matches("as of \\d\\d:\\d\\d:\\d\\d UTC"), fx.text("repair-as-of"));
+    assertEquals(Safety.BACKFILL, fx.text("backfill-safety"));
+    assertEquals(Safety.LIVE_WRITER, fx.text("live-writer-safety"));
 
     // Point at an hour of the grid: its state is shown.
     var grid = ((dev.cutover.ui.backfill.BackfillView) console.currentView()).grid();
@@ -195,6 +219,9 @@ class ConsoleProcedureTest {
     assertEquals(world.liveEdge + " UTC", fx.text("v1-edge"));
     assertTrue(fx.node("deploy-live-writer", javafx.scene.control.Button.class).isDisabled(),
         "once v2 holds hours from B on, there is nothing left to deploy");
+    fx.waitFor(30, () -> fx.text("repair-next-button").equals("Reconcile: Reconcile"), () -> fx.text("repair-next"));
+    assertTrue(fx.text("repair-live-writer").startsWith("The corrected live writer writes v2 from " + boundary
+        + " = B, "), fx.text("repair-live-writer"));
     fx.shot("08-backfill-live-writer");
 
     // 7. Reconcile: green. Leaving the backfill screen released every binding of its view.
@@ -205,6 +232,18 @@ class ConsoleProcedureTest {
     fx.click("reconcile-run");
     fx.waitFor(120, () -> console.reconcile().reportProperty().get() != null, () -> console.reconcile().activity().error());
     assertEquals("GREEN: every difference is explained, coverage is complete", fx.text("verdict"));
+    Reconciliation green = console.reconcile().reportProperty().get();
+    assertEquals("Scope: the whole repair. Only a reconciliation of the whole repair opens the cutover gate: this one "
+        + "can.", fx.text("reconcile-scope"));
+    assertEquals(Safety.RECONCILE, fx.text("reconcile-safety"));
+    // The banner: reconciled, with the window of the verdict that counts, and the cutover next.
+    fx.waitFor(30, () -> fx.text("repair-phase").equals("reconciled")
+        && fx.text("repair-next-button").equals("Cutover: Cut over…"), () -> fx.text("repair-phase") + " / "
+        + fx.text("repair-next-button") + " / " + fx.text("repair-verdict"));
+    assertEquals("Green over " + green.window() + ", " + Formats.hours(green.window().hours()) + "; the gate judges by "
+        + "it.", fx.text("repair-verdict"));
+    assertTrue(fx.text("repair-next").startsWith("The verdict over the whole repair allows the cutover"),
+        fx.text("repair-next"));
     fx.shot("09-reconcile-green");
 
     // An incident in v1: an hour appended twice. Red, until acknowledged with a reason.
@@ -218,6 +257,9 @@ class ConsoleProcedureTest {
     fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
         .verdict() == Reconciliation.Verdict.RED, () -> fx.text("verdict"));
     assertEquals("RED: " + incidentKeys + " unexpected key difference(s)", fx.text("verdict"));
+    fx.waitFor(30, () -> fx.text("repair-next-button").equals("Reconcile: Acknowledge…"), () -> fx.text("repair-next"));
+    assertTrue(fx.text("repair-verdict").startsWith("Red (" + incidentKeys + " unexpected key(s), 0 coverage issue(s))"),
+        fx.text("repair-verdict"));
     assertEquals(incident, console.reconcile().selectedHourProperty().get(), "the first hour worth a look is shown");
     // Click another hour, then the incident's column of the coverage strip.
     var view = (dev.cutover.ui.reconcile.ReconcileView) console.currentView();
@@ -255,11 +297,18 @@ class ConsoleProcedureTest {
     robot.push(KeyCode.ALT, KeyCode.T);
     fx.waitFor(5, () -> console.currentScreen().equals("cutover"), console::currentScreen);
     fx.waitFor(60, () -> console.cutover().gateProperty().get() != null, () -> console.cutover().activity().error());
-    assertEquals("Gate open: every condition is met", fx.text("gate-summary"));
-    for (String condition : new String[] {"consumers-read-v1", "reconciliation", "overlap", "v2-caught-up",
-        "no-backfill-running", "Atomic-database"}) {
+    assertEquals("Cutover gate", fx.text("gate-title"));
+    assertEquals("Cutover gate open: every condition is met", fx.text("gate-summary"));
+    for (String condition : new String[] {"repair", "consumers-read-v1", "no-backfill-running", "v2-caught-up",
+        "verdict", "data-now", "live-writer-from-B", "overlap", "Atomic-database"}) {
       assertTrue(fx.node("gate-" + condition, CheckBox.class).isSelected(), condition);
     }
+    assertFalse(fx.node("gate-refusal", javafx.scene.control.Label.class).isVisible(), "an open gate refuses nothing");
+    assertTrue(fx.text("gate-judged").startsWith("The gate checked the data of "), fx.text("gate-judged"));
+    assertEquals(Safety.CUTOVER, fx.text("gate-safety"));
+    assertEquals(Safety.DROP_V1, fx.text("drop-safety"));
+    assertFalse(fx.node("cutover-run", javafx.scene.control.Button.class).isDisabled());
+    assertTrue(fx.node("rollback-run", javafx.scene.control.Button.class).isDisabled(), "no rollback before a cutover");
     fx.shot("12-cutover-gate");
     fx.click("cutover-run");
     DialogService.SwapRequest swap = dialogs.last(DialogService.SwapRequest.class);
@@ -272,8 +321,23 @@ class ConsoleProcedureTest {
     assertEquals("consumers read V1 before, V2 after", fx.text("swap-versions"));
     fx.waitFor(10, () -> fx.text("consumer-version").equals("Consumers of visits read v2 (visits_v2)."),
         () -> fx.text("consumer-version"));
-    assertFalse(fx.node("gate-consumers-read-v1", CheckBox.class).isSelected());
+    // Consumers read v2: the rollback gate is shown, open, and the headline says what is true.
+    assertEquals("Rollback gate", fx.text("gate-title"));
+    assertNull(fx.node("gate-consumers-read-v1", CheckBox.class), "the cutover gate is no longer shown");
+    for (String condition : new String[] {"repair", "consumers-read-v2", "v1-kept", "rollback-handle",
+        "Atomic-database"}) {
+      assertTrue(fx.node("gate-" + condition, CheckBox.class).isSelected(), condition);
+    }
     assertTrue(fx.text("retention").contains("v1 and the rollback stay until"), fx.text("retention"));
+    var cutAt = console.cutover().retentionProperty().get().cutoverAt().orElseThrow();
+    assertEquals("Consumers read v2 since " + Formats.time(cutAt) + "; rollback possible while v1 is kept",
+        fx.text("gate-summary"));
+    assertTrue(fx.node("gate-summary", javafx.scene.control.Label.class).getStyleClass().contains("good"));
+    assertEquals(Safety.ROLLBACK, fx.text("gate-safety"));
+    assertTrue(fx.node("cutover-run", javafx.scene.control.Button.class).isDisabled(), "no second cutover");
+    assertFalse(fx.node("rollback-run", javafx.scene.control.Button.class).isDisabled());
+    fx.waitFor(30, () -> fx.text("repair-phase").equals("cut over"), () -> fx.text("repair-phase"));
+    assertEquals("Cutover: Roll back… or Drop v1…", fx.text("repair-next-button"));
     fx.shot("13-cutover-done");
 
     fx.click("rollback-run");
@@ -282,6 +346,8 @@ class ConsoleProcedureTest {
         () -> console.cutover().activity().error());
     assertEquals("consumers read V2 before, V1 after", fx.text("swap-versions"));
     assertEquals("Consumers of visits read v1 (visits_v1).", fx.text("consumer-version"));
+    assertEquals("Cutover gate", fx.text("gate-title"));
+    fx.waitFor(30, () -> fx.text("repair-phase").equals("rolled back"), () -> fx.text("repair-phase"));
     fx.click("cleanup-run");
     fx.waitFor(30, () -> !fx.text("cleanup-result").isEmpty(), () -> console.cutover().activity().error());
     assertEquals("Nothing to drop: no staging or sample table is left.", fx.text("cleanup-result"));
@@ -323,6 +389,10 @@ class ConsoleProcedureTest {
     assertEquals("Consumers of visits read v2 (visits_v2).", fx.text("consumer-version"));
     assertTrue(fx.node("rollback-run", javafx.scene.control.Button.class).isDisabled(), "no rollback without v1");
     assertTrue(fx.text("retention").endsWith("there is no rollback any more."), fx.text("retention"));
+    assertEquals("Cut over for good: v1 is dropped", fx.text("gate-summary"));
+    fx.waitFor(30, () -> fx.text("repair-phase").equals("v1 dropped"), () -> fx.text("repair-phase") + ": "
+        + fx.text("repair-summary"));
+    assertFalse(fx.node("repair-next-button", javafx.scene.control.Label.class).isVisible(), "nothing left to press");
     fx.shot("20-v1-dropped");
     var dropAudit = console.workspace().engine().state().auditTrail(null, 100).stream()
         .filter(a -> a.action().equals("drop-v1")).map(dev.cutover.engine.api.AuditEntry::detail).toList();

@@ -22,8 +22,9 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 
 /**
- * The cutover screen: the gate, the one statement that switches consumers, the cutover and the
- * rollback (each confirmed by typing the view's name), the retention of v1 and the clean-up.
+ * The cutover screen: the gate of the step consumers can take now (the cutover gate while they read
+ * v1, the rollback gate while they read v2), the one statement that switches consumers, the cutover
+ * and the rollback (each confirmed by typing the view's name), the retention of v1 and the clean-up.
  */
 public final class CutoverModel implements ScreenModel {
 
@@ -55,16 +56,25 @@ public final class CutoverModel implements ScreenModel {
 
   private record State(Gate gate, String statement, Retention retention) {}
 
-  /** Reads the gate, the statement and the retention horizon. */
+  /** Reads the gate of the step consumers can take now, the statement and the retention horizon. */
   public void refresh() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    activity.run("check the cutover gate", p -> new State(engine.gate(spec), engine.cutoverStatement(spec),
-        engine.retention(spec)), s -> {
-          gate.set(s.gate());
-          statement.set(s.statement());
-          retention.set(s.retention());
-        });
+    activity.run("check the gate", p -> read(engine, spec), s -> {
+      gate.set(s.gate());
+      statement.set(s.statement());
+      retention.set(s.retention());
+    });
+  }
+
+  /**
+   * The rollback gate while consumers read v2 (or v1 is dropped), the cutover gate otherwise: the
+   * rollback gate is read first because it is cheap, while the cutover gate checks the data.
+   */
+  private static State read(Engine engine, TableSpec spec) {
+    Gate rollback = engine.rollbackGate(spec);
+    Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.gate(spec);
+    return new State(shown, engine.cutoverStatement(spec), engine.retention(spec));
   }
 
   /** Switches consumers to v2 once the operator typed the view's name. */
@@ -90,12 +100,13 @@ public final class CutoverModel implements ScreenModel {
     Engine engine = workspace.engine();
     activity.run(doing + " " + spec.consumerView(), p -> {
       SwapResult result = action.apply(engine);
-      return new Swapped(result, new State(engine.gate(spec), engine.cutoverStatement(spec), engine.retention(spec)));
+      return new Swapped(result, read(engine, spec));
     }, s -> {
       lastSwap.set(s.result());
       gate.set(s.state().gate());
       retention.set(s.state().retention());
-    });
+      workspace.repair().refresh();
+    }, failure -> workspace.repair().refresh());
   }
 
   private record Swapped(SwapResult result, State state) {}
@@ -122,13 +133,14 @@ public final class CutoverModel implements ScreenModel {
     workspace.dialogs().confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.dropV1Statements(spec)),
         table, words, early)).ifPresent(reason -> activity.run("drop " + table, p -> {
           List<String> dropped = engine.dropV1(spec, early, reason);
-          return new Dropped(dropped, new State(engine.gate(spec), engine.cutoverStatement(spec), engine.retention(spec)));
+          return new Dropped(dropped, read(engine, spec));
         }, d -> {
           dropResult.set("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
               + spec.targetTable() + "; there is no rollback any more.");
           gate.set(d.state().gate());
           retention.set(d.state().retention());
-        }));
+          workspace.repair().refresh();
+        }, failure -> workspace.repair().refresh()));
   }
 
   private record Dropped(List<String> dropped, State state) {}

@@ -2,6 +2,7 @@ package dev.cutover.ui.cutover;
 
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Formats;
@@ -13,6 +14,7 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
@@ -32,22 +34,20 @@ public final class CutoverView extends ScreenView {
     VBox result = resultCard(model);
     VBox.setVgrow(result, Priority.ALWAYS);
     VBox right = new VBox(14, result, retentionCard(model));
-    right.setPrefWidth(460);
-    HBox.setHgrow(right, Priority.ALWAYS);
+    right.setPrefWidth(420);
+    right.setMinWidth(340);
     root.getChildren().addAll(left, right);
   }
 
   private VBox gateCard(CutoverModel model) {
     TableSpec spec = model.spec();
-    Label summary = Widgets.label("gate-summary", "state-label");
-    binder.bind(summary.textProperty(), model.gateProperty().map(g -> done(g)
-        ? "Cut over for good: v1 is dropped" : g.open()
-        ? "Gate open: every condition is met" : "Gate closed: " + g.unmet().size() + " condition(s) unmet")
-        .orElse("Checking the gate…"));
+    Label summary = Widgets.wrap(Widgets.label("gate-summary", "state-label"));
+    binder.bind(summary.textProperty(), Bindings.createStringBinding(() -> headline(model.gateProperty().get(),
+        model.retentionProperty().get()), model.gateProperty(), model.retentionProperty()));
     binder.watch(model.gateProperty(), g -> {
-      summary.getStyleClass().removeAll("good", "bad");
+      summary.getStyleClass().removeAll("good", "bad", "warn");
       if (g != null) {
-        summary.getStyleClass().add(g.open() || done(g) ? "good" : "bad");
+        summary.getStyleClass().add(tone(g));
       }
     });
     Label version = Widgets.label("consumer-version");
@@ -63,7 +63,7 @@ public final class CutoverView extends ScreenView {
     conditions.setId("gate-conditions");
     conditions.setHgap(12);
     conditions.setVgap(8);
-    ColumnConstraints name = new ColumnConstraints(190);
+    ColumnConstraints name = new ColumnConstraints(170);
     ColumnConstraints detail = new ColumnConstraints();
     detail.setHgrow(Priority.ALWAYS);
     conditions.getColumnConstraints().addAll(name, detail);
@@ -75,6 +75,7 @@ public final class CutoverView extends ScreenView {
       int row = 0;
       for (Gate.Condition c : g.conditions()) {
         CheckBox box = new CheckBox(c.name());
+        box.setMnemonicParsing(false);
         box.setId("gate-" + c.name().replace(' ', '-'));
         box.setSelected(c.met());
         box.setMouseTransparent(true);
@@ -87,6 +88,22 @@ public final class CutoverView extends ScreenView {
         conditions.addRow(row++, box, d);
       }
     });
+
+    // A closed gate's refusal, exactly as the engine words it: the sentence the step itself would refuse with.
+    Label refusal = Widgets.wrap(Widgets.label("gate-refusal"));
+    binder.bind(refusal.textProperty(), model.gateProperty().map(g -> g.open() || done(g) ? "" : g.refusal())
+        .orElse(""));
+    binder.watch(model.gateProperty(), g -> {
+      refusal.getStyleClass().removeAll("error-text", "warn");
+      refusal.getStyleClass().add(g != null && g.step().equals(Gate.ROLLBACK) ? "warn" : "error-text");
+    });
+    binder.bind(refusal.managedProperty(), refusal.textProperty().isNotEmpty());
+    binder.bind(refusal.visibleProperty(), refusal.managedProperty());
+    Label judged = Widgets.wrap(Widgets.label("gate-judged", "muted"));
+    binder.bind(judged.textProperty(), model.gateProperty().map(g -> g.judged().map(w -> "The gate checked the data "
+        + "of " + Formats.hours(w.hours()) + ", " + w + ", as it is now.").orElse("")).orElse(""));
+    binder.bind(judged.managedProperty(), judged.textProperty().isNotEmpty());
+    binder.bind(judged.visibleProperty(), judged.managedProperty());
 
     TextArea statement = new TextArea();
     statement.setId("cutover-statement");
@@ -104,17 +121,64 @@ public final class CutoverView extends ScreenView {
     back.setOnAction(e -> model.rollback());
     var busy = model.activity().runningProperty();
     binder.bind(refresh.disableProperty(), busy);
-    binder.bind(cut.disableProperty(), Bindings.createBooleanBinding(() -> model.gateProperty().get() == null
-        || !model.gateProperty().get().open(), model.gateProperty()).or(busy));
-    binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> model.gateProperty().get() == null
-        || model.gateProperty().get().current() != Gate.Version.V2
-        || model.retentionProperty().get() != null && model.retentionProperty().get().droppedAt().isPresent(),
-        model.gateProperty(), model.retentionProperty()).or(busy));
+    // Each step is offered only through its own gate, and only while that gate is open.
+    binder.bind(cut.disableProperty(), Bindings.createBooleanBinding(() -> !opens(model.gateProperty().get(),
+        Gate.CUTOVER), model.gateProperty()).or(busy));
+    binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> !opens(model.gateProperty().get(),
+        Gate.ROLLBACK), model.gateProperty()).or(busy));
+    Label safety = Widgets.safety("gate-safety", "");
+    binder.bind(safety.textProperty(), model.gateProperty().map(g -> g.step().equals(Gate.ROLLBACK) ? Safety.ROLLBACK
+        : Safety.CUTOVER).orElse(Safety.CUTOVER));
 
-    return Widgets.card("Gate", summary, version, conditions,
-        Widgets.muted("The one statement that switches consumers, both ways:"), statement,
-        Widgets.row(8, refresh, cut, back), Widgets.activityBar("cutover-activity", binder, model.activity()),
-        Widgets.errorLabel("cutover-error", binder, model.activity().errorProperty()));
+    // The decision first (what is true, the refusal, the buttons, what the step guarantees), then the evidence.
+    // The conditions scroll inside the card, so that the screen fits the window with the buttons in view.
+    VBox evidence = new VBox(8, conditions, judged);
+    ScrollPane scroll = new ScrollPane(evidence);
+    scroll.setId("gate-conditions-scroll");
+    scroll.setFitToWidth(true);
+    scroll.getStyleClass().add("plain-scroll");
+    scroll.setMinHeight(120);
+    VBox.setVgrow(scroll, Priority.ALWAYS);
+    VBox card = Widgets.card("Gate", summary, version, refusal, Widgets.row(8, refresh, cut, back), safety,
+        Widgets.activityBar("cutover-activity", binder, model.activity()),
+        Widgets.errorLabel("cutover-error", binder, model.activity().errorProperty()), scroll,
+        Widgets.muted("The one statement that switches consumers, both ways:"), statement);
+    Label title = (Label) card.getChildren().getFirst();
+    title.setId("gate-title");
+    binder.bind(title.textProperty(), model.gateProperty().map(g -> g.step().equals(Gate.ROLLBACK) ? "Rollback gate"
+        : "Cutover gate").orElse("Gate"));
+    return card;
+  }
+
+  /**
+   * What is true of the consumers and the gate shown. After a cutover that is good news (consumers
+   * read v2, and the way back is open while v1 is kept), never a closed cutover gate in red.
+   */
+  static String headline(Gate g, Retention r) {
+    if (g == null) {
+      return "Checking the gate…";
+    }
+    if (done(g)) {
+      return "Cut over for good: v1 is dropped";
+    }
+    if (g.step().equals(Gate.ROLLBACK)) {
+      String since = r == null ? "" : r.cutoverAt().map(t -> " since " + Formats.time(t)).orElse("");
+      return "Consumers read v2" + since + "; " + (g.open() ? "rollback possible while v1 is kept"
+          : "rollback gate closed: " + g.unmet().size() + " condition(s) unmet");
+    }
+    return g.open() ? "Cutover gate open: every condition is met"
+        : "Cutover gate closed: " + g.unmet().size() + " condition(s) unmet";
+  }
+
+  private static boolean opens(Gate g, String step) {
+    return g != null && g.step().equals(step) && g.open();
+  }
+
+  private static String tone(Gate g) {
+    if (done(g) || g.open()) {
+      return "good";
+    }
+    return g.step().equals(Gate.ROLLBACK) ? "warn" : "bad";
   }
 
   private VBox resultCard(CutoverModel model) {
@@ -177,7 +241,8 @@ public final class CutoverView extends ScreenView {
     binder.bind(dropped.textProperty(), model.dropResultProperty());
     binder.bind(dropped.managedProperty(), model.dropResultProperty().isNotEmpty());
     binder.bind(dropped.visibleProperty(), dropped.managedProperty());
-    return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean, drop), result, dropped);
+    return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean, drop),
+        Widgets.safety("drop-safety", Safety.DROP_V1), result, dropped);
   }
 
   /** Whether the procedure is over: v1 was dropped after the cutover. */
