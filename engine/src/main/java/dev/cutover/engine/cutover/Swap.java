@@ -203,7 +203,9 @@ public final class Swap {
     }
     try {
       if (repairs.latest().filter(r -> r.version() == held.version()).isEmpty()) {
-        return; // already recorded
+        // Someone else recorded the repair meanwhile; make sure it says what consumers read.
+        repairs.agreeWithView("after a " + held.operation().get().action() + " that ended with: " + cause.getMessage());
+        return;
       }
       Version reads = view.reads();
       RepairPhase phase = held.operation().map(Repair.Operation::action).orElse("").equals(Repair.Operation.CUTOVER)

@@ -123,7 +123,7 @@ public final class Repairs {
       HourPartition first = r.firstHour().filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
       Repair next = r.next(RepairPhase.BACKFILLING, Optional.of(op), op.holder(), "backfill run " + runId + " of "
           + plan.range() + ", boundary " + plan.boundary()).withFirstHour(first).withBoundary(plan.boundary());
-      return inFlight(store.write(current, next, "backfill"));
+      return holding(op, () -> store.write(current, next, "backfill"));
     }
     Optional<Repair> before = latest();
     String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
@@ -133,9 +133,10 @@ public final class Repairs {
         Optional.empty(), Instant.now(), op.holder(), "planned with the boundary " + plan.boundary()
             + before.map(b -> " after repair " + b.id() + " was " + b.phase().words()).orElse(""));
     planned = store.write(before, planned, "backfill");
-    return inFlight(store.write(Optional.of(planned), planned.next(RepairPhase.BACKFILLING, Optional.of(op), op.holder(),
-        "the boundary " + plan.boundary() + " is pinned by the first backfill, run " + runId + " of " + plan.range()),
-        "backfill"));
+    Repair pinned = planned;
+    return holding(op, () -> store.write(Optional.of(pinned), pinned.next(RepairPhase.BACKFILLING, Optional.of(op),
+        op.holder(), "the boundary " + plan.boundary() + " is pinned by the first backfill, run " + runId + " of "
+            + plan.range()), "backfill"));
   }
 
   /**
@@ -191,14 +192,14 @@ public final class Repairs {
           + r.phase().words() + ", and the " + action + " needs " + why + ".");
     }
     Operation op = new Operation(action, Operator.actor(), Instant.now(), "");
-    return inFlight(store.write(current, r.next(r.phase(), Optional.of(op), op.holder(), "the " + action + " started"),
-        action));
+    return holding(op, () -> store.write(current, r.next(r.phase(), Optional.of(op), op.holder(), "the " + action
+        + " started"), action));
   }
 
   /** Records a milestone while holding the repair: the operation goes on. */
   public Repair advance(Repair held, RepairPhase to, String note) {
-    return inFlight(store.write(Optional.of(held), held.next(to, held.operation(), Operator.actor(), note),
-        held.operation().map(Operation::action).orElse("advance")));
+    return store.write(Optional.of(held), held.next(to, held.operation(), Operator.actor(), note),
+        held.operation().map(Operation::action).orElse("advance"));
   }
 
   /** Ends the operation held, with the repair in phase {@code to}. */
@@ -208,6 +209,31 @@ public final class Repairs {
           held.operation().map(Operation::action).orElse("finish"));
     } finally {
       ended(held);
+    }
+  }
+
+  /**
+   * After a swap whose own record could not be written (its operation was settled by another
+   * process meanwhile, or the server failed): records what the consumer view's definition shows, so
+   * that the repair agrees with what consumers read. Returns the repair as it then stands.
+   */
+  public Optional<Repair> agreeWithView(String why) {
+    Optional<Repair> current = settled();
+    if (current.isEmpty() || current.get().operation().isPresent()) {
+      return current;
+    }
+    Repair r = current.get();
+    Version reads = view.reads();
+    RepairPhase truth = reads == Version.V2 ? RepairPhase.CUT_OVER
+        : r.phase() == RepairPhase.CUT_OVER ? RepairPhase.ROLLED_BACK : r.phase();
+    if (truth == r.phase() || !r.phase().canBecome(truth)) {
+      return current;
+    }
+    try {
+      return Optional.of(store.write(current, r.next(truth, Optional.empty(), Operator.actor(), "corrected: consumers "
+          + "read " + (reads == Version.V2 ? spec.targetTable() : spec.liveTable()) + " (" + why + ")"), "correct"));
+    } catch (StepRefusedException lost) {
+      return open();
     }
   }
 
@@ -319,9 +345,19 @@ public final class Repairs {
     return op.action() + "@" + op.since().toEpochMilli() + "/" + op.runId();
   }
 
-  private static Repair inFlight(Repair held) {
-    held.operation().ifPresent(op -> IN_FLIGHT.add(key(op)));
-    return held;
+  /**
+   * Writes the record that takes the repair for {@code op}, with the operation known to be under way
+   * in this process before the record exists: another engine of this process that reads it at once
+   * must not take it for the record of a process that is gone.
+   */
+  private static Repair holding(Operation op, java.util.function.Supplier<Repair> write) {
+    IN_FLIGHT.add(key(op));
+    try {
+      return write.get();
+    } catch (RuntimeException e) {
+      IN_FLIGHT.remove(key(op));
+      throw e;
+    }
   }
 
   private static void ended(Repair held) {
