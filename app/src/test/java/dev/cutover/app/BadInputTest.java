@@ -206,11 +206,23 @@ class BadInputTest {
         new Case("a cutover confirmed with the wrong name", () -> command("cutover", spec, "--confirm", "pnl"),
             ExitCodes.INPUT, () -> "To cutover, confirm with the consumer view's name, visits (you typed "
                 + "'pnl'). (option --confirm)"),
-        new Case("a reconciliation before any backfill", () -> command("reconcile", spec), ExitCodes.INPUT,
-            () -> "No backfill of " + db + ".visits_v2 has succeeded yet, so there is no history to reconcile; "
+        new Case("a reconciliation before any backfill", () -> command("reconcile", spec), ExitCodes.BLOCKED,
+            () -> "No repair of " + db + ".visits_v2 is under way, so there is no history to reconcile; "
                 + "backfill first."),
+        new Case("an acknowledgement before any backfill", () -> command("ack", spec, "--hour", first.plusHours(3)
+            .toString(), "--reason", "too early"), ExitCodes.BLOCKED, () -> "No repair of " + db + ".visits_v2 is under "
+                + "way; an acknowledgement belongs to one."),
+        new Case("a rule that is not one expression", () -> command("plan", ruleSpec("where: v1.duration_s != 0",
+            "where: \"1) OR (1\"")), ExitCodes.INPUT, () -> "In the spec, rule 'duration_units' has where '1) OR (1'; "
+                + "expected one SQL expression (ClickHouse cannot parse it: Syntax error: failed at position 2 ()): ) OR "
+                + "(1. Unmatched parentheses: ))."),
+        new Case("a rule over a column that does not exist", () -> command("preflight", ruleSpec(
+            "where: v1.duration_s != 0", "where: v1.duration_ms != 0")), ExitCodes.INPUT, () -> "In the spec, rule "
+                + "'duration_units' has where 'v1.duration_ms != 0'; expected an expression over v1's and v2's columns "
+                + "v1.clicks, v1.users, v1.duration_s, … (the server says: Identifier 'v1.duration_ms' cannot be resolved "
+                + "from subquery with name v1. Maybe you meant: ['v1.duration_s'])."),
         new Case("a reconciliation window that does not exist", () -> command("reconcile", spec, "--window",
-            "sideways"), ExitCodes.INPUT, () -> "--window is 'sideways'; give all, overlap or history."));
+            "sideways"), ExitCodes.INPUT, () -> "--window is 'sideways'; give all, overlap, history or range."));
 
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       List<String> before = serverState();
@@ -248,15 +260,35 @@ class BadInputTest {
 
   @Order(3)
   @Test
-  void valuesAreBoundNeverSpliced() {
-    // A reason full of quotes is data: it is stored as typed and drops nothing.
-    String reason = "v1 retried'); DROP TABLE visits_v1; -- \" ` \\";
-    CommandRun ack = run(command("ack", spec, "--hour", first.plusHours(3).toString(), "--reason", reason));
-    assertEquals(0, ack.exit(), ack.err());
-    assertEquals(reason, world.sql.queryOne("read the reason", "SELECT reason FROM acknowledgements",
-        rs -> rs.getString(1)));
-    assertEquals(1L, world.sql.queryLong("visits_v1 is there", "SELECT count() FROM system.tables WHERE database = ? "
-        + "AND name = 'visits_v1'", world.database));
+  void valuesAreBoundNeverSpliced() throws Exception {
+    // A reason full of quotes is data: it is stored as typed and drops nothing. An acknowledgement belongs to a
+    // repair, so this one gets a world of its own with a backfill.
+    HourlyWorld own = HourlyWorld.create(TestEngine.freshDatabase(BadInputTest.class), 1);
+    try {
+      Path ownSpec = Files.writeString(dir.resolve("own.yaml"), own.specYaml());
+      dev.cutover.engine.Engine engine = new dev.cutover.engine.Engine(own.db);
+      dev.cutover.engine.testing.Procedure.backfill(engine, engine.plan(own.spec(), java.util.Optional.empty(),
+          java.util.Optional.empty(), java.util.Optional.empty(), engine.defaults(own.spec())));
+      String reason = "v1 retried'); DROP TABLE visits_v1; -- \" ` \\";
+      CommandRun ack = run(List.of("ack", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", own.database,
+          "--spec", ownSpec.toString(), "--hour", own.first.plusHours(3).toString(), "--reason", reason));
+      assertEquals(0, ack.exit(), ack.err());
+      assertEquals(reason, own.sql.queryOne("read the reason", "SELECT reason FROM acknowledgements",
+          rs -> rs.getString(1)));
+      assertEquals(1L, own.sql.queryLong("visits_v1 is there", "SELECT count() FROM system.tables WHERE database = ? "
+          + "AND name = 'visits_v1'", own.database));
+    } finally {
+      own.db.close();
+    }
+  }
+
+  /** The world's spec with one piece of text replaced, written as a file of its own. */
+  private static Path ruleSpec(String from, String to) {
+    try {
+      return Files.writeString(Files.createTempFile(dir, "rule-", ".yaml"), world.specYaml().replace(from, to));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static final int CLOSED = closedPort();

@@ -45,10 +45,16 @@ class CutoverCommandsTest {
     String html = Files.readString(dir.resolve("report.html"));
     assertTrue(html.startsWith("<!doctype html>") && html.contains("<svg") && html.contains(incident.toString()));
 
+    // Finding 9: a closed gate exited 2 (bad input); it is a refused step, exit 6, with or without --check.
     CommandRun refused = run(world, spec, "cutover", "--confirm", "visits");
-    assertEquals(2, refused.exit());
-    assertTrue(refused.err().startsWith("error: The cutover is refused: reconciliation (The latest reconciliation"),
+    assertEquals(6, refused.exit(), refused.err());
+    assertTrue(refused.err().startsWith("error: The cutover is refused: verdict (The verdict over the whole repair, "),
         refused.err());
+    assertEquals(6, run(world, spec, "cutover", "--check").exit());
+    CommandRun noRollback = run(world, spec, "rollback", "--check");
+    assertEquals(6, noRollback.exit(), noRollback.out());
+    assertTrue(noRollback.out().startsWith("The rollback gate is closed."), noRollback.out());
+    assertTrue(noRollback.out().contains("[ ] consumers read v2"), noRollback.out());
 
     assertEquals(0, run(world, spec, "ack", "--hour", incident.toString(), "--reason", "v1 retried an append").exit());
     CommandRun green = run(world, spec, "reconcile", "--export", "csv", dir.resolve("report.csv").toString());
@@ -58,7 +64,11 @@ class CutoverCommandsTest {
 
     CommandRun check = run(world, spec, "cutover", "--check");
     assertEquals(0, check.exit(), check.out());
-    assertTrue(check.out().contains("[x] reconciliation"), check.out());
+    assertTrue(check.out().startsWith("The cutover gate is open."), check.out());
+    for (String condition : List.of("repair", "verdict", "data now", "live writer from B", "overlap", "v2 caught up",
+        "no backfill running")) {
+      assertTrue(check.out().contains("[x] " + condition), condition + ": " + check.out());
+    }
 
     CommandRun noConfirm = run(world, spec, "cutover");
     assertEquals(2, noConfirm.exit());
@@ -67,6 +77,18 @@ class CutoverCommandsTest {
     CommandRun cut = run(world, spec, "cutover", "--confirm", "visits");
     assertEquals(0, cut.exit(), cut.out() + cut.err());
     assertTrue(cut.out().contains("cutover: V1 -> V2"), cut.out());
+    assertTrue(cut.out().contains("verified: visits returns visits_v2's rows for all "), cut.out());
+    // Finding 9: rollback --check showed the cutover gate and exited 6 even when a rollback was possible.
+    CommandRun rollbackCheck = run(world, spec, "rollback", "--check");
+    assertEquals(0, rollbackCheck.exit(), rollbackCheck.out());
+    assertTrue(rollbackCheck.out().startsWith("The rollback gate is open."), rollbackCheck.out());
+    assertTrue(rollbackCheck.out().contains("[x] rollback handle"), rollbackCheck.out());
+    CommandRun abandon = run(world, spec, "abandon", "--confirm", "visits_v2", "--reason", "changed my mind");
+    assertEquals(6, abandon.exit(), abandon.err());
+    assertTrue(abandon.err().contains("Roll back first to abandon it"), abandon.err());
+    CommandRun status = run(world, spec, "status");
+    assertTrue(status.out().contains(": cut over (since "), status.out());
+    assertTrue(status.out().contains("next         Consumers read visits_v2."), status.out());
     CommandRun back = run(world, spec, "rollback", "--confirm", "visits", "--json");
     assertEquals(0, back.exit(), back.out() + back.err());
     assertTrue(back.out().contains("\"after\": \"v1\""), back.out());

@@ -2,35 +2,46 @@ package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.connect.Session;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code cutover demo deploy-v2 --from HOUR}: the live job also writes pnl_v2 from that hour on. */
+/**
+ * {@code cutover demo deploy-v2}: the live job also writes pnl_v2 from the repair's boundary on. The
+ * boundary is the one the repair's first backfill pinned; another is refused, as two writers on one
+ * hour would be.
+ */
 @Command(name = "deploy-v2", mixinStandardHelpOptions = true,
-    description = "Redeploy the live job with the corrected logic from a boundary hour B: it writes pnl_v2 for every "
-        + "hour from B on, first catching up the hours from B that have closed. It never writes v2 before B.")
+    description = {"Redeploy the live job with the corrected logic from the boundary B that the repair's first "
+        + "backfill pinned: it writes pnl_v2 for every hour from B on, first catching up the hours from B that have "
+        + "closed. It never writes v2 before B.", Safety.LIVE_WRITER})
 public final class DemoDeployV2Command implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
   @Mixin DemoOptions demo;
-  @Option(names = "--from", required = true, paramLabel = "HOUR",
-      description = "The boundary B: a whole UTC hour such as 2026-11-29T10:00.")
+  @Option(names = "--from", paramLabel = "HOUR",
+      description = "The boundary B, a whole UTC hour such as 2026-11-29T10:00 (default: the repair's pinned B); "
+          + "another than the pinned one is refused.")
   String from;
-  @Spec CommandSpec spec;
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    Instant boundary = Hours.parse("from", from);
     PrintWriter out = spec.commandLine().getOut();
     try (Session session = connection.open(spec.commandLine().getErr());
         LiveJob job = LiveJob.open(session.database(), demo.world(), LiveOptions.defaults())) {
+      Instant boundary = boundary(new Engine(session.database()));
       V2Deployment deployment = job.deployV2(boundary);
       boolean running = LiveJob.isHeld(job.state(), Instant.now());
       out.printf("v2 %s from %s: the live job writes pnl_v2 for every hour from there on, catching up %d closed "
@@ -40,5 +51,21 @@ public final class DemoDeployV2Command implements Callable<Integer> {
           : "No live job is running: start one with 'cutover demo live'.");
       return ExitCodes.OK;
     }
+  }
+
+  /** The pinned boundary, or {@code --from} when it agrees with it (or nothing is pinned yet). */
+  private Instant boundary(Engine engine) {
+    Optional<Repair> repair = engine.repair(DemoSpec.load(demo.database)).filter(r -> !r.phase().ended());
+    Optional<HourPartition> pinned = repair.flatMap(Repair::boundary);
+    Optional<Instant> asked = Optional.ofNullable(from).map(f -> Hours.parse("from", f));
+    if (pinned.isPresent() && asked.isPresent() && !pinned.get().start().equals(asked.get())) {
+      throw new InvalidInputException("from", "The repair of " + repair.get().target() + " pinned the boundary B = "
+          + pinned.get() + " when its first backfill started; the corrected live writer must start exactly there, "
+          + "or two writers would own the hours between " + Hours.readable(asked.get()) + " and B. Leave --from out, "
+          + "or give " + Hours.iso(pinned.get().start()) + ".");
+    }
+    return pinned.map(HourPartition::start).or(() -> asked).orElseThrow(() -> new InvalidInputException("from",
+        "No backfill has pinned a boundary yet, so there is no B to deploy from: run the backfill first (it prints "
+            + "the boundary), or give --from HOUR."));
   }
 }

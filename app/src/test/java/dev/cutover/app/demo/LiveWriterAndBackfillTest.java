@@ -16,7 +16,6 @@ import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.testing.TestEngine;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,7 +79,7 @@ class LiveWriterAndBackfillTest {
     job.deployV2(boundary.start());
     int stepsBefore = steps.get();
     Instant backfillStarted = Instant.now();
-    BackfillRun run = engine.backfill(plan, BackfillEvent.Listener.NONE);
+    BackfillRun run = dev.cutover.engine.testing.Procedure.start(engine, plan);
     RunRecord end = run.await();
     Instant backfillEnded = Instant.now();
     assertEquals(RunState.SUCCEEDED, end.state(), end.message());
@@ -136,7 +135,7 @@ class LiveWriterAndBackfillTest {
     assertEquals(List.of(), doubled, "no key twice in any hour of v2");
 
     // The engine's own proof agrees: full coverage, and only the seeded v1 incident differs unexpectedly.
-    Reconciliation r = engine.reconcile(spec, Reconciler.Window.ALL, 100_000);
+    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 100_000);
     assertEquals(List.of(), r.coverage());
     Instant incident = job.state().incidentHour().orElseThrow();
     assertTrue(r.keys().stream().filter(k -> !k.expected()).allMatch(k -> k.hour().start().equals(incident)),

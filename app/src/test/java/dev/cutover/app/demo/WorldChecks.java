@@ -61,7 +61,8 @@ final class WorldChecks {
   Map<Long, Long> unexplained(dev.cutover.engine.connect.Database db, TableSpec spec, String v2, Instant from, Instant to) {
     var differ = new Differ(new dev.cutover.engine.sql.Sql(db.dataSource()), spec);
     var range = new HourRange(HourPartition.of(from), HourPartition.of(to));
-    var diff = differ.diff(spec.liveTable(), Identifier.of(v2), range, 1_000_000);
+    var diff = differ.diff(spec.liveTable(), Identifier.of(v2), differ.hours(spec.liveTable(), Identifier.of(v2), range),
+        1_000_000);
     Map<Long, Long> out = new TreeMap<>();
     diff.keys().stream().filter(k -> !k.expected()).forEach(k -> out.merge(k.hour().epochSecond(), 1L, Long::sum));
     return out;
