@@ -206,9 +206,7 @@ class ConsoleProcedureTest {
 
     // Point at an hour of the grid: its state is shown.
     var grid = ((dev.cutover.ui.backfill.BackfillView) console.currentView()).grid();
-    double[] at = fx.onFx(() -> grid.centreOf(0));
-    robot.moveTo(fx.onFx(() -> grid.localToScreen(at[0], at[1])));
-    fx.waitFor(5, () -> fx.text("hour-hover").startsWith(start + " UTC: "), () -> fx.text("hour-hover"));
+    pointAtFirstHour(robot, grid, start);
     fx.shot("07-backfill-done");
 
     // 6. The corrected live writer from B, through the demo controls; v2's live edge follows.
@@ -398,6 +396,26 @@ class ConsoleProcedureTest {
         .filter(a -> a.action().equals("drop-v1")).map(dev.cutover.engine.api.AuditEntry::detail).toList();
     assertEquals(1, dropAudit.size());
     assertTrue(dropAudit.getFirst().contains(dialogs.dropReason), dropAudit.getFirst());
+  }
+
+  /**
+   * Points at the grid's first hour until its state shows: the grid's cells follow its size, which may
+   * still change while the mouse travels (the screen settles after a read of the repair arrives).
+   */
+  private void pointAtFirstHour(FxRobot robot, dev.cutover.ui.backfill.HourGrid grid, HourPartition first) {
+    for (int attempt = 1; ; attempt++) {
+      robot.moveTo(fx.onFx(() -> grid.localToScreen(grid.getWidth() + 4, 2)));
+      double[] at = fx.onFx(() -> grid.centreOf(0));
+      robot.moveTo(fx.onFx(() -> grid.localToScreen(at[0], at[1])));
+      try {
+        fx.waitFor(3, () -> fx.text("hour-hover").startsWith(first + " UTC: "), () -> fx.text("hour-hover"));
+        return;
+      } catch (AssertionError e) {
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
   }
 
   private void clickHour(FxRobot robot, javafx.scene.layout.Region canvas, HourPartition hour) {
