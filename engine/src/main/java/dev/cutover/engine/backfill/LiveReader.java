@@ -20,8 +20,11 @@ public final class LiveReader {
   }
 
   public LiveStatus read() {
-    Optional<HourPartition> live = newestHour(spec.liveTable().quoted());
-    Optional<HourPartition> target = new TargetTables(sql, spec).exists(spec.targetTable())
+    TargetTables tables = new TargetTables(sql, spec);
+    // v1 is gone once the repair dropped it: then there is no live edge of v1 to speak of.
+    Optional<HourPartition> live = tables.exists(spec.liveTable()) ? newestHour(spec.liveTable().quoted())
+        : Optional.empty();
+    Optional<HourPartition> target = tables.exists(spec.targetTable())
         ? newestHour(spec.targetTable().quoted()) : Optional.empty();
     Optional<Instant> newest = Optional.empty();
     for (TableSpec.Source source : spec.sources()) {

@@ -36,6 +36,9 @@ import java.util.Optional;
  */
 public final class Gates {
 
+  private static final java.time.format.DateTimeFormatter MINUTE = java.time.format.DateTimeFormatter
+      .ofPattern("yyyy-MM-dd HH:mm").withZone(java.time.ZoneOffset.UTC);
+
   private final Sql sql;
   private final StateStore state;
   private final ReportStore reports;
@@ -196,8 +199,10 @@ public final class Gates {
     if (!v.verdict().allowsCutover()) {
       why.add("it is red: " + v.unexpectedKeys() + " unexpected key(s), " + v.coverageIssues() + " coverage issue(s)");
     }
-    String head = "The verdict over the whole repair, " + v.id() + " of " + v.created() + " over " + v.window() + ", is "
-        + v.verdict().name().toLowerCase() + (v.acknowledged() > 0 ? " with " + v.acknowledged() + " acknowledged" : "");
+    String head = "The verdict over the whole repair, " + v.id() + " of " + MINUTE.format(v.created()) + " UTC over "
+        + v.window() + ", is "
+        + v.verdict().name().toLowerCase() + (v.acknowledged() > 0 ? " (" + v.acknowledged() + " difference(s) accepted "
+        + "with a reason)" : "");
     return new Condition("verdict", why.isEmpty(), why.isEmpty() ? head + "." : head + "; " + String.join("; ", why)
         + ".");
   }

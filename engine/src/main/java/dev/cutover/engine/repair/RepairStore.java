@@ -36,6 +36,10 @@ public final class RepairStore {
   private static final JsonMapper JSON = JsonMapper.builder()
       .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 
+  /** The databases whose repair log exists, per server connection: created once, not before every record. */
+  private static final java.util.Map<Sql, java.util.Set<String>> LOGGED = java.util.Collections.synchronizedMap(
+      new java.util.WeakHashMap<>());
+
   private final Sql sql;
   private final Identifier database;
 
@@ -124,14 +128,22 @@ public final class RepairStore {
 
   private void log(Repair r) {
     try {
-      sql.execute("create the repair log", "CREATE TABLE IF NOT EXISTS " + database.quoted() + ".repair_log (target String, "
-          + "id String, version UInt64, phase String, at DateTime64(3, 'UTC'), record String) "
-          + "ENGINE = MergeTree ORDER BY (target, version)");
+      java.util.Set<String> logged = LOGGED.computeIfAbsent(sql, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
+      if (!logged.contains(database.name())) {
+        sql.execute("create the repair log", "CREATE TABLE IF NOT EXISTS " + database.quoted() + ".repair_log (target "
+            + "String, id String, version UInt64, phase String, at DateTime64(3, 'UTC'), record String) "
+            + "ENGINE = MergeTree ORDER BY (target, version)");
+        logged.add(database.name());
+      }
       sql.execute("log the repair of " + r.target(), "INSERT INTO " + database.quoted() + ".repair_log VALUES (?, ?, ?, ?, "
           + "fromUnixTimestamp64Milli(?, 'UTC'), ?)", r.target(), r.id(), r.version(), r.phase().name(),
           r.at().toEpochMilli(), encode(r));
     } catch (QueryFailedException e) {
       // The state record above is the truth; the log is its history for people and may miss a line.
+      java.util.Set<String> logged = LOGGED.get(sql);
+      if (logged != null) {
+        logged.remove(database.name()); // created again next time, if it went
+      }
     }
   }
 

@@ -74,8 +74,8 @@ public final class Status {
     }
     Repair r = repair.get();
     if (r.phase() == RepairPhase.ABANDONED) {
-      return new NextStep(Kind.START_OVER, "Repair " + r.id() + " was abandoned (" + r.note() + "). A new backfill starts "
-          + "a new repair with a boundary of its own.", "./cutover backfill --spec SPEC",
+      return new NextStep(Kind.START_OVER, "Repair " + r.id() + " was abandoned (" + r.note().replaceFirst("^abandoned: ",
+          "") + "). A new backfill starts a new repair with a boundary of its own.", "./cutover backfill --spec SPEC",
           "Plan: Run preflight, then Backfill: Start");
     }
     if (r.phase() == RepairPhase.V1_DROPPED) {

@@ -157,7 +157,8 @@ class RepairSimulationTest {
   private String followTheNextStep() throws Exception {
     var next = engine.status(spec).next();
     return "next " + next.kind() + ": " + switch (next.kind()) {
-      case BACKFILL, FIX_LIVE_WRITER -> backfill();
+      case BACKFILL -> backfill();
+      case FIX_LIVE_WRITER -> mendLiveHours() + "; " + backfill();
       case START_OVER -> backfill(abandonedLiveFrom);
       case RESUME -> resume();
       case DEPLOY_LIVE_WRITER -> deployLiveWriter();
