@@ -2,6 +2,7 @@ package dev.cutover.app;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -24,6 +25,18 @@ class ArchitectureTest {
       .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jooq..",
           "com.zaxxer.hikari..", "com.clickhouse..")
       .because("all SQL lives in the engine; the UI calls the engine's API");
+
+  @ArchTest
+  static final ArchRule theEngineIsTheOnlyDoorToItsSteps = noClasses()
+      .that().resideOutsideOfPackage("dev.cutover.engine..")
+      .should().dependOnClassesThat(JavaClass.Predicates.belongToAnyOf(
+          dev.cutover.engine.backfill.Backfill.class, dev.cutover.engine.backfill.Planner.class,
+          dev.cutover.engine.preflight.Preflight.class, dev.cutover.engine.reconcile.Reconciler.class,
+          dev.cutover.engine.cutover.Swap.class, dev.cutover.engine.cutover.Gates.class,
+          dev.cutover.engine.cutover.Retirement.class, dev.cutover.engine.repair.Repairs.class,
+          dev.cutover.engine.repair.RepairStore.class))
+      .because("the order plan, preflight, backfill, and one writer of the repair's state, are held by the Engine: "
+          + "a backfill starts only from a ClearedPlan, and the repair moves only by compare-and-set");
 
   @ArchTest
   static final ArchRule uiDoesNotReachIntoTheApp = noClasses()

@@ -120,4 +120,25 @@ class RepairCommandsTest {
     assertTrue(sample.out().contains("10 key(s) differ as the spec's rules expect, 0 unexpectedly (list cut at 3)."),
         sample.out());
   }
+
+  /** The demo's corrected live writer is deployed from the boundary the repair pinned, and from no other hour. */
+  @Test
+  void theDemosLiveWriterIsDeployedFromThePinnedBoundary(@TempDir Path folder) {
+    String demo = TestEngine.freshDatabase(RepairCommandsTest.class).profile().database();
+    assertEquals(0, run("demo", "seed", "--scale", "0.05", "--history-days", "2", "--end", "2026-11-30T09:00", "--seed",
+        "6", "--demo-database", demo).exit());
+    Path demoSpec = dev.cutover.app.demo.DemoSpec.export(folder, demo, true);
+    CommandRun backfill = run("backfill", "--spec", demoSpec.toString(), "--acknowledge", demo + ".pnl_alerts_mv");
+    assertEquals(0, backfill.exit(), backfill.err());
+    assertTrue(backfill.out().contains("Next: the corrected live writer must write every hour from 2026-11-30 05:00 on"),
+        backfill.out());
+
+    CommandRun other = run("demo", "deploy-v2", "--from", "2026-11-30T07:00", "--demo-database", demo);
+    assertEquals(2, other.exit());
+    assertTrue(other.err().startsWith("error: The repair of " + demo + ".pnl_v2 pinned the boundary B = 2026-11-30 05:00 "
+        + "when its first backfill started; the corrected live writer must start exactly there"), other.err());
+    CommandRun pinned = run("demo", "deploy-v2", "--demo-database", demo);
+    assertEquals(0, pinned.exit(), pinned.err());
+    assertTrue(pinned.out().startsWith("v2 deployed from 2026-11-30 05:00 UTC"), pinned.out());
+  }
 }

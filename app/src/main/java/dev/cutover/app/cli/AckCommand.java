@@ -11,7 +11,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "ack", mixinStandardHelpOptions = true,
-    description = "Accept an unexpected difference (a whole hour, or one key) with a written reason; it goes to the audit trail.")
+    description = "Accept an unexpected difference (a whole hour, or one key) with a written reason; it goes to the audit "
+        + "trail and belongs to the repair under way: a new repair starts without it. Reconcile again to see the verdict.")
 public final class AckCommand extends EngineCommand {
 
   @Mixin SpecFile specFile;

@@ -2,6 +2,7 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "retention", mixinStandardHelpOptions = true,
-    description = "Show until when v1 must be kept after the cutover; --drop-v1 drops it after that (or earlier with --force and --reason).")
+    description = {"Show until when v1 must be kept after the cutover; --drop-v1 drops it after that (or earlier with "
+        + "--force and --reason).", Safety.DROP_V1})
 public final class RetentionCommand extends EngineCommand {
 
   @Mixin SpecFile specFile;

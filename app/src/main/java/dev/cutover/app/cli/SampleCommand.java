@@ -3,6 +3,7 @@ package dev.cutover.app.cli;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "sample", mixinStandardHelpOptions = true,
-    description = "Compute a few hours with the corrected transform into a scratch table and diff them against v1.")
+    description = {"Compute a few hours with the corrected transform into a scratch table and diff them against v1.",
+        Safety.SAMPLE})
 public final class SampleCommand extends EngineCommand {
 
   @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The spec of the table.")

@@ -39,9 +39,10 @@ public final class DemoDeployV2Command implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    Optional<Instant> asked = Optional.ofNullable(from).map(f -> Hours.parse("from", f)); // bad input before anything
     try (Session session = connection.open(spec.commandLine().getErr());
         LiveJob job = LiveJob.open(session.database(), demo.world(), LiveOptions.defaults())) {
-      Instant boundary = boundary(new Engine(session.database()));
+      Instant boundary = boundary(new Engine(session.database()), asked);
       V2Deployment deployment = job.deployV2(boundary);
       boolean running = LiveJob.isHeld(job.state(), Instant.now());
       out.printf("v2 %s from %s: the live job writes pnl_v2 for every hour from there on, catching up %d closed "
@@ -54,10 +55,9 @@ public final class DemoDeployV2Command implements Callable<Integer> {
   }
 
   /** The pinned boundary, or {@code --from} when it agrees with it (or nothing is pinned yet). */
-  private Instant boundary(Engine engine) {
+  private Instant boundary(Engine engine, Optional<Instant> asked) {
     Optional<Repair> repair = engine.repair(DemoSpec.load(demo.database)).filter(r -> !r.phase().ended());
     Optional<HourPartition> pinned = repair.flatMap(Repair::boundary);
-    Optional<Instant> asked = Optional.ofNullable(from).map(f -> Hours.parse("from", f));
     if (pinned.isPresent() && asked.isPresent() && !pinned.get().start().equals(asked.get())) {
       throw new InvalidInputException("from", "The repair of " + repair.get().target() + " pinned the boundary B = "
           + pinned.get() + " when its first backfill started; the corrected live writer must start exactly there, "

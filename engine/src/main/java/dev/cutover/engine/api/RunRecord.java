@@ -55,6 +55,12 @@ public record RunRecord(
         : state.name().toLowerCase(java.util.Locale.ROOT);
   }
 
+  /** The record with the throttle it runs with now, as {@code parameters}. */
+  public RunRecord withParameters(String newParameters, Instant now) {
+    return new RunRecord(id, repairId, specName, specHash, target, range, boundary, newParameters, osUser, host, pid,
+        toolVersion, created, now, state, message);
+  }
+
   public RunRecord with(RunState newState, String newMessage, Instant now) {
     return new RunRecord(id, repairId, specName, specHash, target, range, boundary, parameters, osUser, host, pid,
         toolVersion, created, now, newState, newMessage);

@@ -154,12 +154,7 @@ public final class BackfillRun {
   /** The run's record keeps its throttle as it is now: a resume goes on with it. */
   private void saveSettings() {
     try {
-      RunRecord r = run.get();
-      RunRecord next = new RunRecord(r.id(), r.repairId(), r.specName(), r.specHash(), r.target(), r.range(), r.boundary(),
-          RunParameters.encode(settings.get()), r.osUser(), r.host(), r.pid(), r.toolVersion(), r.created(), Instant.now(),
-          r.state(), r.message());
-      store.saveRun(next);
-      run.set(next);
+      store.saveRun(run.updateAndGet(r -> r.withParameters(RunParameters.encode(settings.get()), Instant.now())));
     } catch (QueryFailedException e) {
       // The throttle applies here at once; only the record of it waits for the server.
     }

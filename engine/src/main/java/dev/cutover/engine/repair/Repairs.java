@@ -14,15 +14,12 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -37,15 +34,8 @@ import java.util.function.Predicate;
  */
 public final class Repairs {
 
-  /** How long an operation of a process on another host may last before it is taken to be gone. */
-  static final Duration OTHER_HOST_PATIENCE = Duration.ofMinutes(15);
-  /** How long a backfill may take to record its run once it holds the repair. */
-  static final Duration RUN_START_PATIENCE = Duration.ofMinutes(2);
-
-  /** Operations under way in this process, by target and start: an entry missing here is one that ended. */
-  private static final Set<String> IN_FLIGHT = ConcurrentHashMap.newKeySet();
-
   private final StateStore runs;
+  private final Holders holders;
   private final RepairStore store;
   private final TableSpec spec;
   private final ConsumerView view;
@@ -53,6 +43,7 @@ public final class Repairs {
 
   public Repairs(Sql sql, StateStore runs, TableSpec spec) {
     this.runs = runs;
+    this.holders = new Holders(runs);
     this.store = new RepairStore(sql, runs.database());
     this.spec = spec;
     this.view = new ConsumerView(sql, spec);
@@ -84,7 +75,7 @@ public final class Repairs {
    */
   public Optional<Repair> settled() {
     Optional<Repair> current = open();
-    if (current.isEmpty() || current.get().operation().isEmpty() || !gone(current.get().operation().get())) {
+    if (current.isEmpty() || current.get().operation().isEmpty() || !holders.gone(current.get().operation().get())) {
       return current;
     }
     Repair r = current.get();
@@ -123,7 +114,7 @@ public final class Repairs {
       HourPartition first = r.firstHour().filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
       Repair next = r.next(RepairPhase.BACKFILLING, Optional.of(op), op.holder(), "backfill run " + runId + " of "
           + plan.range() + ", boundary " + plan.boundary()).withFirstHour(first).withBoundary(plan.boundary());
-      return holding(op, () -> store.write(current, next, "backfill"));
+      return Holders.holding(op, () -> store.write(current, next, "backfill"));
     }
     Optional<Repair> before = latest();
     String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
@@ -134,7 +125,7 @@ public final class Repairs {
             + before.map(b -> " after repair " + b.id() + " was " + b.phase().words()).orElse(""));
     planned = store.write(before, planned, "backfill");
     Repair pinned = planned;
-    return holding(op, () -> store.write(Optional.of(pinned), pinned.next(RepairPhase.BACKFILLING, Optional.of(op),
+    return Holders.holding(op, () -> store.write(Optional.of(pinned), pinned.next(RepairPhase.BACKFILLING, Optional.of(op),
         op.holder(), "the boundary " + plan.boundary() + " is pinned by the first backfill, run " + runId + " of "
             + plan.range()), "backfill"));
   }
@@ -160,7 +151,7 @@ public final class Repairs {
     } catch (RuntimeException e) {
       // The server may be gone; the next process that looks settles the run from its record.
     } finally {
-      ended(run.id());
+      Holders.ended(run.id());
     }
   }
 
@@ -192,7 +183,7 @@ public final class Repairs {
           + r.phase().words() + ", and the " + action + " needs " + why + ".");
     }
     Operation op = new Operation(action, Operator.actor(), Instant.now(), "");
-    return holding(op, () -> store.write(current, r.next(r.phase(), Optional.of(op), op.holder(), "the " + action
+    return Holders.holding(op, () -> store.write(current, r.next(r.phase(), Optional.of(op), op.holder(), "the " + action
         + " started"), action));
   }
 
@@ -208,7 +199,7 @@ public final class Repairs {
       return store.write(Optional.of(held), held.next(to, Optional.empty(), Operator.actor(), note),
           held.operation().map(Operation::action).orElse("finish"));
     } finally {
-      ended(held);
+      Holders.ended(held);
     }
   }
 
@@ -312,22 +303,6 @@ public final class Repairs {
     }
   }
 
-  private boolean gone(Operation op) {
-    Instant now = Instant.now();
-    if (!op.runId().isEmpty()) {
-      Optional<RunRecord> run = runs.run(op.runId());
-      if (run.isPresent()) {
-        return !run.get().state().active() || run.get().interrupted(now, StateStore.STALE_AFTER);
-      }
-      // The run is not recorded yet: its process is starting it, or died before it could.
-      return Operator.gone(op.holder(), op.since(), RUN_START_PATIENCE, now) || here(op) && !IN_FLIGHT.contains(key(op));
-    }
-    if (here(op)) {
-      return !IN_FLIGHT.contains(key(op));
-    }
-    return Operator.gone(op.holder(), op.since(), OTHER_HOST_PATIENCE, now);
-  }
-
   private RepairPhase recovered(Repair r, Operation op) {
     return switch (op.action()) {
       case Operation.CUTOVER -> view.reads() == Version.V2 ? RepairPhase.CUT_OVER : r.phase();
@@ -337,34 +312,4 @@ public final class Repairs {
     };
   }
 
-  private static boolean here(Operation op) {
-    return op.holder().equals(Operator.actor());
-  }
-
-  private static String key(Operation op) {
-    return op.action() + "@" + op.since().toEpochMilli() + "/" + op.runId();
-  }
-
-  /**
-   * Writes the record that takes the repair for {@code op}, with the operation known to be under way
-   * in this process before the record exists: another engine of this process that reads it at once
-   * must not take it for the record of a process that is gone.
-   */
-  private static Repair holding(Operation op, java.util.function.Supplier<Repair> write) {
-    IN_FLIGHT.add(key(op));
-    try {
-      return write.get();
-    } catch (RuntimeException e) {
-      IN_FLIGHT.remove(key(op));
-      throw e;
-    }
-  }
-
-  private static void ended(Repair held) {
-    held.operation().ifPresent(op -> IN_FLIGHT.remove(key(op)));
-  }
-
-  private static void ended(String runId) {
-    IN_FLIGHT.removeIf(k -> k.endsWith("/" + runId) && !runId.isEmpty());
-  }
 }

@@ -83,7 +83,7 @@ class RepairWatchTest {
     specProperty.set(spec);
     assertEquals("no repair yet", watch.phaseProperty().get());
 
-    world.sql.execute("v1 goes away", "RENAME TABLE visits_v1 TO visits_v1_moved");
+    world.sql.execute("a source goes away", "RENAME TABLE clicks TO clicks_moved");
     try {
       watch.refresh();
       assertNull(watch.statusProperty().get(), "what was read before is not shown as current");
@@ -96,7 +96,7 @@ class RepairWatchTest {
       assertTrue(watch.asOfProperty().get().matches("record as of \\d\\d:\\d\\d:\\d\\d UTC"),
           watch.asOfProperty().get());
     } finally {
-      world.sql.execute("v1 comes back", "RENAME TABLE visits_v1_moved TO visits_v1");
+      world.sql.execute("the source comes back", "RENAME TABLE clicks_moved TO clicks");
     }
     watch.refresh();
     assertEquals("no repair yet", watch.phaseProperty().get());
