@@ -10,9 +10,6 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
-import dev.cutover.engine.connect.ProfileStore;
-import dev.cutover.engine.connect.Session;
-import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.common.Formats;
@@ -20,9 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import javafx.scene.Scene;
 import javafx.scene.control.Spinner;
-import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -154,22 +149,12 @@ class BackfillFollowTest {
   }
 
   private void open(FxRobot robot, ScriptedDialogs dialogs) {
-    Path data = TestEngine.server().dataDirectory();
-    console = new CutoverConsole();
-    Scene[] scene = new Scene[1];
-    robot.interact(() -> {
-      Stage stage = new Stage();
-      scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
-          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile)
-          .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml"))),
-          dialogs);
-      stage.setScene(scene[0]);
-      stage.show();
-    });
-    fx = new Fx(robot, scene[0]);
-    fx.waitFor(60, () -> console.workspace().spec() != null, () -> console.connection().specLoading().error());
+    ConsoleWindow window = ConsoleWindow.open(robot, specFile, dialogs);
+    console = window.console();
+    fx = window.fx();
     fx.click("nav-backfill");
   }
+
 
   private long count(String legend) {
     String text = fx.text(legend);

@@ -11,9 +11,6 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.connect.ProfileStore;
-import dev.cutover.engine.connect.Session;
-import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.Procedure;
 import dev.cutover.engine.testing.TestEngine;
@@ -21,11 +18,9 @@ import dev.cutover.ui.dialogs.DialogService;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,19 +134,9 @@ class RepairScreensTest {
   }
 
   private void open(FxRobot robot) {
-    Path data = TestEngine.server().dataDirectory();
-    console = new CutoverConsole();
-    Scene[] scene = new Scene[1];
-    robot.interact(() -> {
-      Stage stage = new Stage();
-      scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
-          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile)
-          .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml"))),
-          dialogs);
-      stage.setScene(scene[0]);
-      stage.show();
-    });
-    fx = new Fx(robot, scene[0]);
-    fx.waitFor(60, () -> console.workspace().spec() != null, () -> console.connection().specLoading().error());
+    ConsoleWindow window = ConsoleWindow.open(robot, specFile, dialogs);
+    console = window.console();
+    fx = window.fx();
   }
+
 }

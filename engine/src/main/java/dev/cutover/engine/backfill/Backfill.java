@@ -61,10 +61,7 @@ public final class Backfill {
       store.audit(runId, "start", "backfill " + plan.range() + " of " + target(spec) + " for repair " + held.id()
           + ", boundary " + plan.boundary() + ", " + plan.hours().size() + " hours, spec " + spec.name() + " sha256 "
           + spec.sha256() + ", " + RunParameters.encode(plan.settings()));
-      BackfillRun execution = new BackfillRun(sql, store, spec, plan.hours(), plan.boundary(), run, plan.settings(),
-          listener, repairs::backfillEnded);
-      execution.start();
-      return execution;
+      return launch(plan, run, plan.hours(), listener, repairs);
     } catch (RuntimeException e) {
       releaseQuietly(repairs, held, "run " + runId + " did not start: " + e.getMessage());
       throw e;
@@ -87,14 +84,20 @@ public final class Backfill {
       store.saveRun(resumed);
       store.audit(runId, "resume", "resumed from " + run.state().name().toLowerCase() + " by " + Operator.user()
           + ", " + parameters);
-      BackfillRun execution = new BackfillRun(sql, store, spec, run.range().list(), run.boundary(), resumed,
-          plan.settings(), listener, repairs::backfillEnded);
-      execution.start();
-      return execution;
+      return launch(plan, resumed, run.range().list(), listener, repairs);
     } catch (RuntimeException e) {
       releaseQuietly(repairs, held, "run " + runId + " did not resume: " + e.getMessage());
       throw e;
     }
+  }
+
+  /** Starts writing {@code hours} for {@code run}, which lets go of the repair when it ends. */
+  private BackfillRun launch(Plan plan, RunRecord run, java.util.List<dev.cutover.engine.api.HourPartition> hours,
+      Listener listener, Repairs repairs) {
+    BackfillRun execution = new BackfillRun(sql, store, plan.spec(), hours, plan.boundary(), run, plan.settings(),
+        listener, repairs::backfillEnded);
+    execution.start();
+    return execution;
   }
 
   /** The run to resume, refused when it cannot be: another target, finished, still alive, another repair. */

@@ -175,17 +175,7 @@ public final class StateStore {
 
   /** The ledger of one run, by hour. */
   public TreeMap<HourPartition, LedgerEntry> ledger(String runId) {
-    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
-    if (!present()) {
-      return out;
-    }
-    sql.query("read the ledger of run " + runId, "SELECT run_id, toUnixTimestamp(hour), state, rows, checksum, "
-            + "attempts, toUnixTimestamp64Milli(at), error FROM " + t("ledger") + " FINAL WHERE run_id = ? ORDER BY hour",
-        rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
-            LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
-            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), runId)
-        .forEach(e -> out.put(e.hour(), e));
-    return out;
+    return latestPerHour("run " + runId, "run_id = ?", runId);
   }
 
   /**
@@ -193,19 +183,8 @@ public final class StateStore {
    * wrote the hour again replaces what an earlier one recorded.
    */
   public TreeMap<HourPartition, LedgerEntry> repairLedger(String repairId) {
-    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
-    if (!present()) {
-      return out;
-    }
-    sql.query("read the ledger of repair " + repairId, "SELECT argMax(run_id, at), toUnixTimestamp(hour), "
-            + "argMax(state, at), argMax(rows, at), argMax(checksum, at), argMax(attempts, at), "
-            + "toUnixTimestamp64Milli(max(at)), argMax(error, at) FROM " + t("ledger") + " FINAL WHERE run_id IN "
-            + "(SELECT id FROM " + t("runs") + " FINAL WHERE repair_id = ?) GROUP BY hour ORDER BY hour",
-        rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
-            LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
-            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), repairId)
-        .forEach(e -> out.put(e.hour(), e));
-    return out;
+    return latestPerHour("repair " + repairId, "run_id IN (SELECT id FROM " + t("runs") + " FINAL WHERE repair_id = ?)",
+        repairId);
   }
 
   /**
@@ -213,17 +192,21 @@ public final class StateStore {
    * v2 some backfill wrote, as opposed to another writer.
    */
   public TreeMap<HourPartition, LedgerEntry> targetLedger(String target) {
+    return latestPerHour(target, "run_id IN (SELECT id FROM " + t("runs") + " FINAL WHERE target = ?)", target);
+  }
+
+  /** For each hour, the latest ledger entry of the runs {@code runs} selects (one bound value). */
+  private TreeMap<HourPartition, LedgerEntry> latestPerHour(String whose, String runs, String value) {
     TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
     if (!present()) {
       return out;
     }
-    sql.query("read the ledger of " + target, "SELECT argMax(run_id, at), toUnixTimestamp(hour), argMax(state, at), "
+    sql.query("read the ledger of " + whose, "SELECT argMax(run_id, at), toUnixTimestamp(hour), argMax(state, at), "
             + "argMax(rows, at), argMax(checksum, at), argMax(attempts, at), toUnixTimestamp64Milli(max(at)), "
-            + "argMax(error, at) FROM " + t("ledger") + " FINAL WHERE run_id IN (SELECT id FROM " + t("runs")
-            + " FINAL WHERE target = ?) GROUP BY hour ORDER BY hour",
+            + "argMax(error, at) FROM " + t("ledger") + " FINAL WHERE " + runs + " GROUP BY hour ORDER BY hour",
         rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
             LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
-            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), target)
+            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), value)
         .forEach(e -> out.put(e.hour(), e));
     return out;
   }

@@ -1,0 +1,33 @@
+package dev.cutover.ui;
+
+import dev.cutover.engine.connect.ProfileStore;
+import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.testing.TestEngine;
+import dev.cutover.ui.dialogs.DialogService;
+import java.nio.file.Path;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+import org.testfx.api.FxRobot;
+
+/** A console window on the test engine's embedded server with a spec loaded, as a screen test opens it. */
+record ConsoleWindow(CutoverConsole console, Fx fx) {
+
+  static ConsoleWindow open(FxRobot robot, Path specFile, DialogService dialogs) {
+    Path data = TestEngine.server().dataDirectory();
+    CutoverConsole console = new CutoverConsole();
+    Scene[] scene = new Scene[1];
+    robot.interact(() -> {
+      Stage stage = new Stage();
+      scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
+          EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile)
+          .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml"))),
+          dialogs);
+      stage.setScene(scene[0]);
+      stage.show();
+    });
+    Fx fx = new Fx(robot, scene[0]);
+    fx.waitFor(60, () -> console.workspace().spec() != null, () -> console.connection().specLoading().error());
+    return new ConsoleWindow(console, fx);
+  }
+}
