@@ -28,7 +28,7 @@ public final class HistoryView extends ScreenView {
     TableView<RunRecord> runs = new TableView<>();
     runs.setId("history-runs");
     runs.getColumns().add(text("Run", 200, RunRecord::id));
-    runs.getColumns().add(text("State", 90, r -> r.state().name().toLowerCase(Locale.ROOT)));
+    runs.getColumns().add(text("State", 90, r -> r.shownState(java.time.Instant.now())));
     runs.getColumns().add(text("Range (UTC)", 300, r -> r.range().toString()));
     runs.getColumns().add(text("Boundary", 135, r -> r.boundary().toString()));
     runs.getColumns().add(text("Started", 190, r -> Formats.time(r.created())));
