@@ -256,6 +256,11 @@ final class UiBench {
     }
 
     @Override
+    public Optional<Abandonment> confirmAbandon(AbandonRequest request) {
+      return Optional.empty();
+    }
+
+    @Override
     public boolean confirmDeployLiveWriter(HourPartition from, String description) {
       return false;
     }
