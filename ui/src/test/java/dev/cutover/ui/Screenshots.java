@@ -8,7 +8,11 @@ import javafx.scene.Scene;
 import javafx.scene.image.WritableImage;
 import javax.imageio.ImageIO;
 
-/** Writes a PNG of a scene into the repository's screenshots/ folder (set by the build). */
+/**
+ * Writes a PNG of a scene into the module's build directory ({@code ui/target/screenshots}, set by
+ * the build), never into the tracked {@code screenshots/}: {@code tools/refresh-screenshots.sh}
+ * copies them there when the operator means to.
+ */
 public final class Screenshots {
 
   private Screenshots() {}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Refreshes the tracked PNGs in screenshots/ from the UI tests.
+#
+# The UI tests write their screenshots into ui/target/screenshots/ on every `mvn verify`, so that a test
+# run never changes tracked files. This script runs the tests that take screenshots (any test class under
+# ui/src/test that calls fx.shot or Screenshots.write) against the real embedded ClickHouse, then copies
+# every PNG they wrote into screenshots/. The console-window screenshots made by hand under a display
+# (00-…, 18-…, 19-…) are not produced by tests and are left as they are.
+#
+#   tools/refresh-screenshots.sh              run the tests, then copy
+#   tools/refresh-screenshots.sh -o           the same, Maven offline (any Maven option is passed on)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+find_jdk25() {
+  if [ -n "${JAVA_HOME:-}" ] && "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
+    echo "$JAVA_HOME"; return
+  fi
+  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*25*; do
+    if [ -x "$candidate/bin/java" ] && "$candidate/bin/java" -version 2>&1 | grep -q 'version "25'; then
+      echo "$candidate"; return
+    fi
+  done
+  echo "refresh-screenshots needs a JDK 25: install one (for example Temurin 25 under /usr/lib/jvm) or set JAVA_HOME." >&2
+  exit 2
+}
+JAVA_HOME="$(find_jdk25)"
+export JAVA_HOME
+export PATH="$JAVA_HOME/bin:$PATH"
+
+tests="$(grep -rl --include='*Test.java' -e 'fx\.shot(' -e 'Screenshots\.write(' ui/src/test/java \
+  | xargs -n1 basename | sed 's/\.java$//' | sort | paste -sd, -)"
+if [ -z "$tests" ]; then
+  echo "No UI test takes a screenshot; nothing to refresh." >&2
+  exit 1
+fi
+
+shots="ui/target/screenshots"
+rm -rf "$shots"
+echo "Running $tests ..." >&2
+mvn -B "$@" verify -pl engine,ui -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false
+
+shopt -s nullglob
+pngs=("$shots"/*.png)
+if [ ${#pngs[@]} -eq 0 ]; then
+  echo "The tests wrote no screenshot into $shots." >&2
+  exit 1
+fi
+cp "${pngs[@]}" screenshots/
+echo "Copied ${#pngs[@]} screenshot(s) from $shots into screenshots/:" >&2
+git -C "$root" status --short -- screenshots >&2 || true
