@@ -107,13 +107,15 @@ public final class Sql {
     return new QueryFailedException("Could not " + what + ": " + message + advice, code, queryId, transientFailure, e);
   }
 
+  /**
+   * A transport failure rather than a server's answer: refused, reset or closed connections, timeouts, and a response
+   * cut off mid-stream (the server died while the driver read a column), which the driver reports only as an
+   * {@link java.io.IOException} somewhere in the cause chain.
+   */
   private static boolean isConnectionProblem(Throwable t) {
     for (; t != null; t = t.getCause()) {
-      if (t instanceof java.net.ConnectException || t instanceof java.net.SocketException
-          || t instanceof java.net.SocketTimeoutException || t instanceof java.io.EOFException
-          || t.getClass().getSimpleName().equals("ConnectionInitiationException")
-          || t.getClass().getSimpleName().equals("NoHttpResponseException")
-          || t.getClass().getSimpleName().equals("HttpHostConnectException")) {
+      if (t instanceof java.io.IOException
+          || t.getClass().getSimpleName().equals("ConnectionInitiationException")) {
         return true;
       }
     }
