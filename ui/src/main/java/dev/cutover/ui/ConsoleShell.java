@@ -1,6 +1,7 @@
 package dev.cutover.ui;
 
 import dev.cutover.ui.common.ScreenView;
+import dev.cutover.ui.repair.RepairBanner;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,11 +40,13 @@ final class ConsoleShell {
   private final Map<String, ToggleButton> buttons = new LinkedHashMap<>();
   private final ToggleButton dark = new ToggleButton("_Dark theme");
   private final Node banner;
+  private final RepairBanner repairBanner;
   private Screen current;
   private ScreenView currentView;
 
-  ConsoleShell(List<Screen> all, BooleanBinding ready, Node banner) {
-    this.banner = banner;
+  ConsoleShell(List<Screen> all, BooleanBinding ready, RepairBanner repairBanner) {
+    this.repairBanner = repairBanner;
+    this.banner = repairBanner.root();
     Label name = new Label("Cutover");
     name.getStyleClass().add("app-title");
     Label tagline = new Label("Repair hourly history while the live job keeps running");
@@ -146,6 +149,7 @@ final class ConsoleShell {
     buttons.get(id).setSelected(true);
     banner.setVisible(next.needsSpec());
     banner.setManaged(next.needsSpec());
+    repairBanner.compact(currentView.compactBanner());
     next.model().shown();
     Platform.runLater(() -> content.requestFocus());
   }

@@ -102,7 +102,7 @@ public final class CutoverConsole extends Application {
         new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
         new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
         new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
-        banner.root());
+        banner);
     shell.statusProperty().bind(connection.statusLineProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
     created.accept(scene);

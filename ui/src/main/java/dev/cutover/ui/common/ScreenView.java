@@ -17,4 +17,9 @@ public abstract class ScreenView {
   public Binder binder() {
     return binder;
   }
+
+  /** Whether the repair banner above this screen is shown on one line, to leave the screen its height. */
+  public boolean compactBanner() {
+    return false;
+  }
 }

@@ -2,7 +2,6 @@ package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
-import dev.cutover.engine.api.Reconciliation.HourClass;
 import dev.cutover.engine.api.Reconciliation.HourStatus;
 import dev.cutover.engine.api.Reconciliation.Owner;
 import java.util.HashMap;
@@ -14,65 +13,76 @@ import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.text.Font;
 
 /**
- * Which writer owns each hour of v2 (the backfill before the boundary, the live writer from it on),
- * with gaps and duplicates marked, and the boundary drawn as a line.
+ * Which writer owns each hour of v2 in view (the backfill before the boundary, the live writer from
+ * it on), drawn as runs of one colour; gaps and duplicates on top, at least 3 pixels wide; the
+ * boundary as a line.
  */
 public final class CoverageStrip extends HourCanvas {
 
-  private final Map<HourPartition, HourClass> classes = new HashMap<>();
   private final Map<HourPartition, List<Reconciliation.CoverageIssue>> issues = new HashMap<>();
 
   CoverageStrip() {
     super("coverage-strip");
-    setMinHeight(34);
-    setPrefHeight(34);
+    setMinHeight(26);
+    setPrefHeight(30);
   }
 
-  void load(Reconciliation r) {
-    classes.clear();
+  @Override
+  void report(Reconciliation r, HourClasses c) {
+    super.report(r, c);
     issues.clear();
     if (r != null) {
-      r.classes().forEach(c -> classes.put(c.hour(), c));
       issues.putAll(r.coverage().stream().collect(Collectors.groupingBy(Reconciliation.CoverageIssue::hour)));
     }
   }
 
   @Override
+  boolean shadesOverlap() {
+    return false;
+  }
+
+  @Override
   void draw(GraphicsContext g, double width, double height) {
-    double w = Math.max(1, columnWidth() - (columnWidth() >= 4 ? 1 : 0));
     double top = 4;
     double band = height - 8;
-    for (int i = 0; i < count(); i++) {
-      HourClass c = classes.get(hour(i));
-      if (c == null) {
-        continue;
-      }
-      g.setFill(c.owner() == Owner.BACKFILL ? palette.backfillOwner() : palette.liveOwner());
-      g.fillRect(x(i), top + band * 0.25, w, band * 0.5);
-      if (c.status() == HourStatus.GAP || c.status() == HourStatus.DUPLICATE) {
-        g.setFill(c.status() == HourStatus.GAP ? palette.gap() : palette.duplicate());
-        g.fillRect(x(i), top, Math.max(2, w), band);
-      }
-    }
-    int b = (int) ((report.boundary().epochSecond() - report.window().from().epochSecond()) / 3600);
-    if (b >= 0 && b <= count()) {
-      g.setStroke(palette.boundary());
-      g.setLineWidth(2);
-      g.strokeLine(x(b), 0, x(b), height);
-    }
+    int from = first();
+    int to = last();
     g.setFill(palette.muted());
     g.setFont(Font.font(10));
     g.fillText("owner", 4, height / 2 + 4);
+    clipToPlot(g);
+    double gap = columnWidth() >= 4 ? 1 : 0;
+    // Runs of hours with one owner: one rectangle each, however many hours are in view.
+    int start = from;
+    while (start < to) {
+      Owner owner = classes.owner(start);
+      int end = start + 1;
+      while (end < to && classes.owner(end) == owner && gap == 0) {
+        end++;
+      }
+      if (owner != null) {
+        g.setFill(owner == Owner.BACKFILL ? palette.backfillOwner() : palette.liveOwner());
+        g.fillRect(x(start), top + band * 0.25, Math.max(1, x(end) - x(start) - gap), band * 0.5);
+      }
+      start = end;
+    }
+    for (int i : classes.marked()) {
+      HourStatus s = classes.status(i);
+      if (i >= from && i < to && (s == HourStatus.GAP || s == HourStatus.DUPLICATE)) {
+        mark(g, i, top, top + band, s == HourStatus.GAP ? palette.gap() : palette.duplicate());
+      }
+    }
+    g.restore();
   }
 
   @Override
   String describe(int index) {
     HourPartition h = hour(index);
-    HourClass c = classes.get(h);
-    String owner = c == null ? "?" : c.owner() == Owner.BACKFILL ? "backfill" : "live writer";
+    Owner o = classes.owner(index);
+    String owner = o == null ? "?" : o == Owner.BACKFILL ? "backfill" : "live writer";
     String problems = issues.getOrDefault(h, List.of()).stream().map(i -> i.kind() + ": " + i.detail())
         .collect(Collectors.joining("; "));
     return h + " UTC, written by the " + owner + (problems.isEmpty() ? ", covered once" : ", " + problems)
-        + (c == null ? "" : " (" + c.status().name().toLowerCase(Locale.ROOT) + ")");
+        + (classes.classified(index) ? " (" + classes.status(index).name().toLowerCase(Locale.ROOT) + ")" : "");
   }
 }

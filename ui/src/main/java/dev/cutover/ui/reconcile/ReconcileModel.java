@@ -6,10 +6,11 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.reconcile.ReportExport;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
-import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenModel;
 import dev.cutover.ui.dialogs.DialogService.AckRequest;
 import java.nio.file.Files;
@@ -31,8 +32,10 @@ import javafx.collections.transformation.FilteredList;
 
 /**
  * The reconcile screen: runs a reconciliation of v1 and v2 over the whole window, holds the report
- * with its verdict, the hour the operator is looking at and its differing keys, and acknowledges a
- * difference with a written reason.
+ * with its verdict, the hours the charts show ({@link ChartWindow}: the overlap since B when there is
+ * one), the hour the operator is looking at and its differing keys, and acknowledges a difference with
+ * a written reason. Before a reconciliation runs in this console, it shows the latest stored one's
+ * summary.
  */
 public final class ReconcileModel implements ScreenModel {
 
@@ -40,6 +43,8 @@ public final class ReconcileModel implements ScreenModel {
   private final Activity activity;
   private final IntegerProperty keyLimit = new SimpleIntegerProperty(10_000);
   private final ObjectProperty<Reconciliation> report = new SimpleObjectProperty<>();
+  private final ObjectProperty<ReportStore.Summary> stored = new SimpleObjectProperty<>();
+  private final ChartWindow window = new ChartWindow();
   private final ObjectProperty<Identifier> measure = new SimpleObjectProperty<>();
   private final ObjectProperty<HourPartition> selectedHour = new SimpleObjectProperty<>();
   private final StringProperty filter = new SimpleStringProperty("");
@@ -52,7 +57,9 @@ public final class ReconcileModel implements ScreenModel {
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
     workspace.specProperty().addListener((o, was, is) -> {
-      report.set(null);
+      setReport(null);
+      stored.set(null);
+      note.set("");
       measureChosen = false;
       measure.set(is == null || is.measures().isEmpty() ? null : is.measures().getFirst());
     });
@@ -70,14 +77,29 @@ public final class ReconcileModel implements ScreenModel {
       measure.set(workspace.spec().measures().getFirst());
     }
     if (report.get() == null && !activity.running()) {
-      TableSpec spec = workspace.spec();
-      Engine engine = workspace.engine();
-      workspace.executor().submit(p -> engine.reconciliations(spec), list -> note.set(list.isEmpty()
-          ? "No reconciliation has run for this target yet."
-          : "The latest stored reconciliation, " + list.getFirst().id() + " of " + Formats.time(list.getFirst()
-              .created()) + " over " + list.getFirst().scope().words() + ", was " + list.getFirst().verdict().name().toLowerCase(Locale.ROOT) + ". Reconcile to see "
-              + "the current state."), failure -> note.set(""));
+      readStored();
     }
+  }
+
+  /**
+   * The newest stored reconciliation of the target, read in the background: its summary is what the
+   * screen shows until a reconciliation runs here. (The engine lists stored reports as summaries; it
+   * does not read one back with its hours and keys, so the charts wait for a reconciliation.)
+   */
+  private void readStored() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (spec == null || engine == null) {
+      return;
+    }
+    workspace.executor().submit(p -> engine.reconciliations(spec), list -> {
+      if (report.get() != null || spec != workspace.spec()) {
+        return;
+      }
+      stored.set(list.isEmpty() ? null : list.getFirst());
+      note.set(list.isEmpty() ? "No reconciliation has run for this target yet: Reconcile now compares v1 and v2 "
+          + "over the whole repair." : Verdicts.stored(list.getFirst()));
+    }, failure -> note.set(Errors.sentence(failure, "read the stored reconciliations")));
   }
 
   /** Compares v1 and v2 over the whole window, in the background, and stores the report. */
@@ -90,7 +112,7 @@ public final class ReconcileModel implements ScreenModel {
       if (!measureChosen) {
         mostChanged(r).ifPresent(measure::set);
       }
-      report.set(r);
+      setReport(r);
       note.set("");
       // Stay on the hour the operator looks at if it still needs a look; otherwise go to the first that does.
       HourPartition keep = selectedHour.get();
@@ -98,6 +120,25 @@ public final class ReconcileModel implements ScreenModel {
         selectedHour.set(firstWorthALook(r));
       }
     });
+  }
+
+  /** The chart window follows the new report before anyone who watches the report redraws. */
+  private void setReport(Reconciliation r) {
+    window.follow(r);
+    report.set(r);
+  }
+
+  /**
+   * Shows a report made elsewhere, as a reconciliation run here would: for tests that build a report
+   * (six months of hours, say) without reconciling one.
+   */
+  void show(Reconciliation r) {
+    if (!measureChosen && r != null) {
+      mostChanged(r).ifPresent(measure::set);
+    }
+    setReport(r);
+    note.set("");
+    selectedHour.set(r == null ? null : firstWorthALook(r));
   }
 
   /** The operator picks the measure the charts show; until then they show the one the fix changed most. */
@@ -144,6 +185,9 @@ public final class ReconcileModel implements ScreenModel {
     hourKeys.setAll(r.keys().stream().filter(k -> k.hour().equals(h)).toList());
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
+    if (engine == null) {
+      return;
+    }
     workspace.executor().submit(p -> engine.hourKeys(spec, h, HOUR_KEY_LIMIT), keys -> {
       if (h.equals(selectedHour.get())) {
         hourKeys.setAll(keys);
@@ -198,7 +242,7 @@ public final class ReconcileModel implements ScreenModel {
       engine.acknowledge(spec, hour, key, reason.get());
       return engine.reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
     }, r -> {
-      report.set(r);
+      setReport(r);
       workspace.repair().refresh();
     }, failure -> workspace.repair().refresh());
   }
@@ -229,6 +273,16 @@ public final class ReconcileModel implements ScreenModel {
 
   public ReadOnlyObjectProperty<Reconciliation> reportProperty() {
     return report;
+  }
+
+  /** The newest stored reconciliation's summary, shown until a reconciliation runs in this console. */
+  public ReadOnlyObjectProperty<ReportStore.Summary> storedProperty() {
+    return stored;
+  }
+
+  /** The hours the charts show. */
+  public ChartWindow window() {
+    return window;
   }
 
   public ObjectProperty<Identifier> measureProperty() {

@@ -1,7 +1,6 @@
 package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.api.Diff;
-import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
@@ -10,62 +9,73 @@ import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
 import java.util.Locale;
+import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableView;
-import javafx.scene.control.TextField;
-import javafx.scene.layout.FlowPane;
+import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * The reconcile screen: the verdict, v1 and v2 totals over the window, v2 − v1 per hour by class, which
- * writer owns each hour, and the keys of the hour the operator picks, with acknowledgement and export.
+ * The reconcile screen: the verdict, then, in a split pane, the charts over the hours in view (v1 and
+ * v2 totals, v2 − v1 per hour by class, which writer owns each hour) and the keys of the hour the
+ * operator picks, with acknowledgement and export. The charts open on the overlap since B when there
+ * is one; their window is chosen, zoomed and panned without reading the server again.
  */
 public final class ReconcileView extends ScreenView {
 
-  private final VBox root = new VBox(12);
+  /** Rows of the key table shown at 1280 × 800 when the screen opens. */
+  static final int KEY_ROWS = 10;
+
+  private final VBox root = new VBox(6);
   private final DeltaChart delta = new DeltaChart();
   private final CoverageStrip coverage = new CoverageStrip();
   private final TotalsChart totals = new TotalsChart();
   private final TableView<Diff.KeyDiff> keys;
+  private final SplitPane split;
 
   public ReconcileView(ReconcileModel model) {
     TableSpec spec = model.workspace().spec();
-    keys = DiffTables.keys("reconcile-keys", spec, model::acknowledged);
-    root.getChildren().addAll(header(model), body(model, spec));
-    VBox.setVgrow(root.getChildren().getLast(), Priority.ALWAYS);
+    keys = KeyTable.of(spec, model::acknowledged);
+    ChartWindow window = model.window();
+    for (HourCanvas c : new HourCanvas[] {totals, delta, coverage}) {
+      c.window(window);
+      c.setOnSelect(model.selectedHourProperty()::set);
+    }
+    split = body(model, spec);
+    root.getChildren().addAll(header(model), split);
+    VBox.setVgrow(split, Priority.ALWAYS);
 
     Runnable redraw = () -> {
-      Reconciliation r = model.reportProperty().get();
       Palette p = model.workspace().paletteProperty().get();
-      totals.show(r, model.selectedHourProperty().get(), p);
-      delta.show(r, model.selectedHourProperty().get(), p);
-      coverage.show(r, model.selectedHourProperty().get(), p);
+      totals.show(model.selectedHourProperty().get(), p);
+      delta.show(model.selectedHourProperty().get(), p);
+      coverage.show(model.selectedHourProperty().get(), p);
     };
-    // A new report or measure lays the hours out once; selection and theme only redraw.
+    // A new report or measure lays the hours out once; the window, selection and theme only redraw.
     Runnable layOut = () -> {
       Reconciliation r = model.reportProperty().get();
+      HourClasses classes = HourClasses.of(r);
+      for (HourCanvas c : new HourCanvas[] {totals, delta, coverage}) {
+        c.report(r, classes);
+      }
       totals.measure(model.measureProperty().get(), r);
       delta.measure(model.measureProperty().get(), r);
-      coverage.load(r);
       redraw.run();
     };
     binder.watch(model.reportProperty(), r -> layOut.run());
     binder.onChange(model.measureProperty(), m -> layOut.run());
+    binder.onChange(window.spanProperty(), s -> redraw.run());
     binder.onChange(model.selectedHourProperty(), h -> redraw.run());
     binder.onChange(model.workspace().paletteProperty(), p -> redraw.run());
-    totals.setOnSelect(model.selectedHourProperty()::set);
-    delta.setOnSelect(model.selectedHourProperty()::set);
-    coverage.setOnSelect(model.selectedHourProperty()::set);
   }
 
   private VBox header(ReconcileModel model) {
@@ -76,110 +86,98 @@ public final class ReconcileView extends ScreenView {
     Spinner<Integer> limit = new Spinner<>(100, 1_000_000, model.keyLimitProperty().get(), 1000);
     limit.setId("reconcile-key-limit");
     limit.setEditable(true);
-    limit.setPrefWidth(110);
+    limit.setPrefWidth(100);
     limit.setMinWidth(Region.USE_PREF_SIZE);
     limit.valueProperty().addListener((o, a, b) -> model.keyLimitProperty().set(b));
-    Label ll = Widgets.whole(new Label("Key _limit"));
-    ll.setMnemonicParsing(true);
-    ll.setLabelFor(limit);
-    Button csv = Widgets.button("export-csv", "Export C_SV…");
+    Label ll = Widgets.labelFor("Key _limit", limit);
+    Button csv = Widgets.button("export-csv", "C_SV…");
     csv.setOnAction(e -> model.export("csv"));
-    Button html = Widgets.button("export-html", "Export HT_ML…");
+    Button html = Widgets.button("export-html", "HT_ML…");
     html.setOnAction(e -> model.export("html"));
     var noReport = model.reportProperty().isNull();
     binder.bind(csv.disableProperty(), noReport);
     binder.bind(html.disableProperty(), noReport);
 
+    // The verdict of the report shown, or of the newest stored one until a reconciliation runs here.
     Label verdict = Widgets.label("verdict", "verdict");
-    binder.bind(verdict.textProperty(), model.reportProperty().map(Verdicts::headline).orElse("No reconciliation yet"));
-    binder.watch(model.reportProperty(), r -> {
+    binder.bind(verdict.textProperty(), Bindings.createStringBinding(() -> model.reportProperty().get() != null
+        ? Verdicts.headline(model.reportProperty().get()) : model.storedProperty().get() != null
+            ? Verdicts.headline(model.storedProperty().get()) + " (stored)" : "No reconciliation yet",
+        model.reportProperty(), model.storedProperty()));
+    Runnable tone = () -> {
       verdict.getStyleClass().removeAll("verdict-green", "verdict-acknowledged", "verdict-red", "verdict-none");
-      verdict.getStyleClass().add(r == null ? "verdict-none" : "verdict-" + r.verdict().name().toLowerCase(Locale.ROOT));
-    });
+      Reconciliation.Verdict v = model.reportProperty().get() != null ? model.reportProperty().get().verdict()
+          : model.storedProperty().get() != null ? model.storedProperty().get().verdict() : null;
+      verdict.getStyleClass().add(v == null ? "verdict-none" : "verdict-" + v.name().toLowerCase(Locale.ROOT));
+    };
+    binder.watch(model.reportProperty(), r -> tone.run());
+    binder.onChange(model.storedProperty(), s -> tone.run());
     verdict.setMaxWidth(Double.MAX_VALUE);
-    Label detail = Widgets.label("verdict-detail", "muted");
-    Widgets.wrap(detail);
+    verdict.setMinWidth(120);
+    HBox.setHgrow(verdict, Priority.ALWAYS);
+    Label export = Widgets.whole(Widgets.muted("Export"));
+    HBox actions = Widgets.row(10, run, ll, limit, verdict, export, csv, html);
+
+    Label scope = Widgets.wrap(Widgets.label("reconcile-scope", "strong"));
+    binder.bind(scope.textProperty(), Bindings.createStringBinding(() -> model.reportProperty().get() != null
+        ? Verdicts.scope(model.reportProperty().get()) : model.storedProperty().get() != null
+            ? Verdicts.scope(model.storedProperty().get()) : "Only a reconciliation of the whole repair opens the "
+                + "cutover gate.", model.reportProperty(), model.storedProperty()));
+    scope.setMaxWidth(Double.MAX_VALUE);
+    Label detail = Widgets.wrap(Widgets.label("verdict-detail", "muted"));
     binder.bind(detail.textProperty(), Bindings.createStringBinding(() -> model.reportProperty().get() == null
         ? model.noteProperty().get() : Verdicts.detail(model.reportProperty().get()) + (model.noteProperty().get()
             .isEmpty() ? "" : " " + model.noteProperty().get()), model.reportProperty(), model.noteProperty()));
-    Label scope = Widgets.wrap(Widgets.label("reconcile-scope", "strong"));
-    binder.bind(scope.textProperty(), model.reportProperty().map(Verdicts::scope).orElse("Only a reconciliation of "
-        + "the whole repair opens the cutover gate."));
-    scope.setMaxWidth(Double.MAX_VALUE);
-    HBox.setHgrow(scope, Priority.ALWAYS);
-    HBox actions = Widgets.row(8, run, ll, limit, scope, csv, html);
-    actions.setSpacing(12);
-    return new VBox(8, actions, verdict, detail, Widgets.safety("reconcile-safety", Safety.RECONCILE),
+    detail.setMaxWidth(Double.MAX_VALUE);
+    // Which hours the verdict covers and whether it counts, right above what the step guarantees.
+    VBox guarantee = new VBox(1, scope, Widgets.safety("reconcile-safety", Safety.RECONCILE));
+    return new VBox(4, actions, detail, guarantee,
         Widgets.activityBar("reconcile-activity", binder, model.activity()),
         Widgets.errorLabel("reconcile-error", binder, model.activity().errorProperty()));
   }
 
   private SplitPane body(ReconcileModel model, TableSpec spec) {
-    ComboBox<Identifier> measure = new ComboBox<>();
-    measure.setId("reconcile-measure");
-    measure.getItems().setAll(spec.measures());
-    measure.setMinWidth(Region.USE_PREF_SIZE);
-    binder.watch(model.measureProperty(), measure::setValue);
-    measure.setOnAction(e -> model.chooseMeasure(measure.getValue()));
-    Label ml = Widgets.whole(new Label("M_easure"));
-    ml.setMnemonicParsing(true);
-    ml.setLabelFor(measure);
-    FlowPane legend = new FlowPane(14, 4, swatch("v1", "legend-v1"), swatch("v2", "legend-v2"),
-        Widgets.muted("   v2 − v1 per hour:"), swatch("expected", "legend-expected"),
-        swatch("unexpected", "legend-unexpected"), swatch("acknowledged", "legend-acknowledged"),
-        swatch("identical", "legend-identical"), Widgets.muted("   Owner of each hour:"),
-        swatch("backfill", "legend-backfill"), swatch("live writer", "legend-live"), swatch("gap", "legend-gap"),
-        swatch("duplicate", "legend-duplicate"), swatch("boundary B", "legend-boundary"));
-    HBox.setHgrow(legend, Priority.ALWAYS);
-    // Its height is asked at its preferred width: wrapping at the width it usually gets keeps it to two lines.
-    legend.setPrefWrapLength(820);
-    HBox top = Widgets.row(10, ml, measure, legend);
-    VBox charts = new VBox(6, top, totals, delta, coverage);
-    charts.getStyleClass().add("card");
-    charts.setPadding(new javafx.geometry.Insets(10, 14, 10, 14));
-    VBox.setVgrow(totals, Priority.ALWAYS);
-
-    TextField filter = new TextField();
-    filter.setId("reconcile-filter");
-    filter.setPromptText("key, kind or rule");
-    binder.bindBidirectional(filter.textProperty(), model.filterProperty());
-    Label fl = new Label("_Filter");
-    fl.setMnemonicParsing(true);
-    fl.setLabelFor(filter);
-    Button ackKey = Widgets.button("ack-key", "Acknowledge _key…");
-    ackKey.setOnAction(e -> model.acknowledgeKey(keys.getSelectionModel().getSelectedItem()));
-    binder.bind(ackKey.disableProperty(), Bindings.createBooleanBinding(() -> {
-      Diff.KeyDiff k = keys.getSelectionModel().getSelectedItem();
-      return k == null || k.expected() || model.acknowledged(k);
-    }, keys.getSelectionModel().selectedItemProperty(), model.reportProperty()).or(model.activity().runningProperty()));
-    Button ackHour = Widgets.button("ack-hour", "Acknowledge _whole hour…");
-    ackHour.setOnAction(e -> model.acknowledgeHour());
-    binder.bind(ackHour.disableProperty(), Bindings.createBooleanBinding(() -> model.shownKeys().stream()
-        .noneMatch(k -> !k.expected() && !model.acknowledged(k)), model.shownKeys(), model.reportProperty())
-        .or(model.activity().runningProperty()));
-    Label hour = Widgets.wrap(Widgets.label("reconcile-hour"));
-    Widgets.wrap(hour);
-    binder.bind(hour.textProperty(), Bindings.createStringBinding(() -> Verdicts.hour(model.reportProperty().get(),
-        model.selectedHourProperty().get()), model.reportProperty(), model.selectedHourProperty()));
-    binder.mirror(keys.getItems(), model.shownKeys());
-    VBox.setVgrow(keys, Priority.ALWAYS);
-    // Its header and a few rows at least; the rest of the height goes to it when the window has some.
-    keys.setMinHeight(90);
-    VBox table = new VBox(8, hour, Widgets.row(8, fl, filter, Widgets.spacer(), ackKey, ackHour), keys);
-    table.getStyleClass().add("card");
-    table.setPadding(new javafx.geometry.Insets(12, 16, 12, 16));
-
-    SplitPane split = new SplitPane(charts, table);
-    split.setOrientation(Orientation.VERTICAL);
-    split.setDividerPositions(0.56);
-    return split;
+    VBox charts = new ChartPanel(binder, model, spec, totals, delta, coverage).root();
+    HBox table = new KeyPanel(binder, model, keys).root();
+    SplitPane pane = new SplitPane(charts, table);
+    pane.setId("reconcile-split");
+    pane.setOrientation(Orientation.VERTICAL);
+    // Both parts keep their share when the screen's height changes (a progress bar or an error above them
+    // comes and goes): a part that kept its pixels would not get them back when the height returns.
+    placeDivider(pane, table);
+    return pane;
   }
 
-  private Node swatch(String text, String styleClass) {
-    Region r = new Region();
-    r.getStyleClass().addAll("swatch", styleClass);
-    Label l = Widgets.whole(Widgets.muted(text));
-    return Widgets.row(5, r, l);
+  /**
+   * Keeps the divider where the key table shows {@link #KEY_ROWS} rows and the charts have the rest,
+   * whatever the height of the screen and of what is above the pane (a progress bar or an error that
+   * comes and goes), until the operator drags the divider: from then on it stays where they put it.
+   */
+  private void placeDivider(SplitPane pane, HBox table) {
+    pane.setDividerPositions(0.5);
+    boolean[] operator = {false};
+    pane.addEventFilter(MouseEvent.MOUSE_DRAGGED, e -> {
+      if (e.getTarget() instanceof Node n && (n.getStyleClass().contains("split-pane-divider")
+          || n.getParent() != null && n.getParent().getStyleClass().contains("split-pane-divider"))) {
+        operator[0] = true;
+      }
+    });
+    Runnable fit = () -> {
+      double height = pane.getHeight();
+      if (operator[0] || height <= 0 || pane.getDividers().isEmpty()) {
+        return;
+      }
+      double rows = keys.lookup(".clipped-container") instanceof Region r ? r.getHeight() : -1;
+      double wanted = KEY_ROWS * KeyTable.ROW + 2;
+      double change = rows > 0 ? wanted - rows : wanted + KeyTable.CHROME + table.getInsets().getTop()
+          + table.getInsets().getBottom() - table.getHeight();
+      if (Math.abs(change) >= 1) {
+        SplitPane.Divider d = pane.getDividers().getFirst();
+        d.setPosition(Math.max(0.25, Math.min(0.9, d.getPosition() - change / height)));
+      }
+    };
+    pane.heightProperty().addListener(o -> Platform.runLater(fit));
+    keys.heightProperty().addListener(o -> Platform.runLater(fit));
   }
 
   public TotalsChart totals() {
@@ -192,6 +190,16 @@ public final class ReconcileView extends ScreenView {
 
   public CoverageStrip coverage() {
     return coverage;
+  }
+
+  public TableView<Diff.KeyDiff> keys() {
+    return keys;
+  }
+
+  /** The charts and ten rows of keys need the height at 1280 × 800; the banner says the rest on "More". */
+  @Override
+  public boolean compactBanner() {
+    return true;
   }
 
   @Override

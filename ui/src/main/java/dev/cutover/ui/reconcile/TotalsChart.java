@@ -10,20 +10,26 @@ import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 
 /**
- * v1's and v2's total of one measure per hour, as two lines over the reconciliation's window. The
- * values are laid out in arrays once per report and measure; drawing visits each pixel column once,
- * with the lowest and highest value of the hours under it, so six months draw as fast as a day.
+ * v1's and v2's total of one measure per hour in view, as two lines, scaled to the hours in view, with
+ * a time axis. The values are laid out in arrays once per report and measure; drawing visits each
+ * pixel column once, with the lowest and highest value of the hours under it, so six months draw as
+ * fast as a day. Hours that need a look are shaded behind the lines, at least 3 pixels wide.
  */
 public final class TotalsChart extends HourCanvas {
+
+  /** Room under the plot for the time axis. */
+  static final double AXIS = 20;
 
   private Identifier measure;
   private double[] v1 = new double[0];
   private double[] v2 = new double[0];
   private boolean[] present = new boolean[0];
+  private double[] xs = new double[0];
+  private double[] ys = new double[0];
 
   TotalsChart() {
     super("totals-chart");
-    setMinHeight(80);
+    setMinHeight(70);
     setPrefHeight(190);
   }
 
@@ -43,24 +49,31 @@ public final class TotalsChart extends HourCanvas {
 
   @Override
   void draw(GraphicsContext g, double width, double height) {
-    int n = Math.min(count(), present.length);
+    int from = first();
+    int to = Math.min(last(), present.length);
     double low = Double.POSITIVE_INFINITY;
     double high = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < to; i++) {
       if (present[i]) {
         low = Math.min(low, Math.min(v1[i], v2[i]));
         high = Math.max(high, Math.max(v1[i], v2[i]));
       }
     }
     double top = 10;
-    double bottom = height - 20;
+    double bottom = height - AXIS;
+    for (int i : classes.marked()) {
+      if (i >= from && i < to) {
+        mark(g, i, top - 6, bottom, DeltaChart.colour(palette, classes.status(i)).deriveColor(0, 1, 1, 0.3));
+      }
+    }
     g.setStroke(palette.border());
     g.setLineWidth(1);
     g.strokeLine(LEFT, bottom, width - RIGHT, bottom);
     g.setFill(palette.muted());
     g.setFont(Font.font(10));
+    TimeAxis.draw(g, this, bottom);
     if (low > high) {
-      g.fillText("no hour of " + measure + " in either version", LEFT + 8, (top + bottom) / 2);
+      g.fillText("no hour of " + measure + " in either version in view", LEFT + 8, (top + bottom) / 2);
       return;
     }
     if (low == high) {
@@ -69,48 +82,30 @@ public final class TotalsChart extends HourCanvas {
     }
     g.fillText(Formats.compact(high), 4, top + 8);
     g.fillText(Formats.compact(low), 4, bottom);
-    dates(g, bottom, width);
     double scale = (bottom - top) / (high - low);
-    line(g, v1, palette.series1(), low, scale, bottom, n, width);
-    line(g, v2, palette.series2(), low, scale, bottom, n, width);
-  }
-
-  /** Date labels at about eight evenly spaced hours along the bottom; none that would run off the edge. */
-  private void dates(GraphicsContext g, double bottom, double width) {
-    int n = count();
-    int every = Math.max(1, n / 8);
-    for (int i = 0; i < n; i += every) {
-      String label = n > 72 ? hour(i).toString().substring(5, 10) : hour(i).toString().substring(5);
-      if (x(i) + label.length() * 6 <= width - 2) {
-        g.fillText(label, x(i), bottom + 14);
-      }
-    }
+    clipToPlot(g);
+    line(g, v1, palette.series1(), low, scale, bottom, from, to);
+    line(g, v2, palette.series2(), low, scale, bottom, from, to);
+    g.restore();
   }
 
   /**
-   * One series: through each hour's centre when hours are wider than a pixel; otherwise one vertical
-   * stroke per pixel column from the lowest to the highest value under it, joined to the next column.
+   * One series: a line through each hour's centre (with a dot when hours are wide) when hours are wider
+   * than a pixel; otherwise, per pixel column, one filled bar from the lowest to the highest value of
+   * its hours, reaching to the previous column's middle so that the band has no breaks. Bars, not a
+   * zig-zag line: a software renderer fills axis-aligned rectangles far faster than it strokes a path
+   * that runs up and down every pixel.
    */
-  private void line(GraphicsContext g, double[] values, Color colour, double low, double scale, double bottom, int n,
-      double width) {
-    g.setStroke(colour);
-    g.setLineWidth(1.5);
+  private void line(GraphicsContext g, double[] values, Color colour, double low, double scale, double bottom, int from,
+      int to) {
     double column = columnWidth();
-    int columns = (int) Math.ceil(width - LEFT - RIGHT);
-    double[] xs = new double[Math.max(n, columns) * 2];
-    double[] ys = new double[xs.length];
-    int points = 0;
-    if (column >= 1) {
-      for (int i = 0; i < n; i++) {
-        if (present[i]) {
-          xs[points] = x(i) + column / 2;
-          ys[points++] = bottom - (values[i] - low) * scale;
-        }
-      }
-    } else {
-      int i = 0;
-      for (int px = 0; px < columns && i < n; px++) {
-        int end = Math.min(n, (int) Math.floor((px + 1) / column));
+    if (column < 1) {
+      g.setFill(colour);
+      int columns = (int) Math.ceil(plotWidth());
+      int i = from;
+      double previous = Double.NaN;
+      for (int px = 0; px < columns && i < to; px++) {
+        int end = Math.min(to, from + (int) Math.floor((px + 1) / column));
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
         for (; i < end; i++) {
@@ -120,14 +115,39 @@ public final class TotalsChart extends HourCanvas {
           }
         }
         if (min <= max) {
-          xs[points] = LEFT + px + 0.5;
-          ys[points++] = bottom - (min - low) * scale;
-          xs[points] = LEFT + px + 0.5;
-          ys[points++] = bottom - (max - low) * scale;
+          double top = bottom - (max - low) * scale;
+          double base = bottom - (min - low) * scale;
+          if (!Double.isNaN(previous)) {
+            top = Math.min(top, previous);
+            base = Math.max(base, previous);
+          }
+          g.fillRect(LEFT + px, top - 0.75, 1, base - top + 1.5);
+          previous = (top + base) / 2;
         }
+      }
+      return;
+    }
+    g.setStroke(colour);
+    g.setLineWidth(1.5);
+    int size = (to - from) + 1;
+    if (xs.length < size) {
+      xs = new double[size];
+      ys = new double[size];
+    }
+    int points = 0;
+    for (int i = from; i < to; i++) {
+      if (present[i]) {
+        xs[points] = x(i) + column / 2;
+        ys[points++] = bottom - (values[i] - low) * scale;
       }
     }
     g.strokePolyline(Arrays.copyOf(xs, points), Arrays.copyOf(ys, points), points);
+    if (column >= 8) {
+      g.setFill(colour);
+      for (int p = 0; p < points; p++) {
+        g.fillOval(xs[p] - 2.5, ys[p] - 2.5, 5, 5);
+      }
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.cutover.ui.reconcile;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.ui.common.Formats;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -21,15 +22,46 @@ final class Verdicts {
   }
 
   private static String problems(Reconciliation r) {
-    long unexpected = r.unexpectedKeys();
+    return problems(r.unexpectedKeys(), r.coverage().size());
+  }
+
+  private static String problems(long unexpected, long coverage) {
     String keys = unexpected + " unexpected key difference(s)";
-    return r.coverage().isEmpty() ? keys : keys + " and " + r.coverage().size() + " coverage problem(s)";
+    return coverage == 0 ? keys : keys + " and " + coverage + " coverage problem(s)";
+  }
+
+  /** The headline of a stored reconciliation, in the words of one made here. */
+  static String headline(ReportStore.Summary s) {
+    return switch (s.verdict()) {
+      case GREEN -> "GREEN: every difference is explained, coverage is complete";
+      case ACKNOWLEDGED -> "ACKNOWLEDGED: green with " + s.acknowledged() + " accepted difference(s)";
+      case RED -> "RED: " + problems(s.unexpectedKeys(), s.coverageIssues());
+    };
+  }
+
+  static String scope(ReportStore.Summary s) {
+    return scope(s.scope());
+  }
+
+  /** What a stored reconciliation found, and that reconciling here shows its hours and keys. */
+  static String stored(ReportStore.Summary s) {
+    return "The latest stored reconciliation, " + s.id() + " of " + Formats.time(s.created()) + " (repair "
+        + s.repairId() + "), over " + s.window() + ", boundary " + s.boundary() + ": " + Formats.hours(s.hours())
+        + ", " + s.differingHours() + " differ; " + s.expectedKeys() + " keys differ as expected, " + s.unexpectedKeys()
+        + " unexpectedly, " + s.acknowledged() + " acknowledged; " + (s.coverageIssues() == 0 ? "every hour of v2 "
+            + "present once." : s.coverageIssues() + " coverage problem(s).") + " Reconcile now to see its hours and "
+        + "keys, judged on the data as it is now.";
   }
 
   /** Which hours the reconciliation covers, and whether it is the kind that can open the gate. */
   static String scope(Reconciliation r) {
-    return "Scope: " + r.scope().words() + ". Only a reconciliation of the whole repair opens the cutover gate: "
-        + (r.scope().decides() ? "this one can." : "this one is for looking.");
+    return scope(r.scope());
+  }
+
+  /** Which hours a verdict covers, and whether it is the kind that can open the cutover gate. */
+  static String scope(Reconciliation.Scope scope) {
+    return "Scope: " + scope.words() + ". Only a reconciliation of the whole repair opens the cutover gate: "
+        + (scope.decides() ? "this one can." : "this one is for looking.");
   }
 
   static String detail(Reconciliation r) {

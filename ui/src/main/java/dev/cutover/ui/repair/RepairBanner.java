@@ -8,7 +8,10 @@ import javafx.geometry.VPos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -19,12 +22,16 @@ import javafx.scene.layout.VBox;
 /**
  * The strip above every screen past the connection: the repair's phase, its boundary, where the
  * corrected live writer was seen to start, the window of the verdict and whether it counts, and the
- * next step in the console's words, with the time it was read.
+ * next step in the console's words, with the time it was read. A screen that needs the height (the
+ * reconcile screen's charts and keys) shows it compact: one line with the phase and the next step's
+ * button, the rest a click away ("More").
  */
 public final class RepairBanner {
 
   private final Binder binder = new Binder();
   private final VBox root = new VBox(4);
+  private final BooleanProperty compact = new SimpleBooleanProperty();
+  private final ToggleButton more = new ToggleButton("More");
 
   public RepairBanner(RepairWatch watch) {
     Label phase = Widgets.label("repair-phase", "phase-pill");
@@ -49,7 +56,16 @@ public final class RepairBanner {
     refresh.getStyleClass().add("small-button");
     refresh.setOnAction(e -> watch.refresh());
     binder.bind(refresh.disableProperty(), watch.readingProperty());
-    HBox top = new HBox(10, phase, repair, asOf, refresh);
+    // In the compact banner the next step's button stays in view, on the first line.
+    Label nextShort = Widgets.label("repair-next-short", "next-step");
+    nextShort.setMinWidth(Region.USE_PREF_SIZE);
+    binder.bind(nextShort.textProperty(), watch.nextButtonProperty().map(b -> b.isEmpty() ? "" : "Next: " + b));
+    more.setId("repair-more");
+    more.setMnemonicParsing(false);
+    more.setMinWidth(Region.USE_PREF_SIZE);
+    more.getStyleClass().add("small-button");
+    more.setTooltip(new Tooltip("Show the live writer, the verdict and the next step in full"));
+    HBox top = new HBox(10, phase, repair, nextShort, asOf, more, refresh);
     top.setAlignment(Pos.CENTER_LEFT);
 
     GridPane details = new GridPane();
@@ -84,8 +100,23 @@ public final class RepairBanner {
     row(details, "Live writer", liveWriter);
     row(details, "Verdict", verdict);
     row(details, "Next step", nextRow);
-    binder.bind(details.visibleProperty(), watch.statusProperty().isNotNull());
+    binder.bind(details.visibleProperty(), watch.statusProperty().isNotNull().and(compact.not().or(
+        more.selectedProperty())));
     binder.bind(details.managedProperty(), details.visibleProperty());
+    binder.bind(nextShort.visibleProperty(), compact.and(more.selectedProperty().not())
+        .and(watch.nextButtonProperty().isNotEmpty()));
+    binder.bind(nextShort.managedProperty(), nextShort.visibleProperty());
+    binder.bind(more.visibleProperty(), compact);
+    binder.bind(more.managedProperty(), compact);
+    binder.bind(more.textProperty(), more.selectedProperty().map(s -> s ? "Less" : "More"));
+    // Whole, the summary wraps; compact, it keeps to its line and says the rest in a tooltip.
+    binder.watch(compact, c -> {
+      repair.setWrapText(!c);
+      repair.setMinHeight(c ? Region.USE_COMPUTED_SIZE : Region.USE_PREF_SIZE);
+    });
+    Tooltip whole = new Tooltip();
+    binder.bind(whole.textProperty(), watch.repairProperty());
+    repair.setTooltip(whole);
 
     root.getChildren().addAll(top, problem, details);
     root.setId("repair-banner");
@@ -102,6 +133,19 @@ public final class RepairBanner {
 
   public Node root() {
     return root;
+  }
+
+  /**
+   * Shows the banner on one line (true) or whole; set by the console for each screen, which also folds
+   * away what the operator unfolded with "More" on the screen before.
+   */
+  public void compact(boolean value) {
+    more.setSelected(false);
+    compact.set(value);
+  }
+
+  public boolean compact() {
+    return compact.get();
   }
 
   /** Releases the banner's bindings to the watch; when the console closes. */

@@ -1,0 +1,191 @@
+package dev.cutover.ui.reconcile;
+
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.common.Binder;
+import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.common.Widgets;
+import dev.cutover.ui.reconcile.ChartWindow.Choice;
+import javafx.geometry.Insets;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+
+/**
+ * The charts card of the reconcile screen: the measure, the window of hours in view (chosen, zoomed
+ * and panned), the legend, and the three charts over those hours.
+ */
+final class ChartPanel {
+
+  static final String GESTURES = "Wheel or + − zooms · drag or Shift+← → pans · Shift+drag picks a range · "
+      + "Home shows the whole window · ← → moves the hour";
+
+  private final VBox root;
+
+  ChartPanel(Binder binder, ReconcileModel model, TableSpec spec, TotalsChart totals, DeltaChart delta,
+      CoverageStrip coverage) {
+    ChartWindow window = model.window();
+    ComboBox<Identifier> measure = new ComboBox<>();
+    measure.setId("reconcile-measure");
+    measure.getItems().setAll(spec.measures());
+    measure.setMinWidth(Region.USE_PREF_SIZE);
+    binder.watch(model.measureProperty(), measure::setValue);
+    measure.setOnAction(e -> model.chooseMeasure(measure.getValue()));
+    Label ml = Widgets.labelFor("M_easure", measure);
+
+    ComboBox<Choice> choice = new ComboBox<>();
+    choice.setId("reconcile-window");
+    choice.setConverter(new StringConverter<>() {
+      @Override
+      public String toString(Choice c) {
+        return c == null ? "" : c.words();
+      }
+
+      @Override
+      public Choice fromString(String s) {
+        return null;
+      }
+    });
+    choice.setPrefWidth(175);
+    choice.setMinWidth(Region.USE_PREF_SIZE);
+    // Every choice is listed; the overlap only when the report has one.
+    choice.getItems().setAll(Choice.values());
+    choice.setCellFactory(list -> new ListCell<>() {
+      @Override
+      protected void updateItem(Choice c, boolean empty) {
+        super.updateItem(c, empty);
+        setText(empty || c == null ? null : c.words() + (c == Choice.OVERLAP && !window.hasOverlap()
+            ? " (none in this report)" : ""));
+        setDisable(!empty && c == Choice.OVERLAP && !window.hasOverlap());
+      }
+    });
+    // A button cell of its own: with a cell factory, the default one may show nothing after a change.
+    choice.setButtonCell(new ListCell<>() {
+      @Override
+      protected void updateItem(Choice c, boolean empty) {
+        super.updateItem(c, empty);
+        setText(empty || c == null ? null : c.words());
+      }
+    });
+    binder.watch(window.choiceProperty(), choice::setValue);
+    choice.setOnAction(e -> {
+      if (choice.getValue() != null && choice.getValue() != window.choiceProperty().get()) {
+        window.choose(choice.getValue());
+      }
+    });
+    Label wl = Widgets.labelFor("Wind_ow", choice);
+    Button zoomIn = zoomButton("zoom-in", "+", "Show fewer hours, wider (+ on a chart, or the wheel)");
+    zoomIn.setOnAction(e -> window.zoom(2 / 3.0));
+    Button zoomOut = zoomButton("zoom-out", "−", "Show more hours, narrower (− on a chart, or the wheel)");
+    zoomOut.setOnAction(e -> window.zoom(1.5));
+    var noReport = model.reportProperty().isNull();
+    for (Node n : new Node[] {choice, zoomIn, zoomOut}) {
+      binder.bind(n.disableProperty(), noReport);
+    }
+    Label range = Widgets.label("reconcile-window-range", "muted");
+    range.setMinWidth(120);
+    range.setMaxWidth(Double.MAX_VALUE);
+    HBox.setHgrow(range, Priority.ALWAYS);
+    Label outside = Widgets.label("reconcile-window-outside", "warn", "chart-legend-row");
+    binder.bind(outside.managedProperty(), outside.textProperty().isNotEmpty());
+    Runnable words = () -> {
+      range.setText(inView(window));
+      outside.setText(outside(window, model.reportProperty().get()));
+    };
+    binder.watch(window.spanProperty(), s -> words.run());
+    binder.onChange(model.reportProperty(), r -> words.run());
+    HBox controls = Widgets.row(8, ml, measure, gap(), wl, choice, zoomOut, zoomIn, range);
+
+    FlowPane legend = new FlowPane(9, 2, swatch("v1", "legend-v1"), swatch("v2", "legend-v2"),
+        Widgets.muted("· v2 − v1:"), swatch("expected", "legend-expected"), swatch("unexpected", "legend-unexpected"),
+        swatch("acknowledged", "legend-acknowledged"), swatch("identical", "legend-identical"),
+        Widgets.muted("· owner:"), swatch("backfill", "legend-backfill"), swatch("live writer", "legend-live"),
+        swatch("gap", "legend-gap"), swatch("duplicate", "legend-duplicate"), swatch("B", "legend-boundary"),
+        swatch("overlap since B", "legend-overlap"));
+    legend.getStyleClass().add("chart-legend-row");
+    // A problem outside the hours in view is named right after the legend: the overlap must not hide one.
+    legend.getChildren().add(outside);
+    legend.setPrefWrapLength(1000);
+
+    VBox plots = new VBox(2, totals, delta, coverage);
+    // Both grow and shrink alike, the delta chart down to its minimum first: the totals keep the most room.
+    VBox.setVgrow(totals, Priority.ALWAYS);
+    VBox.setVgrow(delta, Priority.ALWAYS);
+    Tooltip.install(plots, new Tooltip(GESTURES));
+    Label empty = Widgets.wrap(Widgets.label("reconcile-charts-empty", "muted"));
+    empty.setText("The charts show a reconciliation made in this console: Reconcile now compares v1 and v2 hour by "
+        + "hour and shows them here, opening on the overlap since B.");
+    empty.setMaxWidth(520);
+    binder.bind(empty.visibleProperty(), noReport);
+    StackPane stack = new StackPane(plots, empty);
+    VBox.setVgrow(stack, Priority.ALWAYS);
+
+    root = new VBox(4, controls, legend, stack);
+    root.getStyleClass().add("card");
+    root.setPadding(new Insets(6, 12, 6, 12));
+    root.setMinHeight(180);
+  }
+
+  /** The hours in view, in words: how many of the window's, from when to when. */
+  static String inView(ChartWindow window) {
+    HourRange r = window.range();
+    if (r == null) {
+      return "";
+    }
+    return Formats.count(r.hours()) + " of " + Formats.hours(window.total()) + " in view: " + r.from() + " – "
+        + r.to().toString().substring(r.from().toString().substring(0, 5).equals(r.to().toString().substring(0, 5))
+            ? 5 : 0) + " UTC";
+  }
+
+  /**
+   * How many hours that need a look (unexpected, acknowledged, gap, duplicate) are outside the view, or
+   * nothing when none are: the overlap view must not hide a problem of the history.
+   */
+  static String outside(ChartWindow window, Reconciliation report) {
+    if (report == null || window.range() == null) {
+      return "";
+    }
+    ChartWindow.Span span = window.span();
+    long outside = report.classes().stream().filter(c -> HourClasses.severity(c.status()) > 0)
+        .filter(c -> !span.contains(window.indexOf(c.hour()))).count();
+    return outside == 0 ? "" : outside + (outside == 1 ? " hour that needs a look is" : " hours that need a look are")
+        + " outside the view: Home shows the whole window.";
+  }
+
+  private static Button zoomButton(String id, String text, String tip) {
+    Button b = Widgets.button(id, text);
+    b.setMnemonicParsing(false);
+    b.setTooltip(new Tooltip(tip));
+    b.getStyleClass().add("small-button");
+    return b;
+  }
+
+  private static Region gap() {
+    Region r = new Region();
+    r.setMinWidth(8);
+    return r;
+  }
+
+  private static Node swatch(String text, String styleClass) {
+    Region r = new Region();
+    r.getStyleClass().addAll("swatch", styleClass);
+    Label l = Widgets.whole(Widgets.muted(text));
+    return Widgets.row(4, r, l);
+  }
+
+  VBox root() {
+    return root;
+  }
+}

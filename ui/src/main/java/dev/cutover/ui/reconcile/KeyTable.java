@@ -1,0 +1,57 @@
+package dev.cutover.ui.reconcile;
+
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.common.DiffTables;
+import java.util.Comparator;
+import java.util.function.Predicate;
+import javafx.collections.ListChangeListener;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.text.Font;
+import javafx.scene.text.Text;
+
+/**
+ * The keys of the hour in view on the reconcile screen: the shared key table without its hour column
+ * (every row is of the chosen hour, which the panel beside it names), with rows of a fixed height and
+ * a key column as wide as the widest key it shows, so that keys are never cut.
+ */
+final class KeyTable {
+
+  /** The height of a row, in pixels. */
+  static final double ROW = 24;
+  /** The header, the horizontal scroll bar and the borders, in pixels. */
+  static final double CHROME = 26 + 16 + 4;
+  /** How many of the longest keys are measured when the rows change: the widest is among them. */
+  private static final int MEASURED = 50;
+
+  private KeyTable() {}
+
+  static TableView<Diff.KeyDiff> of(TableSpec spec, Predicate<Diff.KeyDiff> acknowledged) {
+    TableView<Diff.KeyDiff> t = DiffTables.keys("reconcile-keys", spec, acknowledged);
+    t.getColumns().removeIf(c -> c.getText().startsWith("Hour"));
+    t.setFixedCellSize(ROW);
+    TableColumn<Diff.KeyDiff, ?> key = t.getColumns().stream().filter(c -> c.getText().equals("Key")).findFirst()
+        .orElseThrow();
+    t.getItems().addListener((ListChangeListener<Diff.KeyDiff>) c -> fit(key, t));
+    return t;
+  }
+
+  /** Widens the key column to its longest key (measured in the table's font), never narrower than its header. */
+  static void fit(TableColumn<Diff.KeyDiff, ?> column, TableView<Diff.KeyDiff> table) {
+    Font font = Font.font(Font.getDefault().getFamily(), 13);
+    Text probe = new Text();
+    probe.setFont(font);
+    double widest = 0;
+    for (String k : table.getItems().stream().map(KeyTable::key).sorted(Comparator.comparingInt(String::length)
+        .reversed()).limit(MEASURED).toList()) {
+      probe.setText(k);
+      widest = Math.max(widest, probe.getLayoutBounds().getWidth());
+    }
+    column.setPrefWidth(Math.max(90, Math.ceil(widest) + 24));
+  }
+
+  static String key(Diff.KeyDiff k) {
+    return String.join(" / ", k.key());
+  }
+}
