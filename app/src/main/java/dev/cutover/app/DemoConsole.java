@@ -5,6 +5,7 @@ import dev.cutover.app.demo.DemoWorld;
 import dev.cutover.app.demo.LiveJob;
 import dev.cutover.app.demo.LiveOptions;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
@@ -13,9 +14,10 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The demo world as the console sees it: its live job runs in the background while the console is
- * open (when the world is seeded), and the backfill screen's button deploys the corrected writer.
- * It keeps a session of its own on the embedded server, which the console's session shares.
+ * The demo world as the console sees it: its live job runs only once the operator starts it from the
+ * backfill screen (opening the console starts nothing: another process may run the job, and a console
+ * that writes by itself surprises), and the backfill screen's button deploys the corrected writer. It
+ * keeps a session of its own on the embedded server, which the console's session shares.
  */
 final class DemoConsole implements DemoControls, AutoCloseable {
 
@@ -28,23 +30,6 @@ final class DemoConsole implements DemoControls, AutoCloseable {
     this.dataDirectory = dataDirectory;
   }
 
-  /** Starts the live job in the background if the demo world is seeded; says nothing and does nothing otherwise. */
-  void startLiveJob() {
-    Thread.ofVirtual().name("demo-live-start").start(() -> {
-      try {
-        Session s = session();
-        if (DemoStatus.read(s.database(), world).seeded()) {
-          LiveJob job = LiveJob.open(s.database(), world, LiveOptions.defaults());
-          job.start();
-          live.set(job);
-        }
-      } catch (RuntimeException e) {
-        // Another process may run the live job already; the console works without it.
-        System.err.println("The demo's live job did not start: " + e.getMessage());
-      }
-    });
-  }
-
   private Session session() {
     return session.updateAndGet(s -> s != null ? s
         : Session.embedded(dataDirectory, EngineLibrary.fromEnvironment(), EngineProgress.NONE));
@@ -52,9 +37,44 @@ final class DemoConsole implements DemoControls, AutoCloseable {
 
   @Override
   public String describe() {
-    return "Demo world in database " + world.database() + ": its live job writes pnl_v1 one simulated hour every "
-        + LiveOptions.DEFAULT_SIMULATED_HOUR.toSeconds() + " s while the console is open; deploying makes it write "
+    return "Demo world in database " + world.database() + ": its live job, once started here, writes pnl_v1 one "
+        + "simulated hour every " + LiveOptions.DEFAULT_SIMULATED_HOUR.toSeconds() + " s; deploying makes it write "
         + "pnl_v2 too, from the boundary on, catching up first.";
+  }
+
+  @Override
+  public LiveJobState liveJob() {
+    LiveJob job = live.get();
+    if (job == null) {
+      return LiveJobState.STOPPED;
+    }
+    RuntimeException failure = job.failure();
+    return new LiveJobState(job.running(), failure == null ? "" : failure.getMessage());
+  }
+
+  @Override
+  public synchronized void startLiveJob() {
+    LiveJob job = live.get();
+    if (job != null && job.running()) {
+      return;
+    }
+    Session s = session();
+    if (!DemoStatus.read(s.database(), world).seeded()) {
+      throw new StepRefusedException("demo live", "The demo world in database " + world.database() + " is not "
+          + "seeded, so there is no live job to run: run ./cutover demo seed first.");
+    }
+    LiveJob started = job != null ? job : LiveJob.open(s.database(), world, LiveOptions.defaults());
+    // Refused with a sentence when another process runs the demo's live job.
+    started.start();
+    live.set(started);
+  }
+
+  @Override
+  public synchronized void stopLiveJob() {
+    LiveJob job = live.get();
+    if (job != null) {
+      job.stop();
+    }
   }
 
   @Override

@@ -104,9 +104,9 @@ public final class Main implements Callable<Integer> {
       CutoverConsole.launch(startup);
       return ExitCodes.OK;
     }
-    // On the embedded default the demo world is the default: its spec, its live job, its deploy button.
+    // On the embedded default the demo world is the default: its spec, and the buttons of its live job and
+    // its corrected writer. Nothing of it starts until the operator presses one.
     try (DemoConsole demo = new DemoConsole(connection.dataDirectory())) {
-      demo.startLiveJob();
       CutoverConsole.launch(startup.withDefaultSpec(SpecOptions.demoSpec()).withDemo(demo));
     }
     return ExitCodes.OK;

@@ -83,6 +83,19 @@ class ConsoleProcedureTest {
           }
 
           @Override
+          public LiveJobState liveJob() {
+            return LiveJobState.STOPPED;
+          }
+
+          @Override
+          public void startLiveJob() {
+            throw new AssertionError("the procedure never starts the demo's live job");
+          }
+
+          @Override
+          public void stopLiveJob() {}
+
+          @Override
           public void deployV2(HourPartition from) {
             world.writeLiveV2(from, world.liveEdge.plusHours(1));
           }
@@ -187,6 +200,10 @@ class ConsoleProcedureTest {
     assertEquals("Failed 0", fx.text("legend-failed"));
     assertEquals("Owned by the live writer 4", fx.text("legend-live"), "B to the live edge, inclusive");
     assertEquals(Formats.count(hours) + " of " + Formats.hours(hours) + " done", fx.text("run-count"));
+    // The Plan screen's preflight no longer says that the backfill may start: it started.
+    assertTrue(console.plan().preflight().summaryProperty().get().matches(".* 0 failed\\. The backfill started from "
+        + "this plan at \\d\\d:\\d\\d:\\d\\d UTC; run the preflight again before another\\."),
+        console.plan().preflight().summaryProperty().get());
     assertEquals("No hour at or after B in v2 yet: the corrected live writer has not started.", fx.text("v2-status"));
     // The banner: the repair pinned B and backfilled its history; the corrected live writer is next.
     fx.waitFor(30, () -> fx.text("repair-phase").equals("backfilled")
@@ -332,8 +349,9 @@ class ConsoleProcedureTest {
     }
     assertTrue(fx.text("retention").contains("v1 and the rollback stay until"), fx.text("retention"));
     var cutAt = console.cutover().retentionProperty().get().cutoverAt().orElseThrow();
-    assertEquals("Consumers read v2 since " + Formats.time(cutAt) + "; rollback possible while v1 is kept",
-        fx.text("gate-summary"));
+    var keepUntil = console.cutover().retentionProperty().get().keepUntil().orElseThrow();
+    assertEquals("Consumers read v2 since " + Formats.time(cutAt) + "; rollback possible until "
+        + Formats.time(keepUntil), fx.text("gate-summary"));
     assertTrue(fx.node("gate-summary", javafx.scene.control.Label.class).getStyleClass().contains("good"));
     assertEquals(Safety.ROLLBACK, fx.text("gate-safety"));
     assertTrue(fx.node("cutover-run", javafx.scene.control.Button.class).isDisabled(), "no second cutover");
@@ -349,6 +367,11 @@ class ConsoleProcedureTest {
     assertEquals("consumers read V2 before, V1 after", fx.text("swap-versions"));
     assertEquals("Consumers of visits read v1 (visits_v1).", fx.text("consumer-version"));
     assertEquals("Cutover gate", fx.text("gate-title"));
+    // After the rollback the headline says what is true: consumers read v1 again, since the rollback.
+    var rolledBackAt = console.cutover().lastSwapProperty().get().at();
+    assertEquals("Consumers read v1 again since " + Formats.time(rolledBackAt) + " (rolled back); the cutover gate "
+        + "is open: every condition is met", fx.text("gate-summary"));
+    assertTrue(fx.node("gate-summary", javafx.scene.control.Label.class).getStyleClass().contains("good"));
     fx.waitFor(30, () -> fx.text("repair-phase").equals("rolled back"), () -> fx.text("repair-phase"));
     fx.click("cleanup-run");
     fx.waitFor(30, () -> !fx.text("cleanup-result").isEmpty(), () -> console.cutover().activity().error());

@@ -6,6 +6,7 @@ import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.dialogs.DialogService;
 import java.nio.file.Path;
+import java.util.Optional;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 import org.testfx.api.FxRobot;
@@ -14,15 +15,20 @@ import org.testfx.api.FxRobot;
 record ConsoleWindow(CutoverConsole console, Fx fx) {
 
   static ConsoleWindow open(FxRobot robot, Path specFile, DialogService dialogs) {
+    return open(robot, specFile, dialogs, Optional.empty());
+  }
+
+  /** The same, with the demo world's controls, as the console has them on the embedded demo. */
+  static ConsoleWindow open(FxRobot robot, Path specFile, DialogService dialogs, Optional<DemoControls> demo) {
     Path data = TestEngine.server().dataDirectory();
     CutoverConsole console = new CutoverConsole();
     Scene[] scene = new Scene[1];
     robot.interact(() -> {
       Stage stage = new Stage();
-      scene[0] = console.createScene(new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
+      ConsoleStartup startup = new ConsoleStartup("embedded ClickHouse", progress -> Session.embedded(data,
           EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(specFile)
-          .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml"))),
-          dialogs);
+          .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml")));
+      scene[0] = console.createScene(demo.map(startup::withDemo).orElse(startup), dialogs);
       stage.setScene(scene[0]);
       stage.show();
     });

@@ -55,6 +55,7 @@ public final class BackfillModel implements ScreenModel {
   private final Workspace workspace;
   private final Activity activity;
   private final Activity writer;
+  private final DemoLive demoLive;
   private final RunProgress progress = new RunProgress();
   private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
   private final ObjectProperty<String> selectedRun = new SimpleObjectProperty<>();
@@ -76,6 +77,7 @@ public final class BackfillModel implements ScreenModel {
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
     this.writer = new Activity(workspace.executor());
+    this.demoLive = new DemoLive(workspace);
     workspace.specProperty().addListener((o, was, is) -> {
       runs.clear();
       selectedRun.set(null);
@@ -110,6 +112,7 @@ public final class BackfillModel implements ScreenModel {
 
   /** Reads the runs, the live status, and the ledger of the shown run unless this console drives it. */
   public void refresh() {
+    demoLive.refresh();
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     if (reading || spec == null || engine == null) {
@@ -389,6 +392,11 @@ public final class BackfillModel implements ScreenModel {
 
   public Activity writer() {
     return writer;
+  }
+
+  /** The demo's live job, on the demo world: started and stopped only by its button. */
+  public DemoLive demoLive() {
+    return demoLive;
   }
 
   public ObservableList<RunRecord> runs() {

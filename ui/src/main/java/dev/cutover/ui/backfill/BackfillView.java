@@ -43,7 +43,7 @@ public final class BackfillView extends ScreenView {
     VBox run = runCard(model, p);
     HBox.setHgrow(run, Priority.ALWAYS);
     VBox writer = liveWriterCard(model);
-    writer.setPrefWidth(360);
+    writer.setPrefWidth(400);
     writer.setMinWidth(320);
     HBox top = new HBox(14, run, writer);
     VBox hours = hoursCard(model, p);
@@ -221,10 +221,24 @@ public final class BackfillView extends ScreenView {
     VBox card = Widgets.card("Corrected live writer", what, edges, status,
         Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
     if (model.workspace().demo().isPresent()) {
+      // The demo's live job runs only once the operator starts it here; the label says whether it runs.
+      DemoLive demoLive = model.demoLive();
+      Label liveState = Widgets.wrap(Widgets.label("demo-live-state", "muted"));
+      binder.bind(liveState.textProperty(), demoLive.wordsProperty());
+      liveState.setMaxWidth(Double.MAX_VALUE);
+      HBox.setHgrow(liveState, Priority.ALWAYS);
+      Button live = Widgets.button("demo-live-toggle", "Start live _job");
+      binder.bind(live.textProperty(), demoLive.runningProperty().map(r -> r ? "Stop live _job" : "Start live _job"));
+      live.setOnAction(e -> demoLive.toggle());
+      binder.bind(live.disableProperty(), demoLive.activity().runningProperty());
+      HBox liveRow = new HBox(10, live, liveState);
+      liveRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
       Button deploy = Widgets.button("deploy-live-writer", "Deploy corrected live _writer from B");
       deploy.setOnAction(e -> model.deployLiveWriter());
       binder.bind(deploy.disableProperty(), model.writer().runningProperty().or(started));
-      card.getChildren().addAll(deploy, Widgets.activityBar("writer-activity", binder, model.writer()),
+      card.getChildren().addAll(liveRow, Widgets.activityBar("demo-live-activity", binder,
+          demoLive.activity()), Widgets.errorLabel("demo-live-error", binder, demoLive.activity().errorProperty()),
+          deploy, Widgets.activityBar("writer-activity", binder, model.writer()),
           Widgets.errorLabel("writer-error", binder, model.writer().errorProperty()));
     }
     return card;

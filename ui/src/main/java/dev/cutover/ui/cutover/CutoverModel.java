@@ -2,6 +2,7 @@ package dev.cutover.ui.cutover;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
@@ -33,6 +34,7 @@ public final class CutoverModel implements ScreenModel {
   private final ObjectProperty<Gate> gate = new SimpleObjectProperty<>();
   private final StringProperty statement = new SimpleStringProperty("");
   private final ObjectProperty<Retention> retention = new SimpleObjectProperty<>();
+  private final ObjectProperty<Repair> repair = new SimpleObjectProperty<>();
   private final ObjectProperty<SwapResult> lastSwap = new SimpleObjectProperty<>();
   private final StringProperty cleanup = new SimpleStringProperty("");
   private final StringProperty dropResult = new SimpleStringProperty("");
@@ -43,6 +45,7 @@ public final class CutoverModel implements ScreenModel {
     workspace.specProperty().addListener((o, was, is) -> {
       gate.set(null);
       retention.set(null);
+      repair.set(null);
       lastSwap.set(null);
       cleanup.set("");
       dropResult.set("");
@@ -54,16 +57,15 @@ public final class CutoverModel implements ScreenModel {
     refresh();
   }
 
-  private record State(Gate gate, String statement, Retention retention) {}
+  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair) {}
 
   /** Reads the gate of the step consumers can take now, the statement and the retention horizon. */
   public void refresh() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     activity.run("check the gate", p -> read(engine, spec), s -> {
-      gate.set(s.gate());
       statement.set(s.statement());
-      retention.set(s.retention());
+      show(s);
     });
   }
 
@@ -74,7 +76,14 @@ public final class CutoverModel implements ScreenModel {
   private static State read(Engine engine, TableSpec spec) {
     Gate rollback = engine.rollbackGate(spec);
     Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.gate(spec);
-    return new State(shown, engine.cutoverStatement(spec), engine.retention(spec));
+    return new State(shown, engine.cutoverStatement(spec), engine.retention(spec), engine.repair(spec));
+  }
+
+  /** The repair and retention first: the headline reads them when the gate changes. */
+  private void show(State s) {
+    repair.set(s.repair().orElse(null));
+    retention.set(s.retention());
+    gate.set(s.gate());
   }
 
   /** Switches consumers to v2 once the operator typed the view's name. */
@@ -103,8 +112,7 @@ public final class CutoverModel implements ScreenModel {
       return new Swapped(result, read(engine, spec));
     }, s -> {
       lastSwap.set(s.result());
-      gate.set(s.state().gate());
-      retention.set(s.state().retention());
+      show(s.state());
       workspace.repair().refresh();
     }, failure -> workspace.repair().refresh());
   }
@@ -137,8 +145,7 @@ public final class CutoverModel implements ScreenModel {
         }, d -> {
           dropResult.set("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
               + spec.targetTable() + "; there is no rollback any more.");
-          gate.set(d.state().gate());
-          retention.set(d.state().retention());
+          show(d.state());
           workspace.repair().refresh();
         }, failure -> workspace.repair().refresh()));
   }
@@ -173,6 +180,11 @@ public final class CutoverModel implements ScreenModel {
 
   public ReadOnlyObjectProperty<Retention> retentionProperty() {
     return retention;
+  }
+
+  /** The repair as the gate was read, for what the headline says after a rollback. */
+  public ReadOnlyObjectProperty<Repair> repairProperty() {
+    return repair;
   }
 
   public ReadOnlyObjectProperty<SwapResult> lastSwapProperty() {

@@ -1,6 +1,8 @@
 package dev.cutover.ui.cutover;
 
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.SwapResult;
@@ -8,6 +10,7 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
+import java.time.Instant;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.VPos;
 import javafx.scene.Node;
@@ -43,11 +46,12 @@ public final class CutoverView extends ScreenView {
     TableSpec spec = model.spec();
     Label summary = Widgets.wrap(Widgets.label("gate-summary", "state-label"));
     binder.bind(summary.textProperty(), Bindings.createStringBinding(() -> headline(model.gateProperty().get(),
-        model.retentionProperty().get()), model.gateProperty(), model.retentionProperty()));
+        model.retentionProperty().get(), model.repairProperty().get(), model.lastSwapProperty().get()),
+        model.gateProperty(), model.retentionProperty(), model.repairProperty(), model.lastSwapProperty()));
     binder.watch(model.gateProperty(), g -> {
       summary.getStyleClass().removeAll("good", "bad", "warn");
       if (g != null) {
-        summary.getStyleClass().add(tone(g));
+        summary.getStyleClass().add(tone(g, model.repairProperty().get()));
       }
     });
     Label version = Widgets.label("consumer-version");
@@ -152,9 +156,10 @@ public final class CutoverView extends ScreenView {
 
   /**
    * What is true of the consumers and the gate shown. After a cutover that is good news (consumers
-   * read v2, and the way back is open while v1 is kept), never a closed cutover gate in red.
+   * read v2, and the way back is open until v1's retention horizon), never a closed cutover gate in red;
+   * after a rollback it says that consumers read v1 again and since when, and what a new cutover needs.
    */
-  static String headline(Gate g, Retention r) {
+  static String headline(Gate g, Retention r, Repair repair, SwapResult lastSwap) {
     if (g == null) {
       return "Checking the gate…";
     }
@@ -163,22 +168,36 @@ public final class CutoverView extends ScreenView {
     }
     if (g.step().equals(Gate.ROLLBACK)) {
       String since = r == null ? "" : r.cutoverAt().map(t -> " since " + Formats.time(t)).orElse("");
-      return "Consumers read v2" + since + "; " + (g.open() ? "rollback possible while v1 is kept"
-          : "rollback gate closed: " + g.unmet().size() + " condition(s) unmet");
+      String until = r == null ? "" : r.keepUntil().map(t -> " until " + Formats.time(t)).orElse("");
+      return "Consumers read v2" + since + "; " + (g.open() ? "rollback possible" + (until.isEmpty()
+          ? " while v1 is kept" : until) : "rollback gate closed: " + g.unmet().size() + " condition(s) unmet");
+    }
+    if (rolledBack(g, repair)) {
+      // The swap's own time when this console made it; else when the repair recorded the rollback.
+      Instant since = lastSwap != null && lastSwap.action().equals(Gate.ROLLBACK) ? lastSwap.at() : repair.at();
+      return "Consumers read v1 again since " + Formats.time(since) + " (rolled back); " + (g.open()
+          ? "the cutover gate is open: every condition is met"
+          : "cutting over again needs " + g.unmet().size() + " more condition(s)");
     }
     return g.open() ? "Cutover gate open: every condition is met"
         : "Cutover gate closed: " + g.unmet().size() + " condition(s) unmet";
+  }
+
+  /** Whether consumers read v1 because a rollback put them back, rather than never having switched. */
+  private static boolean rolledBack(Gate g, Repair repair) {
+    return repair != null && repair.phase() == RepairPhase.ROLLED_BACK && g.current() == Gate.Version.V1;
   }
 
   private static boolean opens(Gate g, String step) {
     return g != null && g.step().equals(step) && g.open();
   }
 
-  private static String tone(Gate g) {
+  /** Green when the step shown may be taken or all is done; amber, not red, when a successful swap left a gate closed. */
+  private static String tone(Gate g, Repair repair) {
     if (done(g) || g.open()) {
       return "good";
     }
-    return g.step().equals(Gate.ROLLBACK) ? "warn" : "bad";
+    return g.step().equals(Gate.ROLLBACK) || rolledBack(g, repair) ? "warn" : "bad";
   }
 
   private VBox resultCard(CutoverModel model) {

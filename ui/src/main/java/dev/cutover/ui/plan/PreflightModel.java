@@ -8,6 +8,7 @@ import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Formats;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,14 @@ public final class PreflightModel {
     workspace.planProperty().addListener((o, was, is) -> {
       checks.clear();
       summary.set(is == null ? "Make a plan, then run the preflight." : "Run the preflight to check this plan.");
+    });
+    // Once a backfill started from the cleared plan, "the backfill may start" is no longer what is true.
+    workspace.drivingProperty().addListener((o, was, is) -> {
+      if (is && workspace.preflightProperty().get() != null && workspace.preflightProperty().get().passed()) {
+        summary.set(summary(workspace.preflightProperty().get().report()).replace("The backfill may start.",
+            "The backfill started from this plan at " + Formats.clock(java.time.Instant.now()) + "; run the "
+                + "preflight again before another."));
+      }
     });
   }
 

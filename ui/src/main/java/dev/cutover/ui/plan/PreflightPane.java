@@ -50,6 +50,8 @@ final class PreflightPane {
       }
       for (dev.cutover.engine.api.PreflightReport.Dependent d : model.dependents()) {
         CheckBox box = new CheckBox(d.name() + " (reads " + d.reads() + ")");
+        // A table's name is data: "pnl_alerts_mv" must not lose its first underscore to a mnemonic.
+        box.setMnemonicParsing(false);
         box.setId("ack-" + d.name());
         binder.bindBidirectional(box.selectedProperty(), model.acknowledged(d.name()));
         dependents.getChildren().add(box);
