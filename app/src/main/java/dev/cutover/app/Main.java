@@ -22,6 +22,7 @@ import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.CutoverConsole;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,6 +49,9 @@ public final class Main implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
 
   public static void main(String[] args) {
+    // What this process is, for the embedded server's log of who uses it: cutover backfill, cutover console, …
+    List<String> words = java.util.Arrays.stream(args).takeWhile(a -> !a.startsWith("-")).limit(2).toList();
+    System.setProperty("cutover.command", "cutover " + (words.isEmpty() ? "console" : String.join(" ", words)));
     System.exit(run(args));
   }
 

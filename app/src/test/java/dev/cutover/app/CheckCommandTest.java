@@ -44,12 +44,20 @@ class CheckCommandTest {
   }
 
   @Test
-  void theEmbeddedEngineStartsOnAFreshDataDirectoryAndStopsAfterwards() {
+  void theEmbeddedEngineStartsOnAFreshDataDirectoryAndStopsWhenItsIdlePeriodEnds() throws Exception {
     CommandRun outcome = run("check", "--data-dir", dir.toString());
     assertEquals(0, outcome.exit(), outcome.err());
     assertTrue(outcome.out().startsWith("ok: ClickHouse 26.7"), outcome.out());
     assertTrue(outcome.out().strip().endsWith("(embedded, data: " + dir + ")"), outcome.out());
     assertTrue(outcome.err().contains("Starting ClickHouse on 127.0.0.1:"), outcome.err());
-    assertTrue(!java.nio.file.Files.exists(dir.resolve("server.properties")), "the server it started is stopped");
+    // The server outlives the command for its idle period, which the build sets to zero.
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    String log = java.nio.file.Files.readString(dir.resolve("server.log"));
+    while (!log.contains("stopped cleanly") && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      log = java.nio.file.Files.readString(dir.resolve("server.log"));
+    }
+    assertTrue(log.contains("stopped cleanly (its last client left)"), log);
+    assertTrue(!java.nio.file.Files.exists(dir.resolve("server.properties")), "no record points at the stopped server");
   }
 }

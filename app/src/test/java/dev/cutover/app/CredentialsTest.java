@@ -45,6 +45,13 @@ class CredentialsTest {
   private final java.util.concurrent.atomic.AtomicBoolean preloadSeen = new java.util.concurrent.atomic.AtomicBoolean();
   private final java.util.Set<String> leaks = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** The servers outlive the processes that started them; the test's folder goes once they have stopped. */
+  @org.junit.jupiter.api.AfterEach
+  void stopServers() {
+    EmbeddedServer.stopRunning(dir.resolve("server"), "the test is done");
+    EmbeddedServer.stopRunning(dir.resolve("embedded"), "the test is done");
+  }
+
   @Test
   void thePasswordNeverReachesDiskLogsTheAuditTrailOrAProcessList() throws Exception {
     String secret = "pw-" + random();

@@ -24,14 +24,18 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import dev.cutover.engine.ledger.Operator;
 
 /**
- * The embedded ClickHouse: a real ClickHouse 26.7 engine running in a child JVM and serving HTTP on
- * 127.0.0.1, with its data in a directory that persists across launches.
+ * The embedded ClickHouse: a real ClickHouse 26.7 engine running in a JVM of its own and serving HTTP
+ * on 127.0.0.1, with its data in a directory that persists across launches.
  *
  * <p>At most one server runs on a data directory. {@link #startOrJoin} starts one, or joins the one
- * another Cutover process already runs there. Closing an instance that started its server stops
- * that server; closing a joined instance leaves it running.
+ * another Cutover process already runs there, and takes a lease on it for this process. The server
+ * is detached from whoever started it: it serves for as long as any Cutover process holds a lease,
+ * and stops by itself once none has for its idle period ({@link #IDLE}, or {@code
+ * CUTOVER_SERVER_IDLE}). Closing an instance lets go of the lease; killing the process that started
+ * the server leaves it serving the others. {@link #stop} stops it now, gracefully.
  *
  * <pre>{@code
  * try (EmbeddedServer server = EmbeddedServer.startOrJoin(UserDirectories.embeddedData(),
@@ -43,7 +47,8 @@ import java.util.concurrent.TimeUnit;
 public final class EmbeddedServer implements AutoCloseable {
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+  /** How long a server waits, once the last process using it has left, before it stops by itself. */
+  public static final Duration IDLE = Duration.ofMinutes(5);
   private static final long LOG_ROTATE_BYTES = 8L << 20;
   /** The environment the server process keeps; everything else is dropped. */
   private static final java.util.Set<String> INHERITED = java.util.Set.of("PATH", "HOME", "USER", "LOGNAME", "LANG",
@@ -51,21 +56,40 @@ public final class EmbeddedServer implements AutoCloseable {
 
   private final ServerDirectory dir;
   private final ServerRecord record;
-  private final Process process; // null when joined
+  private final boolean started;
   private final OptionalLong clearedStalePid;
+  private final ServerLease lease;
   private final Thread shutdownHook;
 
-  private EmbeddedServer(ServerDirectory dir, ServerRecord record, Process process, OptionalLong clearedStalePid) {
+  private EmbeddedServer(ServerDirectory dir, ServerRecord record, boolean started, OptionalLong clearedStalePid,
+      ServerLease lease) {
     this.dir = dir;
     this.record = record;
-    this.process = process;
+    this.started = started;
     this.clearedStalePid = clearedStalePid;
-    if (process != null) {
-      shutdownHook = Thread.ofPlatform().unstarted(this::stop);
-      Runtime.getRuntime().addShutdownHook(shutdownHook);
-    } else {
-      shutdownHook = null;
+    this.lease = lease;
+    // A process that exits lets go of its lease at once; one that is killed leaves it to expire.
+    this.shutdownHook = Thread.ofPlatform().unstarted(lease::close);
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /** The idle period from {@code CUTOVER_SERVER_IDLE} (seconds, or 90s, 10m, 2h), else {@link #IDLE}. */
+  public static Duration idleFromEnvironment() {
+    String value = System.getenv("CUTOVER_SERVER_IDLE");
+    if (value == null || value.isBlank()) {
+      return IDLE;
     }
+    var m = java.util.regex.Pattern.compile("(\\d{1,7})\\s*(s|m|h)?").matcher(value.strip());
+    if (!m.matches()) {
+      throw new dev.cutover.engine.api.InvalidInputException("CUTOVER_SERVER_IDLE", "CUTOVER_SERVER_IDLE is '" + value
+          + "'; give a duration such as 300, 90s, 10m or 2h.");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2) == null ? "s" : m.group(2)) {
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofSeconds(n);
+    };
   }
 
   /** Joins the server running on {@code dataDirectory}, or starts a {@linkplain ServerAccess#restricted() restricted} one there. */
@@ -81,6 +105,15 @@ public final class EmbeddedServer implements AutoCloseable {
    */
   public static EmbeddedServer startOrJoin(Path dataDirectory, EngineLibrary library, ServerAccess access,
       EngineProgress progress) {
+    return startOrJoin(dataDirectory, library, access, idleFromEnvironment(), progress);
+  }
+
+  /**
+   * As {@link #startOrJoin(Path, EngineLibrary, ServerAccess, EngineProgress)}; a server started here
+   * stops {@code idle} after the last process using it has left (zero: at once).
+   */
+  public static EmbeddedServer startOrJoin(Path dataDirectory, EngineLibrary library, ServerAccess access,
+      Duration idle, EngineProgress progress) {
     ServerDirectory dir = new ServerDirectory(dataDirectory);
     try {
       Files.createDirectories(dir.root());
@@ -91,24 +124,39 @@ public final class EmbeddedServer implements AutoCloseable {
     synchronized (EmbeddedServer.class) {
       try (FileChannel channel = FileChannel.open(dir.launchLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock ignored = channel.lock()) {
-        if (serverLockHeld(dir)) {
-          progress.report("Joining the Cutover server running on " + dir.root(), -1, -1);
-          return new EmbeddedServer(dir, awaitRunning(dir, null), null, OptionalLong.empty());
+        // The lease comes first: a server started here must not find itself without a client and idle away.
+        ServerLease lease = ServerLease.take(dir, Operator.command());
+        try {
+          if (serverLockHeld(dir)) {
+            try {
+              if (dir.stoppingServer().isEmpty()) {
+                progress.report("Joining the Cutover server running on " + dir.root(), -1, -1);
+                return new EmbeddedServer(dir, awaitRunning(dir, null), false, OptionalLong.empty(), lease);
+              }
+            } catch (ServerStoppingException e) {
+              // it began to stop while this process waited to join: start the next one
+            }
+            progress.report("Waiting for the server on " + dir.root() + " to finish stopping", -1, -1);
+            awaitLockFree(dir);
+          }
+          OptionalLong stale = OptionalLong.empty();
+          int preferredPort = 0;
+          Optional<ServerRecord> leftover = dir.readRecord();
+          if (leftover.isPresent()) {
+            // The lock is free, so the process that wrote this record is gone: its record is stale.
+            stale = OptionalLong.of(leftover.get().pid());
+            // Clients of the dead server still hold its port: come back on it if it is free.
+            preferredPort = leftover.get().port();
+            dir.clearRecord();
+            progress.report("Cleared a stale server record left by process " + leftover.get().pid(), -1, -1);
+          }
+          Path lib = library.resolve(progress);
+          prepareAccess(dir, access);
+          return start(dir, lib, access, idle, progress, stale, preferredPort, lease);
+        } catch (RuntimeException | IOException e) {
+          lease.close();
+          throw e;
         }
-        OptionalLong stale = OptionalLong.empty();
-        int preferredPort = 0;
-        Optional<ServerRecord> leftover = dir.readRecord();
-        if (leftover.isPresent()) {
-          // The lock is free, so the process that wrote this record is gone: its record is stale.
-          stale = OptionalLong.of(leftover.get().pid());
-          // Clients of the dead server still hold its port: come back on it if it is free.
-          preferredPort = leftover.get().port();
-          dir.clearRecord();
-          progress.report("Cleared a stale server record left by process " + leftover.get().pid(), -1, -1);
-        }
-        Path lib = library.resolve(progress);
-        prepareAccess(dir, access);
-        return start(dir, lib, access, progress, stale, preferredPort);
       } catch (IOException e) {
         throw new EmbeddedEngineException("Cannot lock " + dir.launchLock() + " (" + e.getMessage()
             + "). Check that the data directory is on a local disk you can write to.", e);
@@ -116,27 +164,27 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
-  /** Writes who may connect; an open server with no users of its own runs with no configuration at all. */
+  /** Writes who may connect; an open server with no users of its own has a configuration without users. */
   private static void prepareAccess(ServerDirectory dir, ServerAccess access) throws IOException {
     if (access.configured()) {
       dir.writeAccess(access);
     } else {
-      Files.deleteIfExists(dir.config());
       Files.deleteIfExists(dir.users());
+      dir.writeConfig(false);
     }
   }
 
-  private static EmbeddedServer start(ServerDirectory dir, Path lib, ServerAccess access, EngineProgress progress,
-      OptionalLong stale, int preferredPort) throws IOException {
+  private static EmbeddedServer start(ServerDirectory dir, Path lib, ServerAccess access, Duration idle,
+      EngineProgress progress, OptionalLong stale, int preferredPort, ServerLease lease) throws IOException {
     rotateLog(dir);
     String lastFailure = null;
     for (int attempt = 1; attempt <= 3; attempt++) {
       int port = attempt == 1 && portFree(preferredPort) ? preferredPort : freePort();
       progress.report("Starting ClickHouse on 127.0.0.1:" + port, -1, -1);
-      Process process = spawn(dir, lib, port, access.defaultRestricted());
+      Process process = spawn(dir, lib, port, access.defaultRestricted(), idle);
       try {
         ServerRecord record = awaitRunning(dir, process);
-        return new EmbeddedServer(dir, record, process, stale);
+        return new EmbeddedServer(dir, record, true, stale, lease);
       } catch (PortTakenException e) {
         lastFailure = e.getMessage(); // another program took the port between our check and its bind
       }
@@ -145,17 +193,29 @@ public final class EmbeddedServer implements AutoCloseable {
         + lastFailure + "). Check what is listening with ss -ltnp.");
   }
 
-  private static Process spawn(ServerDirectory dir, Path lib, int port, boolean restricted) throws IOException {
+  private static Process spawn(ServerDirectory dir, Path lib, int port, boolean restricted, Duration idle)
+      throws IOException {
     Path javaHome = Path.of(System.getProperty("java.home"));
     String classpath = codeSource();
-    List<String> command = new ArrayList<>(List.of(
+    Files.createDirectories(dir.crashes());
+    List<String> command = new ArrayList<>();
+    // A session of its own: a Ctrl-C or a hang-up of the terminal that started it does not reach the server.
+    if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+      command.add("/usr/bin/setsid");
+    }
+    command.addAll(List.of(
         javaHome.resolve("bin").resolve("java").toString(),
         "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
         "--enable-native-access=ALL-UNNAMED",
+        // Should the JVM ever crash, its report lands in the data directory, and the next server names it.
+        "-XX:ErrorFile=" + dir.crashes().resolve("hs_err_pid%p.log"),
         "-cp", classpath,
         ServerMain.class.getName(),
-        lib.toString(), dir.root().toString(), Integer.toString(port), restricted ? "restricted" : "open"));
+        lib.toString(), dir.root().toString(), Integer.toString(port), restricted ? "restricted" : "open",
+        Long.toString(idle.toSeconds())));
     ProcessBuilder builder = new ProcessBuilder(command)
+        .directory(dir.root().toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.log().toFile()));
     // The server inherits no variable it does not need: a password in CUTOVER_PASSWORD, or in whatever
@@ -177,11 +237,27 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
+  /** Waits until a server that is stopping has let go of the directory. */
+  private static void awaitLockFree(ServerDirectory dir) throws IOException {
+    Instant deadline = Instant.now().plus(ServerLife.STOP_GRACE).plusSeconds(5);
+    while (serverLockHeld(dir)) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new EmbeddedEngineException("The server on " + dir.root() + " has been stopping for more than "
+            + ServerLife.STOP_GRACE.plusSeconds(5).toSeconds() + " s. Its log " + dir.log() + " ends with: "
+            + tail(dir, 8));
+      }
+      sleep(100);
+    }
+  }
+
   /** Waits until the server that holds the directory has published its record and answers /ping. */
   private static ServerRecord awaitRunning(ServerDirectory dir, Process process) {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     Instant deadline = Instant.now().plus(START_TIMEOUT);
     while (Instant.now().isBefore(deadline)) {
+      if (process == null && dir.stoppingServer().isPresent()) {
+        throw new ServerStoppingException();
+      }
       if (process != null && !process.isAlive()) {
         String log = tail(dir, 12);
         if (process.exitValue() == ServerMain.EXIT_LOCKED) {
@@ -320,9 +396,9 @@ public final class EmbeddedServer implements AutoCloseable {
     return ConnectionProfile.of(jdbcUrl(), user(), password(), database);
   }
 
-  /** Whether this instance started the server (and stops it on close), rather than joining it. */
+  /** Whether this instance started the server, rather than joining it; either way it only holds a lease. */
   public boolean owner() {
-    return process != null;
+    return started;
   }
 
   /** The process id of the server. */
@@ -335,52 +411,110 @@ public final class EmbeddedServer implements AutoCloseable {
     return clearedStalePid;
   }
 
-  /** Whether the server still runs (for a joined server: whether it still answers). */
+  /** Whether the server process still runs. */
   public boolean running() {
-    if (process != null) {
-      return process.isAlive();
-    }
     return ProcessHandle.of(record.pid()).map(ProcessHandle::isAlive).orElse(false);
   }
 
-  /** Stops the server if this instance started it: closes its stdin, waits, then kills it. */
+  /** Lets go of this process's lease; the server stops by itself once no process holds one for its idle period. */
   @Override
   public void close() {
-    if (process == null) {
-      return;
-    }
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {
       // already shutting down: the hook is running this
     }
-    stop();
+    lease.close();
   }
 
-  private void stop() {
+  /**
+   * Stops the server now, gracefully, whoever else uses it, and lets go of this lease; returns
+   * whether it stopped within the grace period.
+   */
+  public boolean stop(String reason) {
+    close();
+    return requestStop(dir, record.pid(), reason);
+  }
+
+  /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
+  static boolean requestStop(ServerDirectory dir, long pid, String reason) {
     try {
-      process.getOutputStream().close(); // end of file on the server's stdin: it stops serving
-      if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        process.destroy();
-        if (!process.waitFor(5, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
+      Files.writeString(dir.stopRequest(), reason);
+    } catch (IOException e) {
+      throw new EmbeddedEngineException("Cannot ask the server to stop: " + dir.stopRequest() + " cannot be written ("
+          + e.getMessage() + ").", e);
+    }
+    Optional<ProcessHandle> process = ProcessHandle.of(pid);
+    if (process.isEmpty()) {
+      return true;
+    }
+    try {
+      process.get().onExit().get(ServerLife.STOP_GRACE.toSeconds() + 5, TimeUnit.SECONDS);
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return !process.get().isAlive();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Stops the server that runs on {@code dataDirectory}, if one does, gracefully; returns where it
+   * served, or empty when none ran.
+   */
+  public static Optional<String> stopRunning(Path dataDirectory, String reason) {
+    ServerDirectory dir = new ServerDirectory(dataDirectory);
+    try {
+      if (!serverLockHeld(dir)) {
+        return Optional.empty();
       }
     } catch (IOException e) {
-      process.destroyForcibly();
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
+      throw new EmbeddedEngineException("Cannot read " + dir.serverLock() + " (" + e.getMessage() + ").", e);
     }
-    if (!process.isAlive()) {
-      dir.clearRecordIfOwnedBy(process.pid());
+    Optional<ServerRecord> record = dir.readRecord();
+    if (record.isEmpty()) {
+      return Optional.empty();
     }
+    if (!requestStop(dir, record.get().pid(), reason)) {
+      throw new EmbeddedEngineException("The server on " + dir.root() + " (process " + record.get().pid() + ") did not "
+          + "stop within " + (ServerLife.STOP_GRACE.toSeconds() + 5) + " s. Its log " + dir.log() + " ends with: "
+          + tail(dir, 8));
+    }
+    return Optional.of("127.0.0.1:" + record.get().port() + " (process " + record.get().pid() + ")");
+  }
+
+  /** Where the server of {@code dataDirectory} serves and since when, if one runs. */
+  public static Optional<String> describeRunning(Path dataDirectory) {
+    ServerDirectory dir = new ServerDirectory(dataDirectory);
+    try {
+      if (!serverLockHeld(dir)) {
+        return Optional.empty();
+      }
+    } catch (IOException e) {
+      throw new EmbeddedEngineException("Cannot read " + dir.serverLock() + " (" + e.getMessage() + ").", e);
+    }
+    return Optional.of(dir.readRecord().map(r -> "The server serves at 127.0.0.1:" + r.port() + " (process " + r.pid()
+        + ", since " + r.started() + ", data " + dir.root() + ").").orElse("A server holds " + dir.root() + " but "
+            + "is starting or stopping."));
+  }
+
+  /** The processes that hold a live lease on the server of {@code dataDirectory}, as {@code process N (what)}. */
+  public static List<String> clients(Path dataDirectory) {
+    Instant now = Instant.now();
+    return ServerLease.read(new ServerDirectory(dataDirectory)).stream().filter(h -> h.live(now))
+        .map(Object::toString).toList();
   }
 
   @Override
   public String toString() {
     return "embedded ClickHouse at " + host() + ":" + port() + " (data: " + dir.root() + ")";
   }
+
+  /** The server this process was joining began to stop. */
+  private static final class ServerStoppingException extends RuntimeException {}
 
   /** The chosen port was taken before the server could bind it; try another. */
   private static final class PortTakenException extends RuntimeException {

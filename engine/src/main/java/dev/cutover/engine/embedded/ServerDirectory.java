@@ -43,6 +43,37 @@ record ServerDirectory(Path root) {
     return root.resolve("server.properties");
   }
 
+  /** One lease file per process that uses the server; the server stops once none has been live for its idle period. */
+  Path clients() {
+    return root.resolve("clients");
+  }
+
+  /** Written by {@code cutover server stop}: the server stops at once, gracefully, with the reason inside. */
+  Path stopRequest() {
+    return root.resolve("stop.request");
+  }
+
+  /** Written by a server as it begins to stop, with its process id: nobody joins a server on its way down. */
+  Path stopping() {
+    return root.resolve("stopping");
+  }
+
+  /** The process id of a server that is stopping now, if one is. */
+  java.util.OptionalLong stoppingServer() {
+    try {
+      long pid = Long.parseLong(Files.readString(stopping()).strip());
+      return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) ? java.util.OptionalLong.of(pid)
+          : java.util.OptionalLong.empty();
+    } catch (IOException | NumberFormatException e) {
+      return java.util.OptionalLong.empty();
+    }
+  }
+
+  /** Where the JVM of the server writes a crash file, should it ever crash; the next server names it in the log. */
+  Path crashes() {
+    return root.resolve("crashes");
+  }
+
   Path log() {
     return root.resolve("server.log");
   }
@@ -79,12 +110,31 @@ record ServerDirectory(Path root) {
       String operatorHash = ServerAccess.sha256(operator);
       Arrays.fill(operator, '\0');
       writePrivate(users(), access.usersXml(operatorHash));
-      writePrivate(config(), "<clickhouse>\n  <user_directories>\n    <users_xml><path>" + users()
-          + "</path></users_xml>\n  </user_directories>\n</clickhouse>\n");
+      writeConfig(true);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
+
+  /**
+   * The server's configuration: its users when it has some of its own, and a short keep-alive. An idle
+   * kept-alive connection of a client holds the HTTP listener open while the engine stops; with two
+   * seconds, a stop never waits longer for it.
+   */
+  void writeConfig(boolean withUsers) {
+    try {
+      Files.createDirectories(access());
+      Files.setPosixFilePermissions(access(), PosixFilePermissions.fromString("rwx------"));
+      writePrivate(config(), "<clickhouse>\n  <keep_alive_timeout>" + KEEP_ALIVE_SECONDS + "</keep_alive_timeout>\n"
+          + (withUsers ? "  <user_directories>\n    <users_xml><path>" + users() + "</path></users_xml>\n"
+              + "  </user_directories>\n" : "") + "</clickhouse>\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** How long the server keeps an idle client connection open. */
+  static final int KEEP_ALIVE_SECONDS = 2;
 
   char[] readSecret() {
     try {

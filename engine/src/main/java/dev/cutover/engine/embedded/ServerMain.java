@@ -29,17 +29,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The child process that hosts the embedded ClickHouse. It runs clickhouse-local inside this JVM
- * through {@code query_stable_v2}, serving HTTP on 127.0.0.1 until its standard input reaches end
- * of file: the parent closes it to stop the server, and a dead parent closes it too. Then this
- * process ends clickhouse-local's keep-alive query with {@code KILL QUERY}, and clickhouse-local
- * shuts down cleanly.
+ * The process that hosts the embedded ClickHouse. It runs clickhouse-local inside this JVM through
+ * {@code query_stable_v2}, serving HTTP on 127.0.0.1, detached from the process that started it: it
+ * serves while any Cutover process holds a lease on it, and stops gracefully when none has for its
+ * idle period, when {@code cutover server stop} asks, or on SIGTERM (see {@link ServerLife}).
  *
- * <p>Arguments: {@code <libchdb.so> <data directory> <http port> <open|restricted>}. It holds
- * {@code server.lock} in the data directory for its whole life, so that only one server ever uses
- * that store, and publishes {@code server.properties} once the server answers {@code /ping}. A
- * restricted server reads its users from {@code access/} (see {@link ServerAccess}); its command
- * line names only that folder, never a password.
+ * <p>Arguments: {@code <libchdb.so> <data directory> <http port> <open|restricted> <idle seconds>}.
+ * It holds {@code server.lock} in the data directory for its whole life, so that only one server
+ * ever uses that store, and publishes {@code server.properties} once the server answers {@code
+ * /ping}. A restricted server reads its users from {@code access/} (see {@link ServerAccess}); its
+ * command line names only that folder, never a password.
  *
  * <p>Exit codes: 0 stopped normally, 1 ClickHouse failed, 3 another server holds the directory.
  */
@@ -49,10 +48,6 @@ public final class ServerMain {
   static final int EXIT_LOCKED = 3;
   /** The id of clickhouse-local's own, endless query; killing it stops the server. */
   static final String KEEP_ALIVE = "cutover-keepalive";
-  private static final Duration STOP_GRACE = Duration.ofSeconds(20);
-
-  private static volatile boolean stopping;
-  private static final CountDownLatch served = new CountDownLatch(1);
 
   private ServerMain() {}
 
@@ -61,6 +56,7 @@ public final class ServerMain {
     ServerDirectory dir = new ServerDirectory(Path.of(args[1]));
     int port = Integer.parseInt(args[2]);
     boolean restricted = args.length > 3 && args[3].equals("restricted");
+    Duration idle = Duration.ofSeconds(args.length > 4 ? Long.parseLong(args[4]) : 300);
 
     try (FileChannel channel = FileChannel.open(dir.serverLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = channel.tryLock()) {
@@ -70,72 +66,31 @@ public final class ServerMain {
         return;
       }
       Files.createDirectories(dir.store());
+      Files.deleteIfExists(dir.stopping()); // left by the server before this one
+      ServerLife life = new ServerLife(dir, port, restricted, idle);
+      ServerLife.log("started on 127.0.0.1:" + port + " (" + (restricted ? "restricted" : "open") + " access, data "
+          + dir.root() + "); it stops " + (idle.isZero() ? "as soon as" : idle.toSeconds() + " s after") + " the last "
+          + "Cutover process using it leaves");
+      life.reportEarlierCrashes();
       Thread.ofPlatform().daemon().name("publish-endpoint").start(() -> publishWhenReady(dir, port, restricted));
-      Thread.ofPlatform().daemon().name("stop-on-eof").start(() -> stopWhenStdinCloses(dir, port, restricted));
+      Thread.ofPlatform().daemon().name("leases").start(life::watch);
+      // SIGTERM and SIGINT: a graceful stop, the same as any other. They do not start the JVM's own exit,
+      // which would hold the thread that waits in the engine and run the engine's static destructors; the
+      // main thread ends the process with _exit once the engine has shut down.
+      for (String signal : List.of("TERM", "INT", "HUP")) {
+        sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> Thread.ofPlatform().daemon().start(() ->
+            life.stop("the operating system asked (SIG" + signal + ")")));
+      }
       String error = serve(library, dir, port, restricted);
-      served.countDown();
-      dir.clearRecordIfOwnedBy(ProcessHandle.current().pid());
-      if (error != null && !stopping) {
-        System.err.println("ClickHouse stopped with an error: " + error);
-        System.exit(EXIT_FAILED);
+      life.served();
+      life.withdrawRecord();
+      if (error != null && life.reason() == null) {
+        ServerLife.log("ClickHouse stopped with an error: " + error);
+        ServerLife.exit(EXIT_FAILED);
       }
+      ServerLife.log("stopped cleanly (" + life.reason() + ")");
     }
-    System.exit(0);
-  }
-
-  /**
-   * Waits for end of file on stdin (the parent closed it, or died), then ends the keep-alive query
-   * as the user that may: clickhouse-local then returns from {@code query_stable_v2}. Should it not,
-   * the process ends anyway after a grace period.
-   */
-  private static void stopWhenStdinCloses(ServerDirectory dir, int port, boolean restricted) {
-    try {
-      while (System.in.read() >= 0) {
-        // the parent never writes; only end of file matters
-      }
-    } catch (IOException e) {
-      // a broken pipe is an end of file too
-    }
-    stopping = true;
-    Instant deadline = Instant.now().plus(STOP_GRACE);
-    try {
-      while (Instant.now().isBefore(deadline)) {
-        killKeepAlive(port, restricted ? ServerAccess.OPERATOR : ServerAccess.DEFAULT,
-            restricted ? dir.readSecret() : new char[0]);
-        if (served.await(2, TimeUnit.SECONDS)) {
-          return;
-        }
-      }
-    } catch (InterruptedException | RuntimeException e) {
-      // fall through to the hard stop
-    }
-    System.err.println("ClickHouse did not stop within " + STOP_GRACE.toSeconds() + " s of its parent leaving; "
-        + "ending the process.");
-    dir.clearRecordIfOwnedBy(ProcessHandle.current().pid());
-    Runtime.getRuntime().halt(EXIT_FAILED);
-  }
-
-  /** {@code KILL QUERY} of the keep-alive over a plain socket; the password travels in a header, not the URL. */
-  private static void killKeepAlive(int port, String user, char[] key) {
-    byte[] body = ("KILL QUERY WHERE query_id = '" + KEEP_ALIVE + "' ASYNC").getBytes(StandardCharsets.US_ASCII);
-    ByteBuffer keyBytes = StandardCharsets.UTF_8.encode(CharBuffer.wrap(key));
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
-      socket.setSoTimeout(5000);
-      OutputStream out = socket.getOutputStream();
-      out.write(("POST / HTTP/1.0\r\nHost: 127.0.0.1\r\nX-ClickHouse-User: " + user + "\r\nX-ClickHouse-Key: ")
-          .getBytes(StandardCharsets.US_ASCII));
-      out.write(keyBytes.array(), 0, keyBytes.limit());
-      out.write(("\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-      out.write(body);
-      out.flush();
-      socket.getInputStream().readAllBytes();
-    } catch (IOException e) {
-      // not listening (yet, or any more): tried again until the grace period ends
-    } finally {
-      Arrays.fill(key, '\0');
-      Arrays.fill(keyBytes.array(), (byte) 0);
-    }
+    ServerLife.exit(0);
   }
 
   /** Runs clickhouse-local as an HTTP server; returns its error message, or null when it ended cleanly. */
@@ -147,7 +102,7 @@ public final class ServerMain {
         "--listen_host=127.0.0.1",
         "--http_port=" + port,
         "--query_id=" + KEEP_ALIVE,
-        // Serve until this query is killed (see stopWhenStdinCloses). It reads no file, so a restricted
+        // Serve until this query is killed (see ServerLife#stop). It reads no file, so a restricted
         // default user needs no right to read files to run it.
         "--query=SYSTEM START LISTEN HTTP; SELECT sleepEachRow(1) FROM system.numbers SETTINGS max_block_size = 1 "
             + "FORMAT Null"));
@@ -161,6 +116,16 @@ public final class ServerMain {
         FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
     MethodHandle free = linker.downcallHandle(
         lookup.find("free_result_v2").orElseThrow(), FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+    // ClickHouse would install its own handlers for SIGTERM and SIGINT and start shutting its listeners down
+    // on a signal, while its keep-alive query goes on: the graceful stop could no longer reach it. The JVM
+    // handles the signals alone (ServerLife), and reports a crash in the data directory.
+    lookup.find("chdb_set_signal_handlers_enabled").ifPresent(symbol -> {
+      try {
+        linker.downcallHandle(symbol, FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT)).invokeExact(0);
+      } catch (Throwable e) {
+        ServerLife.log("could not keep ClickHouse's signal handlers out: " + e);
+      }
+    });
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment array = arena.allocate(ValueLayout.ADDRESS, argv.size());
       for (int i = 0; i < argv.size(); i++) {

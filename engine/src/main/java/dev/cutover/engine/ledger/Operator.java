@@ -42,6 +42,20 @@ public final class Operator {
     return since.plus(patience).isBefore(now);
   }
 
+  /**
+   * What this process is, in a few words, for the embedded server's log: {@code cutover.command} when
+   * the application set it ({@code cutover backfill}, {@code cutover console}), else its main class.
+   */
+  public static String command() {
+    String set = System.getProperty("cutover.command");
+    if (set != null && !set.isBlank()) {
+      return set;
+    }
+    String main = System.getProperty("sun.java.command", "java").split(" ", 2)[0];
+    return main.endsWith(".jar") ? java.nio.file.Path.of(main).getFileName().toString()
+        : main.substring(main.lastIndexOf('.') + 1);
+  }
+
   /** The tool version from the engine jar's manifest, or "development". */
   public static String toolVersion() {
     String v = Operator.class.getPackage().getImplementationVersion();

@@ -72,6 +72,7 @@ class ServerKilledTest {
       db.close();
       second.close();
       first.close();
+      EmbeddedServer.stopRunning(dir, "the test is done");
     }
   }
 
@@ -123,6 +124,7 @@ class ServerKilledTest {
       db.close();
       second.close();
       first.close();
+      EmbeddedServer.stopRunning(dir, "the test is done");
     }
   }
 }

@@ -48,6 +48,7 @@ class EmbeddedAccessTest {
   @AfterAll
   static void stop() {
     session.close();
+    EmbeddedServer.stopRunning(dir, "the test is done");
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,15 +32,23 @@ class EmbeddedServerLifecycleTest {
 
   @TempDir Path dir;
 
+  @AfterEach
+  void stopWhatIsLeft() {
+    EmbeddedServer.stopRunning(dir, "the test is done");
+  }
+
   @Test
   void dataSurvivesStopAndRestart() throws Exception {
-    try (EmbeddedServer first = start()) {
-      assertTrue(first.owner());
-      execute(first, "CREATE DATABASE keep ENGINE = Atomic");
-      execute(first, "CREATE TABLE keep.t (x UInt32) ENGINE = MergeTree ORDER BY x");
-      execute(first, "INSERT INTO keep.t VALUES (7), (35)");
-    }
+    EmbeddedServer first = start();
+    assertTrue(first.owner());
+    execute(first, "CREATE DATABASE keep ENGINE = Atomic");
+    execute(first, "CREATE TABLE keep.t (x UInt32) ENGINE = MergeTree ORDER BY x");
+    execute(first, "INSERT INTO keep.t VALUES (7), (35)");
+    assertTrue(first.stop("the test stops it"));
+    assertFalse(first.running());
     assertFalse(Files.exists(dir.resolve("server.properties")), "a stopped server withdraws its record");
+    String log = Files.readString(dir.resolve("server.log"));
+    assertTrue(log.contains("stopping (asked to stop: the test stops it)") && log.contains("stopped cleanly"), log);
     try (EmbeddedServer second = start()) {
       assertTrue(second.owner());
       assertEquals(42L, queryLong(second, "SELECT sum(x) FROM keep.t"));
@@ -101,21 +110,34 @@ class EmbeddedServerLifecycleTest {
     }
   }
 
+  /**
+   * The process that started the server is killed (SIGKILL, no hook runs) while another uses it: the
+   * server keeps serving that one; once it leaves too, the server stops by itself, and says why.
+   */
   @Test
-  void theServerStopsWhenTheProcessThatStartedItDies() throws Exception {
+  void theServerOutlivesTheProcessThatStartedItWhileAnotherUsesIt() throws Exception {
     Process holder = probeProcess(true);
     String line = new BufferedReader(new InputStreamReader(holder.getInputStream())).readLine();
     assertTrue(line != null && line.startsWith("owner=true "), "holder says: " + line);
     ProcessHandle server = ProcessHandle.of(Long.parseLong(line.replaceAll(".*pid=", ""))).orElseThrow();
+    EmbeddedServer joined = start();
+    assertFalse(joined.owner());
 
-    holder.destroyForcibly(); // SIGKILL: no shutdown hook runs; only the closed pipe tells the server
+    holder.destroyForcibly();
     holder.waitFor(30, TimeUnit.SECONDS);
+    Thread.sleep(3000); // the server looks at its leases once a second
+    assertTrue(server.isAlive(), "the server stopped with the process that started it");
+    assertEquals(3L, queryLong(joined, "SELECT 1 + 2"), "and still serves the other");
 
+    joined.close();
     Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
     while (server.isAlive() && Instant.now().isBefore(deadline)) {
       Thread.sleep(100);
     }
-    assertFalse(server.isAlive(), "the server outlived its parent");
+    assertFalse(server.isAlive(), "the server outlived its last client");
+    String log = Files.readString(dir.resolve("server.log"));
+    assertTrue(log.contains("(JoinProbe) is gone without letting go: its process ended"), log);
+    assertTrue(log.contains("stopping (its last client left)"), log);
   }
 
   @Test

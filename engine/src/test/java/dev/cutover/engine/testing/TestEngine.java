@@ -73,6 +73,8 @@ public final class TestEngine {
 
   private static synchronized void shutdown() {
     if (session != null) {
+      // The server would outlive this JVM while any process used it: the tests are done, so it stops now.
+      session.embedded().ifPresent(server -> server.stop("the tests are done"));
       session.close();
       try (var paths = Files.walk(dataDirectory)) {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

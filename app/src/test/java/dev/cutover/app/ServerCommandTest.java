@@ -1,0 +1,88 @@
+package dev.cutover.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.engine.embedded.EmbeddedServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cutover server}, {@code server status} and {@code server stop}, as an operator runs them. */
+class ServerCommandTest {
+
+  @TempDir Path dir;
+
+  @AfterEach
+  void stopServer() {
+    EmbeddedServer.stopRunning(dir, "the test is done");
+  }
+
+  @Test
+  void statusSaysWhoUsesTheServerAndStopEndsItForEveryone() throws Exception {
+    CommandRun none = CommandRun.of(List.of("server", "status", "--data-dir", dir.toString()));
+    assertEquals(ExitCodes.CONNECTION, none.exit());
+    assertEquals("No server runs on " + dir + ".", none.out().strip());
+
+    // A terminal that keeps the server up, as an operator would start one.
+    Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED", "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "server", "--data-dir", dir.toString(),
+        "--idle", "10m").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    List<String> printed = new ArrayList<>();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream()))) {
+      printed.add(out.readLine());
+      assertTrue(printed.getFirst() != null && printed.getFirst().startsWith("started: ClickHouse at 127.0.0.1:"),
+          "cutover server printed " + printed);
+
+      CommandRun status = CommandRun.of(List.of("server", "status", "--data-dir", dir.toString()));
+      assertEquals(ExitCodes.OK, status.exit(), status.err());
+      assertTrue(status.out().startsWith("The server serves at 127.0.0.1:"), status.out());
+      assertTrue(status.out().contains("Used by process " + holder.pid() + " (cutover server)."), status.out());
+
+      CommandRun stop = CommandRun.of(List.of("server", "stop", "--data-dir", dir.toString()));
+      assertEquals(ExitCodes.OK, stop.exit(), stop.err());
+      assertTrue(stop.out().startsWith("stopped: the server at 127.0.0.1:"), stop.out());
+      assertTrue(stop.out().strip().endsWith("which process " + holder.pid() + " (cutover server) used"), stop.out());
+
+      // The terminal that held it says so and ends by itself.
+      for (String line; (line = out.readLine()) != null; ) {
+        printed.add(line);
+      }
+      assertTrue(holder.waitFor(30, TimeUnit.SECONDS), "cutover server ended once its server stopped");
+    }
+    assertEquals(ExitCodes.OK, holder.exitValue());
+    assertTrue(printed.getLast().startsWith("The server stopped (see "), printed.toString());
+    String log = Files.readString(dir.resolve("server.log"));
+    assertTrue(log.contains("client " + holder.pid() + " (cutover server) joined"), log);
+    assertTrue(log.contains("stopping (asked to stop: cutover server stop, by "), log);
+    assertTrue(log.contains("stopped cleanly"), log);
+
+    CommandRun after = CommandRun.of(List.of("server", "stop", "--data-dir", dir.toString()));
+    assertEquals("No server runs on " + dir + ".", after.out().strip());
+  }
+
+  @Test
+  void anIdlePeriodThatIsNotADurationIsBadInputAndStartsNothing() {
+    CommandRun bad = CommandRun.of(List.of("server", "--data-dir", dir.toString(), "--idle", "soon"));
+    assertEquals(ExitCodes.INPUT, bad.exit());
+    assertTrue(bad.err().contains("The idle period 'soon' is not a duration; give one such as 90s, 10m or 2h."),
+        bad.err());
+    assertTrue(!Files.exists(dir.resolve("server.log")), "nothing was started");
+  }
+
+  @Test
+  void serverCommandsRefuseARemoteServer() {
+    CommandRun remote = CommandRun.of(List.of("server", "status", "--jdbc-url", "jdbc:clickhouse://db.example:8123"));
+    assertEquals(ExitCodes.INPUT, remote.exit());
+    assertTrue(remote.err().contains("cutover server works on the embedded engine; remove --jdbc-url."), remote.err());
+  }
+}
