@@ -77,6 +77,13 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
     return "ConnectionProfile[" + jdbcUrl + ", user=" + user + ", " + password.describe() + ", database=" + database + "]";
   }
 
+  /** The URL without its {@code jdbc:clickhouse:} prefix, as an http(s) URI: host and port for probes. */
+  public static URI httpUri(String jdbcUrl) {
+    String rest = jdbcUrl.replaceFirst("^jdbc:(clickhouse|ch)(:(http|https))?://", "");
+    return URI.create((jdbcUrl.toLowerCase(java.util.Locale.ROOT).matches("^jdbc:(clickhouse|ch):https:.*") ? "https://"
+        : "http://") + rest);
+  }
+
   /** Parses for validation only: the URL as a URI must at least have a host. */
   static URI uri(String jdbcUrl) {
     return URI.create(jdbcUrl.substring("jdbc:".length()));

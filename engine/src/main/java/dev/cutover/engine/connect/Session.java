@@ -1,6 +1,7 @@
 package dev.cutover.engine.connect;
 
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.ServerHealth;
 import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
@@ -92,6 +93,22 @@ public final class Session implements AutoCloseable {
         ? "(database " + info.database() + ", user " + info.user() + (info.tls() ? ", TLS" : "") + ")"
         : "(embedded, data: " + embedded.dataDirectory() + ")";
     return "ClickHouse " + info.version() + " at " + info.address() + " " + where;
+  }
+
+  /**
+   * Asks the server whether it is there, within {@code timeout}, without the connection pool (whose
+   * connections a long backfill may hold): the embedded server's process first, then ClickHouse's
+   * {@code /ping} over plain HTTP, or a TCP connect for a TLS endpoint. Never throws; a server that
+   * does not answer in time counts as lost.
+   */
+  public ServerHealth health(java.time.Duration timeout) {
+    if (embedded != null) {
+      Optional<String> why = embedded.whyStopped();
+      if (why.isPresent()) {
+        return ServerHealth.lost("The embedded ClickHouse stopped: " + why.get() + ".");
+      }
+    }
+    return Ping.ping(database.profile(), timeout);
   }
 
   @Override

@@ -416,6 +416,35 @@ public final class EmbeddedServer implements AutoCloseable {
     return ProcessHandle.of(record.pid()).map(ProcessHandle::isAlive).orElse(false);
   }
 
+  /**
+   * Why this server's process ended, in words from its own log: the reason it gave when it stopped,
+   * its crash file, or that it ended without a word (killed). Empty while it runs.
+   */
+  public Optional<String> whyStopped() {
+    if (running()) {
+      return Optional.empty();
+    }
+    long pid = record.pid();
+    Path crash = dir.crashes().resolve("hs_err_pid" + pid + ".log");
+    if (Files.isRegularFile(crash)) {
+      return Optional.of("it crashed; its crash file is " + crash);
+    }
+    String stopping = "server " + pid + ": stopping (";
+    try {
+      String log = Files.isRegularFile(dir.log()) ? Files.readString(dir.log(), java.nio.charset.StandardCharsets.ISO_8859_1)
+          : "";
+      int at = log.lastIndexOf(stopping);
+      if (at >= 0) {
+        int end = log.indexOf('\n', at);
+        String line = log.substring(at + stopping.length(), end < 0 ? log.length() : end).strip();
+        return Optional.of("it stopped (" + (line.endsWith(")") ? line.substring(0, line.length() - 1) : line) + ")");
+      }
+    } catch (IOException e) {
+      return Optional.of("it ended, and its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
+    }
+    return Optional.of("its process " + pid + " ended without a word in " + dir.log() + ": it was killed");
+  }
+
   /** Lets go of this process's lease; the server stops by itself once no process holds one for its idle period. */
   @Override
   public void close() {
