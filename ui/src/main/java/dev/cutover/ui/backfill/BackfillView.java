@@ -44,7 +44,7 @@ public final class BackfillView extends ScreenView {
     HBox.setHgrow(run, Priority.ALWAYS);
     VBox writer = liveWriterCard(model);
     writer.setPrefWidth(400);
-    writer.setMinWidth(320);
+    writer.setMinWidth(390);
     HBox top = new HBox(14, run, writer);
     VBox hours = hoursCard(model, p);
     VBox.setVgrow(hours, Priority.ALWAYS);

@@ -4,7 +4,6 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.ui.common.DiffTables;
 import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
