@@ -57,6 +57,10 @@ final class KeyPanel {
     side.setMaxWidth(320);
 
     binder.mirror(keys.getItems(), model.shownKeys());
+    Label none = Widgets.muted("");
+    binder.bind(none.textProperty(), model.reportProperty().map(r -> "No differing keys in this hour.")
+        .orElse("The keys of an hour show here once a reconciliation has run in this console."));
+    keys.setPlaceholder(none);
     HBox.setHgrow(keys, Priority.ALWAYS);
     keys.setMinHeight(KeyTable.CHROME + 3 * KeyTable.ROW);
     root = new HBox(14, side, keys);

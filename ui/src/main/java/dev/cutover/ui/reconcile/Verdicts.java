@@ -46,7 +46,7 @@ final class Verdicts {
   /** What a stored reconciliation found, and that reconciling here shows its hours and keys. */
   static String stored(ReportStore.Summary s) {
     return "The latest stored reconciliation, " + s.id() + " of " + Formats.time(s.created()) + " (repair "
-        + s.repairId() + "), over " + s.window() + ", boundary " + s.boundary() + ": " + Formats.hours(s.hours())
+        + s.repairId() + "), over " + s.window() + ", boundary " + s.boundary() + ": " + Formats.hours(s.window().hours())
         + ", " + s.differingHours() + " differ; " + s.expectedKeys() + " keys differ as expected, " + s.unexpectedKeys()
         + " unexpectedly, " + s.acknowledged() + " acknowledged; " + (s.coverageIssues() == 0 ? "every hour of v2 "
             + "present once." : s.coverageIssues() + " coverage problem(s).") + " Reconcile now to see its hours and "
