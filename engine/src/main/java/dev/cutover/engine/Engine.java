@@ -245,6 +245,19 @@ public final class Engine {
     return reports.reconciliations(Backfill.target(spec));
   }
 
+  /**
+   * The newest stored reconciliation of the spec's target, read back whole, as it was when it was
+   * made: what a screen shows before anyone reconciles again. Empty when none was stored.
+   */
+  public Optional<Reconciliation> latestReconciliation(TableSpec spec) {
+    return reports.reconciliations(Backfill.target(spec)).stream().findFirst().flatMap(s -> reports.load(s.id()));
+  }
+
+  /** A stored reconciliation by its id, read back whole. */
+  public Optional<Reconciliation> reconciliation(String id) {
+    return reports.load(id);
+  }
+
   /** Accepts an unexpected difference (a whole hour when {@code key} is empty) with a written reason. */
   public void acknowledge(TableSpec spec, HourPartition hour, List<String> key, String reason) {
     if (reason == null || reason.isBlank()) {

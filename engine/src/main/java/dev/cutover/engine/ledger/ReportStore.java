@@ -11,11 +11,15 @@ import dev.cutover.engine.sql.Sql;
 import java.sql.Array;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Reconciliation reports, acknowledgements and cutover records in the working database, beside the
@@ -80,10 +84,18 @@ public final class ReportStore {
         + " (id String, hour DateTime('UTC'), owner String, status String, rows_v1 UInt64, rows_v2 UInt64, "
         + "measures Array(String), totals_v1 Array(Float64), totals_v2 Array(Float64)) ENGINE = MergeTree ORDER BY (id, hour)");
     sql.execute("extend the reconciliation hours table", "ALTER TABLE " + t("reconciliation_hours") + " ADD COLUMN IF NOT "
-        + "EXISTS checksum_v1 Int64, ADD COLUMN IF NOT EXISTS checksum_v2 Int64");
+        + "EXISTS checksum_v1 Int64, ADD COLUMN IF NOT EXISTS checksum_v2 Int64, ADD COLUMN IF NOT EXISTS keys_v1 UInt64, "
+        + "ADD COLUMN IF NOT EXISTS keys_v2 UInt64, ADD COLUMN IF NOT EXISTS compared UInt8 DEFAULT 1");
+    // Added so that a stored reconciliation reads back whole: its coverage problems and whether its key list was cut.
+    sql.execute("extend the reconciliations table", "ALTER TABLE " + t("reconciliations") + " ADD COLUMN IF NOT EXISTS "
+        + "keys_truncated UInt8");
+    sql.execute("create the reconciliation coverage table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_coverage")
+        + " (id String, hour DateTime('UTC'), kind String, detail String) ENGINE = MergeTree ORDER BY (id, hour)");
     sql.execute("create the reconciliation keys table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_keys")
         + " (id String, hour DateTime('UTC'), key Array(String), kind String, rule String, measures Array(String), "
         + "v1 Array(Float64), v2 Array(Float64)) ENGINE = MergeTree ORDER BY (id, hour)");
+    sql.execute("extend the reconciliation keys table", "ALTER TABLE " + t("reconciliation_keys") + " ADD COLUMN IF NOT "
+        + "EXISTS rows_v1 UInt64, ADD COLUMN IF NOT EXISTS rows_v2 UInt64");
     sql.execute("create the reconciliation counts table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_counts")
         + " (id String, hour DateTime('UTC'), class String, keys UInt64) ENGINE = MergeTree ORDER BY (id, hour)");
     sql.execute("create the acknowledgements table", "CREATE TABLE IF NOT EXISTS " + t("acknowledgements")
@@ -97,78 +109,64 @@ public final class ReportStore {
   }
 
   public void save(Reconciliation r) {
+    // Every hour of the window that was compared or classified: a gap hour has a class but no rows.
+    Map<HourPartition, Diff.HourDiff> compared = new TreeMap<>();
+    r.hours().forEach(h -> compared.put(h.hour(), h));
     Map<HourPartition, Reconciliation.HourClass> classes = new TreeMap<>();
     r.classes().forEach(c -> classes.put(c.hour(), c));
-    for (int i = 0; i < r.hours().size(); i += 500) {
-      List<Diff.HourDiff> chunk = r.hours().subList(i, Math.min(r.hours().size(), i + 500));
-      StringBuilder values = new StringBuilder();
-      Object[] binds = new Object[chunk.size() * 11];
-      int b = 0;
-      for (Diff.HourDiff h : chunk) {
-        values.append(values.isEmpty() ? "" : ", ").append("(?, toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        var c = classes.get(h.hour());
-        binds[b++] = r.id();
-        binds[b++] = h.hour().epochSecond();
-        binds[b++] = c == null ? "" : c.owner().name();
-        binds[b++] = c == null ? "" : c.status().name();
-        binds[b++] = h.rowsV1();
-        binds[b++] = h.rowsV2();
-        binds[b++] = h.totals().stream().map(t -> t.measure().name()).toList();
-        binds[b++] = h.totals().stream().map(Diff.Total::v1).toList();
-        binds[b++] = h.totals().stream().map(Diff.Total::v2).toList();
-        binds[b++] = h.checksumV1();
-        binds[b++] = h.checksumV2();
-      }
-      sql.execute("store reconciliation hours", "INSERT INTO " + t("reconciliation_hours") + " (id, hour, owner, status, "
-          + "rows_v1, rows_v2, measures, totals_v1, totals_v2, checksum_v1, checksum_v2) VALUES " + values, binds);
+    SortedSet<HourPartition> hours = new TreeSet<>(compared.keySet());
+    hours.addAll(classes.keySet());
+    List<Object[]> hourRows = new ArrayList<>();
+    for (HourPartition hour : hours) {
+      Diff.HourDiff h = compared.get(hour);
+      Reconciliation.HourClass c = classes.get(hour);
+      List<Diff.Total> totals = h == null ? List.of() : h.totals();
+      hourRows.add(new Object[] {r.id(), hour.epochSecond(), c == null ? "" : c.owner().name(),
+          c == null ? "" : c.status().name(), h == null ? 0L : h.rowsV1(), h == null ? 0L : h.rowsV2(),
+          totals.stream().map(t -> t.measure().name()).toList(), totals.stream().map(Diff.Total::v1).toList(),
+          totals.stream().map(Diff.Total::v2).toList(), h == null ? 0L : h.checksumV1(), h == null ? 0L : h.checksumV2(),
+          h == null ? 0L : h.keysV1(), h == null ? 0L : h.keysV2(), h == null ? 0 : 1});
     }
-    for (int i = 0; i < r.keys().size(); i += 500) {
-      List<Diff.KeyDiff> chunk = r.keys().subList(i, Math.min(r.keys().size(), i + 500));
-      StringBuilder values = new StringBuilder();
-      Object[] binds = new Object[chunk.size() * 8];
-      int b = 0;
-      for (Diff.KeyDiff k : chunk) {
-        values.append(values.isEmpty() ? "" : ", ").append("(?, toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, ?)");
-        binds[b++] = r.id();
-        binds[b++] = k.hour().epochSecond();
-        binds[b++] = k.key();
-        binds[b++] = k.kind().name();
-        binds[b++] = k.rule().orElse("");
-        binds[b++] = k.v1().keySet().stream().map(Identifier::name).toList();
-        binds[b++] = k.v1().keySet().stream().map(m -> k.v1().get(m)).toList();
-        binds[b++] = k.v1().keySet().stream().map(m -> k.v2().getOrDefault(m, 0.0)).toList();
-      }
-      sql.execute("store reconciliation keys", "INSERT INTO " + t("reconciliation_keys") + " (id, hour, key, kind, rule, "
-          + "measures, v1, v2) VALUES " + values, binds);
-    }
-    List<Object[]> countRows = new java.util.ArrayList<>();
-    r.counts().forEach((hour, byClass) -> byClass.forEach((cls, n) -> countRows.add(new Object[] {hour.epochSecond(), cls, n})));
-    for (int i = 0; i < countRows.size(); i += 1000) {
-      List<Object[]> chunk = countRows.subList(i, Math.min(countRows.size(), i + 1000));
-      StringBuilder values = new StringBuilder();
-      Object[] binds = new Object[chunk.size() * 4];
-      int b = 0;
-      for (Object[] row : chunk) {
-        values.append(values.isEmpty() ? "" : ", ").append("(?, toDateTime(?, 'UTC'), ?, ?)");
-        binds[b++] = r.id();
-        binds[b++] = row[0];
-        binds[b++] = row[1];
-        binds[b++] = row[2];
-      }
-      sql.execute("store reconciliation counts", "INSERT INTO " + t("reconciliation_counts") + " (id, hour, class, keys) "
-          + "VALUES " + values, binds);
-    }
+    insert("store reconciliation hours", "reconciliation_hours", "id, hour, owner, status, rows_v1, rows_v2, measures, "
+        + "totals_v1, totals_v2, checksum_v1, checksum_v2, keys_v1, keys_v2, compared", hourRows);
+    insert("store reconciliation keys", "reconciliation_keys", "id, hour, key, kind, rule, measures, v1, v2, rows_v1, "
+        + "rows_v2", r.keys().stream().map(k -> new Object[] {r.id(), k.hour().epochSecond(), k.key(), k.kind().name(),
+            k.rule().orElse(""), k.v1().keySet().stream().map(Identifier::name).toList(),
+            k.v1().keySet().stream().map(m -> k.v1().get(m)).toList(),
+            k.v1().keySet().stream().map(m -> k.v2().getOrDefault(m, 0.0)).toList(), k.rowsV1(), k.rowsV2()}).toList());
+    List<Object[]> countRows = new ArrayList<>();
+    r.counts().forEach((hour, byClass) -> byClass.forEach((cls, n) -> countRows.add(new Object[] {r.id(),
+        hour.epochSecond(), cls, n})));
+    insert("store reconciliation counts", "reconciliation_counts", "id, hour, class, keys", countRows);
+    insert("store reconciliation coverage", "reconciliation_coverage", "id, hour, kind, detail", r.coverage().stream()
+        .map(c -> new Object[] {r.id(), c.hour().epochSecond(), c.kind(), c.detail()}).toList());
     // The header goes last: a report whose process died while saving it has no header and is never read.
     long expected = r.expectedKeys();
     sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " (id, target, spec, created, "
             + "window_from, window_to, boundary, verdict, hours, differing_hours, expected_keys, unexpected_keys, "
-            + "acknowledged, coverage_issues, by, scope, repair_id, spec_hash) VALUES (?, ?, ?, "
+            + "acknowledged, coverage_issues, by, scope, repair_id, spec_hash, keys_truncated) VALUES (?, ?, ?, "
             + "fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?)",
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?)",
         r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),
         r.window().to().epochSecond(), r.boundary().epochSecond(), r.verdict().name(), (long) r.hours().size(),
         r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.acknowledged().size(),
-        (long) r.coverage().size(), Operator.user(), r.scope().name(), r.repairId(), r.specSha256());
+        (long) r.coverage().size(), Operator.user(), r.scope().name(), r.repairId(), r.specSha256(),
+        r.keysTruncated() ? 1 : 0);
+  }
+
+  /**
+   * Inserts rows in statements of at most 500, every value bound; the second column of every table
+   * written here is the hour, given as epoch seconds.
+   */
+  private void insert(String what, String table, String columns, List<Object[]> rows) {
+    int width = columns.split(",").length;
+    String row = "(?, toDateTime(?, 'UTC')" + ", ?".repeat(width - 2) + ")";
+    for (int i = 0; i < rows.size(); i += 500) {
+      List<Object[]> chunk = rows.subList(i, Math.min(rows.size(), i + 500));
+      Object[] binds = chunk.stream().flatMap(Arrays::stream).toArray();
+      sql.execute(what, "INSERT INTO " + t(table) + " (" + columns + ") VALUES "
+          + String.join(", ", Collections.nCopies(chunk.size(), row)), binds);
+    }
   }
 
   private static final String SUMMARY = "SELECT id, target, toUnixTimestamp64Milli(created), toUnixTimestamp(window_from), "
@@ -203,11 +201,22 @@ public final class ReportStore {
         .stream().findFirst();
   }
 
+  /** A stored reconciliation, read back whole; empty when no report of that id was stored completely. */
+  public Optional<Reconciliation> load(String id) {
+    if (!present()) {
+      return Optional.empty();
+    }
+    Optional<Summary> header = sql.query("find reconciliation " + id, SUMMARY + t("reconciliations") + " WHERE id = ? "
+        + "LIMIT 1", ReportStore::summary, id).stream().findFirst();
+    return header.flatMap(h -> new ReportReader(sql, database.quoted()).read(h, acknowledgements(h.target(),
+        h.repairId())));
+  }
+
   /** Each hour of a stored reconciliation, with the checksums both versions had then. */
   public TreeMap<HourPartition, StoredHour> hours(String reportId) {
     TreeMap<HourPartition, StoredHour> out = new TreeMap<>();
     sql.query("read the hours of reconciliation " + reportId, "SELECT toUnixTimestamp(hour), rows_v1, checksum_v1, "
-            + "rows_v2, checksum_v2, status FROM " + t("reconciliation_hours") + " WHERE id = ?",
+            + "rows_v2, checksum_v2, status FROM " + t("reconciliation_hours") + " WHERE id = ? AND compared = 1",
         rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), new StoredHour(HourPartition.ofEpochSecond(rs.getLong(1)),
             rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6).isEmpty()
                 ? Reconciliation.HourStatus.IDENTICAL : Reconciliation.HourStatus.valueOf(rs.getString(6)))), reportId);
@@ -246,13 +255,6 @@ public final class ReportStore {
   }
 
   private static List<String> strings(Array array) throws SQLException {
-    Object value = array.getArray();
-    if (value instanceof Object[] items) {
-      return Arrays.stream(items).map(String::valueOf).toList();
-    }
-    if (value instanceof List<?> list) {
-      return list.stream().map(String::valueOf).toList();
-    }
-    return List.of();
+    return ReportReader.strings(array);
   }
 }

@@ -121,6 +121,38 @@ class ReconcileAndCutoverTest {
   }
 
   @Test
+  void aStoredReconciliationReadsBackAsItWasMade() {
+    HourPartition removed = world.busyHour(5);
+    HourPartition incident = world.busyHour(8);
+    world.sql.execute("remove", "ALTER TABLE visits_v2 DROP PARTITION ID '" + removed.partitionId() + "'");
+    world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+        incident.epochSecond());
+    engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
+    Reconciliation made = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 5);
+    // Made after it: an acknowledgement the stored report did not count.
+    engine.acknowledge(spec, removed, List.of(), "later");
+
+    Reconciliation read = engine.latestReconciliation(spec).orElseThrow();
+
+    assertEquals(made.id(), read.id());
+    assertEquals(List.of(made.spec(), made.target(), made.scope(), made.repairId(), made.specSha256(), made.window(),
+        made.boundary(), made.verdict(), made.keysTruncated()), List.of(read.spec(), read.target(), read.scope(),
+        read.repairId(), read.specSha256(), read.window(), read.boundary(), read.verdict(), read.keysTruncated()));
+    assertTrue(made.keysTruncated(), "five keys of many: the list was cut");
+    assertEquals(made.created().toEpochMilli(), read.created().toEpochMilli());
+    assertEquals(made.hours(), read.hours(), "every hour with its rows, checksums and totals");
+    assertEquals(made.classes(), read.classes(), "every hour's owner and class, the gap hour included");
+    assertTrue(read.classes().stream().anyMatch(c -> c.hour().equals(removed)
+        && c.status() == Reconciliation.HourStatus.GAP), read.classes().toString());
+    assertEquals(made.counts(), read.counts());
+    assertEquals(made.coverage(), read.coverage());
+    assertEquals(new java.util.HashSet<>(made.keys()), new java.util.HashSet<>(read.keys()));
+    assertEquals(made.acknowledged(), read.acknowledged(), "the acknowledgements it counted, not the later one");
+    assertEquals(made.unexpectedKeys(), read.unexpectedKeys());
+    assertEquals(Optional.of(read), engine.reconciliation(made.id()).map(r -> r));
+  }
+
+  @Test
   void anIncidentInV1IsUnexpectedUntilAcknowledged() {
     HourPartition incident = world.busyHour(8);
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
