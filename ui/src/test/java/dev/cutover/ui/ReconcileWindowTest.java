@@ -97,26 +97,28 @@ class ReconcileWindowTest {
     console = window.console();
     fx = window.fx();
 
-    // 1. The stored reconciliation at once, before any is run here: its verdict, window and scope.
+    // 1. The stored reconciliation at once, read back whole, before any is run here: verdict, scope and charts.
     fx.click("nav-reconcile");
     fx.waitFor(30, () -> fx.text("verdict").endsWith("(stored)"), () -> fx.text("verdict") + " / "
         + fx.text("verdict-detail"));
     assertEquals("RED: " + stored.unexpectedKeys() + " unexpected key difference(s) (stored)", fx.text("verdict"));
     assertTrue(fx.node("verdict", Label.class).getStyleClass().contains("verdict-red"));
-    assertTrue(fx.text("verdict-detail").startsWith("The latest stored reconciliation, " + stored.id() + " of "),
-        fx.text("verdict-detail"));
+    assertEquals(stored.id(), console.reconcile().reportProperty().get().id(), "the stored report is the one shown");
     assertTrue(fx.text("verdict-detail").contains("over " + stored.window()), fx.text("verdict-detail"));
-    assertTrue(fx.text("verdict-detail").endsWith("Reconcile now to see its hours and keys, judged on the data as "
-        + "it is now."), fx.text("verdict-detail"));
+    assertTrue(fx.text("verdict-detail").endsWith("Shown: the latest stored reconciliation, " + stored.id() + " of "
+        + dev.cutover.ui.common.Formats.time(stored.created()) + " (repair " + stored.repairId() + "), as it judged "
+        + "the data then. Reconcile now to judge the data as it is now."), fx.text("verdict-detail"));
     assertTrue(fx.text("reconcile-scope").startsWith("Scope: the whole repair."), fx.text("reconcile-scope"));
-    assertTrue(fx.node("reconcile-charts-empty", Label.class).isVisible());
+    assertFalse(fx.node("reconcile-charts-empty", Label.class).isVisible(), "the charts draw the stored report");
+    assertEquals(Choice.OVERLAP, console.reconcile().window().choiceProperty().get(), "and open on the overlap");
     fx.shot("21-reconcile-stored");
 
     // 2. A reconciliation opens the charts on the overlap: its 30 hours across the whole width.
     fx.click("reconcile-run");
-    fx.waitFor(120, () -> console.reconcile().reportProperty().get() != null, () -> console.reconcile().activity()
-        .error());
+    fx.waitFor(120, () -> !console.reconcile().reportProperty().get().id().equals(stored.id()),
+        () -> console.reconcile().activity().error());
     Reconciliation report = console.reconcile().reportProperty().get();
+    assertFalse(fx.text("verdict").endsWith("(stored)"), fx.text("verdict"));
     HourPartition end = report.window().to();
     assertEquals(world.liveEdge.plusHours(1), end);
     ChartWindow chartWindow = console.reconcile().window();

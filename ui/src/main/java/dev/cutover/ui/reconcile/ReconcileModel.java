@@ -82,9 +82,8 @@ public final class ReconcileModel implements ScreenModel {
   }
 
   /**
-   * The newest stored reconciliation of the target, read in the background: its summary is what the
-   * screen shows until a reconciliation runs here. (The engine lists stored reports as summaries; it
-   * does not read one back with its hours and keys, so the charts wait for a reconciliation.)
+   * The newest stored reconciliation of the target, read back whole in the background: the screen
+   * shows it, charts and all, marked as stored, until a reconciliation runs here.
    */
   private void readStored() {
     TableSpec spec = workspace.spec();
@@ -92,14 +91,31 @@ public final class ReconcileModel implements ScreenModel {
     if (spec == null || engine == null) {
       return;
     }
-    workspace.executor().submit(p -> engine.reconciliations(spec), list -> {
+    record Stored(ReportStore.Summary summary, Optional<Reconciliation> report) {}
+    workspace.executor().submit(p -> {
+      List<ReportStore.Summary> list = engine.reconciliations(spec);
+      return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliation(list.getFirst().id()));
+    }, found -> {
       if (report.get() != null || spec != workspace.spec()) {
         return;
       }
-      stored.set(list.isEmpty() ? null : list.getFirst());
-      note.set(list.isEmpty() ? "No reconciliation has run for this target yet: Reconcile now compares v1 and v2 "
-          + "over the whole repair." : Verdicts.stored(list.getFirst()));
+      if (found == null) {
+        stored.set(null);
+        note.set("No reconciliation has run for this target yet: Reconcile now compares v1 and v2 over the whole "
+            + "repair.");
+        return;
+      }
+      stored.set(found.summary());
+      found.report().ifPresentOrElse(r -> {
+        show(r);
+        note.set(Verdicts.storedShown(found.summary()));
+      }, () -> note.set(Verdicts.stored(found.summary())));
     }, failure -> note.set(Errors.sentence(failure, "read the stored reconciliations")));
+  }
+
+  /** Whether the report shown is the stored one read at start, not one made in this console. */
+  public boolean showsStored() {
+    return report.get() != null && stored.get() != null && report.get().id().equals(stored.get().id());
   }
 
   /** Compares v1 and v2 over the whole window, in the background, and stores the report. */

@@ -100,7 +100,8 @@ public final class ReconcileView extends ScreenView {
     // The verdict of the report shown, or of the newest stored one until a reconciliation runs here.
     Label verdict = Widgets.label("verdict", "verdict");
     binder.bind(verdict.textProperty(), Bindings.createStringBinding(() -> model.reportProperty().get() != null
-        ? Verdicts.headline(model.reportProperty().get()) : model.storedProperty().get() != null
+        ? Verdicts.headline(model.reportProperty().get()) + (model.showsStored() ? " (stored)" : "")
+        : model.storedProperty().get() != null
             ? Verdicts.headline(model.storedProperty().get()) + " (stored)" : "No reconciliation yet",
         model.reportProperty(), model.storedProperty()));
     Runnable tone = () -> {

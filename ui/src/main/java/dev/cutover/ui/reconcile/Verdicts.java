@@ -53,6 +53,12 @@ final class Verdicts {
         + "keys, judged on the data as it is now.";
   }
 
+  /** That the report shown is the stored one, of when, and that it judged the data as it was then. */
+  static String storedShown(ReportStore.Summary s) {
+    return "Shown: the latest stored reconciliation, " + s.id() + " of " + Formats.time(s.created()) + " (repair "
+        + s.repairId() + "), as it judged the data then. Reconcile now to judge the data as it is now.";
+  }
+
   /** Which hours the reconciliation covers, and whether it is the kind that can open the gate. */
   static String scope(Reconciliation r) {
     return scope(r.scope());
