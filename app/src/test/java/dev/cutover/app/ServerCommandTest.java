@@ -74,7 +74,7 @@ class ServerCommandTest {
   void anIdlePeriodThatIsNotADurationIsBadInputAndStartsNothing() {
     CommandRun bad = CommandRun.of(List.of("server", "--data-dir", dir.toString(), "--idle", "soon"));
     assertEquals(ExitCodes.INPUT, bad.exit());
-    assertTrue(bad.err().contains("The idle period 'soon' is not a duration; give one such as 90s, 10m or 2h."),
+    assertTrue(bad.err().contains("The idle period 'soon' (--idle) is not a duration; give one such as 300 (seconds), 90s, 10m or 2h."),
         bad.err());
     assertTrue(!Files.exists(dir.resolve("server.log")), "nothing was started");
   }

@@ -40,7 +40,7 @@ public final class ServerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     requireEmbedded(connection);
-    Duration wait = idle == null ? EmbeddedServer.idleFromEnvironment() : parseIdle(idle);
+    Duration wait = idle == null ? EmbeddedServer.idleFromEnvironment() : EmbeddedServer.parseIdle("--idle", idle);
     PrintWriter out = spec.commandLine().getOut();
     EmbeddedServer server = EmbeddedServer.startOrJoin(connection.dataDirectory(), EngineLibrary.fromEnvironment(),
         ServerAccess.restricted(), wait, ConnectionOptions.progressTo(spec.commandLine().getErr()));
@@ -71,20 +71,6 @@ public final class ServerCommand implements Callable<Integer> {
     if (!connection.embedded()) {
       throw new InvalidInputException("jdbc-url", "cutover server works on the embedded engine; remove --jdbc-url.");
     }
-  }
-
-  static Duration parseIdle(String text) {
-    var m = java.util.regex.Pattern.compile("(\\d{1,7})\\s*(s|m|h)?").matcher(text.strip());
-    if (!m.matches()) {
-      throw new InvalidInputException("idle", "The idle period '" + text + "' is not a duration; give one such as 90s, "
-          + "10m or 2h.");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2) == null ? "s" : m.group(2)) {
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofSeconds(n);
-    };
   }
 
   static String describe(Duration d) {

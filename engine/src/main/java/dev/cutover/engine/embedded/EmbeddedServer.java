@@ -76,13 +76,18 @@ public final class EmbeddedServer implements AutoCloseable {
   /** The idle period from {@code CUTOVER_SERVER_IDLE} (seconds, or 90s, 10m, 2h), else {@link #IDLE}. */
   public static Duration idleFromEnvironment() {
     String value = System.getenv("CUTOVER_SERVER_IDLE");
-    if (value == null || value.isBlank()) {
-      return IDLE;
-    }
-    var m = java.util.regex.Pattern.compile("(\\d{1,7})\\s*(s|m|h)?").matcher(value.strip());
+    return value == null || value.isBlank() ? IDLE : parseIdle("CUTOVER_SERVER_IDLE", value);
+  }
+
+  /**
+   * An idle period as an operator writes it: seconds, or a number with s, m or h. Anything else is
+   * bad input named after {@code field}, the option or variable it came from.
+   */
+  public static Duration parseIdle(String field, String text) {
+    var m = java.util.regex.Pattern.compile("(\\d{1,7})\\s*(s|m|h)?").matcher(text.strip());
     if (!m.matches()) {
-      throw new dev.cutover.engine.api.InvalidInputException("CUTOVER_SERVER_IDLE", "CUTOVER_SERVER_IDLE is '" + value
-          + "'; give a duration such as 300, 90s, 10m or 2h.");
+      throw new dev.cutover.engine.api.InvalidInputException(field, "The idle period '" + text + "' (" + field
+          + ") is not a duration; give one such as 300 (seconds), 90s, 10m or 2h.");
     }
     long n = Long.parseLong(m.group(1));
     return switch (m.group(2) == null ? "s" : m.group(2)) {
