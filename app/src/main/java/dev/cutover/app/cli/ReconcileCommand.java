@@ -8,6 +8,7 @@ import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Safety;
+import dev.cutover.engine.reconcile.ReportColumns;
 import dev.cutover.engine.reconcile.ReportExport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,8 @@ public final class ReconcileCommand extends EngineCommand {
   @Option(names = "--to", paramLabel = "HOUR", description = "End of a range, exclusive, UTC (with --window range).")
   String to;
 
-  @Option(names = "--export", arity = "2", paramLabel = "FORMAT FILE", description = "Also write the report: csv FILE or html FILE.")
+  @Option(names = "--export", arity = "2", paramLabel = "FORMAT FILE", description = "Also write the report: csv FILE, "
+      + "or html FILE (with the keys in a CSV of the same name beside it).")
   List<String> export;
 
   @Option(names = "--keys", paramLabel = "N", defaultValue = "10000",
@@ -79,8 +81,15 @@ public final class ReconcileCommand extends EngineCommand {
       }
     }
     Reconciliation r = engine.reconcile(spec, which, range, Math.max(1, keys), steps());
+    Path keysFile = null;
     if (exportFile != null) {
-      Files.writeString(exportFile, format.equals("csv") ? ReportExport.csv(r) : ReportExport.html(r));
+      ReportColumns columns = ReportColumns.read(session.database(), spec);
+      if (format.equals("csv")) {
+        Files.writeString(exportFile, ReportExport.csv(r, columns));
+      } else {
+        // The page lists a few hundred keys of each list; the CSV beside it holds every key the reconciliation kept.
+        keysFile = ReportExport.write(r, columns, exportFile).csv();
+      }
     }
     List<String> lines = new ArrayList<>();
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
@@ -93,7 +102,9 @@ public final class ReconcileCommand extends EngineCommand {
     r.coverage().stream().limit(20).forEach(c -> lines.add("  coverage " + c.hour() + " " + c.kind() + ": " + c.detail()));
     r.keys().stream().filter(k -> !k.expected() && r.acknowledged().stream().noneMatch(a -> Reconciliation.covers(a, k)))
         .limit(20).forEach(k -> lines.add("  unexpected " + k.hour() + " " + k.key() + " " + k.kind().name().toLowerCase(Locale.ROOT)));
-    if (exportFile != null) {
+    if (keysFile != null) {
+      lines.add("Report written to " + exportFile + ", and its keys to " + keysFile);
+    } else if (exportFile != null) {
       lines.add("Report written to " + exportFile);
     }
     if (r.verdict() == Reconciliation.Verdict.RED) {
@@ -104,7 +115,8 @@ public final class ReconcileCommand extends EngineCommand {
         "boundary", r.boundary().toString(), "hours", r.hours().size(), "differing_hours", differing,
         "expected_keys", r.expectedKeys(), "unexpected_keys", r.unexpectedKeys(), "acknowledged", r.acknowledged().size(),
         "coverage", r.coverage().stream().map(c -> Render.ordered("hour", c.hour().toString(), "kind", c.kind(), "detail", c.detail())).toList(),
-        "export", exportFile == null ? null : exportFile.toString());
+        "export", exportFile == null ? null : exportFile.toString(), "export_keys",
+        keysFile == null ? null : keysFile.toString());
     print(json, lines);
     return r.verdict() == Reconciliation.Verdict.RED ? ExitCodes.BLOCKED : ExitCodes.OK;
   }

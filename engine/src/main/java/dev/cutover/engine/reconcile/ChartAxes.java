@@ -32,13 +32,13 @@ final class ChartAxes {
   private static final int[] HOUR_STEPS = {1, 2, 3, 6, 12, 24, 48, 168, 336};
   private static final int[] MONTH_STEPS = {1, 2, 3, 6, 12};
   private static final BigDecimal[] MULTIPLES = {BigDecimal.ONE, BigDecimal.TWO, new BigDecimal("2.5"),
-      BigDecimal.valueOf(5), BigDecimal.TEN};
+      BigDecimal.valueOf(5)};
 
   private ChartAxes() {}
 
   /**
-   * Round ticks from at or below {@code min} to at or above {@code max}, about {@code target} steps
-   * apart; a flat series gets a range around its value.
+   * Round ticks from at or below {@code min} to at or above {@code max}, in at most {@code target + 1}
+   * steps; a flat series gets a range around its value.
    */
   static List<ValueTick> valueTicks(double min, double max, int target) {
     double lo = min;
@@ -48,7 +48,7 @@ final class ChartAxes {
       lo -= pad;
       hi += pad;
     }
-    BigDecimal step = step((hi - lo) / Math.max(1, target));
+    BigDecimal step = step(lo, hi, Math.max(1, target));
     long first = (long) Math.floor(lo / step.doubleValue());
     long last = (long) Math.ceil(hi / step.doubleValue());
     List<BigDecimal> values = new ArrayList<>();
@@ -59,17 +59,19 @@ final class ChartAxes {
     return values.stream().map(v -> new ValueTick(v, label(v, largest))).toList();
   }
 
-  /** The smallest of 1, 2, 2.5, 5 × 10^k that is at least {@code raw}. */
-  private static BigDecimal step(double raw) {
-    int exponent = (int) Math.floor(Math.log10(raw));
-    BigDecimal power = BigDecimal.ONE.scaleByPowerOfTen(exponent);
-    for (BigDecimal m : MULTIPLES) {
-      BigDecimal candidate = m.multiply(power);
-      if (candidate.doubleValue() >= raw * (1 - 1e-12)) {
-        return candidate.stripTrailingZeros();
+  /** The smallest of 1, 2, 2.5 or 5 × 10^k whose ticks cover {@code [lo, hi]} in at most {@code target + 1} steps. */
+  private static BigDecimal step(double lo, double hi, int target) {
+    int exponent = (int) Math.floor(Math.log10(hi - lo)) - 2;
+    for (int k = exponent; ; k++) {
+      BigDecimal power = BigDecimal.ONE.scaleByPowerOfTen(k);
+      for (BigDecimal m : MULTIPLES) {
+        BigDecimal candidate = m.multiply(power).stripTrailingZeros();
+        double c = candidate.doubleValue();
+        if (Math.ceil(hi / c) - Math.floor(lo / c) <= target + 1) {
+          return candidate;
+        }
       }
     }
-    return BigDecimal.TEN.multiply(power).stripTrailingZeros();
   }
 
   /** {@code 2.5k}, {@code 10M}, {@code -0.05}: short, and exact for a round tick. */
@@ -116,7 +118,7 @@ final class ChartAxes {
   private static List<TimeTick> hourTicks(long start, long end, int step) {
     List<TimeTick> ticks = new ArrayList<>();
     LocalDate previous = null;
-    for (long h = start; h <= end; h++) {
+    for (long h = start; h < end; h++) {
       if (!onStep(h, step)) {
         continue;
       }
@@ -149,7 +151,7 @@ final class ChartAxes {
     LocalDate first = LocalDate.ofInstant(Instant.ofEpochSecond(start * 3600), ZoneOffset.UTC).withDayOfMonth(1);
     for (LocalDate d = first; ; d = d.plusMonths(1)) {
       long h = d.atStartOfDay(ZoneOffset.UTC).toEpochSecond() / 3600;
-      if (h > end) {
+      if (h >= end) {
         break;
       }
       if (h >= start && (d.getMonthValue() - 1) % months == 0) {

@@ -237,7 +237,8 @@ final class KeyLists {
     long limit = r.counts().keySet().stream().mapToLong(this::unexpectedCounted).sum();
     if (kept >= total) {
       return csv.map(name -> new Sentence(showing + "the whole list is in ", name, "."))
-          .orElseGet(() -> new Sentence(showing + "cutover reconcile --export csv FILE writes the whole list.", "", ""));
+          .orElseGet(() -> new Sentence(showing + "cutover reconcile --export csv FILE writes the whole list.", "",
+              ""));
     }
     return csv.map(name -> new Sentence(showing + "the reconciliation kept " + Words.count(kept) + " of them, all in ",
             name, "; cutover reconcile --keys " + limit + " --export html FILE keeps every one."))

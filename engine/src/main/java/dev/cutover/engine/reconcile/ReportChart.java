@@ -2,7 +2,6 @@ package dev.cutover.engine.reconcile;
 
 import static dev.cutover.engine.reconcile.ChartAxes.px;
 
-import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
@@ -29,7 +28,7 @@ final class ReportChart {
 
   static final int WIDTH = 1200;
   static final int LEFT = 84;
-  static final int RIGHT = 24;
+  static final int RIGHT = 40;
   static final int TOP = 48;
   static final int VALUES = 190;
   static final int GAP = 14;
@@ -40,12 +39,20 @@ final class ReportChart {
   /** Time labels closer than this would touch: "2026-06-03" is about 70 pixels wide. */
   static final double TIME_LABEL_SPACING = 96;
 
-  /** One measure's chart, every coordinate ready for the template. */
-  record Chart(String measure, String type, String summary, String label, int width, int height, String plotLeft,
-      String plotRight, List<Frame> frames, List<Grid> grid, List<TimeTick> timeTicks, String v1, String v2,
-      List<Bars> bars, String zero, List<Mark> marks, List<Overlap> overlap, List<Boundary> boundary,
-      List<PanelLabel> panelLabels, String plotTop, String plotHeight, String stripY, String stripHeight,
-      String axisTitleY) {}
+  /** Charts of windows longer than this get a second chart of the hours around B. */
+  static final int ZOOM_AFTER_HOURS = 7 * 24;
+  /** How far before B the chart around B begins. */
+  static final int ZOOM_BEFORE_B = 48;
+
+  /**
+   * One measure's chart over {@code view} ({@code window} or {@code around-b}), every coordinate ready
+   * for the template.
+   */
+  record Chart(String view, String heading, String measure, String type, String summary, String label, int width,
+      int height, String plotLeft, String plotRight, List<Frame> frames, List<Grid> grid, List<TimeTick> timeTicks,
+      String v1, String v2, List<Bars> bars, String zero, List<Mark> marks, List<Overlap> overlap,
+      List<Boundary> boundary, List<PanelLabel> panelLabels, String plotTop, String plotHeight, String stripY,
+      String stripHeight, String axisTitleY) {}
 
   /** A panel's outline. */
   record Frame(String x, String y, String w, String h) {}
@@ -87,7 +94,26 @@ final class ReportChart {
 
   /** The chart of {@code measure} (of ClickHouse type {@code type}) over the reconciliation's window. */
   static Chart of(Reconciliation r, Identifier measure, String type) {
-    HourRange window = r.window();
+    return of(r, measure, type, r.window(), "window", measure.name());
+  }
+
+  /**
+   * The chart of the hours around B, from two days before it, when the window is too long to show them:
+   * over six months the overlap since B is a few pixels wide.
+   */
+  static List<Chart> aroundBoundary(Reconciliation r, Identifier measure, String type) {
+    HourRange w = r.window();
+    HourPartition b = r.boundary();
+    if (w.hours() <= ZOOM_AFTER_HOURS || b.isBefore(w.from()) || !b.isBefore(w.to())) {
+      return List.of();
+    }
+    HourPartition from = b.plusHours(-ZOOM_BEFORE_B).isBefore(w.from()) ? w.from() : b.plusHours(-ZOOM_BEFORE_B);
+    HourPartition to = from.plusHours(ZOOM_AFTER_HOURS).isBefore(w.to()) ? from.plusHours(ZOOM_AFTER_HOURS) : w.to();
+    return List.of(of(r, measure, type, new HourRange(from, to), "around-b", measure.name() + " around B"));
+  }
+
+  private static Chart of(Reconciliation r, Identifier measure, String type, HourRange window, String view,
+      String heading) {
     int n = (int) window.hours();
     long from = window.from().epochSecond();
     double plot = WIDTH - LEFT - RIGHT;
@@ -97,51 +123,18 @@ final class ReportChart {
     double deltaBottom = deltaTop + DELTA;
     int height = (int) deltaBottom + BOTTOM;
 
-    // Hours absent from both versions hold no rows: their totals are zero.
-    double[] v1 = new double[n];
-    double[] v2 = new double[n];
-    double[] delta = new double[n];
-    List<Number> v1s = new ArrayList<>();
-    List<Number> v2s = new ArrayList<>();
-    int differingHours = 0;
-    int largest = -1;
-    Number largestDelta = null;
-    for (Diff.HourDiff h : r.hours()) {
-      int i = (int) ((h.hour().epochSecond() - from) / 3600);
-      for (Diff.Total t : h.totals()) {
-        if (i >= 0 && i < n && t.measure().equals(measure)) {
-          Number a = t.v1();
-          Number b = t.v2();
-          Number d = MeasureFormat.delta(a, b, type);
-          v1[i] = a.doubleValue();
-          v2[i] = b.doubleValue();
-          delta[i] = d.doubleValue();
-          v1s.add(a);
-          v2s.add(b);
-          if (MeasureFormat.differs(a, b, type)) {
-            differingHours++;
-            if (largest < 0 || Math.abs(delta[i]) > Math.abs(delta[largest])) {
-              largest = i;
-              largestDelta = d;
-            }
-          }
-        }
-      }
-    }
-    HourStatus[] status = new HourStatus[n];
-    java.util.Arrays.fill(status, HourStatus.IDENTICAL);
-    for (Reconciliation.HourClass c : r.classes()) {
-      int i = (int) ((c.hour().epochSecond() - from) / 3600);
-      if (i >= 0 && i < n) {
-        status[i] = c.status();
-      }
-    }
+    HourSeries series = HourSeries.of(r, measure, type, window);
+    double[] v1 = series.v1;
+    double[] v2 = series.v2;
+    double[] delta = series.delta;
+    HourStatus[] status = series.status;
 
     ChartColumns columns = new ChartColumns(n, (int) plot);
     double perHour = plot / Math.max(1, n);
-    List<ChartAxes.ValueTick> valueTicks = ChartAxes.valueTicks(Math.min(min(v1), min(v2)), Math.max(max(v1),
-        max(v2)), 4);
-    List<ChartAxes.ValueTick> deltaTicks = ChartAxes.valueTicks(Math.min(0, min(delta)), Math.max(0, max(delta)), 3);
+    List<ChartAxes.ValueTick> valueTicks = ChartAxes.valueTicks(Math.min(HourSeries.min(v1), HourSeries.min(v2)),
+        Math.max(HourSeries.max(v1), HourSeries.max(v2)), 4);
+    List<ChartAxes.ValueTick> deltaTicks = ChartAxes.valueTicks(Math.min(0, HourSeries.min(delta)),
+        Math.max(0, HourSeries.max(delta)), 3);
     BigDecimal vLo = valueTicks.getFirst().value();
     BigDecimal vHi = valueTicks.getLast().value();
     BigDecimal dLo = deltaTicks.getFirst().value();
@@ -166,7 +159,7 @@ final class ReportChart {
     String v2Line = line(v2, columns, perHour, vLo, vHi, TOP, valuesBottom);
     double zero = ChartAxes.y(0, dLo, dHi, deltaTop, deltaBottom);
     List<Bars> bars = bars(delta, status, columns, perHour, dLo, dHi, deltaTop, deltaBottom, zero);
-    List<Mark> marks = marks(r, status, perHour);
+    List<Mark> marks = marks(window, status, perHour);
 
     HourPartition b = r.boundary();
     List<Boundary> boundary = new ArrayList<>();
@@ -191,25 +184,15 @@ final class ReportChart {
     List<PanelLabel> panels = List.of(new PanelLabel("16", px(TOP + VALUES / 2.0), "v1 and v2"),
         new PanelLabel("16", px(deltaTop + DELTA / 2.0), "v2 − v1"));
 
-    String summary = summary(r, type, v1s, v2s, differingHours, n, largest < 0 ? null : window.from().plusHours(largest),
-        largestDelta);
+    String summary = series.summary(view.equals("window") ? "the window" : "these " + Words.count(n, "hour", "hours"));
     String label = "v1, v2 and v2 − v1 of " + measure.name() + " per hour, " + window;
-    return new Chart(measure.name(), type, summary, label, WIDTH, height, px(LEFT), px(LEFT + plot),
+    return new Chart(view, heading, measure.name(), type, summary, label, WIDTH, height, px(LEFT), px(LEFT + plot),
         List.of(new Frame(px(LEFT), px(TOP), px(plot), px(VALUES)), new Frame(px(LEFT), px(deltaTop), px(plot),
             px(DELTA))), grid, timeTicks, v1Line, v2Line, bars, px(zero), marks, overlap, boundary, panels,
         px(TOP), px(deltaBottom - TOP), px(stripTop), px(STRIP), px(deltaBottom + 44));
   }
 
-  private static String summary(Reconciliation r, String type, List<Number> v1s, List<Number> v2s, int differing,
-      int hours, HourPartition largest, Number largestDelta) {
-    Number total = MeasureFormat.delta(MeasureFormat.sum(v1s, type), MeasureFormat.sum(v2s, type), type);
-    String out = "v2 − v1 over the window: " + MeasureFormat.format(total, type) + " in all; "
-        + Words.count(differing) + " of " + Words.count(hours, "hour differs", "hours differ");
-    return largest == null ? out + "." : out + ", the most at " + largest + " UTC (" + MeasureFormat.format(
-        largestDelta, type) + ").";
-  }
-
-  /** A line through every column's extremes: the pixels every hour would draw, with a quarter of the points. */
+  /** A line through every column's lowest and highest hour: at most two points per pixel column. */
   private static String line(double[] series, ChartColumns columns, double perHour, BigDecimal lo, BigDecimal hi,
       double top, double bottom) {
     StringBuilder points = new StringBuilder();
@@ -241,6 +224,8 @@ final class ReportChart {
       }
       double x = LEFT + columns.first(c) * perHour;
       double w = Math.max(1, (columns.end(c) - columns.first(c)) * perHour);
+      // Bars of a few pixels or more keep a hairline between hours, so single hours can be counted.
+      w = w >= 6 ? w - 1 : w;
       double yHigh = Math.min(zero - 1, ChartAxes.y(high, lo, hi, top, bottom));
       double yLow = Math.max(zero + (low < 0 ? 1 : 0), ChartAxes.y(low, lo, hi, top, bottom));
       if (high == 0) {
@@ -255,7 +240,7 @@ final class ReportChart {
   }
 
   /** Runs of consecutive hours of one problem class, each at least {@link #MIN_MARK} pixels wide. */
-  private static List<Mark> marks(Reconciliation r, HourStatus[] status, double perHour) {
+  private static List<Mark> marks(HourRange window, HourStatus[] status, double perHour) {
     List<Mark> out = new ArrayList<>();
     int n = status.length;
     for (int i = 0; i < n; ) {
@@ -274,28 +259,12 @@ final class ReportChart {
         x -= (MIN_MARK - w) / 2;
         w = MIN_MARK;
       }
-      HourPartition first = r.window().from().plusHours(i);
-      String hours = j - i == 1 ? first + " UTC" : first + " to " + r.window().from().plusHours(j) + " UTC";
+      HourPartition first = window.from().plusHours(i);
+      String hours = j - i == 1 ? first + " UTC" : first + " to " + window.from().plusHours(j) + " UTC";
       out.add(new Mark(s.name().toLowerCase(Locale.ROOT), px(x), px(w), hours + ": " + s.name().toLowerCase(
           Locale.ROOT)));
       i = j;
     }
     return out;
-  }
-
-  private static double min(double[] series) {
-    double m = series.length == 0 ? 0 : Double.POSITIVE_INFINITY;
-    for (double v : series) {
-      m = Math.min(m, v);
-    }
-    return m;
-  }
-
-  private static double max(double[] series) {
-    double m = series.length == 0 ? 0 : Double.NEGATIVE_INFINITY;
-    for (double v : series) {
-      m = Math.max(m, v);
-    }
-    return m;
   }
 }

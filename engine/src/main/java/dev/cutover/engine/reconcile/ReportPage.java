@@ -4,6 +4,7 @@ import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -55,8 +57,11 @@ final class ReportPage {
     KeyLists lists = new KeyLists(r, columns, measures, csv);
     KeyLists.KeyList unexpected = lists.unexpected();
     KeyLists.KeyList acknowledged = lists.acknowledged();
-    List<ReportChart.Chart> charts = r.window().hours() == 0 ? List.of()
-        : measures.differing().stream().map(m -> ReportChart.of(r, m, columns.type(m))).toList();
+    List<ReportChart.Chart> charts = new ArrayList<>();
+    for (Identifier m : r.window().hours() == 0 ? List.<Identifier>of() : measures.differing()) {
+      charts.add(ReportChart.of(r, m, columns.type(m)));
+      charts.addAll(ReportChart.aroundBoundary(r, m, columns.type(m)));
+    }
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
     String counts = Words.count(r.hours().size(), "hour", "hours") + " compared, " + Words.count(differing) + " "
         + (differing == 1 ? "differs" : "differ") + ": " + Words.count(r.expectedKeys(), "key", "keys")

@@ -70,7 +70,7 @@ class ReportTest {
   void everyDifferingMeasureIsChartedWithDatedAxesTheBoundaryAndTheOverlap(@TempDir Path dir) throws IOException {
     Document page = Jsoup.parse(ReportExport.write(report, columns, dir.resolve("report.html")).html());
 
-    List<Element> charts = page.select("svg.chart");
+    List<Element> charts = page.select("svg.chart[data-view=window]");
     assertEquals(Set.of("fees", "pnl"), charts.stream().map(c -> c.attr("data-measure")).collect(Collectors.toSet()),
         "one chart per measure that differs, none for trade_count or notional");
     assertEquals("trade_count and notional are identical in every hour and every listed key, so only fees and pnl "
