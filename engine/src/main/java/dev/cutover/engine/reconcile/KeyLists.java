@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -50,6 +51,9 @@ final class KeyLists {
   /** One measure of one key: v1, v2 and v2 − v1, each as ClickHouse prints it. */
   record Cells(String v1, String v2, String delta, boolean changed) {}
 
+  /** How many keys of a list an hour holds in all, and its heading's words for them by kind. */
+  private record HourCount(long keys, String text) {}
+
   private final Reconciliation r;
   private final ReportColumns columns;
   private final List<Identifier> measures;
@@ -75,7 +79,8 @@ final class KeyLists {
       // An acknowledgement of single keys leaves the rest of the hour unexpected: those keys are not counted here.
       r.keys().stream().filter(k -> k.hour().equals(hour) && !k.expected() && acknowledged(k))
           .forEach(k -> kinds.computeIfPresent(Words.kind(k.kind()), (kind, n) -> Math.max(0, n - 1)));
-      return Words.count(r.unexpectedIn(hour), "unexpected key", "unexpected keys") + byKind(kinds);
+      long n = r.unexpectedIn(hour);
+      return new HourCount(n, Words.count(n, "unexpected key", "unexpected keys") + byKind(kinds));
     });
   }
 
@@ -93,7 +98,7 @@ final class KeyLists {
       if (!wholeHourAcknowledged(hour)) {
         kept.stream().filter(k -> k.hour().equals(hour)).forEach(k -> kinds.merge(Words.kind(k.kind()), 1L, Long::sum));
       }
-      return Words.count(n, "acknowledged key", "acknowledged keys") + byKind(kinds);
+      return new HourCount(n, Words.count(n, "acknowledged key", "acknowledged keys") + byKind(kinds));
     });
   }
 
@@ -122,7 +127,7 @@ final class KeyLists {
         }
       });
       long n = rules.values().stream().mapToLong(Long::longValue).sum();
-      return Words.count(n, "key", "keys") + " as the rules expect" + byKind(rules);
+      return new HourCount(n, Words.count(n, "key", "keys") + " as the rules expect" + byKind(rules));
     });
   }
 
@@ -137,16 +142,16 @@ final class KeyLists {
   }
 
   private KeyList list(String id, String title, long total, List<Diff.KeyDiff> kept, int limit, Sentence sentence,
-      java.util.function.Function<HourPartition, String> counts) {
+      Function<HourPartition, HourCount> counts) {
     Map<HourPartition, List<Row>> byHour = new LinkedHashMap<>();
     for (Diff.KeyDiff k : kept.subList(0, Math.min(limit, kept.size()))) {
       byHour.computeIfAbsent(k.hour(), h -> new ArrayList<>()).add(row(k));
     }
     List<HourGroup> hours = new ArrayList<>();
     byHour.forEach((hour, rows) -> {
-      long inHour = kept.stream().filter(k -> k.hour().equals(hour)).count();
-      String shown = rows.size() < inHour ? " · " + Words.count(rows.size()) + " shown here" : "";
-      hours.add(new HourGroup(hour + " UTC", counts.apply(hour) + shown, notes(hour, id), rows));
+      HourCount count = counts.apply(hour);
+      String shown = rows.size() < count.keys() ? " · " + Words.count(rows.size()) + " shown here" : "";
+      hours.add(new HourGroup(hour + " UTC", count.text() + shown, notes(hour, id), rows));
     });
     return new KeyList(id, title, id.equals("expected") ? "rule" : "kind", total, Math.min(limit, kept.size()),
         sentence, hours);
@@ -239,6 +244,10 @@ final class KeyLists {
       return csv.map(name -> new Sentence(showing + "the whole list is in ", name, "."))
           .orElseGet(() -> new Sentence(showing + "cutover reconcile --export csv FILE writes the whole list.", "",
               ""));
+    }
+    if (kept == 0) {
+      return new Sentence(showing + "the reconciliation kept none of them (it keeps at most as many keys as it is "
+          + "asked for); cutover reconcile --keys " + limit + " --export html FILE keeps every one.", "", "");
     }
     return csv.map(name -> new Sentence(showing + "the reconciliation kept " + Words.count(kept) + " of them, all in ",
             name, "; cutover reconcile --keys " + limit + " --export html FILE keeps every one."))

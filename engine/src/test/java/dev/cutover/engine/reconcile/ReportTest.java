@@ -171,6 +171,8 @@ class ReportTest {
     assertEquals("Showing " + KeyLists.SHOWN + " of " + unexpectedInIncident() + " unexpected keys; the reconciliation "
         + "kept 400 of them, all in kept.csv; cutover reconcile --keys " + (unexpectedInIncident() + FeeWorld.BOOKS)
         + " --export html FILE keeps every one.", written.selectFirst("section#unexpected p.cut").text());
+    assertTrue(written.selectFirst("section#acknowledged p.cut").text().startsWith("Showing 0 of " + FeeWorld.BOOKS
+        + " acknowledged keys; the reconciliation kept none of them"), "the incident's keys filled the limit first");
 
     Document alone = Jsoup.parse(ReportExport.html(report));
     assertEquals("Showing " + KeyLists.SHOWN + " of " + unexpectedInIncident() + " unexpected keys; cutover reconcile "
