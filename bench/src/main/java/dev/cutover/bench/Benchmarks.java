@@ -38,6 +38,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -45,10 +46,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every figure and ratio of docs/BENCHMARKS.md, measured side by side in one run on the demo world
  * in a fresh embedded engine: backfill throughput against the plain INSERT … SELECT floor, the live
  * job's write latency with and without a backfill, reconciliation against one scan of both tables'
- * totals (and what the checksum-first path reads when one hour differs), and the cutover's EXCHANGE
- * TABLES under concurrent readers.
+ * totals (and what the checksum-first path reads when one hour differs), the cutover's EXCHANGE
+ * TABLES under concurrent readers, the console's screens, and the reconcile screen's charts at every
+ * zoom on six months of hours built in memory (which, named alone, needs no server).
  */
 public final class Benchmarks {
+
+  /** Sections that read no demo world: run alone, they start no server. */
+  private static final Set<String> SERVERLESS = Set.of("charts", "startup");
 
   private final Session session;
   private final Sql sql;
@@ -67,8 +72,17 @@ public final class Benchmarks {
   public static void main(String[] args) throws Exception {
     double scale = Double.parseDouble(System.getProperty("bench.scale", "1"));
     Path out = Path.of(System.getProperty("bench.out", "target/results.md"));
-    Path data = Files.createTempDirectory("cutover-bench-");
     Report report = new Report();
+    if (!named().isEmpty() && SERVERLESS.containsAll(named())) {
+      // The sections named need no server, so the demo world is not seeded.
+      report.line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; no server (the sections named need none).");
+      section(report, "charts", () -> new ChartBench(report).run());
+      section(report, "startup", () -> coldStart(report));
+      report.write(out);
+      System.exit(0);
+    }
+    Path data = Files.createTempDirectory("cutover-bench-");
     try (Session session = Session.embedded(data, EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
       report.line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
           + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; " + session.describe());
@@ -79,13 +93,14 @@ public final class Benchmarks {
       report.line(String.format("Demo world: scale %.2f, %,d trades, pnl_v1 %,d rows in %,d hours, seeded in %.1f s.",
           scale, seeded.trades(), seeded.v1Rows(), seeded.v1Hours(), seeded.elapsed().toMillis() / 1000.0));
       Benchmarks b = new Benchmarks(session, DemoSpec.load(DemoWorld.DEFAULT_DATABASE), report);
-      b.section("backfill", b::backfillThroughput);
-      b.section("breakdown", b::batchBreakdown);
-      b.section("live", () -> b.liveImpact(world));
-      b.section("reconcile", () -> new ReconcileBench(b.sql, b.engine, b.spec, report).run());
-      b.section("cutover", b::cutover);
-      b.section("ui", () -> new UiBench(b.engine, b.spec, report).run(b::freshTarget));
-      b.section("startup", () -> coldStart(report));
+      section(report, "backfill", b::backfillThroughput);
+      section(report, "breakdown", b::batchBreakdown);
+      section(report, "live", () -> b.liveImpact(world));
+      section(report, "reconcile", () -> new ReconcileBench(b.sql, b.engine, b.spec, report).run());
+      section(report, "cutover", b::cutover);
+      section(report, "ui", () -> new UiBench(b.engine, b.spec, report).run(b::freshTarget));
+      section(report, "charts", () -> new ChartBench(report).run());
+      section(report, "startup", () -> coldStart(report));
     } finally {
       report.write(out);
       try (var paths = Files.walk(data)) {
@@ -93,6 +108,12 @@ public final class Benchmarks {
       }
     }
     System.exit(0);
+  }
+
+  /** The sections {@code -Dbench.sections} names; empty for all. */
+  private static List<String> named() {
+    String only = System.getProperty("bench.sections", "");
+    return only.isBlank() ? List.of() : List.of(only.split(","));
   }
 
   private interface Section {
@@ -103,9 +124,8 @@ public final class Benchmarks {
    * Runs one section unless {@code -Dbench.sections} names others (a comma-separated list, for work on
    * one section; the documented command runs all); a failure is reported and the next section still runs.
    */
-  private void section(String name, Section section) {
-    String only = System.getProperty("bench.sections", "");
-    if (!only.isBlank() && !List.of(only.split(",")).contains(name)) {
+  private static void section(Report report, String name, Section section) {
+    if (!named().isEmpty() && !named().contains(name)) {
       return;
     }
     String loadBefore = loadAverage();

@@ -36,8 +36,12 @@ final class Report {
     System.out.println("## " + title);
     lines.add("### " + title);
     lines.add("");
-    lines.add("| " + String.join(" | ", columns) + " |");
-    lines.add("| --- |" + " ---: |".repeat(columns.length - 1));
+    String header = "| " + String.join(" | ", columns) + " |";
+    String alignment = "| --- |" + " ---: |".repeat(columns.length - 1);
+    System.out.println(header);
+    System.out.println(alignment);
+    lines.add(header);
+    lines.add(alignment);
   }
 
   /** A table row of already formatted cells. */

@@ -37,6 +37,8 @@ import javafx.stage.Stage;
  */
 final class UiBench {
 
+  private static boolean toolkitStarted;
+
   private final Engine engine;
   private final TableSpec spec;
   private final Report report;
@@ -48,8 +50,15 @@ final class UiBench {
     this.report = report;
   }
 
-  /** The same settings as the UI tests' {@code fx.headless.argLine}; set before the toolkit starts. */
-  static void startHeadless() throws InterruptedException {
+  /**
+   * The same settings as the UI tests' {@code fx.headless.argLine}; set before the toolkit starts. The
+   * toolkit starts once per process, for the first section that needs it.
+   */
+  static synchronized void startHeadless() throws InterruptedException {
+    if (toolkitStarted) {
+      return;
+    }
+    toolkitStarted = true;
     System.setProperty("glass.platform", "Monocle");
     System.setProperty("monocle.platform", "Headless");
     System.setProperty("prism.order", "sw");
@@ -212,7 +221,8 @@ final class UiBench {
     return values.stream().mapToDouble(Double::doubleValue).max().orElse(0);
   }
 
-  private static <T> T onFx(Supplier<T> work) {
+  /** Runs {@code work} on the FX thread and waits for its result. */
+  static <T> T onFx(Supplier<T> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
     Platform.runLater(() -> {
       try {
@@ -229,7 +239,7 @@ final class UiBench {
   }
 
   /** The operator who says yes: the bench starts the backfill the screen asks about. */
-  private static final class Yes implements DialogService {
+  static final class Yes implements DialogService {
     @Override
     public Optional<Path> chooseSpecFile(Optional<Path> current) {
       return Optional.empty();
