@@ -4,6 +4,8 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -30,6 +32,8 @@ final class KeyLists {
   static final int SHOWN = 300;
   /** The most examples of expected differences a page shows. */
   static final int EXAMPLES = 30;
+
+  private static final DateTimeFormatter AT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
   /** One list: its title, its real total, the sentence that says what is shown, and its hours. */
   record KeyList(String id, String title, String kindHeader, long total, int shown, Sentence sentence,
@@ -221,7 +225,7 @@ final class KeyLists {
     }
     return r.acknowledged().stream().filter(a -> a.hour().equals(hour))
         .map(a -> (a.key().isEmpty() ? "The whole hour" : "Key " + String.join(", ", a.key())) + " was acknowledged by "
-            + a.by() + " at " + a.at().toString().replace('T', ' ').replaceAll("\\.\\d+", "") + ": " + a.reason())
+            + a.by() + " at " + AT.format(a.at()) + " UTC: " + a.reason())
         .toList();
   }
 
