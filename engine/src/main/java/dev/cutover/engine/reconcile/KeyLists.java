@@ -33,7 +33,8 @@ final class KeyLists {
   /** The most examples of expected differences a page shows. */
   static final int EXAMPLES = 30;
 
-  private static final DateTimeFormatter AT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter AT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+      .withZone(ZoneOffset.UTC);
 
   /** One list: its title, its real total, the sentence that says what is shown, and its hours. */
   record KeyList(String id, String title, String kindHeader, long total, int shown, Sentence sentence,

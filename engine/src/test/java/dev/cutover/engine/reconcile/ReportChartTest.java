@@ -81,7 +81,8 @@ class ReportChartTest {
       double gapPx = Double.parseDouble(ticks.get(i).attr("x")) - Double.parseDouble(ticks.get(i - 1).attr("x"));
       assertTrue(gapPx >= ReportChart.TIME_LABEL_SPACING, "labels " + gapPx + " px apart");
     }
-    assertEquals(List.of("0", "50k", "100k", "150k", "200k", "250k"), chart.select("text.value-tick.values").eachText());
+    assertEquals(List.of("0", "50k", "100k", "150k", "200k", "250k"),
+        chart.select("text.value-tick.values").eachText());
 
     Element around = page.selectFirst("svg.chart[data-view=around-b]");
     assertTrue(around != null, "the hours around B get their own chart");
@@ -99,7 +100,7 @@ class ReportChartTest {
         .map(ChartAxes.ValueTick::label).toList());
     assertEquals(List.of("0", "0.25M", "0.5M", "0.75M", "1M", "1.25M"), ChartAxes.valueTicks(0, 1_200_000, 4).stream()
         .map(ChartAxes.ValueTick::label).toList());
-    assertEquals(List.of("-1", "-0.5", "0", "0.5", "1"), ChartAxes.valueTicks(0, 0, 4).stream().map(ChartAxes.ValueTick::label)
-        .toList(), "a flat zero still gets an axis");
+    assertEquals(List.of("-1", "-0.5", "0", "0.5", "1"), ChartAxes.valueTicks(0, 0, 4).stream()
+        .map(ChartAxes.ValueTick::label).toList(), "a flat zero still gets an axis");
   }
 }
