@@ -30,6 +30,8 @@ import dev.cutover.engine.cutover.Gates;
 import dev.cutover.engine.cutover.Retirement;
 import dev.cutover.engine.cutover.Swap;
 import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.reconcile.ReportColumns;
+import dev.cutover.engine.reconcile.ReportExport;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.preflight.Preflight;
 import dev.cutover.engine.reconcile.Differ;
@@ -65,11 +67,13 @@ import java.util.function.UnaryOperator;
  */
 public final class Engine {
 
+  private final Database database;
   private final Sql sql;
   private final StateStore store;
   private final ReportStore reports;
 
   public Engine(Database database) {
+    this.database = database;
     this.sql = new Sql(database.dataSource());
     this.store = new StateStore(sql, database.server().database());
     this.reports = new ReportStore(sql, database.server().database());
@@ -251,6 +255,24 @@ public final class Engine {
    */
   public Optional<Reconciliation> latestReconciliation(TableSpec spec) {
     return reports.reconciliations(Backfill.target(spec)).stream().findFirst().flatMap(s -> reports.load(s.id()));
+  }
+
+  /**
+   * Writes a reconciliation as an HTML page for reviewers, with the CSV of every key it kept beside
+   * it (the CSV first, so that the page never names a file that is not there); key columns are named
+   * and values print as their ClickHouse types print.
+   */
+  public ReportExport.Written exportHtml(Reconciliation r, TableSpec spec, java.nio.file.Path file) {
+    return ReportExport.write(r, ReportColumns.read(database, spec), file);
+  }
+
+  /** Writes a reconciliation as CSV: hours, keys, counts and coverage, values as their types print. */
+  public java.nio.file.Path exportCsv(Reconciliation r, TableSpec spec, java.nio.file.Path file) {
+    try {
+      return java.nio.file.Files.writeString(file, ReportExport.csv(r, ReportColumns.read(database, spec)));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Could not write the report to " + file + ": " + e.getMessage(), e);
+    }
   }
 
   /** A stored reconciliation by its id, read back whole. */

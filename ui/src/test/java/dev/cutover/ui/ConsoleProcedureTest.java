@@ -311,6 +311,17 @@ class ConsoleProcedureTest {
         () -> fx.text("verdict-detail"));
     assertTrue(Files.readString(csv).startsWith("section,hour,owner,status,rows_v1,rows_v2"));
     Files.delete(csv);
+    // The page for reviewers, with every key it kept in a CSV beside it.
+    Path html = Files.createTempFile("reconciliation-", ".html");
+    Path keysCsv = html.resolveSibling(html.getFileName().toString().replace(".html", ".csv"));
+    dialogs.exportFile = html;
+    fx.click("export-html");
+    fx.waitFor(30, () -> fx.text("verdict-detail").endsWith("Wrote " + html.toAbsolutePath() + ", and every key it kept "
+        + "to " + keysCsv.toAbsolutePath() + "."), () -> fx.text("verdict-detail"));
+    assertTrue(Files.readString(html).contains("<svg"), "the page charts the measures");
+    assertTrue(Files.readString(keysCsv).startsWith("section,hour,owner,status,rows_v1,rows_v2"));
+    Files.delete(html);
+    Files.delete(keysCsv);
 
     // 8. Cutover (reached by keyboard: Alt+T): the gate is open; the dialog shows the statement; the result is verified.
     robot.push(KeyCode.ALT, KeyCode.T);

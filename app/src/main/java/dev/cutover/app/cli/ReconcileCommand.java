@@ -8,8 +8,6 @@ import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Safety;
-import dev.cutover.engine.reconcile.ReportColumns;
-import dev.cutover.engine.reconcile.ReportExport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,12 +81,11 @@ public final class ReconcileCommand extends EngineCommand {
     Reconciliation r = engine.reconcile(spec, which, range, Math.max(1, keys), steps());
     Path keysFile = null;
     if (exportFile != null) {
-      ReportColumns columns = ReportColumns.read(session.database(), spec);
       if (format.equals("csv")) {
-        Files.writeString(exportFile, ReportExport.csv(r, columns));
+        engine.exportCsv(r, spec, exportFile);
       } else {
         // The page lists a few hundred keys of each list; the CSV beside it holds every key the reconciliation kept.
-        keysFile = ReportExport.write(r, columns, exportFile).csv();
+        keysFile = engine.exportHtml(r, spec, exportFile).csv();
       }
     }
     List<String> lines = new ArrayList<>();

@@ -13,7 +13,6 @@ import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenModel;
 import dev.cutover.ui.dialogs.DialogService.AckRequest;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -275,8 +274,16 @@ public final class ReconcileModel implements ScreenModel {
     if (file.isEmpty()) {
       return;
     }
-    activity.run("write " + file.get().getFileName(), p -> Files.writeString(file.get(), format.equals("csv")
-        ? ReportExport.csv(r) : ReportExport.html(r)), path -> note.set("Wrote " + path.toAbsolutePath() + "."));
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    // The page lists a few hundred keys of each list; the CSV written beside it holds every key kept.
+    activity.run("write " + file.get().getFileName(), p -> format.equals("csv")
+        ? "Wrote " + engine.exportCsv(r, spec, file.get()).toAbsolutePath() + "."
+        : written(engine.exportHtml(r, spec, file.get())), note::set);
+  }
+
+  private static String written(ReportExport.Written w) {
+    return "Wrote " + w.html().toAbsolutePath() + ", and every key it kept to " + w.csv().toAbsolutePath() + ".";
   }
 
   public Activity activity() {
