@@ -99,13 +99,18 @@ public final class Session implements AutoCloseable {
    * Asks the server whether it is there, within {@code timeout}, without the connection pool (whose
    * connections a long backfill may hold): the embedded server's process first, then ClickHouse's
    * {@code /ping} over plain HTTP, or a TCP connect for a TLS endpoint. Never throws; a server that
-   * does not answer in time counts as lost.
+   * does not answer in time counts as lost, and so does an embedded server that is stopping: it
+   * cancels the queries it runs and closes its listener moments later.
    */
   public ServerHealth health(java.time.Duration timeout) {
     if (embedded != null) {
       Optional<String> why = embedded.whyStopped();
       if (why.isPresent()) {
         return ServerHealth.lost("The embedded ClickHouse stopped: " + why.get() + ".");
+      }
+      Optional<String> stopping = embedded.whyStopping();
+      if (stopping.isPresent()) {
+        return ServerHealth.lost("The embedded ClickHouse is stopping (" + stopping.get() + ").");
       }
     }
     return Ping.ping(database.profile(), timeout);

@@ -434,20 +434,47 @@ public final class EmbeddedServer implements AutoCloseable {
     if (Files.isRegularFile(crash)) {
       return Optional.of("it crashed; its crash file is " + crash);
     }
-    String stopping = "server " + pid + ": stopping (";
     try {
-      String log = Files.isRegularFile(dir.log()) ? Files.readString(dir.log(), java.nio.charset.StandardCharsets.ISO_8859_1)
-          : "";
-      int at = log.lastIndexOf(stopping);
-      if (at >= 0) {
-        int end = log.indexOf('\n', at);
-        String line = log.substring(at + stopping.length(), end < 0 ? log.length() : end).strip();
-        return Optional.of("it stopped (" + (line.endsWith(")") ? line.substring(0, line.length() - 1) : line) + ")");
+      Optional<String> reason = stoppingReason(pid);
+      if (reason.isPresent()) {
+        return Optional.of("it stopped (" + reason.get() + ")");
       }
     } catch (IOException e) {
       return Optional.of("it ended, and its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
     }
     return Optional.of("its process " + pid + " ended without a word in " + dir.log() + ": it was killed");
+  }
+
+  /**
+   * Why this server is stopping while its process still runs (it refuses new work and its listener is
+   * about to close), in the words of its log: {@code asked to stop: …}, {@code its last client left}.
+   * Empty while it serves, and once it has ended (then see {@link #whyStopped()}). Cheap while it
+   * serves: the log is read only once the server has marked itself as stopping.
+   */
+  public Optional<String> whyStopping() {
+    long pid = record.pid();
+    if (dir.stoppingServer().orElse(-1) != pid) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(stoppingReason(pid).orElse("no reason in its log yet"));
+    } catch (IOException e) {
+      return Optional.of("its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
+    }
+  }
+
+  /** The reason of the server's last {@code stopping (…)} line in its log, without the parentheses. */
+  private Optional<String> stoppingReason(long pid) throws IOException {
+    String stopping = "server " + pid + ": stopping (";
+    String log = Files.isRegularFile(dir.log())
+        ? Files.readString(dir.log(), java.nio.charset.StandardCharsets.ISO_8859_1) : "";
+    int at = log.lastIndexOf(stopping);
+    if (at < 0) {
+      return Optional.empty();
+    }
+    int end = log.indexOf('\n', at);
+    String line = log.substring(at + stopping.length(), end < 0 ? log.length() : end).strip();
+    return Optional.of(line.endsWith(")") ? line.substring(0, line.length() - 1) : line);
   }
 
   /** Lets go of this process's lease; the server stops by itself once no process holds one for its idle period. */

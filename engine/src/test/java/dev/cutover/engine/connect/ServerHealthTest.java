@@ -51,6 +51,27 @@ class ServerHealthTest {
     }
   }
 
+  /**
+   * A server that has begun to stop cancels its queries and closes its listener moments later: it is
+   * lost from its first stopping moment, with its reason, while its process still runs.
+   */
+  @Test
+  void aStoppingEmbeddedServerIsLostWithItsReasonBeforeItsProcessEnds() throws Exception {
+    try (Session session = Session.embedded(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
+      ProcessHandle server = ProcessHandle.of(session.embedded().orElseThrow().pid()).orElseThrow();
+      Thread stopper = Thread.ofPlatform().start(() -> EmbeddedServer.stopRunning(dir, "an operator stops it"));
+      ServerHealth health = session.health(PROBE);
+      while (health.answering() && server.isAlive()) {
+        Thread.sleep(20);
+        health = session.health(PROBE);
+      }
+      stopper.join(60_000);
+      // "is stopping" is said only while the process runs; once it has ended the sentence is "stopped: …".
+      assertFalse(health.answering());
+      assertEquals("The embedded ClickHouse is stopping (asked to stop: an operator stops it).", health.sentence());
+    }
+  }
+
   @Test
   void aKilledEmbeddedServerIsLostAndSaysItWasKilled() throws Exception {
     try (Session session = Session.embedded(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
