@@ -7,6 +7,7 @@ import dev.cutover.app.demo.LiveOptions;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.ui.DemoControls;
@@ -30,9 +31,26 @@ final class DemoConsole implements DemoControls, AutoCloseable {
     this.dataDirectory = dataDirectory;
   }
 
-  private Session session() {
-    return session.updateAndGet(s -> s != null ? s
-        : Session.embedded(dataDirectory, EngineLibrary.fromEnvironment(), EngineProgress.NONE));
+  /**
+   * The demo's session, opened again when the server it was opened on has ended: the console starts a
+   * new server after losing one, and a pool of the old one would only ever be refused. A live job bound
+   * to the old session goes with it; the operator starts it again from its button.
+   */
+  private synchronized Session session() {
+    Session s = session.get();
+    if (s != null && s.embedded().map(EmbeddedServer::running).orElse(true)) {
+      return s;
+    }
+    if (s != null) {
+      LiveJob stale = live.getAndSet(null);
+      if (stale != null) {
+        stale.stop();
+      }
+      s.close();
+    }
+    Session fresh = Session.embedded(dataDirectory, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    session.set(fresh);
+    return fresh;
   }
 
   @Override
@@ -54,11 +72,11 @@ final class DemoConsole implements DemoControls, AutoCloseable {
 
   @Override
   public synchronized void startLiveJob() {
+    Session s = session();
     LiveJob job = live.get();
     if (job != null && job.running()) {
       return;
     }
-    Session s = session();
     if (!DemoStatus.read(s.database(), world).seeded()) {
       throw new StepRefusedException("demo live", "The demo world in database " + world.database() + " is not "
           + "seeded, so there is no live job to run: run ./cutover demo seed first.");
@@ -79,12 +97,13 @@ final class DemoConsole implements DemoControls, AutoCloseable {
 
   @Override
   public void deployV2(HourPartition from) {
+    Session s = session();
     LiveJob job = live.get();
     if (job != null) {
       job.deployV2(from.start());
       return;
     }
-    try (LiveJob once = LiveJob.open(session().database(), world, LiveOptions.defaults())) {
+    try (LiveJob once = LiveJob.open(s.database(), world, LiveOptions.defaults())) {
       once.deployV2(from.start());
     }
   }

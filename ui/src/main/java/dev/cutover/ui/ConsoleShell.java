@@ -7,6 +7,11 @@ import java.util.List;
 import java.util.Map;
 import javafx.application.Platform;
 import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.value.ObservableBooleanValue;
+import javafx.beans.value.ObservableValue;
+import javafx.scene.effect.ColorAdjust;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -28,23 +33,37 @@ import javafx.scene.layout.VBox;
 /**
  * The window's frame: a title bar with the theme switch, a sidebar with one entry per step of the
  * procedure (Alt+letter or Ctrl+1…6), the repair banner above every screen past the connection, the
- * current screen, and a status line.
+ * current screen, and a status line that turns red when the server is lost.
+ *
+ * <p>While what the screens show may no longer hold (the server does not answer, or the screens read
+ * again after a reconnect) every screen past the connection is treated alike: greyed, with every
+ * control off, under one line that says why. One binding covers every screen and every action on
+ * it, so that no screen can forget a button that writes.
  */
 final class ConsoleShell {
 
   private final BorderPane root = new BorderPane();
   private final StackPane content = new StackPane();
   private final Label status = new Label();
+  private final Region statusDot = new Region();
+  private final HBox statusBar;
   private final ToggleGroup navigation = new ToggleGroup();
   private final Map<String, Screen> screens = new LinkedHashMap<>();
   private final Map<String, ToggleButton> buttons = new LinkedHashMap<>();
   private final ToggleButton dark = new ToggleButton("_Dark theme");
   private final Node banner;
   private final RepairBanner repairBanner;
+  private final BooleanProperty dataScreen = new SimpleBooleanProperty();
+  private final BooleanBinding greyed;
   private Screen current;
   private ScreenView currentView;
 
-  ConsoleShell(List<Screen> all, BooleanBinding ready, RepairBanner repairBanner) {
+  /**
+   * @param strip the line that says why the screens are greyed, shown above them meanwhile
+   * @param stale whether what the screens show may no longer hold
+   */
+  ConsoleShell(List<Screen> all, BooleanBinding ready, RepairBanner repairBanner, Node strip,
+      ObservableBooleanValue stale) {
     this.repairBanner = repairBanner;
     this.banner = repairBanner.root();
     Label name = new Label("Cutover");
@@ -100,7 +119,10 @@ final class ConsoleShell {
 
     status.setId("status-line");
     status.getStyleClass().add("muted");
-    HBox statusBar = new HBox(status);
+    statusDot.getStyleClass().add("status-dot");
+    statusBar = new HBox(8, statusDot, status);
+    statusBar.setAlignment(Pos.CENTER_LEFT);
+    statusBar.setId("status-bar");
     statusBar.getStyleClass().add("status-bar");
     statusBar.setPadding(new Insets(4, 16, 4, 16));
 
@@ -111,8 +133,23 @@ final class ConsoleShell {
     root.setLeft(sidebar);
     banner.setVisible(false);
     banner.setManaged(false);
-    VBox centre = new VBox(banner, content);
+    VBox screen = new VBox(banner, content);
+    screen.setId("screen");
     VBox.setVgrow(content, Priority.ALWAYS);
+    greyed = dataScreen.and(stale);
+    strip.visibleProperty().bind(greyed);
+    strip.managedProperty().bind(greyed);
+    screen.disableProperty().bind(greyed);
+    ColorAdjust grey = new ColorAdjust(0, -1, 0, 0);
+    greyed.subscribe(g -> {
+      screen.setEffect(g ? grey : null);
+      screen.getStyleClass().remove("stale-screen");
+      if (g) {
+        screen.getStyleClass().add("stale-screen");
+      }
+    });
+    VBox centre = new VBox(strip, screen);
+    VBox.setVgrow(screen, Priority.ALWAYS);
     root.setCenter(centre);
     root.setBottom(statusBar);
     root.sceneProperty().addListener((o, was, scene) -> {
@@ -149,6 +186,7 @@ final class ConsoleShell {
     buttons.get(id).setSelected(true);
     banner.setVisible(next.needsSpec());
     banner.setManaged(next.needsSpec());
+    dataScreen.set(next.needsSpec());
     repairBanner.compact(currentView.compactBanner());
     next.model().shown();
     Platform.runLater(() -> content.requestFocus());
@@ -173,8 +211,26 @@ final class ConsoleShell {
     return dark;
   }
 
-  javafx.beans.property.StringProperty statusProperty() {
-    return status.textProperty();
+  /** The status line's text, and its tone (ok, working, lost, failed) as a style class of the bar and the line. */
+  void bindStatus(ObservableValue<String> text, ObservableValue<String> tone) {
+    status.textProperty().bind(text);
+    // A long reason (a data directory's path) may not fit the bar: the whole line is a tooltip away.
+    javafx.scene.control.Tooltip whole = new javafx.scene.control.Tooltip();
+    whole.textProperty().bind(text);
+    whole.setWrapText(true);
+    whole.setMaxWidth(720);
+    status.setTooltip(whole);
+    tone.subscribe(t -> {
+      for (Node n : List.of(statusBar, status)) {
+        n.getStyleClass().removeIf(c -> c.startsWith("status-") && !c.equals("status-bar"));
+        n.getStyleClass().add("status-" + t);
+      }
+    });
+  }
+
+  /** Whether the screen shown is greyed because what it shows may no longer hold. */
+  boolean greyed() {
+    return greyed.get();
   }
 
   Parent root() {

@@ -5,6 +5,7 @@ import dev.cutover.ui.backfill.BackfillView;
 import dev.cutover.ui.common.Palette;
 import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.ConnectionView;
+import dev.cutover.ui.connection.LinkStrip;
 import dev.cutover.ui.cutover.CutoverModel;
 import dev.cutover.ui.cutover.CutoverView;
 import dev.cutover.ui.dialogs.DialogService;
@@ -95,6 +96,9 @@ public final class CutoverConsole extends Application {
     cutover = new CutoverModel(workspace);
     history = new HistoryModel(workspace);
     banner = new RepairBanner(workspace.repair());
+    // After a reconnect every screen reads again, and actions wait until all have.
+    new ScreenReread(workspace, List.of(connection, plan, backfill, reconcile, cutover, history));
+    LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
         new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
@@ -102,8 +106,8 @@ public final class CutoverConsole extends Application {
         new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
         new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
         new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
-        banner);
-    shell.statusProperty().bind(connection.statusLineProperty());
+        banner, strip.root(), workspace.online().not());
+    shell.bindStatus(connection.statusLineProperty(), connection.statusToneProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
     created.accept(scene);
     shell.darkToggle().selectedProperty().addListener((o, was, dark) -> theme(scene, dark));
@@ -126,6 +130,11 @@ public final class CutoverConsole extends Application {
 
   public String currentScreen() {
     return shell.currentScreen();
+  }
+
+  /** Whether the screen shown is greyed, its actions off, because what it shows may no longer hold. */
+  public boolean greyed() {
+    return shell.greyed();
   }
 
   /** The view of the screen shown now. */
@@ -164,6 +173,7 @@ public final class CutoverConsole extends Application {
   @Override
   public void stop() {
     if (shell != null) {
+      connection.stopWatching();
       shell.leave();
       workspace.repair().stop();
       banner.dispose();

@@ -5,18 +5,24 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Palette;
+import dev.cutover.ui.connection.ConnectionWatch;
+import dev.cutover.ui.connection.ServerLink;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.repair.RepairWatch;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.util.Optional;
+import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 
 /**
- * What the screens share, on the FX thread: the engine once connected, the loaded spec, the plan and
- * its preflight, where the repair stands, the theme's palette, and the doors to background work and
- * to the operator.
+ * What the screens share, on the FX thread: the engine once connected, whether its server answers,
+ * the loaded spec, the plan and its preflight, where the repair stands, the theme's palette, and the
+ * doors to background work and to the operator.
  */
 public final class Workspace {
 
@@ -29,12 +35,20 @@ public final class Workspace {
   private final ObjectProperty<Plan> plan = new SimpleObjectProperty<>();
   private final ObjectProperty<Preflighted> preflight = new SimpleObjectProperty<>();
   private final ObjectProperty<Palette> palette = new SimpleObjectProperty<>(Palette.LIGHT);
+  private final ConnectionWatch connectionWatch;
+  private final BooleanProperty fresh = new SimpleBooleanProperty(true);
+  private final BooleanBinding lost;
+  private final BooleanBinding online;
   private final RepairWatch repair;
 
   public Workspace(TaskExecutor executor, DialogService dialogs) {
     this.executor = executor;
     this.dialogs = dialogs;
-    this.repair = new RepairWatch(executor, engine, spec);
+    this.connectionWatch = new ConnectionWatch(executor);
+    ReadOnlyObjectProperty<ServerLink> link = connectionWatch.linkProperty();
+    this.lost = Bindings.createBooleanBinding(() -> link.get().lost(), link);
+    this.online = lost.not().and(fresh);
+    this.repair = new RepairWatch(executor, engine, spec, lost.not());
     // A new spec invalidates what was planned and checked for the old one.
     spec.addListener((o, was, is) -> {
       plan.set(null);
@@ -101,6 +115,36 @@ public final class Workspace {
    */
   public RepairWatch repair() {
     return repair;
+  }
+
+  /** Whether the server answers, probed about once a second; the connection screen starts and restarts it. */
+  public ConnectionWatch connectionWatch() {
+    return connectionWatch;
+  }
+
+  public ReadOnlyObjectProperty<ServerLink> linkProperty() {
+    return connectionWatch.linkProperty();
+  }
+
+  /**
+   * Whether the server does not answer (or the console is reconnecting to it): what the screens show
+   * was read before and may no longer hold, and nothing may be written or switched.
+   */
+  public BooleanBinding lost() {
+    return lost;
+  }
+
+  /**
+   * Whether what the screens show was read from the session open now. False from a reconnect until
+   * every screen has read again: their actions wait for it.
+   */
+  public BooleanProperty freshProperty() {
+    return fresh;
+  }
+
+  /** Whether the screens may act: the server answers and they have read from it since the last reconnect. */
+  public BooleanBinding online() {
+    return online;
   }
 
   public ObjectProperty<Palette> paletteProperty() {

@@ -68,8 +68,9 @@ public final class BackfillModel implements ScreenModel {
   private final Queue<BackfillEvent> events = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean drainScheduled = new AtomicBoolean();
   private final BackfillEvent.Listener listener = this::received;
+  private final BooleanProperty reading = new SimpleBooleanProperty();
   private TaskExecutor.Handle poll;
-  private boolean reading;
+  private long generation;
   private RunRecord lastRead;
 
   public BackfillModel(Workspace workspace) {
@@ -99,7 +100,29 @@ public final class BackfillModel implements ScreenModel {
   @Override
   public void shown() {
     refresh();
-    poll = workspace.executor().every(POLL, this::refresh);
+    // While the server does not answer there is nothing to read: the screen is greyed and says why.
+    poll = workspace.executor().every(POLL, () -> {
+      if (!workspace.lost().get()) {
+        refresh();
+      }
+    });
+  }
+
+  /**
+   * Reads the runs, the live status and the ledger again after a reconnect, whatever read was under
+   * way: that one went to the server as it was, and its answer is dropped.
+   */
+  @Override
+  public void reread() {
+    generation++;
+    reading.set(false);
+    lastRead = null;
+    refresh();
+  }
+
+  @Override
+  public javafx.beans.value.ObservableBooleanValue reading() {
+    return reading;
   }
 
   @Override
@@ -115,10 +138,11 @@ public final class BackfillModel implements ScreenModel {
     demoLive.refresh();
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    if (reading || spec == null || engine == null) {
+    if (reading.get() || spec == null || engine == null) {
       return;
     }
-    reading = true;
+    reading.set(true);
+    long read = generation;
     String wanted = selectedRun.get();
     BackfillRun mine = driven.get();
     RunRecord previous = lastRead;
@@ -133,9 +157,15 @@ public final class BackfillModel implements ScreenModel {
       }
       boolean interrupted = shown.map(r -> r.interrupted(Instant.now(), StateStore.STALE_AFTER)).orElse(false);
       return new Snapshot(all, status, shown, ledger, interrupted);
-    }, (message, fraction) -> {}, this::apply, failure -> {
-      reading = false;
-      pollError.set(Errors.sentence(failure, "read the runs and the ledger"));
+    }, (message, fraction) -> {}, s -> {
+      if (read == generation) {
+        apply(s);
+      }
+    }, failure -> {
+      if (read == generation) {
+        reading.set(false);
+        pollError.set(Errors.sentence(failure, "read the runs and the ledger"));
+      }
     });
   }
 
@@ -148,7 +178,7 @@ public final class BackfillModel implements ScreenModel {
       Map<HourPartition, LedgerEntry> ledger, boolean interrupted) {}
 
   private void apply(Snapshot s) {
-    reading = false;
+    reading.set(false);
     pollError.set("");
     // A run that started, stopped or ended (here or elsewhere) may have moved the repair.
     if (s.shown().isPresent() && lastRead != null && lastRead.id().equals(s.shown().get().id())

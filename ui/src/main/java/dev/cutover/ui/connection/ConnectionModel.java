@@ -3,22 +3,21 @@ package dev.cutover.ui.connection;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.api.ServerInfo;
-import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenModel;
 import dev.cutover.ui.tasks.TaskExecutor;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.beans.value.ObservableBooleanValue;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -28,7 +27,10 @@ import javafx.beans.property.StringProperty;
 
 /**
  * The connection screen's state: what it connects to (the launch target or a saved profile), how
- * far it got, what it found, and which spec the console works on.
+ * far it got, what it found, whether the server still answers, and which spec the console works on.
+ * Every connect opens a new session; the one it replaces is closed once no run this console drives
+ * uses it. While connected, a {@link ConnectionWatch} probes the server and, when it is lost, opens
+ * a new session to the same target by itself (for the embedded default, a new server).
  */
 public final class ConnectionModel implements ScreenModel {
 
@@ -36,6 +38,8 @@ public final class ConnectionModel implements ScreenModel {
   public enum State {
     CONNECTING("Connecting"),
     CONNECTED("Connected"),
+    LOST("Server lost"),
+    RECONNECTING("Reconnecting"),
     FAILED("Not connected");
 
     private final String label;
@@ -54,39 +58,44 @@ public final class ConnectionModel implements ScreenModel {
   private final ObjectProperty<State> state = new SimpleObjectProperty<>(State.CONNECTING);
   private final StringProperty step = new SimpleStringProperty("");
   private final StringProperty error = new SimpleStringProperty("");
-  private final StringProperty version = new SimpleStringProperty("—");
-  private final StringProperty address = new SimpleStringProperty("—");
-  private final StringProperty database = new SimpleStringProperty("—");
-  private final StringProperty dataDirectory = new SimpleStringProperty("—");
-  private final StringProperty mode = new SimpleStringProperty("—");
-  private final StringProperty specFile = new SimpleStringProperty("");
-  private final StringProperty specSummary = new SimpleStringProperty("No spec loaded.");
+  private final ServerFacts facts = new ServerFacts();
   private final StringProperty statusLine = new SimpleStringProperty("");
+  private final StringProperty statusTone = new SimpleStringProperty("working");
   private String sessionText = "";
+  private String connectingTo = "";
   private final Workspace workspace;
-  private final Activity specLoading;
+  private final SpecChoice spec;
+  private final Sessions sessions;
   private final Profiles profiles;
   private final Target.Launch launch;
   private final ObservableList<Target> targets = FXCollections.observableArrayList();
   private final ObjectProperty<Target> selected = new SimpleObjectProperty<>();
   private final ObjectProperty<Target> connectedTo = new SimpleObjectProperty<>();
-  private volatile Session session;
-  private volatile Session launchSession;
+  private final ConnectionWatch watch;
+  private Supplier<char[]> password = () -> new char[0];
 
   public ConnectionModel(ConsoleStartup startup, Workspace workspace) {
     this.startup = startup;
     this.workspace = workspace;
     this.executor = workspace.executor();
-    this.specLoading = new Activity(executor);
+    this.spec = new SpecChoice(workspace, startup.defaultSpec());
+    this.sessions = new Sessions(workspace);
     this.profiles = new Profiles(startup.profiles(), workspace.dialogs(), executor);
     this.launch = new Target.Launch(startup.target());
-    startup.defaultSpec().ifPresent(p -> specFile.set(p.toString()));
+    this.watch = workspace.connectionWatch();
+    watch.linkProperty().addListener((o, was, link) -> linkChanged(link));
+    state.addListener((o, was, is) -> status());
+    spec.statusProperty().addListener((o, was, is) -> status());
     profiles.saved().addListener((javafx.collections.ListChangeListener<SavedProfile>) c -> rebuildTargets());
     rebuildTargets();
     profiles.reload();
   }
 
-  /** Connects to the chosen target in the background; safe to call again after a failure. */
+  /**
+   * Connects to the chosen target in the background, always with a new session: to the same target
+   * as now, the screens keep their spec and read everything again once it is open. Safe to call again
+   * after a failure, and while the server is lost (the watch stops trying meanwhile).
+   */
   public void connect() {
     Target target = selected.get() == null ? launch : selected.get();
     if (workspace.drivingProperty().get() && !target.equals(connectedTo.get())) {
@@ -94,89 +103,145 @@ public final class ConnectionModel implements ScreenModel {
           + "to another server.");
       return;
     }
-    // A password asked for now stays in memory for the session: the pool opens connections later too.
-    java.util.function.Supplier<char[]> password = () -> new char[0];
+    // A password asked for now stays in memory for the session: the pool opens connections later too, and a
+    // reconnect after a lost server needs it again.
+    Supplier<char[]> asked = () -> new char[0];
     if (target instanceof Target.Saved saved && saved.profile().password() == SavedProfile.Password.ASK) {
       Optional<char[]> typed = workspace.dialogs().askPassword(saved.profile());
       if (typed.isEmpty()) {
         return;
       }
       char[] secret = typed.get();
-      password = secret::clone;
+      asked = secret::clone;
     }
-    java.util.function.Supplier<char[]> asked = password;
+    Supplier<char[]> secret = asked;
     String where = target instanceof Target.Saved saved ? saved.profile().describe() : startup.target();
     if (!target.equals(connectedTo.get())) {
       // The screens past this one work on the new server only once it answers, with the spec checked there.
+      watch.forget();
       connectedTo.set(null);
       workspace.specProperty().set(null);
       workspace.engineProperty().set(null);
       workspace.demoProperty().set(null);
+    } else {
+      // Same server: what the screens show stays greyed if it was lost, until the new session has read it again.
+      watch.pause();
     }
-    state.set(State.CONNECTING);
     error.set("");
     step.set("Connecting to " + where);
-    statusLine.set("Connecting to " + where + "…");
-    Session previous = session;
+    connectingTo = where;
+    state.set(State.CONNECTING);
     executor.submit(
         progress -> {
-          Session opened = switch (target) {
-            case Target.Launch l -> launchSession(progress);
-            case Target.Saved saved -> Session.connect(saved.profile().connectionProfile(asked));
-          };
-          if (previous != null && previous != opened && previous != launchSession) {
-            previous.close();
-          }
-          return new Opened(opened, new Engine(opened.database()), target);
+          Session opened = open(target, secret, (message, done, total) ->
+              progress.update(message, total > 0 ? (double) done / total : -1));
+          return new Opened(opened, new Engine(opened.database()), target, secret);
         },
         this::connected,
-        this::failed);
+        failure -> failed(target, failure));
   }
 
-  /** The session of the launch target, opened once and kept while the console runs (the demo shares its server). */
-  private Session launchSession(TaskExecutor.Progress progress) {
-    synchronized (this) {
-      if (launchSession == null) {
-        launchSession = startup.connector().open((message, done, total) ->
-            progress.update(message, total > 0 ? (double) done / total : -1));
-      }
-      return launchSession;
-    }
+  /** Opens a new session to {@code target}: for the launch target through the console's own factory. */
+  private Session open(Target target, Supplier<char[]> secret, EngineProgress progress) {
+    return switch (target) {
+      case Target.Launch l -> startup.connector().open(progress);
+      case Target.Saved saved -> Session.connect(saved.profile().connectionProfile(secret));
+    };
   }
 
-  private record Opened(Session session, Engine engine, Target target) {}
+  private record Opened(Session session, Engine engine, Target target, Supplier<char[]> password) {}
 
   private void connected(Opened result) {
-    Session opened = result.session();
-    session = opened;
-    connectedTo.set(result.target());
-    ServerInfo info = opened.server();
-    version.set("ClickHouse " + info.version());
-    address.set(info.address() + (info.tls() ? " (TLS)" : ""));
-    database.set(info.database() + " (" + info.databaseEngine() + "), user " + info.user());
-    mode.set(opened.embedded().isPresent()
-        ? (startedHere(opened.embedded().get()) ? "Embedded, started by this console"
-            : "Embedded, shared with another Cutover process")
-        : result.target() instanceof Target.Saved saved
-            ? "Saved profile " + saved.profile().name() + ", " + saved.profile().describePassword()
-            : "Server given by JDBC URL");
-    dataDirectory.set(opened.embedded().map(e -> e.dataDirectory().toString()).orElse("— (not embedded)"));
+    password = result.password();
+    // Answering first: a connect made while the server was lost must let the screens read on the new session.
+    watch.watch(result.session(), reopen(result.target(), result.password()), this::reconnected);
+    install(result.session(), result.engine(), result.target());
+  }
+
+  /** What the watch calls to open a new session to the same target after the server was lost. */
+  private ConnectionWatch.Reopen reopen(Target target, Supplier<char[]> secret) {
+    return attempt -> open(target, secret, EngineProgress.NONE);
+  }
+
+  /** A new session opened by the watch after the server was lost; on the FX thread. */
+  private void reconnected(Session fresh) {
+    Target target = connectedTo.get();
+    if (target == null) {
+      fresh.close();
+      return;
+    }
+    install(fresh, new Engine(fresh.database()), target);
+  }
+
+  /**
+   * Makes {@code opened} the console's session: the one it replaces closes once no run of this console
+   * uses it, and on the same target a new engine makes every screen read again (see ScreenReread).
+   */
+  private void install(Session opened, Engine engine, Target target) {
+    sessions.replace(opened);
+    connectedTo.set(target);
+    facts.show(opened, target);
     step.set("");
-    state.set(State.CONNECTED);
+    error.set("");
     sessionText = opened.describe();
-    statusLine.set(sessionText + " · no spec loaded");
-    workspace.demoProperty().set(result.target() instanceof Target.Launch ? startup.demo().orElse(null) : null);
+    state.set(State.CONNECTED);
+    status();
+    workspace.demoProperty().set(target instanceof Target.Launch ? startup.demo().orElse(null) : null);
     // A new session each time: the engine must not keep the pool of a session closed by this reconnect.
-    workspace.engineProperty().set(result.engine());
-    if (!specFile.get().isBlank() && workspace.spec() == null) {
-      loadSpec();
+    workspace.engineProperty().set(engine);
+    if (spec.named() && workspace.spec() == null) {
+      spec.load();
     }
   }
 
-  /** Whether this process started the server: this session, or another of this console's (the demo's) did. */
-  private static boolean startedHere(dev.cutover.engine.embedded.EmbeddedServer server) {
-    return server.owner() || ProcessHandle.of(server.pid()).flatMap(ProcessHandle::parent)
-        .map(parent -> parent.pid() == ProcessHandle.current().pid()).orElse(false);
+  /** The link to the server changed: the state, the status line and the connection screen's words follow. */
+  private void linkChanged(ServerLink link) {
+    switch (link.state()) {
+      case LOST -> {
+        state.set(State.LOST);
+        step.set("Lost at " + Formats.clock(link.since()) + ": " + link.sentence()
+            + " Cutover reconnects by itself; Connect tries at once.");
+      }
+      case RECONNECTING -> {
+        state.set(State.RECONNECTING);
+        step.set("Lost at " + Formats.clock(link.since()) + ": " + link.sentence()
+            + " Attempt " + link.attempt() + " to reconnect is under way"
+            + (link.lastFailure().isEmpty() ? "." : "; the last one failed: " + link.lastFailure()));
+      }
+      case CONNECTED -> {
+        if (state.get() == State.LOST || state.get() == State.RECONNECTING) {
+          state.set(State.CONNECTED);
+          step.set("");
+        }
+      }
+      case NONE -> {}
+    }
+    status();
+  }
+
+  /** One line for the status bar, and its tone: green while connected, red while the server is lost. */
+  private void status() {
+    ServerLink link = watch.link();
+    switch (state.get()) {
+      case CONNECTING -> {
+        // Connect pressed while the server is lost: the bar stays red and still says why until the session opens.
+        statusLine.set("Connecting to " + connectingTo + "…" + (link.lost() ? " Server lost at "
+            + Formats.clock(link.since()) + ": " + link.sentence() : ""));
+        statusTone.set(link.lost() ? "lost" : "working");
+      }
+      case CONNECTED -> {
+        statusLine.set(sessionText + spec.statusProperty().get());
+        statusTone.set("ok");
+      }
+      case LOST, RECONNECTING -> {
+        statusLine.set(link.words());
+        statusTone.set("lost");
+      }
+      case FAILED -> {
+        statusLine.set("Not connected");
+        statusTone.set("failed");
+      }
+    }
   }
 
   /** Asks for a new profile and selects it once saved. */
@@ -216,67 +281,34 @@ public final class ConnectionModel implements ScreenModel {
 
   /** Asks for a spec file and loads it. */
   public void chooseSpec() {
-    Optional<Path> current = parse(specFile.get());
-    workspace.dialogs().chooseSpecFile(current).ifPresent(p -> {
-      specFile.set(p.toString());
-      loadSpec();
-    });
+    spec.choose();
   }
 
   /** Loads and validates the spec named in the field, in the background. */
   public void loadSpec() {
-    Engine engine = workspace.engine();
-    if (engine == null) {
-      specLoading.fail("Connect first: the spec is checked against the server.");
-      return;
-    }
-    Optional<Path> path = parse(specFile.get());
-    if (path.isEmpty()) {
-      specLoading.fail("Give the path of a spec file (YAML), or choose one with Browse.");
-      return;
-    }
-    if (!Files.isRegularFile(path.get())) {
-      specLoading.fail("There is no file at " + path.get().toAbsolutePath() + "; check the path or choose the spec "
-          + "with Browse.");
-      return;
-    }
-    specLoading.run("load the spec " + path.get().getFileName(), p -> engine.loadSpec(path.get()), spec -> {
-      workspace.specProperty().set(spec);
-      specSummary.set(summary(spec));
-      statusLine.set(sessionText + " · spec " + spec.name() + " (" + path.get().toAbsolutePath() + ")");
-    });
+    spec.load();
   }
 
-  static String summary(TableSpec s) {
-    return s.name() + ": " + s.database() + "." + s.liveTable() + " (v1) is repaired into " + s.database() + "."
-        + s.targetTable() + " (v2); consumers read " + s.consumerView() + ". Keys " + names(s.keys()) + ", measures "
-        + names(s.measures()) + ", safety margin " + s.safetyMargin().toHours() + " h, spec sha256 "
-        + s.sha256().substring(0, Math.min(12, s.sha256().length())) + "…";
-  }
-
-  private static String names(java.util.List<dev.cutover.engine.api.Identifier> ids) {
-    return String.join(", ", ids.stream().map(dev.cutover.engine.api.Identifier::name).toList());
-  }
-
-  private static Optional<Path> parse(String text) {
-    if (text == null || text.isBlank()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(Path.of(text.strip()));
-    } catch (InvalidPathException e) {
-      return Optional.empty();
-    }
-  }
-
-  private void failed(Throwable failure) {
-    state.set(State.FAILED);
-    statusLine.set("Not connected");
+  /**
+   * A connect failed. When it was to the server the console was already connected to, the session it
+   * has is watched again from where it stood: still answering, or lost and reconnected by itself.
+   */
+  private void failed(Target target, Throwable failure) {
     step.set("");
     error.set(failure instanceof CutoverException known
         ? known.getMessage()
         : "Cutover could not connect because of an unexpected error (" + failure + "). Try again; if it "
             + "persists, run ./cutover check in a terminal for details.");
+    Session kept = sessions.current();
+    if (kept != null && target.equals(connectedTo.get())) {
+      ServerLink was = watch.link();
+      state.set(!was.lost() ? State.CONNECTED : was.state() == ServerLink.State.LOST ? State.LOST
+          : State.RECONNECTING);
+      watch.watch(kept, reopen(target, password), this::reconnected, was.state() == ServerLink.State.NONE
+          ? ServerLink.connected("", java.time.Instant.now()) : was);
+      return;
+    }
+    state.set(State.FAILED);
   }
 
   /** Called from the progress sink on the FX thread. */
@@ -286,18 +318,35 @@ public final class ConnectionModel implements ScreenModel {
     }
   }
 
-  /** Closes the sessions (and stops an embedded server this console started). Blocking: call off the FX thread. */
+  /**
+   * Stops watching the server and closes every session of this console, which lets go of its lease on
+   * an embedded server (the server stops by itself once no Cutover process uses it). Blocking: call off
+   * the FX thread.
+   */
   public void closeSession() {
-    Session open = session;
-    Session launched = launchSession;
-    session = null;
-    launchSession = null;
-    if (open != null && open != launched) {
-      open.close();
-    }
-    if (launched != null) {
-      launched.close();
-    }
+    watch.pause();
+    sessions.closeAll();
+  }
+
+  /** Stops probing the server: the console closes. */
+  public void stopWatching() {
+    watch.pause();
+  }
+
+  /** The session open now, or null: a reconnect replaces it. */
+  public Session session() {
+    return sessions.current();
+  }
+
+  /** Reads the spec file again after a reconnect and checks it on the server; an unchanged spec is kept as it is. */
+  @Override
+  public void reread() {
+    spec.reread();
+  }
+
+  @Override
+  public ObservableBooleanValue reading() {
+    return spec.loading().runningProperty();
   }
 
   public ReadOnlyObjectProperty<State> stateProperty() {
@@ -312,24 +361,9 @@ public final class ConnectionModel implements ScreenModel {
     return error;
   }
 
-  public ReadOnlyStringProperty versionProperty() {
-    return version;
-  }
-
-  public ReadOnlyStringProperty addressProperty() {
-    return address;
-  }
-
-  public ReadOnlyStringProperty databaseProperty() {
-    return database;
-  }
-
-  public ReadOnlyStringProperty dataDirectoryProperty() {
-    return dataDirectory;
-  }
-
-  public ReadOnlyStringProperty modeProperty() {
-    return mode;
+  /** What the open session found of its server. */
+  public ServerFacts facts() {
+    return facts;
   }
 
   public String target() {
@@ -354,21 +388,29 @@ public final class ConnectionModel implements ScreenModel {
     return profiles;
   }
 
-  /** One line for the window's status bar: where the console is connected and which spec it works on. */
+  /**
+   * One line for the window's status bar: where the console is connected and which spec it works on,
+   * or that the server is lost, why, and how far the reconnection got.
+   */
   public ReadOnlyStringProperty statusLineProperty() {
     return statusLine;
   }
 
+  /** How the status bar looks: ok (green), working, lost (red) or failed. */
+  public ReadOnlyStringProperty statusToneProperty() {
+    return statusTone;
+  }
+
   public StringProperty specFileProperty() {
-    return specFile;
+    return spec.fileProperty();
   }
 
   public ReadOnlyStringProperty specSummaryProperty() {
-    return specSummary;
+    return spec.summaryProperty();
   }
 
   public Activity specLoading() {
-    return specLoading;
+    return spec.loading();
   }
 
   public Workspace workspace() {

@@ -67,12 +67,13 @@ public final class ConnectionView extends ScreenView {
     binder.bind(state.textProperty(), Bindings.createStringBinding(() -> model.stateProperty().get().label(),
         model.stateProperty()));
     binder.watch(model.stateProperty(), now -> {
-      dot.getStyleClass().removeAll("connecting", "connected", "failed");
+      dot.getStyleClass().removeAll("connecting", "connected", "lost", "reconnecting", "failed");
       dot.getStyleClass().add(now.name().toLowerCase(Locale.ROOT));
     });
     ProgressIndicator spinner = new ProgressIndicator();
     spinner.setPrefSize(18, 18);
-    binder.bind(spinner.visibleProperty(), model.stateProperty().isEqualTo(State.CONNECTING));
+    binder.bind(spinner.visibleProperty(), model.stateProperty().isEqualTo(State.CONNECTING)
+        .or(model.stateProperty().isEqualTo(State.RECONNECTING)));
     binder.bind(spinner.managedProperty(), spinner.visibleProperty());
     HBox stateRow = new HBox(10, dot, state, spinner);
     stateRow.setAlignment(Pos.CENTER_LEFT);
@@ -89,11 +90,27 @@ public final class ConnectionView extends ScreenView {
     binder.bind(target.textProperty(), Bindings.createStringBinding(() -> model.connectedToProperty().get() == null
         ? "—" : model.connectedToProperty().get().label(), model.connectedToProperty()));
     Widgets.fact(facts, "Target", target);
-    Widgets.fact(facts, "Server", bound(model.versionProperty(), "connection-version"));
-    Widgets.fact(facts, "Address", bound(model.addressProperty(), "connection-address"));
-    Widgets.fact(facts, "Database", bound(model.databaseProperty(), "connection-database"));
-    Widgets.fact(facts, "Mode", bound(model.modeProperty(), "connection-mode"));
-    Widgets.fact(facts, "Data directory", bound(model.dataDirectoryProperty(), "connection-data-directory"));
+    Widgets.fact(facts, "Server", bound(model.facts().versionProperty(), "connection-version"));
+    Widgets.fact(facts, "Address", bound(model.facts().addressProperty(), "connection-address"));
+    Widgets.fact(facts, "Database", bound(model.facts().databaseProperty(), "connection-database"));
+    Widgets.fact(facts, "Mode", bound(model.facts().modeProperty(), "connection-mode"));
+    Widgets.fact(facts, "Data directory", bound(model.facts().dataDirectoryProperty(), "connection-data-directory"));
+
+    // What was read when the session opened is greyed, as every other screen's data, while the server is lost.
+    binder.bind(facts.disableProperty(), model.stateProperty().isEqualTo(State.LOST)
+        .or(model.stateProperty().isEqualTo(State.RECONNECTING)));
+    binder.watch(facts.disableProperty(), lost -> {
+      facts.getStyleClass().remove("stale-screen");
+      if (lost) {
+        facts.getStyleClass().add("stale-screen");
+      }
+    });
+    binder.watch(model.stateProperty(), now -> {
+      step.getStyleClass().remove("error-text");
+      if (now == State.LOST || now == State.RECONNECTING) {
+        step.getStyleClass().add("error-text");
+      }
+    });
 
     Label error = Widgets.errorLabel("connection-error", binder, model.errorProperty());
 

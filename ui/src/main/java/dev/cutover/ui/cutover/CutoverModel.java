@@ -8,7 +8,9 @@ import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.connection.ServerLink;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
@@ -21,11 +23,15 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.beans.value.ObservableBooleanValue;
 
 /**
  * The cutover screen: the gate of the step consumers can take now (the cutover gate while they read
  * v1, the rollback gate while they read v2), the one statement that switches consumers, the cutover
  * and the rollback (each confirmed by typing the view's name), the retention of v1 and the clean-up.
+ * While the server does not answer the gate is unknown, never the last one judged: an open gate seen
+ * before the server was lost says nothing about the data now. It is judged again after a reconnect,
+ * and once more when a confirmation dialog opens.
  */
 public final class CutoverModel implements ScreenModel {
 
@@ -38,6 +44,8 @@ public final class CutoverModel implements ScreenModel {
   private final ObjectProperty<SwapResult> lastSwap = new SimpleObjectProperty<>();
   private final StringProperty cleanup = new SimpleStringProperty("");
   private final StringProperty dropResult = new SimpleStringProperty("");
+  private final ObjectProperty<Instant> judgedAt = new SimpleObjectProperty<>();
+  private final StringProperty unknown = new SimpleStringProperty("");
 
   public CutoverModel(Workspace workspace) {
     this.workspace = workspace;
@@ -49,7 +57,33 @@ public final class CutoverModel implements ScreenModel {
       lastSwap.set(null);
       cleanup.set("");
       dropResult.set("");
+      judgedAt.set(null);
     });
+    workspace.linkProperty().subscribe(this::linkChanged);
+  }
+
+  /** A lost server makes the gate unknown at once; it is judged again after the reconnect (see {@link #reread()}). */
+  private void linkChanged(ServerLink link) {
+    if (link.lost()) {
+      gate.set(null);
+      judgedAt.set(null);
+      unknown.set("Gate unknown: the server does not answer (since " + Formats.clock(link.since()) + "). It is "
+          + "judged again once Cutover has reconnected.");
+    } else {
+      unknown.set("");
+    }
+  }
+
+  @Override
+  public void reread() {
+    if (workspace.spec() != null && workspace.engine() != null) {
+      refresh();
+    }
+  }
+
+  @Override
+  public ObservableBooleanValue reading() {
+    return activity.runningProperty();
   }
 
   @Override
@@ -57,12 +91,15 @@ public final class CutoverModel implements ScreenModel {
     refresh();
   }
 
-  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair) {}
+  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at) {}
 
   /** Reads the gate of the step consumers can take now, the statement and the retention horizon. */
   public void refresh() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
+    if (workspace.lost().get()) {
+      return;
+    }
     activity.run("check the gate", p -> read(engine, spec), s -> {
       statement.set(s.statement());
       show(s);
@@ -76,14 +113,43 @@ public final class CutoverModel implements ScreenModel {
   private static State read(Engine engine, TableSpec spec) {
     Gate rollback = engine.rollbackGate(spec);
     Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.gate(spec);
-    return new State(shown, engine.cutoverStatement(spec), engine.retention(spec), engine.repair(spec));
+    return new State(shown, engine.cutoverStatement(spec), engine.retention(spec), engine.repair(spec),
+        Instant.now());
   }
 
-  /** The repair and retention first: the headline reads them when the gate changes. */
+  /**
+   * The repair and retention first: the headline reads them when the gate changes. A gate that
+   * arrives after the server was lost is not shown: the gate stays unknown.
+   */
   private void show(State s) {
+    if (workspace.lost().get()) {
+      return;
+    }
     repair.set(s.repair().orElse(null));
     retention.set(s.retention());
+    judgedAt.set(s.at());
     gate.set(s.gate());
+  }
+
+  /**
+   * The gate judged again, now, for a confirmation dialog; the screen shows it too. Refused at once
+   * while the server does not answer.
+   */
+  private DialogService.GateCheck freshGate(TableSpec spec, Engine engine) {
+    return (judged, failed) -> {
+      if (workspace.lost().get()) {
+        failed.accept("the server does not answer; " + workspace.linkProperty().get().sentence());
+        return;
+      }
+      workspace.executor().submit(p -> read(engine, spec), (message, fraction) -> {}, s -> {
+        if (workspace.lost().get()) {
+          failed.accept("the server stopped answering while the gate was judged.");
+          return;
+        }
+        show(s);
+        judged.accept(s.gate(), s.at());
+      }, failure -> failed.accept(Errors.sentence(failure, "judge the gate")));
+    };
   }
 
   /** Switches consumers to v2 once the operator typed the view's name. */
@@ -91,7 +157,7 @@ public final class CutoverModel implements ScreenModel {
     TableSpec spec = workspace.spec();
     Optional<String> typed = workspace.dialogs().confirmCutover(new SwapRequest("cutover", statement.get(),
         spec.consumerView().name(), Gate.Version.V1, spec.liveTable().name(), Gate.Version.V2,
-        spec.targetTable().name()));
+        spec.targetTable().name(), freshGate(spec, workspace.engine())));
     typed.ifPresent(t -> swap("cut over", engine -> engine.cutover(spec, t)));
   }
 
@@ -100,7 +166,7 @@ public final class CutoverModel implements ScreenModel {
     TableSpec spec = workspace.spec();
     Optional<String> typed = workspace.dialogs().confirmRollback(new SwapRequest("rollback", statement.get(),
         spec.consumerView().name(), Gate.Version.V2, spec.targetTable().name(), Gate.Version.V1,
-        spec.liveTable().name()));
+        spec.liveTable().name(), freshGate(spec, workspace.engine())));
     typed.ifPresent(t -> swap("roll back", engine -> engine.rollback(spec, t)));
   }
 
@@ -172,6 +238,21 @@ public final class CutoverModel implements ScreenModel {
 
   public ReadOnlyObjectProperty<Gate> gateProperty() {
     return gate;
+  }
+
+  /** When the gate shown was judged; null while none is shown. */
+  public ReadOnlyObjectProperty<Instant> judgedAtProperty() {
+    return judgedAt;
+  }
+
+  /** Why the gate is unknown ("Gate unknown: the server does not answer …"), or empty while it is known. */
+  public ReadOnlyStringProperty unknownProperty() {
+    return unknown;
+  }
+
+  /** Whether the server answers and the screen has read from it since the last reconnect: steps wait for it. */
+  public ObservableBooleanValue onlineProperty() {
+    return workspace.online();
   }
 
   public ReadOnlyStringProperty statementProperty() {

@@ -45,15 +45,23 @@ public final class CutoverView extends ScreenView {
   private VBox gateCard(CutoverModel model) {
     TableSpec spec = model.spec();
     Label summary = Widgets.wrap(Widgets.label("gate-summary", "state-label"));
-    binder.bind(summary.textProperty(), Bindings.createStringBinding(() -> headline(model.gateProperty().get(),
-        model.retentionProperty().get(), model.repairProperty().get(), model.lastSwapProperty().get()),
-        model.gateProperty(), model.retentionProperty(), model.repairProperty(), model.lastSwapProperty()));
-    binder.watch(model.gateProperty(), g -> {
-      summary.getStyleClass().removeAll("good", "bad", "warn");
-      if (g != null) {
+    // While the server does not answer the gate is a third thing, unknown: never the last green or red seen.
+    binder.bind(summary.textProperty(), Bindings.createStringBinding(() -> !model.unknownProperty().get().isEmpty()
+        ? model.unknownProperty().get() : headline(model.gateProperty().get(), model.retentionProperty().get(),
+            model.repairProperty().get(), model.lastSwapProperty().get()),
+        model.unknownProperty(), model.gateProperty(), model.retentionProperty(), model.repairProperty(),
+        model.lastSwapProperty()));
+    Runnable summaryTone = () -> {
+      Gate g = model.gateProperty().get();
+      summary.getStyleClass().removeAll("good", "bad", "warn", "gate-unknown");
+      if (!model.unknownProperty().get().isEmpty()) {
+        summary.getStyleClass().add("gate-unknown");
+      } else if (g != null) {
         summary.getStyleClass().add(tone(g, model.repairProperty().get()));
       }
-    });
+    };
+    binder.watch(model.gateProperty(), g -> summaryTone.run());
+    binder.onChange(model.unknownProperty(), u -> summaryTone.run());
     Label version = Widgets.label("consumer-version");
     Widgets.wrap(version);
     binder.bind(version.textProperty(), model.gateProperty().map(g -> "Consumers of " + spec.consumerView()
@@ -104,8 +112,8 @@ public final class CutoverView extends ScreenView {
     binder.bind(refusal.managedProperty(), refusal.textProperty().isNotEmpty());
     binder.bind(refusal.visibleProperty(), refusal.managedProperty());
     Label judged = Widgets.wrap(Widgets.label("gate-judged", "muted"));
-    binder.bind(judged.textProperty(), model.gateProperty().map(g -> g.judged().map(w -> "The gate checked the data "
-        + "of " + Formats.hours(w.hours()) + ", " + w + ", as it is now.").orElse("")).orElse(""));
+    binder.bind(judged.textProperty(), Bindings.createStringBinding(() -> judged(model.gateProperty().get(),
+        model.judgedAtProperty().get()), model.gateProperty(), model.judgedAtProperty()));
     binder.bind(judged.managedProperty(), judged.textProperty().isNotEmpty());
     binder.bind(judged.visibleProperty(), judged.managedProperty());
 
@@ -124,12 +132,13 @@ public final class CutoverView extends ScreenView {
     Button back = Widgets.button("rollback-run", "Ro_llback…");
     back.setOnAction(e -> model.rollback());
     var busy = model.activity().runningProperty();
-    binder.bind(refresh.disableProperty(), busy);
-    // Each step is offered only through its own gate, and only while that gate is open.
+    var offline = Bindings.not(model.onlineProperty());
+    binder.bind(refresh.disableProperty(), busy.or(offline));
+    // Each step is offered only through its own gate, only while that gate is open and the server answers.
     binder.bind(cut.disableProperty(), Bindings.createBooleanBinding(() -> !opens(model.gateProperty().get(),
-        Gate.CUTOVER), model.gateProperty()).or(busy));
+        Gate.CUTOVER), model.gateProperty()).or(busy).or(offline));
     binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> !opens(model.gateProperty().get(),
-        Gate.ROLLBACK), model.gateProperty()).or(busy));
+        Gate.ROLLBACK), model.gateProperty()).or(busy).or(offline));
     Label safety = Widgets.safety("gate-safety", "");
     binder.bind(safety.textProperty(), model.gateProperty().map(g -> g.step().equals(Gate.ROLLBACK) ? Safety.ROLLBACK
         : Safety.CUTOVER).orElse(Safety.CUTOVER));
@@ -181,6 +190,15 @@ public final class CutoverView extends ScreenView {
     }
     return g.open() ? "Cutover gate open: every condition is met"
         : "Cutover gate closed: " + g.unmet().size() + " condition(s) unmet";
+  }
+
+  /** Which hours the gate checked and when it was judged: a gate is a judgement of the data at one moment. */
+  static String judged(Gate g, Instant at) {
+    if (g == null || at == null) {
+      return "";
+    }
+    return g.judged().map(w -> "The gate checked the data of " + Formats.hours(w.hours()) + ", " + w + ", at "
+        + Formats.clock(at) + ".").orElse("The gate was judged at " + Formats.clock(at) + ".");
   }
 
   /** Whether consumers read v1 because a rollback put them back, rather than never having switched. */

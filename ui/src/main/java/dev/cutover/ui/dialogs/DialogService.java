@@ -5,8 +5,11 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.SavedProfile;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Every question the console asks the operator, one method per question, so that tests can answer
@@ -92,7 +95,21 @@ public interface DialogService {
     }
   }
 
-  /** A switch of the consumer view, with the exact statement and what consumers read before and after. */
+  /**
+   * A switch of the consumer view, with the exact statement, what consumers read before and after,
+   * and how to judge the step's gate again while the dialog is open: a gate judged minutes ago, or
+   * before the server was lost, must not be what the operator confirms against.
+   */
   record SwapRequest(String action, String statement, String consumerView, Gate.Version before, String readsBefore,
-      Gate.Version after, String readsAfter) {}
+      Gate.Version after, String readsAfter, GateCheck gate) {}
+
+  /** Judges a step's gate again, now, in the background. */
+  @FunctionalInterface
+  interface GateCheck {
+    /**
+     * Starts judging and returns at once; later, on the FX thread, {@code judged} receives the gate
+     * with the time it was judged, or {@code failed} the sentence of why it could not be.
+     */
+    void judge(BiConsumer<Gate, Instant> judged, Consumer<String> failed);
+  }
 }

@@ -1,21 +1,32 @@
 package dev.cutover.ui.dialogs;
 
+import dev.cutover.engine.api.Gate;
+import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
+import java.time.Instant;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.geometry.Insets;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 
 /**
  * Confirms a cutover or a rollback: shows the exact statement, the consumer view and which version
- * it reads before and after, and enables its OK button only once the view's name is typed.
+ * it reads before and after, and the step's gate judged again as the dialog opens ("Checking the
+ * gate…" meanwhile). Its OK button is enabled only once that fresh gate is open and the view's name
+ * is typed: the gate on the screen behind may be minutes old, or from before a lost server. The
+ * swap judges the gate once more itself.
  */
 public final class SwapDialog {
 
@@ -45,7 +56,29 @@ public final class SwapDialog {
     typed.setId("swap-confirmation");
     typed.setPromptText(request.consumerView());
 
-    VBox content = new VBox(10, Statements.caption(), statement, facts, prompt, typed);
+    ProgressIndicator checking = new ProgressIndicator();
+    checking.setPrefSize(16, 16);
+    Label gate = Widgets.wrap(new Label("Checking the gate…"));
+    gate.setId("swap-gate");
+    gate.setMaxWidth(Double.MAX_VALUE);
+    HBox gateRow = new HBox(8, checking, gate);
+    gateRow.setAlignment(Pos.CENTER_LEFT);
+    BooleanProperty open = new SimpleBooleanProperty();
+    request.gate().judge((judged, at) -> {
+      checking.setVisible(false);
+      checking.setManaged(false);
+      boolean mine = judged.step().equals(request.action());
+      open.set(mine && judged.open());
+      gate.setText(words(request, judged, at));
+      gate.getStyleClass().add(open.get() ? "good" : "error-text");
+    }, failure -> {
+      checking.setVisible(false);
+      checking.setManaged(false);
+      gate.setText("The gate could not be judged now, so the " + request.action() + " cannot be confirmed: " + failure);
+      gate.getStyleClass().add("error-text");
+    });
+
+    VBox content = new VBox(10, Statements.caption(), statement, facts, gateRow, prompt, typed);
     content.setPadding(new Insets(8, 4, 4, 4));
     content.setPrefWidth(620);
     dialog.getDialogPane().setContent(content);
@@ -54,10 +87,22 @@ public final class SwapDialog {
     dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
     Node okButton = dialog.getDialogPane().lookupButton(ok);
     okButton.setId("swap-ok");
-    okButton.disableProperty().bind(typed.textProperty().isNotEqualTo(request.consumerView()));
+    okButton.disableProperty().bind(typed.textProperty().isNotEqualTo(request.consumerView()).or(open.not()));
     dialog.setResultConverter(b -> b == ok ? typed.getText() : null);
     dialog.setOnShown(e -> typed.requestFocus());
     return dialog;
   }
 
+  /** The fresh gate in words: open, closed with its refusal, or another step's gate (consumers switched meanwhile). */
+  static String words(SwapRequest request, Gate gate, Instant at) {
+    String when = "judged just now (" + Formats.clock(at) + ")";
+    if (!gate.step().equals(request.action())) {
+      return "Consumers of " + request.consumerView() + " no longer read " + request.before() + " (" + when + "): "
+          + "there is nothing to " + (request.action().equals(Gate.CUTOVER) ? "cut over" : "roll back")
+          + ". Close this dialog and look at the Cutover screen.";
+    }
+    String name = request.action().equals(Gate.CUTOVER) ? "Cutover gate" : "Rollback gate";
+    return gate.open() ? name + " open, " + when + ": every condition is met."
+        : name + " closed, " + when + ". " + gate.refusal();
+  }
 }

@@ -34,6 +34,18 @@ public final class HistoryModel implements ScreenModel {
     refresh();
   }
 
+  @Override
+  public void reread() {
+    if (workspace.spec() != null && workspace.engine() != null) {
+      refresh();
+    }
+  }
+
+  @Override
+  public javafx.beans.value.ObservableBooleanValue reading() {
+    return activity.runningProperty();
+  }
+
   private record Snapshot(List<RunRecord> runs, List<ReportStore.Summary> reconciliations, List<AuditEntry> audit) {}
 
   public void refresh() {

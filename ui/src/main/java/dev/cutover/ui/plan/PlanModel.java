@@ -70,7 +70,39 @@ public final class PlanModel implements ScreenModel {
     if (workspace.spec() != loadedFor) {
       loadWindow();
     }
-    poll = workspace.executor().every(LIVE_REFRESH, this::refreshLive);
+    poll = workspace.executor().every(LIVE_REFRESH, () -> {
+      if (!workspace.lost().get()) {
+        refreshLive();
+      }
+    });
+  }
+
+  /**
+   * After a reconnect: reads the reprocessing window, the live edge and the repair again, keeping the
+   * range the operator chose; a preflight made before no longer clears the backfill (see {@link
+   * PreflightModel#expire()}).
+   */
+  @Override
+  public void reread() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    preflight.expire();
+    if (spec == null || engine == null || loadedFor != spec) {
+      return;
+    }
+    polling = false;
+    activity.run("read the reprocessing window and the live edge again", p -> new Window(engine.reprocessingStart(spec),
+        engine.live(spec), openRepair(engine, spec)), w -> {
+          live.set(w.live());
+          repair.set(w.repair().orElse(null));
+          windowStart.set(w.start().orElse(null));
+          liveError.set("");
+        });
+  }
+
+  @Override
+  public javafx.beans.value.ObservableBooleanValue reading() {
+    return activity.runningProperty();
   }
 
   @Override

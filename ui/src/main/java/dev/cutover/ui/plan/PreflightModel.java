@@ -50,6 +50,20 @@ public final class PreflightModel {
     });
   }
 
+  /**
+   * Forgets a preflight made before the console reconnected: it checked the server as it was, and the
+   * backfill starts only from a preflight of the server as it is. The checks stay on screen as they were.
+   */
+  void expire() {
+    var last = workspace.preflightProperty().get();
+    if (last == null) {
+      return;
+    }
+    workspace.preflightProperty().set(null);
+    summary.set("This preflight ran before the connection to the server was lost; run it again: the backfill "
+        + "starts only from a preflight of the server as it is now.");
+  }
+
   /** Runs every check of the current plan, with the dependents acknowledged so far. */
   public void run() {
     Plan plan = workspace.plan();

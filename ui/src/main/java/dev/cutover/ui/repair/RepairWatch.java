@@ -24,9 +24,11 @@ import javafx.beans.value.ObservableValue;
 /**
  * Where the loaded spec's repair stands, read in the background: after every step that can change
  * it (the screens call {@link #refresh()}), when the spec or the connection changes, and every
- * {@link #PERIOD} while the console runs. One read at a time; a request during a read reads again
- * after it. What it shows says when it was read, and a failed read shows its sentence instead of
- * the last phase, which may no longer hold.
+ * {@link #PERIOD} while the console runs and its server answers. One read at a time; a request during
+ * a read reads again after it. What it shows says when it was read, and a failed read shows its
+ * sentence instead of the last phase, which may no longer hold. While the server does not answer the
+ * timer reads nothing: the console greys what was read before and says why, rather than a failed
+ * read's sentence every period.
  */
 public final class RepairWatch {
 
@@ -36,6 +38,7 @@ public final class RepairWatch {
   private final TaskExecutor executor;
   private final ObservableValue<Engine> engine;
   private final ObservableValue<TableSpec> spec;
+  private final ObservableValue<Boolean> answering;
   private final ObjectProperty<RepairStatus> status = new SimpleObjectProperty<>();
   private final ObjectProperty<Partial> record = new SimpleObjectProperty<>();
   private final StringProperty error = new SimpleStringProperty("");
@@ -57,9 +60,19 @@ public final class RepairWatch {
   private TaskExecutor.Handle timer;
 
   public RepairWatch(TaskExecutor executor, ObservableValue<Engine> engine, ObservableValue<TableSpec> spec) {
+    this(executor, engine, spec, new javafx.beans.property.ReadOnlyBooleanWrapper(true));
+  }
+
+  /**
+   * As {@link #RepairWatch(TaskExecutor, ObservableValue, ObservableValue)}; the timer reads only while
+   * {@code answering}.
+   */
+  public RepairWatch(TaskExecutor executor, ObservableValue<Engine> engine, ObservableValue<TableSpec> spec,
+      ObservableValue<Boolean> answering) {
     this.executor = executor;
     this.engine = engine;
     this.spec = spec;
+    this.answering = answering;
     // Another spec or another server: what was read no longer applies, not even for a moment.
     engine.addListener((o, was, is) -> forget());
     spec.addListener((o, was, is) -> forget());
@@ -73,7 +86,11 @@ public final class RepairWatch {
   /** Starts reading every {@link #PERIOD}, until {@link #stop()}. */
   public void start() {
     if (timer == null) {
-      timer = executor.every(PERIOD, this::refresh);
+      timer = executor.every(PERIOD, () -> {
+        if (Boolean.TRUE.equals(answering.getValue())) {
+          refresh();
+        }
+      });
     }
   }
 
