@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 import javafx.animation.AnimationTimer;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
@@ -40,8 +39,6 @@ import javafx.stage.Stage;
  */
 final class ChartBench {
 
-  /** The target: a refresh of the charts under 50 ms at any zoom. */
-  static final double BUDGET_MS = 50;
   private static final int WARM_UP_ROUNDS = 16;
   /** Rounds measured: half end with a snapshot of the charts card, half with one of the whole screen. */
   private static final int ROUNDS = 120;
@@ -63,17 +60,6 @@ final class ChartBench {
     this.report = report;
   }
 
-  /**
-   * One step onto a view: {@code before} sets the view next to it (not timed), {@code step} is timed.
-   * Samples as {@link #timed} returns them, ending with a snapshot of the charts card or of the whole screen.
-   */
-  private record Case(String name, Runnable before, IntConsumer step, List<double[]> card, List<double[]> screen) {
-
-    Case(String name, Runnable before, IntConsumer step) {
-      this(name, before, step, new ArrayList<>(), new ArrayList<>());
-    }
-  }
-
   void run() throws Exception {
     report.heading("6. Chart refresh at every zoom (the reconcile screen on six months, headless: Monocle, "
         + "software rendering, the console's content area at 1280 × 800)");
@@ -81,10 +67,10 @@ final class ChartBench {
     SixMonthReport six = SixMonthReport.build();
     onFx(() -> open(six));
     double anchor = six.unexpected() + 0.5;
-    List<Case> cases = cases(anchor);
+    List<ChartCase> cases = cases(anchor);
     double first = Double.NaN;
     for (int round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
-      for (Case c : cases) {
+      for (ChartCase c : cases) {
         onFx(() -> {
           c.before().run();
           return null;
@@ -102,7 +88,10 @@ final class ChartBench {
         settle();
       }
     }
-    table(six, cases, first);
+    String setUp = String.format("%d steps a case (half ending with each snapshot) after %d rounds of warm-up",
+        ROUNDS, WARM_UP_ROUNDS);
+    new ChartFigures(report, String.format("%.0f × %.0f", WIDTH, HEIGHT), card.getLayoutBounds(), setUp)
+        .print(six, cases, first);
     onFx(() -> {
       view.dispose();
       stage.close();
@@ -138,37 +127,37 @@ final class ChartBench {
    * The whole window, the overlap, B ± a day and zooms in between, each reached as the operator reaches
    * it; then panning at a deep zoom; then the floor: nothing moves, only CSS, layout and the snapshot.
    */
-  private List<Case> cases(double anchor) {
+  private List<ChartCase> cases(double anchor) {
     int whole = window.total();
-    List<Case> cases = new ArrayList<>();
-    cases.add(new Case("whole window (Home)", () -> {
+    List<ChartCase> cases = new ArrayList<>();
+    cases.add(new ChartCase("whole window (Home)", () -> {
       window.whole();
       window.zoom(0.8);
     }, r -> window.whole()));
     for (int days : new int[] {61, 14, 4}) {
       int hours = days * 24;
-      cases.add(new Case(String.format("%d days, ×%.0f (wheel out)", days, (double) whole / hours), () -> {
+      cases.add(new ChartCase(String.format("%d days, ×%.0f (wheel out)", days, (double) whole / hours), () -> {
         view(hours, anchor);
         window.zoom(0.8, anchor);
       }, r -> window.zoom(1.25, anchor)));
     }
-    cases.add(new Case("B ± a day (chosen)", () -> {
+    cases.add(new ChartCase("B ± a day (chosen)", () -> {
       window.choose(Choice.AROUND_B);
       window.zoom(0.8);
     }, r -> window.choose(Choice.AROUND_B)));
-    cases.add(new Case("overlap since B (chosen)", () -> {
+    cases.add(new ChartCase("overlap since B (chosen)", () -> {
       window.choose(Choice.OVERLAP);
       window.zoom(0.8);
     }, r -> window.choose(Choice.OVERLAP)));
-    cases.add(new Case("12 hours (− key)", () -> {
+    cases.add(new ChartCase("12 hours (− key)", () -> {
       view(12, anchor);
       window.zoom(2 / 3.0, anchor);
     }, r -> window.zoom(1.5, anchor)));
-    cases.add(new Case("pan at 12 hours (Shift+→ or ←: 3 hours)", () -> view(12, anchor),
+    cases.add(new ChartCase("pan at 12 hours (Shift+→ or ←: 3 hours)", () -> view(12, anchor),
         r -> window.pan(r / 2 % 2 == 0 ? 3 : -3)));
-    cases.add(new Case("pan at 3 hours (drag: 1 hour)", () -> view(ChartWindow.MIN_HOURS, anchor),
+    cases.add(new ChartCase("pan at 3 hours (drag: 1 hour)", () -> view(ChartWindow.MIN_HOURS, anchor),
         r -> window.panTo(window.span().from() + (r / 2 % 2 == 0 ? 1 : -1))));
-    cases.add(new Case("floor: nothing moves (CSS, layout, snapshot)", () -> view(14 * 24, anchor), r -> {}));
+    cases.add(new ChartCase("floor: nothing moves (CSS, layout, snapshot)", () -> view(14 * 24, anchor), r -> {}));
     return cases;
   }
 
@@ -242,74 +231,5 @@ final class ChartBench {
       timer.stop();
       return null;
     });
-  }
-
-  private void table(SixMonthReport six, List<Case> cases, double first) {
-    report.section(String.format("6. Chart refresh on six months (%,d hours, %d measures, %,d differing keys): "
-        + "milliseconds, %d steps a case after %d rounds of warm-up; target < %.0f ms", six.report().hours().size(),
-        six.spec().measures().size(), six.report().keys().size(), ROUNDS, WARM_UP_ROUNDS, BUDGET_MS),
-        "step onto the view", "hours in view", "px per hour", "FX thread p50", "to pixels p50", "p95", "max",
-        "p50 / 50 ms", "max / 50 ms", "charts card only: p50 / max");
-    for (Case c : cases) {
-      List<Double> screen = total(c.screen());
-      List<Double> card = total(c.card());
-      double[] last = c.screen().getLast();
-      double p50 = Report.percentile(screen, 50);
-      double max = Report.percentile(screen, 100);
-      report.cells(c.name(), String.format("%,.0f", last[3]), String.format(last[4] < 1 ? "%.2f" : "%.0f", last[4]),
-          String.format("%.1f", Report.percentile(both(c).stream().map(s -> s[0] + s[1]).toList(), 50)),
-          String.format("%.1f", p50), String.format("%.1f", Report.percentile(screen, 95)), String.format("%.1f", max),
-          String.format("%.2f", p50 / BUDGET_MS), String.format("%.2f", max / BUDGET_MS),
-          String.format("%.1f / %.1f", Report.percentile(card, 50), Report.percentile(card, 100)));
-    }
-    report.line(String.format("FX thread = the step with the redraws its listeners make, then CSS and layout; to "
-        + "pixels = that and a software-rendered snapshot of the whole screen (%.0f × %.0f); charts card only = the "
-        + "same ending with a snapshot of the charts card (%.0f × %.0f), what the pulse repaints. The first step of "
-        + "all, before the warm-up: %.0f ms.", WIDTH, HEIGHT, card.getLayoutBounds().getWidth(),
-        card.getLayoutBounds().getHeight(), first));
-    overBudget(cases);
-    report.section("6. Where a refresh's time goes: medians in milliseconds", "step onto the view",
-        "step and the charts' redraw", "CSS and layout", "render: charts card", "render: whole screen",
-        "CPU of the FX and render threads, whole screen");
-    for (Case c : cases) {
-      report.cells(c.name(), median(both(c), 0), median(both(c), 1), median(c.card(), 2), median(c.screen(), 2),
-          median(c.screen(), 6));
-    }
-  }
-
-  /** Names every step slower than the budget, with where its time went, so that a slow step can be told from noise. */
-  private void overBudget(List<Case> cases) {
-    List<String> slow = new ArrayList<>();
-    int steps = 0;
-    for (Case c : cases) {
-      for (boolean screen : new boolean[] {true, false}) {
-        for (double[] s : screen ? c.screen() : c.card()) {
-          steps++;
-          if (s[0] + s[1] + s[2] > BUDGET_MS) {
-            slow.add(String.format("%s, %s: %.1f ms (step %.1f, CSS and layout %.1f, render %.1f; CPU %.1f ms; %s)",
-                c.name(), screen ? "whole screen" : "charts card", s[0] + s[1] + s[2], s[0], s[1], s[2], s[6],
-                s[5] > 0 ? "a garbage collection ran" : "no garbage collection"));
-          }
-        }
-      }
-    }
-    report.line(String.format("Steps over %.0f ms: %d of %,d%s", BUDGET_MS, slow.size(), steps, slow.isEmpty() ? "."
-        : ": " + String.join("; ", slow) + "."));
-  }
-
-  /** Every sample of a case: the step, CSS and layout are the same whichever snapshot follows. */
-  private static List<double[]> both(Case c) {
-    List<double[]> all = new ArrayList<>(c.card());
-    all.addAll(c.screen());
-    return all;
-  }
-
-  /** Milliseconds from the step to the pixels, one value per sample. */
-  private static List<Double> total(List<double[]> samples) {
-    return samples.stream().map(s -> s[0] + s[1] + s[2]).toList();
-  }
-
-  private static String median(List<double[]> samples, int part) {
-    return String.format("%.1f", Report.percentile(samples.stream().map(s -> s[part]).toList(), 50));
   }
 }
