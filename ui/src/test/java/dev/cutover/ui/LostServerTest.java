@@ -27,7 +27,8 @@ import org.testfx.framework.junit5.ApplicationExtension;
  * stopped gracefully, killed, or outliving the process that started it. Within two seconds of the
  * server's end the status bar is red and says why, every screen is greyed with its actions off and
  * the gate is unknown, never the green it was; the console then starts a new server by itself, reads
- * every screen again and only then offers the cutover again.
+ * every screen again and only then offers the cutover again. A server an operator stopped ({@code
+ * cutover server stop}) stays stopped until Connect, or until another process starts one.
  */
 @ExtendWith(ApplicationExtension.class)
 class LostServerTest {
@@ -66,19 +67,19 @@ class LostServerTest {
 
     GateSampler sampler = GateSampler.start(console, fx);
     long asked = System.nanoTime();
-    long exited = LostServerWorld.exitOf(pid, () -> EmbeddedServer.stopRunning(world.data,
-        "the test stops the server"));
+    // SIGTERM, as the operating system sends it: a graceful stop nobody asked of Cutover, so the console starts a new one.
+    long exited = LostServerWorld.exitOf(pid, () -> ProcessHandle.of(pid).orElseThrow().destroy());
     GateSampler.Sample lost = sampler.await(s -> s.tone().equals("lost"), asked, 10);
     // A graceful stop is logged, then the listener closes, then the process ends: the console may know before the end.
     long detected = TimeUnit.NANOSECONDS.toMillis(lost.at() - exited);
-    System.out.printf("[lost server] stop: shown lost %d ms after the server process ended (%d ms after the stop was "
-        + "asked; the server looks for that request every second)%n", detected,
+    System.out.printf("[lost server] stop: shown lost %d ms after the server process ended (%d ms after SIGTERM; a "
+        + "negative figure: the console knew as the server began to stop)%n", detected,
         TimeUnit.NANOSECONDS.toMillis(lost.at() - asked));
     assertTrue(detected < DETECTION.toMillis(), "shown lost " + detected + " ms after the server ended");
 
     // Red, with the reason from the server's own log; the gate unknown; the screen greyed; nothing to press.
     // "The embedded ClickHouse is stopping (asked to stop: …)." as it begins to stop; "… it stopped (…)" after.
-    String reason = "(asked to stop: the test stops the server).";
+    String reason = "(the operating system asked (SIGTERM)).";
     fx.waitFor(5, () -> fx.text("status-line").contains(reason), () -> fx.text("status-line"));
     GateSampler.Sample said = sampler.await(s -> s.status().contains(reason), asked, 1);
     long saidMs = TimeUnit.NANOSECONDS.toMillis(said.at() - exited);
@@ -199,6 +200,43 @@ class LostServerTest {
     assertEquals(pid, serverPid(), "the same server: a new session, not a new server");
     fx.click("nav-cutover");
     fx.waitFor(30, this::backAndOpen, () -> fx.text("gate-summary"));
+  }
+
+  @Test
+  void aServerAnOperatorStoppedStaysStoppedAndTheConsoleJoinsTheNextOne(FxRobot robot) throws Exception {
+    world.openGate();
+    open(robot);
+    long pid = serverPid();
+    Instant stopped = Instant.now();
+    GateSampler sampler = GateSampler.start(console, fx);
+    long asked = System.nanoTime();
+    // What cutover server stop does: the operator wants it stopped, and the console must not undo that.
+    long exited = LostServerWorld.exitOf(pid, () -> EmbeddedServer.stopRunning(world.data, "cutover server stop, by ops"));
+    GateSampler.Sample lost = sampler.await(s -> s.tone().equals("lost"), asked, 10);
+    assertTrue(TimeUnit.NANOSECONDS.toMillis(lost.at() - exited) < DETECTION.toMillis());
+    fx.waitFor(5, () -> fx.text("status-line").startsWith("Server stopped at "), () -> fx.text("status-line"));
+    assertTrue(fx.text("status-line").contains("(asked to stop: cutover server stop, by ops)."), fx.text("status-line"));
+    assertTrue(fx.text("status-line").endsWith("It stays stopped: Connect starts it again (Cutover joins one that "
+        + "another process starts)."), fx.text("status-line"));
+    assertTrue(fx.text("gate-summary").startsWith("Gate unknown: "), fx.text("gate-summary"));
+    assertTrue(fx.node("cutover-run", Button.class).isDisabled());
+    // It stays stopped: no server on the data directory, nothing attempted, for several of the watch's periods.
+    long until = System.nanoTime() + Duration.ofSeconds(6).toNanos();
+    while (System.nanoTime() < until) {
+      assertTrue(EmbeddedServer.serving(world.data).isEmpty(), "the console started a server the operator stopped");
+      assertEquals(ServerLink.State.STOPPED, fx.onFx(() -> console.workspace().linkProperty().get().state()));
+      Thread.sleep(250);
+    }
+    fx.shot("12d-cutover-server-stopped");
+
+    // Another process starts one on the data directory: the console joins it by itself.
+    try (Session other = world.startedElsewhere()) {
+      fx.waitFor(BACK_SECONDS, this::backAndOpen, () -> fx.text("status-line") + " / " + fx.text("gate-summary"));
+      assertEquals(other.embedded().orElseThrow().pid(), serverPid(), "the console joined the server another started");
+      GateSampler.Sample back = sampler.await(s -> s.tone().equals("ok") && !s.greyed(), lost.at(), 5);
+      sampler.stop();
+      sampler.assertNoStaleGate(stopped, exited, lost, back);
+    }
   }
 
   private void open(FxRobot robot) {

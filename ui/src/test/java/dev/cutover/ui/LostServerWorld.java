@@ -129,6 +129,11 @@ final class LostServerWorld implements AutoCloseable {
     return new ConsoleWindow(console, fx);
   }
 
+  /** A server started on the data directory by someone else than the console (here, this test's own session). */
+  Session startedElsewhere() {
+    return embedded(EngineProgress.NONE);
+  }
+
   /** Starts the server from another process ({@link ServerHolder}) and returns the server's process id. */
   long startHolder() throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

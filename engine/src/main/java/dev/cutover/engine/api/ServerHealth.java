@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param answering whether the server answered within the probe's timeout
  * @param sentence what to show: where it answers, or why it does not
  * @param at when the probe ran
+ * @param stopAsked an operator asked the embedded server to stop ({@code cutover server stop}): a
+ *     console must not start it again behind the operator's back, only when asked to connect
  */
-public record ServerHealth(boolean answering, String sentence, Instant at) {
+public record ServerHealth(boolean answering, String sentence, Instant at, boolean stopAsked) {
 
   public ServerHealth {
     Objects.requireNonNull(sentence);
@@ -19,10 +21,15 @@ public record ServerHealth(boolean answering, String sentence, Instant at) {
   }
 
   public static ServerHealth answering(String sentence) {
-    return new ServerHealth(true, sentence, Instant.now());
+    return new ServerHealth(true, sentence, Instant.now(), false);
   }
 
   public static ServerHealth lost(String sentence) {
-    return new ServerHealth(false, sentence, Instant.now());
+    return new ServerHealth(false, sentence, Instant.now(), false);
+  }
+
+  /** The embedded server stops, or stopped, because an operator asked it to. */
+  public static ServerHealth stoppedOnRequest(String sentence) {
+    return new ServerHealth(false, sentence, Instant.now(), true);
   }
 }

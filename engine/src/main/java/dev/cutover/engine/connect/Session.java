@@ -106,11 +106,13 @@ public final class Session implements AutoCloseable {
     if (embedded != null) {
       Optional<String> why = embedded.whyStopped();
       if (why.isPresent()) {
-        return ServerHealth.lost("The embedded ClickHouse stopped: " + why.get() + ".");
+        String sentence = "The embedded ClickHouse stopped: " + why.get() + ".";
+        return embedded.stopRequested() ? ServerHealth.stoppedOnRequest(sentence) : ServerHealth.lost(sentence);
       }
       Optional<String> stopping = embedded.whyStopping();
       if (stopping.isPresent()) {
-        return ServerHealth.lost("The embedded ClickHouse is stopping (" + stopping.get() + ").");
+        String sentence = "The embedded ClickHouse is stopping (" + stopping.get() + ").";
+        return embedded.stopRequested() ? ServerHealth.stoppedOnRequest(sentence) : ServerHealth.lost(sentence);
       }
     }
     return Ping.ping(database.profile(), timeout);

@@ -463,6 +463,19 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether this server stops, or stopped, because someone asked it to ({@code cutover server stop}),
+   * rather than by its idle period, a signal or a crash: a console then leaves it stopped.
+   */
+  public boolean stopRequested() {
+    try {
+      return (!running() || dir.stoppingServer().orElse(-1) == record.pid())
+          && stoppingReason(record.pid()).map(r -> r.startsWith(ServerLife.ASKED)).orElse(false);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** The reason of the server's last {@code stopping (…)} line in its log, without the parentheses. */
   private Optional<String> stoppingReason(long pid) throws IOException {
     String stopping = "server " + pid + ": stopping (";
@@ -545,6 +558,22 @@ public final class EmbeddedServer implements AutoCloseable {
           + tail(dir, 8));
     }
     return Optional.of("127.0.0.1:" + record.get().port() + " (process " + record.get().pid() + ")");
+  }
+
+  /**
+   * The process of the server that serves on {@code dataDirectory} now: its lock held and its record
+   * published. Empty while none runs, and while one starts or stops (it withdraws its record first).
+   */
+  public static OptionalLong serving(Path dataDirectory) {
+    ServerDirectory dir = new ServerDirectory(dataDirectory);
+    try {
+      if (!serverLockHeld(dir)) {
+        return OptionalLong.empty();
+      }
+    } catch (IOException e) {
+      return OptionalLong.empty();
+    }
+    return dir.readRecord().map(r -> OptionalLong.of(r.pid())).orElse(OptionalLong.empty());
   }
 
   /** Where the server of {@code dataDirectory} serves and since when, if one runs. */

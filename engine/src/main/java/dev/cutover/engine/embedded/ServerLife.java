@@ -34,6 +34,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerLife {
 
+  /** How the log names a stop that {@code cutover server stop} (a stop request) asked for. */
+  static final String ASKED = "asked to stop: ";
+
   /** How long a stop may take before the process ends anyway. */
   static final Duration STOP_GRACE = Duration.ofSeconds(30);
   /** A server just started waits this long for its first client before idling counts. */
@@ -94,7 +97,7 @@ final class ServerLife {
     if (Files.exists(dir.stopRequest())) {
       String reason = read(dir.stopRequest());
       delete(dir.stopRequest());
-      stop("asked to stop: " + reason);
+      stop(ASKED + reason);
       return true;
     }
     Instant now = Instant.now();

@@ -48,6 +48,7 @@ class ServerHealthTest {
       assertFalse(health.answering());
       assertEquals("The embedded ClickHouse stopped: it stopped (asked to stop: an operator stops it).",
           health.sentence());
+      assertTrue(health.stopAsked());
     }
   }
 
@@ -69,6 +70,7 @@ class ServerHealthTest {
       // "is stopping" is said only while the process runs; once it has ended the sentence is "stopped: …".
       assertFalse(health.answering());
       assertEquals("The embedded ClickHouse is stopping (asked to stop: an operator stops it).", health.sentence());
+      assertTrue(health.stopAsked(), "an operator asked: a console leaves it stopped");
     }
   }
 
@@ -83,6 +85,7 @@ class ServerHealthTest {
       assertTrue(health.sentence().startsWith("The embedded ClickHouse stopped: its process " + server.pid()
           + " ended without a word in "), health.sentence());
       assertTrue(health.sentence().endsWith("server.log: it was killed."), health.sentence());
+      assertFalse(health.stopAsked(), "nobody asked: a console starts a new one");
     }
   }
 

@@ -202,6 +202,11 @@ public final class ConnectionModel implements ScreenModel {
         step.set("Lost at " + Formats.clock(link.since()) + ": " + link.sentence()
             + " Cutover reconnects by itself; Connect tries at once.");
       }
+      case STOPPED -> {
+        state.set(State.LOST);
+        step.set("Stopped at " + Formats.clock(link.since()) + ": " + link.sentence() + " "
+            + ServerLink.STAYS_STOPPED);
+      }
       case RECONNECTING -> {
         state.set(State.RECONNECTING);
         step.set("Lost at " + Formats.clock(link.since()) + ": " + link.sentence()
@@ -302,8 +307,8 @@ public final class ConnectionModel implements ScreenModel {
     Session kept = sessions.current();
     if (kept != null && target.equals(connectedTo.get())) {
       ServerLink was = watch.link();
-      state.set(!was.lost() ? State.CONNECTED : was.state() == ServerLink.State.LOST ? State.LOST
-          : State.RECONNECTING);
+      state.set(!was.lost() ? State.CONNECTED : was.state() == ServerLink.State.RECONNECTING ? State.RECONNECTING
+          : State.LOST);
       watch.watch(kept, reopen(target, password), this::reconnected, was.state() == ServerLink.State.NONE
           ? ServerLink.connected("", java.time.Instant.now()) : was);
       return;

@@ -148,8 +148,13 @@ public final class ConnectionWatch {
           continue;
         }
         // A loss already known (a manual connect failed meanwhile) keeps the time it began.
-        known = ServerLink.lost(health.sentence(), known.lost() ? known.since() : health.at());
+        Instant since = known.lost() ? known.since() : health.at();
+        boolean stoppedByOperator = health.stopAsked() && session.embedded().isPresent();
+        known = stoppedByOperator ? ServerLink.stopped(health.sentence(), since) : ServerLink.lost(health.sentence(), since);
         publish(known);
+        if (stoppedByOperator && !awaitAnotherServer(known)) {
+          return;
+        }
         Session fresh = reconnect(known);
         if (fresh == null) {
           return;
@@ -178,6 +183,29 @@ public final class ConnectionWatch {
         }
       }
       return !stopped;
+    }
+
+    /**
+     * An operator stopped the embedded server: starting another behind their back would undo the
+     * stop, so this waits, saying what it knows, until a server serves on the data directory again
+     * (another process started one: joining it starts nothing). False once stopped; the operator's
+     * Connect starts a new server through a new watch.
+     */
+    private boolean awaitAnotherServer(ServerLink stoppedLink) {
+      EmbeddedServer gone = session.embedded().orElseThrow();
+      ServerLink known = stoppedLink;
+      while (sleep(PERIOD) && !stopped) {
+        java.util.OptionalLong serving = EmbeddedServer.serving(gone.dataDirectory());
+        if (serving.isPresent() && serving.getAsLong() != gone.pid()) {
+          return true;
+        }
+        ServerHealth health = session.health(TIMEOUT);
+        if (!health.sentence().equals(known.sentence())) {
+          known = ServerLink.stopped(health.sentence(), known.since());
+          publish(known);
+        }
+      }
+      return false;
     }
 
     /** Attempts to open a new session until one opens and the FX thread took it; null once stopped. */

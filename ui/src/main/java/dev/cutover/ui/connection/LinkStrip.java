@@ -48,6 +48,9 @@ public final class LinkStrip {
                   : " The last attempt failed: " + link.lastFailure()))
           + "\nWhat this screen shows was read before then and is greyed; nothing can be written or switched until it "
           + "is read again.";
+      case STOPPED -> "Server stopped at " + Formats.clock(link.since()) + ": " + link.sentence() + " "
+          + ServerLink.STAYS_STOPPED + "\nWhat this screen shows was read before then and is greyed; nothing can be "
+          + "written or switched until it is read again.";
       case CONNECTED, NONE -> fresh ? "" : "Connected again. Every screen reads what it shows again; its actions "
           + "open once it has.";
     };

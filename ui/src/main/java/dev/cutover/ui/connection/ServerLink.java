@@ -30,8 +30,18 @@ public record ServerLink(State state, String sentence, Instant since, int attemp
     /** The server stopped answering; the console waits before it reconnects. */
     LOST,
     /** The console tries to open a new session to the same server. */
-    RECONNECTING
+    RECONNECTING,
+    /**
+     * An operator stopped the embedded server ({@code cutover server stop}): the console leaves it
+     * stopped, joins a server someone else starts on the data directory, and starts one only when
+     * asked to connect.
+     */
+    STOPPED
   }
+
+  /** What the console does about a server an operator stopped. */
+  static final String STAYS_STOPPED = "It stays stopped: Connect starts it again (Cutover joins one that another "
+      + "process starts).";
 
   public ServerLink {
     Objects.requireNonNull(state, "state");
@@ -52,6 +62,10 @@ public record ServerLink(State state, String sentence, Instant since, int attemp
     return new ServerLink(State.LOST, sentence, since, 0, "");
   }
 
+  public static ServerLink stopped(String sentence, Instant since) {
+    return new ServerLink(State.STOPPED, sentence, since, 0, "");
+  }
+
   /** The same loss, with attempt {@code n} under way; {@code lastFailure} says why the one before failed. */
   public ServerLink reconnecting(int n, String failure) {
     return new ServerLink(State.RECONNECTING, sentence, since, n, failure);
@@ -59,7 +73,7 @@ public record ServerLink(State state, String sentence, Instant since, int attemp
 
   /** Whether what was read from the server may no longer hold: it does not answer, or the console reconnects. */
   public boolean lost() {
-    return state == State.LOST || state == State.RECONNECTING;
+    return state == State.LOST || state == State.RECONNECTING || state == State.STOPPED;
   }
 
   /** The status bar's sentence while the server is lost; empty otherwise (the connection says where it is). */
@@ -68,6 +82,7 @@ public record ServerLink(State state, String sentence, Instant since, int attemp
       case LOST -> "Server lost at " + Formats.clock(since) + ": " + sentence + " Cutover reconnects by itself.";
       case RECONNECTING -> "Reconnecting… (attempt " + attempt + "). Server lost at " + Formats.clock(since) + ": "
           + sentence + (lastFailure.isEmpty() ? "" : " The last attempt failed: " + lastFailure);
+      case STOPPED -> "Server stopped at " + Formats.clock(since) + ": " + sentence + " " + STAYS_STOPPED;
       case NONE, CONNECTED -> "";
     };
   }
