@@ -23,7 +23,7 @@ public record Diff(List<HourDiff> hours, List<KeyDiff> keys, boolean keysTruncat
   /** One measure's total in an hour, in v1 and v2. */
   public record Total(Identifier measure, double v1, double v2) {
     public double delta() {
-      return v2 - v1;
+      return Diff.delta(v1, v2);
     }
   }
 
@@ -68,8 +68,20 @@ public record Diff(List<HourDiff> hours, List<KeyDiff> keys, boolean keysTruncat
     }
 
     public double delta(Identifier measure) {
-      return v2.getOrDefault(measure, 0.0) - v1.getOrDefault(measure, 0.0);
+      return Diff.delta(v1.getOrDefault(measure, 0.0), v2.getOrDefault(measure, 0.0));
     }
+  }
+
+  /**
+   * {@code v2 - v1} taken on the shortest decimals that print each value, so that a Decimal's
+   * 5000000.004 - 5000018.564 is -18.56 and not the binary -18.559999999999491; the verdict never
+   * depends on it (ClickHouse compares the sums in their own types).
+   */
+  static double delta(double v1, double v2) {
+    if (!Double.isFinite(v1) || !Double.isFinite(v2)) {
+      return v2 - v1;
+    }
+    return java.math.BigDecimal.valueOf(v2).subtract(java.math.BigDecimal.valueOf(v1)).doubleValue();
   }
 
   /** Every key that differs, in every hour. */
