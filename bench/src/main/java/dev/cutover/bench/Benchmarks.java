@@ -197,7 +197,8 @@ public final class Benchmarks {
 
   /** The settings of the throughput runs: the spec's batch size, no throttling. */
   private BackfillSettings unthrottled() {
-    return new BackfillSettings(1, engine.defaults(spec).batchHours(), 0, 0, 0, 0, Duration.ZERO, 5, Duration.ofSeconds(1));
+    return new BackfillSettings(1, engine.defaults(spec).batchHours(), 0, 0, 0, 0, Duration.ZERO, 5, Duration.ofSeconds(1),
+        BackfillSettings.DEFAULT_SERVER_WAIT);
   }
 
   private void backfillThroughput() throws Exception {

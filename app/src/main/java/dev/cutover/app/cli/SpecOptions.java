@@ -39,6 +39,10 @@ public final class SpecOptions {
   @Option(names = "--max-live-lag", paramLabel = "MINUTES", description = "Wait while the live writer lags more than this; 0 disables.")
   Long maxLiveLag;
 
+  @Option(names = "--server-wait", paramLabel = "MINUTES", description = "Stop the run when the server has not "
+      + "answered for this long (default: 10); the run waits once for it, not per batch.")
+  Long serverWait;
+
   public TableSpec load(Engine engine) {
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
       return engine.loadSpec(demoSpec());
@@ -87,6 +91,9 @@ public final class SpecOptions {
     }
     if (maxLiveLag != null) {
       s = s.withMaxLiveLag(Duration.ofMinutes(maxLiveLag));
+    }
+    if (serverWait != null) {
+      s = s.withServerWait(Duration.ofMinutes(serverWait));
     }
     return s;
   }

@@ -12,9 +12,16 @@ import java.time.Duration;
  * @param maxMemoryUsage ClickHouse {@code max_memory_usage} in bytes; 0 leaves the default
  * @param rowsPerSecond ceiling on rows written per second; 0 means none
  * @param maxLiveLag pause while the live writer lags more than this; zero disables back-pressure
+ * @param maxAttempts tries of a batch whose statements the server refuses with an error that can pass
+ * @param retryBackoff the first wait before a batch tries again; it doubles with each try
+ * @param serverWait how long the whole run waits for a server that gives no answer at all before it
+ *     stops (one wait for the run, not a retry per batch)
  */
 public record BackfillSettings(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
-    long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff) {
+    long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff, Duration serverWait) {
+
+  /** A run waits this long for a server that does not answer before it stops, unless told otherwise. */
+  public static final Duration DEFAULT_SERVER_WAIT = Duration.ofMinutes(10);
 
   public BackfillSettings {
     check("concurrency", concurrency, 1, 32);
@@ -25,6 +32,10 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
     if (maxMemoryUsage < 0 || rowsPerSecond < 0 || maxLiveLag.isNegative() || retryBackoff.isNegative()) {
       throw new InvalidInputException("throttle", "Throttle limits cannot be negative; use 0 for no limit.");
     }
+    if (serverWait.isNegative() || serverWait.compareTo(Duration.ofHours(24)) > 0) {
+      throw new InvalidInputException("server-wait", "--server-wait is " + serverWait.toMinutes() + " minutes; give "
+          + "a whole number of minutes from 0 (stop at once) to 1440 (a day).");
+    }
   }
 
   private static void check(String field, long value, long min, long max) {
@@ -34,40 +45,48 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
     }
   }
 
-  /** The spec's throttle, with five attempts per batch and a one-second first backoff. */
+  /**
+   * The spec's throttle, with five attempts per batch, a one-second first backoff, and ten minutes'
+   * wait for a server that does not answer.
+   */
   public static BackfillSettings from(TableSpec.Throttle t) {
     return new BackfillSettings(t.concurrency(), t.batchHours(), t.maxThreads(), t.priority(), t.maxMemoryUsage(),
-        t.rowsPerSecond(), t.maxLiveLag(), 5, Duration.ofSeconds(1));
+        t.rowsPerSecond(), t.maxLiveLag(), 5, Duration.ofSeconds(1), DEFAULT_SERVER_WAIT);
   }
 
   public BackfillSettings withConcurrency(int value) {
     return new BackfillSettings(value, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff);
+        maxAttempts, retryBackoff, serverWait);
   }
 
   public BackfillSettings withMaxThreads(int value) {
     return new BackfillSettings(concurrency, batchHours, value, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff);
+        maxAttempts, retryBackoff, serverWait);
   }
 
   public BackfillSettings withBatchHours(int value) {
     return new BackfillSettings(concurrency, value, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff);
+        maxAttempts, retryBackoff, serverWait);
   }
 
   public BackfillSettings withRowsPerSecond(long value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, value, maxLiveLag,
-        maxAttempts, retryBackoff);
+        maxAttempts, retryBackoff, serverWait);
   }
 
   public BackfillSettings withMaxLiveLag(Duration value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, value,
-        maxAttempts, retryBackoff);
+        maxAttempts, retryBackoff, serverWait);
   }
 
   public BackfillSettings withRetries(int attempts, Duration backoff) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
-        maxLiveLag, attempts, backoff);
+        maxLiveLag, attempts, backoff, serverWait);
+  }
+
+  public BackfillSettings withServerWait(Duration value) {
+    return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
+        maxLiveLag, maxAttempts, retryBackoff, value);
   }
 
   /** The SETTINGS clause for the statements that read sources, or an empty string. */

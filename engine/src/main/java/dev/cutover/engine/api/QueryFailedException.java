@@ -11,13 +11,24 @@ public final class QueryFailedException extends CutoverException {
   private final int errorCode;
   private final String queryId;
   private final boolean retryable;
+  private final boolean unreachable;
 
   public QueryFailedException(
       String sentence, int errorCode, String queryId, boolean retryable, Throwable cause) {
+    this(sentence, errorCode, queryId, retryable, false, cause);
+  }
+
+  /**
+   * @param unreachable the statement never got an answer: the connection was refused, reset or cut
+   *     off, so the server itself is down or out of reach rather than refusing this statement
+   */
+  public QueryFailedException(String sentence, int errorCode, String queryId, boolean retryable, boolean unreachable,
+      Throwable cause) {
     super(sentence, cause);
     this.errorCode = errorCode;
     this.queryId = queryId;
-    this.retryable = retryable;
+    this.retryable = retryable || unreachable;
+    this.unreachable = unreachable;
   }
 
   /** The server's error code (for example 36 for BAD_ARGUMENTS), or 0 when none was returned. */
@@ -32,5 +43,10 @@ public final class QueryFailedException extends CutoverException {
   @Override
   public boolean retryable() {
     return retryable;
+  }
+
+  /** The server gave no answer at all: every statement fails alike until it is back. */
+  public boolean unreachable() {
+    return unreachable;
   }
 }

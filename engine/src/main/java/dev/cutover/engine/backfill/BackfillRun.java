@@ -59,6 +59,7 @@ public final class BackfillRun {
   private final Queue<Identifier> stagingPool = new ConcurrentLinkedQueue<>();
   private final AtomicInteger stagingSlots = new AtomicInteger();
   private final CompletableFuture<RunRecord> result = new CompletableFuture<>();
+  private final ServerOutage outage;
   private volatile Duration liveLag = Duration.ZERO;
   private volatile Instant lagReadAt = Instant.EPOCH;
   private volatile Instant started;
@@ -76,6 +77,7 @@ public final class BackfillRun {
     this.listener = listener;
     this.onEnd = onEnd;
     this.permits = new Batches.Permits(settings.concurrency());
+    this.outage = new ServerOutage(sql);
   }
 
   void start() {
@@ -208,11 +210,18 @@ public final class BackfillRun {
     }
   }
 
-  /** Waits while paused, throttled by rows per second, or held back by the live writer's lag. */
+  /**
+   * Waits while paused, while the server gives no answer, throttled by rows per second, or held back
+   * by the live writer's lag.
+   */
   private boolean awaitTurn() throws InterruptedException {
     while (true) {
       if (cancelled || fatal.get() != null) {
         return false;
+      }
+      if (outage.ongoing()) {
+        Thread.sleep(200);
+        continue;
       }
       if (paused) {
         synchronized (pauseLock) {
@@ -285,6 +294,19 @@ public final class BackfillRun {
           progress("");
           return;
         } catch (QueryFailedException e) {
+          if (e.unreachable() && !cancelled) {
+            // The server is down, not this batch wrong: the run waits once for it, attempts unspent.
+            if (awaitServer(e, batch)) {
+              attempt--;
+              continue;
+            }
+            String sentence = outage.gaveUp();
+            recordFailure(batch, attempt, sentence == null ? e.getMessage() : sentence);
+            if (sentence != null) {
+              fatal.compareAndSet(null, sentence);
+            }
+            return;
+          }
           if (!e.retryable() || attempt >= maxAttempts || cancelled) {
             recordFailure(batch, attempt, e.getMessage());
             if (!e.retryable()) {
@@ -308,6 +330,15 @@ public final class BackfillRun {
         stagingPool.offer(staging);
       }
     }
+  }
+
+  private boolean awaitServer(QueryFailedException e, List<HourPartition> batch) throws InterruptedException {
+    BackfillSettings s = settings.get();
+    return outage.await(e, s.serverWait(), s.retryBackoff(), () -> cancelled, (probe, next, sentence) -> {
+      listener.on(new BackfillEvent.Retrying(id(), batch, probe, next, sentence));
+      progress("the server does not answer; the run waits for it (at most " + ServerOutage.words(s.serverWait())
+          + " in all), next try in " + Math.max(1, next.toSeconds()) + " s: " + sentence);
+    });
   }
 
   private Duration backoff(int attempt) {

@@ -16,13 +16,14 @@ public final class RunParameters {
       .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 
   record Stored(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
-      long rowsPerSecond, long maxLiveLagMinutes, int maxAttempts, long retryBackoffMs) {}
+      long rowsPerSecond, long maxLiveLagMinutes, int maxAttempts, long retryBackoffMs, long serverWaitSeconds) {}
 
   private RunParameters() {}
 
   public static String encode(BackfillSettings s) {
     return JSON.writeValueAsString(new Stored(s.concurrency(), s.batchHours(), s.maxThreads(), s.priority(),
-        s.maxMemoryUsage(), s.rowsPerSecond(), s.maxLiveLag().toMinutes(), s.maxAttempts(), s.retryBackoff().toMillis()));
+        s.maxMemoryUsage(), s.rowsPerSecond(), s.maxLiveLag().toMinutes(), s.maxAttempts(), s.retryBackoff().toMillis(),
+        s.serverWait().toSeconds()));
   }
 
   /**
@@ -43,7 +44,9 @@ public final class RunParameters {
               : fallback.maxLiveLag(),
           node.path("max_attempts").asInt(fallback.maxAttempts()),
           node.has("retry_backoff_ms") ? Duration.ofMillis(node.get("retry_backoff_ms").asLong())
-              : fallback.retryBackoff());
+              : fallback.retryBackoff(),
+          node.has("server_wait_seconds") ? Duration.ofSeconds(node.get("server_wait_seconds").asLong())
+              : fallback.serverWait());
     } catch (JacksonException e) {
       return fallback;
     }

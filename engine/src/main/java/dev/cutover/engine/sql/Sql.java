@@ -100,11 +100,13 @@ public final class Sql {
       queryId = m.group(1);
     }
     message = message.replaceAll("\\s*\\(queryId[^)]*\\)", "").replaceAll("\\s*\\(version [0-9.]+\\)", "").strip();
-    boolean transientFailure = TRANSIENT.contains(code) || code == 0 && isConnectionProblem(e);
+    boolean unreachable = (code == 0 || code == 1002 || code == 209 || code == 210) && isConnectionProblem(e);
+    boolean transientFailure = TRANSIENT.contains(code) || unreachable;
     String advice = transientFailure
         ? " This can pass; Cutover retries it."
         : " Fix the cause and run it again.";
-    return new QueryFailedException("Could not " + what + ": " + message + advice, code, queryId, transientFailure, e);
+    return new QueryFailedException("Could not " + what + ": " + message + advice, code, queryId, transientFailure,
+        unreachable, e);
   }
 
   /**

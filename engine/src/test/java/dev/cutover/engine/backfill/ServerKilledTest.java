@@ -77,7 +77,8 @@ class ServerKilledTest {
   }
 
   @Test
-  void aServerDownLongerThanTheRetriesFailsTheRunWithASentenceAndItResumesWhenTheServerIsBack() throws Exception {
+  void aServerDownLongerThanTheServerWaitStopsTheRunOnceWithASentenceAndItResumesWhenTheServerIsBack()
+      throws Exception {
     EmbeddedServer first = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
     try (var c = DriverManager.getConnection(first.jdbcUrl(), first.user(), new String(first.password().resolve()));
         var s = c.createStatement()) {
@@ -87,8 +88,9 @@ class ServerKilledTest {
     HourlyWorld world = HourlyWorld.create(db, 2);
     TableSpec spec = world.spec();
     StateStore store = new StateStore(world.sql, world.database);
-    BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
-        .withRowsPerSecond(400).withRetries(2, Duration.ofMillis(100));
+    Duration serverWait = Duration.ofSeconds(3);
+    BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(2).withBatchHours(1)
+        .withRowsPerSecond(400).withRetries(2, Duration.ofMillis(100)).withServerWait(serverWait);
     Plan plan = new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
     List<BackfillEvent> events = new CopyOnWriteArrayList<>();
     BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
@@ -98,16 +100,25 @@ class ServerKilledTest {
     ProcessHandle server = ProcessHandle.of(first.pid()).orElseThrow();
     server.destroyForcibly();
     server.onExit().get(30, TimeUnit.SECONDS);
+    long killed = System.nanoTime();
 
-    // The server stays down: every batch gives up after its retries, and the run says what to do.
+    // The server stays down: the run waits for it once, as a whole, then stops with one sentence.
     RunRecord failed = run.await();
+    Duration took = Duration.ofNanos(System.nanoTime() - killed);
     assertEquals(RunState.FAILED, failed.state());
-    assertTrue(failed.message().matches("\\d+ hour\\(s\\) failed after every retry: .+\\. Resume the run to try "
-        + "them again\\."), failed.message());
+    assertTrue(failed.message().startsWith("The server has not answered for 3 s, since ")
+        && failed.message().endsWith("resume the run once the server answers."), failed.message());
+    assertTrue(took.compareTo(serverWait.plusSeconds(10)) < 0, "the run stops once its server wait is over, not "
+        + "after every batch's retries: " + took.toMillis() + " ms");
+    long written = events.stream().filter(e -> e instanceof BackfillEvent.HourWritten).count();
     var hourFailed = events.stream().filter(e -> e instanceof BackfillEvent.HourFailed).map(e -> (BackfillEvent.HourFailed) e)
         .toList();
-    assertTrue(!hourFailed.isEmpty() && hourFailed.stream().allMatch(f -> f.error().startsWith("Could not ")),
-        hourFailed.isEmpty() ? "no failed hour" : hourFailed.getFirst().error());
+    assertTrue(hourFailed.size() <= 2, "only the batches in flight when the server went away fail, the rest stay "
+        + "pending: " + hourFailed.size() + " failed, " + written + " written of " + plan.range().hours());
+    assertTrue(hourFailed.stream().allMatch(f -> f.error().equals(failed.message())), hourFailed.toString());
+    var waits = events.stream().filter(e -> e instanceof BackfillEvent.Retrying).map(e -> (BackfillEvent.Retrying) e)
+        .toList();
+    assertTrue(!waits.isEmpty() && waits.stream().allMatch(w -> w.error().startsWith("Could not ")), waits.toString());
 
     // The server comes back; this same process resumes the run, which ends as an uninterrupted one would.
     EmbeddedServer second = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
