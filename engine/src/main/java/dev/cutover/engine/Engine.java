@@ -326,8 +326,14 @@ public final class Engine {
     return new Retirement(sql, store, reports, spec).dropStatements();
   }
 
-  public List<String> dropV1(TableSpec spec, boolean force, String reason) {
-    return new Retirement(sql, store, reports, spec).dropV1(force, reason);
+  /** Drops v1, refused while a table that still uses it is not acknowledged (see {@link #v1Readers}). */
+  public List<String> dropV1(TableSpec spec, boolean force, String reason, List<String> acknowledged) {
+    return new Retirement(sql, store, reports, spec).dropV1(force, reason, acknowledged);
+  }
+
+  /** The tables that still use v1 and break when it is dropped. */
+  public List<dev.cutover.engine.api.V1Reader> v1Readers(TableSpec spec) {
+    return new Retirement(sql, store, reports, spec).v1Readers();
   }
 
   public List<String> cleanup(TableSpec spec) {

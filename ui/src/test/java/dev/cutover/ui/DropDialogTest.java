@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.api.V1Reader;
 import dev.cutover.ui.dialogs.DialogService.DropRequest;
 import dev.cutover.ui.dialogs.DropDialog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import javafx.scene.Node;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.Dialog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,7 +19,10 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.util.WaitForAsyncUtils;
 
-/** Dropping v1 early needs the table's name typed and a written reason; after the horizon, the name only. */
+/**
+ * Dropping v1 early needs the table's name typed and a written reason; after the horizon, the name only; and each
+ * table that still uses v1 ticked.
+ */
 @ExtendWith(ApplicationExtension.class)
 class DropDialogTest {
 
@@ -30,7 +36,7 @@ class DropDialogTest {
     robot.interact(() -> {
       d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon is "
           + "2026-11-30 09:00 UTC: consumers' caches and the reconciliation window have not passed yet. Dropping now "
-          + "removes the rollback before then.", true));
+          + "removes the rollback before then.", true, List.of()));
       d[0].getDialogPane().getStylesheets().setAll(Themes.class.getResource(Themes.LIGHT).toExternalForm(),
           Themes.class.getResource("console.css").toExternalForm());
       d[0].show();
@@ -58,7 +64,7 @@ class DropDialogTest {
     Dialog<String>[] d = new Dialog[1];
     robot.interact(() -> {
       d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon has passed.",
-          false));
+          false, List.of()));
       d[0].show();
     });
     Node ok = robot.lookup("#drop-ok").query();
@@ -69,5 +75,29 @@ class DropDialogTest {
     robot.interact(() -> ((javafx.scene.control.Button) ok).fire());
     WaitForAsyncUtils.waitForFxEvents();
     assertEquals("", d[0].getResult());
+  }
+
+  @Test
+  void everyTableThatStillUsesV1IsNamedAndTickedBeforeTheDrop(FxRobot robot) {
+    @SuppressWarnings("unchecked")
+    Dialog<String>[] d = new Dialog[1];
+    robot.interact(() -> {
+      d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon has passed.",
+          false, List.of(new V1Reader("analytics.pnl_alerts_mv", "materialized view"),
+              new V1Reader("boards.desk_totals", "view"))));
+      d[0].show();
+    });
+    Node ok = robot.lookup("#drop-ok").query();
+    assertTrue(robot.lookup("#drop-readers").queryLabeled().getText().startsWith("These tables still use "
+        + "analytics.pnl_v1 and break when it is dropped."));
+    List<CheckBox> ticks = List.copyOf(robot.lookup(".drop-reader").queryAllAs(CheckBox.class));
+    assertEquals(List.of("analytics.pnl_alerts_mv (materialized view)", "boards.desk_totals (view)"),
+        ticks.stream().map(CheckBox::getText).toList(), "whole names, underscores and all");
+    robot.interact(() -> robot.lookup("#drop-confirmation").queryTextInputControl().setText("analytics.pnl_v1"));
+    assertTrue(ok.isDisabled(), "the name is not enough while a table that uses v1 is not acknowledged");
+    robot.interact(() -> ticks.getFirst().setSelected(true));
+    assertTrue(ok.isDisabled(), "one of two is not enough");
+    robot.interact(() -> ticks.getLast().setSelected(true));
+    assertFalse(ok.isDisabled());
   }
 }

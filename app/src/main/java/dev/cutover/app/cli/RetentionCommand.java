@@ -27,6 +27,10 @@ public final class RetentionCommand extends EngineCommand {
   @Option(names = "--reason", paramLabel = "TEXT", description = "Why v1 is dropped early; goes to the audit trail.")
   String reason;
 
+  @Option(names = "--acknowledge", paramLabel = "DB.TABLE", description = "A table that still uses v1 (a view or "
+      + "materialized view) and breaks when it is dropped; --drop-v1 refuses until each is named.")
+  List<String> acknowledged = new ArrayList<>();
+
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(engine);
@@ -38,10 +42,15 @@ public final class RetentionCommand extends EngineCommand {
     lines.add(r.droppedAt().map(t -> "v1 was dropped at " + t + "; there is no rollback any more.")
         .orElse(r.keepUntil().map(t -> "Cut over at " + r.cutoverAt().get() + "; v1 may be dropped after " + t + ".")
             .orElse("Consumers still read v1; the horizon starts at the cutover.")));
-    List<String> dropped = drop ? engine.dropV1(spec, force, reason) : List.of();
+    List<String> readers = engine.v1Readers(spec).stream().map(Object::toString).toList();
+    if (!readers.isEmpty() && r.droppedAt().isEmpty()) {
+      lines.add("Still using v1 (each breaks when it is dropped): " + String.join(", ", readers) + ".");
+    }
+    List<String> dropped = drop ? engine.dropV1(spec, force, reason, acknowledged) : List.of();
     dropped.forEach(d -> lines.add("dropped " + d));
     print(Render.ordered("hours", r.total().toHours(), "cutover_at", r.cutoverAt().orElse(null), "keep_until",
-        r.keepUntil().orElse(null), "dropped_at", r.droppedAt().orElse(null), "dropped", dropped), lines);
+        r.keepUntil().orElse(null), "dropped_at", r.droppedAt().orElse(null), "v1_readers", readers, "dropped", dropped),
+        lines);
     return ExitCodes.OK;
   }
 }

@@ -7,6 +7,7 @@ import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.V1Reader;
 import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.ReportStore;
@@ -67,10 +68,19 @@ public final class Retirement {
   }
 
   /**
-   * Drops v1 and the rollback handle, holding the repair meanwhile; refused before the retention
-   * horizon unless forced with a reason. The repair ends: there is no way back.
+   * The tables that still use v1 and break when it is dropped: a drop refuses until each is
+   * acknowledged by its {@code db.table}.
    */
-  public List<String> dropV1(boolean force, String reason) {
+  public List<V1Reader> v1Readers() {
+    return new V1Readers(sql, spec, view.handle()).find();
+  }
+
+  /**
+   * Drops v1 and the rollback handle, holding the repair meanwhile; refused before the retention
+   * horizon unless forced with a reason, and while a table that still uses v1 is not acknowledged by
+   * name in {@code acknowledged}. The repair ends: there is no way back.
+   */
+  public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
     Retention r = retention();
     if (r.droppedAt().isPresent()) {
       throw new InvalidInputException("drop-v1", spec.liveTable() + " was dropped already, at " + r.droppedAt().get()
@@ -90,13 +100,25 @@ public final class Retirement {
       throw new InvalidInputException("reason", "Dropping v1 before its retention horizon needs a written reason "
           + "(why it cannot wait), which goes to the audit trail.");
     }
+    List<V1Reader> readers = new V1Readers(sql, spec, view.handle()).find();
+    List<V1Reader> open = readers.stream().filter(u -> !acknowledged.contains(u.name())).toList();
+    if (!open.isEmpty()) {
+      boolean one = open.size() == 1;
+      throw new StepRefusedException("drop-v1", (one ? "This table still uses " : "These tables still use ")
+          + spec.database() + "." + spec.liveTable() + (one ? " and breaks" : " and break") + " when it is dropped: "
+          + open.stream()
+          .map(V1Reader::toString).collect(java.util.stream.Collectors.joining(", ")) + ". Repoint or drop "
+          + (one ? "it" : "each") + " first, or acknowledge " + (one ? "it" : "each")
+          + " by name (--acknowledge " + open.getFirst().name() + ") to drop v1 anyway.");
+    }
     Repairs repairs = new Repairs(sql, state, spec);
     Repair held = repairs.claim(Repair.Operation.DROP_V1, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
     state.ensureSchema();
     reports.ensureSchema();
     List<String> dropped = new ArrayList<>();
-    String why = force ? "forced before " + r.keepUntil().get() + ": " + reason : "after the retention horizon "
-        + r.keepUntil().get();
+    String why = (force ? "forced before " + r.keepUntil().get() + ": " + reason : "after the retention horizon "
+        + r.keepUntil().get()) + (readers.isEmpty() ? "" : "; acknowledged that " + readers.stream()
+        .map(V1Reader::toString).collect(java.util.stream.Collectors.joining(", ")) + " still used it");
     try {
       List<String> statements = dropStatements();
       sql.execute("drop " + view.handle(), statements.get(0));

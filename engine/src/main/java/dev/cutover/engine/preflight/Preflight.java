@@ -261,16 +261,29 @@ public final class Preflight {
   }
 
   private Check disk(Plan plan) {
-    long liveBytes = sql.queryLong("measure " + spec.liveTable(), "SELECT sum(bytes_on_disk) FROM system.parts WHERE active "
-        + "AND database = ? AND table = ? AND toUInt64OrZero(partition_id) >= ? AND toUInt64OrZero(partition_id) < ?",
-        spec.database().name(), spec.liveTable().name(), plan.range().from().epochSecond(), plan.range().to().epochSecond());
+    String parts = "FROM system.parts WHERE active AND database = ? AND table = ? AND toUInt64OrZero(partition_id) >= ? "
+        + "AND toUInt64OrZero(partition_id) < ?";
+    Object[] where = {spec.database().name(), spec.liveTable().name(), plan.range().from().epochSecond(),
+        plan.range().to().epochSecond()};
+    long liveBytes = sql.queryLong("measure " + spec.liveTable(), "SELECT sum(bytes_on_disk) " + parts, where);
+    long largestHour = sql.queryLong("measure the largest hour of " + spec.liveTable(), "SELECT max(b) FROM (SELECT "
+        + "sum(bytes_on_disk) AS b " + parts + " GROUP BY partition_id)", where);
     long free = sql.queryLong("read free disk space", "SELECT min(free_space) FROM system.disks WHERE name IN (SELECT "
         + "arrayJoin(disks) FROM system.storage_policies WHERE policy_name = ifNull((SELECT any(storage_policy) FROM "
         + "system.tables WHERE database = ? AND name = ?), 'default'))", spec.database().name(), spec.liveTable().name());
-    // The target ends up about as large as v1 over the range; a batch in staging needs room too.
-    long needed = liveBytes + liveBytes / Math.max(1, plan.hours().size()) * plan.settings().batchHours()
-        * plan.settings().concurrency();
-    return diskCheck(needed, liveBytes, free);
+    return diskCheck(needed(liveBytes, largestHour, plan.hours().size(), plan.settings().batchHours(),
+        plan.settings().concurrency()), liveBytes, free);
+  }
+
+  /**
+   * What a backfill needs on disk at its peak: v2 about as large as v1 over the range; each batch in
+   * flight twice (its rows in staging, and the same parts hard-linked into v2 while a merge of them
+   * writes its result); and room for a merge of the largest hour, which writes a new part before it
+   * removes the old ones.
+   */
+  static long needed(long liveBytes, long largestHour, int hours, int batchHours, int concurrency) {
+    long batch = liveBytes / Math.max(1, hours) * batchHours;
+    return liveBytes + 2 * batch * concurrency + largestHour;
   }
 
   static Check diskCheck(long needed, long liveBytes, long free) {
@@ -279,7 +292,7 @@ public final class Preflight {
       return new Check("disk", Status.FAIL, "Not enough disk: " + sizes + ".", "Free space on the target's disks, "
           + "or backfill a shorter range at a time.");
     }
-    if (free < needed * 2) {
+    if (free < needed + needed / 2) {
       return new Check("disk", Status.WARN, "Disk is tight: " + sizes + ".", "Watch free space during the run.");
     }
     return new Check("disk", Status.PASS, "Disk: " + sizes + ".", "");

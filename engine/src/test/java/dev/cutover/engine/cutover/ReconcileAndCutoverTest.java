@@ -234,16 +234,50 @@ class ReconcileAndCutoverTest {
     engine.cutover(spec, "visits");
     var retention = engine.retention(spec);
     assertEquals(12 + 3 + 6, retention.total().toHours(), "cache 12 h + window 3 h + margin 6 h");
-    var early = assertThrows(StepRefusedException.class, () -> engine.dropV1(spec, false, null));
+    var early = assertThrows(StepRefusedException.class, () -> engine.dropV1(spec, false, null, List.of()));
     assertTrue(early.getMessage().startsWith("v1 must be kept until "), early.getMessage());
-    var noReason = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, ""));
+    var noReason = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, "", List.of()));
     assertTrue(noReason.getMessage().startsWith("Dropping v1 before its retention horizon needs a written reason"));
 
     world.sql.execute("leftover", "CREATE TABLE visits_v2__stg_old_1 AS visits_v2");
     assertEquals(List.of("visits_v2__stg_old_1"), engine.cleanup(spec));
 
-    assertEquals(List.of(world.database + ".visits__next", world.database + ".visits_v1"),
-        engine.dropV1(spec, true, "storage emergency, approved by the desk head"));
+    // Tables that still use v1 would break without a word: each is named, and the drop waits for each by name.
+    String db = world.database;
+    world.sql.execute("a view on v1", "CREATE VIEW visits_daily AS SELECT toDate(hour) AS d, sum(clicks) AS c "
+        + "FROM visits_v1 GROUP BY d");
+    world.sql.execute("a sink", "CREATE TABLE busy ENGINE = MergeTree ORDER BY tuple() AS SELECT hour, clicks FROM "
+        + "visits_v1 WHERE 0");
+    world.sql.execute("a materialized view on v1", "CREATE MATERIALIZED VIEW busy_mv TO busy AS SELECT hour, clicks "
+        + "FROM visits_v1 WHERE clicks > 1000");
+    world.sql.execute("a source", "CREATE TABLE raw AS visits_v1");
+    world.sql.execute("a writer into v1", "CREATE MATERIALIZED VIEW feed_mv TO visits_v1 AS SELECT * FROM raw");
+    world.sql.execute("another database", "CREATE DATABASE " + db + "_boards");
+    world.sql.execute("a view elsewhere", "CREATE VIEW " + db + "_boards.board AS SELECT count() AS n FROM " + db
+        + ".visits_v1");
+    world.sql.execute("a view on v2 only", "CREATE VIEW v2_count AS SELECT count() AS n FROM visits_v2");
+    try {
+      List<String> readers = List.of(db + ".busy_mv (materialized view)", db + ".feed_mv (materialized view)",
+          db + ".visits_daily (view)", db + "_boards.board (view)");
+      assertEquals(readers.stream().sorted().toList(), engine.v1Readers(spec).stream().map(Object::toString).sorted()
+          .toList());
+      var unacknowledged = assertThrows(StepRefusedException.class, () -> engine.dropV1(spec, true, "storage",
+          List.of(db + ".busy_mv", db + ".visits_daily", db + "_boards.board")));
+      assertEquals("This table still uses " + db + ".visits_v1 and breaks when it is dropped: " + db + ".feed_mv "
+          + "(materialized view). Repoint or drop it first, or acknowledge it by name (--acknowledge " + db
+          + ".feed_mv) to drop v1 anyway.", unacknowledged.getMessage());
+      assertEquals(1L, world.sql.queryLong("v1 kept", "SELECT count() FROM system.tables WHERE database = ? AND "
+          + "name = 'visits_v1'", db), "nothing is dropped before every reader is acknowledged");
+
+      assertEquals(List.of(db + ".visits__next", db + ".visits_v1"), engine.dropV1(spec, true,
+          "storage emergency, approved by the desk head", List.of(db + ".busy_mv", db + ".feed_mv",
+              db + ".visits_daily", db + "_boards.board")));
+      assertTrue(new dev.cutover.engine.ledger.StateStore(world.sql, db).auditTrail(
+          dev.cutover.engine.backfill.Backfill.target(spec), 20).stream().anyMatch(a -> a.detail().contains("acknowledged that ")
+          && a.detail().contains(db + ".feed_mv (materialized view)")), "the audit trail names what was left broken");
+    } finally {
+      world.sql.execute("drop the other database", "DROP DATABASE IF EXISTS " + db + "_boards");
+    }
     assertEquals(0L, world.sql.queryLong("v1 gone", "SELECT count() FROM system.tables WHERE database = ? AND name = 'visits_v1'",
         world.database));
 
@@ -251,7 +285,7 @@ class ReconcileAndCutoverTest {
     assertTrue(after.v1Dropped() && !after.open(), "nothing to switch once v1 is dropped: " + after);
     assertEquals(Gate.Version.V2, after.current());
     assertTrue(engine.retention(spec).droppedAt().isPresent(), "the retention shows when v1 was dropped");
-    var twice = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, "again"));
+    var twice = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, "again", List.of()));
     assertTrue(twice.getMessage().startsWith("visits_v1 was dropped already, at "), twice.getMessage());
     var rollback = assertThrows(StepRefusedException.class, () -> engine.rollback(spec, "visits"));
     assertTrue(rollback.getMessage().contains("visits_v1"), rollback.getMessage());

@@ -6,6 +6,7 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.V1Reader;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
@@ -204,16 +205,18 @@ public final class CutoverModel implements ScreenModel {
         ? "The retention horizon is " + Formats.time(horizon) + ": consumers' caches and the reconciliation window "
             + "have not passed yet. Dropping now removes the rollback before then."
         : "The retention horizon " + Formats.time(horizon) + " has passed; the rollback is no longer needed.";
-    workspace.dialogs().confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.dropV1Statements(spec)),
-        table, words, early)).ifPresent(reason -> activity.run("drop " + table, p -> {
-          List<String> dropped = engine.dropV1(spec, early, reason);
+    // The dialog names every table that still uses v1; reading them is a query, so it runs first, off this thread.
+    activity.run("find what still uses " + table, p -> engine.v1Readers(spec), readers -> workspace.dialogs()
+        .confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.dropV1Statements(spec)), table, words,
+            early, readers)).ifPresent(reason -> activity.run("drop " + table, p -> {
+          List<String> dropped = engine.dropV1(spec, early, reason, readers.stream().map(V1Reader::name).toList());
           return new Dropped(dropped, read(engine, spec));
         }, d -> {
           dropResult.set("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
               + spec.targetTable() + "; there is no rollback any more.");
           show(d.state());
           workspace.repair().refresh();
-        }, failure -> workspace.repair().refresh()));
+        }, failure -> workspace.repair().refresh())));
   }
 
   private record Dropped(List<String> dropped, State state) {}

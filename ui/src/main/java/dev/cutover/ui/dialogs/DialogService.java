@@ -71,8 +71,16 @@ public interface DialogService {
   /** A backfill about to start. */
   record BackfillRequest(String target, HourRange range, HourPartition boundary, long hours, String settings) {}
 
-  /** v1 about to be dropped: the exact statement, the table's name to type, and whether the horizon has passed. */
-  record DropRequest(String statement, String table, String horizon, boolean early) {}
+  /**
+   * v1 about to be dropped: the exact statement, the table's name to type, whether the horizon has
+   * passed, and the tables that still use v1 (each to be ticked before the drop is offered).
+   */
+  record DropRequest(String statement, String table, String horizon, boolean early,
+      java.util.List<dev.cutover.engine.api.V1Reader> readers) {
+    public DropRequest {
+      readers = java.util.List.copyOf(readers);
+    }
+  }
 
   /**
    * A repair about to be given up.

@@ -1,11 +1,15 @@
 package dev.cutover.ui.dialogs;
 
+import dev.cutover.engine.api.V1Reader;
 import dev.cutover.ui.dialogs.DialogService.DropRequest;
+import java.util.ArrayList;
+import java.util.List;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
@@ -14,9 +18,9 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * Confirms dropping v1, which ends the rollback for good: shows the exact statement and the
- * retention horizon, and enables its OK button only once the table's name is typed and, before the
- * horizon, a reason is written.
+ * Confirms dropping v1, which ends the rollback for good: shows the exact statement, the retention
+ * horizon and every table that still uses v1, and enables its OK button only once each such table is
+ * ticked, the table's name is typed and, before the horizon, a reason is written.
  */
 public final class DropDialog {
 
@@ -45,8 +49,25 @@ public final class DropDialog {
     typed.setId("drop-confirmation");
     typed.setPromptText(request.table());
 
-    VBox content = new VBox(10, Statements.caption(), statement, horizon, reasonLabel,
-        reason, sentence("Type the table's name, " + request.table() + ", to confirm:"), typed);
+    VBox content = new VBox(10, Statements.caption(), statement, horizon);
+    List<CheckBox> ticks = new ArrayList<>();
+    if (!request.readers().isEmpty()) {
+      Label readers = sentence((request.readers().size() == 1 ? "This table still uses " : "These tables still use ")
+          + request.table() + " and " + (request.readers().size() == 1 ? "breaks" : "break") + " when it is dropped. "
+          + "Repoint or drop them first, or tick each to acknowledge it; the audit trail names them.");
+      readers.setId("drop-readers");
+      readers.getStyleClass().add("error-text");
+      content.getChildren().add(readers);
+      for (V1Reader r : request.readers()) {
+        CheckBox tick = new CheckBox(r.toString());
+        tick.setMnemonicParsing(false);
+        tick.getStyleClass().add("drop-reader");
+        ticks.add(tick);
+        content.getChildren().add(tick);
+      }
+    }
+    content.getChildren().addAll(reasonLabel, reason, sentence("Type the table's name, " + request.table()
+        + ", to confirm:"), typed);
     content.setPadding(new Insets(8, 4, 4, 4));
     content.setPrefWidth(620);
     dialog.getDialogPane().setContent(content);
@@ -55,8 +76,11 @@ public final class DropDialog {
     dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
     Node okButton = dialog.getDialogPane().lookupButton(ok);
     okButton.setId("drop-ok");
+    List<javafx.beans.Observable> inputs = new ArrayList<>(List.of(typed.textProperty(), reason.textProperty()));
+    ticks.forEach(t -> inputs.add(t.selectedProperty()));
     okButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !typed.getText().equals(request.table())
-        || (request.early() && reason.getText().isBlank()), typed.textProperty(), reason.textProperty()));
+        || (request.early() && reason.getText().isBlank()) || ticks.stream().anyMatch(t -> !t.isSelected()),
+        inputs.toArray(javafx.beans.Observable[]::new)));
     dialog.setResultConverter(b -> b == ok ? reason.getText().strip() : null);
     dialog.setOnShown(e -> (request.early() ? reason : typed).requestFocus());
     return dialog;
