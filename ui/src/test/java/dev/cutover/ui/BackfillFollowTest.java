@@ -94,8 +94,13 @@ class BackfillFollowTest {
     fx.interact(() -> rows.getValueFactory().setValue(20));
     fx.click("backfill-resume-run");
     fx.waitFor(30, () -> console.backfill().drivenProperty().get() != null, () -> console.backfill().activity().error());
+    // The buttons follow the screen's own step (starting the run) as well as the run: click each once it is offered.
+    fx.waitFor(30, () -> !fx.node("backfill-pause", javafx.scene.control.Button.class).isDisabled(),
+        () -> console.backfill().activity().messageProperty().get());
     fx.click("backfill-pause");
     fx.waitFor(30, () -> fx.text("run-state").equals("Paused"), () -> fx.text("run-state"));
+    fx.waitFor(30, () -> !fx.node("backfill-resume", javafx.scene.control.Button.class).isDisabled(),
+        () -> console.backfill().activity().messageProperty().get());
     fx.click("backfill-resume");
     fx.waitFor(30, () -> fx.text("run-state").equals("Running"), () -> fx.text("run-state"));
     fx.interact(() -> rows.getValueFactory().setValue(0));
