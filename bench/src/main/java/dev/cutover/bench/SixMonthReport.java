@@ -7,7 +7,6 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.HourStatus;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.spec.SpecLoader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,43 +92,6 @@ record SixMonthReport(TableSpec spec, Reconciliation report, int unexpected) {
 
   /** A spec of the same shape as the demo's, with three measures. Parsed, never checked against a server. */
   private static TableSpec threeMeasures() {
-    return SpecLoader.parse("""
-        spec: 1
-        name: pnl
-        database: trading
-        tables:
-          live: pnl_v1
-          target: pnl_v2
-          consumer_view: pnl
-        time_column: hour
-        keys: [book, instrument]
-        measures: [quantity, fees_usd, pnl_usd]
-        sources:
-          - table: trades
-            time_column: ts
-        transform: |
-          SELECT toStartOfHour(ts) AS hour, book, instrument, sum(qty) AS quantity, sum(fee) AS fees_usd,
-            sum(pnl) AS pnl_usd FROM {trades} WHERE ts >= {window_start:DateTime} AND ts < {window_end:DateTime}
-            GROUP BY hour, book, instrument
-        expected_differences:
-          - name: fee_fix
-            where: v1.fees_usd != 0
-            delta:
-              pnl_usd: -1 * v1.fees_usd
-            tolerance: 0.01
-            why: v1 left the fees out of the PnL
-        throttle:
-          concurrency: 2
-          batch_hours: 24
-        boundary:
-          safety_margin_hours: 3
-        reconciliation:
-          minimum_overlap_hours: 24
-        retention:
-          consumers:
-            - name: dashboards
-              cache_lifetime: 12h
-          safety_margin: 6h
-        """, "bench-pnl.yaml");
+    return dev.cutover.engine.testing.PnlSpecs.threeMeasures();
   }
 }

@@ -10,18 +10,15 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
-import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.common.Formats;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import javafx.scene.control.Spinner;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
@@ -33,18 +30,11 @@ import org.testfx.framework.junit5.ApplicationExtension;
 @ExtendWith(ApplicationExtension.class)
 class BackfillFollowTest {
 
-  private HourlyWorld world;
-  private Path specFile;
   private CutoverConsole console;
+  @RegisterExtension final WorldOnDisk disk = new WorldOnDisk(3, () -> console);
   private Fx fx;
   private BackfillRun elsewhere;
 
-  @BeforeEach
-  void world() throws Exception {
-    world = HourlyWorld.create(TestEngine.freshDatabase(BackfillFollowTest.class), 3);
-    specFile = Files.createTempFile("visits-", ".yaml");
-    Files.writeString(specFile, world.specYaml());
-  }
 
   @AfterEach
   void close() throws Exception {
@@ -52,18 +42,13 @@ class BackfillFollowTest {
       elsewhere.cancel();
       elsewhere.await();
     }
-    if (console != null) {
-      console.connection().closeSession();
-    }
-    world.db.close();
-    Files.deleteIfExists(specFile);
   }
 
   @Test
   void aRunStartedElsewhereIsFollowedAndAStoppedRunIsResumedAndDrivenHere(FxRobot robot) throws Exception {
     // Another process: an engine on the same working database, throttled so that the run takes a while.
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(specFile);
+    TableSpec spec = other.loadSpec(disk.specFile());
     Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
     elsewhere = dev.cutover.engine.testing.Procedure.start(other, plan);
@@ -123,7 +108,7 @@ class BackfillFollowTest {
   @Test
   void closingTheWindowWhileThisConsoleDrivesARunAsksThenCancelsItSoItCanBeResumed(FxRobot robot) throws Exception {
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(specFile);
+    TableSpec spec = other.loadSpec(disk.specFile());
     Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
     BackfillRun first = dev.cutover.engine.testing.Procedure.start(other, plan);
@@ -154,7 +139,7 @@ class BackfillFollowTest {
   }
 
   private void open(FxRobot robot, ScriptedDialogs dialogs) {
-    ConsoleWindow window = ConsoleWindow.open(robot, specFile, dialogs);
+    ConsoleWindow window = ConsoleWindow.open(robot, disk.specFile(), dialogs);
     console = window.console();
     fx = window.fx();
     fx.click("nav-backfill");

@@ -16,7 +16,6 @@ import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.dialogs.DialogService;
@@ -31,10 +30,9 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
@@ -47,35 +45,19 @@ import org.testfx.framework.junit5.ApplicationExtension;
 @ExtendWith(ApplicationExtension.class)
 class ConsoleProcedureTest {
 
-  private HourlyWorld world;
-  private Path specFile;
   private CutoverConsole console;
+  @RegisterExtension final WorldOnDisk disk = new WorldOnDisk(3, () -> console);
   private Scene scene;
   private Fx fx;
   private final ScriptedDialogs dialogs = new ScriptedDialogs();
 
-  @BeforeEach
-  void world() throws Exception {
-    world = HourlyWorld.create(TestEngine.freshDatabase(ConsoleProcedureTest.class), 3);
-    specFile = Files.createTempFile("visits-", ".yaml");
-    Files.writeString(specFile, world.specYaml());
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    if (console != null) {
-      console.connection().closeSession();
-    }
-    world.db.close();
-    Files.deleteIfExists(specFile);
-  }
 
   private ConsoleStartup startup() {
     Path data = TestEngine.server().dataDirectory();
     return new ConsoleStartup("embedded ClickHouse (data: " + data + ")",
         progress -> Session.embedded(data, EngineLibrary.fromEnvironment(), progress))
-        .withDefaultSpec(specFile)
-        .withProfiles(new ProfileStore(specFile.resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml")))
+        .withDefaultSpec(disk.specFile())
+        .withProfiles(new ProfileStore(disk.specFile().resolveSibling("profiles-" + ProcessHandle.current().pid() + ".yaml")))
         .withDemo(new DemoControls() {
           @Override
           public String describe() {
@@ -97,7 +79,7 @@ class ConsoleProcedureTest {
 
           @Override
           public void deployV2(HourPartition from) {
-            world.writeLiveV2(from, world.liveEdge.plusHours(1));
+            disk.world().writeLiveV2(from, disk.world().liveEdge.plusHours(1));
           }
         });
   }
@@ -116,17 +98,17 @@ class ConsoleProcedureTest {
   @Test
   void theWholeProcedureThroughTheScreens(FxRobot robot) throws Exception {
     open(robot);
-    HourPartition boundary = world.liveEdge.plusHours(-3);
+    HourPartition boundary = disk.world().liveEdge.plusHours(-3);
     // Some hours have no clicks: the reprocessing window starts at the oldest hour that has some.
-    HourPartition start = new Engine(world.db).reprocessingStart(world.spec()).orElseThrow();
+    HourPartition start = new Engine(disk.world().db).reprocessingStart(disk.world().spec()).orElseThrow();
 
     // 1. Connection, with the default spec loaded once connected.
     fx.waitFor(60, () -> console.workspace().spec() != null, () -> fx.text("connection-state") + " / "
         + console.connection().specLoading().error());
     assertEquals("Connected", fx.text("connection-state"));
     assertFalse(fx.node("repair-banner", javafx.scene.Node.class).isVisible(), "no banner on the connection screen");
-    assertTrue(fx.text("spec-summary").startsWith("visits: " + world.database + ".visits_v1 (v1) is repaired into "
-        + world.database + ".visits_v2 (v2); consumers read visits."), fx.text("spec-summary"));
+    assertTrue(fx.text("spec-summary").startsWith("visits: " + disk.world().database + ".visits_v1 (v1) is repaired into "
+        + disk.world().database + ".visits_v2 (v2); consumers read visits."), fx.text("spec-summary"));
     assertFalse(fx.node("nav-plan", ToggleButton.class).isDisabled(), "the other screens open once a spec is loaded");
     fx.shot("03-connection-spec");
 
@@ -134,7 +116,7 @@ class ConsoleProcedureTest {
     fx.click("nav-plan");
     fx.waitFor(30, () -> !fx.text("plan-boundary").isEmpty(), () -> console.plan().activity().error());
     assertEquals(boundary.toString(), fx.text("plan-boundary"));
-    assertEquals(world.liveEdge + " UTC, caught up", fx.text("plan-live-edge"));
+    assertEquals(disk.world().liveEdge + " UTC, caught up", fx.text("plan-live-edge"));
     assertEquals(start + " UTC (oldest hour every source holds)", fx.text("plan-window-start"));
     fx.click("plan-make");
     fx.waitFor(30, () -> console.workspace().plan() != null, () -> console.plan().activity().error());
@@ -230,8 +212,8 @@ class ConsoleProcedureTest {
     fx.click("deploy-live-writer");
     fx.waitFor(60, () -> fx.text("v2-status").equals("The corrected live writer has caught up with v1."),
         () -> fx.text("v2-status") + " " + fx.text("v2-edge"));
-    assertEquals(world.liveEdge + " UTC", fx.text("v2-edge"));
-    assertEquals(world.liveEdge + " UTC", fx.text("v1-edge"));
+    assertEquals(disk.world().liveEdge + " UTC", fx.text("v2-edge"));
+    assertEquals(disk.world().liveEdge + " UTC", fx.text("v1-edge"));
     assertTrue(fx.node("deploy-live-writer", javafx.scene.control.Button.class).isDisabled(),
         "once v2 holds hours from B on, there is nothing left to deploy");
     fx.waitFor(30, () -> fx.text("repair-next-button").equals("Reconcile: Reconcile"), () -> fx.text("repair-next"));
@@ -266,7 +248,7 @@ class ConsoleProcedureTest {
         && !e.hour().isBefore(start.plusHours(8))).findFirst().orElseThrow();
     HourPartition incident = incidentEntry.hour();
     long incidentKeys = incidentEntry.rows();
-    world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+    disk.world().sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
     fx.click("reconcile-run");
     fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
@@ -342,7 +324,7 @@ class ConsoleProcedureTest {
     fx.shot("12-cutover-gate");
     fx.click("cutover-run");
     DialogService.SwapRequest swap = dialogs.last(DialogService.SwapRequest.class);
-    assertEquals("EXCHANGE TABLES `" + world.database + "`.`visits` AND `" + world.database + "`.`visits__next`",
+    assertEquals("EXCHANGE TABLES `" + disk.world().database + "`.`visits` AND `" + disk.world().database + "`.`visits__next`",
         swap.statement());
     assertEquals("visits", swap.consumerView());
     fx.waitFor(60, () -> console.cutover().lastSwapProperty().get() != null, () -> console.cutover().activity().error());
@@ -414,14 +396,14 @@ class ConsoleProcedureTest {
     fx.click("drop-v1");
     DialogService.DropRequest drop = dialogs.last(DialogService.DropRequest.class);
     assertTrue(drop.early(), "the retention horizon has not passed");
-    assertEquals(world.database + ".visits_v1", drop.table());
-    assertEquals("DROP VIEW IF EXISTS `" + world.database + "`.`visits__next`;\nDROP TABLE IF EXISTS `" + world.database
+    assertEquals(disk.world().database + ".visits_v1", drop.table());
+    assertEquals("DROP VIEW IF EXISTS `" + disk.world().database + "`.`visits__next`;\nDROP TABLE IF EXISTS `" + disk.world().database
         + "`.`visits_v1`", drop.statement());
     fx.waitFor(60, () -> !fx.text("drop-result").isEmpty(), () -> console.cutover().activity().error());
-    assertEquals("Dropped " + world.database + ".visits__next and " + world.database + ".visits_v1. Consumers read "
+    assertEquals("Dropped " + disk.world().database + ".visits__next and " + disk.world().database + ".visits_v1. Consumers read "
         + "visits_v2; there is no rollback any more.", fx.text("drop-result"));
-    assertEquals(0L, world.sql.queryLong("v1 is gone", "SELECT count() FROM system.tables WHERE database = ? AND name = ?",
-        world.database, "visits_v1"));
+    assertEquals(0L, disk.world().sql.queryLong("v1 is gone", "SELECT count() FROM system.tables WHERE database = ? AND name = ?",
+        disk.world().database, "visits_v1"));
     assertEquals("Consumers of visits read v2 (visits_v2).", fx.text("consumer-version"));
     assertTrue(fx.node("rollback-run", javafx.scene.control.Button.class).isDisabled(), "no rollback without v1");
     assertTrue(fx.text("retention").endsWith("there is no rollback any more."), fx.text("retention"));

@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.testing.HourlyWorld;
-import dev.cutover.engine.testing.TestEngine;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,10 +17,9 @@ import javafx.scene.control.Labeled;
 import javafx.scene.control.TabPane;
 import javafx.scene.input.KeyCode;
 import javafx.scene.text.Text;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
@@ -36,37 +31,21 @@ import org.testfx.framework.junit5.ApplicationExtension;
 @ExtendWith(ApplicationExtension.class)
 class ConsoleWordsTest {
 
-  private HourlyWorld world;
-  private Path specFile;
   private CutoverConsole console;
+  @RegisterExtension final WorldOnDisk disk = new WorldOnDisk(2, () -> console);
   private Fx fx;
   private final ScriptedDialogs dialogs = new ScriptedDialogs();
 
-  @BeforeEach
-  void world() throws Exception {
-    world = HourlyWorld.create(TestEngine.freshDatabase(ConsoleWordsTest.class), 2);
-    specFile = Files.createTempFile("visits-", ".yaml");
-    Files.writeString(specFile, world.specYaml());
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    if (console != null) {
-      console.connection().closeSession();
-    }
-    world.db.close();
-    Files.deleteIfExists(specFile);
-  }
 
   private void open(FxRobot robot, Optional<DemoControls> demo) {
-    ConsoleWindow window = ConsoleWindow.open(robot, specFile, dialogs, demo);
+    ConsoleWindow window = ConsoleWindow.open(robot, disk.specFile(), dialogs, demo);
     console = window.console();
     fx = window.fx();
   }
 
   @Test
   void aTableNameOnACheckboxKeepsItsUnderscores(FxRobot robot) {
-    world.sql.execute("an alerting view", "CREATE MATERIALIZED VIEW visits_alerts_mv ENGINE = MergeTree ORDER BY "
+    disk.world().sql.execute("an alerting view", "CREATE MATERIALIZED VIEW visits_alerts_mv ENGINE = MergeTree ORDER BY "
         + "site AS SELECT site, clicks FROM visits_v1 WHERE clicks > 100");
     open(robot, Optional.empty());
     fx.click("nav-plan");
@@ -78,7 +57,7 @@ class ConsoleWordsTest {
     fx.click("preflight-run");
     fx.waitFor(60, () -> !console.plan().preflight().dependents().isEmpty(),
         () -> console.plan().preflight().activity().error());
-    String name = world.database + ".visits_alerts_mv";
+    String name = disk.world().database + ".visits_alerts_mv";
     CheckBox box = fx.onFx(() -> fx.node("preflight-dependents", Parent.class).getChildrenUnmodifiable().stream()
         .filter(n -> n instanceof CheckBox c && c.getId().equals("ack-" + name)).map(CheckBox.class::cast)
         .findFirst().orElseThrow());
@@ -124,7 +103,7 @@ class ConsoleWordsTest {
 
       @Override
       public void deployV2(HourPartition from) {
-        world.writeLiveV2(from, world.liveEdge.plusHours(1));
+        disk.world().writeLiveV2(from, disk.world().liveEdge.plusHours(1));
       }
     }));
     // Open, connected, every screen visited: nothing started the job.

@@ -10,15 +10,12 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.Procedure;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.reconcile.ChartWindow;
 import dev.cutover.ui.reconcile.ChartWindow.Choice;
 import dev.cutover.ui.reconcile.HourCanvas;
 import dev.cutover.ui.reconcile.ReconcileView;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -32,10 +29,9 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.layout.Region;
 import javafx.scene.input.MouseButton;
 import javafx.scene.input.ScrollEvent;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.util.WaitForAsyncUtils;
@@ -51,49 +47,33 @@ class ReconcileWindowTest {
 
   private static final int OVERLAP = 30;
 
-  private HourlyWorld world;
-  private Path specFile;
   private CutoverConsole console;
+  @RegisterExtension final WorldOnDisk disk = new WorldOnDisk(3, () -> console);
   private Fx fx;
   private final ScriptedDialogs dialogs = new ScriptedDialogs();
 
-  @BeforeEach
-  void world() throws Exception {
-    world = HourlyWorld.create(TestEngine.freshDatabase(ReconcileWindowTest.class), 3);
-    specFile = Files.createTempFile("visits-", ".yaml");
-    Files.writeString(specFile, world.specYaml());
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    if (console != null) {
-      console.connection().closeSession();
-    }
-    world.db.close();
-    Files.deleteIfExists(specFile);
-  }
 
   @Test
   void theOverlapFillsTheChartsAndTheWindowIsTheOperatorsToChoose(FxRobot robot) throws Exception {
     // A repair whose corrected live writer took over 30 hours ago: its overlap since B is 30 hours.
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(specFile);
-    HourPartition boundary = world.liveEdge.plusHours(1 - OVERLAP);
+    TableSpec spec = other.loadSpec(disk.specFile());
+    HourPartition boundary = disk.world().liveEdge.plusHours(1 - OVERLAP);
     Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.of(boundary), other.defaults(spec));
     Procedure.backfill(other, plan);
-    world.writeLiveV2(boundary, world.liveEdge.plusHours(1));
+    disk.world().writeLiveV2(boundary, disk.world().liveEdge.plusHours(1));
     // Two hours of the overlap appended twice in v1: one accepted with a reason, one not.
     HourPartition unexpected = boundary.plusHours(9);
     HourPartition accepted = boundary.plusHours(21);
     for (HourPartition h : List.of(unexpected, accepted)) {
-      world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, "
+      disk.world().sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, "
           + "'UTC')", h.epochSecond());
     }
     other.acknowledge(spec, accepted, List.of(), "a retried append in v1, corrected upstream on the same day");
     Reconciliation stored = other.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.RED, stored.verdict());
 
-    ConsoleWindow window = ConsoleWindow.open(robot, specFile, dialogs);
+    ConsoleWindow window = ConsoleWindow.open(robot, disk.specFile(), dialogs);
     console = window.console();
     fx = window.fx();
 
@@ -120,7 +100,7 @@ class ReconcileWindowTest {
     Reconciliation report = console.reconcile().reportProperty().get();
     assertFalse(fx.text("verdict").endsWith("(stored)"), fx.text("verdict"));
     HourPartition end = report.window().to();
-    assertEquals(world.liveEdge.plusHours(1), end);
+    assertEquals(disk.world().liveEdge.plusHours(1), end);
     ChartWindow chartWindow = console.reconcile().window();
     assertEquals(Choice.OVERLAP, chartWindow.choiceProperty().get());
     assertEquals(new HourRange(boundary, end), chartWindow.range());

@@ -11,20 +11,16 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.Procedure;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.dialogs.DialogService;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 import javafx.scene.control.Button;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
@@ -36,35 +32,19 @@ import org.testfx.framework.junit5.ApplicationExtension;
 @ExtendWith(ApplicationExtension.class)
 class RepairScreensTest {
 
-  private HourlyWorld world;
-  private Path specFile;
   private CutoverConsole console;
+  @RegisterExtension final WorldOnDisk disk = new WorldOnDisk(2, () -> console);
   private Fx fx;
   private final ScriptedDialogs dialogs = new ScriptedDialogs();
 
-  @BeforeEach
-  void world() throws Exception {
-    world = HourlyWorld.create(TestEngine.freshDatabase(RepairScreensTest.class), 2);
-    specFile = Files.createTempFile("visits-", ".yaml");
-    Files.writeString(specFile, world.specYaml());
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    if (console != null) {
-      console.connection().closeSession();
-    }
-    world.db.close();
-    Files.deleteIfExists(specFile);
-  }
 
   @Test
   void thePinnedBoundaryIsShownAndKeptUntilTheRepairIsAbandoned(FxRobot robot) throws Exception {
     // Another process backfilled the last day with a boundary two hours earlier than the safe default.
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(specFile);
-    HourPartition pinned = world.liveEdge.plusHours(-5);
-    HourPartition safeDefault = world.liveEdge.plusHours(-3);
+    TableSpec spec = other.loadSpec(disk.specFile());
+    HourPartition pinned = disk.world().liveEdge.plusHours(-5);
+    HourPartition safeDefault = disk.world().liveEdge.plusHours(-3);
     Plan first = other.plan(spec, Optional.of(pinned.plusHours(-24)), Optional.empty(), Optional.of(pinned),
         other.defaults(spec));
     Procedure.backfill(other, first);
@@ -134,7 +114,7 @@ class RepairScreensTest {
   }
 
   private void open(FxRobot robot) {
-    ConsoleWindow window = ConsoleWindow.open(robot, specFile, dialogs);
+    ConsoleWindow window = ConsoleWindow.open(robot, disk.specFile(), dialogs);
     console = window.console();
     fx = window.fx();
   }
