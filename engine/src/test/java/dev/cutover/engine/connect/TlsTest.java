@@ -142,6 +142,18 @@ class TlsTest {
         + "readable by you.", e.getMessage());
   }
 
+  @Test
+  void anExpiredCertificateIsRefused() {
+    var certificates = dev.cutover.engine.testing.TestCertificates.in(dir.resolve("certificates"));
+    try (TlsRelay expired = TlsRelay.start(certificates.issueExpired(tls.ca, "expired", "ip:127.0.0.1"),
+        TestEngine.server().port())) {
+      var e = refused("jdbc:clickhouse:https://127.0.0.1:" + expired.port() + "?sslrootcert=" + tls.caPem(), expired);
+      assertEquals("The certificate of the server at 127.0.0.1:" + expired.port() + " has expired or is not valid "
+          + "yet, so the connection was refused; have the server's certificate renewed, and check that this "
+          + "machine's clock is right.", e.getMessage());
+    }
+  }
+
   /** A fact of the driver the docs warn about: its mode verify_ca checks the CA but not the host name. */
   @Test
   void theDriversVerifyCaModeSkipsTheHostNameCheck() {

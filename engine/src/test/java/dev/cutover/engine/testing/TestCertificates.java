@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * Certificate authorities and server certificates made for one test with the running JDK's own
  * {@code keytool} (the JDK has no public API that signs a certificate): a CA, server certificates it
  * signs for the names a test asks for, and self-signed ones that no CA vouches for. Everything lives
- * in the folder the test gives, and is valid for two days.
+ * in the folder the test gives, and is valid for two days from now (or expired, when asked for).
  */
 public final class TestCertificates {
 
@@ -60,13 +60,25 @@ public final class TestCertificates {
    * as keytool takes them: {@code ip:127.0.0.1} or {@code dns:db.example}.
    */
   public Identity issue(Authority ca, String name, String san) {
+    return issue(ca, name, san, List.of());
+  }
+
+  /** As {@link #issue(Authority, String, String)}, for a certificate that expired two days ago. */
+  public Identity issueExpired(Authority ca, String name, String san) {
+    return issue(ca, name, san, List.of("-startdate", "-3d", "-validity", "1"));
+  }
+
+  private Identity issue(Authority ca, String name, String san, List<String> dates) {
     Path store = dir.resolve(name + ".p12");
     Path request = dir.resolve(name + ".csr");
     Path signed = dir.resolve(name + ".pem");
     keytool("-genkeypair", "-keystore", store.toString(), "-alias", name, "-dname", "CN=" + name);
     keytool("-certreq", "-keystore", store.toString(), "-alias", name, "-file", request.toString());
-    keytool("-gencert", "-rfc", "-keystore", ca.keyStore().toString(), "-alias", ca.alias(), "-infile",
-        request.toString(), "-outfile", signed.toString(), "-ext", "SAN=" + san, "-ext", "eku=serverAuth");
+    List<String> gencert = new ArrayList<>(List.of("-gencert", "-rfc", "-keystore", ca.keyStore().toString(), "-alias",
+        ca.alias(), "-infile", request.toString(), "-outfile", signed.toString(), "-ext", "SAN=" + san, "-ext",
+        "eku=serverAuth"));
+    gencert.addAll(dates);
+    keytool(gencert.toArray(String[]::new));
     List<Certificate> chain = new ArrayList<>(certificates(signed));
     chain.addAll(certificates(ca.pem()));
     return identity(store, name, chain.toArray(Certificate[]::new));
@@ -110,7 +122,7 @@ public final class TestCertificates {
     if (args[0].equals("-genkeypair")) {
       command.addAll(List.of("-keyalg", "EC", "-groupname", "secp256r1", "-storetype", "PKCS12"));
     }
-    if (args[0].equals("-genkeypair") || args[0].equals("-gencert")) {
+    if ((args[0].equals("-genkeypair") || args[0].equals("-gencert")) && !List.of(args).contains("-validity")) {
       command.addAll(List.of("-validity", "2"));
     }
     command.addAll(List.of("-storepass", STORE_PASSWORD));
