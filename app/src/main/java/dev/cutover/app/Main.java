@@ -18,10 +18,14 @@ import dev.cutover.app.cli.ServerCommand;
 import dev.cutover.app.cli.SpecOptions;
 import dev.cutover.app.cli.StatusCommand;
 import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.Redaction;
 import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.CutoverConsole;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -57,25 +61,55 @@ public final class Main implements Callable<Integer> {
 
   static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
+    // Every sentence printed about a failure goes through here: no password it may quote reaches the terminal.
+    List<String> secrets = secrets(List.of(args));
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       if (e instanceof CutoverException known) {
-        commandLine.getErr().println("error: " + known.getMessage() + optionHint(known, commandLine));
+        commandLine.getErr().println(Redaction.text("error: " + known.getMessage() + optionHint(known, commandLine),
+            secrets));
         return ExitCodes.of(known);
       }
       if (e instanceof InterruptedException) {
         commandLine.getErr().println("interrupted");
         return ExitCodes.INTERRUPTED;
       }
-      commandLine.getErr().println("internal error: " + e + " (please report it with the log above)");
-      e.printStackTrace(commandLine.getErr());
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
+      commandLine.getErr().println(Redaction.text("internal error: " + e + " (please report it with the log above)",
+          secrets));
+      commandLine.getErr().print(Redaction.text(trace.toString(), secrets));
       return ExitCodes.INTERNAL;
     });
     cli.setParameterExceptionHandler((e, unmatched) -> {
-      e.getCommandLine().getErr().println("error: " + e.getMessage() + ". See '"
-          + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+      e.getCommandLine().getErr().println(Redaction.text("error: " + e.getMessage() + ". See '"
+          + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.", secrets));
       return ExitCodes.INPUT;
     });
     return cli.execute(args);
+  }
+
+  /**
+   * What must never be printed: the password in the variable the command reads it from (CUTOVER_PASSWORD or the
+   * one --password-env names), and the value of any password-like option typed by mistake.
+   */
+  static List<String> secrets(List<String> args) {
+    List<String> secrets = new ArrayList<>(Redaction.commandLineSecrets(args));
+    List<String> variables = new ArrayList<>(List.of(ConnectionOptions.DEFAULT_PASSWORD_VARIABLE));
+    for (int i = 0; i < args.size(); i++) {
+      if (args.get(i).equals("--password-env") && i + 1 < args.size()) {
+        variables.add(args.get(i + 1));
+      } else if (args.get(i).startsWith("--password-env=")) {
+        variables.add(args.get(i).substring("--password-env=".length()));
+      }
+    }
+    for (String variable : variables) {
+      String value = variable.isEmpty() ? null : System.getenv(variable);
+      if (value != null) {
+        secrets.add(value);
+        secrets.add(value.strip());
+      }
+    }
+    return List.copyOf(secrets);
   }
 
   /**
@@ -100,7 +134,7 @@ public final class Main implements Callable<Integer> {
     boolean embedded = connection.embedded();
     String target = embedded
         ? "embedded ClickHouse (data: " + connection.dataDirectory() + ")"
-        : connection.profile().jdbcUrl() + " as " + connection.profile().user();
+        : Redaction.url(connection.profile().jdbcUrl()) + " as " + connection.profile().user();
     ConsoleStartup startup = new ConsoleStartup(target, progress -> embedded
         ? Session.embedded(connection.dataDirectory(), EngineLibrary.fromEnvironment(), progress)
         : Session.connect(connection.profile()));

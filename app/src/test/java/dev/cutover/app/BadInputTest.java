@@ -191,8 +191,8 @@ class BadInputTest {
                 + "no-such-host.invalid:8123 is not known to DNS; check the spelling of the host name in the JDBC URL."),
         new Case("TLS asked of a server that speaks plain HTTP", () -> List.of("check", "--jdbc-url",
             "jdbc:clickhouse:https://127.0.0.1:" + TestEngine.server().port(), "--database", db), ExitCodes.CONNECTION,
-            () -> "error: The TLS handshake with 127.0.0.1:" + TestEngine.server().port() + " failed (\n...\n); check "
-                + "that the server speaks HTTPS on that port and that its certificate is trusted by this Java runtime."),
+            () -> "The server at 127.0.0.1:" + TestEngine.server().port() + " does not speak TLS on that port (it "
+                + "answers in plain HTTP); give the server's HTTPS port in the JDBC URL (8443 by default)."),
         new Case("a URL that is not ClickHouse", () -> List.of("check", "--jdbc-url", "http://example:8123"),
             ExitCodes.INPUT, () -> "The JDBC URL 'http://example:8123' is not a ClickHouse URL; write it as "
                 + "jdbc:clickhouse://HOST:PORT (add ?ssl=true or use jdbc:clickhouse:https:// for TLS)."),

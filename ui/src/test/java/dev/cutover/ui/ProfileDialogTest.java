@@ -51,6 +51,19 @@ class ProfileDialogTest {
       }
     });
 
+    // A mistyped scheme used to repeat the whole URL, password included; the sentence shows it masked.
+    String planted = "PLANTED-" + java.util.UUID.randomUUID();
+    robot.interact(() -> {
+      robot.lookup("#profile-url").queryTextInputControl().setText("jdbc:clickhous://ops:" + planted
+          + "@ch.eu.internal:8443/analytics?password=" + planted);
+      robot.lookup("#profile-save").queryAs(Button.class).fire();
+    });
+    WaitForAsyncUtils.waitForFxEvents();
+    String masked = robot.lookup("#profile-error").queryAs(Label.class).getText();
+    assertEquals("The JDBC URL 'jdbc:clickhous://***@ch.eu.internal:8443/analytics?password=***' is not a ClickHouse "
+        + "URL; write it as jdbc:clickhouse://HOST:PORT (add ?ssl=true or use jdbc:clickhouse:https:// for TLS).",
+        masked);
+
     robot.interact(() -> {
       robot.lookup("#profile-url").queryTextInputControl().setText("jdbc:clickhouse://ch.eu.internal:8443?ssl=true");
       @SuppressWarnings("unchecked")

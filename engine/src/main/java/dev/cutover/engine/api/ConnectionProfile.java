@@ -21,7 +21,7 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
   public ConnectionProfile {
     Objects.requireNonNull(password, "password");
     if (jdbcUrl == null || !URL.matcher(jdbcUrl).matches()) {
-      throw new InvalidInputException("jdbc-url", "The JDBC URL '" + jdbcUrl + "' is not a ClickHouse URL; "
+      throw new InvalidInputException("jdbc-url", "The JDBC URL " + shown(jdbcUrl) + " is not a ClickHouse URL; "
           + "write it as jdbc:clickhouse://HOST:PORT (add ?ssl=true or use jdbc:clickhouse:https:// for TLS).");
     }
     if (hasCredentials(jdbcUrl)) {
@@ -60,6 +60,15 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
     return rest.substring(0, end);
   }
 
+  /** The URL as a sentence may quote it: never a password, nor text that is not shaped as a URL. */
+  private static String shown(String url) {
+    if (url == null || url.isBlank()) {
+      return "(empty)";
+    }
+    String shown = Redaction.url(url);
+    return shown.equals(Redaction.MASK) ? "(not repeated here: it has no scheme://host part)" : "'" + shown + "'";
+  }
+
   private static boolean hasCredentials(String url) {
     String lower = url.toLowerCase(java.util.Locale.ROOT);
     if (lower.contains("password=") || lower.contains("user=")) {
@@ -74,7 +83,8 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
 
   @Override
   public String toString() {
-    return "ConnectionProfile[" + jdbcUrl + ", user=" + user + ", " + password.describe() + ", database=" + database + "]";
+    return "ConnectionProfile[" + Redaction.url(jdbcUrl) + ", user=" + user + ", " + password.describe()
+        + ", database=" + database + "]";
   }
 
   /** The URL without its {@code jdbc:clickhouse:} prefix, as an http(s) URI: host and port for probes. */

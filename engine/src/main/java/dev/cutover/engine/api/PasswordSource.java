@@ -48,9 +48,10 @@ public sealed interface PasswordSource {
   record Environment(String variable) implements PasswordSource {
     public Environment {
       if (variable == null || !variable.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-        throw new InvalidInputException("password-env",
-            "The password variable name '" + variable + "' is not a valid environment variable name; "
-                + "use letters, digits and underscores, for example CUTOVER_PASSWORD.");
+        // Not repeated: an operator in a hurry may have typed the password where its variable's name belongs.
+        throw new InvalidInputException("password-env", "The name given for the password's environment variable "
+            + "is not a variable name (it is not repeated here, in case it is the password itself); give the name, "
+            + "in letters, digits and underscores, for example CUTOVER_PASSWORD.");
       }
     }
 

@@ -121,7 +121,8 @@ public record SavedProfile(String name, String jdbcUrl, String user, String data
         return p;
       }
     }
-    throw new InvalidInputException("profile-password", "The password setting '" + saved + "' is not one of none, "
-        + "ask, env or file.");
+    // Not repeated: a password written where its source belongs must not be echoed.
+    throw new InvalidInputException("profile-password", "The password setting (password_from) is not one of none, "
+        + "ask, env or file; the value found is not repeated here, in case it is a password.");
   }
 }

@@ -3,12 +3,12 @@ package dev.cutover.engine.connect;
 import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.ConnectionFailedException.Reason;
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.Redaction;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.sql.SQLException;
-import javax.net.ssl.SSLException;
 
 /** Turns what the driver throws while connecting into one sentence an operator can act on. */
 final class ConnectionErrors {
@@ -24,15 +24,14 @@ final class ConnectionErrors {
 
   static ConnectionFailedException classify(ConnectionProfile profile, Exception failure) {
     String address = profile.address();
+    var tls = TlsErrors.classify(profile, failure);
+    if (tls.isPresent()) {
+      return tls.get();
+    }
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof UnknownHostException) {
         return new ConnectionFailedException(Reason.UNREACHABLE, "The host in " + address + " is not known to DNS; "
             + "check the spelling of the host name in the JDBC URL.", failure);
-      }
-      if (t instanceof SSLException) {
-        return new ConnectionFailedException(Reason.TLS, "The TLS handshake with " + address + " failed ("
-            + t.getMessage() + "); check that the server speaks HTTPS on that port and that its certificate is "
-            + "trusted by this Java runtime.", failure);
       }
       if (t instanceof ConnectException || t instanceof NoRouteToHostException
           || t.getClass().getSimpleName().equals("HttpHostConnectException")) {
@@ -71,6 +70,10 @@ final class ConnectionErrors {
     };
   }
 
+  /**
+   * The first line of a driver's or server's message, with any credential in it masked: the driver
+   * repeats the URL it was given in some of its messages.
+   */
   static String firstLine(String message) {
     if (message == null) {
       return "no message";
@@ -78,6 +81,6 @@ final class ConnectionErrors {
     String line = message.strip().split("\\R", 2)[0];
     // ClickHouse appends long hints to some errors; the first sentence is the one that matters.
     int hint = line.indexOf(" If you use ClickHouse Cloud");
-    return hint > 0 ? line.substring(0, hint) : line;
+    return Redaction.text(hint > 0 ? line.substring(0, hint) : line);
   }
 }

@@ -81,6 +81,9 @@ public final class Database implements AutoCloseable {
       rs.next();
       ServerVersion version = ServerVersion.parse(rs.getString(1)).requireSupported();
       String engine = rs.getString(4);
+      if (engine == null || engine.isEmpty()) {
+        throw invisibleDatabase(profile, rs.getString(2));
+      }
       if (!EXCHANGE_CAPABLE.contains(engine)) {
         throw new ConnectionFailedException(Reason.DATABASE_NOT_ATOMIC, "The database '" + profile.database()
             + "' uses the " + engine + " engine, and Cutover needs an Atomic database because EXCHANGE TABLES "
@@ -94,6 +97,19 @@ public final class Database implements AutoCloseable {
       }
       throw ConnectionErrors.classify(profile, e);
     }
+  }
+
+  /**
+   * The server lets the user connect but shows it no database of that name. A server would refuse an
+   * unknown database when connecting, so this is a user without the right to see it: on Cutover's own
+   * embedded server, {@code default}, which may do almost nothing there.
+   */
+  private static ConnectionFailedException invisibleDatabase(ConnectionProfile profile, String user) {
+    return new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address() + " accepts user '"
+        + user + "' but does not show it the database '" + profile.database() + "': this user has no right to it. "
+        + "Connect as a user that may read and write that database. If this is Cutover's embedded server, leave out "
+        + "--jdbc-url and give its --data-dir instead: Cutover then connects as its own user, operator, with the "
+        + "password in access/operator.secret of that folder.", null);
   }
 
   /** The URL with its path set to {@code /database}, keeping any query parameters. */

@@ -3,6 +3,7 @@ package dev.cutover.engine.connect;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.SavedProfile;
 import dev.cutover.engine.embedded.UserDirectories;
+import dev.cutover.engine.spec.YamlErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -74,7 +75,7 @@ public final class ProfileStore {
           .loadFromString(yaml);
     } catch (YamlEngineException e) {
       throw new InvalidInputException("profiles", "The profiles file " + file + " is not valid YAML ("
-          + e.getMessage().lines().findFirst().orElse("") + "); fix it or move it away to start a new list.");
+          + YamlErrors.describe(e) + "); fix it or move it away to start a new list.");
     }
     if (root == null) {
       return List.of();

@@ -22,6 +22,11 @@ final class Fields {
     this.map = map;
   }
 
+  /** The spec file (or resource) these fields come from, as sentences name it. */
+  String origin() {
+    return origin;
+  }
+
   String path(String key) {
     return prefix.isEmpty() ? key : key.startsWith("[") ? prefix + key : prefix + "." + key;
   }

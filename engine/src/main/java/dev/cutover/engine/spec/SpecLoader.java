@@ -59,7 +59,7 @@ public final class SpecLoader {
       root = new Load(LoadSettings.builder().setLabel(origin).setAllowDuplicateKeys(false).build()).loadFromString(yaml);
     } catch (YamlEngineException e) {
       throw new InvalidInputException("spec", "The spec " + origin + " is not valid YAML ("
-          + e.getMessage().replaceAll("\\s+", " ").strip() + "); fix the syntax at the place named.");
+          + YamlErrors.describe(e) + "); fix the syntax at the place named.");
     }
     Fields f = new Fields(origin, "", asMap(origin, "", root));
     f.allowOnly(TOP);
@@ -218,14 +218,14 @@ public final class SpecLoader {
   private static void validateTransform(Fields f, String transform, Set<String> sourceNames) {
     String lower = transform.toLowerCase(java.util.Locale.ROOT);
     if (!(lower.startsWith("select") || lower.startsWith("with") || lower.startsWith("--"))) {
-      throw f.error("transform", abbreviate(transform), "a single SELECT (or WITH … SELECT) query");
+      throw transformError(f, transform, TransformFile.Flaw.NOT_A_QUERY, "a single SELECT (or WITH … SELECT) query");
     }
     if (!transform.contains(WINDOW_START) || !transform.contains(WINDOW_END)) {
-      throw f.error("transform", abbreviate(transform), "a query that filters its sources to the hour window with "
-          + "{window_start} and {window_end} (the engine binds both)");
+      throw transformError(f, transform, TransformFile.Flaw.NO_WINDOW, "a query that filters its sources to the hour "
+          + "window with {window_start} and {window_end} (the engine binds both)");
     }
     if (SqlText.hasStatementSeparator(transform)) {
-      throw f.error("transform", abbreviate(transform), "exactly one query, with no ';' outside quotes");
+      throw transformError(f, transform, TransformFile.Flaw.SEPARATOR, "exactly one query, with no ';' outside quotes");
     }
     java.util.regex.Matcher placeholder = java.util.regex.Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}").matcher(transform);
     while (placeholder.find()) {
@@ -234,6 +234,14 @@ public final class SpecLoader {
             + "source " + sourceNames + " (it stands for that source's table)");
       }
     }
+  }
+
+  /** Inline, the transform is quoted as the spec's other values are; read from a file, never (it may hold anything). */
+  private static InvalidInputException transformError(Fields f, String transform, TransformFile.Flaw flaw,
+      String expected) {
+    return f.isMapping("transform")
+        ? TransformFile.refused(f.origin(), f.child("transform").text("file"), transform, flaw, expected)
+        : f.error("transform", abbreviate(transform), expected);
   }
 
   /** The transform inline, or {@code transform: {file: path}} relative to the spec file. */
@@ -274,6 +282,7 @@ public final class SpecLoader {
       return out;
     }
     throw new InvalidInputException("spec", "In the spec " + origin + ", " + (path.isEmpty() ? "the document"
-        : "field '" + path + "'") + " is " + Fields.describe(value) + "; expected a mapping of keys to values.");
+        : "field '" + path + "'") + " is " + (path.isEmpty() ? YamlErrors.kind(value) : Fields.describe(value))
+        + "; expected a mapping of keys to values.");
   }
 }

@@ -7,6 +7,11 @@ public final class SqlText {
 
   /** Whether the text holds a ';' outside string literals, quoted identifiers and comments. */
   public static boolean hasStatementSeparator(String sql) {
+    return statementSeparatorAt(sql) >= 0;
+  }
+
+  /** Where the first ';' outside string literals, quoted identifiers and comments is; -1 when there is none. */
+  public static int statementSeparatorAt(String sql) {
     char quote = 0;
     for (int i = 0; i < sql.length(); i++) {
       char c = sql.charAt(i);
@@ -25,10 +30,10 @@ public final class SqlText {
         int end = sql.indexOf("*/", i + 2);
         i = end < 0 ? sql.length() : end + 1;
       } else if (c == ';') {
-        return true;
+        return i;
       }
     }
-    return false;
+    return -1;
   }
 
   /**

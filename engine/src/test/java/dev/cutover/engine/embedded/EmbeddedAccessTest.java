@@ -111,6 +111,19 @@ class EmbeddedAccessTest {
   }
 
   @Test
+  void connectingAsDefaultSaysWhatIsWrongAndWhichUserToConnectAs() {
+    // It used to say "The database 'cutover' uses the  engine": default is not shown the database at all.
+    var e = assertThrows(ConnectionFailedException.class, () -> Database.open(ConnectionProfile.of(server.jdbcUrl(),
+        "default", PasswordSource.none(), "cutover")).close());
+    assertEquals(ConnectionFailedException.Reason.AUTHENTICATION, e.reason());
+    assertEquals("The server at 127.0.0.1:" + server.port() + " accepts user 'default' but does not show it the "
+        + "database 'cutover': this user has no right to it. Connect as a user that may read and write that "
+        + "database. If this is Cutover's embedded server, leave out --jdbc-url and give its --data-dir instead: "
+        + "Cutover then connects as its own user, operator, with the password in access/operator.secret of that "
+        + "folder.", e.getMessage());
+  }
+
+  @Test
   void aProcessThatJoinsConnectsAsOperatorToo() {
     try (EmbeddedServer joined = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), ServerAccess.open(),
         EngineProgress.NONE); Database db = Database.open(joined.profile("cutover"))) {

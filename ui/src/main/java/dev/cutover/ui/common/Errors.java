@@ -1,6 +1,7 @@
 package dev.cutover.ui.common;
 
 import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.Redaction;
 
 /** Turns a failure into the sentence a screen shows: the engine's own sentence, or a plain one for the unforeseen. */
 public final class Errors {
@@ -19,7 +20,9 @@ public final class Errors {
     if (failure instanceof InterruptedException) {
       return "Cutover was interrupted while trying to " + doing + "; try again.";
     }
-    String detail = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+    // An unforeseen message may quote a URL with its credentials: it is shown masked.
+    String detail = failure.getMessage() == null ? failure.getClass().getSimpleName()
+        : Redaction.text(failure.getMessage());
     return "Cutover could not " + doing + " because of an unexpected error (" + detail + "). Try again; if it "
         + "persists, run the same step with ./cutover in a terminal for details.";
   }
