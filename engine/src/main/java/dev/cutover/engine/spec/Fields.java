@@ -180,6 +180,10 @@ final class Fields {
     if (!(v instanceof Integer || v instanceof Long || v instanceof java.math.BigInteger)) {
       throw error(key, v, "a whole number from " + min + " to " + max);
     }
+    if (v instanceof java.math.BigInteger big && big.bitLength() > 63) {
+      // longValue() would keep only the low bits: 18446744073709551619 is not 3.
+      throw error(key, v, "a whole number from " + min + " to " + max);
+    }
     long n = ((Number) v).longValue();
     if (n < min || n > max) {
       throw error(key, v, "a whole number from " + min + " to " + max);
