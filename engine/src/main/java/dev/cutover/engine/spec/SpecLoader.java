@@ -73,7 +73,7 @@ public final class SpecLoader {
     Map<Identifier, java.math.BigDecimal> tolerances = new LinkedHashMap<>();
     List<Identifier> measures = measures(f, tolerances);
     Set<Identifier> overlap = new LinkedHashSet<>(keys);
-    overlap.retainAll(measures);
+    overlap.retainAll(new java.util.HashSet<>(measures));
     if (!overlap.isEmpty()) {
       throw f.error("measures", overlap, "columns that are not also keys");
     }
@@ -126,7 +126,9 @@ public final class SpecLoader {
         throw r.error("delta", "missing", "at least one measure with its expected v2 - v1 expression, or a check "
             + "such as 'v2.clicks <= v1.clicks'");
       }
-      List<Identifier> checked = measures.stream().filter(m -> checks.stream().anyMatch(c -> names(c, m))).toList();
+      Set<String> named = new java.util.HashSet<>();
+      checks.forEach(c -> named.addAll(columns(c)));
+      List<Identifier> checked = measures.stream().filter(m -> named.contains(m.name())).toList();
       java.util.Optional<java.math.BigDecimal> tolerance = r.keys().contains("tolerance")
           ? java.util.Optional.of(r.tolerance("tolerance")) : java.util.Optional.empty();
       rules.add(new ExpectedDifference(name, r.optionalExpression("where", "1"), delta, checks, checked, tolerance,
@@ -174,6 +176,7 @@ public final class SpecLoader {
    */
   private static List<Identifier> measures(Fields f, Map<Identifier, java.math.BigDecimal> tolerances) {
     List<Identifier> out = new ArrayList<>();
+    Set<Identifier> seen = new java.util.HashSet<>();
     for (Fields.Item item : f.items("measures")) {
       Identifier m;
       if (item.fields().isPresent()) {
@@ -186,7 +189,7 @@ public final class SpecLoader {
       } else {
         m = Identifier.simple("spec field '" + item.path() + "'", item.text());
       }
-      if (out.contains(m)) {
+      if (!seen.add(m)) {
         throw f.error("measures", m, "each column once");
       }
       out.add(m);
@@ -194,10 +197,17 @@ public final class SpecLoader {
     return out;
   }
 
-  /** Whether an expression names {@code v1.measure} or {@code v2.measure}. */
-  static boolean names(String expression, Identifier measure) {
-    return java.util.regex.Pattern.compile("(?<![A-Za-z0-9_`])v[12]\\.`?" + java.util.regex.Pattern.quote(measure.name())
-        + "`?(?![A-Za-z0-9_])").matcher(expression).find();
+  private static final java.util.regex.Pattern VERSION_COLUMN =
+      java.util.regex.Pattern.compile("(?<![A-Za-z0-9_`])v[12]\\.`?([A-Za-z_][A-Za-z0-9_]*)`?(?![A-Za-z0-9_])");
+
+  /** The columns an expression names as {@code v1.column} or {@code v2.column}, in one pass. */
+  static Set<String> columns(String expression) {
+    Set<String> out = new java.util.HashSet<>();
+    java.util.regex.Matcher m = VERSION_COLUMN.matcher(expression);
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
   }
 
   /**

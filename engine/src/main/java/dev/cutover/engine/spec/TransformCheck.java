@@ -98,7 +98,9 @@ final class TransformCheck {
         String type = p.group(2) == null ? null : p.group(2).strip();
         boolean window = name.equals("window_start") || name.equals("window_end");
         if (!known(name) || (window && type != null && !type.equals("DateTime")) || (!window && type != null)) {
-          throw refuse("names {" + name + (type == null ? "" : ":" + type) + "} at " + at(t.start() + p.start()),
+          String shown = name + (type == null ? "" : ":" + type);
+          shown = shown.length() > 60 ? shown.substring(0, 57) + "..." : shown;
+          throw refuse("names {" + shown + "} at " + at(t.start() + p.start()),
               "expected {window_start}, {window_end} or the name of a source " + sources
                   + " (it stands for that source's table)");
         }

@@ -51,6 +51,10 @@ final class YamlText {
     } catch (YamlEngineException e) {
       throw new InvalidInputException("spec", "The spec " + origin + " is not valid YAML (" + problem(e, yaml)
           + "); fix it there.");
+    } catch (IllegalArgumentException e) {
+      // The composer checks some things (a tag with spaces, found by fuzzing) without a place to show.
+      throw new InvalidInputException("spec", "The spec " + origin + " is not valid YAML (" + unquoted(
+          String.valueOf(e.getMessage())).replaceAll("\\.$", "") + "); fix it there.");
     }
   }
 

@@ -73,6 +73,13 @@ class YamlLimitsTest {
   }
 
   @Test
+  void aListOfMoreThanAThousandItemsIsRefused() {
+    String keys = String.join(", ", java.util.stream.IntStream.range(0, 1001).mapToObj(i -> "k" + i).toList());
+    assertEquals("In the spec s.yaml, field 'keys' is a list of 1001 items; expected at most 1000.",
+        refused(SpecLoaderTest.VALID.replace("keys: [site]", "keys: [" + keys + "]")).getMessage());
+  }
+
+  @Test
   void aControlCharacterIsNamedByItsCodeAndPlace() {
     var e = refused("spec: 1\nname: vis\u0000its\n");
     assertEquals("The spec s.yaml is not valid YAML (a control character U+0000 at line 2, column 10, which YAML does "
