@@ -161,9 +161,41 @@ class BadInputTest {
                 + "'keys' is not a simple name; use ASCII letters, digits and underscores, starting with a letter or "
                 + "underscore."),
         badSpec("a transform with a second statement", y -> y.replace("GROUP BY hour, site",
-            "GROUP BY hour, site; DROP TABLE clicks"), () -> "In the spec FILE, field 'transform' is 'SELECT "
-                + "toStartOfHour(ts) AS hour, toString(site) AS site,...'; expected exactly one query, with no "
-                + "';' outside quotes."),
+            "GROUP BY hour, site; DROP TABLE clicks"), () -> "In the spec FILE, the transform has a ';' at line 1, "
+                + "column 245 of the transform; expected exactly one query, with no ';' outside quotes."),
+        badSpec("a window placeholder inside a string literal", y -> y.replace("toString(site) AS site",
+            "toString(site) AS site, '{window_start}' AS dummy"), () -> "In the spec FILE, the transform has "
+                + "{window_start} inside a string literal at line 1, column 60 of the transform, where it binds "
+                + "nothing; write it outside quotes and comments (for example ts >= {window_start}), or remove it."),
+        badSpec("a window bound only in a comment", y -> y.replace("AND ts < {window_end:DateTime}",
+            "/* AND ts < {window_end} */"), () -> "In the spec FILE, the transform has {window_end} inside a block "
+                + "comment at line 1, column 207 of the transform, where it binds nothing; write it outside quotes and "
+                + "comments (for example ts >= {window_start}), or remove it."),
+        badSpec("a transform that calls now()", y -> y.replace("WHERE ts >=", "WHERE ts < now() AND ts >="),
+            () -> "In the spec FILE, the transform calls now() at line 1, column 170 of the transform, whose result "
+                + "changes from run to run, so an hour computed again would not give the same rows; compute from the "
+                + "sources and the hour window instead (for example {window_start} for the hour), or, if the "
+                + "difference cannot reach v2's rows, allow it with a reason under allow_nondeterministic (see "
+                + "docs/SPEC.md)."),
+        new Case("a spec that is a directory", () -> command("plan", dir), ExitCodes.INPUT,
+            () -> "The spec file " + dir + " is a directory, not a regular file; give the path of the spec file "
+                + "itself."),
+        new Case("a spec that is a named pipe", () -> command("plan", fifo()), ExitCodes.INPUT,
+            () -> "The spec file " + dir.resolve("spec.fifo") + " is a named pipe (FIFO), not a regular file; give "
+                + "the path of the spec file itself."),
+        new Case("a spec that is /dev/zero", () -> command("plan", Path.of("/dev/zero")), ExitCodes.INPUT,
+            () -> "The spec file /dev/zero is a character device, not a regular file; give the path of the spec file "
+                + "itself."),
+        new Case("a spec of two mebibytes", () -> command("plan", large()), ExitCodes.INPUT,
+            () -> "The spec file " + dir.resolve("large.yaml") + " holds 2097152 bytes, more than the limit of "
+                + "1048576 bytes (1 MiB); a spec and its transform are a few KiB, so check that the path names the "
+                + "right file."),
+        new Case("a spec saved as Latin-1", () -> command("plan", latin1()), ExitCodes.INPUT,
+            () -> "The spec file " + dir.resolve("latin1.yaml") + " is not UTF-8: the byte at offset 17 (line 2) is "
+                + "0xE9, which UTF-8 does not allow there; save the file as UTF-8 (a Latin-1 or Windows editor "
+                + "setting writes such bytes)."),
+        backfill("an hour with seconds", () -> "The range start (--from) 2026-11-01 00:00:30 is not on the hour: its "
+            + "seconds are not zero; give the whole hour 2026-11-01 00:00.", "--from", "2026-11-01T00:00:30"),
         new Case("a spec file that does not exist", () -> command("plan", dir.resolve("nope.yaml")), ExitCodes.INPUT,
             () -> "The spec file " + dir.resolve("nope.yaml") + " does not exist; give the path of a spec with --spec "
                 + "(see docs/SPEC.md)."),
@@ -311,6 +343,34 @@ class BadInputTest {
         rs -> rs.getString(1) + "." + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4) + " "
             + rs.getString(5) + " rows=" + rs.getLong(6) + " " + rs.getString(7)));
     return state;
+  }
+
+  /** A named pipe where a spec is expected: opening it for reading would wait for a writer forever. */
+  private static Path fifo() {
+    Path fifo = dir.resolve("spec.fifo");
+    try {
+      if (Files.notExists(fifo)) {
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+      }
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    return fifo;
+  }
+
+  private static Path large() {
+    Path file = dir.resolve("large.yaml");
+    write(file, "name: " + "x".repeat((2 << 20) - 7) + "\n");
+    return file;
+  }
+
+  private static Path latin1() {
+    try {
+      return Files.write(dir.resolve("latin1.yaml"), "spec: 1\nname: caf\u00e9\n".getBytes(
+          java.nio.charset.StandardCharsets.ISO_8859_1));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void write(Path file, String text) {

@@ -32,6 +32,8 @@ final class Render {
     m.put("duration_estimate_seconds", p.estimates().duration());
     m.put("settings", ordered("concurrency", p.settings().concurrency(), "batch_hours", p.settings().batchHours(),
         "rows_per_second", p.settings().rowsPerSecond(), "max_live_lag_minutes", p.settings().maxLiveLag().toMinutes()));
+    m.put("allowed_nondeterministic", p.spec().allowedNondeterministic().stream()
+        .map(a -> ordered("function", a.function(), "reason", a.reason())).toList());
     m.put("statements", p.statements());
     return m;
   }
@@ -48,6 +50,8 @@ final class Render {
     out.add("  estimate   one hour computes in " + p.estimates().sampleHour().toMillis() + " ms; the run about "
         + duration(p.estimates().duration()) + " at concurrency " + p.settings().concurrency() + ", "
         + p.settings().batchHours() + " hours per batch");
+    p.spec().allowedNondeterministic().forEach(a -> out.add("  allowed    " + a.function() + "(), non-deterministic, "
+        + "allowed by the spec: " + a.reason()));
     out.add("Statements of the first batch:");
     p.statements().forEach(s -> out.add("  " + s.replaceAll("\\s+", " ").strip() + ";"));
     return out;

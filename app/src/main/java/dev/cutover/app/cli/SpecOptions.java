@@ -47,10 +47,11 @@ public final class SpecOptions {
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
       return engine.loadSpec(demoSpec());
     }
-    if (!Files.isRegularFile(spec)) {
+    if (Files.notExists(spec)) {
       throw new InvalidInputException("spec", "The spec file " + spec + " does not exist; give the path of a spec "
           + "with --spec (see docs/SPEC.md).");
     }
+    // A directory, a pipe or a device is refused by the engine, without opening it, in a sentence that says which.
     return engine.loadSpec(spec);
   }
 

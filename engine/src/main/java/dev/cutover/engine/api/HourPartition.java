@@ -21,14 +21,15 @@ import java.time.temporal.ChronoUnit;
 public record HourPartition(Instant start) implements Comparable<HourPartition> {
 
   private static final DateTimeFormatter DISPLAY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+      .withZone(ZoneOffset.UTC);
 
   public HourPartition {
     if (start == null) {
       throw new InvalidInputException("hour", "An hour is missing; give it as 2026-11-29T10:00 (UTC).");
     }
     if (!start.truncatedTo(ChronoUnit.HOURS).equals(start)) {
-      throw new InvalidInputException("hour", "The time " + DISPLAY.format(start) + " UTC is not on the hour; "
-          + "give a whole hour such as " + DISPLAY.format(start.truncatedTo(ChronoUnit.HOURS)) + ".");
+      throw new InvalidInputException("hour", notOnTheHour("The time", start, " UTC"));
     }
   }
 
@@ -68,11 +69,25 @@ public record HourPartition(Instant start) implements Comparable<HourPartition> 
           + "2026-11-29T10:00 (UTC) or 2026-11-29 for midnight.");
     }
     if (!instant.truncatedTo(ChronoUnit.HOURS).equals(instant)) {
-      throw new InvalidInputException(field, "The " + field + " " + DISPLAY.format(instant)
-          + " is not on the hour; give a whole hour such as "
-          + DISPLAY.format(instant.truncatedTo(ChronoUnit.HOURS)) + ".");
+      throw new InvalidInputException(field, notOnTheHour("The " + field, instant, ""));
     }
     return new HourPartition(instant);
+  }
+
+  /**
+   * The sentence for a time past the hour. When only the seconds (or a fraction) are off, the time
+   * is shown with them and the sentence says so: "00:00" would look like a whole hour.
+   */
+  private static String notOnTheHour(String subject, Instant instant, String zone) {
+    String hour = DISPLAY.format(instant.truncatedTo(ChronoUnit.HOURS));
+    if (instant.truncatedTo(ChronoUnit.MINUTES).equals(instant.truncatedTo(ChronoUnit.HOURS))) {
+      String exact = SECONDS.format(instant) + (instant.getNano() == 0 ? ""
+          : "." + String.format("%09d", instant.getNano()).replaceAll("0+$", ""));
+      return subject + " " + exact + zone + " is not on the hour: its seconds are not zero; give the whole hour "
+          + hour + ".";
+    }
+    return subject + " " + DISPLAY.format(instant) + zone + " is not on the hour; give a whole hour such as " + hour
+        + ".";
   }
 
   public HourPartition plusHours(long hours) {

@@ -30,7 +30,10 @@ public record Identifier(String name) implements Comparable<Identifier> {
   /** A name made only of ASCII letters, digits and underscores, not starting with a digit. */
   public static Identifier simple(String field, String name) {
     if (name == null || !SIMPLE.matcher(name).matches()) {
-      throw new InvalidInputException(field, "The name '" + name + "' in " + field + " is not a simple name; "
+      // A name pasted by mistake can be a whole file: the sentence shows its start and its length.
+      String shown = name == null || name.length() <= 80 ? "'" + name + "'"
+          : "'" + name.substring(0, 60) + "...' (" + name.length() + " characters)";
+      throw new InvalidInputException(field, "The name " + shown + " in " + field + " is not a simple name; "
           + "use ASCII letters, digits and underscores, starting with a letter or underscore.");
     }
     return new Identifier(name);

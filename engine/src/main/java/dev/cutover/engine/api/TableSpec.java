@@ -11,6 +11,8 @@ import java.util.Map;
  *
  * @param transform the corrected transform: a SELECT producing exactly the target's columns for the
  *     window {@code [{window_start:DateTime}, {window_end:DateTime})}
+ * @param allowedNondeterministic the non-deterministic functions the transform may call, each with the
+ *     spec's reason; any other such call is refused when the spec loads
  * @param tolerances the stated tolerance of each floating-point measure that has one; integer and
  *     decimal measures are always compared exactly
  * @param sha256 hash of the whole spec (the file and an external transform file), recorded with every
@@ -30,6 +32,7 @@ public record TableSpec(
     Map<Identifier, java.math.BigDecimal> tolerances,
     List<Source> sources,
     String transform,
+    List<Allowance> allowedNondeterministic,
     List<ExpectedDifference> expectedDifferences,
     Throttle throttle,
     Duration safetyMargin,
@@ -44,6 +47,7 @@ public record TableSpec(
     measures = List.copyOf(measures);
     tolerances = Map.copyOf(tolerances);
     sources = List.copyOf(sources);
+    allowedNondeterministic = List.copyOf(allowedNondeterministic);
     expectedDifferences = List.copyOf(expectedDifferences);
     consumers = List.copyOf(consumers);
   }
@@ -53,6 +57,12 @@ public record TableSpec(
    * names it as {@code {name}}, which the engine expands to the database-qualified table.
    */
   public record Source(String name, Identifier table, Identifier timeColumn) {}
+
+  /**
+   * A non-deterministic function the transform may call, and why its result cannot change v2's rows
+   * (for example {@code now()} only in a column that the target does not have).
+   */
+  public record Allowance(String function, String reason) {}
 
   /**
    * A difference between v1 and v2 that the fix explains, for a key present once in each version's

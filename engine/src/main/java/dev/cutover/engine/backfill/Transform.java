@@ -1,56 +1,87 @@
 package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.SqlLexer;
 import dev.cutover.engine.sql.SqlText;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A spec's transform with its window bound: each {@code {window_start:DateTime}} and {@code
- * {window_end:DateTime}} becomes a bound parameter, so the values never enter the SQL text.
+ * {window_end:DateTime}} in code becomes a bound parameter, so the values never enter the SQL text.
+ * Text in quotes and comments is never read for placeholders; comments go, and heredoc strings are
+ * written in single quotes, which is all the JDBC driver's own reading of a statement knows.
  */
 public record Transform(String sql, List<Object> values) {
 
   public static final String WINDOW_START = "{window_start:DateTime}";
   public static final String WINDOW_END = "{window_end:DateTime}";
 
-  public static Transform bind(TableSpec spec, HourPartition from, HourPartition to) {
-    // Comments go first: the driver cannot see past an apostrophe in one, and a placeholder in a comment binds nothing.
-    String text = SqlText.withoutComments(spec.transform());
-    for (TableSpec.Source source : spec.sources()) {
-      text = text.replace("{" + source.name() + "}", spec.qualified(source.table()));
+  public Transform {
+    values = List.copyOf(values);
+    // A '?' more or less than the values would shift every value after it, or fail deep in the driver.
+    int marks = SqlText.parameterMarks(sql);
+    if (marks != values.size()) {
+      throw new InvalidInputException("spec.transform", "The transform's statement has " + marks + " parameter "
+          + "mark(s) '?' outside quotes but the engine binds " + values.size() + " value(s), so it would run with "
+          + "the wrong window; write the transform without '?' and with {window_start} and {window_end} outside "
+          + "quotes and comments.");
     }
-    StringBuilder out = new StringBuilder(text.length());
+  }
+
+  public static Transform bind(TableSpec spec, HourPartition from, HourPartition to) {
+    String transform = spec.transform();
+    StringBuilder out = new StringBuilder(transform.length());
     List<Object> values = new ArrayList<>();
+    for (SqlLexer.Token t : SqlLexer.tokens(transform)) {
+      String piece = transform.substring(t.start(), t.end());
+      switch (t.kind()) {
+        case CODE -> bindCode(spec, piece, out, values, from, to);
+        case LINE_COMMENT -> { }
+        case BLOCK_COMMENT -> out.append(' ');
+        case HEREDOC -> out.append(SqlText.heredocAsString(piece));
+        default -> out.append(piece);
+      }
+    }
+    return new Transform(out.toString(), values);
+  }
+
+  private static void bindCode(TableSpec spec, String code, StringBuilder out, List<Object> values,
+      HourPartition from, HourPartition to) {
+    for (TableSpec.Source source : spec.sources()) {
+      code = code.replace("{" + source.name() + "}", spec.qualified(source.table()));
+    }
     int i = 0;
-    while (i < text.length()) {
-      if (text.startsWith(WINDOW_START, i)) {
+    while (i < code.length()) {
+      if (code.startsWith(WINDOW_START, i)) {
         out.append("toDateTime(?, 'UTC')");
         values.add(from.epochSecond());
         i += WINDOW_START.length();
-      } else if (text.startsWith(WINDOW_END, i)) {
+      } else if (code.startsWith(WINDOW_END, i)) {
         out.append("toDateTime(?, 'UTC')");
         values.add(to.epochSecond());
         i += WINDOW_END.length();
       } else {
-        out.append(text.charAt(i++));
+        out.append(code.charAt(i++));
       }
     }
-    return new Transform(out.toString(), values);
   }
 
   /** The statement as an operator reads it, values written in place; for display only, never executed. */
   public String display() {
     StringBuilder out = new StringBuilder();
     int v = 0;
-    for (int i = 0; i < sql.length(); i++) {
-      char c = sql.charAt(i);
-      if (c == '?' && v < values.size()) {
-        Object value = values.get(v++);
-        out.append(value instanceof Number ? value.toString() : "'" + value.toString().replace("'", "\\'") + "'");
-      } else {
-        out.append(c);
+    for (SqlLexer.Token t : SqlLexer.tokens(sql)) {
+      for (int i = t.start(); i < t.end(); i++) {
+        char c = sql.charAt(i);
+        if (c == '?' && t.kind() == SqlLexer.Kind.CODE && v < values.size()) {
+          Object value = values.get(v++);
+          out.append(value instanceof Number ? value.toString() : "'" + value.toString().replace("'", "\\'") + "'");
+        } else {
+          out.append(c);
+        }
       }
     }
     return out.toString();

@@ -15,6 +15,7 @@ import dev.cutover.engine.backfill.Transform;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.reconcile.Rules;
+import dev.cutover.engine.spec.Determinism;
 import dev.cutover.engine.sql.Sql;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,12 +32,6 @@ import java.util.regex.Pattern;
  */
 public final class Preflight {
 
-  private static final Pattern NON_DETERMINISTIC = Pattern.compile(
-      "\\b(now|now64|nowInBlock|today|yesterday|rand|rand32|rand64|randConstant|randUniform|randNormal|"
-          + "randCanonical|generateUUIDv4|generateUUIDv7|generateULID|randomString|randomPrintableASCII|"
-          + "randomFixedString|randomStringUTF8|fuzzBits|serverUUID|runningDifference|rowNumberInBlock|"
-          + "rowNumberInAllBlocks|blockNumber|any|anyLast|groupArray|groupUniqArray|topK)\\s*\\(",
-      Pattern.CASE_INSENSITIVE);
   private static final Pattern TTL_DAYS = Pattern.compile("TTL\\s+(\\w+)\\s*\\+\\s*toInterval(Day|Hour|Month|Week)\\((\\d+)\\)");
 
   private final Sql sql;
@@ -226,11 +221,12 @@ public final class Preflight {
   }
 
   private Check determinism(Plan plan) {
-    Matcher m = NON_DETERMINISTIC.matcher(spec.transform());
-    List<String> found = new ArrayList<>();
-    while (m.find()) {
-      found.add(m.group(1) + "()");
-    }
+    List<String> allNames = new ArrayList<>(Determinism.REFUSED);
+    allNames.addAll(Determinism.ORDER_DEPENDENT);
+    List<String> found = Determinism.calls(spec.transform(), allNames).stream().map(c -> c.function() + "()")
+        .distinct().toList();
+    String allowed = spec.allowedNondeterministic().stream().map(a -> a.function() + "() (" + a.reason() + ")")
+        .collect(java.util.stream.Collectors.joining(", "));
     HourPartition sample = busiestHour(plan);
     Transform t = Transform.bind(spec, sample, sample.plusHours(1));
     String checksum = "SELECT count(), reinterpretAsInt64(sum(cityHash64(*))) FROM (" + t.sql() + ")";
@@ -239,12 +235,14 @@ public final class Preflight {
         t.values().toArray());
     if (!first.equals(second)) {
       return new Check("determinism", Status.FAIL, "The transform gave two different results for the hour " + sample
-          + " (rows:checksum " + first + " then " + second + ")" + (found.isEmpty() ? "" : "; it calls " + found) + ".",
+          + " (rows:checksum " + first + " then " + second + ")" + (found.isEmpty() ? "" : "; it calls " + found)
+          + (allowed.isEmpty() ? "" : "; the spec allows " + allowed + ", but the rows show otherwise") + ".",
           "Make the transform a pure function of its inputs (no now(), rand(), any() or unordered groupArray()).");
     }
     if (!found.isEmpty()) {
       return new Check("determinism", Status.WARN, "The hour " + sample + " gave the same result twice, but the "
-          + "transform calls " + found + ", whose results can change between runs.",
+          + "transform calls " + found + ", whose results can change between runs"
+          + (allowed.isEmpty() ? "" : "; the spec allows " + allowed) + ".",
           "Replace them with deterministic forms (the hour window instead of now(), min/max instead of any).");
     }
     return new Check("determinism", Status.PASS, "The hour " + sample + " gave the same rows and checksum twice ("

@@ -28,7 +28,9 @@ final class Fields {
   }
 
   String path(String key) {
-    return prefix.isEmpty() ? key : key.startsWith("[") ? prefix + key : prefix + "." + key;
+    // A key is the spec's own text: an unknown one may be a pasted paragraph, so sentences show its start.
+    String k = key.length() > 60 ? key.substring(0, 57) + "..." : key;
+    return prefix.isEmpty() ? k : k.startsWith("[") ? prefix + k : prefix + "." + k;
   }
 
   Set<String> keys() {
@@ -52,6 +54,16 @@ final class Fields {
     }
     String text = String.valueOf(value);
     return "'" + (text.length() > 60 ? text.substring(0, 57) + "..." : text) + "'";
+  }
+
+  /** The most items a list in a spec may hold; real ones hold a few dozen. */
+  static final int MAX_ITEMS = 1_000;
+
+  private void limit(String key, List<?> list) {
+    if (list.size() > MAX_ITEMS) {
+      throw new InvalidInputException("spec." + path(key), "In the spec " + origin + ", field '" + path(key)
+          + "' is a list of " + list.size() + " items; expected at most " + MAX_ITEMS + ".");
+    }
   }
 
   void allowOnly(Set<String> allowed) {
@@ -101,6 +113,7 @@ final class Fields {
     if (list.isEmpty()) {
       throw error(key, v, "one SQL condition such as 'v2.clicks <= v1.clicks', or a list of them");
     }
+    limit(key, list);
     List<String> out = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       out.add(new Fields(origin, path(key), Map.of("[" + i + "]", list.get(i))).expression("[" + i + "]"));
@@ -127,6 +140,7 @@ final class Fields {
     if (!(v instanceof List<?> list) || list.isEmpty()) {
       throw error(key, v, "a non-empty list of column names, such as [book, instrument]");
     }
+    limit(key, list);
     List<Item> out = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       String p = path(key) + "[" + i + "]";
@@ -159,13 +173,15 @@ final class Fields {
     if (!(v instanceof List<?> list) || list.isEmpty()) {
       throw error(key, v, "a non-empty list of column names, such as [book, instrument]");
     }
+    limit(key, list);
     List<Identifier> out = new ArrayList<>();
+    Set<Identifier> seen = new java.util.HashSet<>();
     for (Object item : list) {
       if (!(item instanceof String s)) {
         throw error(key, v, "a list of column names");
       }
       Identifier id = Identifier.simple("spec field '" + path(key) + "'", s);
-      if (out.contains(id)) {
+      if (!seen.add(id)) {
         throw error(key, v, "each column once");
       }
       out.add(id);
@@ -183,6 +199,10 @@ final class Fields {
       return fallback;
     }
     if (!(v instanceof Integer || v instanceof Long || v instanceof java.math.BigInteger)) {
+      throw error(key, v, "a whole number from " + min + " to " + max);
+    }
+    if (v instanceof java.math.BigInteger big && big.bitLength() > 63) {
+      // longValue() would keep only the low bits: 18446744073709551619 is not 3.
       throw error(key, v, "a whole number from " + min + " to " + max);
     }
     long n = ((Number) v).longValue();
@@ -253,6 +273,7 @@ final class Fields {
     if (!(v instanceof List<?> list)) {
       throw error(key, v, "a list");
     }
+    limit(key, list);
     List<Fields> out = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       String p = path(key) + "[" + i + "]";

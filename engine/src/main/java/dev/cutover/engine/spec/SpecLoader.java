@@ -3,13 +3,12 @@ package dev.cutover.engine.spec;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.TableSpec.Allowance;
 import dev.cutover.engine.api.TableSpec.Consumer;
 import dev.cutover.engine.api.TableSpec.ExpectedDifference;
 import dev.cutover.engine.api.TableSpec.Source;
 import dev.cutover.engine.api.TableSpec.Throttle;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,10 +20,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.cutover.engine.sql.SqlText;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
  * Reads a spec from YAML and validates every field once. Each refusal names the field, the value
@@ -33,34 +28,23 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  */
 public final class SpecLoader {
 
-  static final String WINDOW_START = "{window_start:DateTime}";
-  static final String WINDOW_END = "{window_end:DateTime}";
   private static final Set<String> TOP = Set.of("spec", "name", "database", "tables", "time_column", "keys",
       "measures", "sources", "transform", "expected_differences", "throttle", "boundary", "reconciliation",
-      "retention", "description");
+      "retention", "description", "allow_nondeterministic");
 
   private SpecLoader() {}
 
+  /**
+   * Loads the spec in {@code file}: a regular file of at most 1 MiB in UTF-8 (see {@link SpecFiles}),
+   * and a transform file it names under the same limits.
+   */
   public static TableSpec load(Path file) {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new InvalidInputException("spec", "The spec file " + file + " cannot be read (" + e.getMessage()
-          + "); check the spec's path and that you may read it.");
-    }
-    return parse(new String(bytes, StandardCharsets.UTF_8), file.toString());
+    return parse(SpecFiles.read(file, "spec file", "spec"), file.toString());
   }
 
   /** Parses YAML text; {@code origin} names it in sentences (a file path or a resource). */
   public static TableSpec parse(String yaml, String origin) {
-    Object root;
-    try {
-      root = new Load(LoadSettings.builder().setLabel(origin).setAllowDuplicateKeys(false).build()).loadFromString(yaml);
-    } catch (YamlEngineException e) {
-      throw new InvalidInputException("spec", "The spec " + origin + " is not valid YAML ("
-          + YamlErrors.describe(e) + "); fix the syntax at the place named.");
-    }
+    Object root = YamlText.load(yaml, origin);
     Fields f = new Fields(origin, "", asMap(origin, "", root));
     f.allowOnly(TOP);
     int version = f.integer("spec", 1, 1, 1);
@@ -89,7 +73,7 @@ public final class SpecLoader {
     Map<Identifier, java.math.BigDecimal> tolerances = new LinkedHashMap<>();
     List<Identifier> measures = measures(f, tolerances);
     Set<Identifier> overlap = new LinkedHashSet<>(keys);
-    overlap.retainAll(measures);
+    overlap.retainAll(new java.util.HashSet<>(measures));
     if (!overlap.isEmpty()) {
       throw f.error("measures", overlap, "columns that are not also keys");
     }
@@ -114,9 +98,10 @@ public final class SpecLoader {
       sources.add(new Source(name, table, s.identifier("time_column")));
     }
 
-    String transform = transformText(f, origin).strip()
-        .replace("{window_start}", WINDOW_START).replace("{window_end}", WINDOW_END);
-    validateTransform(f, transform, sourceNames);
+    List<Allowance> allowed = allowances(f);
+    String transformFile = f.isMapping("transform") ? f.child("transform").text("file") : null;
+    String transform = new TransformCheck(origin, transformFile, transformText(f, origin), sourceNames)
+        .check(allowed);
 
     List<ExpectedDifference> rules = new ArrayList<>();
     Set<String> ruleNames = new LinkedHashSet<>();
@@ -141,7 +126,9 @@ public final class SpecLoader {
         throw r.error("delta", "missing", "at least one measure with its expected v2 - v1 expression, or a check "
             + "such as 'v2.clicks <= v1.clicks'");
       }
-      List<Identifier> checked = measures.stream().filter(m -> checks.stream().anyMatch(c -> names(c, m))).toList();
+      Set<String> named = new java.util.HashSet<>();
+      checks.forEach(c -> named.addAll(columns(c)));
+      List<Identifier> checked = measures.stream().filter(m -> named.contains(m.name())).toList();
       java.util.Optional<java.math.BigDecimal> tolerance = r.keys().contains("tolerance")
           ? java.util.Optional.of(r.tolerance("tolerance")) : java.util.Optional.empty();
       rules.add(new ExpectedDifference(name, r.optionalExpression("where", "1"), delta, checks, checked, tolerance,
@@ -179,7 +166,7 @@ public final class SpecLoader {
     String determines = String.join("\n", f.text("database"), live.name(), target.name(), time.name(),
         keys.toString(), sources.toString(), transform);
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
-        tolerances, sources, transform, rules, throttle, margin, overlapMin, consumers, retentionMargin,
+        tolerances, sources, transform, allowed, rules, throttle, margin, overlapMin, consumers, retentionMargin,
         sha256(yaml + external), sha256(determines));
   }
 
@@ -189,6 +176,7 @@ public final class SpecLoader {
    */
   private static List<Identifier> measures(Fields f, Map<Identifier, java.math.BigDecimal> tolerances) {
     List<Identifier> out = new ArrayList<>();
+    Set<Identifier> seen = new java.util.HashSet<>();
     for (Fields.Item item : f.items("measures")) {
       Identifier m;
       if (item.fields().isPresent()) {
@@ -201,7 +189,7 @@ public final class SpecLoader {
       } else {
         m = Identifier.simple("spec field '" + item.path() + "'", item.text());
       }
-      if (out.contains(m)) {
+      if (!seen.add(m)) {
         throw f.error("measures", m, "each column once");
       }
       out.add(m);
@@ -209,39 +197,37 @@ public final class SpecLoader {
     return out;
   }
 
-  /** Whether an expression names {@code v1.measure} or {@code v2.measure}. */
-  static boolean names(String expression, Identifier measure) {
-    return java.util.regex.Pattern.compile("(?<![A-Za-z0-9_`])v[12]\\.`?" + java.util.regex.Pattern.quote(measure.name())
-        + "`?(?![A-Za-z0-9_])").matcher(expression).find();
+  private static final java.util.regex.Pattern VERSION_COLUMN =
+      java.util.regex.Pattern.compile("(?<![A-Za-z0-9_`])v[12]\\.`?([A-Za-z_][A-Za-z0-9_]*)`?(?![A-Za-z0-9_])");
+
+  /** The columns an expression names as {@code v1.column} or {@code v2.column}, in one pass. */
+  static Set<String> columns(String expression) {
+    Set<String> out = new java.util.HashSet<>();
+    java.util.regex.Matcher m = VERSION_COLUMN.matcher(expression);
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
   }
 
-  private static void validateTransform(Fields f, String transform, Set<String> sourceNames) {
-    String lower = transform.toLowerCase(java.util.Locale.ROOT);
-    if (!(lower.startsWith("select") || lower.startsWith("with") || lower.startsWith("--"))) {
-      throw transformError(f, transform, TransformFile.Flaw.NOT_A_QUERY, "a single SELECT (or WITH … SELECT) query");
-    }
-    if (!transform.contains(WINDOW_START) || !transform.contains(WINDOW_END)) {
-      throw transformError(f, transform, TransformFile.Flaw.NO_WINDOW, "a query that filters its sources to the hour "
-          + "window with {window_start} and {window_end} (the engine binds both)");
-    }
-    if (SqlText.hasStatementSeparator(transform)) {
-      throw transformError(f, transform, TransformFile.Flaw.SEPARATOR, "exactly one query, with no ';' outside quotes");
-    }
-    java.util.regex.Matcher placeholder = java.util.regex.Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}").matcher(transform);
-    while (placeholder.find()) {
-      if (!sourceNames.contains(placeholder.group(1))) {
-        throw f.error("transform", "{" + placeholder.group(1) + "}", "{window_start}, {window_end} or the name of a "
-            + "source " + sourceNames + " (it stands for that source's table)");
+  /**
+   * {@code allow_nondeterministic: [{function: now, reason: "..."}]}: the non-deterministic functions
+   * the transform may call, each once, each with a reason.
+   */
+  private static List<Allowance> allowances(Fields f) {
+    List<Allowance> out = new ArrayList<>();
+    for (Fields a : f.optionalList("allow_nondeterministic")) {
+      a.allowOnly(Set.of("function", "reason"));
+      String written = a.text("function").strip().replaceFirst("\\(\\)$", "");
+      String function = Determinism.canonical(written).filter(Determinism.REFUSED::contains).orElseThrow(
+          () -> a.error("function", written, "one of the non-deterministic functions Cutover refuses without a "
+              + "reason, such as now or rand (the list is in docs/SPEC.md)"));
+      if (out.stream().anyMatch(x -> x.function().equals(function))) {
+        throw a.error("function", written, "a function no other allowance names");
       }
+      out.add(new Allowance(function, a.text("reason").strip()));
     }
-  }
-
-  /** Inline, the transform is quoted as the spec's other values are; read from a file, never (it may hold anything). */
-  private static InvalidInputException transformError(Fields f, String transform, TransformFile.Flaw flaw,
-      String expected) {
-    return f.isMapping("transform")
-        ? TransformFile.refused(f.origin(), f.child("transform").text("file"), transform, flaw, expected)
-        : f.error("transform", abbreviate(transform), expected);
+    return out;
   }
 
   /** The transform inline, or {@code transform: {file: path}} relative to the spec file. */
@@ -252,18 +238,14 @@ public final class SpecLoader {
     Fields t = f.child("transform");
     t.allowOnly(Set.of("file"));
     String file = t.text("file");
-    java.nio.file.Path base = java.nio.file.Path.of(origin).toAbsolutePath().getParent();
-    java.nio.file.Path path = base == null ? java.nio.file.Path.of(file) : base.resolve(file);
+    java.nio.file.Path path;
     try {
-      return Files.readString(path);
-    } catch (IOException e) {
-      throw t.error("file", file, "a readable SQL file next to the spec (" + path + " cannot be read: " + e.getMessage() + ")");
+      java.nio.file.Path base = java.nio.file.Path.of(origin).toAbsolutePath().getParent();
+      path = base == null ? java.nio.file.Path.of(file) : base.resolve(file);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw t.error("file", file, "the path of an SQL file next to the spec");
     }
-  }
-
-  static String abbreviate(String text) {
-    String one = text.replaceAll("\\s+", " ");
-    return one.length() > 60 ? one.substring(0, 57) + "..." : one;
+    return SpecFiles.read(path, "transform file", "spec.transform.file");
   }
 
   private static String sha256(String text) {
@@ -281,8 +263,13 @@ public final class SpecLoader {
       m.forEach((k, v) -> out.put(String.valueOf(k), v));
       return out;
     }
-    throw new InvalidInputException("spec", "In the spec " + origin + ", " + (path.isEmpty() ? "the document"
-        : "field '" + path + "'") + " is " + (path.isEmpty() ? YamlErrors.kind(value) : Fields.describe(value))
-        + "; expected a mapping of keys to values.");
+    if (path.isEmpty()) {
+      // The whole document: never quoted, as a file named by mistake (a key, a password file) is one text.
+      throw new InvalidInputException("spec", "The spec " + origin + " is " + (value == null ? "empty"
+          : value instanceof List<?> ? "a YAML list" : "a single YAML value") + ", not a mapping of spec fields; "
+          + "check that it is the spec file (see docs/SPEC.md).");
+    }
+    throw new InvalidInputException("spec", "In the spec " + origin + ", field '" + path + "' is "
+        + Fields.describe(value) + "; expected a mapping of keys to values.");
   }
 }

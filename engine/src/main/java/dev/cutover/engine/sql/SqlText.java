@@ -1,5 +1,8 @@
 package dev.cutover.engine.sql;
 
+import dev.cutover.engine.sql.SqlLexer.Kind;
+import dev.cutover.engine.sql.SqlLexer.Token;
+
 /** Small checks on SQL text that the engine did not write itself (a spec's transform and rules). */
 public final class SqlText {
 
@@ -12,25 +15,10 @@ public final class SqlText {
 
   /** Where the first ';' outside string literals, quoted identifiers and comments is; -1 when there is none. */
   public static int statementSeparatorAt(String sql) {
-    char quote = 0;
-    for (int i = 0; i < sql.length(); i++) {
-      char c = sql.charAt(i);
-      if (quote != 0) {
-        if (c == '\\') {
-          i++;
-        } else if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '\'' || c == '"' || c == '`') {
-        quote = c;
-      } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? sql.length() : end;
-      } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? sql.length() : end + 1;
-      } else if (c == ';') {
-        return i;
+    for (Token t : SqlLexer.tokens(sql)) {
+      int at = t.kind() == Kind.CODE ? sql.substring(t.start(), t.end()).indexOf(';') : -1;
+      if (at >= 0) {
+        return t.start() + at;
       }
     }
     return -1;
@@ -38,36 +26,43 @@ public final class SqlText {
 
   /**
    * The text without its comments: a line comment becomes the end of its line, a block comment one
-   * space; string literals and quoted identifiers are kept as written. The JDBC driver's own reading
-   * of a statement does not know comments, so an apostrophe in one ("the desk's book") would hide
-   * every bound parameter after it.
+   * space; string literals and quoted identifiers are kept as written, and a heredoc string becomes
+   * the same text in single quotes. The JDBC driver's own reading of a statement knows neither
+   * comments nor heredocs, so an apostrophe in one ("the desk's book") would hide every bound
+   * parameter after it.
    */
   public static String withoutComments(String sql) {
     StringBuilder out = new StringBuilder(sql.length());
-    char quote = 0;
-    for (int i = 0; i < sql.length(); i++) {
-      char c = sql.charAt(i);
-      if (quote != 0) {
-        out.append(c);
-        if (c == '\\' && i + 1 < sql.length()) {
-          out.append(sql.charAt(++i));
-        } else if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '\'' || c == '"' || c == '`') {
-        quote = c;
-        out.append(c);
-      } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? sql.length() : end - 1;
-      } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? sql.length() : end + 1;
-        out.append(' ');
-      } else {
-        out.append(c);
+    for (Token t : SqlLexer.tokens(sql)) {
+      switch (t.kind()) {
+        case LINE_COMMENT -> { }
+        case BLOCK_COMMENT -> out.append(' ');
+        case HEREDOC -> out.append(heredocAsString(sql.substring(t.start(), t.end())));
+        default -> out.append(sql, t.start(), t.end());
       }
     }
     return out.toString();
+  }
+
+  /** {@code $tag$it's$tag$} as {@code 'it\'s'}: the same value, in the quotes every reader knows. */
+  public static String heredocAsString(String heredoc) {
+    int tag = heredoc.indexOf('$', 1) + 1;
+    String body = heredoc.substring(tag, Math.max(tag, heredoc.length() - tag));
+    return "'" + body.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+  /** How many '?' the text holds outside quotes and comments: the parameters a driver binds. */
+  public static int parameterMarks(String sql) {
+    int marks = 0;
+    for (Token t : SqlLexer.tokens(sql)) {
+      if (t.kind() == Kind.CODE) {
+        for (int i = t.start(); i < t.end(); i++) {
+          if (sql.charAt(i) == '?') {
+            marks++;
+          }
+        }
+      }
+    }
+    return marks;
   }
 }

@@ -140,7 +140,7 @@ class PlannerTest {
   void aTransformWithCommentsPlansAndMeasuresItsSampleHour() {
     // An apostrophe in a comment once hid the window's bound values from the JDBC driver.
     String yaml = world.specYaml().replace("transform: |\n  ", "transform: |\n  -- the site's clicks per hour "
-        + "(corrected: milliseconds / 1000)\n  /* {window_start} is bound, not this one: ? */\n  ");
+        + "(corrected: milliseconds / 1000)\n  /* the window's start is bound, not this: ? */\n  ");
     Plan plan = new Planner(world.sql, store(), dev.cutover.engine.spec.SpecLoader.parse(yaml, "s.yaml"))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, true);
     assertTrue(plan.estimates().sampleHour().toNanos() > 0);

@@ -39,34 +39,33 @@ class SecretFilesTest {
     Files.createDirectories(dir.resolve("access"));
     Files.writeString(dir.resolve("access/operator.secret"), secret + "\n");
     var e = refused(specWithTransformFile("access/operator.secret"));
-    assertEquals("spec.transform.file", e.field());
-    assertEquals("In the spec " + dir.resolve("s.yaml") + ", field 'transform.file' names access/operator.secret, "
-        + "and that file does not start with SELECT or WITH at line 1, column 1 (its text is not repeated here); "
-        + "expected a single SELECT (or WITH … SELECT) query.", e.getMessage());
+    assertEquals("spec.transform", e.field());
+    assertEquals("In the spec " + dir.resolve("s.yaml") + ", the transform file access/operator.secret does not start "
+        + "with SELECT or WITH (line 1, column 1 of access/operator.secret); expected a single SELECT (or WITH … "
+        + "SELECT) query.", e.getMessage());
   }
 
   @Test
   void aTransformFileIsRefusedByLineAndColumn() throws Exception {
     Files.writeString(dir.resolve("t.sql"), "\n  SELECT '" + secret + "' AS hour FROM clicks");
     var e = refused(specWithTransformFile("t.sql"));
-    assertEquals("In the spec " + dir.resolve("s.yaml") + ", field 'transform.file' names t.sql, and that file has "
-        + "neither {window_start} nor {window_end} (its text is not repeated here); expected a query that filters its "
-        + "sources to the hour window with {window_start} and {window_end} (the engine binds both).", e.getMessage());
+    assertEquals("In the spec " + dir.resolve("s.yaml") + ", the transform file t.sql never uses {window_start} "
+        + "outside quotes and comments; expected a query that filters its sources to the hour window with "
+        + "{window_start} and {window_end} (the engine binds both).", e.getMessage());
 
     Files.writeString(dir.resolve("t.sql"), "-- the corrected query\nSELECT 1 AS hour FROM clicks\n"
         + "WHERE ts >= {window_start} AND ts < {window_end}; DROP TABLE `" + secret + "`");
     e = refused(specWithTransformFile("t.sql"));
-    assertEquals("In the spec " + dir.resolve("s.yaml") + ", field 'transform.file' names t.sql, and that file holds "
-        + "a ';' outside quotes at line 3, column 49 (its text is not repeated here); expected exactly one query, with "
-        + "no ';' outside quotes.", e.getMessage());
+    assertEquals("In the spec " + dir.resolve("s.yaml") + ", the transform file t.sql has a ';' at line 3, column 49 "
+        + "of t.sql; expected exactly one query, with no ';' outside quotes.", e.getMessage());
   }
 
   @Test
   void aSpecPathThatNamesASecretIsNotQuoted() throws Exception {
     Path file = Files.writeString(dir.resolve("operator.secret"), secret + "\n");
     var e = refused(file);
-    assertEquals("In the spec " + file + ", the document is a text of " + secret.length() + " characters (not "
-        + "repeated here); expected a mapping of keys to values.", e.getMessage());
+    assertEquals("The spec " + file + " is a single YAML value, not a mapping of spec fields; check that it is the "
+        + "spec file (see docs/SPEC.md).", e.getMessage());
     // A private key is a multi-line text to YAML.
     Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n" + secret + "\n-----END PRIVATE KEY-----\n");
     refused(file);
@@ -77,9 +76,8 @@ class SecretFilesTest {
     Path file = Files.writeString(dir.resolve("broken.yaml"), "spec: 1\nname: visits\npassword: " + secret
         + ": again\n");
     var e = refused(file);
-    assertEquals("The spec " + file + " is not valid YAML (line 3, column "
-        + (("password: " + secret).length() + 1) + ": mapping values are not allowed here); "
-        + "fix the syntax at the place named.", e.getMessage());
+    assertEquals("The spec " + file + " is not valid YAML (mapping values are not allowed here at line 3, column "
+        + (("password: " + secret).length() + 1) + "); fix it there.", e.getMessage());
     Files.writeString(file, "spec: 1\n*" + secret + "\n");
     refused(file);
 

@@ -1,0 +1,1 @@
+SELECT '{window_start}' AS dummy FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end}

@@ -1,0 +1,1 @@
+SELECT 'a\'b', "c\"d", `e``f` FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end}

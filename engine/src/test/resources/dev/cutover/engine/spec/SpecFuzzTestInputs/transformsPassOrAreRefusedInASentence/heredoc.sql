@@ -1,0 +1,1 @@
+SELECT $$it's ?$$, $t$ {window_end} $t$ FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end}

@@ -1,0 +1,1 @@
+SELECT `now`(), NOW (), rand() FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end}

@@ -1,0 +1,1 @@
+SELECT toStartOfHour(ts) AS hour, site FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end}

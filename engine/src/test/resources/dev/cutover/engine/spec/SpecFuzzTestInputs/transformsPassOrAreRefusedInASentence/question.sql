@@ -1,0 +1,1 @@
+SELECT x ? 1 : 0 FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end}

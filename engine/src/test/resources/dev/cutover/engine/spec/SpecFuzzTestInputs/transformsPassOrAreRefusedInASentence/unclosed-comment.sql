@@ -1,0 +1,1 @@
+SELECT 1 FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end} /* /* */

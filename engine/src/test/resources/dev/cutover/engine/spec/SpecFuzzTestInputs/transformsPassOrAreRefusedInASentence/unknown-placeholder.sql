@@ -1,0 +1,1 @@
+SELECT {x:UInt8} FROM {clicks} WHERE ts >= {window_start} AND ts < {window_end:Date}
