@@ -121,14 +121,16 @@ public final class EmbeddedServer implements AutoCloseable {
       Duration idle, EngineProgress progress) {
     ServerDirectory dir = new ServerDirectory(dataDirectory);
     try {
-      Files.createDirectories(dir.root());
+      PrivateFiles.createFolder(dir.root());
     } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot create the data directory " + dir.root() + " (" + e.getMessage()
-          + "). Choose another data directory or fix its permissions.", e);
+      throw new EmbeddedEngineException("Cannot create the data directory " + dir.root() + ", or make it readable by "
+          + "its owner only (" + e.getMessage() + "). Choose a data directory of your own, or fix its permissions.", e);
     }
     synchronized (EmbeddedServer.class) {
-      try (FileChannel channel = FileChannel.open(dir.launchLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock ignored = channel.lock()) {
+      try (FileChannel channel = PrivateFiles.open(dir.launchLock()); FileLock ignored = channel.lock()) {
+        if (!serverLockHeld(dir)) {
+          tighten(dir, progress); // before anything is written there; no server can start meanwhile
+        }
         // The lease comes first: a server started here must not find itself without a client and idle away.
         ServerLease lease = ServerLease.take(dir, Operator.command());
         try {
@@ -198,12 +200,37 @@ public final class EmbeddedServer implements AutoCloseable {
         + lastFailure + "). Check what is listening with ss -ltnp.");
   }
 
+  /**
+   * Makes a data directory that an earlier version left readable by other local users owner-only,
+   * before the server opens it, and says so once in the log and to whoever started the server.
+   */
+  private static void tighten(ServerDirectory dir, EngineProgress progress) {
+    Instant began = Instant.now();
+    int changed;
+    try {
+      changed = PrivateFiles.tighten(dir.root());
+    } catch (IOException e) {
+      throw new EmbeddedEngineException("Cannot make the data directory " + dir.root() + " readable by its owner only ("
+          + e + "). Check that everything under it belongs to you, or choose a data directory of your own.", e);
+    }
+    if (changed > 0) {
+      String notice = "Made " + changed + " entries of " + dir.root() + " readable by their owner only (folders 0700, "
+          + "files 0600): an earlier version of Cutover had left them open to other local users.";
+      ServerLease.log(dir, notice + " (" + Duration.between(began, Instant.now()).toMillis() + " ms)");
+      progress.report(notice, -1, -1);
+    }
+  }
+
   private static Process spawn(ServerDirectory dir, Path lib, int port, boolean restricted, Duration idle)
       throws IOException {
     Path javaHome = Path.of(System.getProperty("java.home"));
     String classpath = codeSource();
-    Files.createDirectories(dir.crashes());
-    List<String> command = new ArrayList<>();
+    PrivateFiles.createFolder(dir.crashes());
+    PrivateFiles.touch(dir.log());
+    // Through a shell that sets the umask and then becomes the server (exec: the same process): a JVM
+    // cannot set its own, and everything ClickHouse creates later (parts, merges, metadata) inherits it.
+    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + PrivateFiles.UMASK
+        + " && exec \"$@\"", "cutover-server"));
     // A session of its own: a Ctrl-C or a hang-up of the terminal that started it does not reach the server.
     if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
       command.add("/usr/bin/setsid");
@@ -304,7 +331,7 @@ public final class EmbeddedServer implements AutoCloseable {
   }
 
   private static boolean serverLockHeld(ServerDirectory dir) throws IOException {
-    try (FileChannel channel = FileChannel.open(dir.serverLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+    try (FileChannel channel = PrivateFiles.open(dir.serverLock())) {
       FileLock lock = channel.tryLock();
       if (lock == null) {
         return true;
@@ -513,7 +540,7 @@ public final class EmbeddedServer implements AutoCloseable {
   /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
   static boolean requestStop(ServerDirectory dir, long pid, String reason) {
     try {
-      Files.writeString(dir.stopRequest(), reason);
+      PrivateFiles.write(dir.stopRequest(), reason);
     } catch (IOException e) {
       throw new EmbeddedEngineException("Cannot ask the server to stop: " + dir.stopRequest() + " cannot be written ("
           + e.getMessage() + ").", e);
