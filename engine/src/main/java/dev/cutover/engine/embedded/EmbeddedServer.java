@@ -59,15 +59,19 @@ public final class EmbeddedServer implements AutoCloseable {
   private final boolean started;
   private final OptionalLong clearedStalePid;
   private final ServerLease lease;
+  /** The server's process when this process started it (then its exit status is known here), else null. */
+  private final Process process;
+  private final Instant joined = Instant.now();
   private final Thread shutdownHook;
 
   private EmbeddedServer(ServerDirectory dir, ServerRecord record, boolean started, OptionalLong clearedStalePid,
-      ServerLease lease) {
+      ServerLease lease, Process process) {
     this.dir = dir;
     this.record = record;
     this.started = started;
     this.clearedStalePid = clearedStalePid;
     this.lease = lease;
+    this.process = process;
     // A process that exits lets go of its lease at once; one that is killed leaves it to expire.
     this.shutdownHook = Thread.ofPlatform().unstarted(lease::close);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -138,7 +142,7 @@ public final class EmbeddedServer implements AutoCloseable {
             try {
               if (dir.stoppingServer().isEmpty()) {
                 progress.report("Joining the Cutover server running on " + dir.root(), -1, -1);
-                return new EmbeddedServer(dir, awaitRunning(dir, null), false, OptionalLong.empty(), lease);
+                return new EmbeddedServer(dir, awaitRunning(dir, null), false, OptionalLong.empty(), lease, null);
               }
             } catch (ServerStoppingException e) {
               // it began to stop while this process waited to join: start the next one
@@ -156,6 +160,9 @@ public final class EmbeddedServer implements AutoCloseable {
             preferredPort = leftover.get().port();
             dir.clearRecord();
             progress.report("Cleared a stale server record left by process " + leftover.get().pid(), -1, -1);
+          } else {
+            // A server that died under cutover server had its record withdrawn at once: its port is kept here.
+            preferredPort = dir.readRestart().map(ServerRestart::port).orElse(0);
           }
           Path lib = library.resolve(progress);
           prepareAccess(dir, access);
@@ -191,7 +198,7 @@ public final class EmbeddedServer implements AutoCloseable {
       Process process = spawn(dir, lib, port, access.defaultRestricted(), idle);
       try {
         ServerRecord record = awaitRunning(dir, process);
-        return new EmbeddedServer(dir, record, true, stale, lease);
+        return new EmbeddedServer(dir, record, true, stale, lease, process);
       } catch (PortTakenException e) {
         lastFailure = e.getMessage(); // another program took the port between our check and its bind
       }
@@ -438,6 +445,38 @@ public final class EmbeddedServer implements AutoCloseable {
     return record.pid();
   }
 
+  /** The exit status of the server's process, once it has ended, when this process started it. */
+  java.util.OptionalInt exitStatus() {
+    return process != null && !process.isAlive() ? java.util.OptionalInt.of(process.exitValue())
+        : java.util.OptionalInt.empty();
+  }
+
+  ServerDirectory directory() {
+    return dir;
+  }
+
+  /**
+   * What became of this server, or of its successor, once its process died under {@code cutover
+   * server}: {@code The embedded server restarted at 10:42:07 UTC (its engine process 1234 died:
+   * signal 9, SIGKILL).}, or that it died and whether a new one comes. Empty when no death of this
+   * server, nor any since this process joined it, was seen.
+   */
+  public Optional<String> restart() {
+    return dir.readRestart().filter(r -> r.pid() == record.pid() || r.at().isAfter(joined))
+        .map(r -> r.sentence(dir.log()));
+  }
+
+  /**
+   * Why a connection to this server broke, as a sentence, when its process has ended: its restart
+   * ({@link #restart()}), else why it stopped ({@link #whyStopped()}). Empty while it runs.
+   */
+  public Optional<String> whyLost() {
+    if (running()) {
+      return Optional.empty();
+    }
+    return restart().or(() -> whyStopped().map(why -> "The embedded ClickHouse stopped: " + why + "."));
+  }
+
   /** When a dead process had left its record behind, its pid: that stale record was cleared. */
   public OptionalLong clearedStaleRecordOf() {
     return clearedStalePid;
@@ -500,6 +539,15 @@ public final class EmbeddedServer implements AutoCloseable {
           && stoppingReason(record.pid()).map(r -> r.startsWith(ServerLife.ASKED)).orElse(false);
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /** The reason this server gave in its log as it began to stop, if it did. */
+  Optional<String> stoppingReason() {
+    try {
+      return stoppingReason(record.pid());
+    } catch (IOException e) {
+      return Optional.empty();
     }
   }
 

@@ -72,6 +72,15 @@ record ServerDirectory(Path root) {
     return root.resolve("crashes");
   }
 
+  /** The last death of the server that {@code cutover server} saw, and what it did about it. */
+  Path restartRecord() {
+    return root.resolve("restart.properties");
+  }
+
+  Optional<ServerRestart> readRestart() {
+    return ServerRestart.read(restartRecord());
+  }
+
   Path log() {
     return root.resolve("server.log");
   }
