@@ -581,18 +581,24 @@ public final class EmbeddedServer implements AutoCloseable {
    * whether it stopped within the grace period.
    */
   public boolean stop(String reason) {
+    // The request first: with this lease gone, a server with no other client could stop as idle before it.
+    writeStopRequest(dir, reason);
     close();
     return requestStop(dir, record.pid(), reason);
   }
 
-  /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
-  static boolean requestStop(ServerDirectory dir, long pid, String reason) {
+  private static void writeStopRequest(ServerDirectory dir, String reason) {
     try {
       PrivateFiles.write(dir.stopRequest(), reason);
     } catch (IOException e) {
       throw new EmbeddedEngineException("Cannot ask the server to stop: " + dir.stopRequest() + " cannot be written ("
           + e.getMessage() + ").", e);
     }
+  }
+
+  /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
+  static boolean requestStop(ServerDirectory dir, long pid, String reason) {
+    writeStopRequest(dir, reason);
     Optional<ProcessHandle> process = ProcessHandle.of(pid);
     if (process.isEmpty()) {
       return true;
