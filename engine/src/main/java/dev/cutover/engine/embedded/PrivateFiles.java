@@ -3,6 +3,7 @@ package dev.cutover.engine.embedded;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -96,8 +97,13 @@ final class PrivateFiles {
    * how many entries were changed. The owner's rights stay as they are.
    */
   static int tighten(Path root) throws IOException {
+    return tighten(root, Integer.MAX_VALUE);
+  }
+
+  /** As {@link #tighten(Path)}, down to {@code depth} levels below {@code root} (1: its own entries). */
+  static int tighten(Path root, int depth) throws IOException {
     int[] changed = {0};
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
+    Files.walkFileTree(root, EnumSet.noneOf(FileVisitOption.class), depth, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) throws IOException {
         changed[0] += restrict(folder) ? 1 : 0;

@@ -72,6 +72,14 @@ record ServerDirectory(Path root) {
     return root.resolve("crashes");
   }
 
+  /**
+   * Written once the whole tree has been made owner-only: from then on everything in it is created
+   * so, and a start only checks the top of the tree instead of walking all of it again.
+   */
+  Path ownerOnly() {
+    return root.resolve("owner-only");
+  }
+
   /** The last death of the server that {@code cutover server} saw, and what it did about it. */
   Path restartRecord() {
     return root.resolve("restart.properties");

@@ -63,7 +63,8 @@ class PrivateDataTest {
     // Gone for good, whoever stopped it (with no client left it may be on its way down by itself).
     ProcessHandle.of(firstPid).ifPresent(p -> p.onExit().join());
 
-    // As an older version left it: folders 0755, files 0644.
+    // As an older version left it: folders 0755, files 0644, and never walked.
+    Files.delete(data.resolve("owner-only"));
     int opened = 0;
     for (Path entry : Stream.concat(Stream.of(data), entries(data).stream()).toList()) {
       if (!Files.isSymbolicLink(entry)) {
