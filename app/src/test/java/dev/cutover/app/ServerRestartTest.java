@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServerRestartTest {
 
-  private static final Pattern STARTED = Pattern.compile("started: ClickHouse at 127\\.0\\.0\\.1:(\\d+) \\(process (\\d+),");
+  private static final Pattern STARTED =
+      Pattern.compile("started: ClickHouse at 127\\.0\\.0\\.1:(\\d+) \\(process (\\d+),");
   private static final Pattern CLOCK = Pattern.compile("\\d\\d:\\d\\d:\\d\\d UTC");
 
   @TempDir Path dir;
@@ -77,9 +78,11 @@ class ServerRestartTest {
       watch.stop = true;
       watcher.join();
       System.out.printf("[server restart] SIGKILL: death in server.log after %d ms, restart in server.log after %d ms "
-          + "(%d looks at server.properties)%n", ms(deathLogged - killed), ms(restartLogged - killed), watch.looks.get());
+          + "(%d looks at server.properties)%n", ms(deathLogged - killed), ms(restartLogged - killed),
+          watch.looks.get());
       assertEquals(List.of(), watch.violations, "server.properties named the dead process after its death was logged");
-      assertTrue(watch.looksAfterDeath.get() > 10, "the record was looked at after the death: " + watch.looksAfterDeath);
+      assertTrue(watch.looksAfterDeath.get() > 10,
+          "the record was looked at after the death: " + watch.looksAfterDeath);
 
       long successor = readPid(dir.resolve("server.properties"));
       assertTrue(successor != dead && ProcessHandle.of(successor).map(ProcessHandle::isAlive).orElse(false));
@@ -109,7 +112,8 @@ class ServerRestartTest {
         }
       }
       System.out.printf("[server restart] the client's first query after the restart: %s%n",
-          failures.isEmpty() ? "answered" : failures.size() + " failure(s) first, then answered: " + failures.getFirst());
+          failures.isEmpty() ? "answered"
+              : failures.size() + " failure(s) first, then answered: " + failures.getFirst());
       assertEquals(2, rows, "the data outlived the server, and the client's pool reached the new one: " + failures);
       for (String failure : failures) {
         assertTrue(failure.startsWith("Could not count the rows: " + restarted) && failure.contains(because),
@@ -140,8 +144,8 @@ class ServerRestartTest {
           + "restarting it (--no-restart)"), log());
       String err = Files.readString(dir.resolve("holder.err"));
       String sentence = "The embedded server's engine process " + dead + " died at ";
-      String tail = " (" + cause + "), and cutover server runs with --no-restart: the next Cutover command starts a new "
-          + "one.";
+      String tail = " (" + cause + "), and cutover server runs with --no-restart: the next Cutover command starts "
+          + "a new one.";
       assertTrue(err.contains(sentence) && err.strip().endsWith(tail), err);
 
       // A client of the dead server: its first error is that sentence, not the driver's words.

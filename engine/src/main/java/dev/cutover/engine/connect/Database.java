@@ -138,7 +138,10 @@ public final class Database implements AutoCloseable {
     return pool;
   }
 
-  /** Statements over the pool, whose broken connections say why when this database knows (an embedded server's restart). */
+  /**
+   * Statements over the pool, whose broken connections say why when this database knows (an embedded
+   * server's restart).
+   */
   public Sql sql() {
     return new Sql(pool, whyLost);
   }

@@ -125,7 +125,8 @@ record ServerRestart(long pid, int port, Instant at, String ended, String cause,
     try (Reader in = Files.newBufferedReader(file)) {
       p.load(in);
       String restarted = p.getProperty("restarted", "");
-      return Optional.of(new ServerRestart(Long.parseLong(p.getProperty("pid")), Integer.parseInt(p.getProperty("port")),
+      return Optional.of(new ServerRestart(Long.parseLong(p.getProperty("pid")),
+          Integer.parseInt(p.getProperty("port")),
           Instant.parse(p.getProperty("at")), p.getProperty("ended"), p.getProperty("cause"),
           Plan.valueOf(p.getProperty("plan")),
           restarted.isEmpty() ? null : Instant.parse(restarted), Long.parseLong(p.getProperty("successor", "0"))));

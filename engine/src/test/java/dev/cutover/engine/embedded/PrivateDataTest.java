@@ -53,7 +53,8 @@ class PrivateDataTest {
     Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxr-xr-x"));
     data = temp.resolve("embedded");
     long firstPid;
-    try (EmbeddedServer first = EmbeddedServer.startOrJoin(data, EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
+    try (EmbeddedServer first = EmbeddedServer.startOrJoin(data, EngineLibrary.fromEnvironment(),
+        EngineProgress.NONE)) {
       firstPid = first.pid();
       execute(first, "CREATE DATABASE world ENGINE = Atomic",
           "CREATE TABLE world.trades (book String, qty UInt32) ENGINE = MergeTree ORDER BY book",
