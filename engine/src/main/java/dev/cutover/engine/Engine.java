@@ -74,7 +74,7 @@ public final class Engine {
 
   public Engine(Database database) {
     this.database = database;
-    this.sql = new Sql(database.dataSource());
+    this.sql = database.sql();
     this.store = new StateStore(sql, database.server().database());
     this.reports = new ReportStore(sql, database.server().database());
   }

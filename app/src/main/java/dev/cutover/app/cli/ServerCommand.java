@@ -3,12 +3,13 @@ package dev.cutover.app.cli;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.embedded.RestartPolicy;
 import dev.cutover.engine.embedded.ServerAccess;
+import dev.cutover.engine.embedded.ServerKeeper;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,7 +27,11 @@ import picocli.CommandLine.Spec;
         + "while this command runs; Ctrl-C lets go of it. The server outlives whoever started it: it serves every "
         + "Cutover process on its data directory and stops by itself once none has used it for its idle period "
         + "(--idle, or CUTOVER_SERVER_IDLE; default 5m). Every start, join, leave and stop is a line of server.log "
-        + "in the data directory.", "'server stop' stops it now, gracefully; 'server status' says who uses it."})
+        + "in the data directory.", "While it runs, it watches the server: when the server's process dies (killed, "
+        + "crashed), it says why in server.log and here, withdraws server.properties at once and starts a new "
+        + "server on the same port, at most 5 times within 10 minutes; with --no-restart it ends instead (exit 4). "
+        + "A server stopped with 'server stop' stays stopped.",
+        "'server stop' stops it now, gracefully; 'server status' says who uses it."})
 public final class ServerCommand implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
@@ -37,34 +42,62 @@ public final class ServerCommand implements Callable<Integer> {
           + "(default: CUTOVER_SERVER_IDLE, else 5m).")
   String idle;
 
+  @Option(names = "--no-restart",
+      description = "When the server's process dies, end (exit 4) instead of starting a new server. Either way the "
+          + "death is a line of server.log and server.properties is withdrawn at once.")
+  boolean noRestart;
+
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() {
     requireEmbedded(connection);
     Duration wait = idle == null ? EmbeddedServer.idleFromEnvironment() : EmbeddedServer.parseIdle("--idle", idle);
     PrintWriter out = spec.commandLine().getOut();
-    EmbeddedServer server = EmbeddedServer.startOrJoin(connection.dataDirectory(), EngineLibrary.fromEnvironment(),
-        ServerAccess.restricted(), wait, ConnectionOptions.progressTo(spec.commandLine().getErr()));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
-    }));
+    PrintWriter err = spec.commandLine().getErr();
+    ServerKeeper keeper = ServerKeeper.start(connection.dataDirectory(), EngineLibrary.fromEnvironment(),
+        ServerAccess.restricted(), wait, noRestart ? RestartPolicy.NO_RESTART : RestartPolicy.DEFAULT,
+        ConnectionOptions.progressTo(err));
+    // Ctrl-C lets go of the server, which goes on serving its other clients.
+    Runtime.getRuntime().addShutdownHook(new Thread(keeper::close));
+    EmbeddedServer server = keeper.server();
     out.println((server.owner() ? "started" : "joined") + ": ClickHouse at 127.0.0.1:" + server.port() + " (process "
         + server.pid() + ", data " + server.dataDirectory() + ")");
     out.println("Other Cutover commands on this data directory use this server. Ctrl-C lets go of it; it stops by "
         + "itself once no Cutover process has used it for " + (server.owner() ? describe(wait) : "its idle period")
         + ", or now with: cutover server stop");
     out.flush();
-    // Until Ctrl-C, or until the server stops (stop from elsewhere).
-    while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
-      if (!server.running()) {
-        out.println("The server stopped (see " + server.dataDirectory().resolve("server.log") + ").");
+    ServerKeeper.Ending end = keeper.keep(new ServerKeeper.Events() {
+      @Override
+      public void died(String sentence) {
+        out.println(sentence);
         out.flush();
-        server.close();
-        return ExitCodes.OK;
       }
-    }
-    return ExitCodes.OK;
+
+      @Override
+      public void restarted(EmbeddedServer next) {
+        out.println("restarted: ClickHouse at 127.0.0.1:" + next.port() + " (process " + next.pid() + ", data "
+            + next.dataDirectory() + ")");
+        out.flush();
+      }
+
+      @Override
+      public void silence(String sentence) {
+        out.println(sentence);
+        out.flush();
+      }
+    });
+    return switch (end.kind()) {
+      case RELEASED -> ExitCodes.OK;
+      case STOPPED -> {
+        out.println(end.sentence());
+        out.flush();
+        yield ExitCodes.OK;
+      }
+      case DIED -> {
+        err.println(end.sentence());
+        err.flush();
+        yield ExitCodes.EMBEDDED;
+      }
+    };
   }
 
   static void requireEmbedded(ConnectionOptions connection) {

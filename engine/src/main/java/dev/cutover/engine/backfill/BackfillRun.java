@@ -275,9 +275,11 @@ public final class BackfillRun {
       }
       listener.on(new BackfillEvent.BatchStarted(id(), batch));
       int maxAttempts = settings.get().maxAttempts();
-      for (int attempt = 1; ; attempt++) {
+      // Any try after the first may find rows a failed insert left in staging: it empties staging first.
+      boolean triedBefore = false;
+      for (int attempt = 1; ; attempt++, triedBefore = true) {
         try {
-          List<BatchWriter.HourOutput> outputs = writer.write(staging, batch, newStaging || attempt > 1);
+          List<BatchWriter.HourOutput> outputs = writer.write(staging, batch, newStaging || triedBefore);
           Instant now = Instant.now();
           List<LedgerEntry> entries = new ArrayList<>();
           for (BatchWriter.HourOutput o : outputs) {

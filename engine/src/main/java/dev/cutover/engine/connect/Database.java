@@ -7,14 +7,17 @@ import dev.cutover.engine.api.ConnectionFailedException.Reason;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.api.ServerVersion;
+import dev.cutover.engine.sql.Sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -36,11 +39,14 @@ public final class Database implements AutoCloseable {
   private final ServerInfo server;
   private final HikariDataSource pool;
   private final DSLContext dsl;
+  private final Supplier<Optional<String>> whyLost;
 
-  private Database(ConnectionProfile profile, ServerInfo server, HikariDataSource pool) {
+  private Database(ConnectionProfile profile, ServerInfo server, HikariDataSource pool,
+      Supplier<Optional<String>> whyLost) {
     this.profile = profile;
     this.server = server;
     this.pool = pool;
+    this.whyLost = whyLost;
     this.dsl = DSL.using(pool, SQLDialect.CLICKHOUSE);
   }
 
@@ -49,6 +55,14 @@ public final class Database implements AutoCloseable {
    * what is wrong and what to do.
    */
   public static Database open(ConnectionProfile profile) {
+    return open(profile, Optional::empty);
+  }
+
+  /**
+   * As {@link #open(ConnectionProfile)}; when a connection breaks later, {@code whyLost} may say why
+   * (see {@link #sql()}).
+   */
+  public static Database open(ConnectionProfile profile, Supplier<Optional<String>> whyLost) {
     char[] password = profile.password().resolve();
     String url = withDatabase(profile.jdbcUrl(), profile.database());
     try {
@@ -63,7 +77,7 @@ public final class Database implements AutoCloseable {
       config.setConnectionTimeout(15_000);
       config.setValidationTimeout(5_000);
       config.setInitializationFailTimeout(-1); // already checked above, with a better sentence than the pool's
-      return new Database(profile, info, new HikariDataSource(config));
+      return new Database(profile, info, new HikariDataSource(config), whyLost);
     } finally {
       Arrays.fill(password, '\0');
     }
@@ -138,6 +152,14 @@ public final class Database implements AutoCloseable {
 
   public DataSource dataSource() {
     return pool;
+  }
+
+  /**
+   * Statements over the pool, whose broken connections say why when this database knows (an embedded
+   * server's restart).
+   */
+  public Sql sql() {
+    return new Sql(pool, whyLost);
   }
 
   @Override

@@ -51,7 +51,7 @@ public final class Session implements AutoCloseable {
     try {
       progress.report("Connecting to " + server, -1, -1);
       bootstrap(server);
-      return new Session(Database.open(server.profile(EMBEDDED_DATABASE)), server);
+      return new Session(Database.open(server.profile(EMBEDDED_DATABASE), server::whyLost), server);
     } catch (RuntimeException e) {
       server.close();
       throw e;
@@ -106,6 +106,11 @@ public final class Session implements AutoCloseable {
     if (embedded != null) {
       Optional<String> why = embedded.whyStopped();
       if (why.isPresent()) {
+        // Died under cutover server, which says when it restarted it (or why it did not).
+        Optional<String> restart = embedded.restart();
+        if (restart.isPresent()) {
+          return ServerHealth.lost(restart.get());
+        }
         String sentence = "The embedded ClickHouse stopped: " + why.get() + ".";
         return embedded.stopRequested() ? ServerHealth.stoppedOnRequest(sentence) : ServerHealth.lost(sentence);
       }

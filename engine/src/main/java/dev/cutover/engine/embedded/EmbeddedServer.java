@@ -59,15 +59,19 @@ public final class EmbeddedServer implements AutoCloseable {
   private final boolean started;
   private final OptionalLong clearedStalePid;
   private final ServerLease lease;
+  /** The server's process when this process started it (then its exit status is known here), else null. */
+  private final Process process;
+  private final Instant joined = Instant.now();
   private final Thread shutdownHook;
 
   private EmbeddedServer(ServerDirectory dir, ServerRecord record, boolean started, OptionalLong clearedStalePid,
-      ServerLease lease) {
+      ServerLease lease, Process process) {
     this.dir = dir;
     this.record = record;
     this.started = started;
     this.clearedStalePid = clearedStalePid;
     this.lease = lease;
+    this.process = process;
     // A process that exits lets go of its lease at once; one that is killed leaves it to expire.
     this.shutdownHook = Thread.ofPlatform().unstarted(lease::close);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -121,14 +125,16 @@ public final class EmbeddedServer implements AutoCloseable {
       Duration idle, EngineProgress progress) {
     ServerDirectory dir = new ServerDirectory(dataDirectory);
     try {
-      Files.createDirectories(dir.root());
+      PrivateFiles.createFolder(dir.root());
     } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot create the data directory " + dir.root() + " (" + e.getMessage()
-          + "). Choose another data directory or fix its permissions.", e);
+      throw new EmbeddedEngineException("Cannot create the data directory " + dir.root() + ", or make it readable by "
+          + "its owner only (" + e.getMessage() + "). Choose a data directory of your own, or fix its permissions.", e);
     }
     synchronized (EmbeddedServer.class) {
-      try (FileChannel channel = FileChannel.open(dir.launchLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock ignored = channel.lock()) {
+      try (FileChannel channel = PrivateFiles.open(dir.launchLock()); FileLock ignored = channel.lock()) {
+        if (!serverLockHeld(dir)) {
+          tighten(dir, progress); // before anything is written there; no server can start meanwhile
+        }
         // The lease comes first: a server started here must not find itself without a client and idle away.
         ServerLease lease = ServerLease.take(dir, Operator.command());
         try {
@@ -136,7 +142,7 @@ public final class EmbeddedServer implements AutoCloseable {
             try {
               if (dir.stoppingServer().isEmpty()) {
                 progress.report("Joining the Cutover server running on " + dir.root(), -1, -1);
-                return new EmbeddedServer(dir, awaitRunning(dir, null), false, OptionalLong.empty(), lease);
+                return new EmbeddedServer(dir, awaitRunning(dir, null), false, OptionalLong.empty(), lease, null);
               }
             } catch (ServerStoppingException e) {
               // it began to stop while this process waited to join: start the next one
@@ -154,6 +160,9 @@ public final class EmbeddedServer implements AutoCloseable {
             preferredPort = leftover.get().port();
             dir.clearRecord();
             progress.report("Cleared a stale server record left by process " + leftover.get().pid(), -1, -1);
+          } else {
+            // A server that died under cutover server had its record withdrawn at once: its port is kept here.
+            preferredPort = dir.readRestart().map(ServerRestart::port).orElse(0);
           }
           Path lib = library.resolve(progress);
           prepareAccess(dir, access);
@@ -189,7 +198,7 @@ public final class EmbeddedServer implements AutoCloseable {
       Process process = spawn(dir, lib, port, access.defaultRestricted(), idle);
       try {
         ServerRecord record = awaitRunning(dir, process);
-        return new EmbeddedServer(dir, record, true, stale, lease);
+        return new EmbeddedServer(dir, record, true, stale, lease, process);
       } catch (PortTakenException e) {
         lastFailure = e.getMessage(); // another program took the port between our check and its bind
       }
@@ -198,12 +207,43 @@ public final class EmbeddedServer implements AutoCloseable {
         + lastFailure + "). Check what is listening with ss -ltnp.");
   }
 
+  /**
+   * Makes a data directory that an earlier version left readable by other local users owner-only,
+   * before the server opens it, and says so once in the log and to whoever started the server. The
+   * whole tree is walked once (about a second for 50,000 entries); after that, only its top.
+   */
+  private static void tighten(ServerDirectory dir, EngineProgress progress) {
+    Instant began = Instant.now();
+    int changed;
+    try {
+      boolean walked = Files.isRegularFile(dir.ownerOnly());
+      changed = PrivateFiles.tighten(dir.root(), walked ? 1 : Integer.MAX_VALUE);
+      if (!walked) {
+        PrivateFiles.write(dir.ownerOnly(), "Everything under this folder was made readable by its owner only on "
+            + Instant.now() + ", and is created so since.\n");
+      }
+    } catch (IOException e) {
+      throw new EmbeddedEngineException("Cannot make the data directory " + dir.root() + " readable by its owner only ("
+          + e + "). Check that everything under it belongs to you, or choose a data directory of your own.", e);
+    }
+    if (changed > 0) {
+      String notice = "Made " + changed + " entries of " + dir.root() + " readable by their owner only (folders 0700, "
+          + "files 0600): an earlier version of Cutover had left them open to other local users.";
+      ServerLease.log(dir, notice + " (" + Duration.between(began, Instant.now()).toMillis() + " ms)");
+      progress.report(notice, -1, -1);
+    }
+  }
+
   private static Process spawn(ServerDirectory dir, Path lib, int port, boolean restricted, Duration idle)
       throws IOException {
     Path javaHome = Path.of(System.getProperty("java.home"));
     String classpath = codeSource();
-    Files.createDirectories(dir.crashes());
-    List<String> command = new ArrayList<>();
+    PrivateFiles.createFolder(dir.crashes());
+    PrivateFiles.touch(dir.log());
+    // Through a shell that sets the umask and then becomes the server (exec: the same process): a JVM
+    // cannot set its own, and everything ClickHouse creates later (parts, merges, metadata) inherits it.
+    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + PrivateFiles.UMASK
+        + " && exec \"$@\"", "cutover-server"));
     // A session of its own: a Ctrl-C or a hang-up of the terminal that started it does not reach the server.
     if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
       command.add("/usr/bin/setsid");
@@ -304,7 +344,7 @@ public final class EmbeddedServer implements AutoCloseable {
   }
 
   private static boolean serverLockHeld(ServerDirectory dir) throws IOException {
-    try (FileChannel channel = FileChannel.open(dir.serverLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+    try (FileChannel channel = PrivateFiles.open(dir.serverLock())) {
       FileLock lock = channel.tryLock();
       if (lock == null) {
         return true;
@@ -411,6 +451,38 @@ public final class EmbeddedServer implements AutoCloseable {
     return record.pid();
   }
 
+  /** The exit status of the server's process, once it has ended, when this process started it. */
+  java.util.OptionalInt exitStatus() {
+    return process != null && !process.isAlive() ? java.util.OptionalInt.of(process.exitValue())
+        : java.util.OptionalInt.empty();
+  }
+
+  ServerDirectory directory() {
+    return dir;
+  }
+
+  /**
+   * What became of this server, or of its successor, once its process died under {@code cutover
+   * server}: {@code The embedded server restarted at 10:42:07 UTC (its engine process 1234 died:
+   * signal 9, SIGKILL).}, or that it died and whether a new one comes. Empty when no death of this
+   * server, nor any since this process joined it, was seen.
+   */
+  public Optional<String> restart() {
+    return dir.readRestart().filter(r -> r.pid() == record.pid() || r.at().isAfter(joined))
+        .map(r -> r.sentence(dir.log()));
+  }
+
+  /**
+   * Why a connection to this server broke, as a sentence, when its process has ended: its restart
+   * ({@link #restart()}), else why it stopped ({@link #whyStopped()}). Empty while it runs.
+   */
+  public Optional<String> whyLost() {
+    if (running()) {
+      return Optional.empty();
+    }
+    return restart().or(() -> whyStopped().map(why -> "The embedded ClickHouse stopped: " + why + "."));
+  }
+
   /** When a dead process had left its record behind, its pid: that stale record was cleared. */
   public OptionalLong clearedStaleRecordOf() {
     return clearedStalePid;
@@ -476,6 +548,15 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
+  /** The reason this server gave in its log as it began to stop, if it did. */
+  Optional<String> stoppingReason() {
+    try {
+      return stoppingReason(record.pid());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The reason of the server's last {@code stopping (…)} line in its log, without the parentheses. */
   private Optional<String> stoppingReason(long pid) throws IOException {
     String stopping = "server " + pid + ": stopping (";
@@ -506,18 +587,24 @@ public final class EmbeddedServer implements AutoCloseable {
    * whether it stopped within the grace period.
    */
   public boolean stop(String reason) {
+    // The request first: with this lease gone, a server with no other client could stop as idle before it.
+    writeStopRequest(dir, reason);
     close();
     return requestStop(dir, record.pid(), reason);
   }
 
-  /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
-  static boolean requestStop(ServerDirectory dir, long pid, String reason) {
+  private static void writeStopRequest(ServerDirectory dir, String reason) {
     try {
-      Files.writeString(dir.stopRequest(), reason);
+      PrivateFiles.write(dir.stopRequest(), reason);
     } catch (IOException e) {
       throw new EmbeddedEngineException("Cannot ask the server to stop: " + dir.stopRequest() + " cannot be written ("
           + e.getMessage() + ").", e);
     }
+  }
+
+  /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
+  static boolean requestStop(ServerDirectory dir, long pid, String reason) {
+    writeStopRequest(dir, reason);
     Optional<ProcessHandle> process = ProcessHandle.of(pid);
     if (process.isEmpty()) {
       return true;

@@ -3,11 +3,9 @@ package dev.cutover.engine.embedded;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -74,6 +72,23 @@ record ServerDirectory(Path root) {
     return root.resolve("crashes");
   }
 
+  /**
+   * Written once the whole tree has been made owner-only: from then on everything in it is created
+   * so, and a start only checks the top of the tree instead of walking all of it again.
+   */
+  Path ownerOnly() {
+    return root.resolve("owner-only");
+  }
+
+  /** The last death of the server that {@code cutover server} saw, and what it did about it. */
+  Path restartRecord() {
+    return root.resolve("restart.properties");
+  }
+
+  Optional<ServerRestart> readRestart() {
+    return ServerRestart.read(restartRecord());
+  }
+
   Path log() {
     return root.resolve("server.log");
   }
@@ -99,8 +114,7 @@ record ServerDirectory(Path root) {
   /** Writes the configuration and users for {@code access}, making the operator's secret first if there is none. */
   void writeAccess(ServerAccess access) {
     try {
-      Files.createDirectories(access());
-      Files.setPosixFilePermissions(access(), PosixFilePermissions.fromString("rwx------"));
+      PrivateFiles.createFolder(access());
       if (access.defaultRestricted() && !Files.isRegularFile(secret())) {
         byte[] random = new byte[32];
         new SecureRandom().nextBytes(random);
@@ -123,8 +137,7 @@ record ServerDirectory(Path root) {
    */
   void writeConfig(boolean withUsers) {
     try {
-      Files.createDirectories(access());
-      Files.setPosixFilePermissions(access(), PosixFilePermissions.fromString("rwx------"));
+      PrivateFiles.createFolder(access());
       writePrivate(config(), "<clickhouse>\n  <keep_alive_timeout>" + KEEP_ALIVE_SECONDS + "</keep_alive_timeout>\n"
           + (withUsers ? "  <user_directories>\n    <users_xml><path>" + users() + "</path></users_xml>\n"
               + "  </user_directories>\n" : "") + "</clickhouse>\n");
@@ -145,12 +158,8 @@ record ServerDirectory(Path root) {
   }
 
   /** Written beside the target with owner-only permissions from the start, then moved into place. */
-  private void writePrivate(Path file, String text) throws IOException {
-    Path partial = file.resolveSibling(file.getFileName() + ".partial");
-    Files.deleteIfExists(partial);
-    Files.createFile(partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(partial, text);
-    Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  private static void writePrivate(Path file, String text) throws IOException {
+    PrivateFiles.write(file, text);
   }
 
   Optional<ServerRecord> readRecord() {
@@ -180,11 +189,9 @@ record ServerDirectory(Path root) {
     p.setProperty("started", record.started().toString());
     p.setProperty("access", record.restricted() ? "restricted" : "open");
     try {
-      Path partial = root.resolve("server.properties.partial");
-      try (Writer out = Files.newBufferedWriter(partial)) {
-        p.store(out, "Embedded ClickHouse of Cutover; written by the server process, removed when it stops");
-      }
-      Files.move(partial, record(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      StringWriter text = new StringWriter();
+      p.store(text, "Embedded ClickHouse of Cutover; written by the server process, removed when it stops");
+      writePrivate(record(), text.toString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -52,18 +52,16 @@ final class ServerLease implements AutoCloseable {
   /** Takes a lease for this process, saying what it is ({@code cutover console}, {@code cutover backfill}, …). */
   static ServerLease take(ServerDirectory dir, String what) {
     try {
-      Files.createDirectories(dir.clients());
+      PrivateFiles.createFolder(dir.clients());
       long pid = ProcessHandle.current().pid();
       Path file = dir.clients().resolve(pid + "-" + UUID.randomUUID().toString().substring(0, 8) + ".lease");
       Properties p = new Properties();
       p.setProperty("pid", Long.toString(pid));
       p.setProperty("what", what);
       p.setProperty("since", Instant.now().toString());
-      Path partial = file.resolveSibling(file.getFileName() + ".partial");
-      try (var out = Files.newBufferedWriter(partial)) {
-        p.store(out, "A Cutover process that uses this embedded server");
-      }
-      Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      var text = new java.io.StringWriter();
+      p.store(text, "A Cutover process that uses this embedded server");
+      PrivateFiles.write(file, text.toString());
       log(dir, "client " + pid + " (" + what + ") joined");
       return new ServerLease(dir, file, what);
     } catch (IOException e) {
@@ -128,7 +126,7 @@ final class ServerLease implements AutoCloseable {
     try {
       Files.deleteIfExists(file);
       // The server may not have looked while this lease lived: it still learns that a client came and went.
-      Files.writeString(lastLeft(dir), Instant.now().toString());
+      PrivateFiles.overwrite(lastLeft(dir), Instant.now().toString());
       log(dir, "client " + ProcessHandle.current().pid() + " (" + what + ") left");
     } catch (IOException e) {
       // not renewed any more: it expires
@@ -138,8 +136,7 @@ final class ServerLease implements AutoCloseable {
   /** One line in the server's log, as every client writes it: appended whole. */
   static void log(ServerDirectory dir, String line) {
     try {
-      Files.writeString(dir.log(), Instant.now() + " " + line + "\n", java.nio.file.StandardOpenOption.CREATE,
-          java.nio.file.StandardOpenOption.APPEND);
+      PrivateFiles.appendLine(dir.log(), Instant.now() + " " + line);
     } catch (IOException e) {
       // the log is for people; the lease is what counts
     }

@@ -155,7 +155,7 @@ final class ServerLife {
     }
     log("stopping (" + reason + ")");
     try {
-      Files.writeString(dir.stopping(), Long.toString(ProcessHandle.current().pid()));
+      PrivateFiles.write(dir.stopping(), Long.toString(ProcessHandle.current().pid()));
     } catch (IOException e) {
       log("could not mark the server as stopping: " + e.getMessage());
     }

@@ -58,14 +58,13 @@ public final class ServerMain {
     boolean restricted = args.length > 3 && args[3].equals("restricted");
     Duration idle = Duration.ofSeconds(args.length > 4 ? Long.parseLong(args[4]) : 300);
 
-    try (FileChannel channel = FileChannel.open(dir.serverLock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.tryLock()) {
+    try (FileChannel channel = PrivateFiles.open(dir.serverLock()); FileLock lock = channel.tryLock()) {
       if (lock == null) {
         System.err.println("Another Cutover server is already using " + dir.root() + ".");
         System.exit(EXIT_LOCKED);
         return;
       }
-      Files.createDirectories(dir.store());
+      PrivateFiles.createFolder(dir.store());
       Files.deleteIfExists(dir.stopping()); // left by the server before this one
       ServerLife life = new ServerLife(dir, port, restricted, idle);
       ServerLife.log("started on 127.0.0.1:" + port + " (" + (restricted ? "restricted" : "open") + " access, data "

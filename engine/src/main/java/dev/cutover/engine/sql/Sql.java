@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -37,9 +39,19 @@ public final class Sql {
       1002); // UNKNOWN_EXCEPTION (the driver's code for a dropped connection)
 
   private final DataSource dataSource;
+  private final Supplier<Optional<String>> whyLost;
 
   public Sql(DataSource dataSource) {
+    this(dataSource, Optional::empty);
+  }
+
+  /**
+   * Statements on {@code dataSource}; when the connection breaks, {@code whyLost} may say why in a
+   * sentence (the embedded server restarted, and when), which then stands in for the driver's words.
+   */
+  public Sql(DataSource dataSource, Supplier<Optional<String>> whyLost) {
     this.dataSource = dataSource;
+    this.whyLost = whyLost;
   }
 
   /** A row mapper. */
@@ -53,7 +65,7 @@ public final class Sql {
       bind(s, values);
       s.execute();
     } catch (SQLException e) {
-      throw failure(what, e);
+      throw explained(what, e);
     }
   }
 
@@ -68,7 +80,7 @@ public final class Sql {
         return out;
       }
     } catch (SQLException e) {
-      throw failure(what, e);
+      throw explained(what, e);
     }
   }
 
@@ -88,6 +100,18 @@ public final class Sql {
     for (int i = 0; i < values.length; i++) {
       s.setObject(i + 1, values[i]);
     }
+  }
+
+  /** As {@link #failure}; a broken connection is told in the words of {@code whyLost} when it has some. */
+  private QueryFailedException explained(String what, SQLException e) {
+    QueryFailedException failed = failure(what, e);
+    if (!failed.retryable() || !isConnectionProblem(e) && e.getErrorCode() != 1002) {
+      return failed;
+    }
+    return whyLost.get().map(why -> new QueryFailedException("Could not " + what + ": " + why
+        + " This can pass; Cutover retries it.", failed.errorCode(), failed.queryId().orElse(null), true,
+        failed.unreachable(), e))
+        .orElse(failed);
   }
 
   /** Turns a driver failure into a sentence: "Could not {what}: {server message} (code N, query id Q)." */
