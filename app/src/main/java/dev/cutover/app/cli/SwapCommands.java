@@ -48,8 +48,8 @@ public final class SwapCommands {
         List<String> lines = new ArrayList<>();
         lines.add("The " + gate.step() + " gate is " + (gate.open() ? "open" : "closed") + ". Consumers read "
             + spec.consumerView() + " -> " + reads(gate, spec) + ". Statement: " + engine.cutoverStatement(spec));
-        TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT, Align.LEFT);
-        gate.conditions().forEach(c -> t.row(c.met() ? "[x]" : "[ ]", c.name(), c.detail()));
+        TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
+        gate.conditions().forEach(c -> t.row((c.met() ? "[x] " : "[ ] ") + c.name(), c.detail()));
         lines.addAll(t.lines());
         print(SwapDocuments.GateDocument.of(command.name(), gate, engine.cutoverStatement(spec)), lines);
         return gate.open() ? ExitCodes.OK : ExitCodes.BLOCKED;
