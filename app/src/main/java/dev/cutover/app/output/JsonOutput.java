@@ -14,8 +14,9 @@ import tools.jackson.databind.module.SimpleModule;
 /**
  * Writes the records of the JSON contract (docs/JSON.md) as one line of JSON: field names in
  * snake_case, instants and hours as ISO-8601 UTC ({@code 2026-11-30T03:00:00Z}, milliseconds at most),
- * decimals as plain JSON numbers with the digits that print them ({@code -18.56}, never
- * {@code -18.559999999999491}), a value that is not a finite number as {@code null}.
+ * decimals as plain JSON numbers without binary-float noise ({@code -18.56}, never
+ * {@code -18.559999999999491}): at most 15 significant digits, as many as a double holds exactly; a
+ * value that is not a finite number as {@code null}.
  *
  * <pre>{@code
  * out.println(JsonOutput.write(new CheckDocument(...)));
@@ -31,6 +32,8 @@ public final class JsonOutput {
           .addSerializer(Double.class, new DecimalSerializer())
           .addSerializer(double.class, new DecimalSerializer()))
       .build();
+
+  private static final java.math.MathContext DIGITS = new java.math.MathContext(15);
 
   private JsonOutput() {}
 
@@ -53,8 +56,8 @@ public final class JsonOutput {
   }
 
   /**
-   * A double as the shortest decimal that reads back as the same double, written plainly: the
-   * digits a person would write, not the binary fraction behind them.
+   * A double rounded to the 15 significant digits a double always holds exactly, written plainly:
+   * a sum of Float64 values in ClickHouse, {@code 12252.330000000002}, is written {@code 12252.33}.
    */
   private static final class DecimalSerializer extends ValueSerializer<Double> {
     @Override
@@ -62,7 +65,7 @@ public final class JsonOutput {
       if (value == null || !Double.isFinite(value)) {
         gen.writeNull();
       } else {
-        gen.writeNumber(BigDecimal.valueOf(value).stripTrailingZeros());
+        gen.writeNumber(new BigDecimal(value, DIGITS).stripTrailingZeros());
       }
     }
   }

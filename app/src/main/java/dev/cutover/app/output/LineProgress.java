@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Progress as plain lines, for a log or a pipe: a line when a step begins, one at each tenth of it,
- * and every message.
+ * Progress as plain lines, for a log or a pipe: a line when a step begins, one at each tenth of it
+ * or when it starts doing something else, and every message.
  */
 final class LineProgress implements ProgressOutput {
 
@@ -15,6 +15,7 @@ final class LineProgress implements ProgressOutput {
   private long total;
   private String unit = "";
   private long lastTenth = -1;
+  private String lastPhase = "";
 
   LineProgress(PrintWriter err) {
     this.err = err;
@@ -26,24 +27,32 @@ final class LineProgress implements ProgressOutput {
     this.total = total;
     this.unit = unit;
     this.lastTenth = -1;
-    line(name + (total > 0 ? " (" + Text.count(total) + " " + unit + ")" : ""));
+    this.lastPhase = "";
+    line(name + (total > 0 && !unit.equals(PERCENT) ? " (" + Text.count(total) + " " + unit + ")" : ""));
   }
 
   @Override
   public synchronized void progress(long done, double ratePerSecond, Optional<Duration> eta, String detail) {
     long tenth = total <= 0 ? 0 : Math.min(10, done * 10 / total);
-    if (tenth == lastTenth) {
+    String phase = detail.replaceAll(":.*", "");
+    if (tenth == lastTenth && phase.equals(lastPhase)) {
       return;
     }
     lastTenth = tenth;
+    lastPhase = phase;
     line(describe(step, done, total, unit, ratePerSecond, eta, detail));
   }
+
+  /** The unit of a step measured in percent: its lines show the percentage alone. */
+  static final String PERCENT = "%";
 
   /** {@code Backfill: 40% 18/44 hours, 1,234 rows/s, ETA 12.3 s}: also what the bar's neighbours read. */
   static String describe(String step, long done, long total, String unit, double rate, Optional<Duration> eta,
       String detail) {
     StringBuilder s = new StringBuilder(step).append(": ");
-    if (total > 0) {
+    if (unit.equals(PERCENT)) {
+      s.append(done).append('%');
+    } else if (total > 0) {
       s.append(done * 100 / total).append("% ").append(Text.count(done)).append('/').append(Text.count(total))
           .append(' ').append(unit);
     } else {
