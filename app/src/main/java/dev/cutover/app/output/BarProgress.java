@@ -55,7 +55,8 @@ final class BarProgress implements ProgressOutput {
     this.eta = eta;
     bar.stepTo(done);
     String extra = Double.isFinite(ratePerSecond) ? Text.rate(ratePerSecond) + " rows/s" : "";
-    bar.setExtraMessage(detail.isEmpty() ? extra : extra.isEmpty() ? detail : extra + ", " + detail);
+    String message = detail.isEmpty() ? extra : extra.isEmpty() ? detail : extra + ", " + detail;
+    bar.setExtraMessage(message.isEmpty() ? "" : " " + message);
   }
 
   @Override
