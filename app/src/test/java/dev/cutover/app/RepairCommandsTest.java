@@ -58,13 +58,15 @@ class RepairCommandsTest {
     assertEquals(0, first.exit(), first.err());
     HourPartition b = world.liveEdge.plusHours(-3);
     assertTrue(first.err().contains("boundary " + b + " UTC (pinned by this run)"), first.err());
-    assertTrue(first.out().contains("Next: the corrected live writer must write every hour from " + b + " on"),
+    assertTrue(first.out().contains("Next: the corrected live writer must write every hour from " + b + " UTC on"),
+        first.out());
+    assertTrue(first.out().contains("\n  ./cutover status --spec " + spec + " && ./cutover reconcile --spec " + spec),
         first.out());
 
     world.advance(5, java.util.Optional.empty());
     CommandRun plan = run("plan", "--spec", spec.toString());
     assertEquals(0, plan.exit(), plan.err());
-    assertTrue(plan.out().contains("boundary   " + b + " UTC"), plan.out());
+    assertTrue(plan.out().contains("boundary  " + b + " UTC, pinned by the repair"), plan.out());
     CommandRun moved = run("plan", "--spec", spec.toString(), "--boundary", world.liveEdge.plusHours(-3).toString()
         .replace(' ', 'T'));
     assertEquals(2, moved.exit(), moved.err());
@@ -78,8 +80,8 @@ class RepairCommandsTest {
         + "B = " + b + "."), status.out());
     assertTrue(status.out().contains("next         Deploy the corrected live writer"), status.out());
     CommandRun json = run("status", "--spec", spec.toString(), "--json");
-    assertTrue(json.out().contains("\"phase\": \"backfilled\""), json.out());
-    assertTrue(json.out().contains("\"kind\": \"deploy_live_writer\""), json.out());
+    assertTrue(json.out().contains("\"phase\":\"backfilled\""), json.out());
+    assertTrue(json.out().contains("\"kind\":\"deploy_live_writer\""), json.out());
   }
 
   /**
@@ -130,7 +132,9 @@ class RepairCommandsTest {
     Path demoSpec = dev.cutover.app.demo.DemoSpec.export(folder, demo, true);
     CommandRun backfill = run("backfill", "--spec", demoSpec.toString(), "--acknowledge", demo + ".pnl_alerts_mv");
     assertEquals(0, backfill.exit(), backfill.err());
-    assertTrue(backfill.out().contains("Next: the corrected live writer must write every hour from 2026-11-30 05:00 on"),
+    assertTrue(backfill.out().contains("Next: the corrected live writer must write every hour from 2026-11-30 05:00 UTC "
+        + "on"), backfill.out());
+    assertTrue(backfill.out().contains("\n  ./cutover demo deploy-v2 --from 2026-11-30T05:00 --demo-database " + demo),
         backfill.out());
 
     CommandRun other = run("demo", "deploy-v2", "--from", "2026-11-30T07:00", "--demo-database", demo);

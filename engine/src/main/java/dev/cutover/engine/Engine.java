@@ -310,11 +310,21 @@ public final class Engine {
   }
 
   public SwapResult cutover(TableSpec spec, String confirmation) {
-    return new Swap(sql, store, reports, spec).cutover(confirmation);
+    return cutover(spec, confirmation, Progress.NONE);
+  }
+
+  /** The cutover, reporting its steps: the gate judged again from the data, the exchange, the verification. */
+  public SwapResult cutover(TableSpec spec, String confirmation, Progress progress) {
+    return new Swap(sql, store, reports, spec, progress).cutover(confirmation);
   }
 
   public SwapResult rollback(TableSpec spec, String confirmation) {
-    return new Swap(sql, store, reports, spec).rollback(confirmation);
+    return rollback(spec, confirmation, Progress.NONE);
+  }
+
+  /** The rollback, reporting its steps as {@link #cutover(TableSpec, String, Progress)} does. */
+  public SwapResult rollback(TableSpec spec, String confirmation, Progress progress) {
+    return new Swap(sql, store, reports, spec, progress).rollback(confirmation);
   }
 
   public Retention retention(TableSpec spec) {

@@ -1,5 +1,7 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.app.output.Shapes;
+import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Safety;
@@ -29,10 +31,9 @@ public final class AbandonCommand extends EngineCommand {
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(engine);
     Repair r = engine.abandon(spec, confirm, reason);
-    print(Render.ordered("abandoned", r.id(), "boundary", r.boundary().map(Object::toString).orElse(null), "reason",
-        reason.strip()), List.of("Abandoned repair " + r.id() + (r.boundary().map(b -> " (B = " + b + ")").orElse(""))
-            + ". " + spec.targetTable() + " is unchanged; the next backfill starts a new repair and pins its own "
-            + "boundary."));
+    print(new SwapDocuments.AbandonDocument("abandon", r.id(), r.target(), Shapes.hour(r.boundary()), reason.strip()),
+        List.of("Abandoned repair " + r.id() + r.boundary().map(b -> " (B = " + Text.hour(b) + ")").orElse("") + ". "
+            + spec.targetTable() + " is unchanged; the next backfill starts a new repair and pins its own boundary."));
     return ExitCodes.OK;
   }
 }

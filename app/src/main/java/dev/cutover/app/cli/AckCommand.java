@@ -1,5 +1,6 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.TableSpec;
@@ -35,8 +36,9 @@ public final class AckCommand extends EngineCommand {
           + "spec's key has " + spec.keys().size() + " columns " + spec.keys() + "; give one --key per column, in order.");
     }
     engine.acknowledge(spec, h, key, reason);
-    print(Render.ordered("acknowledged", true, "hour", h.toString(), "key", key, "reason", reason.strip()),
-        List.of("Acknowledged " + h + (key.isEmpty() ? " (whole hour)" : " key " + key) + ". Run reconcile again to see the verdict."));
+    print(new SwapDocuments.AckDocument("ack", h.start(), key.isEmpty(), key, reason.strip()),
+        List.of("Acknowledged " + Text.hour(h) + (key.isEmpty() ? " (whole hour)" : " key " + key) + ". Run reconcile "
+            + "again to see the verdict."));
     return ExitCodes.OK;
   }
 }

@@ -1,16 +1,18 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.app.output.ProgressOptions;
+import dev.cutover.app.output.ProgressOutput;
+import dev.cutover.app.output.Text;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
-import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
-import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.connect.Session;
@@ -27,6 +29,7 @@ import picocli.CommandLine.Option;
 public final class BackfillCommand extends EngineCommand {
 
   @Mixin SpecOptions options;
+  @Mixin ProgressOptions progressOptions;
 
   @Option(names = "--resume", paramLabel = "RUN", description = "Continue this run (interrupted, failed or cancelled).")
   String resume;
@@ -53,27 +56,47 @@ public final class BackfillCommand extends EngineCommand {
     }
     Preflighted checked = engine.preflight(plan, acknowledged);
     PreflightReport report = checked.report();
+    var preflight = RepairDocuments.PreflightDocument.of("preflight", report);
     if (checked.cleared().isEmpty()) {
-      if (json) {
-        out().println(Json.write(Render.ordered("started", false, "preflight", Render.preflight(report))));
+      if (json()) {
+        print(new RepairDocuments.BackfillDocument("backfill", false, preflight, null, null), List.of());
       } else {
         Render.preflightLines(report).forEach(err()::println);
         err().println("error: preflight failed; nothing was written. Fix what it lists and run backfill again.");
+        err().flush();
       }
       return ExitCodes.BLOCKED;
     }
-    ProgressPrinter printer = new ProgressPrinter(err(), !json && System.console() != null);
-    BackfillEvent.Listener listener = printer::on;
     ClearedPlan cleared = checked.cleared().get();
     plan = cleared.plan();
-    BackfillRun run = engine.backfill(cleared, listener);
-    if (!json) {
-      err().println("Run " + run.id() + (resume != null ? " resumed" : "") + ": " + plan.hours().size() + " hours of "
-          + spec.database() + "." + spec.targetTable() + " in " + plan.range() + ", boundary " + plan.boundary()
-          + " UTC" + (plan.pinned() ? " (pinned by the repair)" : " (pinned by this run)") + ", "
-          + throttle(plan.settings()) + ". Ctrl-C cancels.");
-      err().flush();
+    RunRecord end;
+    try (ProgressOutput progress = progressOptions.open("backfill", err())) {
+      BackfillRun run = engine.backfill(cleared, new BackfillProgress(progress));
+      progress.message(ProgressOutput.Level.INFO, "Run " + run.id() + (resume != null ? " resumed" : "") + ": "
+          + Text.hours(plan.hours().size()) + " of " + spec.database() + "." + spec.targetTable() + ", "
+          + Text.window(plan.range()) + ", boundary " + Text.hour(plan.boundary()) + (plan.pinned()
+              ? " (pinned by the repair)" : " (pinned by this run)") + ", " + throttle(plan.settings())
+          + ". Ctrl-C cancels.");
+      end = awaitCancellingOnInterrupt(run);
     }
+    RepairDocuments.Next next = end.state() == RunState.SUCCEEDED ? next(spec, plan) : null;
+    List<String> lines = new ArrayList<>();
+    lines.add(end.state().name().toLowerCase(java.util.Locale.ROOT) + ": run " + end.id() + ", " + end.message());
+    if (next != null) {
+      lines.add("Next: " + next.sentence());
+      lines.add("  " + next.command());
+    }
+    print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
+        end.shownState(java.time.Instant.now()), engine.runSettings(spec, end)), next), lines);
+    return switch (end.state()) {
+      case SUCCEEDED -> ExitCodes.OK;
+      case CANCELLED -> ExitCodes.INTERRUPTED;
+      default -> ExitCodes.QUERY;
+    };
+  }
+
+  /** Ctrl-C cancels the run after the batches under way, and waits for it to record that. */
+  private static RunRecord awaitCancellingOnInterrupt(BackfillRun run) throws InterruptedException {
     Thread cancelOnInterrupt = new Thread(() -> {
       if (!run.completion().isDone()) {
         run.cancel();
@@ -91,92 +114,30 @@ public final class BackfillCommand extends EngineCommand {
     } catch (IllegalStateException e) {
       // shutting down
     }
-    printer.finish();
-    if (json) {
-      out().println(Json.write(Render.ordered("started", true, "run", Render.run(end))));
-    } else {
-      out().println(end.state().name().toLowerCase() + ": run " + end.id() + ", " + end.message());
-      if (end.state() == RunState.SUCCEEDED) {
-        out().println("Next: the corrected live writer must write every hour from " + plan.boundary() + " on, and "
-            + "none before it" + (SpecOptions.DEMO.equals(options.spec.toString()) ? " (./cutover demo deploy-v2 --from "
-                + plan.boundary().start().toString().substring(0, 16) + ")" : "") + "; see ./cutover status --spec "
-            + options.spec + ".");
-      }
+    return end;
+  }
+
+  /**
+   * The exact next step with its B: on the demo world the command that deploys its corrected live
+   * writer; elsewhere, the operator deploys theirs, and status and reconcile follow.
+   */
+  private RepairDocuments.Next next(TableSpec spec, Plan plan) {
+    String b = Text.hour(plan.boundary());
+    String sentence = "the corrected live writer must write every hour from " + b + " on, and none before it.";
+    if (spec.name().equals("pnl") && spec.targetTable().name().equals("pnl_v2")) {
+      String database = spec.database().name();
+      return new RepairDocuments.Next(sentence + " Deploy the demo's with:", "./cutover demo deploy-v2 --from "
+          + Text.option(plan.boundary()) + (database.equals(dev.cutover.app.demo.DemoWorld.DEFAULT_DATABASE) ? ""
+              : " --demo-database " + database));
     }
-    out().flush();
-    return switch (end.state()) {
-      case SUCCEEDED -> ExitCodes.OK;
-      case CANCELLED -> ExitCodes.INTERRUPTED;
-      default -> ExitCodes.QUERY;
-    };
+    return new RepairDocuments.Next(sentence + " Deploy yours to start at " + Text.option(plan.boundary())
+        + ", then see where it starts and compare the versions with:", "./cutover status --spec " + options.spec
+            + " && ./cutover reconcile --spec " + options.spec);
   }
 
   static String throttle(BackfillSettings s) {
     return s.concurrency() + " batch(es) of " + s.batchHours() + " h at once, " + (s.rowsPerSecond() > 0
-        ? "at most " + s.rowsPerSecond() + " rows/s" : "no rows/s limit") + (s.maxThreads() > 0 ? ", max_threads "
-            + s.maxThreads() : "");
-  }
-
-  /** A progress bar on a terminal; one line per tenth of the run otherwise. */
-  static final class ProgressPrinter {
-    private final java.io.PrintWriter err;
-    private final boolean terminal;
-    private long lastDecile = -1;
-    private String lastWaiting = "";
-    private volatile boolean drew;
-
-    ProgressPrinter(java.io.PrintWriter err, boolean terminal) {
-      this.err = err;
-      this.terminal = terminal;
-    }
-
-    synchronized void on(BackfillEvent event) {
-      switch (event) {
-        case BackfillEvent.Progress p -> progress(p);
-        case BackfillEvent.Retrying r -> line("retrying hours from " + r.hours().getFirst() + " in "
-            + r.backoff().toSeconds() + " s (attempt " + r.attempt() + "): " + r.error());
-        case BackfillEvent.HourFailed f -> line("failed: hour " + f.hour() + ": " + f.error());
-        case BackfillEvent.StateChanged s when s.state() != RunState.RUNNING && s.state() != RunState.SUCCEEDED -> line(s.state().name().toLowerCase() + ": " + s.message());
-        default -> {}
-      }
-    }
-
-    private void progress(BackfillEvent.Progress p) {
-      double fraction = p.hoursTotal() == 0 ? 1 : (double) p.hoursDone() / p.hoursTotal();
-      String text = String.format("%3d%% %d/%d hours, %,.0f rows/s, %.1f hours/s, ETA %s%s", (int) (fraction * 100),
-          p.hoursDone(), p.hoursTotal(), p.rowsPerSecond(), p.hoursPerSecond(),
-          p.eta().map(Render::duration).orElse("?"), p.hoursFailed() > 0 ? ", " + p.hoursFailed() + " failed" : "");
-      if (!p.waiting().isEmpty() && !p.waiting().equals(lastWaiting)) {
-        line(p.waiting());
-      }
-      lastWaiting = p.waiting();
-      if (terminal) {
-        int width = 30;
-        int filled = (int) (fraction * width);
-        err.print("\r[" + "#".repeat(filled) + ".".repeat(width - filled) + "] " + text + "   ");
-        err.flush();
-        drew = true;
-      } else if ((long) (fraction * 10) != lastDecile) {
-        lastDecile = (long) (fraction * 10);
-        err.println(text);
-        err.flush();
-      }
-    }
-
-    private void line(String text) {
-      if (drew) {
-        err.println();
-        drew = false;
-      }
-      err.println(text);
-      err.flush();
-    }
-
-    synchronized void finish() {
-      if (drew) {
-        err.println();
-        err.flush();
-      }
-    }
+        ? "at most " + Text.count(s.rowsPerSecond()) + " rows/s" : "no rows/s limit") + (s.maxThreads() > 0
+            ? ", max_threads " + s.maxThreads() : "");
   }
 }

@@ -15,7 +15,7 @@ public final class CleanupCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     List<String> dropped = engine.cleanup(specFile.load(engine));
-    print(Render.ordered("dropped", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")
+    print(new SwapDocuments.CleanupDocument("cleanup", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")
         : dropped.stream().map(d -> "dropped " + d).toList());
     return ExitCodes.OK;
   }

@@ -6,17 +6,18 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** A command that connects, then works through the engine; prints for people or, with --json, for machines. */
+/**
+ * A command that connects, then works through the engine; prints for people or, with --json, one
+ * JSON document for machines (docs/JSON.md).
+ */
 abstract class EngineCommand implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec command;
 
-  @Option(names = "--json", description = "Print one JSON document instead of text.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @Override
   public final Integer call() throws Exception {
@@ -35,12 +36,12 @@ abstract class EngineCommand implements Callable<Integer> {
     return command.commandLine().getErr();
   }
 
-  void print(Object jsonValue, Iterable<String> lines) {
-    if (json) {
-      out().println(Json.write(jsonValue));
-    } else {
-      lines.forEach(out()::println);
-    }
-    out().flush();
+  boolean json() {
+    return output.on();
+  }
+
+  /** The JSON document with --json, else the lines for people. */
+  void print(Object document, Iterable<String> lines) {
+    output.print(out(), document, lines);
   }
 }

@@ -19,7 +19,7 @@ public final class PlanCommand extends EngineCommand {
   int run(Session session, Engine engine) {
     TableSpec spec = options.load(engine);
     Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
-    print(Render.plan(plan), Render.planLines(plan));
+    print(RepairDocuments.PlanDocument.of(plan), Render.planLines(plan));
     return ExitCodes.OK;
   }
 }

@@ -27,7 +27,7 @@ public final class PreflightCommand extends EngineCommand {
     TableSpec spec = options.load(engine);
     Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
     PreflightReport report = engine.preflight(plan, acknowledged).report();
-    print(Render.preflight(report), Render.preflightLines(report));
+    print(RepairDocuments.PreflightDocument.of("preflight", report), Render.preflightLines(report));
     return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;
   }
 }

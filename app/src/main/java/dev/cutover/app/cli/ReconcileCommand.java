@@ -1,6 +1,9 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.app.output.ProgressOptions;
+import dev.cutover.app.output.ProgressOutput;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
@@ -25,6 +28,7 @@ import picocli.CommandLine.Option;
 public final class ReconcileCommand extends EngineCommand {
 
   @Mixin SpecFile specFile;
+  @Mixin ProgressOptions progressOptions;
 
   @Option(names = "--window", paramLabel = "WHICH", defaultValue = "all",
       description = "all (the whole repair), overlap (from the boundary on), history (before it) or range (--from, "
@@ -37,8 +41,9 @@ public final class ReconcileCommand extends EngineCommand {
   @Option(names = "--to", paramLabel = "HOUR", description = "End of a range, exclusive, UTC (with --window range).")
   String to;
 
-  @Option(names = "--export", arity = "2", paramLabel = "FORMAT FILE", description = "Also write the report: csv FILE, "
-      + "or html FILE (with the keys in a CSV of the same name beside it).")
+  @Option(names = "--export", arity = "2", paramLabel = "FORMAT FILE", hideParamSyntax = true,
+      description = "Also write the report: csv FILE, or html FILE (with the keys in a CSV of the same name beside "
+          + "it).")
   List<String> export;
 
   @Option(names = "--keys", paramLabel = "N", defaultValue = "10000",
@@ -78,7 +83,10 @@ public final class ReconcileCommand extends EngineCommand {
         throw new InvalidInputException("export", "The folder " + exportFile.getParent() + " does not exist; export into an existing folder.");
       }
     }
-    Reconciliation r = engine.reconcile(spec, which, range, Math.max(1, keys), steps());
+    Reconciliation r;
+    try (ProgressOutput progress = progressOptions.open("reconcile", err())) {
+      r = engine.reconcile(spec, which, range, Math.max(1, keys), new StepProgress(progress, "Reconcile"));
+    }
     Path keysFile = null;
     if (exportFile != null) {
       if (format.equals("csv")) {
@@ -88,48 +96,20 @@ public final class ReconcileCommand extends EngineCommand {
         keysFile = engine.exportHtml(r, spec, exportFile).csv();
       }
     }
-    List<String> lines = new ArrayList<>();
-    long differing = r.hours().stream().filter(h -> !h.identical()).count();
-    lines.add("Reconciliation " + r.id() + " of " + r.target() + " over " + r.scope().words() + " " + r.window() + ": "
-        + r.verdict().name().toLowerCase(Locale.ROOT) + (r.scope().decides() ? ""
-            : " (a narrower window: it is stored and shown, but only the whole repair can open the gate)"));
-    lines.add("  " + r.hours().size() + " hours, " + differing + " differ; " + r.expectedKeys()
-        + " keys differ as the rules expect, " + r.unexpectedKeys() + " unexpectedly, " + r.acknowledged().size()
-        + " acknowledged; " + r.coverage().size() + " coverage issue(s)");
-    r.coverage().stream().limit(20).forEach(c -> lines.add("  coverage " + c.hour() + " " + c.kind() + ": " + c.detail()));
-    r.keys().stream().filter(k -> !k.expected() && r.acknowledged().stream().noneMatch(a -> Reconciliation.covers(a, k)))
-        .limit(20).forEach(k -> lines.add("  unexpected " + k.hour() + " " + k.key() + " " + k.kind().name().toLowerCase(Locale.ROOT)));
+    List<Diff.KeyDiff> open = Differences.openKeys(r);
+    List<String> lines = new ArrayList<>(ReconcileText.lines(r, open));
     if (keysFile != null) {
       lines.add("Report written to " + exportFile + ", and its keys to " + keysFile);
     } else if (exportFile != null) {
       lines.add("Report written to " + exportFile);
     }
     if (r.verdict() == Reconciliation.Verdict.RED) {
-      lines.add("Accept an explained difference with ./cutover ack --spec " + specFile.path + " --hour HOUR --reason \"…\".");
+      lines.add("Accept an explained difference with ./cutover ack --spec " + specFile.path + " --hour HOUR --reason "
+          + "\"…\".");
     }
-    var json = Render.ordered("id", r.id(), "verdict", r.verdict().name().toLowerCase(Locale.ROOT), "scope",
-        r.scope().name().toLowerCase(Locale.ROOT), "repair", r.repairId(), "window", r.window().toString(),
-        "boundary", r.boundary().toString(), "hours", r.hours().size(), "differing_hours", differing,
-        "expected_keys", r.expectedKeys(), "unexpected_keys", r.unexpectedKeys(), "acknowledged", r.acknowledged().size(),
-        "coverage", r.coverage().stream().map(c -> Render.ordered("hour", c.hour().toString(), "kind", c.kind(), "detail", c.detail())).toList(),
-        "export", exportFile == null ? null : exportFile.toString(), "export_keys",
+    var export = exportFile == null ? null : new ReconcileDocuments.Export(format, exportFile.toString(),
         keysFile == null ? null : keysFile.toString());
-    print(json, lines);
+    print(ReconcileDocuments.ReconcileDocument.of(r, open, export), lines);
     return r.verdict() == Reconciliation.Verdict.RED ? ExitCodes.BLOCKED : ExitCodes.OK;
-  }
-
-  /** Each step once on stderr (not with --json): a reconciliation of months runs for a while. */
-  private dev.cutover.engine.api.Progress steps() {
-    if (json) {
-      return dev.cutover.engine.api.Progress.NONE;
-    }
-    java.util.concurrent.atomic.AtomicReference<String> last = new java.util.concurrent.atomic.AtomicReference<>("");
-    return (step, fraction) -> {
-      String phase = step.replaceAll(":.*", "");
-      if (!phase.equals(last.getAndSet(phase)) || fraction >= 0 && step.contains(":")) {
-        err().println((fraction >= 0 ? String.format(Locale.ROOT, "[%3d%%] ", Math.round(fraction * 100)) : "") + step);
-        err().flush();
-      }
-    };
   }
 }

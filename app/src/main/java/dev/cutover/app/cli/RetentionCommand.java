@@ -1,9 +1,11 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.V1Reader;
 import dev.cutover.engine.connect.Session;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,21 +38,20 @@ public final class RetentionCommand extends EngineCommand {
     TableSpec spec = specFile.load(engine);
     Retention r = engine.retention(spec);
     List<String> lines = new ArrayList<>();
-    lines.add("Keep v1 for " + r.total().toHours() + " h after the cutover: longest consumer cache " + r.longestCache().toHours()
-        + " h (" + r.longestCacheConsumer() + ") + reconciliation window " + r.reconciliationWindow().toHours()
-        + " h + margin " + r.margin().toHours() + " h.");
-    lines.add(r.droppedAt().map(t -> "v1 was dropped at " + t + "; there is no rollback any more.")
-        .orElse(r.keepUntil().map(t -> "Cut over at " + r.cutoverAt().get() + "; v1 may be dropped after " + t + ".")
-            .orElse("Consumers still read v1; the horizon starts at the cutover.")));
-    List<String> readers = engine.v1Readers(spec).stream().map(Object::toString).toList();
+    lines.add("Keep v1 for " + Text.duration(r.total()) + " after the cutover: longest consumer cache "
+        + Text.duration(r.longestCache()) + " (" + r.longestCacheConsumer() + ") + reconciliation window "
+        + Text.duration(r.reconciliationWindow()) + " + margin " + Text.duration(r.margin()) + ".");
+    lines.add(r.droppedAt().map(t -> "v1 was dropped at " + Text.time(t) + "; there is no rollback any more.")
+        .orElse(r.keepUntil().map(t -> "Cut over at " + Text.time(r.cutoverAt().get()) + "; v1 may be dropped after "
+            + Text.time(t) + ".").orElse("Consumers still read v1; the horizon starts at the cutover.")));
+    List<V1Reader> readers = engine.v1Readers(spec);
     if (!readers.isEmpty() && r.droppedAt().isEmpty()) {
-      lines.add("Still using v1 (each breaks when it is dropped): " + String.join(", ", readers) + ".");
+      lines.add("Still using v1 (each breaks when it is dropped): " + String.join(", ", readers.stream()
+          .map(Object::toString).toList()) + ".");
     }
     List<String> dropped = drop ? engine.dropV1(spec, force, reason, acknowledged) : List.of();
     dropped.forEach(d -> lines.add("dropped " + d));
-    print(Render.ordered("hours", r.total().toHours(), "cutover_at", r.cutoverAt().orElse(null), "keep_until",
-        r.keepUntil().orElse(null), "dropped_at", r.droppedAt().orElse(null), "v1_readers", readers, "dropped", dropped),
-        lines);
+    print(SwapDocuments.RetentionDocument.of(r, readers, dropped), lines);
     return ExitCodes.OK;
   }
 }

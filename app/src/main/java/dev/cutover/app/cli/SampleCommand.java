@@ -1,5 +1,8 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.app.output.Text;
+import dev.cutover.app.output.TextTable;
+import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
@@ -8,7 +11,9 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Session;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "sample", mixinStandardHelpOptions = true,
@@ -16,33 +21,46 @@ import picocli.CommandLine.Option;
         Safety.SAMPLE})
 public final class SampleCommand extends EngineCommand {
 
-  @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The spec of the table.")
-  java.nio.file.Path specFile;
+  @Mixin SpecFile specFile;
 
   @Option(names = "--hour", paramLabel = "HOUR", required = true, description = "An hour to sample, UTC; repeatable.")
   List<String> hours = new ArrayList<>();
 
-  @Option(names = "--keys", paramLabel = "N", defaultValue = "50", description = "Differing keys to show (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--keys", paramLabel = "N", defaultValue = "50",
+      description = "Differing keys to show (default: ${DEFAULT-VALUE}).")
   int keys;
 
   @Override
   int run(Session session, Engine engine) {
-    SpecOptions so = new SpecOptions();
-    so.spec = specFile;
-    TableSpec spec = so.load(engine);
+    TableSpec spec = specFile.load(engine);
     List<HourPartition> parsed = hours.stream().map(h -> HourPartition.parse("sample hour (--hour)", h)).toList();
     Diff diff = engine.sample(spec, parsed, Math.max(1, keys));
-    List<String> lines = new ArrayList<>();
-    for (var h : diff.hours()) {
-      lines.add(h.hour() + "  rows v1 " + h.rowsV1() + ", sample " + h.rowsV2() + (h.identical() ? "  identical" : ""));
-      h.totals().forEach(t -> lines.add(String.format("    %-16s v1 %,18.4f  v2 %,18.4f  delta %,16.4f", t.measure(),
-          t.v1(), t.v2(), t.delta())));
-    }
-    lines.add(diff.expectedKeys() + " key(s) differ as the spec's rules expect, " + diff.unexpectedKeys()
-        + " unexpectedly" + (diff.keysTruncated() ? " (list cut at " + keys + ")" : "") + ".");
-    diff.keys().stream().filter(k -> !k.expected()).limit(20).forEach(k -> lines.add("  unexpected: " + k.hour() + " "
-        + k.key() + " " + k.kind().name().toLowerCase()));
-    print(Render.diff(diff), lines);
+    print(ReconcileDocuments.SampleDocument.of(diff), lines(diff));
     return ExitCodes.OK;
+  }
+
+  private List<String> lines(Diff diff) {
+    TextTable t = new TextTable("", Align.LEFT, Align.LEFT, Align.RIGHT, Align.RIGHT, Align.RIGHT);
+    t.row("hour", "measure", "v1", "sample", "delta");
+    for (var h : diff.hours()) {
+      t.row(Text.hour(h.hour()), "rows", Text.count(h.rowsV1()), Text.count(h.rowsV2()),
+          h.identical() ? "identical" : Text.count(h.rowsV2() - h.rowsV1()));
+      h.totals().forEach(m -> t.row("", m.measure().name(), Text.decimal(m.v1()), Text.decimal(m.v2()),
+          Text.decimal(m.delta())));
+    }
+    List<String> out = new ArrayList<>(t.lines());
+    out.add(Text.count(diff.expectedKeys()) + " key(s) differ as the spec's rules expect, "
+        + Text.count(diff.unexpectedKeys()) + " unexpectedly" + (diff.keysTruncated() ? " (list cut at " + keys + ")"
+            : "") + ".");
+    TextTable unexpected = new TextTable("  ", Align.LEFT, Align.LEFT, Align.LEFT);
+    diff.keys().stream().filter(k -> !k.expected()).limit(20).forEach(k -> unexpected.row(Text.hour(k.hour()),
+        k.kind().name().toLowerCase(Locale.ROOT), k.key()));
+    List<String> rows = unexpected.lines();
+    if (!rows.isEmpty()) {
+      out.add("Unexpected keys" + (diff.unexpectedKeys() > rows.size() ? " (the first " + rows.size() + ")" : "")
+          + ":");
+      out.addAll(rows);
+    }
+    return out;
   }
 }

@@ -1,6 +1,12 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.app.output.ProgressOptions;
+import dev.cutover.app.output.ProgressOutput;
+import dev.cutover.app.output.Text;
+import dev.cutover.app.output.TextTable;
+import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.SwapResult;
@@ -22,6 +28,7 @@ public final class SwapCommands {
 
   abstract static class Swap extends EngineCommand {
     @Mixin SpecFile specFile;
+    @Mixin ProgressOptions progressOptions;
 
     @Option(names = "--confirm", paramLabel = "VIEW", description = "The consumer view's name, typed to confirm.")
     String confirm;
@@ -31,7 +38,7 @@ public final class SwapCommands {
 
     abstract Gate gate(Engine engine, TableSpec spec);
 
-    abstract SwapResult swap(Engine engine, TableSpec spec, String confirmation);
+    abstract SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress);
 
     @Override
     int run(Session session, Engine engine) {
@@ -41,20 +48,20 @@ public final class SwapCommands {
         List<String> lines = new ArrayList<>();
         lines.add("The " + gate.step() + " gate is " + (gate.open() ? "open" : "closed") + ". Consumers read "
             + spec.consumerView() + " -> " + reads(gate, spec) + ". Statement: " + engine.cutoverStatement(spec));
-        gate.conditions().forEach(c -> lines.add(String.format("  [%s] %-20s %s", c.met() ? "x" : " ", c.name(),
-            c.detail())));
-        print(Render.ordered("step", gate.step(), "open", gate.open(), "current", gate.current().name().toLowerCase(),
-            "judged", gate.judged().map(Object::toString).orElse(null), "conditions", gate.conditions().stream()
-                .map(c -> Render.ordered("name", c.name(), "met", c.met(), "detail", c.detail())).toList()), lines);
+        TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
+        gate.conditions().forEach(c -> t.row((c.met() ? "[x] " : "[ ] ") + c.name(), c.detail()));
+        lines.addAll(t.lines());
+        print(SwapDocuments.GateDocument.of(command.name(), gate, engine.cutoverStatement(spec)), lines);
         return gate.open() ? ExitCodes.OK : ExitCodes.BLOCKED;
       }
-      SwapResult result = swap(engine, spec, confirm);
+      SwapResult result;
+      try (ProgressOutput progress = progressOptions.open(command.name(), err())) {
+        result = swap(engine, spec, confirm, new StepProgress(progress, command.name().substring(0, 1)
+            .toUpperCase(java.util.Locale.ROOT) + command.name().substring(1)));
+      }
       List<String> lines = List.of(result.action() + ": " + result.before() + " -> " + result.after() + " in "
-          + result.took().toMillis() + " ms; " + result.verification());
-      print(Render.ordered("action", result.action(), "statement", result.statement(), "before",
-          result.before().name().toLowerCase(), "after", result.after().name().toLowerCase(), "at", result.at(),
-          "took_ms", result.took().toMillis(), "verified", result.verified(), "verified_window",
-          result.verifiedWindow().toString(), "verification", result.verification()), lines);
+          + Text.duration(result.took()) + " at " + Text.time(result.at()) + "; " + result.verification());
+      print(SwapDocuments.SwapDocument.of(command.name(), result), lines);
       return result.verified() ? ExitCodes.OK : ExitCodes.QUERY;
     }
 
@@ -77,8 +84,8 @@ public final class SwapCommands {
     }
 
     @Override
-    SwapResult swap(Engine engine, TableSpec spec, String confirmation) {
-      return engine.cutover(spec, confirmation);
+    SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
+      return engine.cutover(spec, confirmation, progress);
     }
   }
 
@@ -92,8 +99,8 @@ public final class SwapCommands {
     }
 
     @Override
-    SwapResult swap(Engine engine, TableSpec spec, String confirmation) {
-      return engine.rollback(spec, confirmation);
+    SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
+      return engine.rollback(spec, confirmation, progress);
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.app.cli.JsonOption;
+import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
@@ -10,6 +12,7 @@ import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.connect.Session;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,6 +37,7 @@ public final class DemoDeployV2Command implements Callable<Integer> {
       description = "The boundary B, a whole UTC hour such as 2026-11-29T10:00 (default: the repair's pinned B); "
           + "another than the pinned one is refused.")
   String from;
+  @Mixin JsonOption output;
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -45,11 +49,13 @@ public final class DemoDeployV2Command implements Callable<Integer> {
       Instant boundary = boundary(new Engine(session.database()), asked);
       V2Deployment deployment = job.deployV2(boundary);
       boolean running = LiveJob.isHeld(job.state(), Instant.now());
-      out.printf("v2 %s from %s: the live job writes pnl_v2 for every hour from there on, catching up %d closed "
-              + "hour(s) first.%n", deployment.newlyDeployed() ? "deployed" : "was already deployed",
-          Hours.readable(boundary), deployment.hoursToCatchUp());
-      out.println(running ? "The running live job picks this up at its next step."
-          : "No live job is running: start one with 'cutover demo live'.");
+      output.print(out, new DemoDocuments.DeployDocument("demo deploy-v2", deployment.boundary(),
+          deployment.newlyDeployed(), deployment.watermark(), deployment.hoursToCatchUp(), running), List.of(
+              "v2 " + (deployment.newlyDeployed() ? "deployed" : "was already deployed") + " from "
+                  + Hours.readable(boundary) + ": the live job writes pnl_v2 for every hour from there on, catching up "
+                  + Text.hours(deployment.hoursToCatchUp()) + " that have closed first.",
+              running ? "The running live job picks this up at its next step."
+                  : "No live job is running: start one with './cutover demo live'."));
       return ExitCodes.OK;
     }
   }

@@ -1,8 +1,10 @@
 package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.app.cli.JsonOption;
 import dev.cutover.engine.spec.SpecLoader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,13 +23,17 @@ public final class DemoExportSpecCommand implements Callable<Integer> {
   Path out;
   @Option(names = "--force", description = "Overwrite files that exist.")
   boolean force;
+  @Mixin JsonOption output;
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     Path written = DemoSpec.export(out, demo.world().database().name(), force);
     SpecLoader.load(written); // what was written loads
-    spec.commandLine().getOut().println("wrote " + String.join(", ", DemoSpec.FILES) + " to " + out.toAbsolutePath());
+    Path folder = out.toAbsolutePath();
+    output.print(spec.commandLine().getOut(), new DemoDocuments.ExportDocument("demo export-spec", folder.toString(),
+        written.toAbsolutePath().toString(), DemoSpec.FILES), List.of("wrote " + String.join(", ", DemoSpec.FILES)
+            + " to " + folder + "; pass it with --spec " + written.toAbsolutePath()));
     return ExitCodes.OK;
   }
 }

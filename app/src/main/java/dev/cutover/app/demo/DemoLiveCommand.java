@@ -2,6 +2,9 @@ package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.app.cli.JsonOption;
+import dev.cutover.app.output.JsonOutput;
+import dev.cutover.app.output.Text;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.connect.Session;
 import java.io.PrintWriter;
@@ -19,9 +22,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code cutover demo live}: runs the live job in the foreground until Ctrl-C. */
 @Command(name = "live", mixinStandardHelpOptions = true,
-    description = "Run the live job in the foreground until Ctrl-C: every step moves the simulated clock ten minutes, "
+    description = {"Run the live job in the foreground until Ctrl-C: every step moves the simulated clock ten minutes, "
         + "inserts what arrived, and writes each closed hour to pnl_v1 (and to pnl_v2 once deployed). It resumes "
-        + "where the last run stopped.")
+        + "where the last run stopped.", "With --json, one JSON document per line: started, each step, stopped."})
 public final class DemoLiveCommand implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
@@ -32,6 +35,7 @@ public final class DemoLiveCommand implements Callable<Integer> {
   @Option(names = "--steps", paramLabel = "N",
       description = "Stop after N steps of ten simulated minutes (default: run until Ctrl-C).")
   Integer steps;
+  @Mixin JsonOption output;
   @Spec CommandSpec spec;
 
   @Override
@@ -48,7 +52,12 @@ public final class DemoLiveCommand implements Callable<Integer> {
     AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     AtomicReference<LiveJob> started = new AtomicReference<>();
     LiveOptions options = new LiveOptions(simulatedHour, step -> {
-      DemoText.step(out, step);
+      if (output.on()) {
+        out.println(JsonOutput.write(DemoDocuments.LiveEvent.step(started.get().id(), demo.world(), step)));
+        out.flush();
+      } else {
+        DemoText.step(out, step);
+      }
       if (steps != null && done.incrementAndGet() >= steps) {
         started.get().requestStop(); // exactly N steps: no further step starts
         finished.countDown();
@@ -69,9 +78,13 @@ public final class DemoLiveCommand implements Callable<Integer> {
       job = LiveJob.open(session.database(), demo.world(), options);
       started.set(job);
       DemoState state = job.state();
-      out.printf("live job %s on %s: clock %s, every hour before %s is closed; one simulated hour every %s. "
-          + "Ctrl-C stops it after the current step.%n", job.id(), demo.world(), Hours.readable(state.clock()),
-          Hours.readable(state.watermark()), speed);
+      if (output.on()) {
+        out.println(JsonOutput.write(DemoDocuments.LiveEvent.started(job.id(), demo.world(), state, simulatedHour)));
+      } else {
+        out.printf("live job %s on %s: clock %s, every hour before %s is closed; one simulated hour every %s. "
+            + "Ctrl-C stops it after the current step.%n", job.id(), demo.world(), Hours.readable(state.clock()),
+            Hours.readable(state.watermark()), Text.duration(simulatedHour));
+      }
       out.flush();
       job.start();
     } catch (RuntimeException e) {
@@ -80,7 +93,7 @@ public final class DemoLiveCommand implements Callable<Integer> {
     }
     Thread hook = new Thread(() -> {
       job.stop();
-      printStopped(out, job);
+      printStopped(out, job, output.on(), demo.world());
       session.close();
       finished.countDown();
     }, "cutover-demo-live-stop");
@@ -101,16 +114,18 @@ public final class DemoLiveCommand implements Callable<Integer> {
       if (fatal.get() != null) {
         throw fatal.get();
       }
-      printStopped(out, job);
+      printStopped(out, job, output.on(), demo.world());
       return ExitCodes.OK;
     } finally {
       session.close();
     }
   }
 
-  private static void printStopped(PrintWriter out, LiveJob job) {
+  private static void printStopped(PrintWriter out, LiveJob job, boolean json, DemoWorld world) {
     try {
-      out.println("stopped; the next 'cutover demo live' continues from " + Hours.readable(job.state().clock()) + ".");
+      DemoState state = job.state();
+      out.println(json ? JsonOutput.write(DemoDocuments.LiveEvent.stopped(job.id(), world, state))
+          : "stopped; the next './cutover demo live' continues from " + Hours.readable(state.clock()) + ".");
       out.flush();
     } catch (RuntimeException e) {
       // the server went away first; the state in ClickHouse is what the next run reads anyway

@@ -2,8 +2,11 @@ package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.app.cli.JsonOption;
+import dev.cutover.app.output.ProgressOptions;
+import dev.cutover.app.output.ProgressOutput;
 import dev.cutover.engine.connect.Session;
-import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,40 +23,48 @@ public final class DemoSeedCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Mixin DemoOptions demo;
   @Mixin SeedArguments arguments;
+  @Mixin JsonOption output;
+  @Mixin ProgressOptions progressOptions;
   @Option(names = "--reset", description = "Drop an existing world first and build it again.")
   boolean reset;
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
+    return seed(spec, connection, demo, arguments, output, progressOptions, reset, "demo seed");
+  }
+
+  /** Seeds (or, with {@code reset}, rebuilds) the world and prints what it holds; shared with demo reset. */
+  static int seed(CommandSpec spec, ConnectionOptions connection, DemoOptions demo, SeedArguments arguments,
+      JsonOption output, ProgressOptions progressOptions, boolean reset, String command) {
     SeedOptions options = arguments.options();
     DemoWorld world = demo.world();
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try (Session session = connection.open(err)) {
+    try (Session session = connection.open(spec.commandLine().getErr())) {
       Seeder seeder = new Seeder(session.database(), world);
-      SeedProgress progress = progressTo(err);
-      SeedResult result = reset ? seeder.reset(options, progress) : seeder.seed(options, progress);
-      DemoText.seedResult(out, world, result);
+      SeedResult result;
+      try (ProgressOutput progress = progressOptions.open(command, spec.commandLine().getErr())) {
+        SeedProgress seedProgress = progressTo(progress);
+        result = reset ? seeder.reset(options, seedProgress) : seeder.seed(options, seedProgress);
+      }
+      output.print(spec.commandLine().getOut(), DemoDocuments.SeedDocument.of(command, world, result),
+          DemoText.seedResult(world, result));
       return ExitCodes.OK;
     }
   }
 
-  /** One line per phase step of ten percent. */
-  static SeedProgress progressTo(PrintWriter err) {
+  /** Each phase of the seed as a step: hours of trades, hours of pnl_v1, and the short ones. */
+  static SeedProgress progressTo(ProgressOutput progress) {
     return new SeedProgress() {
       private String phase = "";
-      private long lastTenth = -1;
 
       @Override
       public void report(String p, long done, long total) {
-        long tenth = total <= 0 ? 10 : done * 10 / total;
-        if (!p.equals(phase) || tenth != lastTenth) {
-          err.printf("%s: %d/%d%n", p, done, total);
-          err.flush();
+        if (!p.equals(phase)) {
+          boolean hours = p.equals("trades") || p.equals("pnl_v1");
+          progress.step("Seeding " + p, total, hours ? "hours" : "steps");
+          phase = p;
         }
-        phase = p;
-        lastTenth = tenth;
+        progress.progress(done, Double.NaN, Optional.empty(), "");
       }
     };
   }

@@ -2,6 +2,7 @@ package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.app.cli.JsonOption;
 import dev.cutover.engine.connect.Session;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,12 +18,14 @@ public final class DemoStatusCommand implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
   @Mixin DemoOptions demo;
+  @Mixin JsonOption output;
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     try (Session session = connection.open(spec.commandLine().getErr())) {
-      DemoText.status(spec.commandLine().getOut(), DemoStatus.read(session.database(), demo.world()));
+      DemoStatus status = DemoStatus.read(session.database(), demo.world());
+      output.print(spec.commandLine().getOut(), DemoDocuments.StatusDocument.of(status), DemoText.status(status));
       return ExitCodes.OK;
     }
   }

@@ -48,7 +48,7 @@ class DemoCommandTest {
     assertTrue(seeded.out().contains(" trades from 2026-11-28 09:00 UTC to 2026-11-30 09:00 UTC (seed 5, scale 0.05); "
         + "pnl_v1 has "), seeded.out());
     assertTrue(seeded.out().contains("Incident: pnl_v1 holds the hour 2026-11-2"), seeded.out());
-    assertTrue(seeded.err().contains("pnl_v1: 48/48"), seeded.err());
+    assertTrue(seeded.err().contains("Seeding pnl_v1: 100% 48/48 hours"), seeded.err());
 
     Run again = demo("seed", "--scale", "2");
     assertEquals(ExitCodes.OK, again.exit());
@@ -57,11 +57,11 @@ class DemoCommandTest {
 
     Run status = demo("status");
     assertEquals(ExitCodes.OK, status.exit(), status.err());
-    assertTrue(status.out().contains("  clock        2026-11-30 09:10 UTC (simulated)\n"), status.out());
-    assertTrue(status.out().contains("  watermark    2026-11-30 09:00 UTC: every hour before it is closed\n"), status.out());
-    assertTrue(status.out().contains("  v1 edge      2026-11-30 09:00 UTC ("), status.out());
-    assertTrue(status.out().contains("  v2 edge      none\n"), status.out());
-    assertTrue(status.out().contains("  v2 from      not deployed\n"), status.out());
+    assertTrue(status.out().contains("  clock         2026-11-30 09:10 UTC (simulated)\n"), status.out());
+    assertTrue(status.out().contains("  watermark     2026-11-30 09:00 UTC: every hour before it is closed\n"), status.out());
+    assertTrue(status.out().contains("  v1 edge       2026-11-30 09:00 UTC ("), status.out());
+    assertTrue(status.out().contains("  v2 edge       none\n"), status.out());
+    assertTrue(status.out().contains("  v2 from       not deployed\n"), status.out());
     assertTrue(status.out().contains("live job: not running\n"), status.out());
     assertTrue(status.out().contains("incident: 2026-11-2"), status.out());
 
@@ -74,30 +74,30 @@ class DemoCommandTest {
     assertEquals(ExitCodes.INPUT, halfHour.exit());
     assertEquals("error: The from 2026-11-30T07:30 is not on the hour; give a whole UTC hour such as 2026-11-30T07:00.\n",
         halfHour.err());
-    assertTrue(demo("status").out().contains("  v2 from      not deployed\n"), "nothing was written");
+    assertTrue(demo("status").out().contains("  v2 from       not deployed\n"), "nothing was written");
 
     Run deployed = demo("deploy-v2", "--from", "2026-11-30T07:00");
     assertEquals(ExitCodes.OK, deployed.exit(), deployed.err());
     assertEquals("v2 deployed from 2026-11-30 07:00 UTC: the live job writes pnl_v2 for every hour from there on, "
-        + "catching up 2 closed hour(s) first.\nNo live job is running: start one with 'cutover demo live'.\n",
+        + "catching up 2 hours that have closed first.\nNo live job is running: start one with './cutover demo live'.\n",
         deployed.out());
 
     Run live = demo("live", "--speed", "60ms", "--steps", "3");
     assertEquals(ExitCodes.OK, live.exit(), live.err());
     assertTrue(live.out().startsWith("live job live-"), live.out());
     assertTrue(live.out().contains(" on " + demoDatabase + ": clock 2026-11-30 09:10 UTC, every hour before 2026-11-30 "
-        + "09:00 UTC is closed; one simulated hour every 60ms."), live.out());
+        + "09:00 UTC is closed; one simulated hour every 60 ms."), live.out());
     List<String> steps = live.out().lines().filter(l -> l.startsWith("clock ")).toList();
     assertEquals(3, steps.size(), live.out());
-    assertTrue(steps.getFirst().contains("; wrote v2 2026-11-30T07:00 ("), steps.getFirst());
-    assertTrue(live.out().contains("stopped; the next 'cutover demo live' continues from 2026-11-30 09:40 UTC."),
+    assertTrue(steps.getFirst().contains("; wrote v2 2026-11-30 07:00 UTC ("), steps.getFirst());
+    assertTrue(live.out().contains("stopped; the next './cutover demo live' continues from 2026-11-30 09:40 UTC."),
         live.out());
 
     Run after = demo("status");
-    assertTrue(after.out().contains("  clock        2026-11-30 09:40 UTC (simulated)\n"), after.out());
-    assertTrue(after.out().contains("  v2 from      2026-11-30 07:00 UTC (the live job writes v2 from here on)\n"),
+    assertTrue(after.out().contains("  clock         2026-11-30 09:40 UTC (simulated)\n"), after.out());
+    assertTrue(after.out().contains("  v2 from       2026-11-30 07:00 UTC (the live job writes v2 from here on)\n"),
         after.out());
-    assertTrue(after.out().contains("  v2 edge      2026-11-30 09:00 UTC ("), after.out());
+    assertTrue(after.out().contains("  v2 edge       2026-11-30 09:00 UTC ("), after.out());
   }
 
   @Test

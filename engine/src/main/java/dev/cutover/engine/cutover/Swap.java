@@ -1,6 +1,7 @@
 package dev.cutover.engine.cutover;
 
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Gate.Version;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
@@ -42,8 +43,15 @@ public final class Swap {
   private final Repairs repairs;
   private final ConsumerView view;
   private final Gates gates;
+  private final Progress progress;
 
   public Swap(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
+    this(sql, state, reports, spec, Progress.NONE);
+  }
+
+  /** A swap that reports its steps (the gate judged again, the exchange, the verification) to {@code progress}. */
+  public Swap(Sql sql, StateStore state, ReportStore reports, TableSpec spec, Progress progress) {
+    this.progress = progress;
     this.sql = sql;
     this.state = state;
     this.reports = reports;
@@ -68,6 +76,7 @@ public final class Swap {
     Repair held = repairs.claim(Repair.Operation.CUTOVER, RepairPhase::cutoverAllowed, "its history backfilled and "
         + "consumers on v1");
     try {
+      progress.update("Judging the cutover gate from the data now", 0.05);
       Gate gate = gates.cutover(Optional.of(held), true);
       if (!gate.open()) {
         held = repairs.release(held, "the cutover gate was closed: " + unmet(gate));
@@ -110,6 +119,7 @@ public final class Swap {
     }
     Repair held = repairs.claim(Repair.Operation.ROLLBACK, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
     try {
+      progress.update("Judging the rollback gate from the data now", 0.05);
       Gate gate = gates.rollback(Optional.of(held), true);
       if (!gate.open()) {
         held = repairs.release(held, "the rollback gate was closed: " + unmet(gate));
@@ -150,10 +160,14 @@ public final class Swap {
     // The intent is written first: a process killed right after the exchange still leaves a trace of it.
     reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
         "requested: " + before + " -> " + after));
+    progress.update("Exchanging: " + statement(), 0.80);
     long started = System.nanoTime();
     sql.execute(action + " " + spec.consumerView(), statement());
     Duration took = Duration.ofNanos(System.nanoTime() - started);
+    progress.update("Verifying what " + spec.consumerView() + " returns, hour by hour over " + window.hours()
+        + " hours", 0.85);
     Verification check = verify(window, nowRead);
+    progress.update("Verified", 1.0);
     reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
         check.sentence()));
     state.audit(Backfill.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host() + ": "

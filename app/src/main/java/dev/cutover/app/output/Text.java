@@ -1,0 +1,90 @@
+package dev.cutover.app.output;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * How the command line writes numbers, durations and times for people, one way each: counts as
+ * {@code 1,234,567}; durations as {@code 850 ms}, {@code 12.3 s}, {@code 4 min 05 s},
+ * {@code 2 h 05 min}; hours as {@code 2026-11-30 03:00 UTC}; instants as
+ * {@code 2026-11-30 03:00:51 UTC}.
+ */
+public final class Text {
+
+  private static final DateTimeFormatter MINUTES = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+      .withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+      .withZone(ZoneOffset.UTC);
+
+  private Text() {}
+
+  /** {@code 1,234,567}. */
+  public static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** {@code 1,234,567} rows per second, rounded. */
+  public static String rate(double perSecond) {
+    return Double.isFinite(perSecond) ? count(Math.round(perSecond)) : "?";
+  }
+
+  /** {@code 1 hour} or {@code 24 hours}, counted. */
+  public static String hours(long n) {
+    return count(n) + (n == 1 ? " hour" : " hours");
+  }
+
+  /** A decimal with thousands separators and as many digits as it has, at most {@code 4} after the point. */
+  public static String decimal(double d) {
+    if (!Double.isFinite(d)) {
+      return Double.toString(d);
+    }
+    java.math.BigDecimal value = java.math.BigDecimal.valueOf(d).setScale(4, java.math.RoundingMode.HALF_EVEN)
+        .stripTrailingZeros();
+    int scale = Math.max(0, value.scale());
+    return String.format(Locale.ROOT, "%,." + scale + "f", value);
+  }
+
+  /** One way for every duration: {@code 850 ms}, {@code 12.3 s}, {@code 4 min 05 s}, {@code 2 h 05 min}. */
+  public static String duration(Duration d) {
+    if (d.isNegative()) {
+      return "-" + duration(d.negated());
+    }
+    long ms = d.toMillis();
+    if (ms < 1000) {
+      return ms + " ms";
+    }
+    if (ms < 60_000) {
+      return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+    long s = d.toSeconds();
+    if (s < 3600) {
+      return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+    }
+    return String.format(Locale.ROOT, "%d h %02d min", s / 3600, s % 3600 / 60);
+  }
+
+  /** {@code 2026-11-30 03:00 UTC}. */
+  public static String hour(HourPartition h) {
+    return MINUTES.format(h.start()) + " UTC";
+  }
+
+  /** {@code 2026-11-30 03:00 UTC} for a whole hour, {@code 2026-11-30 03:00:51 UTC} otherwise. */
+  public static String time(Instant t) {
+    return (t.getEpochSecond() % 60 == 0 ? MINUTES : SECONDS).format(t) + " UTC";
+  }
+
+  /** {@code 2026-05-01 00:00 to 2026-11-30 03:00 UTC}: the first hour, and the hour after the last. */
+  public static String window(HourRange r) {
+    return MINUTES.format(r.from().start()) + " to " + MINUTES.format(r.to().start()) + " UTC";
+  }
+
+  /** {@code 2026-11-30T03:00}: an hour as an option takes it. */
+  public static String option(HourPartition h) {
+    return DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm").withZone(ZoneOffset.UTC).format(h.start());
+  }
+}
