@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
         Safety.SAMPLE})
 public final class SampleCommand extends EngineCommand {
 
-  @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The spec of the table.")
+  @Option(names = "--spec", paramLabel = "FILE",
+      description = "The spec of the table, or 'demo' for the demo world's (default: $CUTOVER_SPEC).")
   java.nio.file.Path specFile;
 
   @Option(names = "--hour", paramLabel = "HOUR", required = true, description = "An hour to sample, UTC; repeatable.")

@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
         "A run whose process is gone shows as interrupted."})
 public final class StatusCommand extends EngineCommand {
 
-  @Option(names = "--spec", paramLabel = "FILE", required = true,
-      description = "The spec of the table, or 'demo' for the demo world's.")
+  @Option(names = "--spec", paramLabel = "FILE",
+      description = "The spec of the table, or 'demo' for the demo world's (default: $CUTOVER_SPEC).")
   java.nio.file.Path specFile;
 
   @Option(names = "--run", paramLabel = "ID", description = "Show this run (default: the newest).")
