@@ -12,10 +12,12 @@ final class DesktopSession {
 
   private DesktopSession() {}
 
-  /** The sentence to print when no display is set; empty when one is, or when JavaFX is told to draw off-screen. */
+  /** The sentence to print when no display is set; empty when one is, or when JavaFX is told to draw
+   * elsewhere (-Dglass.platform=Monocle for headless tests). */
   static Optional<String> missing(Function<String, String> environment, String launcher) {
     String display = environment.apply("DISPLAY");
-    if ((display != null && !display.isBlank()) || "Monocle".equalsIgnoreCase(System.getProperty("glass.platform"))) {
+    String platform = System.getProperty("glass.platform", "gtk");
+    if ((display != null && !display.isBlank()) || !platform.equalsIgnoreCase("gtk")) {
       return Optional.empty();
     }
     return Optional.of(sentence("this session has no display (DISPLAY is not set)", launcher));
