@@ -22,6 +22,18 @@ record ChildRun(int exit, String out, String err) {
    * process's, and a null value removes a variable.
    */
   static ChildRun of(Path work, Map<String, String> environment, List<String> args) throws Exception {
+    Process p = start(work, environment, args, null);
+    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
+    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+    if (!p.waitFor(15, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("cutover " + args + " did not end within 15 minutes");
+    }
+    return new ChildRun(p.exitValue(), out.get(), err.get());
+  }
+
+  /** Starts {@code cutover args…} as {@link #of} does; with {@code output}, its stdout and stderr go to that file. */
+  static Process start(Path work, Map<String, String> environment, List<String> args, Path output) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp",
         System.getProperty("java.class.path"), Main.class.getName()));
@@ -34,15 +46,12 @@ record ChildRun(int exit, String out, String err) {
         builder.environment().put(k, v);
       }
     });
+    if (output != null) {
+      builder.redirectErrorStream(true).redirectOutput(output.toFile());
+    }
     Process p = builder.start();
     p.getOutputStream().close();
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
-    if (!p.waitFor(180, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("cutover " + args + " did not end within 180 s");
-    }
-    return new ChildRun(p.exitValue(), out.get(), err.get());
+    return p;
   }
 
   private static String drain(InputStream in) {
