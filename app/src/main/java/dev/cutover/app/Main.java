@@ -10,6 +10,7 @@ import dev.cutover.app.cli.SwapCommands;
 import dev.cutover.app.demo.DemoCommand;
 import dev.cutover.app.cli.CheckCommand;
 import dev.cutover.app.cli.ConnectionOptions;
+import dev.cutover.app.cli.ConnectionSettings;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.PlanCommand;
 import dev.cutover.app.cli.PreflightCommand;
@@ -19,6 +20,8 @@ import dev.cutover.app.cli.SpecOptions;
 import dev.cutover.app.cli.StatusCommand;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Redaction;
+import dev.cutover.engine.api.SavedProfile;
+import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.CutoverConsole;
 import dev.cutover.engine.connect.Session;
@@ -47,10 +50,12 @@ import picocli.CommandLine.Mixin;
     exitCodeList = {
         "0:success", "1:internal error", "2:bad input", "3:could not connect, or the server is unsuitable",
         "4:the embedded engine could not be fetched or started", "5:a statement failed on the server",
-        "6:a check found a blocking problem", "130:interrupted"})
+        "6:a check found a blocking problem", "7:the console cannot open a window (no desktop session)",
+        "130:interrupted"})
 public final class Main implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec self;
 
   public static void main(String[] args) {
     // What this process is, for the embedded server's log of who uses it: cutover backfill, cutover console, …
@@ -102,6 +107,7 @@ public final class Main implements Callable<Integer> {
         variables.add(args.get(i).substring("--password-env=".length()));
       }
     }
+    profilePasswordVariable(args).ifPresent(variables::add);
     for (String variable : variables) {
       String value = variable.isEmpty() ? null : System.getenv(variable);
       if (value != null) {
@@ -110,6 +116,27 @@ public final class Main implements Callable<Integer> {
       }
     }
     return List.copyOf(secrets);
+  }
+
+  /** The variable a saved profile named by --profile or CUTOVER_PROFILE reads its password from, if it does. */
+  private static java.util.Optional<String> profilePasswordVariable(List<String> args) {
+    String name = System.getenv(ConnectionSettings.PROFILE_VARIABLE);
+    for (int i = 0; i < args.size(); i++) {
+      if (args.get(i).equals("--profile") && i + 1 < args.size()) {
+        name = args.get(i + 1);
+      } else if (args.get(i).startsWith("--profile=")) {
+        name = args.get(i).substring("--profile=".length());
+      }
+    }
+    if (name == null || name.isBlank()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return ProfileStore.forUser().find(name).filter(p -> p.password() == SavedProfile.Password.ENVIRONMENT)
+          .map(SavedProfile::passwordReference);
+    } catch (CutoverException unreadable) {
+      return java.util.Optional.empty(); // the command refuses the profiles file itself, in a sentence
+    }
   }
 
   /**
@@ -131,6 +158,23 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    var noDisplay = DesktopSession.missing(System::getenv, DesktopSession.launcher());
+    if (noDisplay.isPresent()) {
+      self.commandLine().getErr().println("error: " + noDisplay.get());
+      return ExitCodes.NO_DESKTOP;
+    }
+    try {
+      return console();
+    } catch (UnsupportedOperationException e) {
+      if (e.getMessage() == null || !e.getMessage().contains("DISPLAY")) {
+        throw e;
+      }
+      self.commandLine().getErr().println("error: " + DesktopSession.unreachable(System.getenv("DISPLAY"), DesktopSession.launcher()));
+      return ExitCodes.NO_DESKTOP;
+    }
+  }
+
+  private int console() {
     boolean embedded = connection.embedded();
     String target = embedded
         ? "embedded ClickHouse (data: " + connection.dataDirectory() + ")"

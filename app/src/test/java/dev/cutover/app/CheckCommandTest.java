@@ -25,7 +25,12 @@ class CheckCommandTest {
     assertEquals(0, outcome.exit(), outcome.err());
     assertEquals("ok: ClickHouse " + TestEngine.session().server().version() + " at 127.0.0.1:"
         + TestEngine.server().port() + " (embedded, data: " + data + ")", outcome.out().strip());
+    assertEquals("", outcome.err(), "joining and connecting are said only with --verbose");
     assertTrue(TestEngine.server().running(), "a joining check leaves the shared server running");
+    CommandRun verbose = run("check", "--verbose", "--data-dir", data.toString());
+    assertEquals(0, verbose.exit(), verbose.err());
+    assertTrue(verbose.err().contains("\nJoining the Cutover server running on " + data + "\n"), verbose.err());
+    assertTrue(verbose.err().contains("  data dir  " + data + "  (from option --data-dir)"), verbose.err());
   }
 
   @Test
@@ -45,7 +50,7 @@ class CheckCommandTest {
 
   @Test
   void theEmbeddedEngineStartsOnAFreshDataDirectoryAndStopsWhenItsIdlePeriodEnds() throws Exception {
-    CommandRun outcome = run("check", "--data-dir", dir.toString());
+    CommandRun outcome = run("check", "--verbose", "--data-dir", dir.toString());
     assertEquals(0, outcome.exit(), outcome.err());
     assertTrue(outcome.out().startsWith("ok: ClickHouse 26.7"), outcome.out());
     assertTrue(outcome.out().strip().endsWith("(embedded, data: " + dir + ")"), outcome.out());

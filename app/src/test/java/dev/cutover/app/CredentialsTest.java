@@ -92,8 +92,8 @@ class CredentialsTest {
           refused.err());
       outcomes.add(refused);
       // The embedded engine, started by the command line itself: its server child must not inherit the password.
-      Outcome local = cutover(secret, home, work, "check", List.of("--data-dir", embedded.toString(),
-          "--password-env", "ANOTHER_PASSWORD"));
+      Outcome local = cutover(secret, home, work, "check", List.of("--verbose", "--data-dir",
+          embedded.toString(), "--password-env", "ANOTHER_PASSWORD"));
       assertEquals(0, local.exit(), local.err());
       assertTrue(local.err().contains("Starting ClickHouse on 127.0.0.1:"), local.err());
       assertTrue(childEnvironments.get() > 0, "the server child's environment was read");

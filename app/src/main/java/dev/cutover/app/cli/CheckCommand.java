@@ -11,7 +11,10 @@ import picocli.CommandLine.Spec;
 
 /** Connects, checks the server and prints one line: {@code ok: ClickHouse … at …}. */
 @Command(name = "check", mixinStandardHelpOptions = true,
-    description = "Connect (to the embedded engine unless --jdbc-url is given), check the server, print one line.")
+    description = {"Connect (to the embedded engine unless a server is given by --jdbc-url, --profile or "
+        + "$CUTOVER_JDBC_URL), check the server, print one line.",
+        "With --verbose, first says on stderr where each connection setting came from: an option, an environment "
+            + "variable, the profile, or the built-in default (never a password)."})
 public final class CheckCommand implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;

@@ -3,6 +3,8 @@ package dev.cutover.app.cli;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.PasswordSource;
+import dev.cutover.engine.api.Redaction;
+import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
@@ -13,85 +15,122 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * Where to connect, shared by every command: the embedded default, or a server given by a JDBC URL
- * and a user. The password never comes from the command line: it comes from an environment
- * variable or an interactive prompt.
+ * Where to connect, shared by every command: the embedded default, or a server given by an option, an environment
+ * variable or a saved profile of the console (see {@link ConnectionSettings} for which wins). The password never
+ * comes from the command line: it comes from an environment variable, a file a profile names, or a prompt.
  */
 public final class ConnectionOptions {
 
   /** The environment variable read for the password unless --password-env names another. */
-  public static final String DEFAULT_PASSWORD_VARIABLE = "CUTOVER_PASSWORD";
+  public static final String DEFAULT_PASSWORD_VARIABLE = ConnectionSettings.PASSWORD_VARIABLE;
 
   @Option(names = "--jdbc-url", paramLabel = "URL",
-      description = "Connect to this ClickHouse server instead of the embedded one, "
-          + "e.g. jdbc:clickhouse://host:8123 or jdbc:clickhouse:https://host:8443.")
+      description = "Connect to this ClickHouse server instead of the embedded one, e.g. jdbc:clickhouse://host:8123 "
+          + "or jdbc:clickhouse:https://host:8443 (default: $CUTOVER_JDBC_URL, else the profile's).")
   String jdbcUrl;
 
-  @Option(names = "--user", paramLabel = "NAME", description = "ClickHouse user (default: ${DEFAULT-VALUE}).",
-      defaultValue = "default")
+  @Option(names = "--profile", paramLabel = "NAME",
+      description = "Connect as the console's saved profile NAME says (~/.config/cutover/profiles.yaml; default: "
+          + "$CUTOVER_PROFILE). Options and CUTOVER_* variables override its settings one by one.")
+  String profile;
+
+  @Option(names = "--user", paramLabel = "NAME",
+      description = "ClickHouse user on a server (default: $CUTOVER_USER, else the profile's, else default).")
   String user;
 
   @Option(names = "--database", paramLabel = "NAME",
-      description = "Working database for Cutover's own state; must be Atomic (default: default on a server, "
-          + "cutover on the embedded engine).")
+      description = "Working database for Cutover's own state on a server; must be Atomic (default: "
+          + "$CUTOVER_DATABASE, else the profile's, else default). The embedded engine always uses its own, cutover.")
   String database;
 
   @Option(names = "--password-env", paramLabel = "VARIABLE",
-      description = "Environment variable that holds the password (default: " + DEFAULT_PASSWORD_VARIABLE + ").")
-  String passwordVariable = DEFAULT_PASSWORD_VARIABLE;
+      description = "Environment variable that holds the password (default: " + DEFAULT_PASSWORD_VARIABLE
+          + ", else where the profile says).")
+  String passwordVariable;
 
   @Option(names = "--ask-password", description = "Ask for the password on the terminal.")
   boolean askPassword;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Data directory of the embedded ClickHouse (default: ~/.local/share/cutover/embedded).")
+      description = "Use the embedded ClickHouse on this data directory (default: ~/.local/share/cutover/embedded).")
   Path dataDir;
 
+  @Option(names = {"-v", "--verbose"},
+      description = "Say where each connection setting came from, and each step of connecting, on stderr.")
+  boolean verbose;
+
+  private ConnectionSettings resolved;
+
+  /** The settings as the options, the environment and the profiles give them, resolved once. */
+  public ConnectionSettings settings() {
+    if (resolved == null) {
+      ConnectionSettings.Given given = new ConnectionSettings.Given(jdbcUrl, user, database, profile,
+          passwordVariable, askPassword, dataDir);
+      resolved = ConnectionSettings.resolve(given, System::getenv, ProfileStore::forUser,
+          UserDirectories.embeddedData(), ConnectionOptions::terminalPrompt);
+    }
+    return resolved;
+  }
+
+  public boolean verbose() {
+    return verbose;
+  }
+
   public boolean embedded() {
-    return jdbcUrl == null;
+    return settings().embedded();
   }
 
   public Path dataDirectory() {
     return dataDir != null ? dataDir : UserDirectories.embeddedData();
   }
 
-  /** The profile for --jdbc-url; only meaningful when {@link #embedded()} is false. */
+  /** The profile for a server; only meaningful when {@link #embedded()} is false. */
   public ConnectionProfile profile() {
-    if (embedded()) {
-      throw new InvalidInputException("jdbc-url", "No --jdbc-url was given; Cutover uses the embedded engine.");
-    }
-    return ConnectionProfile.of(jdbcUrl, user, passwordSource(), database == null ? "default" : database);
+    return settings().profile();
   }
 
-  private PasswordSource passwordSource() {
-    if (askPassword) {
-      return PasswordSource.prompt(() -> {
-        Console console = System.console();
-        if (console == null) {
-          throw new InvalidInputException("ask-password", "--ask-password needs a terminal; set the password in $"
-              + passwordVariable + " instead.");
-        }
-        return console.readPassword("Password for %s: ", user);
-      });
-    }
-    var source = PasswordSource.environment(passwordVariable);
-    return System.getenv(passwordVariable) == null ? PasswordSource.none() : source;
-  }
-
-  /** Opens a session as these options say, reporting progress of starting the embedded engine to {@code err}. */
-  public Session open(PrintWriter err) {
-    if (!embedded()) {
-      if (dataDir != null) {
-        throw new InvalidInputException("data-dir", "--data-dir applies to the embedded engine only; "
-            + "remove it when connecting with --jdbc-url.");
+  private static PasswordSource terminalPrompt(String user) {
+    return PasswordSource.prompt(() -> {
+      Console console = System.console();
+      if (console == null) {
+        throw new InvalidInputException("ask-password", "--ask-password needs a terminal; set the password in $"
+            + DEFAULT_PASSWORD_VARIABLE + " instead.");
       }
-      return Session.connect(profile());
+      return console.readPassword("Password for %s: ", user);
+    });
+  }
+
+  /**
+   * Opens a session as these options say. With --verbose, first every setting and where it came from, then each
+   * step of connecting, on {@code err}; without it only work that takes long (fetching the engine) is reported.
+   */
+  public Session open(PrintWriter err) {
+    ConnectionSettings settings = settings();
+    if (verbose) {
+      err.println("Connection settings (an option wins over an environment variable, which wins over the profile):");
+      settings.settings().forEach(s -> err.println(s.line()));
+      err.flush();
     }
-    if (database != null) {
-      throw new InvalidInputException("database", "--database applies to a server given with --jdbc-url; "
-          + "the embedded engine always uses its own Atomic database " + Session.EMBEDDED_DATABASE + ".");
+    if (!settings.embedded()) {
+      if (verbose) {
+        err.println("Connecting to " + Redaction.url(settings.profile().jdbcUrl()) + " as " + settings.profile().user());
+        err.flush();
+      }
+      return Session.connect(settings.profile());
     }
-    return Session.embedded(dataDirectory(), EngineLibrary.fromEnvironment(), progressTo(err));
+    return Session.embedded(settings.dataDirectory(), EngineLibrary.fromEnvironment(), progress(err));
+  }
+
+  /** Progress of getting the embedded engine ready: every step with --verbose, else only work that measures itself. */
+  public EngineProgress progress(PrintWriter err) {
+    EngineProgress all = progressTo(err);
+    // Joining, connecting and starting report no amount; fetching and unpacking the engine, which take minutes
+    // once, do.
+    return verbose ? all : (step, done, total) -> {
+      if (done >= 0) {
+        all.report(step, done, total);
+      }
+    };
   }
 
   /** Progress lines on stderr, one per step; byte counts as a percentage. */

@@ -19,6 +19,7 @@ import dev.cutover.engine.api.StepRefusedException;
  *   <li>5 a statement failed on the server
  *   <li>6 a step was refused in the state it found, or a check found a blocking problem: a closed gate,
  *       a repair or target held by another process, a failed preflight, a red reconciliation
+ *   <li>7 the console cannot open its window: no desktop session (no display); the command line still works
  *   <li>130 interrupted
  * </ul>
  */
@@ -31,6 +32,7 @@ public final class ExitCodes {
   public static final int EMBEDDED = 4;
   public static final int QUERY = 5;
   public static final int BLOCKED = 6;
+  public static final int NO_DESKTOP = 7;
   public static final int INTERRUPTED = 130;
 
   private ExitCodes() {}

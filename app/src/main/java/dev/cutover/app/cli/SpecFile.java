@@ -8,7 +8,8 @@ import picocli.CommandLine.Option;
 /** Just the spec, for commands that take no range. */
 public final class SpecFile {
 
-  @Option(names = "--spec", paramLabel = "FILE", required = true, description = "The spec of the table (see docs/SPEC.md), or 'demo' for the demo world's.")
+  @Option(names = "--spec", paramLabel = "FILE",
+      description = "The spec of the table (see docs/SPEC.md), or 'demo' for the demo world's (default: $CUTOVER_SPEC).")
   Path path;
 
   public TableSpec load(Engine engine) {

@@ -14,9 +14,13 @@ import picocli.CommandLine.Option;
 /** The spec, the range, the boundary and throttle overrides, shared by plan, preflight and backfill. */
 public final class SpecOptions {
 
-  @Option(names = "--spec", paramLabel = "FILE", required = true,
-      description = "The spec of the table (YAML; see docs/SPEC.md), or 'demo' for the demo world's.")
+  @Option(names = "--spec", paramLabel = "FILE",
+      description = "The spec of the table (YAML; see docs/SPEC.md), or 'demo' for the demo world's (default: "
+          + "$CUTOVER_SPEC).")
   Path spec;
+
+  /** The environment variable that names the spec when --spec is not given. */
+  public static final String SPEC_VARIABLE = "CUTOVER_SPEC";
 
   @Option(names = "--from", paramLabel = "HOUR", description = "First hour to recompute, UTC (default: the start of the reprocessing window).")
   String from;
@@ -44,6 +48,7 @@ public final class SpecOptions {
   Long serverWait;
 
   public TableSpec load(Engine engine) {
+    spec = path(spec);
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
       return engine.loadSpec(demoSpec());
     }
@@ -53,6 +58,19 @@ public final class SpecOptions {
     }
     // A directory, a pipe or a device is refused by the engine, without opening it, in a sentence that says which.
     return engine.loadSpec(spec);
+  }
+
+  /** The spec --spec names, else the one $CUTOVER_SPEC names; refused when neither does. */
+  static Path path(Path given) {
+    if (given != null) {
+      return given;
+    }
+    String variable = System.getenv(SPEC_VARIABLE);
+    if (variable == null || variable.isBlank()) {
+      throw new InvalidInputException("spec", "No spec was given; pass --spec FILE (or --spec demo for the demo "
+          + "world), or set " + SPEC_VARIABLE + " to its path.");
+    }
+    return Path.of(variable.strip());
   }
 
   /** {@code --spec demo}: the demo world's spec, written out where operators can read it. */

@@ -34,7 +34,7 @@ public final class StatusCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(engine);
-    String specArgument = specFile.path.toString();
+    String specArgument = SpecOptions.path(specFile.path).toString();
     RepairStatus status = engine.status(spec);
     List<RunRecord> runs = engine.runs(spec);
     RunRecord shown = runId == null ? runs.stream().findFirst().orElse(null)

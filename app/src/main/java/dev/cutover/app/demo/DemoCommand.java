@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
             + "writing it.",
         "",
         "Start with 'cutover demo seed', then 'cutover demo live' in a terminal of its own."},
-    subcommands = {DemoSeedCommand.class, DemoStatusCommand.class, DemoLiveCommand.class, DemoDeployV2Command.class,
+    subcommands = {DemoSeedCommand.class, DemoStatusCommand.class, DemoIncidentCommand.class, DemoLiveCommand.class,
+        DemoDeployV2Command.class,
         DemoResetCommand.class, DemoExportSpecCommand.class, CommandLine.HelpCommand.class})
 public final class DemoCommand implements Callable<Integer> {
 

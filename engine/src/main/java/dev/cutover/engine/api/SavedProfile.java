@@ -99,7 +99,7 @@ public record SavedProfile(String name, String jdbcUrl, String user, String data
       case ENVIRONMENT -> {
         if (reference.isEmpty()) {
           throw new InvalidInputException("profile-password-env", "Give the name of the environment variable that "
-              + "holds the password, for example CLICKHOUSE_PASSWORD.");
+              + "holds the password, for example CUTOVER_PASSWORD.");
         }
         yield PasswordSource.environment(reference);
       }

@@ -109,7 +109,9 @@ public final class Gates {
       long minimum = spec.minimumOverlap().toHours();
       conditions.add(new Condition("overlap", liveWriter.startsAtBoundary() && liveWriter.hours() >= minimum,
           "v1 and v2 were both written live for " + liveWriter.hours() + " hour(s) since B = " + r.boundary().get()
-              + "; at least " + minimum + " are required."));
+              + "; at least " + minimum + " are required" + (liveWriter.hours() >= minimum ? "." : ", so "
+              + (minimum - liveWriter.hours()) + " more hour(s) are needed: keep both live writers running (on the "
+              + "demo world, ./cutover demo live writes them) and check again.")));
     }
     conditions.add(atomic());
     return new Gate(Gate.CUTOVER, conditions, current, judged);

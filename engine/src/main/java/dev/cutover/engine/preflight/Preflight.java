@@ -214,8 +214,9 @@ public final class Preflight {
       return new Check("side effects", Status.FAIL, "These dependents react to writes: " + String.join(", ", open)
           + ". The backfill writes only the target by REPLACE PARTITION, which fires no materialized view, but "
           + "anything that reads these tables must not re-emit effects for replayed history.",
-          "Review each one, then acknowledge it by name (" + open.getFirst().replaceAll(" .*", "")
-              + ", and so on for each dependent).");
+          "Review each one, then acknowledge it by name: add " + found.stream().filter(d -> !d.acknowledged())
+              .map(d -> "--acknowledge " + d.name()).collect(java.util.stream.Collectors.joining(" "))
+              + " on the command line, or tick it under \"Reviewed dependents\" on the Plan screen.");
     }
     return new Check("side effects", Status.WARN, "Acknowledged dependents: " + String.join(", ", dependents) + ".", "");
   }

@@ -57,7 +57,7 @@ public final class ProfileDialog {
     password.valueProperty().subscribe(p -> {
       boolean needed = p == Password.ENVIRONMENT || p == Password.FILE;
       referenceLabel.setText(p == Password.FILE ? "Password _file" : "_Variable");
-      reference.setPromptText(p == Password.FILE ? "/home/you/.clickhouse-password" : "CLICKHOUSE_PASSWORD");
+      reference.setPromptText(p == Password.FILE ? "/home/you/.clickhouse-password" : "CUTOVER_PASSWORD");
       reference.setDisable(!needed);
       if (!needed) {
         reference.clear();
