@@ -36,15 +36,20 @@ class ServerCommandTest {
     Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--enable-native-access=ALL-UNNAMED", "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
         "-cp", System.getProperty("java.class.path"), Main.class.getName(), "server", "--data-dir", dir.toString(),
-        "--idle", "10m").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        "--idle", "10m", "--json").redirectError(ProcessBuilder.Redirect.DISCARD).start();
     List<String> printed = new ArrayList<>();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream()))) {
       printed.add(out.readLine());
-      assertTrue(printed.getFirst() != null && printed.getFirst().startsWith("started: ClickHouse at 127.0.0.1:"),
+      assertTrue(printed.getFirst() != null && printed.getFirst().contains("\"event\":\"started\""),
           "cutover server printed " + printed);
+      JsonContract.requireFits("server", printed.getFirst());
 
       CommandRun status = CommandRun.of(List.of("server", "status", "--data-dir", dir.toString()));
       assertEquals(ExitCodes.OK, status.exit(), status.err());
+      CommandRun statusJson = CommandRun.of(List.of("server", "status", "--data-dir", dir.toString(), "--json"));
+      JsonContract.requireDocument("server-status", statusJson);
+      assertTrue(statusJson.out().contains("\"running\":true") && statusJson.out().contains("(cutover server)"),
+          statusJson.out());
       assertTrue(status.out().startsWith("The server serves at 127.0.0.1:"), status.out());
       assertTrue(status.out().contains("Used by process " + holder.pid() + " (cutover server)."), status.out());
 
@@ -60,7 +65,9 @@ class ServerCommandTest {
       assertTrue(holder.waitFor(30, TimeUnit.SECONDS), "cutover server ended once its server stopped");
     }
     assertEquals(ExitCodes.OK, holder.exitValue());
-    assertTrue(printed.getLast().startsWith("The server stopped (see "), printed.toString());
+    JsonContract.requireFits("server", printed.getLast());
+    assertTrue(printed.getLast().contains("\"event\":\"stopped\"") && printed.getLast().contains("The server stopped "
+        + "(see "), printed.toString());
     String log = Files.readString(dir.resolve("server.log"));
     assertTrue(log.contains("client " + holder.pid() + " (cutover server) joined"), log);
     assertTrue(log.contains("stopping (asked to stop: cutover server stop, by "), log);
@@ -68,6 +75,9 @@ class ServerCommandTest {
 
     CommandRun after = CommandRun.of(List.of("server", "stop", "--data-dir", dir.toString()));
     assertEquals("No server runs on " + dir + ".", after.out().strip());
+    CommandRun afterJson = CommandRun.of(List.of("server", "stop", "--data-dir", dir.toString(), "--json"));
+    JsonContract.requireDocument("server-stop", afterJson);
+    assertTrue(afterJson.out().contains("\"stopped\":false"), afterJson.out());
   }
 
   @Test
@@ -83,6 +93,7 @@ class ServerCommandTest {
   void serverCommandsRefuseARemoteServer() {
     CommandRun remote = CommandRun.of(List.of("server", "status", "--jdbc-url", "jdbc:clickhouse://db.example:8123"));
     assertEquals(ExitCodes.INPUT, remote.exit());
-    assertTrue(remote.err().contains("cutover server works on the embedded engine; remove --jdbc-url."), remote.err());
+    assertTrue(remote.err().contains("cutover server works on the embedded engine only; remove --jdbc-url (and unset "
+        + "CUTOVER_JDBC_URL), or name the data directory with --data-dir."), remote.err());
   }
 }

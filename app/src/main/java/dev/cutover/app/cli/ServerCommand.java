@@ -35,7 +35,11 @@ import picocli.CommandLine.Spec;
 public final class ServerCommand implements Callable<Integer> {
 
   @Mixin ConnectionOptions connection;
+  @Mixin JsonOption output;
   @Spec CommandSpec spec;
+
+  /** One line of {@code cutover server --json}: what happened to the server, as it happened. */
+  record ServerEvent(String command, String event, Integer port, Long pid, String dataDirectory, String sentence) {}
 
   @Option(names = "--idle", paramLabel = "DURATION",
       description = "How long a server started here waits once no Cutover process uses it, e.g. 90s, 10m, 2h "
@@ -59,40 +63,38 @@ public final class ServerCommand implements Callable<Integer> {
     // Ctrl-C lets go of the server, which goes on serving its other clients.
     Runtime.getRuntime().addShutdownHook(new Thread(keeper::close));
     EmbeddedServer server = keeper.server();
-    out.println((server.owner() ? "started" : "joined") + ": ClickHouse at 127.0.0.1:" + server.port() + " (process "
-        + server.pid() + ", data " + server.dataDirectory() + ")");
-    out.println("Other Cutover commands on this data directory use this server. Ctrl-C lets go of it; it stops by "
-        + "itself once no Cutover process has used it for " + (server.owner() ? describe(wait) : "its idle period")
-        + ", or now with: cutover server stop");
-    out.flush();
+    String started = server.owner() ? "started" : "joined";
+    output.print(out, event(started, server, null), List.of(started + ": ClickHouse at 127.0.0.1:" + server.port()
+        + " (process " + server.pid() + ", data " + server.dataDirectory() + ")", "Other Cutover commands on this "
+        + "data directory use this server. Ctrl-C lets go of it; it stops by itself once no Cutover process has used "
+        + "it for " + (server.owner() ? describe(wait) : "its idle period") + ", or now with: cutover server stop"));
     ServerKeeper.Ending end = keeper.keep(new ServerKeeper.Events() {
       @Override
       public void died(String sentence) {
-        out.println(sentence);
-        out.flush();
+        output.print(out, event("died", null, sentence), List.of(sentence));
       }
 
       @Override
       public void restarted(EmbeddedServer next) {
-        out.println("restarted: ClickHouse at 127.0.0.1:" + next.port() + " (process " + next.pid() + ", data "
-            + next.dataDirectory() + ")");
-        out.flush();
+        output.print(out, event("restarted", next, null), List.of("restarted: ClickHouse at 127.0.0.1:" + next.port()
+            + " (process " + next.pid() + ", data " + next.dataDirectory() + ")"));
       }
 
       @Override
       public void silence(String sentence) {
-        out.println(sentence);
-        out.flush();
+        output.print(out, event("silent", null, sentence), List.of(sentence));
       }
     });
     return switch (end.kind()) {
       case RELEASED -> ExitCodes.OK;
       case STOPPED -> {
-        out.println(end.sentence());
-        out.flush();
+        output.print(out, event("stopped", null, end.sentence()), List.of(end.sentence()));
         yield ExitCodes.OK;
       }
       case DIED -> {
+        if (output.on()) {
+          output.print(out, event("died", null, end.sentence()), List.of());
+        }
         err.println(end.sentence());
         err.flush();
         yield ExitCodes.EMBEDDED;
@@ -100,9 +102,15 @@ public final class ServerCommand implements Callable<Integer> {
     };
   }
 
+  private ServerEvent event(String what, EmbeddedServer server, String sentence) {
+    return new ServerEvent("server", what, server == null ? null : server.port(), server == null ? null : server.pid(),
+        connection.dataDirectory().toString(), sentence);
+  }
+
   static void requireEmbedded(ConnectionOptions connection) {
     if (!connection.embedded()) {
-      throw new InvalidInputException("jdbc-url", "cutover server works on the embedded engine; remove --jdbc-url.");
+      throw new InvalidInputException("jdbc-url", "cutover server works on the embedded engine only; remove --jdbc-url "
+          + "(and unset CUTOVER_JDBC_URL), or name the data directory with --data-dir.");
     }
   }
 
@@ -116,7 +124,11 @@ public final class ServerCommand implements Callable<Integer> {
           + "connection.")
   static final class Stop implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
+    @Mixin JsonOption output;
     @Spec CommandSpec spec;
+
+    /** {@code cutover server stop --json}. */
+    record StopDocument(String command, String dataDirectory, boolean stopped, String server, List<String> clients) {}
 
     @Override
     public Integer call() {
@@ -125,10 +137,10 @@ public final class ServerCommand implements Callable<Integer> {
       List<String> users = EmbeddedServer.clients(connection.dataDirectory());
       var stopped = EmbeddedServer.stopRunning(connection.dataDirectory(), "cutover server stop, by "
           + System.getProperty("user.name"));
-      out.println(stopped.map(where -> "stopped: the server at " + where + (users.isEmpty() ? ""
-          : ", which " + String.join(", ", users) + " used")).orElse("No server runs on " + connection.dataDirectory()
-              + "."));
-      out.flush();
+      output.print(out, new StopDocument("server stop", connection.dataDirectory().toString(), stopped.isPresent(),
+          stopped.orElse(null), users), List.of(stopped.map(where -> "stopped: the server at " + where
+              + (users.isEmpty() ? "" : ", which " + String.join(", ", users) + " used"))
+          .orElse("No server runs on " + connection.dataDirectory() + ".")));
       return ExitCodes.OK;
     }
   }
@@ -137,7 +149,12 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Say whether the embedded server of the data directory runs, and which Cutover processes use it.")
   static final class Status implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
+    @Mixin JsonOption output;
     @Spec CommandSpec spec;
+
+    /** {@code cutover server status --json}. */
+    record StatusDocument(String command, String dataDirectory, boolean running, String server,
+        List<String> clients) {}
 
     @Override
     public Integer call() {
@@ -145,12 +162,14 @@ public final class ServerCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       var running = EmbeddedServer.describeRunning(connection.dataDirectory());
       List<String> users = EmbeddedServer.clients(connection.dataDirectory());
-      out.println(running.orElse("No server runs on " + connection.dataDirectory() + "."));
+      List<String> lines = new java.util.ArrayList<>(List.of(running.orElse("No server runs on "
+          + connection.dataDirectory() + ".")));
       if (running.isPresent()) {
-        out.println(users.isEmpty() ? "No Cutover process uses it now; it stops once its idle period is over."
+        lines.add(users.isEmpty() ? "No Cutover process uses it now; it stops once its idle period is over."
             : "Used by " + String.join(", ", users) + ".");
       }
-      out.flush();
+      output.print(out, new StatusDocument("server status", connection.dataDirectory().toString(), running.isPresent(),
+          running.orElse(null), users), lines);
       return running.isPresent() ? ExitCodes.OK : ExitCodes.CONNECTION;
     }
   }
