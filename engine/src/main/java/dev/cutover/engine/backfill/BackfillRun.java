@@ -314,7 +314,7 @@ public final class BackfillRun {
             failedHours.remove(o.hour());
             rowsWritten.addAndGet(o.rows());
             hoursDone.incrementAndGet();
-            listener.on(new BackfillEvent.HourWritten(id(), o.hour(), o.rows(), o.checksum()));
+            listener.on(new BackfillEvent.HourWritten(id(), o.hour(), o.rows(), o.checksum(), carry));
           }
           progress("");
           return;
