@@ -25,6 +25,11 @@ final class DemoText {
           count(result.v1Rows()), count(result.v1Hours()));
       s.incidentHour().ifPresent(h -> out.printf("Incident: pnl_v1 holds the hour %s twice (a retried append).%n",
           Hours.readable(h)));
+      if (s.bugFrom().isAfter(s.historyStart())) {
+        out.printf("The fee bug shipped at %s: pnl_v1 is correct before it. Repair only the affected hours with "
+            + "'cutover plan --spec demo --affected %s/<boundary>' (and the same on backfill).%n",
+            Hours.readable(s.bugFrom()), Hours.iso(s.bugFrom()));
+      }
     }
     out.flush();
   }
