@@ -130,6 +130,17 @@ class BoundedRepairTest {
     assertEquals(0L, world.sql.queryLong("look for v2", "SELECT count() FROM system.tables WHERE database = ? AND "
         + "name = 'visits_v2'", world.database), "nothing was written");
 
+    // A v2 ordered otherwise cannot take v1's parts: preflight says so and nothing is carried.
+    world.sql.execute("a v2 ordered otherwise", "CREATE TABLE visits_v2 AS visits_v1 ENGINE = MergeTree "
+        + "PARTITION BY toStartOfHour(hour) ORDER BY (site, hour)");
+    var report = engine.preflight(plan(Optional.of(affected)), java.util.List.of()).report();
+    var partition = report.checks().stream().filter(c -> c.name().equals("partition key")).findFirst().orElseThrow();
+    assertFalse(report.passed());
+    assertTrue(partition.finding().startsWith("The sorting key of " + world.database + ".visits_v2 is 'site, hour' but "
+        + "that of " + world.database + ".visits_v1 is 'hour, site'"), partition.finding());
+    assertEquals(0L, world.sql.queryLong("count v2", "SELECT count() FROM visits_v2"));
+    world.sql.execute("drop it", "DROP TABLE visits_v2 SYNC");
+
     TableSpec bounded = SpecLoader.parse(world.specYaml() + "affected:\n  from: " + affected.from().start()
         + "\n  to: " + affected.to().start() + "\n", "visits.yaml");
     assertEquals(Optional.of(affected), bounded.affected());
