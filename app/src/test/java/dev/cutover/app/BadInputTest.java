@@ -119,10 +119,11 @@ class BadInputTest {
             "--boundary", edge.plusHours(-5).toString(), "--to", edge.plusHours(-3).toString()),
         backfill("a concurrency of zero", () -> "--concurrency is 0; give a whole number from 1 to 32.",
             "--concurrency", "0"),
-        backfill("an affected window past the boundary", () -> "The affected window " + new HourRange(first.plusHours(10),
-            latest.plusHours(1)) + " ends after the boundary " + latest + "; the backfill recomputes only hours before "
-            + "the boundary (the corrected live writer owns the rest). End the affected window at " + latest
-            + " or earlier.", "--affected", first.plusHours(10) + "/" + latest.plusHours(1)),
+        backfill("an affected window past the boundary", () -> "The affected window "
+            + new HourRange(first.plusHours(10), latest.plusHours(1)) + " ends after the boundary " + latest
+            + "; the backfill recomputes only hours before the boundary (the corrected live writer owns the rest). "
+            + "End the affected window at " + latest + " or earlier.",
+            "--affected", first.plusHours(10) + "/" + latest.plusHours(1)),
         backfill("an affected window that is not two hours", () -> "The affected window (--affected) '"
             + first.plusHours(10) + "' is not two hours joined by '/'; write it as FROM/TO in UTC, the end exclusive, "
             + "such as 2026-06-03/2026-06-05T12:00.", "--affected", first.plusHours(10).toString()),

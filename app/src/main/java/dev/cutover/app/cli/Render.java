@@ -44,7 +44,8 @@ final class Render {
         + " from " + p.spec().liveTable() + "'s sources");
     out.add("  range      " + p.range() + ", " + p.hours().size() + " hours");
     p.affected().ifPresent(a -> out.add("  affected   " + a + ": " + p.computed().size() + " hours recomputed; "
-        + p.carried().size() + " carried unchanged from " + p.spec().liveTable() + " by REPLACE PARTITION (no recompute)"));
+        + p.carried().size() + " carried unchanged from " + p.spec().liveTable()
+        + " by REPLACE PARTITION (no recompute)"));
     out.add("  boundary   " + p.boundary() + " UTC (live edge " + p.liveEdge() + "); the live writer owns every hour from it on");
     out.add("  overlap    " + p.overlap().map(Object::toString).orElse("none yet"));
     out.add("  sources    ~" + String.format("%,d", p.estimates().sourceRows()) + " rows, ~"

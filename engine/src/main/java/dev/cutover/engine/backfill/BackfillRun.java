@@ -160,7 +160,8 @@ public final class BackfillRun {
   /** The run's record keeps its throttle as it is now: a resume goes on with it. */
   private void saveSettings() {
     try {
-      store.saveRun(run.updateAndGet(r -> r.withParameters(RunParameters.encode(settings.get(), affected), Instant.now())));
+      String parameters = RunParameters.encode(settings.get(), affected);
+      store.saveRun(run.updateAndGet(r -> r.withParameters(parameters, Instant.now())));
     } catch (QueryFailedException e) {
       // The throttle applies here at once; only the record of it waits for the server.
     }

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class BoundedRepairTest {
 
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
   private HourlyWorld world;
   private TableSpec spec;
   private Engine engine;
@@ -91,6 +92,9 @@ class BoundedRepairTest {
     verdict.classes().stream().filter(c -> c.owner() == Owner.CARRIED)
         .forEach(c -> assertEquals(Reconciliation.HourStatus.IDENTICAL, c.status(), c.hour().toString()));
     assertTrue(engine.gate(spec).open(), engine.gate(spec).refusal());
+    String html = java.nio.file.Files.readString(engine.exportHtml(verdict, spec, dir.resolve("report.html")).html());
+    assertTrue(html.contains("This was a bounded repair: 12 affected hours were recomputed and " + plan.carried().size()
+        + " hours were carried unchanged from v1 by hard link, proven identical by checksum alone."), html);
 
     // A late write to v1 in an hour already carried: v2 lacks it, and the gate says so.
     HourPartition late = plan.carried().get(3);
