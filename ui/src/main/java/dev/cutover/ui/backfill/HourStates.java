@@ -140,7 +140,8 @@ public final class HourStates {
   /** One line for a tooltip: the hour, its state, and its rows once written. */
   public String describe(int index) {
     Cell c = cell(index);
-    String rowText = c == Cell.WRITTEN ? ", " + String.format(java.util.Locale.ROOT, "%,d", rows[index]) + " rows" : "";
+    String rowText = c == Cell.WRITTEN || c == Cell.CARRIED
+        ? ", " + String.format(java.util.Locale.ROOT, "%,d", rows[index]) + " rows" : "";
     return hour(index) + " UTC: " + c.words() + rowText;
   }
 
