@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
@@ -15,6 +16,8 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.Owner;
 import dev.cutover.engine.api.Reconciliation.Scope;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.spec.SpecLoader;
 import dev.cutover.engine.testing.HourlyWorld;
@@ -110,6 +113,34 @@ class BoundedRepairTest {
     assertEquals(world.checksums("visits_v1", late, late.plusHours(1)),
         world.checksums("visits_v2", late, late.plusHours(1)));
     assertTrue(engine.gate(spec).open(), engine.gate(spec).refusal());
+  }
+
+  /** A bounded run stopped at a failed hour resumes as it began: the affected hours computed, the rest carried. */
+  @Test
+  void aResumedBoundedRunCarriesAndComputesAsItBegan() throws Exception {
+    world.sql.execute("failures", "CREATE TABLE fail_hours (h DateTime('UTC')) ENGINE = Memory");
+    TableSpec failing = SpecLoader.parse(world.specYaml().replace("GROUP BY hour, site",
+        "AND throwIf(toStartOfHour(ts) IN (SELECT h FROM fail_hours)) = 0 GROUP BY hour, site"), "visits.yaml");
+    Plan plan = engine.plan(failing, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
+        engine.defaults(failing).withConcurrency(1).withBatchHours(1).withRetries(1, java.time.Duration.ZERO));
+    var cleared = Procedure.clear(engine, plan);
+    HourPartition broken = affected.from().plusHours(5);
+    world.sql.execute("plant", "INSERT INTO fail_hours VALUES (toDateTime(?, 'UTC'))", broken.epochSecond());
+    RunRecord failed = engine.backfill(cleared, BackfillEvent.Listener.NONE).await();
+    assertEquals(RunState.FAILED, failed.state(), failed.message());
+    assertTrue(engine.ledger(failed.id()).values().stream().noneMatch(LedgerEntry::carried), "stopped before carrying");
+
+    world.sql.execute("mend", "TRUNCATE TABLE fail_hours");
+    Plan resumed = engine.planResume(failing, failed.id(), java.util.function.UnaryOperator.identity());
+    assertEquals(Optional.of(affected), resumed.affected());
+    RunRecord end = Procedure.backfill(engine, resumed);
+    assertEquals(RunState.SUCCEEDED, end.state(), end.message());
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.ledger(end.id());
+    for (HourPartition h : plan.hours()) {
+      assertEquals(affected.contains(h), !ledger.get(h).carried(), "ledger of " + h + ": " + ledger.get(h));
+    }
+    assertEquals(world.expected(world.first, plan.boundary()), world.checksums("visits_v2", world.first,
+        plan.boundary()));
   }
 
   @Test
