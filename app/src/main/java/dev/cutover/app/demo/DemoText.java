@@ -61,6 +61,9 @@ final class DemoText {
         .orElse("not deployed"));
     out.printf("incident: %s%n", s.incidentHour().map(h -> Hours.readable(h) + ": pnl_v1 holds this hour twice "
         + "(a retried append)").orElse("none"));
+    out.printf("fee bug: %s%n", s.bugFrom().isAfter(s.historyStart()) ? "from " + Hours.readable(s.bugFrom())
+        + " on (pnl_v1 is correct before it; --affected " + Hours.iso(s.bugFrom()) + "/<boundary>)"
+        : "in the whole history");
     out.flush();
   }
 

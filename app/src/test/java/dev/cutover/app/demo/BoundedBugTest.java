@@ -29,8 +29,13 @@ class BoundedBugTest {
     assertThrows(InvalidInputException.class, () -> new SeedOptions(23, 0.03, 3, END, 4));
     try (Database database = TestEngine.freshDatabase(BoundedBugTest.class)) {
       DemoWorld world = DemoWorld.in(database.profile().database());
-      DemoState state = new Seeder(database, world).seed(new SeedOptions(23, 0.03, 3, END, 1), SeedProgress.NONE)
-          .state();
+      SeedResult seeded = new Seeder(database, world).seed(new SeedOptions(23, 0.03, 3, END, 1), SeedProgress.NONE);
+      DemoState state = seeded.state();
+      java.io.StringWriter text = new java.io.StringWriter();
+      DemoText.seedResult(new java.io.PrintWriter(text), world, seeded);
+      assertTrue(text.toString().contains("The fee bug shipped at 2026-11-29 09:00 UTC: pnl_v1 is correct before it. "
+          + "Repair only the affected hours with 'cutover plan --spec demo --affected 2026-11-29T09:00/<boundary>'"),
+          text.toString());
       HourPartition bugFrom = HourPartition.of(END.minus(Hours.ONE.multipliedBy(24)));
       assertEquals(bugFrom.start(), state.bugFrom());
       assertTrue(state.incidentHour().orElseThrow().isBefore(bugFrom.start()), "the incident is before the bug");
