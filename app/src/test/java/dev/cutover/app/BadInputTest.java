@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.ServerVersion;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
@@ -118,6 +119,17 @@ class BadInputTest {
             "--boundary", edge.plusHours(-5).toString(), "--to", edge.plusHours(-3).toString()),
         backfill("a concurrency of zero", () -> "--concurrency is 0; give a whole number from 1 to 32.",
             "--concurrency", "0"),
+        backfill("an affected window past the boundary", () -> "The affected window "
+            + new HourRange(first.plusHours(10), latest.plusHours(1)) + " ends after the boundary " + latest
+            + "; the backfill recomputes only hours before the boundary (the corrected live writer owns the rest). "
+            + "End the affected window at " + latest + " or earlier.",
+            "--affected", first.plusHours(10) + "/" + latest.plusHours(1)),
+        backfill("an affected window that is not two hours", () -> "The affected window (--affected) '"
+            + first.plusHours(10) + "' is not two hours joined by '/'; write it as FROM/TO in UTC, the end exclusive, "
+            + "such as 2026-06-03/2026-06-05T12:00.", "--affected", first.plusHours(10).toString()),
+        backfill("an affected window that ends before it starts", () -> "The affected window (--affected) starts at "
+            + first.plusHours(10) + " and ends at " + first.plusHours(5) + ", so it holds no hour; give a start before "
+            + "the end (the end is exclusive).", "--affected", first.plusHours(10) + "/" + first.plusHours(5)),
         backfill("a resumed run that does not exist", () -> "There is no run 20261129-000000-nothing; list runs with "
             + "./cutover status --spec " + spec + ".", "--resume", "20261129-000000-nothing"),
         new Case("a target partitioned by day", () -> {

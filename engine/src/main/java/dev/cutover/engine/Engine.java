@@ -129,6 +129,16 @@ public final class Engine {
   }
 
   /**
+   * Plans a bounded repair: only the {@code affected} hours are recomputed, the others of the range are
+   * carried from v1. Empty {@code affected} takes the spec's {@code affected}, if any. The window must
+   * lie inside the range (hence before the boundary); otherwise it is refused with a sentence.
+   */
+  public Plan plan(TableSpec spec, Optional<HourPartition> from, Optional<HourPartition> to,
+      Optional<HourPartition> boundary, Optional<HourRange> affected, BackfillSettings settings) {
+    return new Planner(sql, store, spec).plan(from, to, boundary, affected.or(spec::affected), settings, true);
+  }
+
+  /**
    * Plans the continuation of a stopped run: its range and boundary, and the throttle it ran with,
    * changed only where {@code overrides} says so.
    */
@@ -153,9 +163,10 @@ public final class Engine {
     Plan fresh = plan.resumes().isPresent()
         ? planner.resume(new Backfill(sql, store).check(plan.resumes().get(), plan.spec()), plan.settings())
         : planner.plan(Optional.of(plan.range().from()), Optional.of(plan.range().to()), Optional.of(plan.boundary()),
-            plan.settings(), false);
+            plan.affected(), plan.settings(), false);
     Plan checked = new Plan(fresh.spec(), fresh.range(), fresh.boundary(), fresh.liveEdge(), fresh.hours(),
-        fresh.overlap(), plan.estimates(), fresh.statements(), fresh.settings(), fresh.pinned(), fresh.resumes());
+        fresh.overlap(), plan.estimates(), fresh.statements(), fresh.settings(), fresh.pinned(), fresh.resumes(),
+        fresh.affected());
     PreflightReport report = new Preflight(sql, plan.spec(), store).run(checked, acknowledgedDependents, progress);
     return new Preflighted(report, report.passed() ? Optional.of(new ClearedPlan(checked, report)) : Optional.empty());
   }

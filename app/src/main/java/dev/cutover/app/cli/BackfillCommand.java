@@ -52,7 +52,8 @@ public final class BackfillCommand extends EngineCommand {
       }
       plan = engine.planResume(spec, resume, options::overrides);
     } else {
-      plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
+      plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
+          options.settings(engine, spec));
     }
     Preflighted checked = engine.preflight(plan, acknowledged);
     PreflightReport report = checked.report();

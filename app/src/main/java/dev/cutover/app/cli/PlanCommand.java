@@ -18,7 +18,8 @@ public final class PlanCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = options.load(engine);
-    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
+    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
+        options.settings(engine, spec));
     print(RepairDocuments.PlanDocument.of(plan), Render.planLines(plan));
     return ExitCodes.OK;
   }

@@ -25,7 +25,8 @@ public final class PreflightCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = options.load(engine);
-    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.settings(engine, spec));
+    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
+        options.settings(engine, spec));
     PreflightReport report = engine.preflight(plan, acknowledged).report();
     print(RepairDocuments.PreflightDocument.of("preflight", report), Render.preflightLines(report));
     return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;

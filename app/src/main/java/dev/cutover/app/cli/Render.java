@@ -19,6 +19,9 @@ final class Render {
         + " from " + p.spec().liveTable() + "'s sources");
     TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
     t.row("range", Text.window(p.range()) + ", " + Text.hours(p.hours().size()));
+    p.affected().ifPresent(a -> t.row("affected", Text.window(a) + ": " + Text.hours(p.computed().size())
+        + " recomputed; " + Text.hours(p.carried().size()) + " carried unchanged from " + p.spec().liveTable()
+        + " by REPLACE PARTITION (no recompute)"));
     t.row("boundary", Text.hour(p.boundary()) + (p.pinned() ? ", pinned by the repair" : "") + " (live edge "
         + Text.hour(p.liveEdge()) + "); the live writer owns every hour from it on");
     t.row("overlap", p.overlap().map(Text::window).orElse("none yet"));

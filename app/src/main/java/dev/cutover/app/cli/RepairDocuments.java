@@ -23,13 +23,15 @@ final class RepairDocuments {
 
   private RepairDocuments() {}
 
-  record PlanDocument(String command, String spec, String target, Window range, long hours, Instant boundary,
+  record PlanDocument(String command, String spec, String target, Window range, long hours, Window affected,
+      long computedHours, long carriedHours, Instant boundary,
       boolean boundaryPinned, Instant liveEdge, Window overlap, Estimates estimates, Settings settings,
       List<Allowed> allowedNondeterministic, List<String> statements) {
 
     static PlanDocument of(Plan p) {
       return new PlanDocument("plan", p.spec().name(), p.spec().database() + "." + p.spec().targetTable(),
-          Window.of(p.range()), p.hours().size(), hour(p.boundary()), p.pinned(), hour(p.liveEdge()),
+          Window.of(p.range()), p.hours().size(), Window.of(p.affected()), p.computed().size(),
+          p.carried().size(), hour(p.boundary()), p.pinned(), hour(p.liveEdge()),
           Window.of(p.overlap()), new Estimates(p.estimates().sourceRows(), p.estimates().sourceBytes(),
               seconds(p.estimates().sampleHour()), seconds(p.estimates().duration())), Settings.of(p.settings()),
           p.spec().allowedNondeterministic().stream().map(a -> new Allowed(a.function(), a.reason())).toList(),

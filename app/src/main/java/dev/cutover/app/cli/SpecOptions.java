@@ -3,6 +3,7 @@ package dev.cutover.app.cli;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
 import java.nio.file.Files;
@@ -30,6 +31,11 @@ public final class SpecOptions {
 
   @Option(names = "--boundary", paramLabel = "HOUR", description = "The watermark boundary B, UTC (default: live edge minus the spec's safety margin).")
   String boundary;
+
+  @Option(names = "--affected", paramLabel = "FROM/TO", description = "Recompute only these hours, UTC, the end "
+      + "exclusive (e.g. 2026-06-03/2026-06-05T12:00); the rest of the range is carried from v1 unchanged "
+      + "(default: the spec's affected window, else every hour).")
+  String affected;
 
   @Option(names = "--concurrency", paramLabel = "N", description = "Batches at once (default: the spec's throttle).")
   Integer concurrency;
@@ -91,6 +97,25 @@ public final class SpecOptions {
 
   public Optional<HourPartition> boundary() {
     return Optional.ofNullable(boundary).map(t -> HourPartition.parse("boundary", t));
+  }
+
+  /** {@code --affected FROM/TO}: whole hours in UTC, the end exclusive, refused in a sentence otherwise. */
+  public Optional<HourRange> affected() {
+    if (affected == null) {
+      return Optional.empty();
+    }
+    String[] parts = affected.split("/", -1);
+    if (parts.length != 2) {
+      throw new InvalidInputException("affected", "The affected window (--affected) '" + affected + "' is not two "
+          + "hours joined by '/'; write it as FROM/TO in UTC, the end exclusive, such as 2026-06-03/2026-06-05T12:00.");
+    }
+    HourPartition from = HourPartition.parse("start of the affected window (--affected)", parts[0]);
+    HourPartition to = HourPartition.parse("end of the affected window (--affected)", parts[1]);
+    if (!from.isBefore(to)) {
+      throw new InvalidInputException("affected", "The affected window (--affected) starts at " + from + " and ends at "
+          + to + ", so it holds no hour; give a start before the end (the end is exclusive).");
+    }
+    return Optional.of(new HourRange(from, to));
   }
 
   public BackfillSettings settings(Engine engine, TableSpec spec) {

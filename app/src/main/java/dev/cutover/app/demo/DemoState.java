@@ -24,6 +24,7 @@ import java.util.Optional;
  * @param v2From the boundary B from which the live job also writes v2, once deployed
  * @param writer the id of the live job that holds the world, or empty
  * @param writerUntil until when (wall clock) that live job holds it unless it writes again
+ * @param bugFrom the first hour v1 holds the fee bug: the history start, unless the seed bounded the bug
  */
 public record DemoState(
     long seed,
@@ -35,7 +36,8 @@ public record DemoState(
     Instant clock,
     Optional<Instant> v2From,
     String writer,
-    Optional<Instant> writerUntil) {
+    Optional<Instant> writerUntil,
+    Instant bugFrom) {
 
   /** How far the simulated clock moves in one step. */
   public static final Duration TICK = Duration.ofMinutes(10);
@@ -48,6 +50,7 @@ public record DemoState(
   static final String HISTORY_START = "history_start";
   static final String LIVE_START = "live_start";
   static final String INCIDENT_HOUR = "incident_hour";
+  static final String BUG_FROM = "bug_from";
   static final String CLOCK = "clock";
   static final String V2_FROM = "v2_from";
   static final String WRITER = "writer";
@@ -80,7 +83,8 @@ public record DemoState(
         instant(values.get(CLOCK)).orElseThrow(),
         instant(values.get(V2_FROM)),
         values.getOrDefault(WRITER, ""),
-        instant(values.get(WRITER_UNTIL))));
+        instant(values.get(WRITER_UNTIL)),
+        instant(values.get(BUG_FROM)).orElse(instant(values.get(HISTORY_START)).orElseThrow())));
   }
 
   static String value(Instant instant) {

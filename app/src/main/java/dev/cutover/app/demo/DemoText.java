@@ -30,6 +30,11 @@ final class DemoText {
         + Text.count(result.v1Rows()) + " rows in " + Text.hours(result.v1Hours()) + ".");
     s.incidentHour().ifPresent(h -> out.add("Incident: pnl_v1 holds the hour " + Hours.readable(h)
         + " twice (a retried append)."));
+    if (s.bugFrom().isAfter(s.historyStart())) {
+      out.add("The fee bug shipped at " + Hours.readable(s.bugFrom()) + ": pnl_v1 is correct before it. Repair only "
+          + "the affected hours with './cutover plan --spec demo --affected " + Hours.iso(s.bugFrom())
+          + "/<boundary>' (and the same on backfill).");
+    }
     return out;
   }
 
@@ -63,6 +68,9 @@ final class DemoText {
     out.addAll(live.lines());
     out.add("incident: " + s.incidentHour().map(h -> Hours.readable(h) + ": pnl_v1 holds this hour twice (a retried "
         + "append)").orElse("none"));
+    out.add("fee bug: " + (s.bugFrom().isAfter(s.historyStart()) ? "from " + Hours.readable(s.bugFrom())
+        + " on (pnl_v1 is correct before it; --affected " + Hours.iso(s.bugFrom()) + "/<boundary>)"
+        : "in the whole history"));
     return out;
   }
 

@@ -20,8 +20,10 @@ final class Incident {
     this.world = world;
   }
 
-  Optional<Instant> write(SeedOptions options, Instant start, Instant end) {
-    Instant until = options.historyDays() >= 2 ? end.minus(Hours.ONE.multipliedBy(24)) : end;
+  /** Writes the incident into an hour before {@code before} when given (and at least a day before {@code end}). */
+  Optional<Instant> write(SeedOptions options, Instant start, Instant end, Optional<Instant> before) {
+    Instant dayBefore = options.historyDays() >= 2 ? end.minus(Hours.ONE.multipliedBy(24)) : end;
+    Instant until = before.filter(b -> b.isBefore(dayBefore)).orElse(dayBefore);
     List<Long> chosen = sql.query("choose the incident hour",
         "WITH counts AS (SELECT hour, count() AS c FROM " + world.pnlV1().sql()
             + " WHERE hour >= toDateTime(?, 'UTC') AND hour < toDateTime(?, 'UTC') GROUP BY hour) "

@@ -21,8 +21,13 @@ public final class SeedArguments {
       description = "Last hour of history, exclusive, in UTC such as 2026-11-29T10:00 (default: the current hour).")
   String end;
 
+  @Option(names = "--bug-days", paramLabel = "DAYS", defaultValue = "0",
+      description = "Ship the fee bug only this many days before the end of history: v1 is correct before, so a "
+          + "bounded repair (--affected) of those days suffices (default: the bug is in the whole history).")
+  int bugDays;
+
   /** Validates everything before anything is written. */
   SeedOptions options() {
-    return new SeedOptions(seed, scale, historyDays, end == null ? null : Hours.parse("end", end));
+    return new SeedOptions(seed, scale, historyDays, end == null ? null : Hours.parse("end", end), bugDays);
   }
 }

@@ -10,9 +10,13 @@ import java.time.Instant;
  * <pre>{@code
  * SeedOptions.defaults();                                   // seed 42, scale 1, 183 days up to now
  * new SeedOptions(7, 0.05, 3, Instant.parse("2026-11-29T10:00:00Z"));
+ * new SeedOptions(7, 0.05, 30, null, 5);                    // the fee bug only in the last five days
  * }</pre>
+ *
+ * @param bugDays how many days before {@code end} the fee bug shipped; v1 is correct before that day.
+ *     0: the bug is in the whole history
  */
-public record SeedOptions(long seed, double scale, int historyDays, Instant end) {
+public record SeedOptions(long seed, double scale, int historyDays, Instant end, int bugDays) {
 
   public static final long DEFAULT_SEED = 42;
   public static final double DEFAULT_SCALE = 1.0;
@@ -38,10 +42,24 @@ public record SeedOptions(long seed, double scale, int historyDays, Instant end)
       end = Hours.floor(Instant.now());
     }
     Hours.requireWhole("end of history", end);
+    if (bugDays < 0 || bugDays > historyDays) {
+      throw new InvalidInputException("bug-days", "The bug of " + bugDays + " days does not fit the history of "
+          + historyDays + " days; give 1 to " + historyDays + " days, or leave --bug-days out for a bug in the "
+          + "whole history.");
+    }
+  }
+
+  public SeedOptions(long seed, double scale, int historyDays, Instant end) {
+    this(seed, scale, historyDays, end, 0);
+  }
+
+  /** The first hour v1 was computed with the fee bug: the start of history unless the bug is bounded. */
+  public Instant bugFrom() {
+    return bugDays == 0 ? start() : end.minus(Hours.ONE.multipliedBy(bugDays * 24L));
   }
 
   public static SeedOptions defaults() {
-    return new SeedOptions(DEFAULT_SEED, DEFAULT_SCALE, DEFAULT_HISTORY_DAYS, null);
+    return new SeedOptions(DEFAULT_SEED, DEFAULT_SCALE, DEFAULT_HISTORY_DAYS, null, 0);
   }
 
   /** The first hour of history. */

@@ -111,6 +111,7 @@ public final class Seeder {
     state.put(DemoState.HISTORY_DAYS, Integer.toString(options.historyDays()));
     state.put(DemoState.HISTORY_START, DemoState.value(start));
     state.put(DemoState.LIVE_START, DemoState.value(end));
+    state.put(DemoState.BUG_FROM, DemoState.value(options.bugFrom()));
     state.put(DemoState.SEEDED, "started");
     store.write(state);
 
@@ -127,17 +128,20 @@ public final class Seeder {
     generator.marksAndRates(start, options.historyHours() + 1, null);
     progress.report("marks and FX rates", 1, 1);
 
-    // v1 as the live job wrote it, a batch of days per statement (at most 96 partitions each).
+    // v1 as the live job wrote it, a batch of days per statement (at most 96 partitions each); before a
+    // bounded bug shipped, the live job computed what the corrected transform computes.
     PnlVersion v1 = PnlVersion.V1;
     int hours = options.historyHours();
+    int correct = (int) Hours.between(start, options.bugFrom());
     for (int done = 0; done < hours; ) {
-      int batch = Math.min(HourWriter.MAX_BATCH_HOURS, hours - done);
+      int batch = Math.min(HourWriter.MAX_BATCH_HOURS, (done < correct ? correct : hours) - done);
       Instant from = start.plus(Hours.ONE.multipliedBy(done));
+      PnlVersion logic = done < correct ? PnlVersion.V2 : v1;
       Map<String, Object> values = new LinkedHashMap<>(world.sources());
       values.put("window_start", from);
       values.put("window_end", from.plus(Hours.ONE.multipliedBy(batch)));
       sql.execute("compute the v1 history from " + Hours.iso(from),
-          v1.transform().render(values).prefixed("INSERT INTO " + world.pnlV1().sql() + " "));
+          logic.transform().render(values).prefixed("INSERT INTO " + world.pnlV1().sql() + " "));
       done += batch;
       progress.report("pnl_v1", done, hours);
     }
@@ -146,7 +150,9 @@ public final class Seeder {
         + "FROM numbers(?)) AS h LEFT JOIN (SELECT hour, count() AS rows FROM " + world.pnlV1().sql()
         + " GROUP BY hour) AS c ON c.hour = h.hour", v1.label(), WRITER, start.getEpochSecond(), hours);
 
-    Optional<Instant> incident = new Incident(sql, world).write(options, start, end);
+    // A bounded bug keeps the incident before it: the bounded repair carries that hour as v1 has it.
+    Optional<Instant> incident = new Incident(sql, world).write(options, start, end, options.bugDays() == 0
+        ? Optional.empty() : Optional.of(options.bugFrom()));
     progress.report("incident", 1, 1);
 
     Map<String, String> done = new LinkedHashMap<>();

@@ -64,6 +64,7 @@ class DemoCommandTest {
     assertTrue(status.out().contains("  v2 from       not deployed\n"), status.out());
     assertTrue(status.out().contains("live job: not running\n"), status.out());
     assertTrue(status.out().contains("incident: 2026-11-2"), status.out());
+    assertTrue(status.out().contains("fee bug: in the whole history\n"), status.out());
 
     Run unpinned = demo("deploy-v2");
     assertEquals(ExitCodes.INPUT, unpinned.exit());

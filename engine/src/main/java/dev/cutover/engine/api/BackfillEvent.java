@@ -8,7 +8,13 @@ import java.util.Optional;
 public sealed interface BackfillEvent {
 
   /** An hour was replaced in the target (or emptied on purpose when it has no rows). */
-  record HourWritten(String runId, HourPartition hour, long rows, long checksum) implements BackfillEvent {}
+  /** An hour replaced in the target: recomputed, or {@code carried} unchanged from v1 by a bounded repair. */
+  record HourWritten(String runId, HourPartition hour, long rows, long checksum, boolean carried)
+      implements BackfillEvent {
+    public HourWritten(String runId, HourPartition hour, long rows, long checksum) {
+      this(runId, hour, rows, checksum, false);
+    }
+  }
 
   /** An hour could not be written after every retry. */
   record HourFailed(String runId, HourPartition hour, String error) implements BackfillEvent {}

@@ -15,10 +15,13 @@ import java.util.Optional;
  * @param pinned whether the boundary is the one the target's repair pinned; false when this plan's
  *     backfill will pin it
  * @param resumes the run this plan continues, when it resumes one: its range and boundary are the run's
+ * @param affected the hours a bounded bug touched, inside {@code range}: only these are recomputed; the
+ *     other hours of the range are carried from v1 ({@code REPLACE PARTITION … FROM v1}). Empty: every
+ *     hour is recomputed
  */
 public record Plan(TableSpec spec, HourRange range, HourPartition boundary, HourPartition liveEdge,
     List<HourPartition> hours, Optional<HourRange> overlap, Estimates estimates, List<String> statements,
-    BackfillSettings settings, boolean pinned, Optional<String> resumes) {
+    BackfillSettings settings, boolean pinned, Optional<String> resumes, Optional<HourRange> affected) {
 
   public Plan {
     hours = List.copyOf(hours);
@@ -28,6 +31,26 @@ public record Plan(TableSpec spec, HourRange range, HourPartition boundary, Hour
         throw new IllegalArgumentException("plan holds hour " + h + " at or after the boundary " + boundary);
       }
     }
+    affected.ifPresent(a -> {
+      if (!range.contains(a.from()) || range.to().isBefore(a.to())) {
+        throw new IllegalArgumentException("affected hours " + a + " are not inside the range " + range);
+      }
+    });
+  }
+
+  /** Whether the backfill recomputes {@code hour}; otherwise it carries it from v1. */
+  public boolean computes(HourPartition hour) {
+    return affected.map(a -> a.contains(hour)).orElse(true);
+  }
+
+  /** The hours the backfill recomputes with the corrected transform. */
+  public List<HourPartition> computed() {
+    return hours.stream().filter(this::computes).toList();
+  }
+
+  /** The hours the backfill carries from v1 unchanged, by hard link: none when the repair is not bounded. */
+  public List<HourPartition> carried() {
+    return hours.stream().filter(h -> !computes(h)).toList();
   }
 
   /**

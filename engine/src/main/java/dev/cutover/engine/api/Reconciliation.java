@@ -85,10 +85,23 @@ public record Reconciliation(String id, String spec, String target, Scope scope,
     DUPLICATE
   }
 
-  /** The writer that owns an hour of v2: the backfill below the boundary, the live writer from it on. */
+  /**
+   * The writer that owns an hour of v2: the backfill below the boundary (recomputed, or carried
+   * unchanged from v1 outside a bounded repair's affected window), the live writer from it on.
+   */
   public enum Owner {
     BACKFILL,
-    LIVE
+    LIVE,
+    CARRIED;
+
+    /** In the operator's words. */
+    public String words() {
+      return switch (this) {
+        case BACKFILL -> "backfill";
+        case LIVE -> "live writer";
+        case CARRIED -> "carried from v1";
+      };
+    }
   }
 
   /** One hour's classification, for charts and the coverage strip. */

@@ -19,6 +19,8 @@ import java.util.Map;
  *     run and reconciliation; a reconciliation counts for the gate only under the spec it was made with
  * @param transformSha256 hash of what determines v2's rows (the transform, its sources, the tables,
  *     the time column and keys); every backfill of one repair uses the same
+ * @param affected the hours the bug touched, when it is bounded: a backfill recomputes only these and
+ *     carries the rest of its range from v1; empty means every hour is recomputed
  */
 public record TableSpec(
     String name,
@@ -40,7 +42,8 @@ public record TableSpec(
     List<Consumer> consumers,
     Duration retentionMargin,
     String sha256,
-    String transformSha256) {
+    String transformSha256,
+    java.util.Optional<HourRange> affected) {
 
   public TableSpec {
     keys = List.copyOf(keys);
@@ -50,6 +53,7 @@ public record TableSpec(
     allowedNondeterministic = List.copyOf(allowedNondeterministic);
     expectedDifferences = List.copyOf(expectedDifferences);
     consumers = List.copyOf(consumers);
+    affected = java.util.Objects.requireNonNull(affected, "affected");
   }
 
   /**

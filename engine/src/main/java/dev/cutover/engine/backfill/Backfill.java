@@ -52,15 +52,16 @@ public final class Backfill {
       boolean created = new TargetTables(sql, spec).createTargetIfAbsent();
       Instant now = Instant.now();
       RunRecord run = new RunRecord(runId, held.id(), spec.name(), spec.sha256(), target(spec), plan.range(),
-          plan.boundary(), RunParameters.encode(plan.settings()), Operator.user(), Operator.host(),
+          plan.boundary(), RunParameters.encode(plan.settings(), plan.affected()), Operator.user(), Operator.host(),
           ProcessHandle.current().pid(), Operator.toolVersion(), now, now, RunState.RUNNING, "started");
       store.saveRun(run);
       if (created) {
         store.audit(runId, "create-target", "created " + target(spec) + " with the structure of " + spec.liveTable());
       }
       store.audit(runId, "start", "backfill " + plan.range() + " of " + target(spec) + " for repair " + held.id()
-          + ", boundary " + plan.boundary() + ", " + plan.hours().size() + " hours, spec " + spec.name() + " sha256 "
-          + spec.sha256() + ", " + RunParameters.encode(plan.settings()));
+          + ", boundary " + plan.boundary() + ", " + plan.hours().size() + " hours" + bounded(plan) + ", spec "
+          + spec.name() + " sha256 "
+          + spec.sha256() + ", " + RunParameters.encode(plan.settings(), plan.affected()));
       return launch(plan, run, plan.hours(), listener, repairs);
     } catch (RuntimeException e) {
       releaseQuietly(repairs, held, "run " + runId + " did not start: " + e.getMessage());
@@ -77,7 +78,7 @@ public final class Backfill {
     Repairs repairs = new Repairs(sql, store, spec);
     Repair held = repairs.beginBackfill(plan, runId);
     try {
-      String parameters = RunParameters.encode(plan.settings());
+      String parameters = RunParameters.encode(plan.settings(), plan.affected());
       RunRecord resumed = new RunRecord(run.id(), run.repairId(), run.specName(), spec.sha256(), run.target(),
           run.range(), run.boundary(), parameters, Operator.user(), Operator.host(), ProcessHandle.current().pid(),
           run.toolVersion(), run.created(), Instant.now(), RunState.RUNNING, "resumed");
@@ -94,8 +95,8 @@ public final class Backfill {
   /** Starts writing {@code hours} for {@code run}, which lets go of the repair when it ends. */
   private BackfillRun launch(Plan plan, RunRecord run, java.util.List<dev.cutover.engine.api.HourPartition> hours,
       Listener listener, Repairs repairs) {
-    BackfillRun execution = new BackfillRun(sql, store, plan.spec(), hours, plan.boundary(), run, plan.settings(),
-        listener, repairs::backfillEnded);
+    BackfillRun execution = new BackfillRun(sql, store, plan.spec(), hours, plan.boundary(), plan.affected(), run,
+        plan.settings(), listener, repairs::backfillEnded);
     execution.start();
     return execution;
   }
@@ -123,6 +124,11 @@ public final class Backfill {
           + "; its hours no longer count. Start a new backfill instead.");
     }
     return run;
+  }
+
+  private static String bounded(Plan plan) {
+    return plan.affected().map(a -> " (" + plan.computed().size() + " affected hours " + a + " recomputed, "
+        + plan.carried().size() + " carried from " + plan.spec().liveTable() + ")").orElse("");
   }
 
   private static void releaseQuietly(Repairs repairs, Repair held, String why) {

@@ -4,6 +4,7 @@ import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillEvent.Listener;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.QueryFailedException;
@@ -44,6 +45,7 @@ public final class BackfillRun {
   private final TableSpec spec;
   private final List<HourPartition> hours;
   private final HourPartition boundary;
+  private final Optional<HourRange> affected;
   private final Listener listener;
   private final java.util.function.Consumer<RunRecord> onEnd;
   private final AtomicReference<RunRecord> run;
@@ -66,12 +68,14 @@ public final class BackfillRun {
   private long hoursAlreadyDone;
 
   BackfillRun(Sql sql, StateStore store, TableSpec spec, List<HourPartition> hours, HourPartition boundary,
-      RunRecord run, BackfillSettings settings, Listener listener, java.util.function.Consumer<RunRecord> onEnd) {
+      Optional<HourRange> affected, RunRecord run, BackfillSettings settings, Listener listener,
+      java.util.function.Consumer<RunRecord> onEnd) {
     this.sql = sql;
     this.store = store;
     this.spec = spec;
     this.hours = List.copyOf(hours);
     this.boundary = boundary;
+    this.affected = affected;
     this.run = new AtomicReference<>(run);
     this.settings = new AtomicReference<>(settings);
     this.listener = listener;
@@ -156,7 +160,8 @@ public final class BackfillRun {
   /** The run's record keeps its throttle as it is now: a resume goes on with it. */
   private void saveSettings() {
     try {
-      store.saveRun(run.updateAndGet(r -> r.withParameters(RunParameters.encode(settings.get()), Instant.now())));
+      String parameters = RunParameters.encode(settings.get(), affected);
+      store.saveRun(run.updateAndGet(r -> r.withParameters(parameters, Instant.now())));
     } catch (QueryFailedException e) {
       // The throttle applies here at once; only the record of it waits for the server.
     }
@@ -177,8 +182,19 @@ public final class BackfillRun {
       hoursDone.set(hoursAlreadyDone);
       List<Identifier> columns = new TargetTables(sql, spec).insertableColumns(spec.targetTable());
       BatchWriter writer = new BatchWriter(sql, spec, columns, settings.get(), boundary);
+      Carrier carrier = new Carrier(sql, spec, columns, boundary);
+      List<HourPartition> toCarry = pending.stream().filter(h -> !computes(h)).toList();
+      if (!toCarry.isEmpty()) {
+        new TargetTables(sql, spec).cannotCarry().ifPresent(why -> {
+          throw new dev.cutover.engine.api.InvalidInputException("affected", why);
+        });
+      }
+      // Computed hours first, carried ones last: the carry is taken as late as the run allows.
+      List<List<HourPartition>> batches = new ArrayList<>(Batches.of(pending.stream().filter(this::computes).toList(),
+          settings.get().batchHours()));
+      batches.addAll(Batches.of(toCarry, settings.get().batchHours()));
       Phaser inFlight = new Phaser(1);
-      for (List<HourPartition> batch : Batches.of(pending, settings.get().batchHours())) {
+      for (List<HourPartition> batch : batches) {
         if (!awaitTurn()) {
           break;
         }
@@ -191,7 +207,7 @@ public final class BackfillRun {
         BatchWriter batchWriter = writer;
         Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
           try {
-            writeBatch(batchWriter, batch);
+            writeBatch(batchWriter, carrier, batch);
           } finally {
             permits.release();
             inFlight.arriveAndDeregister();
@@ -265,12 +281,18 @@ public final class BackfillRun {
     return liveLag;
   }
 
-  private void writeBatch(BatchWriter writer, List<HourPartition> batch) {
-    Identifier staging = stagingPool.poll();
+  /** Whether the run recomputes {@code hour}; otherwise it carries it from v1. */
+  private boolean computes(HourPartition hour) {
+    return affected.map(a -> a.contains(hour)).orElse(true);
+  }
+
+  private void writeBatch(BatchWriter writer, Carrier carrier, List<HourPartition> batch) {
+    boolean carry = !computes(batch.getFirst());
+    Identifier staging = carry ? null : stagingPool.poll();
     try {
       // A staging table new to this process may hold rows a crashed process left: its first batch empties it.
       boolean newStaging = staging == null;
-      if (newStaging) {
+      if (newStaging && !carry) {
         staging = new TargetTables(sql, spec).staging(id(), stagingSlots.incrementAndGet());
       }
       listener.on(new BackfillEvent.BatchStarted(id(), batch));
@@ -279,19 +301,21 @@ public final class BackfillRun {
       boolean triedBefore = false;
       for (int attempt = 1; ; attempt++, triedBefore = true) {
         try {
-          List<BatchWriter.HourOutput> outputs = writer.write(staging, batch, newStaging || triedBefore);
+          List<BatchWriter.HourOutput> outputs = carry ? carrier.carry(batch)
+              : writer.write(staging, batch, newStaging || triedBefore);
           Instant now = Instant.now();
           List<LedgerEntry> entries = new ArrayList<>();
           for (BatchWriter.HourOutput o : outputs) {
-            entries.add(new LedgerEntry(id(), o.hour(), o.rows() == 0 ? LedgerEntry.State.EMPTIED
-                : LedgerEntry.State.WRITTEN, o.rows(), o.checksum(), attempt, now, ""));
+            LedgerEntry.State kind = carry ? LedgerEntry.State.CARRIED
+                : o.rows() == 0 ? LedgerEntry.State.EMPTIED : LedgerEntry.State.WRITTEN;
+            entries.add(new LedgerEntry(id(), o.hour(), kind, o.rows(), o.checksum(), attempt, now, ""));
           }
           store.recordHours(entries);
           for (BatchWriter.HourOutput o : outputs) {
             failedHours.remove(o.hour());
             rowsWritten.addAndGet(o.rows());
             hoursDone.incrementAndGet();
-            listener.on(new BackfillEvent.HourWritten(id(), o.hour(), o.rows(), o.checksum()));
+            listener.on(new BackfillEvent.HourWritten(id(), o.hour(), o.rows(), o.checksum(), carry));
           }
           progress("");
           return;
@@ -378,8 +402,10 @@ public final class BackfillRun {
       message = "cancelled after " + hoursDone.get() + " of " + hours.size() + " hours; resume to continue";
     } else {
       end = RunState.SUCCEEDED;
-      message = hours.size() + " hours written before the boundary " + boundary + ", " + rowsWritten.get()
-          + " rows in this session";
+      long carried = hours.stream().filter(h -> !computes(h)).count();
+      message = hours.size() + " hours written before the boundary " + boundary + (carried == 0 ? ""
+          : " (" + (hours.size() - carried) + " recomputed, " + carried + " carried from " + spec.liveTable() + ")")
+          + ", " + rowsWritten.get() + " rows in this session";
     }
     try {
       if (paused) {

@@ -45,17 +45,26 @@ public final class Planner {
    */
   public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
       BackfillSettings settings, boolean measureSample) {
-    return plan(from, to, boundary, settings, measureSample, Optional.empty());
+    return plan(from, to, boundary, spec.affected(), settings, measureSample);
   }
 
-  /** Plans the continuation of a run: its range and boundary, with {@code settings}. */
+  /**
+   * Plans a new run that recomputes only the {@code affected} hours of its range and carries the rest
+   * from v1; without {@code affected}, every hour is recomputed.
+   */
+  public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      Optional<HourRange> affected, BackfillSettings settings, boolean measureSample) {
+    return plan(from, to, boundary, affected, settings, measureSample, Optional.empty());
+  }
+
+  /** Plans the continuation of a run: its range, boundary and affected hours, with {@code settings}. */
   public Plan resume(RunRecord run, BackfillSettings settings) {
-    return plan(Optional.of(run.range().from()), Optional.of(run.range().to()), Optional.of(run.boundary()), settings,
-        false, Optional.of(run.id()));
+    return plan(Optional.of(run.range().from()), Optional.of(run.range().to()), Optional.of(run.boundary()),
+        RunParameters.affected(run.parameters()), settings, false, Optional.of(run.id()));
   }
 
   private Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
-      BackfillSettings settings, boolean measureSample, Optional<String> resumes) {
+      Optional<HourRange> affected, BackfillSettings settings, boolean measureSample, Optional<String> resumes) {
     TargetTables tables = new TargetTables(sql, spec);
     checkNames(tables);
     Optional<Repair> repair = repairs.open();
@@ -71,7 +80,7 @@ public final class Planner {
             + "behind; start the live writer first."));
     HourPartition latestAllowed = edge.plusHours(-spec.safetyMargin().toHours());
     if (pinned.isPresent()) {
-      return ranged(pinned.get(), edge, from, to, settings, measureSample, true, resumes, tables, reader);
+      return ranged(pinned.get(), edge, from, to, affected, settings, measureSample, true, resumes, tables, reader);
     }
     HourPartition b = boundary.orElse(latestAllowed);
     HourPartition now = HourPartition.containing(Instant.now());
@@ -90,12 +99,12 @@ public final class Planner {
           + " behind the live edge " + edge + ", less than the safety margin of " + spec.safetyMargin().toHours()
           + " hours; choose " + latestAllowed + " or earlier so the live writer keeps every hour from the boundary on.");
     }
-    return ranged(b, edge, from, to, settings, measureSample, false, resumes, tables, reader);
+    return ranged(b, edge, from, to, affected, settings, measureSample, false, resumes, tables, reader);
   }
 
   private Plan ranged(HourPartition b, HourPartition edge, Optional<HourPartition> from, Optional<HourPartition> to,
-      BackfillSettings settings, boolean measureSample, boolean pinned, Optional<String> resumes, TargetTables tables,
-      LiveReader reader) {
+      Optional<HourRange> affected, BackfillSettings settings, boolean measureSample, boolean pinned,
+      Optional<String> resumes, TargetTables tables, LiveReader reader) {
     HourPartition windowStart = reader.reprocessingStart().orElseThrow(() -> new InvalidInputException("spec.sources",
         "The sources of " + spec.name() + " hold no rows, so there is nothing to recompute."));
     HourPartition f = from.orElse(windowStart);
@@ -114,12 +123,31 @@ public final class Planner {
           + "; choose a boundary after the start, or an earlier start.");
     }
     HourRange range = new HourRange(f, t);
+    affected.ifPresent(a -> checkAffected(a, range, b));
     Optional<HourRange> overlap = b.isBefore(edge.plusHours(1))
         ? Optional.of(new HourRange(b, edge.plusHours(1))) : Optional.empty();
     List<HourPartition> hours = range.list();
-    Plan.Estimates estimates = estimate(range, settings, measureSample);
-    return new Plan(spec, range, b, edge, hours, overlap, estimates, statements(tables, range, settings), settings,
-        pinned, resumes);
+    long computed = affected.map(HourRange::hours).orElse(range.hours());
+    Plan.Estimates estimates = estimate(affected.orElse(range), computed, settings, measureSample);
+    return new Plan(spec, range, b, edge, hours, overlap, estimates,
+        statements(tables, affected.orElse(range), settings, range, affected), settings, pinned, resumes, affected);
+  }
+
+  /** The affected hours lie inside the range, hence before the boundary; refused in a sentence otherwise. */
+  private static void checkAffected(HourRange affected, HourRange range, HourPartition b) {
+    if (b.isBefore(affected.to())) {
+      throw new InvalidInputException("affected", "The affected window " + affected + " ends after the boundary " + b
+          + "; the backfill recomputes only hours before the boundary (the corrected live writer owns the rest). "
+          + "End the affected window at " + b + " or earlier.");
+    }
+    if (range.to().isBefore(affected.to())) {
+      throw new InvalidInputException("affected", "The affected window " + affected + " ends after the range "
+          + range + " of this backfill; end it at " + range.to() + " or earlier, or widen the range with --to.");
+    }
+    if (affected.from().isBefore(range.from())) {
+      throw new InvalidInputException("affected", "The affected window " + affected + " starts before the range "
+          + range + " of this backfill; start it at " + range.from() + " or later, or widen the range with --from.");
+    }
   }
 
   /** Every table and column the spec names exists, before anything else reads them. */
@@ -165,7 +193,8 @@ public final class Planner {
     return "the sources hold data " + String.join(", ", parts);
   }
 
-  private Plan.Estimates estimate(HourRange range, BackfillSettings settings, boolean measureSample) {
+  /** Estimates from the hours {@code range} recomputes, {@code computed} of them; carrying costs no compute. */
+  private Plan.Estimates estimate(HourRange range, long computed, BackfillSettings settings, boolean measureSample) {
     long rows = 0;
     long bytes = 0;
     for (TableSpec.Source s : spec.sources()) {
@@ -189,12 +218,13 @@ public final class Planner {
       sql.queryLong("compute a sample hour", "SELECT count() FROM (" + t.sql() + ")", t.values().toArray());
       sample = Duration.ofNanos(System.nanoTime() - startNanos);
       // A batch of hours costs about as much as its hours computed together; batches run side by side.
-      total = sample.multipliedBy(range.hours()).dividedBy(Math.max(1, settings.concurrency()));
+      total = sample.multipliedBy(computed).dividedBy(Math.max(1, settings.concurrency()));
     }
     return new Plan.Estimates(rows, bytes, sample, total);
   }
 
-  private List<String> statements(TargetTables tables, HourRange range, BackfillSettings settings) {
+  private List<String> statements(TargetTables tables, HourRange range, BackfillSettings settings, HourRange whole,
+      Optional<HourRange> affected) {
     List<HourPartition> first = range.list().subList(0, (int) Math.min(settings.batchHours(), range.hours()));
     Identifier staging = Identifier.of(spec.targetTable().name() + "__stg_RUN_1");
     String stagingName = spec.qualified(staging);
@@ -209,6 +239,12 @@ public final class Planner {
     out.add(BatchWriter.insertStatement(spec, columns, stagingName, first.getFirst(), first.getLast().plusHours(1),
         settings).display());
     out.add(BatchWriter.replaceStatement(spec, stagingName, first));
+    if (affected.isPresent()) {
+      List<HourPartition> carried = whole.list().stream().filter(h -> !affected.get().contains(h)).toList();
+      if (!carried.isEmpty()) {
+        out.add(Carrier.carryStatement(spec, carried.subList(0, Math.min(settings.batchHours(), carried.size()))));
+      }
+    }
     return out;
   }
 

@@ -1,7 +1,10 @@
 package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import java.time.Duration;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
@@ -16,14 +19,35 @@ public final class RunParameters {
       .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 
   record Stored(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
-      long rowsPerSecond, long maxLiveLagMinutes, int maxAttempts, long retryBackoffMs, long serverWaitSeconds) {}
+      long rowsPerSecond, long maxLiveLagMinutes, int maxAttempts, long retryBackoffMs, long serverWaitSeconds,
+      Long affectedFrom, Long affectedTo) {}
 
   private RunParameters() {}
 
   public static String encode(BackfillSettings s) {
+    return encode(s, Optional.empty());
+  }
+
+  /** The throttle and, for a bounded repair, the affected hours: a resumed run carries and computes as it began. */
+  public static String encode(BackfillSettings s, Optional<HourRange> affected) {
     return JSON.writeValueAsString(new Stored(s.concurrency(), s.batchHours(), s.maxThreads(), s.priority(),
         s.maxMemoryUsage(), s.rowsPerSecond(), s.maxLiveLag().toMinutes(), s.maxAttempts(), s.retryBackoff().toMillis(),
-        s.serverWait().toSeconds()));
+        s.serverWait().toSeconds(), affected.map(a -> a.from().epochSecond()).orElse(null),
+        affected.map(a -> a.to().epochSecond()).orElse(null)));
+  }
+
+  /** The affected hours a run was started with; empty when it recomputes every hour of its range. */
+  public static Optional<HourRange> affected(String parameters) {
+    try {
+      var node = JSON.readTree(parameters);
+      if (!node.path("affected_from").isNumber() || !node.path("affected_to").isNumber()) {
+        return Optional.empty();
+      }
+      return Optional.of(new HourRange(HourPartition.ofEpochSecond(node.get("affected_from").asLong()),
+          HourPartition.ofEpochSecond(node.get("affected_to").asLong())));
+    } catch (JacksonException e) {
+      return Optional.empty();
+    }
   }
 
   /**

@@ -57,6 +57,48 @@ public final class TargetTables {
     return true;
   }
 
+  /**
+   * Why v2 cannot take v1's parts as they are ({@code REPLACE PARTITION … FROM v1}), or empty when it can:
+   * both tables need the same columns and types in the same order, the same engine, partition key,
+   * sorting key and primary key. A v2 created by Cutover is created {@code AS} v1 and always can.
+   */
+  public java.util.Optional<String> cannotCarry() {
+    String live = spec.database() + "." + spec.liveTable();
+    String target = spec.database() + "." + spec.targetTable();
+    if (!exists(spec.targetTable())) {
+      return java.util.Optional.empty();
+    }
+    String shape = "SELECT engine, partition_key, sorting_key, primary_key FROM system.tables WHERE database = ? "
+        + "AND name = ?";
+    List<String> a = sql.queryOne("read how " + spec.liveTable() + " is stored", shape,
+        rs -> List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), spec.database().name(),
+        spec.liveTable().name());
+    List<String> b = sql.queryOne("read how " + spec.targetTable() + " is stored", shape,
+        rs -> List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), spec.database().name(),
+        spec.targetTable().name());
+    List<String> what = List.of("engine", "partition key", "sorting key", "primary key");
+    for (int i = 0; i < what.size(); i++) {
+      if (!a.get(i).equals(b.get(i))) {
+        return java.util.Optional.of("The " + what.get(i) + " of " + target + " is '" + b.get(i) + "' but that of "
+            + live + " is '" + a.get(i) + "', so the hours outside the affected window cannot be carried from "
+            + live + " by REPLACE PARTITION; recreate " + target + " AS " + live + ", or recompute every hour "
+            + "(leave out the affected window).");
+      }
+    }
+    String cols = "SELECT groupArray(name || ' ' || type) FROM (SELECT name, type FROM system.columns WHERE "
+        + "database = ? AND table = ? ORDER BY position)";
+    String ca = sql.queryOne("read the columns of " + spec.liveTable(), cols, rs -> rs.getString(1),
+        spec.database().name(), spec.liveTable().name());
+    String cb = sql.queryOne("read the columns of " + spec.targetTable(), cols, rs -> rs.getString(1),
+        spec.database().name(), spec.targetTable().name());
+    if (!ca.equals(cb)) {
+      return java.util.Optional.of("The columns of " + target + " (" + cb + ") are not those of " + live + " (" + ca
+          + "), so the hours outside the affected window cannot be carried from " + live + " by REPLACE PARTITION; "
+          + "recreate " + target + " AS " + live + ", or recompute every hour (leave out the affected window).");
+    }
+    return java.util.Optional.empty();
+  }
+
   /** A staging table private to one worker of one run, with the target's structure. */
   public Identifier staging(String runId, int slot) {
     Identifier name = Identifier.simple("staging", spec.targetTable().name() + "__stg_" + shortId(runId) + "_" + slot);

@@ -59,7 +59,7 @@ public final class Preflight {
   public PreflightReport run(Plan plan, List<String> acknowledgedDependents, Progress progress) {
     List<Dependent> dependents = dependents(acknowledgedDependents);
     List<Map.Entry<String, Supplier<Check>>> steps = List.of(
-        Map.entry("partition key", this::partitioning),
+        Map.entry("partition key", () -> partitioning(plan)),
         Map.entry("transform", this::columns),
         Map.entry("rules", this::rules),
         Map.entry("roles", this::roles),
@@ -90,7 +90,8 @@ public final class Preflight {
     return dependents;
   }
 
-  private Check partitioning() {
+  /** The hour partitioning, and for a bounded repair whether v2 can take v1's parts as they are. */
+  private Check partitioning(Plan plan) {
     String expected = "toStartOfHour(" + spec.timeColumn().name() + ")";
     boolean targetExists = tables.exists(spec.targetTable());
     Identifier table = targetExists ? spec.targetTable() : spec.liveTable();
@@ -102,11 +103,23 @@ public final class Preflight {
               + "history), or name another target in tables.target."
               : "Give the target its own definition with PARTITION BY " + expected + " before the backfill.");
     }
-    return new Check("partition key", Status.PASS, targetExists
+    int carried = plan.carried().size();
+    if (carried > 0 && targetExists) {
+      var why = tables.cannotCarry();
+      if (why.isPresent()) {
+        return new Check("partition key", Status.FAIL, why.get(), "Recreate " + spec.targetTable() + " AS "
+            + spec.liveTable() + " (it holds only corrected history), or leave out the affected window to recompute "
+            + "every hour.");
+      }
+    }
+    String carry = carried == 0 ? "" : " The " + carried + " hours outside the affected window are carried from "
+        + spec.liveTable() + " by REPLACE PARTITION, which needs v2 to have v1's columns, engine and keys"
+        + (targetExists ? ": it has." : ": the backfill creates it so.");
+    return new Check("partition key", Status.PASS, (targetExists
         ? spec.targetTable() + " is partitioned by " + expected + "; staging tables copy its structure, so REPLACE "
             + "PARTITION accepts them."
         : spec.targetTable() + " does not exist yet; the backfill creates it with the structure, partitioning ("
-            + expected + ") and ordering of " + spec.liveTable() + ", and its staging tables from it.", "");
+            + expected + ") and ordering of " + spec.liveTable() + ", and its staging tables from it.") + carry, "");
   }
 
   private Check columns() {

@@ -123,7 +123,11 @@ public final class Reconciler {
     List<Diff.HourDiff> hours = differ.hours(spec.liveTable(), spec.targetTable(), window);
     Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
     hours.forEach(h -> byHour.put(h.hour(), h));
-    List<HourPartition> differing = hours.stream().filter(h -> !h.identical()).map(Diff.HourDiff::hour).toList();
+    // Hours carried from v1 are proven by checksum alone, by the coverage proof below: never read key by key.
+    Map<HourPartition, dev.cutover.engine.api.LedgerEntry> ledger = state.repairLedger(repair.id());
+    Set<HourPartition> carried = carriedHours(ledger, window, boundary);
+    List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
+        .map(Diff.HourDiff::hour).toList();
     // Count every differing key by class in ClickHouse; read keys only as a sample, unexpected ones first.
     Map<HourPartition, Map<String, Long>> counts = new TreeMap<>();
     List<Diff.KeyDiff> keys = new ArrayList<>();
@@ -155,9 +159,11 @@ public final class Reconciler {
     progress.update("Proving coverage: every hour once, no gap", 0.92);
     Map<HourPartition, HourSums.Hour> sums = new TreeMap<>();
     hours.forEach(h -> sums.put(h.hour(), new HourSums.Hour(h.rowsV1(), h.checksumV1(), h.rowsV2(), h.checksumV2())));
-    Coverage.Result proof = Coverage.of(window, boundary, sums, state.repairLedger(repair.id()), live.targetEdge());
+    Coverage.Result proof = Coverage.of(window, boundary, sums, ledger, live.targetEdge());
     List<CoverageIssue> coverage = new ArrayList<>(proof.issues());
-    coverage.addAll(countedTwice(window));
+    for (HourRange computed : runsOutside(window, carried)) {
+      coverage.addAll(countedTwice(computed));
+    }
     coverage.sort((a, b) -> a.hour().compareTo(b.hour()));
     var acks = reports.acknowledgements(target, repair.id());
     Reconciliation draft = new Reconciliation("", spec.name(), target, scope, repair.id(), spec.sha256(), Instant.now(),
@@ -168,7 +174,7 @@ public final class Reconciler {
     Set<HourPartition> issueHours = coverage.stream().map(CoverageIssue::hour).collect(Collectors.toCollection(TreeSet::new));
     List<HourClass> classes = new ArrayList<>();
     for (HourPartition h : window.list()) {
-      Owner owner = h.isBefore(boundary) ? Owner.BACKFILL : Owner.LIVE;
+      Owner owner = carried.contains(h) ? Owner.CARRIED : h.isBefore(boundary) ? Owner.BACKFILL : Owner.LIVE;
       Diff.HourDiff d = byHour.get(h);
       HourStatus status;
       if (issueHours.contains(h)) {
@@ -198,9 +204,37 @@ public final class Reconciler {
     reports.save(result);
     state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
         + repair.id() + ": " + verdict.name().toLowerCase() + ", " + differing.size() + " differing hours, " + unexpected
-        + " unexpected keys, " + coverage.size() + " coverage issues");
+        + " unexpected keys, " + coverage.size() + " coverage issues" + (carried.isEmpty() ? ""
+            : ", " + carried.size() + " hours carried from " + spec.liveTable() + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     return result;
+  }
+
+  /** The hours of {@code window} below the boundary that the repair's ledger records as carried from v1. */
+  public static Set<HourPartition> carriedHours(Map<HourPartition, dev.cutover.engine.api.LedgerEntry> ledger,
+      HourRange window, HourPartition boundary) {
+    return ledger.values().stream().filter(e -> e.carried() && window.contains(e.hour()) && e.hour().isBefore(boundary))
+        .map(dev.cutover.engine.api.LedgerEntry::hour).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /** The runs of consecutive hours of {@code window} that are not in {@code carried}. */
+  static List<HourRange> runsOutside(HourRange window, Set<HourPartition> carried) {
+    List<HourRange> runs = new ArrayList<>();
+    HourPartition start = null;
+    for (HourPartition h : window.list()) {
+      if (carried.contains(h)) {
+        if (start != null) {
+          runs.add(new HourRange(start, h));
+          start = null;
+        }
+      } else if (start == null) {
+        start = h;
+      }
+    }
+    if (start != null) {
+      runs.add(new HourRange(start, window.to()));
+    }
+    return runs;
   }
 
   /** Hours of v2 where a key appears more than once: counted twice. */

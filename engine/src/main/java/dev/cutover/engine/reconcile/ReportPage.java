@@ -84,7 +84,7 @@ final class ReportPage {
     HourRange w = r.window();
     HourPartition b = r.boundary();
     String out = "The boundary B is " + b + " UTC: the backfill wrote v2's hours before it, the corrected live "
-        + "writer those from it on. ";
+        + "writer those from it on. " + carried(r);
     HourPartition start = b.isBefore(w.from()) ? w.from() : b;
     if (!start.isBefore(w.to())) {
       return out + "This window ends at or before B, so it holds no hour of the overlap.";
@@ -92,6 +92,18 @@ final class ReportPage {
     long hours = (w.to().epochSecond() - start.epochSecond()) / 3600;
     return out + "The overlap since B, " + Words.count(hours, "hour", "hours") + " from " + start + " to " + w.to()
         + " UTC, holds the hours both versions wrote live; it is shaded on the charts.";
+  }
+
+  /** For a bounded repair: how many backfilled hours were recomputed and how many carried from v1. */
+  private static String carried(Reconciliation r) {
+    long carried = r.classes().stream().filter(c -> c.owner() == Reconciliation.Owner.CARRIED).count();
+    if (carried == 0) {
+      return "";
+    }
+    long computed = r.classes().stream().filter(c -> c.owner() == Reconciliation.Owner.BACKFILL).count();
+    return "This was a bounded repair: " + Words.count(computed, "affected hour was", "affected hours were")
+        + " recomputed and " + Words.count(carried, "hour was", "hours were") + " carried unchanged from v1 by "
+        + "hard link, proven identical by checksum alone. ";
   }
 
   private static String coverage(Reconciliation r) {

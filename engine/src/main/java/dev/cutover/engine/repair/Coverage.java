@@ -12,15 +12,25 @@ import java.util.Optional;
 
 /**
  * The coverage proof of a repair window, from the data and the ledger alone: every hour below B is
- * in the repair's ledger, written or emptied, and v2 holds exactly what the ledger recorded; every
+ * in the repair's ledger, written, emptied or carried, and v2 holds exactly what the ledger recorded;
+ * a carried hour's v1 still holds what was carried (a late write to v1 after the carry is a gap); every
  * hour from B on was written by the live writer and none by a backfill; no hour that v1 has is
  * missing from v2 up to v2's newest hour. Keys counted twice are found by the reconciliation, which
  * reads keys.
  */
 public final class Coverage {
 
-  /** The issues found, by hour, and what they say of the corrected live writer. */
-  public record Result(List<CoverageIssue> issues, LiveWriter live) {}
+  /**
+   * The issues found, by hour, and what they say of the corrected live writer.
+   *
+   * @param carried the hours below B the ledger says were carried from v1: proven by checksum alone
+   */
+  public record Result(List<CoverageIssue> issues, LiveWriter live, List<HourPartition> carried) {
+
+    public Result {
+      carried = List.copyOf(carried);
+    }
+  }
 
   private Coverage() {}
 
@@ -35,6 +45,7 @@ public final class Coverage {
     List<HourPartition> below = new ArrayList<>();
     List<HourPartition> backfilledFrom = new ArrayList<>();
     List<HourPartition> missed = new ArrayList<>();
+    List<HourPartition> carried = new ArrayList<>();
     Optional<HourPartition> start = Optional.empty();
     HourPartition v2End = v2Edge.map(e -> e.plusHours(1)).orElse(boundary);
     HourSums.Hour none = new HourSums.Hour(0, 0, 0, 0);
@@ -54,6 +65,13 @@ public final class Coverage {
               + "this hour after the backfill"));
           if (d.rowsV2() > 0) {
             below.add(h);
+          }
+        } else if (entry.carried()) {
+          carried.add(h);
+          if (entry.rows() != d.rowsV1() || (d.rowsV1() > 0 && entry.checksum() != d.checksumV1())) {
+            issues.add(new CoverageIssue(h, "gap", "v1 changed after this hour was carried from it at " + entry.at()
+                + " (v1 now holds " + d.rowsV1() + " rows, the carried copy " + entry.rows() + "): a late write to v1 "
+                + "that v2 lacks; run the backfill again with the same affected window to carry it again"));
           }
         }
       } else {
@@ -77,6 +95,6 @@ public final class Coverage {
     }
     long liveHours = v2Edge.filter(e -> !e.isBefore(boundary))
         .map(e -> java.time.Duration.between(boundary.start(), e.end()).toHours()).orElse(0L);
-    return new Result(issues, new LiveWriter(boundary, start, liveHours, below, backfilledFrom, missed));
+    return new Result(issues, new LiveWriter(boundary, start, liveHours, below, backfilledFrom, missed), carried);
   }
 }

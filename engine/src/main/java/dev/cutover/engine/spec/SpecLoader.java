@@ -1,5 +1,7 @@
 package dev.cutover.engine.spec;
 
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
@@ -30,7 +32,7 @@ public final class SpecLoader {
 
   private static final Set<String> TOP = Set.of("spec", "name", "database", "tables", "time_column", "keys",
       "measures", "sources", "transform", "expected_differences", "throttle", "boundary", "reconciliation",
-      "retention", "description", "allow_nondeterministic");
+      "retention", "description", "allow_nondeterministic", "affected");
 
   private SpecLoader() {}
 
@@ -167,7 +169,29 @@ public final class SpecLoader {
         keys.toString(), sources.toString(), transform);
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
         tolerances, sources, transform, allowed, rules, throttle, margin, overlapMin, consumers, retentionMargin,
-        sha256(yaml + external), sha256(determines));
+        sha256(yaml + external), sha256(determines), affected(f));
+  }
+
+  /**
+   * {@code affected: {from: 2026-06-03, to: 2026-06-05T12:00}}: the hours a bounded bug touched, whole
+   * hours in UTC, the end exclusive. Whether they lie inside a repair's range is the planner's to say.
+   */
+  private static java.util.Optional<HourRange> affected(Fields f) {
+    if (!f.keys().contains("affected")) {
+      return java.util.Optional.empty();
+    }
+    if (!f.isMapping("affected")) {
+      throw f.error("affected", "not a mapping", "a mapping {from: 2026-06-03T00:00, to: 2026-06-05T00:00} of "
+          + "whole hours in UTC");
+    }
+    Fields a = f.child("affected");
+    a.allowOnly(Set.of("from", "to"));
+    HourPartition from = HourPartition.parse("spec field '" + a.path("from") + "'", a.text("from"));
+    HourPartition to = HourPartition.parse("spec field '" + a.path("to") + "'", a.text("to"));
+    if (!from.isBefore(to)) {
+      throw a.error("to", to, "an hour after affected.from (" + from + "), since the end is exclusive");
+    }
+    return java.util.Optional.of(new HourRange(from, to));
   }
 
   /**

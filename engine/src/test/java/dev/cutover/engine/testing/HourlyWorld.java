@@ -153,6 +153,23 @@ public final class HourlyWorld {
     v2From.ifPresent(b -> writeLiveV2(b.isBefore(from) ? from : b, to));
   }
 
+  /**
+   * A bug bounded to {@code affected}: v1 is rewritten with the corrected logic everywhere else, so a
+   * bounded repair of those hours makes v2 what a full recompute would.
+   */
+  public void boundTheBugTo(dev.cutover.engine.api.HourRange affected) {
+    sql.execute("empty v1", "TRUNCATE TABLE visits_v1");
+    writeV1(first, affected.from(), "1000");
+    writeV1(affected.from(), affected.to(), "100");
+    writeV1(affected.to(), liveEdge.plusHours(1), "1000");
+  }
+
+  private void writeV1(HourPartition from, HourPartition to, String divisor) {
+    sql.execute("write v1", "INSERT INTO visits_v1 " + transform(divisor).replace("{window_start:DateTime}",
+        "toDateTime(?, 'UTC')").replace("{window_end:DateTime}", "toDateTime(?, 'UTC')")
+        + " SETTINGS max_partitions_per_insert_block = 10000", from.epochSecond(), to.epochSecond());
+  }
+
   /** What the corrected live writer does: writes v2's hours {@code [from, to)} with the corrected transform. */
   public void writeLiveV2(HourPartition from, HourPartition to) {
     sql.execute("create v2", "CREATE TABLE IF NOT EXISTS visits_v2 AS visits_v1");

@@ -178,7 +178,8 @@ public final class BackfillView extends ScreenView {
     VBox.setVgrow(grid, Priority.ALWAYS);
     HBox legend = new HBox(16);
     legend.setId("hour-legend");
-    for (Cell c : List.of(Cell.PENDING, Cell.RUNNING, Cell.WRITTEN, Cell.EMPTIED, Cell.FAILED, Cell.LIVE)) {
+    for (Cell c : List.of(Cell.PENDING, Cell.RUNNING, Cell.WRITTEN, Cell.EMPTIED, Cell.CARRIED, Cell.FAILED,
+        Cell.LIVE)) {
       Region swatch = new Region();
       swatch.getStyleClass().add("swatch");
       binder.watch(model.workspace().paletteProperty(), pal -> swatch.setStyle("-fx-background-color: "

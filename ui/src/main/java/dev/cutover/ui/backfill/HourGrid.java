@@ -165,6 +165,7 @@ public final class HourGrid extends CanvasRegion {
       case WRITTEN -> palette.written();
       case EMPTIED -> palette.emptied();
       case FAILED -> palette.failed();
+      case CARRIED -> palette.identical();
       case LIVE -> palette.live();
     };
   }

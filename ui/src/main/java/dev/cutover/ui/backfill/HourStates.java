@@ -27,6 +27,8 @@ public final class HourStates {
     /** Written empty on purpose: the corrected output has no rows for it. */
     EMPTIED("emptied (no rows)"),
     FAILED("failed"),
+    /** Carried unchanged from v1: outside a bounded repair's affected hours, nothing to recompute. */
+    CARRIED("carried from v1"),
     /** At or after the boundary: the live writer's, never the backfill's. */
     LIVE("owned by the live writer");
 
@@ -89,6 +91,7 @@ public final class HourStates {
         case WRITTEN -> Cell.WRITTEN;
         case EMPTIED -> Cell.EMPTIED;
         case FAILED -> Cell.FAILED;
+        case CARRIED -> Cell.CARRIED;
       }, e.rows());
     }
   }
@@ -137,7 +140,8 @@ public final class HourStates {
   /** One line for a tooltip: the hour, its state, and its rows once written. */
   public String describe(int index) {
     Cell c = cell(index);
-    String rowText = c == Cell.WRITTEN ? ", " + String.format(java.util.Locale.ROOT, "%,d", rows[index]) + " rows" : "";
+    String rowText = c == Cell.WRITTEN || c == Cell.CARRIED
+        ? ", " + String.format(java.util.Locale.ROOT, "%,d", rows[index]) + " rows" : "";
     return hour(index) + " UTC: " + c.words() + rowText;
   }
 

@@ -94,7 +94,8 @@ public final class RunProgress {
   public void apply(BackfillEvent event) {
     switch (event) {
       case BackfillEvent.BatchStarted b -> b.hours().forEach(h -> hours.set(h, Cell.RUNNING, 0));
-      case BackfillEvent.HourWritten w -> hours.set(w.hour(), w.rows() == 0 ? Cell.EMPTIED : Cell.WRITTEN, w.rows());
+      case BackfillEvent.HourWritten w -> hours.set(w.hour(), w.carried() ? Cell.CARRIED
+          : w.rows() == 0 ? Cell.EMPTIED : Cell.WRITTEN, w.rows());
       case BackfillEvent.HourFailed f -> hours.set(f.hour(), Cell.FAILED, 0);
       case BackfillEvent.Retrying r -> waiting.set("Retrying hours from " + r.hours().getFirst() + " (attempt "
           + r.attempt() + "): " + r.error());

@@ -198,6 +198,10 @@ public final class PlanView extends ScreenView {
     Widgets.fact(g, "Hours", planLabel(model, "plan-hours", p -> Formats.hours(p.hours().size()) + " before the "
         + "boundary, " + Formats.hours(p.range().hours()) + " in the range"));
     Widgets.fact(g, "Range", planLabel(model, "plan-summary-range", p -> p.range().toString()));
+    Widgets.fact(g, "Recomputed", planLabel(model, "plan-affected", p -> p.affected().map(a -> Formats.hours(
+        p.computed().size()) + ", the affected hours " + a + "; " + Formats.hours(p.carried().size()) + " carried "
+        + "unchanged from " + p.spec().liveTable() + " by REPLACE PARTITION, no recompute").orElse("every hour of the "
+        + "range (the spec names no affected window)")));
     Widgets.fact(g, "Boundary", planLabel(model, "plan-summary-boundary", p -> p.boundary() + " UTC"));
     Widgets.fact(g, "Live edge", planLabel(model, "plan-summary-edge", p -> p.liveEdge() + " UTC (when planned)"));
     Widgets.fact(g, "Overlap", planLabel(model, "plan-overlap", p -> p.overlap().map(o -> o + ", "

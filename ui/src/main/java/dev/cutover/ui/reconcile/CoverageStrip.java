@@ -61,7 +61,11 @@ public final class CoverageStrip extends HourCanvas {
         end++;
       }
       if (owner != null) {
-        g.setFill(owner == Owner.BACKFILL ? palette.backfillOwner() : palette.liveOwner());
+        g.setFill(switch (owner) {
+          case BACKFILL -> palette.backfillOwner();
+          case LIVE -> palette.liveOwner();
+          case CARRIED -> palette.identical();
+        });
         g.fillRect(x(start), top + band * 0.25, Math.max(1, x(end) - x(start) - gap), band * 0.5);
       }
       start = end;
@@ -79,7 +83,7 @@ public final class CoverageStrip extends HourCanvas {
   String describe(int index) {
     HourPartition h = hour(index);
     Owner o = classes.owner(index);
-    String owner = o == null ? "?" : o == Owner.BACKFILL ? "backfill" : "live writer";
+    String owner = o == null ? "?" : o == Owner.CARRIED ? "backfill, carried from v1" : o.words();
     String problems = issues.getOrDefault(h, List.of()).stream().map(i -> i.kind() + ": " + i.detail())
         .collect(Collectors.joining("; "));
     return h + " UTC, written by the " + owner + (problems.isEmpty() ? ", covered once" : ", " + problems)

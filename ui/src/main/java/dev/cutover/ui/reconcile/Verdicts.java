@@ -93,7 +93,8 @@ final class Verdicts {
     String coverage = r.coverage().stream().filter(c -> c.hour().equals(h)).map(c -> c.kind() + ": " + c.detail())
         .collect(Collectors.joining("; "));
     return h + " UTC · " + cls.map(c -> c.status().name().toLowerCase(Locale.ROOT) + ", written by the "
-        + (c.owner() == Reconciliation.Owner.BACKFILL ? "backfill" : "live writer")).orElse("outside the window")
+        + (c.owner() == Reconciliation.Owner.CARRIED ? "backfill, carried from v1 (proven by checksum)"
+            : c.owner().words())).orElse("outside the window")
         + " · " + totals + (coverage.isEmpty() ? "" : " · " + coverage);
   }
 }

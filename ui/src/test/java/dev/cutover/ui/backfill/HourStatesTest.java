@@ -41,6 +41,7 @@ class HourStatesTest {
     ledger.put(first, entry(first, LedgerEntry.State.WRITTEN, 40));
     ledger.put(first.plusHours(1), entry(first.plusHours(1), LedgerEntry.State.EMPTIED, 0));
     ledger.put(first.plusHours(2), entry(first.plusHours(2), LedgerEntry.State.FAILED, 0));
+    ledger.put(first.plusHours(3), entry(first.plusHours(3), LedgerEntry.State.CARRIED, 12));
     long before = s.revisionProperty().get();
     s.apply(ledger);
     s.changed();
@@ -50,9 +51,11 @@ class HourStatesTest {
     assertEquals(1, s.count(Cell.WRITTEN));
     assertEquals(1, s.count(Cell.EMPTIED));
     assertEquals(1, s.count(Cell.FAILED));
-    assertEquals(7, s.count(Cell.PENDING));
+    assertEquals(1, s.count(Cell.CARRIED));
+    assertEquals(6, s.count(Cell.PENDING));
     assertEquals("2026-06-01 10:00 UTC: written, 40 rows", s.describe(0));
     assertEquals("2026-06-01 11:00 UTC: emptied (no rows)", s.describe(1));
+    assertEquals("2026-06-01 13:00 UTC: carried from v1, 12 rows", s.describe(3));
     assertEquals("2026-06-01 20:00 UTC: owned by the live writer", s.describe(10));
   }
 

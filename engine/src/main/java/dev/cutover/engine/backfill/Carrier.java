@@ -1,0 +1,63 @@
+package dev.cutover.engine.backfill;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.Sql;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Carries hours a bounded bug did not touch from v1 into v2 unchanged: one {@code ALTER TABLE v2
+ * REPLACE PARTITION … FROM v1} per batch, which hard-links v1's parts instead of recomputing them, so
+ * months cost seconds. Each carried hour is then checksummed in v2; that checksum is what v1 held at
+ * the moment of the carry, and the reconciliation and the cutover gate hold v1 to it: a late write to
+ * v1 after the carry shows as a carried hour whose v1 no longer matches.
+ *
+ * <p>An hour v1 does not hold empties v2's partition on purpose, as a computed hour with no rows does.
+ */
+final class Carrier {
+
+  private final Sql sql;
+  private final TableSpec spec;
+  private final List<Identifier> columns;
+  private final HourPartition boundary;
+
+  Carrier(Sql sql, TableSpec spec, List<Identifier> columns, HourPartition boundary) {
+    this.sql = sql;
+    this.spec = spec;
+    this.columns = columns;
+    this.boundary = boundary;
+  }
+
+  /** Carries {@code hours}, consecutive, and returns each hour's rows and checksum as v2 now holds them. */
+  List<BatchWriter.HourOutput> carry(List<HourPartition> hours) {
+    for (HourPartition h : hours) {
+      if (!h.isBefore(boundary)) { // the live writer owns this hour: refuse, whatever the caller planned
+        throw new IllegalStateException("refusing to carry hour " + h + ": it is at or after the boundary " + boundary);
+      }
+    }
+    HourPartition first = hours.getFirst();
+    HourPartition end = hours.getLast().plusHours(1);
+    sql.execute("carry hours " + first + " to " + end + " from " + spec.liveTable(), carryStatement(spec, hours));
+    // Only the backfill writes v2 below the boundary, so what v2 holds now is what v1 held at the carry.
+    String window = " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND "
+        + spec.timeColumn().quoted() + " < toDateTime(?, 'UTC')";
+    Map<HourPartition, BatchWriter.HourOutput> outputs = new HashMap<>();
+    sql.query("checksum the carried hours", BatchWriter.checksumQuery(spec.qualified(spec.targetTable()), window,
+            columns, spec.timeColumn()),
+        rs -> new BatchWriter.HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
+        first.epochSecond(), end.epochSecond()).forEach(o -> outputs.put(o.hour(), o));
+    return hours.stream().map(h -> outputs.getOrDefault(h, new BatchWriter.HourOutput(h, 0, 0))).toList();
+  }
+
+  static String carryStatement(TableSpec spec, List<HourPartition> hours) {
+    String live = spec.qualified(spec.liveTable());
+    return "ALTER TABLE " + spec.qualified(spec.targetTable()) + " "
+        + hours.stream().map(h -> "REPLACE PARTITION ID '" + h.partitionId() + "' FROM " + live)
+            .collect(Collectors.joining(", "))
+        + " SETTINGS allow_replace_partition_from_empty_source = 1";
+  }
+}

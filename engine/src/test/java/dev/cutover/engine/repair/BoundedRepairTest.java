@@ -1,0 +1,185 @@
+package dev.cutover.engine.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.Reconciliation.Owner;
+import dev.cutover.engine.api.Reconciliation.Scope;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.spec.SpecLoader;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.Procedure;
+import dev.cutover.engine.testing.TestEngine;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A bug bounded to a few hours is repaired by recomputing only those and carrying the rest from v1:
+ * v2 ends as a full recompute would make it, the carried hours are proven by checksum alone, and a
+ * late write to v1 after the carry keeps the gate closed until the hour is carried again.
+ */
+class BoundedRepairTest {
+
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
+  private HourlyWorld world;
+  private TableSpec spec;
+  private Engine engine;
+  private HourRange affected;
+
+  @BeforeEach
+  void aBugBoundedToTwelveHours() {
+    world = HourlyWorld.create(TestEngine.freshDatabase(BoundedRepairTest.class), 2);
+    affected = new HourRange(world.first.plusHours(12), world.first.plusHours(24));
+    world.boundTheBugTo(affected);
+    spec = world.spec();
+    engine = new Engine(world.db);
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  private Plan plan(Optional<HourRange> window) {
+    return engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), window, engine.defaults(spec));
+  }
+
+  @Test
+  void onlyTheAffectedHoursAreRecomputedAndTheCarriedOnesAreProvenByChecksum() throws Exception {
+    Plan plan = plan(Optional.of(affected));
+    HourPartition b = plan.boundary();
+    assertEquals(affected.list(), plan.computed());
+    assertEquals(plan.range().hours() - 12, plan.carried().size());
+    assertTrue(plan.statements().stream().anyMatch(s -> s.contains("REPLACE PARTITION ID '"
+        + plan.carried().getFirst().partitionId() + "' FROM `" + world.database + "`.`visits_v1`")), plan.statements()
+        .toString());
+
+    Procedure.backfill(engine, plan);
+    String runId = engine.runs(spec).getFirst().id();
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.ledger(runId);
+    for (HourPartition h : plan.hours()) {
+      assertEquals(affected.contains(h), !ledger.get(h).carried(), "ledger of " + h + ": " + ledger.get(h));
+    }
+    assertEquals(world.expected(world.first, b), world.checksums("visits_v2", world.first, b),
+        "v2 equals a full recompute, hour for hour");
+
+    world.writeLiveV2(b, world.liveEdge.plusHours(1));
+    Reconciliation verdict = engine.reconcile(spec, Scope.REPAIR, 10_000);
+    assertEquals(Reconciliation.Verdict.GREEN, verdict.verdict(), verdict.coverage().toString());
+    assertTrue(verdict.coverage().isEmpty());
+    assertFalse(verdict.keys().isEmpty(), "the affected hours differ as the rule explains");
+    assertTrue(verdict.keys().stream().allMatch(k -> affected.contains(k.hour())),
+        "keys are read only in affected hours");
+    assertTrue(verdict.counts().keySet().stream().allMatch(affected::contains), verdict.counts().keySet().toString());
+    Map<Owner, Long> owners = new TreeMap<>();
+    verdict.classes().forEach(c -> owners.merge(c.owner(), 1L, Long::sum));
+    assertEquals(Map.of(Owner.CARRIED, (long) plan.carried().size(), Owner.BACKFILL, 12L, Owner.LIVE,
+        verdict.window().hours() - plan.range().hours()), owners);
+    verdict.classes().stream().filter(c -> c.owner() == Owner.CARRIED)
+        .forEach(c -> assertEquals(Reconciliation.HourStatus.IDENTICAL, c.status(), c.hour().toString()));
+    assertTrue(engine.gate(spec).open(), engine.gate(spec).refusal());
+    String html = java.nio.file.Files.readString(engine.exportHtml(verdict, spec, dir.resolve("report.html")).html());
+    assertTrue(html.contains("This was a bounded repair: 12 affected hours were recomputed and " + plan.carried().size()
+        + " hours were carried unchanged from v1 by hard link, proven identical by checksum alone."), html);
+
+    // A late write to v1 in an hour already carried: v2 lacks it, and the gate says so.
+    HourPartition late = plan.carried().get(3);
+    world.sql.execute("a late v1 write", "INSERT INTO visits_v1 VALUES (toDateTime(?, 'UTC'), 'late', 1, 1, 0.5)",
+        late.epochSecond());
+    Gate closed = engine.gate(spec);
+    assertFalse(closed.open());
+    assertTrue(closed.refusal().contains(late + ": gap, v1 changed after this hour was carried from it"),
+        closed.refusal());
+
+    // Carried again by a second backfill of the same window, the hour agrees with v1 and the gate opens.
+    Procedure.backfill(engine, plan(Optional.of(affected)));
+    assertEquals(world.checksums("visits_v1", late, late.plusHours(1)),
+        world.checksums("visits_v2", late, late.plusHours(1)));
+    assertTrue(engine.gate(spec).open(), engine.gate(spec).refusal());
+  }
+
+  /** A bounded run stopped at a failed hour resumes as it began: the affected hours computed, the rest carried. */
+  @Test
+  void aResumedBoundedRunCarriesAndComputesAsItBegan() throws Exception {
+    world.sql.execute("failures", "CREATE TABLE fail_hours (h DateTime('UTC')) ENGINE = Memory");
+    TableSpec failing = SpecLoader.parse(world.specYaml().replace("GROUP BY hour, site",
+        "AND throwIf(toStartOfHour(ts) IN (SELECT h FROM fail_hours)) = 0 GROUP BY hour, site"), "visits.yaml");
+    Plan plan = engine.plan(failing, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
+        engine.defaults(failing).withConcurrency(1).withBatchHours(1).withRetries(1, java.time.Duration.ZERO));
+    var cleared = Procedure.clear(engine, plan);
+    HourPartition broken = affected.from().plusHours(5);
+    world.sql.execute("plant", "INSERT INTO fail_hours VALUES (toDateTime(?, 'UTC'))", broken.epochSecond());
+    RunRecord failed = engine.backfill(cleared, BackfillEvent.Listener.NONE).await();
+    assertEquals(RunState.FAILED, failed.state(), failed.message());
+    assertTrue(engine.ledger(failed.id()).values().stream().noneMatch(LedgerEntry::carried), "stopped before carrying");
+
+    world.sql.execute("mend", "TRUNCATE TABLE fail_hours");
+    Plan resumed = engine.planResume(failing, failed.id(), java.util.function.UnaryOperator.identity());
+    assertEquals(Optional.of(affected), resumed.affected());
+    RunRecord end = Procedure.backfill(engine, resumed);
+    assertEquals(RunState.SUCCEEDED, end.state(), end.message());
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.ledger(end.id());
+    for (HourPartition h : plan.hours()) {
+      assertEquals(affected.contains(h), !ledger.get(h).carried(), "ledger of " + h + ": " + ledger.get(h));
+    }
+    assertEquals(world.expected(world.first, plan.boundary()), world.checksums("visits_v2", world.first,
+        plan.boundary()));
+  }
+
+  @Test
+  void anAffectedWindowOutsideTheRangeIsRefusedBeforeAnythingIsWritten() {
+    HourPartition b = world.liveEdge.plusHours(-3);
+    InvalidInputException past = assertThrows(InvalidInputException.class,
+        () -> plan(Optional.of(new HourRange(b.plusHours(-2), b.plusHours(1)))));
+    assertEquals("The affected window " + new HourRange(b.plusHours(-2), b.plusHours(1)) + " ends after the boundary "
+        + b + "; the backfill recomputes only hours before the boundary (the corrected live writer owns the rest). "
+        + "End the affected window at " + b + " or earlier.", past.getMessage());
+    InvalidInputException before = assertThrows(InvalidInputException.class, () -> engine.plan(spec,
+        Optional.of(world.first.plusHours(6)), Optional.empty(), Optional.empty(),
+        Optional.of(new HourRange(world.first, world.first.plusHours(8))), engine.defaults(spec)));
+    assertTrue(before.getMessage().startsWith("The affected window " + new HourRange(world.first,
+        world.first.plusHours(8)) + " starts before the range "), before.getMessage());
+    InvalidInputException notHour = assertThrows(InvalidInputException.class, () -> SpecLoader.parse(
+        world.specYaml() + "affected:\n  from: 2026-06-03T10:30\n  to: 2026-06-04\n", "visits.yaml"));
+    assertTrue(notHour.getMessage().contains("is not on the hour"), notHour.getMessage());
+    InvalidInputException backwards = assertThrows(InvalidInputException.class, () -> SpecLoader.parse(
+        world.specYaml() + "affected:\n  from: 2026-06-04\n  to: 2026-06-03\n", "visits.yaml"));
+    assertTrue(backwards.getMessage().contains("field 'affected.to'"), backwards.getMessage());
+    assertEquals(0L, world.sql.queryLong("look for v2", "SELECT count() FROM system.tables WHERE database = ? AND "
+        + "name = 'visits_v2'", world.database), "nothing was written");
+
+    // A v2 ordered otherwise cannot take v1's parts: preflight says so and nothing is carried.
+    world.sql.execute("a v2 ordered otherwise", "CREATE TABLE visits_v2 AS visits_v1 ENGINE = MergeTree "
+        + "PARTITION BY toStartOfHour(hour) ORDER BY (site, hour)");
+    var report = engine.preflight(plan(Optional.of(affected)), java.util.List.of()).report();
+    var partition = report.checks().stream().filter(c -> c.name().equals("partition key")).findFirst().orElseThrow();
+    assertFalse(report.passed());
+    assertTrue(partition.finding().startsWith("The sorting key of " + world.database + ".visits_v2 is 'site, hour' but "
+        + "that of " + world.database + ".visits_v1 is 'hour, site'"), partition.finding());
+    assertEquals(0L, world.sql.queryLong("count v2", "SELECT count() FROM visits_v2"));
+    world.sql.execute("drop it", "DROP TABLE visits_v2 SYNC");
+
+    TableSpec bounded = SpecLoader.parse(world.specYaml() + "affected:\n  from: " + affected.from().start()
+        + "\n  to: " + affected.to().start() + "\n", "visits.yaml");
+    assertEquals(Optional.of(affected), bounded.affected());
+    assertEquals(affected.list(), engine.plan(bounded, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.defaults(bounded)).computed(), "the spec's window is the default");
+  }
+}
