@@ -103,24 +103,38 @@ public final class Session implements AutoCloseable {
    * cancels the queries it runs and closes its listener moments later.
    */
   public ServerHealth health(java.time.Duration timeout) {
-    if (embedded != null) {
-      Optional<String> why = embedded.whyStopped();
-      if (why.isPresent()) {
-        // Died under cutover server, which says when it restarted it (or why it did not).
-        Optional<String> restart = embedded.restart();
-        if (restart.isPresent()) {
-          return ServerHealth.lost(restart.get());
-        }
-        String sentence = "The embedded ClickHouse stopped: " + why.get() + ".";
-        return embedded.stopRequested() ? ServerHealth.stoppedOnRequest(sentence) : ServerHealth.lost(sentence);
-      }
-      Optional<String> stopping = embedded.whyStopping();
-      if (stopping.isPresent()) {
-        String sentence = "The embedded ClickHouse is stopping (" + stopping.get() + ").";
-        return embedded.stopRequested() ? ServerHealth.stoppedOnRequest(sentence) : ServerHealth.lost(sentence);
-      }
+    Optional<ServerHealth> gone = embeddedGone();
+    if (gone.isPresent()) {
+      return gone.get();
     }
-    return Ping.ping(database.profile(), timeout);
+    ServerHealth pinged = Ping.ping(database.profile(), timeout);
+    // The process may have ended while the ping ran: its reason is the truer sentence.
+    return pinged.answering() ? pinged : embeddedGone().orElse(pinged);
+  }
+
+  /** The embedded server's own word that it stopped or is stopping; empty for a remote server or one that runs. */
+  private Optional<ServerHealth> embeddedGone() {
+    if (embedded == null) {
+      return Optional.empty();
+    }
+    Optional<String> why = embedded.whyStopped();
+    if (why.isPresent()) {
+      // Died under cutover server, which says when it restarted it (or why it did not).
+      Optional<String> restart = embedded.restart();
+      if (restart.isPresent()) {
+        return Optional.of(ServerHealth.lost(restart.get()));
+      }
+      String sentence = "The embedded ClickHouse stopped: " + why.get() + ".";
+      return Optional.of(embedded.stopRequested() ? ServerHealth.stoppedOnRequest(sentence)
+          : ServerHealth.lost(sentence));
+    }
+    Optional<String> stopping = embedded.whyStopping();
+    if (stopping.isPresent()) {
+      String sentence = "The embedded ClickHouse is stopping (" + stopping.get() + ").";
+      return Optional.of(embedded.stopRequested() ? ServerHealth.stoppedOnRequest(sentence)
+          : ServerHealth.lost(sentence));
+    }
+    return Optional.empty();
   }
 
   @Override
