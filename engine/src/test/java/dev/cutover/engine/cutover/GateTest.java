@@ -232,4 +232,28 @@ class GateTest {
     assertTrue(engine.rollback(spec, "visits").verified());
     assertEquals(RepairPhase.ROLLED_BACK, engine.repair(spec).orElseThrow().phase());
   }
+
+  /**
+   * A swap made by hand, outside Cutover, is no cutover of the repair: consumers read v2, but the
+   * rollback gate stays closed on the repair, and before any swap there is nothing to roll back.
+   */
+  @Test
+  void aRollbackNeedsTheRepairsOwnCutoverNotJustConsumersOnV2() {
+    engine.reconcile(spec, Scope.REPAIR, 10_000);
+    Gate before = engine.rollbackGate(spec);
+    assertEquals(List.of("repair", "consumers read v2", "rollback handle"), before.unmet().stream()
+        .map(Gate.Condition::name).toList());
+    assertEquals("visits reads visits_v1: there is no cutover to roll back.",
+        condition(before, "consumers read v2").detail());
+
+    world.sql.execute("a view over v2 by hand", "CREATE VIEW visits__next AS SELECT * FROM visits_v2");
+    world.sql.execute("a swap by hand", "EXCHANGE TABLES visits AND visits__next");
+    Gate byHand = engine.rollbackGate(spec);
+    assertEquals(Gate.Version.V2, byHand.current());
+    assertEquals(List.of("repair"), byHand.unmet().stream().map(Gate.Condition::name).toList(),
+        "consumers read v2 and the handle reads v1, but the repair never cut over");
+    assertThrows(StepRefusedException.class, () -> engine.rollback(spec, "visits"));
+    world.sql.execute("undo it by hand", "EXCHANGE TABLES visits AND visits__next");
+    world.sql.execute("and drop the view", "DROP VIEW visits__next");
+  }
 }
