@@ -241,6 +241,8 @@ class ReconcileAndCutoverTest {
 
     world.sql.execute("leftover", "CREATE TABLE visits_v2__stg_old_1 AS visits_v2");
     assertEquals(List.of("visits_v2__stg_old_1"), engine.cleanup(spec));
+    assertEquals(0L, world.sql.queryLong("staging gone", "SELECT count() FROM system.tables WHERE database = ? AND "
+        + "name = 'visits_v2__stg_old_1'", world.database), "the clean-up dropped what it names");
 
     // Tables that still use v1 would break without a word: each is named, and the drop waits for each by name.
     String db = world.database;
@@ -280,6 +282,8 @@ class ReconcileAndCutoverTest {
     }
     assertEquals(0L, world.sql.queryLong("v1 gone", "SELECT count() FROM system.tables WHERE database = ? AND name = 'visits_v1'",
         world.database));
+    assertEquals(0L, world.sql.queryLong("handle gone", "SELECT count() FROM system.tables WHERE database = ? AND "
+        + "name = 'visits__next'", world.database), "the rollback handle goes with v1");
 
     var after = engine.gate(spec);
     assertTrue(after.v1Dropped() && !after.open(), "nothing to switch once v1 is dropped: " + after);

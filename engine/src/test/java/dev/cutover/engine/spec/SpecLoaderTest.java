@@ -80,10 +80,10 @@ class SpecLoaderTest {
   @Test
   void anUnknownFieldIsRefusedRatherThanIgnored() {
     var e = refused(VALID.replace("keys: [site]", "keys: [site]\nmeasure: [x]"));
-    assertEquals("In the spec s.yaml, field 'measure' is not a known field; expected one of [allow_nondeterministic, "
-        + "boundary, database, "
-        + "description, expected_differences, keys, measures, name, reconciliation, retention, sources, spec, tables, "
-        + "throttle, time_column, transform] (see docs/SPEC.md).", e.getMessage());
+    assertEquals("In the spec s.yaml, field 'measure' is not a known field; expected one of [affected, "
+        + "allow_nondeterministic, boundary, database, description, expected_differences, keys, measures, name, "
+        + "reconciliation, retention, sources, spec, tables, throttle, time_column, transform] (see docs/SPEC.md).",
+        e.getMessage());
   }
 
   @Test
