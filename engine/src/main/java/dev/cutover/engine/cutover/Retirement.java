@@ -94,11 +94,12 @@ public final class Retirement {
       throw new StepRefusedException("drop-v1", "v1 must be kept until " + r.keepUntil().get() + " (the longest "
           + "consumer cache, " + r.longestCacheConsumer() + " " + r.longestCache().toHours() + " h, plus the "
           + "reconciliation window " + r.reconciliationWindow().toHours() + " h and a margin of " + r.margin().toHours()
-          + " h); dropping it earlier removes the rollback. Wait, or force it with a written reason.");
+          + " h); dropping it earlier removes the rollback. Wait, or force it with a written reason (--force --reason "
+          + "\"…\" on the command line; the reason field of the console's confirmation).");
     }
     if (force && (reason == null || reason.isBlank())) {
       throw new InvalidInputException("reason", "Dropping v1 before its retention horizon needs a written reason "
-          + "(why it cannot wait), which goes to the audit trail.");
+          + "(why it cannot wait), which goes to the audit trail: add --reason \"…\".");
     }
     List<V1Reader> readers = new V1Readers(sql, spec, view.handle()).find();
     List<V1Reader> open = readers.stream().filter(u -> !acknowledged.contains(u.name())).toList();
