@@ -256,4 +256,18 @@ class GateTest {
     world.sql.execute("undo it by hand", "EXCHANGE TABLES visits AND visits__next");
     world.sql.execute("and drop the view", "DROP VIEW visits__next");
   }
+
+  /** Too short an overlap closes the gate with how many hours are still needed and what writes them. */
+  @Test
+  void aShortOverlapSaysHowManyHoursAreStillNeeded() {
+    TableSpec longer = SpecLoader.parse(world.specYaml().replace("minimum_overlap_hours: 3",
+        "minimum_overlap_hours: 10"), "visits.yaml");
+    engine.reconcile(longer, Scope.REPAIR, 10_000);
+    Gate gate = engine.gate(longer);
+    assertEquals(List.of("overlap"), gate.unmet().stream().map(Gate.Condition::name).toList());
+    long live = java.time.Duration.between(plan.boundary().start(), world.liveEdge.plusHours(1).start()).toHours();
+    assertEquals("v1 and v2 were both written live for " + live + " hour(s) since B = " + plan.boundary() + "; at "
+        + "least 10 are required, so " + (10 - live) + " more hour(s) are needed: keep both live writers running (on "
+        + "the demo world, ./cutover demo live writes them) and check again.", condition(gate, "overlap").detail());
+  }
 }
