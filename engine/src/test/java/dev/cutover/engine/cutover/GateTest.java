@@ -270,4 +270,40 @@ class GateTest {
         + "least 10 are required, so " + (10 - live) + " more hour(s) are needed: keep both live writers running (on "
         + "the demo world, ./cutover demo live writes them) and check again.", condition(gate, "overlap").detail());
   }
+
+  /**
+   * Hours changed after an acknowledged verdict are judged on the spot with the acknowledgements: a
+   * whole hour accepted stays accepted whatever else changes in it; keys accepted one by one cover
+   * only themselves, so a new unexpected key in that hour closes the gate.
+   */
+  @Test
+  void theGatesOnTheSpotCheckHonoursAcknowledgementsOfTheWholeHourAndOfKeysOnly() {
+    HourPartition wholeHour = world.busyHour(10);
+    HourPartition someKeys = world.busyHour(20);
+    for (HourPartition h : List.of(wholeHour, someKeys)) {
+      bump(h, "north");
+    }
+    assertEquals(2, engine.reconcile(spec, Scope.REPAIR, 10_000).unexpectedKeys());
+    engine.acknowledge(spec, wholeHour, List.of(), "the upstream feed replayed this hour; finance accepts it");
+    engine.acknowledge(spec, someKeys, List.of("north"), "north's clicks were corrected by hand in v1");
+    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.gate(spec).open(), engine.gate(spec).unmet().toString());
+
+    bump(wholeHour, "south");
+    Gate stillOpen = engine.gate(spec);
+    assertTrue(stillOpen.open(), "the whole hour was accepted: " + stillOpen.unmet());
+    assertTrue(condition(stillOpen, "data now").detail().contains(" 1 changed or new"), "the hour did change: "
+        + condition(stillOpen, "data now").detail());
+
+    bump(someKeys, "south");
+    Gate closed = engine.gate(spec);
+    assertFalse(closed.open());
+    assertTrue(condition(closed, "data now").detail().contains("1 unexpected key(s) in 1 hour(s) from " + someKeys),
+        condition(closed, "data now").detail());
+  }
+
+  private void bump(HourPartition hour, String site) {
+    world.sql.execute("a value changes", "ALTER TABLE visits_v1 UPDATE clicks = clicks + 1 WHERE hour = toDateTime(?, "
+        + "'UTC') AND site = ? SETTINGS mutations_sync = 1", hour.epochSecond(), site);
+  }
 }
