@@ -4,10 +4,10 @@ import dev.cutover.app.demo.DemoStatus;
 import dev.cutover.app.demo.DemoWorld;
 import dev.cutover.app.demo.LiveJob;
 import dev.cutover.app.demo.LiveOptions;
+import dev.cutover.engine.EmbeddedEngine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.StepRefusedException;
-import dev.cutover.engine.connect.Session;
-import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.ui.DemoControls;
@@ -38,7 +38,7 @@ final class DemoConsole implements DemoControls, AutoCloseable {
    */
   private synchronized Session session() {
     Session s = session.get();
-    if (s != null && s.embedded().map(EmbeddedServer::running).orElse(true)) {
+    if (s != null && s.embedded().map(EmbeddedEngine::running).orElse(true)) {
       return s;
     }
     if (s != null) {

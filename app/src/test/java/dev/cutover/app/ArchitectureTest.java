@@ -1,6 +1,10 @@
 package dev.cutover.app;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -8,7 +12,12 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** Data flows one way, ui -> engine -> ClickHouse: the engine knows nothing of the screen, the UI no SQL. */
+/**
+ * Data flows one way, ui -> engine -> ClickHouse: the engine knows nothing of the screen, the UI no SQL,
+ * and everything outside the engine reaches it through two packages only: {@code dev.cutover.engine}
+ * (the facades: a session, the engine's steps, the embedded server) and {@code dev.cutover.engine.api}
+ * (the values, events and refusals they speak in).
+ */
 @AnalyzeClasses(packages = "dev.cutover", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
@@ -43,4 +52,40 @@ class ArchitectureTest {
       .that().resideInAPackage("dev.cutover.ui..")
       .should().dependOnClassesThat().resideInAPackage("dev.cutover.app..")
       .because("the app wires the UI, not the other way round");
+
+  @ArchTest
+  static final ArchRule onlyTheApiLeavesTheEngine = noClasses()
+      .that().resideOutsideOfPackage("dev.cutover.engine..")
+      .should().dependOnClassesThat(resideInAPackage("dev.cutover.engine..")
+          .and(not(resideInAnyPackage("dev.cutover.engine", "dev.cutover.engine.api.."))))
+      .because("the engine's packages are its own to change: the console, the command line and the demo "
+          + "speak to it through its facades and its API records only");
+
+  @ArchTest
+  static final ArchRule theApiStandsAlone = noClasses()
+      .that().resideInAPackage("dev.cutover.engine.api..")
+      .should().dependOnClassesThat(resideInAPackage("dev.cutover.engine..")
+          .and(not(resideInAPackage("dev.cutover.engine.api.."))))
+      .because("the API's values are what every step speaks in; if they reached back into a step, "
+          + "the steps could not be changed without changing the API");
+
+  @ArchTest
+  static final ArchRule noJdbcOutsideTheEngine = noClasses()
+      .that().resideOutsideOfPackage("dev.cutover.engine..")
+      .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jooq..",
+          "com.zaxxer.hikari..", "com.clickhouse..")
+      .because("statements, pools and retries are the engine's; a second path to the server would bypass "
+          + "its quoting, its error words and its transient-failure policy");
+
+  @ArchTest
+  static final ArchRule enginePackagesFreeOfCycles = slices().matching("dev.cutover.engine.(*)..")
+      .should().beFreeOfCycles();
+
+  @ArchTest
+  static final ArchRule consolePackagesFreeOfCycles = slices().matching("dev.cutover.ui.(*)..")
+      .should().beFreeOfCycles();
+
+  @ArchTest
+  static final ArchRule appPackagesFreeOfCycles = slices().matching("dev.cutover.app.(*)..")
+      .should().beFreeOfCycles();
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.connect.ProfileStore;
+import dev.cutover.engine.ProfileStore;
 import dev.cutover.engine.testing.TestEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.ServerHealth;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;

@@ -24,7 +24,7 @@ import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.backfill.BatchBreakdown;
 import dev.cutover.engine.backfill.TargetTables;
 import dev.cutover.engine.backfill.Transform;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.sql.Sql;

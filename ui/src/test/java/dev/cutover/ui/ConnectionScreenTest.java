@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.connect.ProfileStore;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;
 import dev.cutover.ui.connection.Target;
@@ -104,7 +104,7 @@ class ConnectionScreenTest {
       Fx fx = new Fx(robot, scene);
       fx.waitFor(60, () -> console.connection().stateProperty().get() == State.CONNECTED, () -> "launch target");
 
-      SavedProfile desk = SavedProfile.of("desk server", other.embedded().orElseThrow().jdbcUrl(), "analyst", "desk",
+      SavedProfile desk = SavedProfile.of("desk server", other.embeddedServer().orElseThrow().jdbcUrl(), "analyst", "desk",
           SavedProfile.Password.ASK, "");
       dialogs.profile = desk;
       robot.clickOn("#profile-new");

@@ -1,7 +1,7 @@
 package dev.cutover.ui;
 
-import dev.cutover.engine.connect.ProfileStore;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.dialogs.DialogService;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.ui.connection.ServerLink;
 import java.nio.file.Files;

@@ -11,8 +11,8 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.connect.ProfileStore;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
@@ -97,7 +97,7 @@ final class LostServerWorld implements AutoCloseable {
     try (Connection c = setup.database().dataSource().getConnection(); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE IF NOT EXISTS lost ENGINE = Atomic");
     }
-    world = HourlyWorld.create(Database.open(ConnectionProfile.of(setup.embedded().orElseThrow().jdbcUrl(), "default",
+    world = HourlyWorld.create(Database.open(ConnectionProfile.of(setup.embeddedServer().orElseThrow().jdbcUrl(), "default",
         PasswordSource.none(), "lost")), 3);
     Engine engine = new Engine(setup.database());
     TableSpec spec = world.spec();

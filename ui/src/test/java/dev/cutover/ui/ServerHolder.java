@@ -1,6 +1,6 @@
 package dev.cutover.ui;
 
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;

@@ -6,7 +6,7 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

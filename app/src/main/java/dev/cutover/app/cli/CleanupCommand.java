@@ -1,7 +1,7 @@
 package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,7 +1,7 @@
 package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;

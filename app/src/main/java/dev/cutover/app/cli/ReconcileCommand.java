@@ -7,7 +7,7 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Safety;

@@ -6,7 +6,7 @@ import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

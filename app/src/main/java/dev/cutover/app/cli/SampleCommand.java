@@ -8,7 +8,7 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

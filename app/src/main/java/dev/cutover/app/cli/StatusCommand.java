@@ -10,7 +10,7 @@ import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,7 +11,7 @@ import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

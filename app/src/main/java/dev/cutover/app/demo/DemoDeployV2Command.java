@@ -9,7 +9,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Safety;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
 import dev.cutover.engine.api.StepRefusedException;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -6,7 +6,7 @@ import dev.cutover.app.cli.JsonOption;
 import dev.cutover.app.output.JsonOutput;
 import dev.cutover.app.output.Text;
 import dev.cutover.engine.api.CutoverException;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

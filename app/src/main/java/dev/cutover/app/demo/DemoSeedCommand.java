@@ -5,7 +5,7 @@ import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
 import dev.cutover.app.output.ProgressOptions;
 import dev.cutover.app.output.ProgressOutput;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -3,7 +3,7 @@ package dev.cutover.app.demo;
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.connect.ProfileStore;
+import dev.cutover.engine.ProfileStore;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;

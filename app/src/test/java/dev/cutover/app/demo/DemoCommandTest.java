@@ -7,7 +7,7 @@ import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.testing.TestEngine;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -5,6 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.ConnectionFailedException.Reason;
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.ServerHealth;
 import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.api.ServerVersion;
 import dev.cutover.engine.sql.Sql;
@@ -13,6 +15,8 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Properties;
@@ -165,5 +169,28 @@ public final class Database implements AutoCloseable {
   @Override
   public void close() {
     pool.close();
+  }
+
+  /**
+   * Creates the Atomic database {@code name} if it is missing, over a connection of its own to
+   * {@code jdbcUrl} (the pool is opened on that database, so it cannot be the one that creates it).
+   */
+  public static void createAtomicDatabase(String jdbcUrl, ConnectionProfile profile, String name) {
+    char[] password = profile.password().resolve();
+    try (Connection connection = DriverManager.getConnection(jdbcUrl, profile.user(),
+            new String(password));
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE DATABASE IF NOT EXISTS " + Identifier.of(name).quoted()
+          + " ENGINE = Atomic");
+    } catch (SQLException e) {
+      throw ConnectionErrors.classify(profile, e);
+    } finally {
+      Arrays.fill(password, '\0');
+    }
+  }
+
+  /** Asks the server whether it answers within {@code timeout}, without taking a connection from the pool. */
+  public ServerHealth ping(Duration timeout) {
+    return Ping.ping(profile(), timeout);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.ServerHealth;
@@ -59,7 +60,7 @@ class ServerHealthTest {
   @Test
   void aStoppingEmbeddedServerIsLostWithItsReasonBeforeItsProcessEnds() throws Exception {
     try (Session session = Session.embedded(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
-      ProcessHandle server = ProcessHandle.of(session.embedded().orElseThrow().pid()).orElseThrow();
+      ProcessHandle server = ProcessHandle.of(session.embeddedServer().orElseThrow().pid()).orElseThrow();
       Thread stopper = Thread.ofPlatform().start(() -> EmbeddedServer.stopRunning(dir, "an operator stops it"));
       ServerHealth health = session.health(PROBE);
       while (health.answering() && server.isAlive()) {
@@ -77,7 +78,7 @@ class ServerHealthTest {
   @Test
   void aKilledEmbeddedServerIsLostAndSaysItWasKilled() throws Exception {
     try (Session session = Session.embedded(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
-      ProcessHandle server = ProcessHandle.of(session.embedded().orElseThrow().pid()).orElseThrow();
+      ProcessHandle server = ProcessHandle.of(session.embeddedServer().orElseThrow().pid()).orElseThrow();
       server.destroyForcibly();
       server.onExit().get(30, TimeUnit.SECONDS);
       ServerHealth health = session.health(PROBE);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.ConnectionFailedException.Reason;
 import dev.cutover.engine.api.ConnectionProfile;

@@ -9,7 +9,7 @@ import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ class EmbeddedAccessTest {
   @BeforeAll
   static void start() {
     session = Session.embedded(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
-    server = session.embedded().orElseThrow();
+    server = session.embeddedServer().orElseThrow();
     execute(session, "CREATE TABLE cutover.kept (x UInt32) ENGINE = MergeTree ORDER BY x");
     execute(session, "INSERT INTO cutover.kept VALUES (1), (2)");
   }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.connect.ProfileStore;
+import dev.cutover.engine.ProfileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;

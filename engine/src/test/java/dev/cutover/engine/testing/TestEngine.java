@@ -3,7 +3,7 @@ package dev.cutover.engine.testing;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.ServerAccess;
@@ -51,7 +51,7 @@ public final class TestEngine {
   }
 
   public static EmbeddedServer server() {
-    return session().embedded().orElseThrow();
+    return session().embeddedServer().orElseThrow();
   }
 
   /** Creates a new, empty Atomic database named after the test class and returns a connection to it. */
@@ -74,7 +74,7 @@ public final class TestEngine {
   private static synchronized void shutdown() {
     if (session != null) {
       // The server would outlive this JVM while any process used it: the tests are done, so it stops now.
-      session.embedded().ifPresent(server -> server.stop("the tests are done"));
+      session.embeddedServer().ifPresent(server -> server.stop("the tests are done"));
       session.close();
       try (var paths = Files.walk(dataDirectory)) {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -1,9 +1,9 @@
 package dev.cutover.ui.connection;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.connect.Session;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.Workspace;
@@ -15,15 +15,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
-import javafx.beans.value.ObservableBooleanValue;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.beans.value.ObservableBooleanValue;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 /**
  * The connection screen's state: what it connects to (the launch target or a saved profile), how

@@ -1,8 +1,8 @@
 package dev.cutover.ui.connection;
 
+import dev.cutover.engine.EmbeddedEngine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ServerHealth;
-import dev.cutover.engine.connect.Session;
-import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
@@ -169,7 +169,7 @@ public final class ConnectionWatch {
      * meanwhile (both cost a file's read, not a query); false once stopped.
      */
     private boolean rest() {
-      Optional<EmbeddedServer> embedded = session.embedded();
+      Optional<EmbeddedEngine> embedded = session.embedded();
       long end = System.nanoTime() + PERIOD.toNanos();
       for (long left; (left = end - System.nanoTime()) > 0; ) {
         if (stopped) {
@@ -192,10 +192,10 @@ public final class ConnectionWatch {
      * Connect starts a new server through a new watch.
      */
     private boolean awaitAnotherServer(ServerLink stoppedLink) {
-      EmbeddedServer gone = session.embedded().orElseThrow();
+      EmbeddedEngine gone = session.embedded().orElseThrow();
       ServerLink known = stoppedLink;
       while (sleep(PERIOD) && !stopped) {
-        java.util.OptionalLong serving = EmbeddedServer.serving(gone.dataDirectory());
+        java.util.OptionalLong serving = EmbeddedEngine.serving(gone.dataDirectory());
         if (serving.isPresent() && serving.getAsLong() != gone.pid()) {
           return true;
         }
@@ -244,7 +244,7 @@ public final class ConnectionWatch {
      * log says why, and the link says that instead. Returns the loss as now known; null once stopped.
      */
     private ServerLink pauseBefore(int n, ServerLink known, String failure) {
-      Optional<EmbeddedServer> embedded = session.embedded();
+      Optional<EmbeddedEngine> embedded = session.embedded();
       boolean ended = embedded.map(e -> !e.running()).orElse(true);
       long end = System.nanoTime() + backoff(n).toNanos();
       for (long left; (left = end - System.nanoTime()) > 0; ) {

@@ -1,7 +1,7 @@
 package dev.cutover.ui.connection;
 
+import dev.cutover.engine.ProfileStore;
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.connect.ProfileStore;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.tasks.TaskExecutor;

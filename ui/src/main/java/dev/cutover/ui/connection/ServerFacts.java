@@ -1,8 +1,8 @@
 package dev.cutover.ui.connection;
 
+import dev.cutover.engine.EmbeddedEngine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ServerInfo;
-import dev.cutover.engine.connect.Session;
-import dev.cutover.engine.embedded.EmbeddedServer;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
@@ -36,7 +36,7 @@ public final class ServerFacts {
   }
 
   /** Whether this process started the server: this session, or another of this console's (the demo's) did. */
-  private static boolean startedHere(EmbeddedServer server) {
+  private static boolean startedHere(EmbeddedEngine server) {
     return server.owner() || ProcessHandle.of(server.pid()).flatMap(ProcessHandle::parent)
         .map(parent -> parent.pid() == ProcessHandle.current().pid()).orElse(false);
   }

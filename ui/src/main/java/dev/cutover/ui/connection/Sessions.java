@@ -1,6 +1,6 @@
 package dev.cutover.ui.connection;
 
-import dev.cutover.engine.connect.Session;
+import dev.cutover.engine.Session;
 import dev.cutover.ui.Workspace;
 import java.util.ArrayList;
 import java.util.List;

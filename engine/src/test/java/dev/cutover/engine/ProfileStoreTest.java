@@ -1,4 +1,4 @@
-package dev.cutover.engine.connect;
+package dev.cutover.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.cutover.engine.connect;
+package dev.cutover.engine;
 
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.SavedProfile;

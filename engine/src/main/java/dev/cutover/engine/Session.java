@@ -1,17 +1,14 @@
-package dev.cutover.engine.connect;
+package dev.cutover.engine;
 
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.ServerHealth;
 import dev.cutover.engine.api.ServerInfo;
+import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Optional;
 
 /**
@@ -59,20 +56,12 @@ public final class Session implements AutoCloseable {
   }
 
   private static void bootstrap(EmbeddedServer server) {
-    ConnectionProfile profile = server.profile("default");
-    char[] password = profile.password().resolve();
-    try (Connection connection = DriverManager.getConnection(server.jdbcUrl() + "/default", profile.user(),
-            new String(password));
-        Statement statement = connection.createStatement()) {
-      // The embedded default database is an Overlay; EXCHANGE TABLES needs Atomic.
-      statement.execute("CREATE DATABASE IF NOT EXISTS " + EMBEDDED_DATABASE + " ENGINE = Atomic");
-    } catch (SQLException e) {
-      throw ConnectionErrors.classify(profile, e);
-    } finally {
-      java.util.Arrays.fill(password, '\0');
-    }
+    // The embedded default database is an Overlay; EXCHANGE TABLES needs Atomic.
+    Database.createAtomicDatabase(server.jdbcUrl() + "/default", server.profile("default"), EMBEDDED_DATABASE);
   }
 
+
+  /** The pool and statement runner of this session: the engine's own; outside it, open an {@link Engine}. */
   public Database database() {
     return database;
   }
@@ -82,7 +71,12 @@ public final class Session implements AutoCloseable {
   }
 
   /** The embedded server, when this session uses the embedded default. */
-  public Optional<EmbeddedServer> embedded() {
+  public Optional<EmbeddedEngine> embedded() {
+    return Optional.ofNullable(embedded).map(EmbeddedEngine::new);
+  }
+
+  /** The embedded server itself, for the engine's own steps and tests; empty for a remote server. */
+  public Optional<EmbeddedServer> embeddedServer() {
     return Optional.ofNullable(embedded);
   }
 
@@ -107,7 +101,7 @@ public final class Session implements AutoCloseable {
     if (gone.isPresent()) {
       return gone.get();
     }
-    ServerHealth pinged = Ping.ping(database.profile(), timeout);
+    ServerHealth pinged = database.ping(timeout);
     // The process may have ended while the ping ran: its reason is the truer sentence.
     return pinged.answering() ? pinged : embeddedGone().orElse(pinged);
   }
