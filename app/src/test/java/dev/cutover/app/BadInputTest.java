@@ -311,8 +311,8 @@ class BadInputTest {
     try {
       Path ownSpec = Files.writeString(dir.resolve("own.yaml"), own.specYaml());
       dev.cutover.engine.Engine engine = new dev.cutover.engine.Engine(own.db);
-      dev.cutover.engine.testing.Procedure.backfill(engine, engine.plan(own.spec(), java.util.Optional.empty(),
-          java.util.Optional.empty(), java.util.Optional.empty(), engine.defaults(own.spec())));
+      dev.cutover.engine.testing.Procedure.backfill(engine, engine.plans().plan(own.spec(), java.util.Optional.empty(),
+          java.util.Optional.empty(), java.util.Optional.empty(), engine.plans().defaults(own.spec())));
       String reason = "v1 retried'); DROP TABLE visits_v1; -- \" ` \\";
       CommandRun ack = run(List.of("ack", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", own.database,
           "--spec", ownSpec.toString(), "--hour", own.first.plusHours(3).toString(), "--reason", reason));

@@ -79,7 +79,7 @@ class CredentialsTest {
       assertEquals(0, backfill.exit(), backfill.err());
       outcomes.add(backfill);
       world.writeLiveV2(world.liveEdge.plusHours(-3), world.liveEdge.plusHours(1));
-      new Engine(db).reconcile(world.spec(), dev.cutover.engine.api.Reconciliation.Scope.REPAIR, 10_000); // in this JVM: the gate needs one
+      new Engine(db).reconciliations().reconcile(world.spec(), dev.cutover.engine.api.Reconciliation.Scope.REPAIR, 10_000); // in this JVM: the gate needs one
       for (List<String> step : List.of(List.of("ack", "--hour", world.first.plusHours(1).toString(), "--reason", reason),
           List.of("cutover", "--confirm", "visits"))) {
         Outcome o = cutover(secret, home, work, step.getFirst(), concat(step.subList(1, step.size()), connect));

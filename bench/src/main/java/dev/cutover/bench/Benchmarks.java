@@ -11,6 +11,7 @@ import dev.cutover.app.demo.SeedResult;
 import dev.cutover.app.demo.Seeder;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
@@ -18,13 +19,12 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.backfill.BatchBreakdown;
 import dev.cutover.engine.backfill.TargetTables;
 import dev.cutover.engine.backfill.Transform;
-import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.sql.Sql;
@@ -64,7 +64,7 @@ public final class Benchmarks {
   private Benchmarks(Session session, TableSpec spec, Report report) {
     this.session = session;
     this.sql = new Sql(session.database().dataSource());
-    this.engine = new Engine(session.database());
+    this.engine = new Engine(session);
     this.spec = spec;
     this.report = report;
   }
@@ -146,14 +146,14 @@ public final class Benchmarks {
 
   /** A plan of the whole reprocessing window, boundary at the default (live edge minus the margin). */
   private Plan plan(BackfillSettings settings) {
-    return engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), settings);
+    return engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), settings);
   }
 
   /** The plan through its preflight, with the demo's dependents acknowledged as an operator would. */
   private ClearedPlan cleared(Plan plan) {
-    List<String> dependents = engine.preflight(plan, List.of()).report().dependents().stream()
+    List<String> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
         .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
-    var checked = engine.preflight(plan, dependents);
+    var checked = engine.plans().preflight(plan, dependents);
     return checked.cleared().orElseThrow(() -> new IllegalStateException("the preflight failed: "
         + checked.report().failures()));
   }
@@ -173,12 +173,13 @@ public final class Benchmarks {
     report.section("1b. One backfill batch (" + settings.batchHours() + " hours), three ways on the same hours, "
         + batches + " batches in order, one at a time", "step", "ms, first 30 batches", "ms, last 30 batches",
         "ms, mean of all", "× the floor");
-    engine.state().ensureSchema();
+    var store = new dev.cutover.engine.ledger.StateStore(sql, spec.database().name());
+    store.ensureSchema();
     freshTarget();
     new TargetTables(sql, spec).createTargetIfAbsent();
     sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor"));
     sql.execute("create floor", "CREATE TABLE " + q("pnl_floor") + " AS " + q(spec.liveTable().name()));
-    Map<String, List<Double>> steps = new BatchBreakdown(sql, engine.state(), spec).measure(probe.range().from(),
+    Map<String, List<Double>> steps = new BatchBreakdown(sql, store, spec).measure(probe.range().from(),
         batches, settings, Identifier.of("pnl_floor"), probe.boundary());
     double floor = mean(steps.get(BatchBreakdown.FLOOR));
     steps.forEach((step, ms) -> report.cells(step, String.format("%.1f", mean(ms.subList(0, Math.min(30, ms.size())))),
@@ -197,7 +198,7 @@ public final class Benchmarks {
 
   /** The settings of the throughput runs: the spec's batch size, no throttling. */
   private BackfillSettings unthrottled() {
-    return new BackfillSettings(1, engine.defaults(spec).batchHours(), 0, 0, 0, 0, Duration.ZERO, 5, Duration.ofSeconds(1),
+    return new BackfillSettings(1, engine.plans().defaults(spec).batchHours(), 0, 0, 0, 0, Duration.ZERO, 5, Duration.ofSeconds(1),
         BackfillSettings.DEFAULT_SERVER_WAIT);
   }
 
@@ -233,9 +234,9 @@ public final class Benchmarks {
       freshTarget();
       Plan plan = plan(unthrottled.withConcurrency(concurrency));
       t0 = System.nanoTime();
-      RunRecord run = engine.backfill(cleared(plan), BackfillEvent.Listener.NONE).await();
+      RunRecord run = engine.backfills().start(cleared(plan), BackfillEvent.Listener.NONE).await();
       double took = seconds(t0);
-      long rows = engine.ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
+      long rows = engine.backfills().ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
       report.row("Cutover backfill, concurrency " + concurrency + " (" + run.state().name().toLowerCase() + ")", took,
           plan.hours().size(), rows, took / floor);
     }
@@ -248,9 +249,9 @@ public final class Benchmarks {
     int steps = 6 * 36; // 36 simulated hours, six ten-minute steps each
     List<Double> alone = liveSteps(world, steps, new AtomicBoolean(true));
     freshTarget();
-    BackfillSettings throttled = engine.defaults(spec);
+    BackfillSettings throttled = engine.plans().defaults(spec);
     Plan plan = plan(throttled);
-    BackfillRun run = engine.backfill(cleared(plan), BackfillEvent.Listener.NONE);
+    RunHandle run = engine.backfills().start(cleared(plan), BackfillEvent.Listener.NONE);
     AtomicBoolean running = new AtomicBoolean(true);
     run.completion().thenRun(() -> running.set(false));
     List<Double> beside = liveSteps(world, steps, running);
@@ -280,7 +281,7 @@ public final class Benchmarks {
 
   private void cutover() throws Exception {
     report.heading("4. Cutover: EXCHANGE TABLES under 8 concurrent readers");
-    HourPartition hour = engine.runs(spec).getFirst().range().from().plusHours(24 * 30 + 12);
+    HourPartition hour = engine.backfills().runs(spec).getFirst().range().from().plusHours(24 * 30 + 12);
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view") + " AS SELECT * FROM " + q(spec.liveTable().name()));
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view__next") + " AS SELECT * FROM "
         + q(spec.targetTable().name()));

@@ -37,9 +37,9 @@ final class ReconcileBench {
   /** The report of the whole-history reconciliation, for the UI section's chart. */
   Reconciliation run() {
     report.section("3. Reconciliation of the backfilled history (v1 against v2)");
-    HourRange history = engine.runs(spec).getFirst().range();
+    HourRange history = engine.backfills().runs(spec).getFirst().range();
     long t0 = System.nanoTime();
-    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
+    Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
     double took = seconds(t0);
     double scan = scan(spec.liveTable(), spec.targetTable(), history);
     report.row("one scan of both tables' hourly totals", scan, history.hours(), 0, 1);

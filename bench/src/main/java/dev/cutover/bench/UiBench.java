@@ -5,9 +5,9 @@ import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.ui.Themes;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.backfill.BackfillModel;
@@ -153,12 +153,12 @@ final class UiBench {
 
   /** A pulse monitor on the FX thread while the backfill screen starts and follows a real backfill. */
   private void stallDuringBackfill() throws Exception {
-    BackfillSettings defaults = engine.defaults(spec);
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), defaults);
+    BackfillSettings defaults = engine.plans().defaults(spec);
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), defaults);
     // The operator acknowledges the demo's alerting view on the Plan screen; the bench does the same.
-    List<String> dependents = engine.preflight(plan, List.of()).report().dependents().stream()
+    List<String> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
         .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
-    var checks = engine.preflight(plan, dependents);
+    var checks = engine.plans().preflight(plan, dependents);
     if (!checks.passed()) {
       report.line("The preflight failed, so the backfill screen cannot start a run: " + checks.report().failures());
       return;
@@ -189,7 +189,7 @@ final class UiBench {
       return null;
     });
     long t0 = System.nanoTime();
-    BackfillRun run = null;
+    RunHandle run = null;
     while (run == null && System.nanoTime() - t0 < 60_000_000_000L) {
       Thread.sleep(100);
       run = onFx(() -> model.drivenProperty().get());

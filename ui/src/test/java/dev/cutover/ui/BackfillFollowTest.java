@@ -7,9 +7,9 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.common.Formats;
 import java.util.Map;
@@ -33,7 +33,7 @@ class BackfillFollowTest {
   private CutoverConsole console;
   @RegisterExtension final WorldOnDisk disk = new WorldOnDisk(3, () -> console);
   private Fx fx;
-  private BackfillRun elsewhere;
+  private RunHandle elsewhere;
 
 
   @AfterEach
@@ -48,9 +48,9 @@ class BackfillFollowTest {
   void aRunStartedElsewhereIsFollowedAndAStoppedRunIsResumedAndDrivenHere(FxRobot robot) throws Exception {
     // Another process: an engine on the same working database, throttled so that the run takes a while.
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(disk.specFile());
-    Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
-        other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
+    TableSpec spec = other.specs().load(disk.specFile());
+    Plan plan = other.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        other.plans().defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
     elsewhere = dev.cutover.engine.testing.Procedure.start(other, plan);
 
     open(robot, new ScriptedDialogs());
@@ -70,7 +70,7 @@ class BackfillFollowTest {
     assertEquals(RunState.CANCELLED, elsewhere.await().state());
     elsewhere = null;
     fx.waitFor(15, () -> fx.text("run-state").equals("Cancelled"), () -> fx.text("run-state"));
-    Map<?, LedgerEntry> ledger = other.ledger(other.runs(spec).getFirst().id());
+    Map<?, LedgerEntry> ledger = other.backfills().ledger(other.backfills().runs(spec).getFirst().id());
     fx.waitFor(10, () -> count("legend-written") + count("legend-emptied") == ledger.size(),
         () -> fx.text("legend-written") + " " + fx.text("legend-emptied") + " vs ledger " + ledger.size());
 
@@ -93,25 +93,25 @@ class BackfillFollowTest {
     fx.waitFor(120, () -> console.backfill().drivenProperty().get() == null && fx.text("run-state").equals("Succeeded"),
         () -> fx.text("run-state") + " " + fx.text("run-message"));
 
-    String runId = other.runs(spec).getFirst().id();
-    var done = other.ledger(runId);
+    String runId = other.backfills().runs(spec).getFirst().id();
+    var done = other.backfills().ledger(runId);
     assertEquals(plan.hours().size(), done.size());
     long written = done.values().stream().filter(e -> e.state() == LedgerEntry.State.WRITTEN).count();
     fx.waitFor(10, () -> fx.text("legend-written").equals("Written " + Formats.count(written)),
         () -> fx.text("legend-written"));
     assertEquals("Pending 0", fx.text("legend-pending"));
-    assertTrue(other.state().auditTrail(runId, 50).stream().anyMatch(a -> a.action().equals("throttle")
+    assertTrue(other.repairs().audit(runId, 50).stream().anyMatch(a -> a.action().equals("throttle")
         && a.detail().equals("rows per second limit set to none")), "the throttle change reached the run");
-    assertTrue(other.state().auditTrail(runId, 50).stream().anyMatch(a -> a.action().equals("resume")));
+    assertTrue(other.repairs().audit(runId, 50).stream().anyMatch(a -> a.action().equals("resume")));
   }
 
   @Test
   void closingTheWindowWhileThisConsoleDrivesARunAsksThenCancelsItSoItCanBeResumed(FxRobot robot) throws Exception {
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(disk.specFile());
-    Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
-        other.defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
-    BackfillRun first = dev.cutover.engine.testing.Procedure.start(other, plan);
+    TableSpec spec = other.specs().load(disk.specFile());
+    Plan plan = other.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        other.plans().defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
+    RunHandle first = dev.cutover.engine.testing.Procedure.start(other, plan);
     first.cancel();
     first.await();
     ScriptedDialogs dialogs = new ScriptedDialogs();
@@ -133,7 +133,7 @@ class BackfillFollowTest {
     });
     console = null;
 
-    var record = other.run(first.id()).orElseThrow();
+    var record = other.backfills().run(first.id()).orElseThrow();
     assertEquals(RunState.CANCELLED, record.state(), record.message());
     assertTrue(record.message().endsWith("resume to continue"), record.message());
   }

@@ -5,17 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.ProfileStore;
-import dev.cutover.engine.Session;
+import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;
-import dev.cutover.ui.connection.Target;
-import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.connection.ConnectionModel.State;
+import dev.cutover.ui.connection.Target;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -134,7 +134,7 @@ class ConnectionScreenTest {
       robot.clickOn("#connection-connect");
       fx.waitFor(60, () -> console.connection().stateProperty().get() == State.CONNECTED
           && console.workspace().engine() != firstEngine, () -> "reconnected");
-      assertEquals(List.of(), console.workspace().engine().state().auditTrail(null, 10),
+      assertEquals(List.of(), console.workspace().engine().repairs().audit(null, 10),
           "the new engine reads the server (nothing audited there yet)");
       robot.interact(() -> {
         try {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
@@ -13,8 +15,6 @@ import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.Safety;
-import dev.cutover.engine.ProfileStore;
-import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.common.Formats;
@@ -100,7 +100,7 @@ class ConsoleProcedureTest {
     open(robot);
     HourPartition boundary = disk.world().liveEdge.plusHours(-3);
     // Some hours have no clicks: the reprocessing window starts at the oldest hour that has some.
-    HourPartition start = new Engine(disk.world().db).reprocessingStart(disk.world().spec()).orElseThrow();
+    HourPartition start = new Engine(disk.world().db).plans().reprocessingStart(disk.world().spec()).orElseThrow();
 
     // 1. Connection, with the default spec loaded once connected.
     fx.waitFor(60, () -> console.workspace().spec() != null, () -> fx.text("connection-state") + " / "
@@ -170,9 +170,9 @@ class ConsoleProcedureTest {
         && fx.text("run-state").equals("Succeeded"), () -> fx.text("run-state") + " " + fx.text("run-message")
         + " " + console.backfill().activity().error());
     Engine engine = console.workspace().engine();
-    String runId = engine.runs(console.workspace().spec()).getFirst().id();
-    assertEquals(RunState.SUCCEEDED, engine.run(runId).orElseThrow().state());
-    var ledger = engine.ledger(runId);
+    String runId = engine.backfills().runs(console.workspace().spec()).getFirst().id();
+    assertEquals(RunState.SUCCEEDED, engine.backfills().run(runId).orElseThrow().state());
+    var ledger = engine.backfills().ledger(runId);
     long written = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.WRITTEN).count();
     long emptied = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.EMPTIED).count();
     assertTrue(emptied > 0, "the world has hours without clicks");
@@ -191,7 +191,7 @@ class ConsoleProcedureTest {
     fx.waitFor(30, () -> fx.text("repair-phase").equals("backfilled")
         && fx.text("repair-next-button").equals("Backfill: Deploy the corrected writer"),
         () -> fx.text("repair-phase") + " / " + fx.text("repair-next-button") + " / " + fx.text("repair-summary"));
-    String repairId = engine.repair(console.workspace().spec()).orElseThrow().id();
+    String repairId = engine.repairs().current(console.workspace().spec()).orElseThrow().id();
     assertEquals("Repair " + repairId + " · B = " + boundary + " UTC · history from " + start + " UTC",
         fx.text("repair-summary"));
     assertTrue(fx.text("repair-next").startsWith("Deploy the corrected live writer so that it writes visits_v2 for "
@@ -412,7 +412,7 @@ class ConsoleProcedureTest {
         + fx.text("repair-summary"));
     assertFalse(fx.node("repair-next-button", javafx.scene.control.Label.class).isVisible(), "nothing left to press");
     fx.shot("20-v1-dropped");
-    var dropAudit = console.workspace().engine().state().auditTrail(null, 100).stream()
+    var dropAudit = console.workspace().engine().repairs().audit(null, 100).stream()
         .filter(a -> a.action().equals("drop-v1")).map(dev.cutover.engine.api.AuditEntry::detail).toList();
     assertEquals(1, dropAudit.size());
     assertTrue(dropAudit.getFirst().contains(dialogs.dropReason), dropAudit.getFirst());

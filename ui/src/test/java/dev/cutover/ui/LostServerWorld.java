@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.ProfileStore;
-import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.EngineProgress;
@@ -99,13 +99,13 @@ final class LostServerWorld implements AutoCloseable {
     }
     world = HourlyWorld.create(Database.open(ConnectionProfile.of(setup.embeddedServer().orElseThrow().jdbcUrl(), "default",
         PasswordSource.none(), "lost")), 3);
-    Engine engine = new Engine(setup.database());
+    Engine engine = new Engine(setup);
     TableSpec spec = world.spec();
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(spec));
     Procedure.backfill(engine, plan);
     world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
-    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000).verdict());
-    assertTrue(engine.gate(spec).open(), engine.gate(spec).unmet().toString());
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).unmet().toString());
     specFile = Files.createTempFile("visits-", ".yaml");
     Files.writeString(specFile, world.specYaml());
     profiles = specFile.resolveSibling("profiles-lost-" + ProcessHandle.current().pid() + ".yaml");

@@ -26,9 +26,9 @@ import javafx.scene.control.TableView;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
 import javafx.scene.input.KeyCode;
-import javafx.scene.layout.Region;
 import javafx.scene.input.MouseButton;
 import javafx.scene.input.ScrollEvent;
+import javafx.scene.layout.Region;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -57,9 +57,9 @@ class ReconcileWindowTest {
   void theOverlapFillsTheChartsAndTheWindowIsTheOperatorsToChoose(FxRobot robot) throws Exception {
     // A repair whose corrected live writer took over 30 hours ago: its overlap since B is 30 hours.
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(disk.specFile());
+    TableSpec spec = other.specs().load(disk.specFile());
     HourPartition boundary = disk.world().liveEdge.plusHours(1 - OVERLAP);
-    Plan plan = other.plan(spec, Optional.empty(), Optional.empty(), Optional.of(boundary), other.defaults(spec));
+    Plan plan = other.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.of(boundary), other.plans().defaults(spec));
     Procedure.backfill(other, plan);
     disk.world().writeLiveV2(boundary, disk.world().liveEdge.plusHours(1));
     // Two hours of the overlap appended twice in v1: one accepted with a reason, one not.
@@ -69,8 +69,8 @@ class ReconcileWindowTest {
       disk.world().sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, "
           + "'UTC')", h.epochSecond());
     }
-    other.acknowledge(spec, accepted, List.of(), "a retried append in v1, corrected upstream on the same day");
-    Reconciliation stored = other.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    other.reconciliations().acknowledge(spec, accepted, List.of(), "a retried append in v1, corrected upstream on the same day");
+    Reconciliation stored = other.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.RED, stored.verdict());
 
     ConsoleWindow window = ConsoleWindow.open(robot, disk.specFile(), dialogs);

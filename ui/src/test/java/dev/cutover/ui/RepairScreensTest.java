@@ -42,13 +42,13 @@ class RepairScreensTest {
   void thePinnedBoundaryIsShownAndKeptUntilTheRepairIsAbandoned(FxRobot robot) throws Exception {
     // Another process backfilled the last day with a boundary two hours earlier than the safe default.
     Engine other = new Engine(TestEngine.session().database());
-    TableSpec spec = other.loadSpec(disk.specFile());
+    TableSpec spec = other.specs().load(disk.specFile());
     HourPartition pinned = disk.world().liveEdge.plusHours(-5);
     HourPartition safeDefault = disk.world().liveEdge.plusHours(-3);
-    Plan first = other.plan(spec, Optional.of(pinned.plusHours(-24)), Optional.empty(), Optional.of(pinned),
-        other.defaults(spec));
+    Plan first = other.plans().plan(spec, Optional.of(pinned.plusHours(-24)), Optional.empty(), Optional.of(pinned),
+        other.plans().defaults(spec));
     Procedure.backfill(other, first);
-    Repair repair = other.repair(spec).orElseThrow();
+    Repair repair = other.repairs().current(spec).orElseThrow();
     assertEquals(Optional.of(pinned), repair.boundary());
 
     open(robot);
@@ -88,7 +88,7 @@ class RepairScreensTest {
     fx.waitFor(30, () -> !console.plan().activity().error().isEmpty(), () -> "no refusal");
     assertEquals("To abandon the repair, confirm with the target's name, visits_v2 (you typed 'visits').",
         fx.text("plan-error"));
-    assertEquals(RepairPhase.BACKFILLED, other.repair(spec).orElseThrow().phase());
+    assertEquals(RepairPhase.BACKFILLED, other.repairs().current(spec).orElseThrow().phase());
 
     // Alt+A asks again; with the name typed and a reason, the repair is given up.
     dialogs.typedName = null;
@@ -96,13 +96,13 @@ class RepairScreensTest {
     fx.waitFor(30, () -> console.plan().repairProperty().get() == null && !console.plan().activity().running(),
         () -> console.plan().activity().error());
     assertEquals(2, dialogs.asked.stream().filter(a -> a instanceof DialogService.AbandonRequest).count());
-    assertEquals(RepairPhase.ABANDONED, other.repair(spec).orElseThrow().phase());
+    assertEquals(RepairPhase.ABANDONED, other.repairs().current(spec).orElseThrow().phase());
     assertEquals(safeDefault.toString(), fx.text("plan-boundary"), "the safe default is offered again");
     assertTrue(boundary.isEditable());
     assertFalse(fx.node("plan-boundary-reset", Button.class).isDisabled());
     assertEquals(null, console.workspace().plan(), "the plan made with the old boundary is gone");
     assertFalse(fx.node("repair-abandon", Button.class).isVisible(), "nothing left to abandon");
-    assertTrue(other.state().auditTrail(null, 50).stream().anyMatch(a -> a.action().equals("abandon")
+    assertTrue(other.repairs().audit(null, 50).stream().anyMatch(a -> a.action().equals("abandon")
         && a.detail().contains(dialogs.abandonReason)), "the reason is in the audit trail");
 
     fx.waitFor(30, () -> fx.text("repair-phase").equals("abandoned"), () -> fx.text("repair-phase"));

@@ -3,10 +3,10 @@ package dev.cutover.app.cli;
 import dev.cutover.app.output.Shapes;
 import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.Session;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,7 +30,7 @@ public final class AbandonCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(engine);
-    Repair r = engine.abandon(spec, confirm, reason);
+    Repair r = engine.repairs().abandon(spec, confirm, reason);
     print(new SwapDocuments.AbandonDocument("abandon", r.id(), r.target(), Shapes.hour(r.boundary()), reason.strip()),
         List.of("Abandoned repair " + r.id() + r.boundary().map(b -> " (B = " + Text.hour(b) + ")").orElse("") + ". "
             + spec.targetTable() + " is unchanged; the next backfill starts a new repair and pins its own boundary."));

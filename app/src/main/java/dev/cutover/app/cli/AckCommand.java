@@ -2,9 +2,9 @@ package dev.cutover.app.cli;
 
 import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -35,7 +35,7 @@ public final class AckCommand extends EngineCommand {
       throw new dev.cutover.engine.api.InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "
           + "spec's key has " + spec.keys().size() + " columns " + spec.keys() + "; give one --key per column, in order.");
     }
-    engine.acknowledge(spec, h, key, reason);
+    engine.reconciliations().acknowledge(spec, h, key, reason);
     print(new SwapDocuments.AckDocument("ack", h.start(), key.isEmpty(), key, reason.strip()),
         List.of("Acknowledged " + Text.hour(h) + (key.isEmpty() ? " (whole hour)" : " key " + key) + ". Run reconcile "
             + "again to see the verdict."));

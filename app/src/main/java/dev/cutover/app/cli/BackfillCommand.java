@@ -6,16 +6,16 @@ import dev.cutover.app.output.Text;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.BackfillRun;
-import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -42,7 +42,7 @@ public final class BackfillCommand extends EngineCommand {
     TableSpec spec = options.load(engine);
     Plan plan;
     if (resume != null) {
-      if (engine.run(resume).isEmpty()) {
+      if (engine.backfills().run(resume).isEmpty()) {
         throw new InvalidInputException("resume", "There is no run " + resume + "; list runs with ./cutover status "
             + "--spec " + options.spec + ".");
       }
@@ -50,12 +50,12 @@ public final class BackfillCommand extends EngineCommand {
         throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
             + "and --boundary.");
       }
-      plan = engine.planResume(spec, resume, options::overrides);
+      plan = engine.plans().planResume(spec, resume, options::overrides);
     } else {
-      plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
+      plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
           options.settings(engine, spec));
     }
-    Preflighted checked = engine.preflight(plan, acknowledged);
+    Preflighted checked = engine.plans().preflight(plan, acknowledged);
     PreflightReport report = checked.report();
     var preflight = RepairDocuments.PreflightDocument.of("preflight", report);
     if (checked.cleared().isEmpty()) {
@@ -72,7 +72,7 @@ public final class BackfillCommand extends EngineCommand {
     plan = cleared.plan();
     RunRecord end;
     try (ProgressOutput progress = progressOptions.open("backfill", err())) {
-      BackfillRun run = engine.backfill(cleared, new BackfillProgress(progress));
+      RunHandle run = engine.backfills().start(cleared, new BackfillProgress(progress));
       progress.message(ProgressOutput.Level.INFO, "Run " + run.id() + (resume != null ? " resumed" : "") + ": "
           + Text.hours(plan.hours().size()) + " of " + spec.database() + "." + spec.targetTable() + ", "
           + Text.window(plan.range()) + ", boundary " + Text.hour(plan.boundary()) + (plan.pinned()
@@ -88,7 +88,7 @@ public final class BackfillCommand extends EngineCommand {
       lines.add("  " + next.command());
     }
     print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
-        end.shownState(java.time.Instant.now()), engine.runSettings(spec, end)), next), lines);
+        end.shownState(java.time.Instant.now()), engine.plans().runSettings(spec, end)), next), lines);
     return switch (end.state()) {
       case SUCCEEDED -> ExitCodes.OK;
       case CANCELLED -> ExitCodes.INTERRUPTED;
@@ -97,7 +97,7 @@ public final class BackfillCommand extends EngineCommand {
   }
 
   /** Ctrl-C cancels the run after the batches under way, and waits for it to record that. */
-  private static RunRecord awaitCancellingOnInterrupt(BackfillRun run) throws InterruptedException {
+  private static RunRecord awaitCancellingOnInterrupt(RunHandle run) throws InterruptedException {
     Thread cancelOnInterrupt = new Thread(() -> {
       if (!run.completion().isDone()) {
         run.cancel();

@@ -22,7 +22,7 @@ abstract class EngineCommand implements Callable<Integer> {
   @Override
   public final Integer call() throws Exception {
     try (Session session = connection.open(err())) {
-      return run(session, new Engine(session.database()));
+      return run(session, new Engine(session));
     }
   }
 

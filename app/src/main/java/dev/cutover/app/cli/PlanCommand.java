@@ -1,10 +1,10 @@
 package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.Session;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -18,7 +18,7 @@ public final class PlanCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = options.load(engine);
-    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
+    Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
         options.settings(engine, spec));
     print(RepairDocuments.PlanDocument.of(plan), Render.planLines(plan));
     return ExitCodes.OK;

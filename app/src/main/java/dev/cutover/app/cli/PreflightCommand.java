@@ -1,11 +1,11 @@
 package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -25,9 +25,9 @@ public final class PreflightCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = options.load(engine);
-    Plan plan = engine.plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
+    Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
         options.settings(engine, spec));
-    PreflightReport report = engine.preflight(plan, acknowledged).report();
+    PreflightReport report = engine.plans().preflight(plan, acknowledged).report();
     print(RepairDocuments.PreflightDocument.of("preflight", report), Render.preflightLines(report));
     return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;
   }

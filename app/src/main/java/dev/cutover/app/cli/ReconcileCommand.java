@@ -3,14 +3,14 @@ package dev.cutover.app.cli;
 import dev.cutover.app.output.ProgressOptions;
 import dev.cutover.app.output.ProgressOutput;
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.api.Diff;
-import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.api.Reconciliation;
-import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Safety;
+import dev.cutover.engine.api.TableSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,15 +85,15 @@ public final class ReconcileCommand extends EngineCommand {
     }
     Reconciliation r;
     try (ProgressOutput progress = progressOptions.open("reconcile", err())) {
-      r = engine.reconcile(spec, which, range, Math.max(1, keys), new StepProgress(progress, "Reconcile"));
+      r = engine.reconciliations().reconcile(spec, which, range, Math.max(1, keys), new StepProgress(progress, "Reconcile"));
     }
     Path keysFile = null;
     if (exportFile != null) {
       if (format.equals("csv")) {
-        engine.exportCsv(r, spec, exportFile);
+        engine.reconciliations().exportCsv(r, spec, exportFile);
       } else {
         // The page lists a few hundred keys of each list; the CSV beside it holds every key the reconciliation kept.
-        keysFile = engine.exportHtml(r, spec, exportFile).csv();
+        keysFile = engine.reconciliations().exportHtml(r, spec, exportFile).csv();
       }
     }
     List<Diff.KeyDiff> open = Differences.openKeys(r);

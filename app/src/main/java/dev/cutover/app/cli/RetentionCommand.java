@@ -2,11 +2,11 @@ package dev.cutover.app.cli;
 
 import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
-import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -36,7 +36,7 @@ public final class RetentionCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(engine);
-    Retention r = engine.retention(spec);
+    Retention r = engine.cutovers().retention(spec);
     List<String> lines = new ArrayList<>();
     lines.add("Keep v1 for " + Text.duration(r.total()) + " after the cutover: longest consumer cache "
         + Text.duration(r.longestCache()) + " (" + r.longestCacheConsumer() + ") + reconciliation window "
@@ -44,12 +44,12 @@ public final class RetentionCommand extends EngineCommand {
     lines.add(r.droppedAt().map(t -> "v1 was dropped at " + Text.time(t) + "; there is no rollback any more.")
         .orElse(r.keepUntil().map(t -> "Cut over at " + Text.time(r.cutoverAt().get()) + "; v1 may be dropped after "
             + Text.time(t) + ".").orElse("Consumers still read v1; the horizon starts at the cutover.")));
-    List<V1Reader> readers = engine.v1Readers(spec);
+    List<V1Reader> readers = engine.cutovers().v1Readers(spec);
     if (!readers.isEmpty() && r.droppedAt().isEmpty()) {
       lines.add("Still using v1 (each breaks when it is dropped): " + String.join(", ", readers.stream()
           .map(Object::toString).toList()) + ".");
     }
-    List<String> dropped = drop ? engine.dropV1(spec, force, reason, acknowledged) : List.of();
+    List<String> dropped = drop ? engine.cutovers().dropV1(spec, force, reason, acknowledged) : List.of();
     dropped.forEach(d -> lines.add("dropped " + d));
     print(SwapDocuments.RetentionDocument.of(r, readers, dropped), lines);
     return ExitCodes.OK;

@@ -4,11 +4,11 @@ import dev.cutover.app.output.Text;
 import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +34,7 @@ public final class SampleCommand extends EngineCommand {
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(engine);
     List<HourPartition> parsed = hours.stream().map(h -> HourPartition.parse("sample hour (--hour)", h)).toList();
-    Diff diff = engine.sample(spec, parsed, Math.max(1, keys));
+    Diff diff = engine.plans().sample(spec, parsed, Math.max(1, keys));
     print(ReconcileDocuments.SampleDocument.of(diff), lines(diff));
     return ExitCodes.OK;
   }

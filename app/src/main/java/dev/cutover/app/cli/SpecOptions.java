@@ -56,14 +56,14 @@ public final class SpecOptions {
   public TableSpec load(Engine engine) {
     spec = path(spec);
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
-      return engine.loadSpec(demoSpec());
+      return engine.specs().load(demoSpec());
     }
     if (Files.notExists(spec)) {
       throw new InvalidInputException("spec", "The spec file " + spec + " does not exist; give the path of a spec "
           + "with --spec (see docs/SPEC.md).");
     }
     // A directory, a pipe or a device is refused by the engine, without opening it, in a sentence that says which.
-    return engine.loadSpec(spec);
+    return engine.specs().load(spec);
   }
 
   /** The spec --spec names, else the one $CUTOVER_SPEC names; refused when neither does. */
@@ -119,7 +119,7 @@ public final class SpecOptions {
   }
 
   public BackfillSettings settings(Engine engine, TableSpec spec) {
-    return overrides(engine.defaults(spec));
+    return overrides(engine.plans().defaults(spec));
   }
 
   /** {@code s} with every throttle option given on the command line applied; the rest as it was. */

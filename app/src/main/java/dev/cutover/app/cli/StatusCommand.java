@@ -4,13 +4,13 @@ import dev.cutover.app.output.Text;
 import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.Session;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,14 +35,14 @@ public final class StatusCommand extends EngineCommand {
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(engine);
     String specArgument = SpecOptions.path(specFile.path).toString();
-    RepairStatus status = engine.status(spec);
-    List<RunRecord> runs = engine.runs(spec);
+    RepairStatus status = engine.repairs().status(spec);
+    List<RunRecord> runs = engine.backfills().runs(spec);
     RunRecord shown = runId == null ? runs.stream().findFirst().orElse(null)
-        : engine.run(runId).orElseThrow(() -> new InvalidInputException("run",
+        : engine.backfills().run(runId).orElseThrow(() -> new InvalidInputException("run",
             "There is no run " + runId + "; run status without --run to list them."));
     Instant now = Instant.now();
     RepairDocuments.Ledger ledger = shown == null ? null
-        : RepairDocuments.Ledger.of(shown.id(), shown.range().hours(), engine.ledger(shown.id()).values());
+        : RepairDocuments.Ledger.of(shown.id(), shown.range().hours(), engine.backfills().ledger(shown.id()).values());
 
     List<String> lines = new ArrayList<>(repairLines(status, specArgument));
     lines.add(liveLine(status.live()));
@@ -68,7 +68,7 @@ public final class StatusCommand extends EngineCommand {
     }
     var document = new RepairDocuments.StatusDocument("status", RepairDocuments.Repair.of(status, specArgument),
         RepairDocuments.Live.of(status.live()), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
-            engine.runSettings(spec, r))).toList(), ledger);
+            engine.plans().runSettings(spec, r))).toList(), ledger);
     print(document, lines);
     return ExitCodes.OK;
   }

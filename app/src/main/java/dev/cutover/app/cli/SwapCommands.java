@@ -6,12 +6,12 @@ import dev.cutover.app.output.Text;
 import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.Session;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -47,11 +47,11 @@ public final class SwapCommands {
         Gate gate = gate(engine, spec);
         List<String> lines = new ArrayList<>();
         lines.add("The " + gate.step() + " gate is " + (gate.open() ? "open" : "closed") + ". Consumers read "
-            + spec.consumerView() + " -> " + reads(gate, spec) + ". Statement: " + engine.cutoverStatement(spec));
+            + spec.consumerView() + " -> " + reads(gate, spec) + ". Statement: " + engine.cutovers().statement(spec));
         TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
         gate.conditions().forEach(c -> t.row((c.met() ? "[x] " : "[ ] ") + c.name(), c.detail()));
         lines.addAll(t.lines());
-        print(SwapDocuments.GateDocument.of(command.name(), gate, engine.cutoverStatement(spec)), lines);
+        print(SwapDocuments.GateDocument.of(command.name(), gate, engine.cutovers().statement(spec)), lines);
         return gate.open() ? ExitCodes.OK : ExitCodes.BLOCKED;
       }
       SwapResult result;
@@ -80,12 +80,12 @@ public final class SwapCommands {
   public static final class CutoverCommand extends Swap {
     @Override
     Gate gate(Engine engine, TableSpec spec) {
-      return engine.gate(spec);
+      return engine.cutovers().gate(spec);
     }
 
     @Override
     SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
-      return engine.cutover(spec, confirmation, progress);
+      return engine.cutovers().cutover(spec, confirmation, progress);
     }
   }
 
@@ -95,12 +95,12 @@ public final class SwapCommands {
   public static final class RollbackCommand extends Swap {
     @Override
     Gate gate(Engine engine, TableSpec spec) {
-      return engine.rollbackGate(spec);
+      return engine.cutovers().rollbackGate(spec);
     }
 
     @Override
     SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
-      return engine.rollback(spec, confirmation, progress);
+      return engine.cutovers().rollback(spec, confirmation, progress);
     }
   }
 }

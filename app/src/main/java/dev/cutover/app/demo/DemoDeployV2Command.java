@@ -5,11 +5,11 @@ import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
 import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Safety;
-import dev.cutover.engine.Session;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
@@ -46,7 +46,7 @@ public final class DemoDeployV2Command implements Callable<Integer> {
     Optional<Instant> asked = Optional.ofNullable(from).map(f -> Hours.parse("from", f)); // bad input before anything
     try (Session session = connection.open(spec.commandLine().getErr());
         LiveJob job = LiveJob.open(session.database(), demo.world(), LiveOptions.defaults())) {
-      Instant boundary = boundary(new Engine(session.database()), asked);
+      Instant boundary = boundary(new Engine(session), asked);
       V2Deployment deployment = job.deployV2(boundary);
       boolean running = LiveJob.isHeld(job.state(), Instant.now());
       output.print(out, new DemoDocuments.DeployDocument("demo deploy-v2", deployment.boundary(),
@@ -62,7 +62,7 @@ public final class DemoDeployV2Command implements Callable<Integer> {
 
   /** The pinned boundary, or {@code --from} when it agrees with it (or nothing is pinned yet). */
   private Instant boundary(Engine engine, Optional<Instant> asked) {
-    Optional<Repair> repair = engine.repair(DemoSpec.load(demo.database)).filter(r -> !r.phase().ended());
+    Optional<Repair> repair = engine.repairs().current(DemoSpec.load(demo.database)).filter(r -> !r.phase().ended());
     Optional<HourPartition> pinned = repair.flatMap(Repair::boundary);
     if (pinned.isPresent() && asked.isPresent() && !pinned.get().start().equals(asked.get())) {
       throw new InvalidInputException("from", "The repair of " + repair.get().target() + " pinned the boundary B = "

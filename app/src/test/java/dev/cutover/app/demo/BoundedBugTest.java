@@ -40,13 +40,13 @@ class BoundedBugTest {
       assertTrue(state.incidentHour().orElseThrow().isBefore(bugFrom.start()), "the incident is before the bug");
       TableSpec spec = DemoSpec.load(world.database().name());
       Engine engine = new Engine(database);
-      Plan full = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+      Plan full = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(spec));
       HourRange affected = new HourRange(bugFrom, full.boundary());
-      Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
-          engine.defaults(spec));
+      Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
+          engine.plans().defaults(spec));
       Procedure.backfill(engine, plan);
 
-      Reconciliation verdict = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+      Reconciliation verdict = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
       assertEquals(Reconciliation.Verdict.GREEN, verdict.verdict(), verdict.coverage().toString());
       assertFalse(verdict.counts().isEmpty(), "the bug's hours differ as the fee rule explains");
       assertTrue(verdict.counts().keySet().stream().allMatch(affected::contains), verdict.counts().keySet().toString());

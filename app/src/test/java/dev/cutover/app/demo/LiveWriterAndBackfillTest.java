@@ -11,10 +11,10 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.testing.TestEngine;
 import java.time.Duration;
@@ -72,14 +72,14 @@ class LiveWriterAndBackfillTest {
 
     // The demo's live lag swings between 10 and 70 minutes by design (hours close 10 minutes late),
     // so back-pressure is switched off here; small batches keep the run long enough to overlap.
-    BackfillSettings settings = engine.defaults(spec).withMaxLiveLag(Duration.ZERO).withBatchHours(2)
+    BackfillSettings settings = engine.plans().defaults(spec).withMaxLiveLag(Duration.ZERO).withBatchHours(2)
         .withConcurrency(2);
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), settings);
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), settings);
     HourPartition boundary = plan.boundary();
     job.deployV2(boundary.start());
     int stepsBefore = steps.get();
     Instant backfillStarted = Instant.now();
-    BackfillRun run = dev.cutover.engine.testing.Procedure.start(engine, plan);
+    RunHandle run = dev.cutover.engine.testing.Procedure.start(engine, plan);
     RunRecord end = run.await();
     Instant backfillEnded = Instant.now();
     assertEquals(RunState.SUCCEEDED, end.state(), end.message());
@@ -103,7 +103,7 @@ class LiveWriterAndBackfillTest {
     assertTrue(stepsDuring > 0 && liveDuring > 0, stepsDuring + " steps, " + liveDuring + " hours written live");
 
     // The ledger: the backfill wrote every hour of its range, each complete, and none at or after B.
-    TreeMap<HourPartition, LedgerEntry> ledger = engine.ledger(end.id());
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(end.id());
     assertEquals(plan.range().list(), List.copyOf(ledger.keySet()));
     assertTrue(ledger.values().stream().allMatch(LedgerEntry::complete));
     assertTrue(ledger.lastKey().isBefore(boundary), "the backfill's last hour " + ledger.lastKey() + " is before " + boundary);
@@ -135,7 +135,7 @@ class LiveWriterAndBackfillTest {
     assertEquals(List.of(), doubled, "no key twice in any hour of v2");
 
     // The engine's own proof agrees: full coverage, and only the seeded v1 incident differs unexpectedly.
-    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 100_000);
+    Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 100_000);
     assertEquals(List.of(), r.coverage());
     Instant incident = job.state().incidentHour().orElseThrow();
     assertTrue(r.keys().stream().filter(k -> !k.expected()).allMatch(k -> k.hour().start().equals(incident)),

@@ -8,7 +8,7 @@ import java.util.concurrent.CancellationException;
  * statement already sent runs to its end, and nothing is recorded for a cancelled step.
  *
  * <pre>{@code
- * engine.reconcile(spec, Window.ALL, 10_000, Progress.of((step, fraction) -> bar.set(fraction)));
+ * engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000, Progress.of((step, fraction) -> bar.set(fraction)));
  * }</pre>
  */
 public interface Progress {

@@ -8,6 +8,7 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.QueryFailedException;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
@@ -35,7 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * or cancelled while it runs. Hours already complete in the ledger are skipped, so a resumed run
  * continues where the last one stopped.
  */
-public final class BackfillRun {
+public final class BackfillRun implements RunHandle {
 
   private static final Duration HEARTBEAT = Duration.ofSeconds(10);
   private static final Duration LAG_POLL = Duration.ofSeconds(5);

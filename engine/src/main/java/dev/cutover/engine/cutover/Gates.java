@@ -8,6 +8,7 @@ import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
@@ -92,7 +93,7 @@ public final class Gates {
     } else {
       Repair r = repair.get();
       HourRange window = new Reconciler(sql, state, reports, spec).window(r, Scope.REPAIR, Optional.empty());
-      Optional<ReportStore.Summary> verdict = reports.decisive(r.target(), r.id());
+      Optional<ReportSummary> verdict = reports.decisive(r.target(), r.id());
       conditions.add(verdictCondition(r, verdict));
       Recheck.Result now = null;
       if (verdict.isPresent() && verdict.get().verdict().allowsCutover()) {
@@ -183,12 +184,12 @@ public final class Gates {
             + o.describe() + " holds the repair.")).orElse("No backfill is running on " + Backfill.target(spec) + "."));
   }
 
-  private Condition verdictCondition(Repair r, Optional<ReportStore.Summary> verdict) {
+  private Condition verdictCondition(Repair r, Optional<ReportSummary> verdict) {
     if (verdict.isEmpty()) {
       return new Condition("verdict", false, "No reconciliation of the whole repair " + r.id() + " exists; reconcile "
           + "it (narrower windows are shown but never decide).");
     }
-    ReportStore.Summary v = verdict.get();
+    ReportSummary v = verdict.get();
     List<String> why = new ArrayList<>();
     if (!v.specSha256().equals(spec.sha256())) {
       why.add("it was made under another version of the spec (sha256 " + abbreviate(v.specSha256()) + "…, now "

@@ -5,6 +5,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.HourClass;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.sql.Sql;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -35,7 +36,7 @@ final class ReportReader {
 
   private record Header(String spec, boolean truncated) {}
 
-  Optional<Reconciliation> read(ReportStore.Summary h, List<Reconciliation.Acknowledgement> repairAcks) {
+  Optional<Reconciliation> read(ReportSummary h, List<Reconciliation.Acknowledgement> repairAcks) {
     String id = h.id();
     Header header = sql.queryOne("read reconciliation " + id, "SELECT spec, keys_truncated FROM " + tables
         + "reconciliations WHERE id = ? LIMIT 1", rs -> new Header(rs.getString(1), rs.getInt(2) == 1), id);

@@ -7,6 +7,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.Acknowledgement;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.sql.Sql;
 import java.sql.Array;
 import java.sql.SQLException;
@@ -26,11 +27,6 @@ import java.util.TreeSet;
  * runs and ledger of {@link StateStore}.
  */
 public final class ReportStore {
-
-  /** The header of a stored reconciliation: enough for the cutover gate and the history screen. */
-  public record Summary(String id, String target, Reconciliation.Scope scope, String repairId, String specSha256,
-      Instant created, HourRange window, HourPartition boundary, Reconciliation.Verdict verdict, long hours,
-      long differingHours, long expectedKeys, long unexpectedKeys, long acknowledged, long coverageIssues) {}
 
   /** One hour of a stored reconciliation: what both versions held then, and how it was classified. */
   public record StoredHour(HourPartition hour, long rowsV1, long checksumV1, long rowsV2, long checksumV2,
@@ -173,9 +169,9 @@ public final class ReportStore {
       + "toUnixTimestamp(window_to), toUnixTimestamp(boundary), verdict, hours, differing_hours, expected_keys, "
       + "unexpected_keys, acknowledged, coverage_issues, scope, repair_id, spec_hash FROM ";
 
-  private static Summary summary(java.sql.ResultSet rs) throws SQLException {
+  private static ReportSummary summary(java.sql.ResultSet rs) throws SQLException {
     String scope = rs.getString(14);
-    return new Summary(rs.getString(1), rs.getString(2),
+    return new ReportSummary(rs.getString(1), rs.getString(2),
         scope.isEmpty() ? Reconciliation.Scope.RANGE : Reconciliation.Scope.valueOf(scope), rs.getString(15),
         rs.getString(16), Instant.ofEpochMilli(rs.getLong(3)),
         new HourRange(HourPartition.ofEpochSecond(rs.getLong(4)), HourPartition.ofEpochSecond(rs.getLong(5))),
@@ -183,7 +179,7 @@ public final class ReportStore {
         rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13));
   }
 
-  public List<Summary> reconciliations(String target) {
+  public List<ReportSummary> reconciliations(String target) {
     if (!present()) {
       return List.of();
     }
@@ -192,7 +188,7 @@ public final class ReportStore {
   }
 
   /** The newest reconciliation of a repair over its whole window: the only kind that can open the gate. */
-  public Optional<Summary> decisive(String target, String repairId) {
+  public Optional<ReportSummary> decisive(String target, String repairId) {
     if (!present()) {
       return Optional.empty();
     }
@@ -206,7 +202,7 @@ public final class ReportStore {
     if (!present()) {
       return Optional.empty();
     }
-    Optional<Summary> header = sql.query("find reconciliation " + id, SUMMARY + t("reconciliations") + " WHERE id = ? "
+    Optional<ReportSummary> header = sql.query("find reconciliation " + id, SUMMARY + t("reconciliations") + " WHERE id = ? "
         + "LIMIT 1", ReportStore::summary, id).stream().findFirst();
     return header.flatMap(h -> new ReportReader(sql, database.quoted()).read(h, acknowledgements(h.target(),
         h.repairId())));

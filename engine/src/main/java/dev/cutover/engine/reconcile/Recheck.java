@@ -8,6 +8,7 @@ import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.Acknowledgement;
 import dev.cutover.engine.api.Reconciliation.CoverageIssue;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
@@ -80,7 +81,7 @@ public final class Recheck {
     this.spec = spec;
   }
 
-  public Result against(Repair repair, ReportStore.Summary verdict, HourRange window,
+  public Result against(Repair repair, ReportSummary verdict, HourRange window,
       Optional<HourPartition> v2Edge) {
     HourPartition boundary = repair.boundary().orElseThrow();
     Map<HourPartition, HourSums.Hour> now = new HourSums(sql, spec).of(window);

@@ -1,5 +1,6 @@
 package dev.cutover.engine.reconcile;
 
+import dev.cutover.engine.api.ExportedReport;
 import dev.cutover.engine.api.Reconciliation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,14 +20,11 @@ import java.util.Optional;
  * CSV.
  *
  * <pre>{@code
- * ReportExport.Written files = ReportExport.write(r, ReportColumns.read(database, spec), Path.of("report.html"));
+ * ExportedReport files = ReportExport.write(r, ReportColumns.read(database, spec), Path.of("report.html"));
  * // files.html() is report.html, files.csv() is report.csv
  * }</pre>
  */
 public final class ReportExport {
-
-  /** The files {@link #write} wrote: the page and the CSV beside it. */
-  public record Written(Path html, Path csv) {}
 
   private ReportExport() {}
 
@@ -49,7 +47,7 @@ public final class ReportExport {
    * Writes the HTML page to {@code htmlFile} and the CSV beside it ({@code report.html} and
    * {@code report.csv}); the CSV first, so a page never names a CSV that is not there.
    */
-  public static Written write(Reconciliation r, ReportColumns columns, Path htmlFile) {
+  public static ExportedReport write(Reconciliation r, ReportColumns columns, Path htmlFile) {
     Path csvFile = companion(htmlFile);
     try {
       Files.writeString(csvFile, csv(r, columns));
@@ -57,7 +55,7 @@ public final class ReportExport {
     } catch (IOException e) {
       throw new UncheckedIOException("Could not write the report to " + htmlFile + ": " + e.getMessage(), e);
     }
-    return new Written(htmlFile, csvFile);
+    return new ExportedReport(htmlFile, csvFile);
   }
 
   /** {@code report.html} → {@code report.csv}; a name without .html or .htm gets .csv appended. */

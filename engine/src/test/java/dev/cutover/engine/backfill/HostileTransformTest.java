@@ -52,7 +52,7 @@ class HostileTransformTest {
   void aWindowPlaceholderInAStringLiteralIsRefusedBeforeAnythingRuns() throws Exception {
     Path file = write("dummy.yaml", world.specYaml().replace("toString(site) AS site",
         "toString(site) AS site, '{window_start}' AS dummy"));
-    var e = assertThrows(InvalidInputException.class, () -> engine.loadSpec(file));
+    var e = assertThrows(InvalidInputException.class, () -> engine.specs().load(file));
     assertEquals("In the spec " + file + ", the transform has {window_start} inside a string literal at line 1, column "
         + "60 of the transform, where it binds nothing; write it outside quotes and comments (for example ts >= "
         + "{window_start}), or remove it.", e.getMessage());
@@ -65,8 +65,8 @@ class HostileTransformTest {
         + "  // it's the corrected one\n"
         + "  /* units: ms / 1000 /* it's nested */ and it's closed */\n"
         + "  WHERE site NOT IN ('it''s ? {x}', 'a\\'b ?', $$the desk's ?$$, $q$it's {y}?$q$) AND -- it's\n  ");
-    TableSpec spec = engine.loadSpec(write("hostile.yaml", hostile));
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+    TableSpec spec = engine.specs().load(write("hostile.yaml", hostile));
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(spec));
     assertTrue(plan.estimates().sampleHour().toNanos() > 0, "the sample hour ran");
     Procedure.backfill(engine, plan);
     assertEquals(world.expected(plan.range().from(), plan.range().to()),
@@ -77,13 +77,13 @@ class HostileTransformTest {
   void nowIsRefusedUnlessAllowedAndTheAllowanceIsShownInPreflight() throws Exception {
     String withNow = world.specYaml().replace("WHERE ts >=", "WHERE ts < now() AND ts >=");
     Path refused = write("now.yaml", withNow);
-    var e = assertThrows(InvalidInputException.class, () -> engine.loadSpec(refused));
+    var e = assertThrows(InvalidInputException.class, () -> engine.specs().load(refused));
     assertTrue(e.getMessage().startsWith("In the spec " + refused + ", the transform calls now() at line 1, column "),
         e.getMessage());
-    TableSpec allowed = engine.loadSpec(write("now-allowed.yaml", withNow + "allow_nondeterministic:\n"
+    TableSpec allowed = engine.specs().load(write("now-allowed.yaml", withNow + "allow_nondeterministic:\n"
         + "  - function: now\n    reason: no click is stamped in the future\n"));
-    Plan plan = engine.plan(allowed, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(allowed));
-    PreflightReport.Check determinism = engine.preflight(plan, List.of()).report().checks().stream()
+    Plan plan = engine.plans().plan(allowed, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(allowed));
+    PreflightReport.Check determinism = engine.plans().preflight(plan, List.of()).report().checks().stream()
         .filter(c -> c.name().equals("determinism")).findFirst().orElseThrow();
     assertEquals(PreflightReport.Status.WARN, determinism.status(), determinism.toString());
     assertTrue(determinism.finding().endsWith("calls [now()], whose results can change between runs; the spec "

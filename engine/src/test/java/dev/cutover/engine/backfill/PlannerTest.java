@@ -151,13 +151,13 @@ class PlannerTest {
   void theDefaultThrottleLeavesHalfTheServersThreadsToTheLiveJob() {
     var engine = new dev.cutover.engine.Engine(world.db);
     long server = world.sql.queryLong("max_threads", "SELECT getSetting('max_threads')");
-    BackfillSettings adaptive = engine.defaults(world.spec());
+    BackfillSettings adaptive = engine.plans().defaults(world.spec());
     assertEquals(2, adaptive.concurrency(), "the spec's concurrency");
     assertEquals(Math.max(1, server / 4), adaptive.maxThreads(), "half of " + server + " threads over 2 batches");
     assertTrue(adaptive.concurrency() * adaptive.maxThreads() <= Math.max(2, server / 2));
 
     TableSpec explicit = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("  concurrency: 2\n",
         "  concurrency: 2\n  max_threads: 3\n"), "explicit.yaml");
-    assertEquals(3, engine.defaults(explicit).maxThreads(), "a max_threads the spec gives is kept");
+    assertEquals(3, engine.plans().defaults(explicit).maxThreads(), "a max_threads the spec gives is kept");
   }
 }

@@ -68,14 +68,14 @@ class ResumeTest {
   @Test
   void aResumeWritesTheFailedHourAndEveryHourAfterIt() throws Exception {
     TableSpec spec = failingSpec();
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1).withRetries(1,
             java.time.Duration.ZERO));
     // An hour with rows: the transform fails only on rows of the hour, and the world leaves some hours empty.
     HourPartition broken = world.busyHour(plan.hours().size() / 2);
     Procedure.clear(engine, plan); // the preflight passes before the failure is planted
     world.sql.execute("plant", "INSERT INTO fail_hours VALUES (toDateTime(?, 'UTC'))", broken.epochSecond());
-    RunRecord failed = engine.backfill(Procedure.clear(engine, plan), dev.cutover.engine.api.BackfillEvent.Listener.NONE)
+    RunRecord failed = engine.backfills().start(Procedure.clear(engine, plan), dev.cutover.engine.api.BackfillEvent.Listener.NONE)
         .await();
     assertEquals(RunState.FAILED, failed.state(), failed.message());
     java.util.TreeMap<HourPartition, LedgerEntry> ledger = store.ledger(failed.id());
@@ -83,7 +83,7 @@ class ResumeTest {
     assertEquals(broken, ledger.lastKey(), "the run stopped at the failed hour");
 
     world.sql.execute("mend", "TRUNCATE TABLE fail_hours");
-    Plan resumed = engine.planResume(spec, failed.id(), UnaryOperator.identity());
+    Plan resumed = engine.plans().planResume(spec, failed.id(), UnaryOperator.identity());
     RunRecord end = Procedure.backfill(engine, resumed);
     assertEquals(RunState.SUCCEEDED, end.state(), end.message());
     assertEquals(failed.id(), end.id());
@@ -99,26 +99,26 @@ class ResumeTest {
   @Test
   void aResumeKeepsTheRunsThrottleUnlessToldOtherwise() throws Exception {
     TableSpec spec = world.spec();
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
-        engine.defaults(spec).withBatchHours(1).withRowsPerSecond(3000).withConcurrency(1));
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(spec).withBatchHours(1).withRowsPerSecond(3000).withConcurrency(1));
     var run = Procedure.start(engine, plan);
     run.cancel();
     RunRecord cancelled = run.await();
     assertEquals(RunState.CANCELLED, cancelled.state(), cancelled.message());
 
-    Plan kept = engine.planResume(spec, cancelled.id(), UnaryOperator.identity());
+    Plan kept = engine.plans().planResume(spec, cancelled.id(), UnaryOperator.identity());
     assertEquals(1, kept.settings().batchHours());
     assertEquals(3000, kept.settings().rowsPerSecond());
     assertEquals(1, kept.settings().concurrency());
     assertEquals(Optional.of(cancelled.id()), kept.resumes());
     assertEquals(plan.range(), kept.range());
 
-    Plan changed = engine.planResume(spec, cancelled.id(), s -> s.withRowsPerSecond(0));
+    Plan changed = engine.plans().planResume(spec, cancelled.id(), s -> s.withRowsPerSecond(0));
     assertEquals(0, changed.settings().rowsPerSecond(), "told otherwise");
     assertEquals(1, changed.settings().batchHours(), "the rest as it was");
     RunRecord end = Procedure.backfill(engine, changed);
     assertEquals(RunState.SUCCEEDED, end.state());
-    assertEquals(0, engine.runSettings(spec, engine.run(end.id()).orElseThrow()).rowsPerSecond(),
+    assertEquals(0, engine.plans().runSettings(spec, engine.backfills().run(end.id()).orElseThrow()).rowsPerSecond(),
         "the run's record keeps the throttle it now runs with");
   }
 
@@ -145,13 +145,13 @@ class ResumeTest {
     RunRecord killed = store.run(runId).orElseThrow();
     assertEquals(RunState.RUNNING, killed.state(), "its last recorded state");
     assertEquals("interrupted", killed.shownState(Instant.now()));
-    RepairStatus status = engine.status(spec);
+    RepairStatus status = engine.repairs().status(spec);
     assertEquals(RepairStatus.Kind.RESUME, status.next().kind(), status.next().sentence());
     assertEquals("./cutover backfill --spec SPEC --resume " + runId, status.next().command());
     assertTrue(status.repair().orElseThrow().operation().isEmpty(), "the dead run's hold was settled");
-    assertEquals(RunState.SUCCEEDED, Procedure.backfill(engine, engine.planResume(spec, runId,
+    assertEquals(RunState.SUCCEEDED, Procedure.backfill(engine, engine.plans().planResume(spec, runId,
         UnaryOperator.identity())).state());
-    List<RunRecord> runs = engine.runs(spec);
+    List<RunRecord> runs = engine.backfills().runs(spec);
     assertEquals(1, runs.size());
   }
 }

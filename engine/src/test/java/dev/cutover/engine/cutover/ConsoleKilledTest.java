@@ -10,12 +10,12 @@ import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.ledger.ReportStore;
-
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.io.BufferedReader;
@@ -58,7 +58,7 @@ class ConsoleKilledTest {
     spec = world.spec();
     specFile = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
     engine = new Engine(world.db);
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(spec));
     assertEquals(RunState.SUCCEEDED, dev.cutover.engine.testing.Procedure.backfill(engine, plan).state());
     world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
     seed = Long.getLong("cutover.seed", System.nanoTime());
@@ -78,7 +78,7 @@ class ConsoleKilledTest {
   void killedWhileReconcilingLeavesNoHalfReportAndTheGateStillWorks() throws Exception {
     int kills = Integer.getInteger("cutover.reconcileKills", 3);
     long started = System.nanoTime();
-    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000).verdict());
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000).verdict());
     int window = (int) Math.max(300, 3 * (System.nanoTime() - started) / 1_000_000);
     System.out.println("[console-killed] reconcile: seed " + seed + ", " + kills + " kills within " + window + " ms");
 
@@ -87,7 +87,7 @@ class ConsoleKilledTest {
       finishedBeforeKill.add(runAndKill("reconcile", window));
       assertEveryStoredReportIsComplete();
       assertEquals(Gate.Version.V1, readsNow(), "a reconciliation never moves consumers");
-      Gate gate = engine.gate(spec);
+      Gate gate = engine.cutovers().gate(spec);
       assertTrue(gate.open(), "the gate after kill " + (k + 1) + ": " + gate.unmet());
     }
     long partial = world.sql.queryLong("count partial reports", "SELECT uniqExact(id) FROM reconciliation_hours "
@@ -95,10 +95,10 @@ class ConsoleKilledTest {
     System.out.println("[console-killed] reconcile: reports finished before each kill " + finishedBeforeKill
         + ", partial reports left unread: " + partial);
 
-    SwapResult cut = engine.cutover(spec, "visits");
+    SwapResult cut = engine.cutovers().cutover(spec, "visits");
     assertTrue(cut.verification().startsWith("verified"), cut.verification());
     assertEquals(v2, totals("visits"));
-    SwapResult back = engine.rollback(spec, "visits");
+    SwapResult back = engine.cutovers().rollback(spec, "visits");
     assertTrue(back.verification().startsWith("verified"), back.verification());
     assertEquals(v1, totals("visits"));
   }
@@ -106,10 +106,10 @@ class ConsoleKilledTest {
   @Test
   void killedWhileSwappingLeavesConsumersOnExactlyOneVersion() throws Exception {
     int kills = Integer.getInteger("cutover.swapKills", 3);
-    engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     long started = System.nanoTime();
-    engine.cutover(spec, "visits");
-    engine.rollback(spec, "visits");
+    engine.cutovers().cutover(spec, "visits");
+    engine.cutovers().rollback(spec, "visits");
     int window = (int) Math.max(300, 4 * (System.nanoTime() - started) / 1_000_000);
     System.out.println("[console-killed] swap: seed " + seed + ", " + kills + " kills within " + window + " ms");
 
@@ -122,7 +122,7 @@ class ConsoleKilledTest {
         assertEquals(now == Gate.Version.V1 ? v1 : v2, totals("visits"), "the view's data agrees with its definition");
         midSwap += assertSwapLogExplains(now, k + 1) ? 0 : 1;
         // The operator's next step still works from wherever the kill left consumers.
-        SwapResult next = now == Gate.Version.V2 ? engine.rollback(spec, "visits") : engine.cutover(spec, "visits");
+        SwapResult next = now == Gate.Version.V2 ? engine.cutovers().rollback(spec, "visits") : engine.cutovers().cutover(spec, "visits");
         assertTrue(next.verification().startsWith("verified"), next.verification());
         assertEquals(next.after(), readsNow());
       }
@@ -177,7 +177,7 @@ class ConsoleKilledTest {
         rs -> rs.getString(1) + ": " + rs.getLong(2) + " hours in the header, " + rs.getLong(3) + " stored; "
             + rs.getLong(4) + " keys in the header, " + rs.getLong(5) + " stored");
     assertEquals(List.of(), incomplete);
-    ReportStore.Summary latest = engine.reconciliations(spec).getFirst();
+    ReportSummary latest = engine.reconciliations().stored(spec).getFirst();
     assertEquals(latest.hours(), world.sql.queryLong("count the latest report's hours",
         "SELECT countIf(compared = 1) FROM reconciliation_hours WHERE id = ?", latest.id()), "the latest report " + latest.id());
     assertTrue(latest.hours() > 0);
@@ -202,7 +202,7 @@ class ConsoleKilledTest {
     }
     long requested = log.stream().filter(s -> s.detail().startsWith("requested")).count();
     long verified = log.stream().filter(s -> s.detail().startsWith("verified")).count();
-    long audited = engine.state().auditTrail(Backfill.target(spec), 100_000).stream()
+    long audited = engine.repairs().audit(Backfill.target(spec), 100_000).stream()
         .filter(a -> a.action().equals("cutover") || a.action().equals("rollback")).count();
     assertTrue(audited <= verified && verified <= requested && requested - audited <= killsSoFar,
         requested + " requested, " + verified + " verified, " + audited + " audited after " + killsSoFar + " kills");

@@ -8,7 +8,6 @@ import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
-
 import java.nio.file.Path;
 
 /**
@@ -21,17 +20,17 @@ public final class ConsoleProbe {
   public static void main(String[] args) throws Exception {
     try (Database db = Database.open(ConnectionProfile.of(args[0], "default", PasswordSource.none(), args[1]))) {
       Engine engine = new Engine(db);
-      TableSpec spec = engine.loadSpec(Path.of(args[2]));
+      TableSpec spec = engine.specs().load(Path.of(args[2]));
       String view = spec.consumerView().name();
-      Gate.Version current = args[3].equals("swap") ? engine.gate(spec).current() : Gate.Version.UNKNOWN;
+      Gate.Version current = args[3].equals("swap") ? engine.cutovers().gate(spec).current() : Gate.Version.UNKNOWN;
       System.out.println("ready");
       System.out.flush();
       while (true) {
         if (args[3].equals("reconcile")) {
-          Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+          Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
           System.out.println("reconciled " + r.id() + " " + r.verdict());
         } else {
-          SwapResult s = current == Gate.Version.V2 ? engine.rollback(spec, view) : engine.cutover(spec, view);
+          SwapResult s = current == Gate.Version.V2 ? engine.cutovers().rollback(spec, view) : engine.cutovers().cutover(spec, view);
           current = s.after();
           System.out.println(s.action() + " " + s.after());
         }

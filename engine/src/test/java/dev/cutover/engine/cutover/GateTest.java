@@ -14,6 +14,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
@@ -41,7 +42,7 @@ class GateTest {
     world = HourlyWorld.create(TestEngine.freshDatabase(GateTest.class), 3);
     spec = world.spec();
     engine = new Engine(world.db);
-    plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+    plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(spec));
     Procedure.backfill(engine, plan);
     world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
   }
@@ -65,25 +66,25 @@ class GateTest {
     HourPartition incident = world.busyHour(4);
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
-    Reconciliation overlap = engine.reconcile(spec, Scope.OVERLAP, 10_000);
+    Reconciliation overlap = engine.reconciliations().reconcile(spec, Scope.OVERLAP, 10_000);
     assertEquals(Reconciliation.Verdict.GREEN, overlap.verdict());
     assertEquals(new HourRange(plan.boundary(), world.liveEdge.plusHours(1)), overlap.window());
-    Gate gate = engine.gate(spec);
+    Gate gate = engine.cutovers().gate(spec);
     assertFalse(gate.open());
     assertTrue(condition(gate, "verdict").detail().startsWith("No reconciliation of the whole repair "),
         condition(gate, "verdict").detail());
 
-    Reconciliation whole = engine.reconcile(spec, Scope.REPAIR, 10_000);
+    Reconciliation whole = engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.RED, whole.verdict());
     assertEquals(world.first, whole.window().from(), "the whole repair, from its first backfilled hour");
-    Reconciliation range = engine.reconcile(spec, Scope.RANGE, Optional.of(new HourRange(world.liveEdge.plusHours(-6),
+    Reconciliation range = engine.reconciliations().reconcile(spec, Scope.RANGE, Optional.of(new HourRange(world.liveEdge.plusHours(-6),
         world.liveEdge.plusHours(1))), 10_000, dev.cutover.engine.api.Progress.NONE);
     assertEquals(Reconciliation.Verdict.GREEN, range.verdict());
-    gate = engine.gate(spec);
+    gate = engine.cutovers().gate(spec);
     assertFalse(gate.open());
     assertTrue(condition(gate, "verdict").detail().contains(whole.id()) && condition(gate, "verdict").detail()
         .contains("it is red"), condition(gate, "verdict").detail());
-    assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+    assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
   }
 
   /**
@@ -96,23 +97,23 @@ class GateTest {
     HourPartition incident = world.busyHour(4);
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
-    engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry");
-    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
-    Gate open = engine.gate(spec);
+    engine.reconciliations().acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry");
+    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    Gate open = engine.cutovers().gate(spec);
     assertTrue(open.open(), open.unmet().toString());
     assertTrue(condition(open, "data now").detail().contains(" 0 changed or new"), condition(open, "data now").detail());
 
     HourPartition lost = world.busyHour(20);
     world.sql.execute("lose an hour", "ALTER TABLE visits_v2 DROP PARTITION ID '" + lost.partitionId() + "'");
-    Gate gate = engine.gate(spec);
+    Gate gate = engine.cutovers().gate(spec);
     assertFalse(gate.open());
     assertEquals(List.of("data now"), gate.unmet().stream().map(Gate.Condition::name).toList());
     String detail = condition(gate, "data now").detail();
     assertTrue(detail.contains("1 changed or new (from " + lost + ")"), detail);
     assertTrue(detail.contains("coverage issue(s), first " + lost + ": owner"), detail);
-    var refused = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+    var refused = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
     assertTrue(refused.getMessage().startsWith("The cutover is refused: data now ("), refused.getMessage());
-    assertEquals(Gate.Version.V1, engine.gate(spec).current(), "consumers still read v1");
+    assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "consumers still read v1");
   }
 
   /**
@@ -124,7 +125,7 @@ class GateTest {
     HourPartition unrecorded = world.busyHour(7);
     world.sql.execute("lose a ledger row", "ALTER TABLE ledger DELETE WHERE hour = toDateTime(?, 'UTC') SETTINGS "
         + "mutations_sync = 1", unrecorded.epochSecond());
-    Reconciliation r = engine.reconcile(spec, Scope.REPAIR, 10_000);
+    Reconciliation r = engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.RED, r.verdict());
     assertEquals(List.of(unrecorded), r.coverage().stream().map(Reconciliation.CoverageIssue::hour).toList(),
         r.coverage().toString());
@@ -138,9 +139,9 @@ class GateTest {
   /** A value v1 changes after the verdict, without a rule to explain it, closes the gate; new live hours do not. */
   @Test
   void hoursChangedOrAddedAfterTheVerdictAreReconciledOnTheSpot() {
-    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict());
     world.advance(2, Optional.of(plan.boundary()));
-    Gate later = engine.gate(spec);
+    Gate later = engine.cutovers().gate(spec);
     assertTrue(later.open(), later.unmet().toString());
     assertTrue(condition(later, "data now").detail().contains(" 2 changed or new"), condition(later, "data now")
         .detail());
@@ -149,7 +150,7 @@ class GateTest {
     HourPartition changed = world.busyHour(10);
     world.sql.execute("a value changes", "ALTER TABLE visits_v1 UPDATE clicks = clicks + 1 WHERE hour = toDateTime(?, "
         + "'UTC') AND site = 'north' SETTINGS mutations_sync = 1", changed.epochSecond());
-    Gate gate = engine.gate(spec);
+    Gate gate = engine.cutovers().gate(spec);
     assertFalse(gate.open());
     assertTrue(condition(gate, "data now").detail().contains("1 unexpected key(s) in 1 hour(s) from " + changed),
         condition(gate, "data now").detail());
@@ -158,10 +159,10 @@ class GateTest {
   /** Finding 7, the second part: a verdict made under another version of the spec does not count. */
   @Test
   void aVerdictCountsOnlyUnderTheSpecItWasMadeWith() {
-    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
-    assertTrue(engine.gate(spec).open());
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.cutovers().gate(spec).open());
     TableSpec edited = SpecLoader.parse(world.specYaml().replace("tolerance: 0.000001", "tolerance: 0.5"), "visits.yaml");
-    Gate gate = engine.gate(edited);
+    Gate gate = engine.cutovers().gate(edited);
     assertFalse(gate.open());
     assertTrue(condition(gate, "verdict").detail().contains("it was made under another version of the spec"),
         condition(gate, "verdict").detail());
@@ -170,18 +171,18 @@ class GateTest {
   /** Mutation guard: the gate's "no backfill running" condition sees a run that holds the target. */
   @Test
   void aRunningBackfillKeepsTheGateClosed() throws Exception {
-    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
-    assertTrue(engine.gate(spec).open());
-    Plan again = engine.plan(spec, Optional.of(plan.boundary().plusHours(-12)), Optional.empty(), Optional.empty(),
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.cutovers().gate(spec).open());
+    Plan again = engine.plans().plan(spec, Optional.of(plan.boundary().plusHours(-12)), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1));
-    BackfillRun run = Procedure.start(engine, again);
+    RunHandle run = Procedure.start(engine, again);
     run.pause();
     try {
-      Gate gate = engine.gate(spec);
+      Gate gate = engine.cutovers().gate(spec);
       assertFalse(condition(gate, "no backfill running").met(), condition(gate, "no backfill running").detail());
       assertTrue(condition(gate, "no backfill running").detail().startsWith("Run " + run.id() + " is "),
           condition(gate, "no backfill running").detail());
-      var refused = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+      var refused = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
       assertTrue(refused.getMessage().contains("held by the backfill run " + run.id()), refused.getMessage());
     } finally {
       run.resume();
@@ -197,13 +198,13 @@ class GateTest {
   @Test
   void theVerificationComparesTheViewWithTheVersionItShouldRead() {
     world.sql.execute("filtered view", "CREATE OR REPLACE VIEW visits AS SELECT * FROM visits_v1 WHERE site != 'web'");
-    assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
-    SwapResult cut = engine.cutover(spec, "visits");
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    SwapResult cut = engine.cutovers().cutover(spec, "visits");
     assertEquals(Gate.Version.V2, cut.after());
     assertFalse(cut.verified());
     assertTrue(cut.verification().startsWith("NOT verified: visits does not return visits_v2's rows in "),
         cut.verification());
-    assertEquals(RepairPhase.CUT_OVER, engine.repair(spec).orElseThrow().phase(), "the swap happened, and says so");
+    assertEquals(RepairPhase.CUT_OVER, engine.repairs().current(spec).orElseThrow().phase(), "the swap happened, and says so");
   }
 
   /**
@@ -212,25 +213,25 @@ class GateTest {
    */
   @Test
   void aRollbackHandleThatDoesNotReadV1IsRefusedWithTheStatementThatMendsIt() {
-    engine.reconcile(spec, Scope.REPAIR, 10_000);
-    engine.cutover(spec, "visits");
-    Gate rollback = engine.rollbackGate(spec);
+    engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000);
+    engine.cutovers().cutover(spec, "visits");
+    Gate rollback = engine.cutovers().rollbackGate(spec);
     assertTrue(rollback.open(), rollback.unmet().toString());
     assertEquals(Gate.ROLLBACK, rollback.step());
 
     world.sql.execute("break the handle", "CREATE OR REPLACE VIEW visits__next AS SELECT * FROM visits_v2");
-    Gate broken = engine.rollbackGate(spec);
+    Gate broken = engine.cutovers().rollbackGate(spec);
     assertEquals(List.of("rollback handle"), broken.unmet().stream().map(Gate.Condition::name).toList());
     String mend = "CREATE OR REPLACE VIEW `" + world.database + "`.`visits__next` AS SELECT * FROM " + world.database
         + ".visits_v1";
     assertTrue(condition(broken, "rollback handle").detail().contains(mend), condition(broken, "rollback handle").detail());
-    var refused = assertThrows(StepRefusedException.class, () -> engine.rollback(spec, "visits"));
+    var refused = assertThrows(StepRefusedException.class, () -> engine.cutovers().rollback(spec, "visits"));
     assertTrue(refused.getMessage().startsWith("The rollback is refused: rollback handle ("), refused.getMessage());
-    assertEquals(Gate.Version.V2, engine.gate(spec).current(), "consumers still read v2");
+    assertEquals(Gate.Version.V2, engine.cutovers().gate(spec).current(), "consumers still read v2");
 
     world.sql.execute("mend", mend.replace("`", ""));
-    assertTrue(engine.rollback(spec, "visits").verified());
-    assertEquals(RepairPhase.ROLLED_BACK, engine.repair(spec).orElseThrow().phase());
+    assertTrue(engine.cutovers().rollback(spec, "visits").verified());
+    assertEquals(RepairPhase.ROLLED_BACK, engine.repairs().current(spec).orElseThrow().phase());
   }
 
   /**
@@ -239,8 +240,8 @@ class GateTest {
    */
   @Test
   void aRollbackNeedsTheRepairsOwnCutoverNotJustConsumersOnV2() {
-    engine.reconcile(spec, Scope.REPAIR, 10_000);
-    Gate before = engine.rollbackGate(spec);
+    engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000);
+    Gate before = engine.cutovers().rollbackGate(spec);
     assertEquals(List.of("repair", "consumers read v2", "rollback handle"), before.unmet().stream()
         .map(Gate.Condition::name).toList());
     assertEquals("visits reads visits_v1: there is no cutover to roll back.",
@@ -248,11 +249,11 @@ class GateTest {
 
     world.sql.execute("a view over v2 by hand", "CREATE VIEW visits__next AS SELECT * FROM visits_v2");
     world.sql.execute("a swap by hand", "EXCHANGE TABLES visits AND visits__next");
-    Gate byHand = engine.rollbackGate(spec);
+    Gate byHand = engine.cutovers().rollbackGate(spec);
     assertEquals(Gate.Version.V2, byHand.current());
     assertEquals(List.of("repair"), byHand.unmet().stream().map(Gate.Condition::name).toList(),
         "consumers read v2 and the handle reads v1, but the repair never cut over");
-    assertThrows(StepRefusedException.class, () -> engine.rollback(spec, "visits"));
+    assertThrows(StepRefusedException.class, () -> engine.cutovers().rollback(spec, "visits"));
     world.sql.execute("undo it by hand", "EXCHANGE TABLES visits AND visits__next");
     world.sql.execute("and drop the view", "DROP VIEW visits__next");
   }
@@ -262,8 +263,8 @@ class GateTest {
   void aShortOverlapSaysHowManyHoursAreStillNeeded() {
     TableSpec longer = SpecLoader.parse(world.specYaml().replace("minimum_overlap_hours: 3",
         "minimum_overlap_hours: 10"), "visits.yaml");
-    engine.reconcile(longer, Scope.REPAIR, 10_000);
-    Gate gate = engine.gate(longer);
+    engine.reconciliations().reconcile(longer, Scope.REPAIR, 10_000);
+    Gate gate = engine.cutovers().gate(longer);
     assertEquals(List.of("overlap"), gate.unmet().stream().map(Gate.Condition::name).toList());
     long live = java.time.Duration.between(plan.boundary().start(), world.liveEdge.plusHours(1).start()).toHours();
     assertEquals("v1 and v2 were both written live for " + live + " hour(s) since B = " + plan.boundary() + "; at "
@@ -283,20 +284,20 @@ class GateTest {
     for (HourPartition h : List.of(wholeHour, someKeys)) {
       bump(h, "north");
     }
-    assertEquals(2, engine.reconcile(spec, Scope.REPAIR, 10_000).unexpectedKeys());
-    engine.acknowledge(spec, wholeHour, List.of(), "the upstream feed replayed this hour; finance accepts it");
-    engine.acknowledge(spec, someKeys, List.of("north"), "north's clicks were corrected by hand in v1");
-    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, engine.reconcile(spec, Scope.REPAIR, 10_000).verdict());
-    assertTrue(engine.gate(spec).open(), engine.gate(spec).unmet().toString());
+    assertEquals(2, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).unexpectedKeys());
+    engine.reconciliations().acknowledge(spec, wholeHour, List.of(), "the upstream feed replayed this hour; finance accepts it");
+    engine.reconciliations().acknowledge(spec, someKeys, List.of("north"), "north's clicks were corrected by hand in v1");
+    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).unmet().toString());
 
     bump(wholeHour, "south");
-    Gate stillOpen = engine.gate(spec);
+    Gate stillOpen = engine.cutovers().gate(spec);
     assertTrue(stillOpen.open(), "the whole hour was accepted: " + stillOpen.unmet());
     assertTrue(condition(stillOpen, "data now").detail().contains(" 1 changed or new"), "the hour did change: "
         + condition(stillOpen, "data now").detail());
 
     bump(someKeys, "south");
-    Gate closed = engine.gate(spec);
+    Gate closed = engine.cutovers().gate(spec);
     assertFalse(closed.open());
     assertTrue(condition(closed, "data now").detail().contains("1 unexpected key(s) in 1 hour(s) from " + someKeys),
         condition(closed, "data now").detail());

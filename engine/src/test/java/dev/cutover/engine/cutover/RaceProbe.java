@@ -22,14 +22,14 @@ public final class RaceProbe {
   public static void main(String[] args) throws Exception {
     try (Database db = Database.open(ConnectionProfile.of(args[0], "default", PasswordSource.none(), args[1]))) {
       Engine engine = new Engine(db);
-      TableSpec spec = engine.loadSpec(Path.of(args[2]));
+      TableSpec spec = engine.specs().load(Path.of(args[2]));
       String view = spec.consumerView().name();
-      engine.repair(spec); // warm the connection pool
+      engine.repairs().current(spec); // warm the connection pool
       System.out.println("ready");
       System.out.flush();
       new BufferedReader(new InputStreamReader(System.in)).readLine();
       try {
-        SwapResult s = args[3].equals("cutover") ? engine.cutover(spec, view) : engine.rollback(spec, view);
+        SwapResult s = args[3].equals("cutover") ? engine.cutovers().cutover(spec, view) : engine.cutovers().rollback(spec, view);
         System.out.println("swapped " + s.after() + " " + s.verified());
       } catch (CutoverException e) {
         System.out.println("refused " + e.getMessage());

@@ -18,7 +18,6 @@ import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.util.List;
@@ -40,7 +39,7 @@ class ReconcileAndCutoverTest {
     world = HourlyWorld.create(TestEngine.freshDatabase(ReconcileAndCutoverTest.class), 3);
     spec = world.spec();
     engine = new Engine(world.db);
-    plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+    plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(spec));
     assertEquals(RunState.SUCCEEDED, dev.cutover.engine.testing.Procedure.backfill(engine, plan).state());
     world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
   }
@@ -52,7 +51,7 @@ class ReconcileAndCutoverTest {
 
   @Test
   void aCleanRepairIsGreenWithEveryDifferenceExplained() {
-    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.GREEN, r.verdict(), r.coverage() + " " + r.unexpectedKeys());
     assertEquals(world.first, r.window().from());
     assertEquals(world.liveEdge.plusHours(1), r.window().to());
@@ -63,14 +62,14 @@ class ReconcileAndCutoverTest {
         .allMatch(c -> c.owner() == Reconciliation.Owner.BACKFILL));
     assertTrue(r.classes().stream().filter(c -> !c.hour().isBefore(plan.boundary()))
         .allMatch(c -> c.owner() == Reconciliation.Owner.LIVE));
-    assertEquals(r.id(), engine.reconciliations(spec).getFirst().id(), "the report is stored");
+    assertEquals(r.id(), engine.reconciliations().stored(spec).getFirst().id(), "the report is stored");
   }
 
   @Test
   void reconciliationReportsItsStepsAndACancelledOneRecordsNothing() {
     List<Double> fractions = new java.util.concurrent.CopyOnWriteArrayList<>();
     List<String> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Reconciliation done = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000, Progress.of((step, fraction) -> {
+    Reconciliation done = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000, Progress.of((step, fraction) -> {
       steps.add(step);
       fractions.add(fraction);
     }));
@@ -80,7 +79,7 @@ class ReconcileAndCutoverTest {
     for (int i = 1; i < fractions.size(); i++) {
       assertTrue(fractions.get(i) >= fractions.get(i - 1), "progress only moves forward: " + fractions);
     }
-    int before = engine.reconciliations(spec).size();
+    int before = engine.reconciliations().stored(spec).size();
 
     Progress giveUpWhenComparing = new Progress() {
       private volatile boolean cancelled;
@@ -96,9 +95,9 @@ class ReconcileAndCutoverTest {
       }
     };
     var stopped = assertThrows(java.util.concurrent.CancellationException.class,
-        () -> engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000, giveUpWhenComparing));
+        () -> engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000, giveUpWhenComparing));
     assertTrue(stopped.getMessage().contains("nothing was recorded"), stopped.getMessage());
-    assertEquals(before, engine.reconciliations(spec).size(), "a cancelled reconciliation stores no report");
+    assertEquals(before, engine.reconciliations().stored(spec).size(), "a cancelled reconciliation stores no report");
   }
 
   @Test
@@ -109,7 +108,7 @@ class ReconcileAndCutoverTest {
     world.sql.execute("double", "INSERT INTO visits_v2 SELECT * FROM visits_v2 WHERE hour = toDateTime(?, 'UTC')",
         doubled.epochSecond());
 
-    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
 
     assertEquals(Reconciliation.Verdict.RED, r.verdict());
     assertTrue(r.coverage().stream().anyMatch(c -> c.hour().equals(removed) && c.kind().equals("owner")), r.coverage().toString());
@@ -127,12 +126,12 @@ class ReconcileAndCutoverTest {
     world.sql.execute("remove", "ALTER TABLE visits_v2 DROP PARTITION ID '" + removed.partitionId() + "'");
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
-    engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
-    Reconciliation made = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 5);
+    engine.reconciliations().acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
+    Reconciliation made = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 5);
     // Made after it: an acknowledgement the stored report did not count.
-    engine.acknowledge(spec, removed, List.of(), "later");
+    engine.reconciliations().acknowledge(spec, removed, List.of(), "later");
 
-    Reconciliation read = engine.latestReconciliation(spec).orElseThrow();
+    Reconciliation read = engine.reconciliations().latest(spec).orElseThrow();
 
     assertEquals(made.id(), read.id());
     assertEquals(List.of(made.spec(), made.target(), made.scope(), made.repairId(), made.specSha256(), made.window(),
@@ -149,7 +148,7 @@ class ReconcileAndCutoverTest {
     assertEquals(new java.util.HashSet<>(made.keys()), new java.util.HashSet<>(read.keys()));
     assertEquals(made.acknowledged(), read.acknowledged(), "the acknowledgements it counted, not the later one");
     assertEquals(made.unexpectedKeys(), read.unexpectedKeys());
-    assertEquals(Optional.of(read), engine.reconciliation(made.id()).map(r -> r));
+    assertEquals(Optional.of(read), engine.reconciliations().load(made.id()).map(r -> r));
   }
 
   @Test
@@ -157,72 +156,72 @@ class ReconcileAndCutoverTest {
     HourPartition incident = world.busyHour(8);
     world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
         incident.epochSecond());
-    Reconciliation red = engine.reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
+    Reconciliation red = engine.reconciliations().reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
     assertEquals(Reconciliation.Verdict.RED, red.verdict());
     assertTrue(red.keys().stream().filter(k -> !k.expected()).allMatch(k -> k.hour().equals(incident)
         && k.kind() == Diff.Kind.DUPLICATE_IN_V1), red.keys().stream().filter(k -> !k.expected()).toList().toString());
 
-    var noReason = assertThrows(InvalidInputException.class, () -> engine.acknowledge(spec, incident, List.of(), " "));
+    var noReason = assertThrows(InvalidInputException.class, () -> engine.reconciliations().acknowledge(spec, incident, List.of(), " "));
     assertEquals("An acknowledgement needs a written reason; it goes to the audit trail and the verdict "
         + "shows it.", noReason.getMessage());
-    engine.acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
+    engine.reconciliations().acknowledge(spec, incident, List.of(), "v1 appended this hour twice on a retry; v2 is right");
 
-    Reconciliation acked = engine.reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
+    Reconciliation acked = engine.reconciliations().reconcile(spec, Reconciliation.Scope.HISTORY, 10_000);
     assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, acked.verdict());
     assertEquals(1, acked.acknowledged().size());
-    assertTrue(engine.state().auditTrail(world.database + ".visits_v2", 20).stream()
+    assertTrue(engine.repairs().audit(world.database + ".visits_v2", 20).stream()
         .anyMatch(a -> a.action().equals("acknowledge") && a.detail().contains("retry")));
   }
 
   @Test
   void eachUnmetGateConditionRefusesWithItsSentence() {
-    var none = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+    var none = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
     assertTrue(none.getMessage().startsWith("The cutover is refused: verdict (No reconciliation of the whole repair "),
         none.getMessage());
     assertEquals(List.of("verdict", "data now"), none.unmet().stream().map(u -> u.replaceAll(":.*", "")).toList());
-    assertEquals(Gate.Version.V1, engine.gate(spec).current(), "nothing was changed");
+    assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "nothing was changed");
 
     // v2's newest hour goes missing: the verdict covers the hours both versions have closed, the gate sees the rest.
     world.sql.execute("gap", "ALTER TABLE visits_v2 DROP PARTITION ID '" + world.liveEdge.partitionId() + "'");
-    Reconciliation r = engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
     assertEquals(world.liveEdge, r.window().to(), "the newest hour both versions have closed");
-    Gate gate = engine.gate(spec);
+    Gate gate = engine.cutovers().gate(spec);
     assertFalse(gate.open());
     assertEquals(List.of("v2 caught up"), gate.unmet().stream().map(Gate.Condition::name).toList());
 
-    var wrongName = assertThrows(InvalidInputException.class, () -> engine.cutover(spec, "pnl"));
+    var wrongName = assertThrows(InvalidInputException.class, () -> engine.cutovers().cutover(spec, "pnl"));
     assertEquals("To cutover, confirm with the consumer view's name, visits (you typed 'pnl').", wrongName.getMessage());
   }
 
   @Test
   void cutoverRollbackAndCutoverAgainWhileReadersNeverSeeAMixture() throws Exception {
-    engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
-    assertTrue(engine.gate(spec).open(), engine.gate(spec).unmet().toString());
+    engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).unmet().toString());
     HourPartition probe = world.busyHour(2);
     String v1 = totals("visits_v1", probe);
     String v2 = totals("visits_v2", probe);
     assertFalse(v1.equals(v2));
 
     try (var readers = new Readers(world, probe, v1, v2, 4)) {
-      SwapResult cut = engine.cutover(spec, "visits");
+      SwapResult cut = engine.cutovers().cutover(spec, "visits");
       assertEquals(Gate.Version.V2, cut.after());
       assertTrue(cut.verification().startsWith("verified: visits returns visits_v2's rows for "), cut.verification());
       assertEquals(v2, totals("visits", probe));
 
-      var again = assertThrows(StepRefusedException.class, () -> engine.cutover(spec, "visits"));
+      var again = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
       assertEquals("Consumers already read visits_v2 through visits; a second cutover would switch them back. Use "
           + "rollback for that.", again.getMessage());
 
-      SwapResult back = engine.rollback(spec, "visits");
+      SwapResult back = engine.cutovers().rollback(spec, "visits");
       assertEquals(Gate.Version.V1, back.after());
       assertEquals(v1, totals("visits", probe));
 
-      engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+      engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
       for (int i = 0; i < 5; i++) {
-        engine.cutover(spec, "visits");
-        engine.rollback(spec, "visits");
+        engine.cutovers().cutover(spec, "visits");
+        engine.cutovers().rollback(spec, "visits");
       }
-      engine.cutover(spec, "visits");
+      engine.cutovers().cutover(spec, "visits");
       assertEquals(v2, totals("visits", probe));
       readers.assertClean();
     }
@@ -230,17 +229,17 @@ class ReconcileAndCutoverTest {
 
   @Test
   void retentionKeepsV1UntilTheHorizonUnlessForcedWithAReason() {
-    engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
-    engine.cutover(spec, "visits");
-    var retention = engine.retention(spec);
+    engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    engine.cutovers().cutover(spec, "visits");
+    var retention = engine.cutovers().retention(spec);
     assertEquals(12 + 3 + 6, retention.total().toHours(), "cache 12 h + window 3 h + margin 6 h");
-    var early = assertThrows(StepRefusedException.class, () -> engine.dropV1(spec, false, null, List.of()));
+    var early = assertThrows(StepRefusedException.class, () -> engine.cutovers().dropV1(spec, false, null, List.of()));
     assertTrue(early.getMessage().startsWith("v1 must be kept until "), early.getMessage());
-    var noReason = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, "", List.of()));
+    var noReason = assertThrows(InvalidInputException.class, () -> engine.cutovers().dropV1(spec, true, "", List.of()));
     assertTrue(noReason.getMessage().startsWith("Dropping v1 before its retention horizon needs a written reason"));
 
     world.sql.execute("leftover", "CREATE TABLE visits_v2__stg_old_1 AS visits_v2");
-    assertEquals(List.of("visits_v2__stg_old_1"), engine.cleanup(spec));
+    assertEquals(List.of("visits_v2__stg_old_1"), engine.cutovers().cleanup(spec));
     assertEquals(0L, world.sql.queryLong("staging gone", "SELECT count() FROM system.tables WHERE database = ? AND "
         + "name = 'visits_v2__stg_old_1'", world.database), "the clean-up dropped what it names");
 
@@ -261,9 +260,9 @@ class ReconcileAndCutoverTest {
     try {
       List<String> readers = List.of(db + ".busy_mv (materialized view)", db + ".feed_mv (materialized view)",
           db + ".visits_daily (view)", db + "_boards.board (view)");
-      assertEquals(readers.stream().sorted().toList(), engine.v1Readers(spec).stream().map(Object::toString).sorted()
+      assertEquals(readers.stream().sorted().toList(), engine.cutovers().v1Readers(spec).stream().map(Object::toString).sorted()
           .toList());
-      var unacknowledged = assertThrows(StepRefusedException.class, () -> engine.dropV1(spec, true, "storage",
+      var unacknowledged = assertThrows(StepRefusedException.class, () -> engine.cutovers().dropV1(spec, true, "storage",
           List.of(db + ".busy_mv", db + ".visits_daily", db + "_boards.board")));
       assertEquals("This table still uses " + db + ".visits_v1 and breaks when it is dropped: " + db + ".feed_mv "
           + "(materialized view). Repoint or drop it first, or acknowledge it by name (--acknowledge " + db
@@ -271,7 +270,7 @@ class ReconcileAndCutoverTest {
       assertEquals(1L, world.sql.queryLong("v1 kept", "SELECT count() FROM system.tables WHERE database = ? AND "
           + "name = 'visits_v1'", db), "nothing is dropped before every reader is acknowledged");
 
-      assertEquals(List.of(db + ".visits__next", db + ".visits_v1"), engine.dropV1(spec, true,
+      assertEquals(List.of(db + ".visits__next", db + ".visits_v1"), engine.cutovers().dropV1(spec, true,
           "storage emergency, approved by the desk head", List.of(db + ".busy_mv", db + ".feed_mv",
               db + ".visits_daily", db + "_boards.board")));
       assertTrue(new dev.cutover.engine.ledger.StateStore(world.sql, db).auditTrail(
@@ -285,13 +284,13 @@ class ReconcileAndCutoverTest {
     assertEquals(0L, world.sql.queryLong("handle gone", "SELECT count() FROM system.tables WHERE database = ? AND "
         + "name = 'visits__next'", world.database), "the rollback handle goes with v1");
 
-    var after = engine.gate(spec);
+    var after = engine.cutovers().gate(spec);
     assertTrue(after.v1Dropped() && !after.open(), "nothing to switch once v1 is dropped: " + after);
     assertEquals(Gate.Version.V2, after.current());
-    assertTrue(engine.retention(spec).droppedAt().isPresent(), "the retention shows when v1 was dropped");
-    var twice = assertThrows(InvalidInputException.class, () -> engine.dropV1(spec, true, "again", List.of()));
+    assertTrue(engine.cutovers().retention(spec).droppedAt().isPresent(), "the retention shows when v1 was dropped");
+    var twice = assertThrows(InvalidInputException.class, () -> engine.cutovers().dropV1(spec, true, "again", List.of()));
     assertTrue(twice.getMessage().startsWith("visits_v1 was dropped already, at "), twice.getMessage());
-    var rollback = assertThrows(StepRefusedException.class, () -> engine.rollback(spec, "visits"));
+    var rollback = assertThrows(StepRefusedException.class, () -> engine.cutovers().rollback(spec, "visits"));
     assertTrue(rollback.getMessage().contains("visits_v1"), rollback.getMessage());
   }
 

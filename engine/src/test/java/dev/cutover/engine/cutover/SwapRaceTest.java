@@ -42,10 +42,10 @@ class SwapRaceTest {
       TableSpec spec = world.spec();
       Path specFile = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
       Engine engine = new Engine(world.db);
-      Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.defaults(spec));
+      Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), engine.plans().defaults(spec));
       Procedure.backfill(engine, plan);
       world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
-      assertEquals(Reconciliation.Verdict.GREEN, engine.reconcile(spec, Reconciliation.Scope.REPAIR, 10_000).verdict());
+      assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000).verdict());
       ConsumerView view = new ConsumerView(world.sql, spec);
 
       int races = Integer.getInteger("cutover.races", 5);
@@ -63,7 +63,7 @@ class SwapRaceTest {
         assertEquals(before == Gate.Version.V1 ? Gate.Version.V2 : Gate.Version.V1, after, outcomes.toString());
         assertEquals(Optional.of(before), view.handleReads(), "the rollback handle reads the other version");
         assertEquals(after == Gate.Version.V2 ? RepairPhase.CUT_OVER : RepairPhase.ROLLED_BACK,
-            engine.repair(spec).orElseThrow().phase());
+            engine.repairs().current(spec).orElseThrow().phase());
         assertTrue(outcomes.stream().filter(o -> o.startsWith("swapped")).allMatch(o -> o.endsWith(" true")), outcomes
             .toString());
       }

@@ -105,7 +105,7 @@ class ComparisonTest {
 
     Map<String, Long> stated = classes(spec("[units, amount, {name: ratio, tolerance: 0.01}, clicks]", ""));
     assertEquals(Map.of("!CHANGED", 7L), stated, "a stated tolerance of 0.01 lets the ratio move by 0.001");
-    var decimal = assertThrows(InvalidInputException.class, () -> engine.checkRules(spec("[units, amount, ratio, "
+    var decimal = assertThrows(InvalidInputException.class, () -> engine.specs().checkRules(spec("[units, amount, ratio, "
         + "clicks]", "expected_differences: [{name: r, where: 'v1.units > 0', delta: {amount: '1'}, check: "
         + "'v1.units', why: w}]")));
     assertEquals("In the spec, rule 'r' has check[0] 'v1.units'; expected a condition (true or false), not a value of "
@@ -179,12 +179,12 @@ class ComparisonTest {
     refusals.put("where: 'v1.units > 0 UNION ALL SELECT 1'", "In the spec, rule 'r' has where 'v1.units > 0 UNION ALL "
         + "SELECT 1'; expected exactly one SQL expression, without a UNION or a second query.");
     for (var refusal : refusals.entrySet()) {
-      var e = assertThrows(InvalidInputException.class, () -> engine.checkRules(spec(measures, "expected_differences: "
+      var e = assertThrows(InvalidInputException.class, () -> engine.specs().checkRules(spec(measures, "expected_differences: "
           + "[{name: r, " + refusal.getKey() + ", delta: {amount: '1'}, why: w}]")), refusal.getKey());
       assertTrue(e.getMessage().startsWith(refusal.getValue()), refusal.getKey() + ": " + e.getMessage());
       assertEquals("spec.expected_differences[0].where", e.field());
     }
-    var delta = assertThrows(InvalidInputException.class, () -> engine.checkRules(spec(measures,
+    var delta = assertThrows(InvalidInputException.class, () -> engine.specs().checkRules(spec(measures,
         "expected_differences: [{name: r, delta: {amount: \"'a lot'\"}, why: w}]")));
     assertEquals("In the spec, rule 'r' has delta.amount ''a lot''; expected a number (the expected v2 - v1), not a "
         + "value of type String.", delta.getMessage());

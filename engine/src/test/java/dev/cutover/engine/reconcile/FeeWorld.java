@@ -7,8 +7,8 @@ import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.spec.SpecLoader;
+import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.testing.Procedure;
 import java.time.Instant;
 import java.util.List;
@@ -60,7 +60,7 @@ final class FeeWorld {
   static FeeWorld repaired(Database db, int days) throws InterruptedException {
     FeeWorld w = new FeeWorld(db, days);
     w.seed();
-    Plan plan = w.engine.plan(w.spec, Optional.empty(), Optional.empty(), Optional.empty(), w.engine.defaults(w.spec));
+    Plan plan = w.engine.plans().plan(w.spec, Optional.empty(), Optional.empty(), Optional.empty(), w.engine.plans().defaults(w.spec));
     w.boundary = plan.boundary();
     RunState state = Procedure.backfill(w.engine, plan).state();
     if (state != RunState.SUCCEEDED) {
@@ -68,13 +68,13 @@ final class FeeWorld {
     }
     w.sql.execute("write v2 live", "INSERT INTO fees_v2 " + window(TRANSFORM_V2), w.boundary.epochSecond(),
         w.liveEdge.plusHours(1).epochSecond());
-    w.engine.acknowledge(w.spec, w.acknowledged, List.of(), "The live job dropped the fees of this hour on a "
+    w.engine.reconciliations().acknowledge(w.spec, w.acknowledged, List.of(), "The live job dropped the fees of this hour on a "
         + "restart; v2 is right.");
     return w;
   }
 
   Reconciliation reconcile(int keyLimit) {
-    return engine.reconcile(spec, Reconciliation.Scope.REPAIR, keyLimit);
+    return engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, keyLimit);
   }
 
   private void seed() {

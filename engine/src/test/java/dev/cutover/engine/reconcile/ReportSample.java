@@ -1,5 +1,6 @@
 package dev.cutover.engine.reconcile;
 
+import dev.cutover.engine.api.ExportedReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.testing.TestEngine;
 import java.nio.file.Files;
@@ -29,7 +30,7 @@ public final class ReportSample {
     long started = System.nanoTime();
     FeeWorld world = FeeWorld.repaired(TestEngine.freshDatabase(ReportSample.class), days);
     Reconciliation r = world.reconcile(10_000);
-    ReportExport.Written files = ReportExport.write(r, ReportColumns.read(world.db, world.spec), html);
+    ExportedReport files = ReportExport.write(r, ReportColumns.read(world.db, world.spec), html);
     System.out.printf("%d days reconciled (%s) in %d s: %s and %s%n", days, r.verdict().name().toLowerCase(
         java.util.Locale.ROOT), (System.nanoTime() - started) / 1_000_000_000, files.html(), files.csv());
     world.db.close();

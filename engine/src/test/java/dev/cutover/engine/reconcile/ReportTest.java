@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.ExportedReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.testing.TestEngine;
 import java.io.IOException;
@@ -140,7 +141,7 @@ class ReportTest {
 
   @Test
   void aCutListSaysHowManyOfHowManyAndTheCsvBesideItHoldsThemAll(@TempDir Path dir) throws IOException {
-    ReportExport.Written files = ReportExport.write(report, columns, dir.resolve("report.html"));
+    ExportedReport files = ReportExport.write(report, columns, dir.resolve("report.html"));
     assertEquals(dir.resolve("report.csv"), files.csv());
     Document page = Jsoup.parse(files.html());
     Element cut = page.selectFirst("section#unexpected p.cut");

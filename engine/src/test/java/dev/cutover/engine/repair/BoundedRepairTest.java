@@ -58,7 +58,7 @@ class BoundedRepairTest {
   }
 
   private Plan plan(Optional<HourRange> window) {
-    return engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), window, engine.defaults(spec));
+    return engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), window, engine.plans().defaults(spec));
   }
 
   @Test
@@ -72,8 +72,8 @@ class BoundedRepairTest {
         .toString());
 
     Procedure.backfill(engine, plan);
-    String runId = engine.runs(spec).getFirst().id();
-    TreeMap<HourPartition, LedgerEntry> ledger = engine.ledger(runId);
+    String runId = engine.backfills().runs(spec).getFirst().id();
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(runId);
     for (HourPartition h : plan.hours()) {
       assertEquals(affected.contains(h), !ledger.get(h).carried(), "ledger of " + h + ": " + ledger.get(h));
     }
@@ -81,7 +81,7 @@ class BoundedRepairTest {
         "v2 equals a full recompute, hour for hour");
 
     world.writeLiveV2(b, world.liveEdge.plusHours(1));
-    Reconciliation verdict = engine.reconcile(spec, Scope.REPAIR, 10_000);
+    Reconciliation verdict = engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.GREEN, verdict.verdict(), verdict.coverage().toString());
     assertTrue(verdict.coverage().isEmpty());
     assertFalse(verdict.keys().isEmpty(), "the affected hours differ as the rule explains");
@@ -94,8 +94,8 @@ class BoundedRepairTest {
         verdict.window().hours() - plan.range().hours()), owners);
     verdict.classes().stream().filter(c -> c.owner() == Owner.CARRIED)
         .forEach(c -> assertEquals(Reconciliation.HourStatus.IDENTICAL, c.status(), c.hour().toString()));
-    assertTrue(engine.gate(spec).open(), engine.gate(spec).refusal());
-    String html = java.nio.file.Files.readString(engine.exportHtml(verdict, spec, dir.resolve("report.html")).html());
+    assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).refusal());
+    String html = java.nio.file.Files.readString(engine.reconciliations().exportHtml(verdict, spec, dir.resolve("report.html")).html());
     assertTrue(html.contains("This was a bounded repair: 12 affected hours were recomputed and " + plan.carried().size()
         + " hours were carried unchanged from v1 by hard link, proven identical by checksum alone."), html);
 
@@ -103,7 +103,7 @@ class BoundedRepairTest {
     HourPartition late = plan.carried().get(3);
     world.sql.execute("a late v1 write", "INSERT INTO visits_v1 VALUES (toDateTime(?, 'UTC'), 'late', 1, 1, 0.5)",
         late.epochSecond());
-    Gate closed = engine.gate(spec);
+    Gate closed = engine.cutovers().gate(spec);
     assertFalse(closed.open());
     assertTrue(closed.refusal().contains(late + ": gap, v1 changed after this hour was carried from it"),
         closed.refusal());
@@ -112,7 +112,7 @@ class BoundedRepairTest {
     Procedure.backfill(engine, plan(Optional.of(affected)));
     assertEquals(world.checksums("visits_v1", late, late.plusHours(1)),
         world.checksums("visits_v2", late, late.plusHours(1)));
-    assertTrue(engine.gate(spec).open(), engine.gate(spec).refusal());
+    assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).refusal());
   }
 
   /** A bounded run stopped at a failed hour resumes as it began: the affected hours computed, the rest carried. */
@@ -121,21 +121,21 @@ class BoundedRepairTest {
     world.sql.execute("failures", "CREATE TABLE fail_hours (h DateTime('UTC')) ENGINE = Memory");
     TableSpec failing = SpecLoader.parse(world.specYaml().replace("GROUP BY hour, site",
         "AND throwIf(toStartOfHour(ts) IN (SELECT h FROM fail_hours)) = 0 GROUP BY hour, site"), "visits.yaml");
-    Plan plan = engine.plan(failing, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
-        engine.defaults(failing).withConcurrency(1).withBatchHours(1).withRetries(1, java.time.Duration.ZERO));
+    Plan plan = engine.plans().plan(failing, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
+        engine.plans().defaults(failing).withConcurrency(1).withBatchHours(1).withRetries(1, java.time.Duration.ZERO));
     var cleared = Procedure.clear(engine, plan);
     HourPartition broken = affected.from().plusHours(5);
     world.sql.execute("plant", "INSERT INTO fail_hours VALUES (toDateTime(?, 'UTC'))", broken.epochSecond());
-    RunRecord failed = engine.backfill(cleared, BackfillEvent.Listener.NONE).await();
+    RunRecord failed = engine.backfills().start(cleared, BackfillEvent.Listener.NONE).await();
     assertEquals(RunState.FAILED, failed.state(), failed.message());
-    assertTrue(engine.ledger(failed.id()).values().stream().noneMatch(LedgerEntry::carried), "stopped before carrying");
+    assertTrue(engine.backfills().ledger(failed.id()).values().stream().noneMatch(LedgerEntry::carried), "stopped before carrying");
 
     world.sql.execute("mend", "TRUNCATE TABLE fail_hours");
-    Plan resumed = engine.planResume(failing, failed.id(), java.util.function.UnaryOperator.identity());
+    Plan resumed = engine.plans().planResume(failing, failed.id(), java.util.function.UnaryOperator.identity());
     assertEquals(Optional.of(affected), resumed.affected());
     RunRecord end = Procedure.backfill(engine, resumed);
     assertEquals(RunState.SUCCEEDED, end.state(), end.message());
-    TreeMap<HourPartition, LedgerEntry> ledger = engine.ledger(end.id());
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(end.id());
     for (HourPartition h : plan.hours()) {
       assertEquals(affected.contains(h), !ledger.get(h).carried(), "ledger of " + h + ": " + ledger.get(h));
     }
@@ -151,9 +151,9 @@ class BoundedRepairTest {
     assertEquals("The affected window " + new HourRange(b.plusHours(-2), b.plusHours(1)) + " ends after the boundary "
         + b + "; the backfill recomputes only hours before the boundary (the corrected live writer owns the rest). "
         + "End the affected window at " + b + " or earlier.", past.getMessage());
-    InvalidInputException before = assertThrows(InvalidInputException.class, () -> engine.plan(spec,
+    InvalidInputException before = assertThrows(InvalidInputException.class, () -> engine.plans().plan(spec,
         Optional.of(world.first.plusHours(6)), Optional.empty(), Optional.empty(),
-        Optional.of(new HourRange(world.first, world.first.plusHours(8))), engine.defaults(spec)));
+        Optional.of(new HourRange(world.first, world.first.plusHours(8))), engine.plans().defaults(spec)));
     assertTrue(before.getMessage().startsWith("The affected window " + new HourRange(world.first,
         world.first.plusHours(8)) + " starts before the range "), before.getMessage());
     InvalidInputException notHour = assertThrows(InvalidInputException.class, () -> SpecLoader.parse(
@@ -168,7 +168,7 @@ class BoundedRepairTest {
     // A v2 ordered otherwise cannot take v1's parts: preflight says so and nothing is carried.
     world.sql.execute("a v2 ordered otherwise", "CREATE TABLE visits_v2 AS visits_v1 ENGINE = MergeTree "
         + "PARTITION BY toStartOfHour(hour) ORDER BY (site, hour)");
-    var report = engine.preflight(plan(Optional.of(affected)), java.util.List.of()).report();
+    var report = engine.plans().preflight(plan(Optional.of(affected)), java.util.List.of()).report();
     var partition = report.checks().stream().filter(c -> c.name().equals("partition key")).findFirst().orElseThrow();
     assertFalse(report.passed());
     assertTrue(partition.finding().startsWith("The sorting key of " + world.database + ".visits_v2 is 'site, hour' but "
@@ -179,7 +179,7 @@ class BoundedRepairTest {
     TableSpec bounded = SpecLoader.parse(world.specYaml() + "affected:\n  from: " + affected.from().start()
         + "\n  to: " + affected.to().start() + "\n", "visits.yaml");
     assertEquals(Optional.of(affected), bounded.affected());
-    assertEquals(affected.list(), engine.plan(bounded, Optional.empty(), Optional.empty(), Optional.empty(),
-        engine.defaults(bounded)).computed(), "the spec's window is the default");
+    assertEquals(affected.list(), engine.plans().plan(bounded, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(bounded)).computed(), "the spec's window is the default");
   }
 }

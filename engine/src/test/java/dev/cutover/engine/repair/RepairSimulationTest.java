@@ -142,11 +142,11 @@ class RepairSimulationTest {
       } else if (roll < 86) {
         return cutover();
       } else if (roll < 91) {
-        return "rollback: " + engine.rollback(spec, "visits").verification();
+        return "rollback: " + engine.cutovers().rollback(spec, "visits").verification();
       } else if (roll < 98) {
         return raceTwoProcesses();
       } else {
-        Repair r = engine.abandon(spec, "visits_v2", "simulation");
+        Repair r = engine.repairs().abandon(spec, "visits_v2", "simulation");
         abandonedLiveFrom = liveFrom.or(() -> abandonedLiveFrom);
         liveFrom = Optional.empty();
         liveWritten.clear();
@@ -159,7 +159,7 @@ class RepairSimulationTest {
 
   /** What an operator does who follows the next step that status names. */
   private String followTheNextStep() throws Exception {
-    var next = engine.status(spec).next();
+    var next = engine.repairs().status(spec).next();
     return "next " + next.kind() + ": " + switch (next.kind()) {
       case BACKFILL -> backfill();
       case FIX_LIVE_WRITER -> mendLiveHours() + "; " + backfill();
@@ -172,17 +172,17 @@ class RepairSimulationTest {
         liveFrom.ifPresent(b -> writeLive(world.liveEdge, world.liveEdge.plusHours(1)));
         yield "live: 1 hour";
       }
-      case RECONCILE -> "reconcile: " + engine.reconcile(spec, Scope.REPAIR, 1_000).verdict();
+      case RECONCILE -> "reconcile: " + engine.reconciliations().reconcile(spec, Scope.REPAIR, 1_000).verdict();
       case REVIEW_DIFFERENCES -> {
         String mended = mendLiveHours();
         String acks = "";
         while (incidents.stream().anyMatch(h -> !acknowledged.contains(h)) && acks.length() < 200) {
           acks += acknowledge() + "; ";
         }
-        yield mended + "; " + acks + backfill() + "; reconcile: " + engine.reconcile(spec, Scope.REPAIR, 1_000).verdict();
+        yield mended + "; " + acks + backfill() + "; reconcile: " + engine.reconciliations().reconcile(spec, Scope.REPAIR, 1_000).verdict();
       }
       case CUTOVER -> cutover();
-      case WATCH_CONSUMERS -> random.nextBoolean() ? "rollback: " + engine.rollback(spec, "visits").verification()
+      case WATCH_CONSUMERS -> random.nextBoolean() ? "rollback: " + engine.cutovers().rollback(spec, "visits").verification()
           : raceTwoProcesses();
     };
   }
@@ -193,7 +193,7 @@ class RepairSimulationTest {
 
   /** A backfill; {@code startOver}: the boundary an operator starting over picks, where v2's live hours begin. */
   private String backfill(Optional<HourPartition> startOver) throws Exception {
-    Optional<HourPartition> pinned = engine.repair(spec).filter(r -> !r.phase().ended()).flatMap(Repair::boundary);
+    Optional<HourPartition> pinned = engine.repairs().current(spec).filter(r -> !r.phase().ended()).flatMap(Repair::boundary);
     HourPartition latest = pinned.orElse(world.liveEdge.plusHours(-3));
     HourPartition from = world.first.plusHours(random.nextInt((int) new HourRange(world.first, latest).hours()));
     Optional<HourPartition> boundary = startOver.isPresent() ? startOver : switch (random.nextInt(10)) {
@@ -201,46 +201,46 @@ class RepairSimulationTest {
       case 1, 2 -> pinned;
       default -> Optional.empty();
     };
-    Plan plan = engine.plan(spec, Optional.of(from), Optional.empty(), boundary,
+    Plan plan = engine.plans().plan(spec, Optional.of(from), Optional.empty(), boundary,
         BackfillSettings.from(spec.throttle()).withConcurrency(1 + random.nextInt(2)).withBatchHours(1 + random.nextInt(8)));
-    var checked = engine.preflight(plan, List.of("none"));
+    var checked = engine.plans().preflight(plan, List.of("none"));
     if (checked.cleared().isEmpty()) {
       return "refused (preflight): " + checked.report().failures();
     }
-    RunRecord run = engine.backfill(checked.cleared().get(), dev.cutover.engine.api.BackfillEvent.Listener.NONE).await();
+    RunRecord run = engine.backfills().start(checked.cleared().get(), dev.cutover.engine.api.BackfillEvent.Listener.NONE).await();
     return "backfill: " + plan.range() + " B " + plan.boundary() + " -> " + run.state();
   }
 
   private String cancelledBackfill() throws Exception {
-    Plan plan = engine.plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1).withRowsPerSecond(400));
-    var checked = engine.preflight(plan, List.of());
+    var checked = engine.plans().preflight(plan, List.of());
     if (checked.cleared().isEmpty()) {
       return "refused (preflight): " + checked.report().failures();
     }
-    var run = engine.backfill(checked.cleared().get(), dev.cutover.engine.api.BackfillEvent.Listener.NONE);
+    var run = engine.backfills().start(checked.cleared().get(), dev.cutover.engine.api.BackfillEvent.Listener.NONE);
     Thread.sleep(random.nextInt(300));
     run.cancel();
     return "backfill, cancelled: " + plan.range() + " -> " + run.await().state();
   }
 
   private String resume() throws Exception {
-    Optional<Repair> open = engine.repair(spec).filter(r -> !r.phase().ended());
+    Optional<Repair> open = engine.repairs().current(spec).filter(r -> !r.phase().ended());
     Optional<RunRecord> stopped = open.flatMap(r -> store.repairRuns(r.id()).stream()
         .filter(run -> run.state() != RunState.SUCCEEDED).findFirst());
     if (stopped.isEmpty()) {
       return "resume: nothing to resume";
     }
-    var checked = engine.preflight(engine.planResume(spec, stopped.get().id(), UnaryOperator.identity()), List.of());
+    var checked = engine.plans().preflight(engine.plans().planResume(spec, stopped.get().id(), UnaryOperator.identity()), List.of());
     if (checked.cleared().isEmpty()) {
       return "refused (preflight): " + checked.report().failures();
     }
-    RunRecord end = engine.backfill(checked.cleared().get(), dev.cutover.engine.api.BackfillEvent.Listener.NONE).await();
+    RunRecord end = engine.backfills().start(checked.cleared().get(), dev.cutover.engine.api.BackfillEvent.Listener.NONE).await();
     return "resume: " + end.id() + " -> " + end.state();
   }
 
   private String deployLiveWriter() {
-    Optional<HourPartition> b = engine.repair(spec).filter(r -> !r.phase().ended()).flatMap(Repair::boundary);
+    Optional<HourPartition> b = engine.repairs().current(spec).filter(r -> !r.phase().ended()).flatMap(Repair::boundary);
     if (b.isEmpty() || liveFrom.isPresent()) {
       return "deploy: nothing to deploy";
     }
@@ -273,24 +273,24 @@ class RepairSimulationTest {
     Scope scope = Scope.values()[random.nextInt(Scope.values().length)];
     Optional<HourRange> range = Optional.empty();
     if (scope == Scope.RANGE) {
-      Optional<Repair> r = engine.repair(spec).filter(x -> x.firstHour().isPresent());
+      Optional<Repair> r = engine.repairs().current(spec).filter(x -> x.firstHour().isPresent());
       if (r.isEmpty()) {
         return "reconcile: no repair window yet";
       }
       range = Optional.of(new HourRange(r.get().firstHour().get(), r.get().firstHour().get().plusHours(1)));
     }
-    var report = engine.reconcile(spec, scope, range, 1_000, Progress.NONE);
+    var report = engine.reconciliations().reconcile(spec, scope, range, 1_000, Progress.NONE);
     return "reconcile " + scope + ": " + report.window() + " " + report.verdict();
   }
 
   private String acknowledge() {
-    Optional<Repair> r = engine.repair(spec).filter(x -> !x.phase().ended());
+    Optional<Repair> r = engine.repairs().current(spec).filter(x -> !x.phase().ended());
     List<HourPartition> open = incidents.stream().filter(h -> !acknowledged.contains(h)).toList();
     if (r.isEmpty() || open.isEmpty()) {
       return "ack: nothing to acknowledge";
     }
     HourPartition h = open.get(random.nextInt(open.size()));
-    engine.acknowledge(spec, h, List.of(), "v1 appended this hour twice on a retry");
+    engine.reconciliations().acknowledge(spec, h, List.of(), "v1 appended this hour twice on a retry");
     ensureAcksBelongTo(r.get());
     acknowledged.add(h);
     return "ack: " + h;
@@ -304,7 +304,7 @@ class RepairSimulationTest {
 
   private String cutover() {
     boolean safe = safeToCutOver();
-    var result = engine.cutover(spec, "visits");
+    var result = engine.cutovers().cutover(spec, "visits");
     if (!safe) {
       fail("the cutover swapped consumers to a history the oracle calls incomplete or unexplained\n" + String.join("\n",
           log));
@@ -314,7 +314,7 @@ class RepairSimulationTest {
 
   /** Two processes swap at the same moment: at most one succeeds. */
   private String raceTwoProcesses() throws Exception {
-    boolean toV2 = engine.gate(spec).current() == Gate.Version.V1;
+    boolean toV2 = engine.cutovers().gate(spec).current() == Gate.Version.V1;
     boolean safe = !toV2 || safeToCutOver();
     List<String> outcomes = new CopyOnWriteArrayList<>();
     java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
@@ -323,7 +323,7 @@ class RepairSimulationTest {
       threads.add(Thread.ofPlatform().start(() -> {
         try {
           go.await();
-          var s = toV2 ? e.cutover(spec, "visits") : e.rollback(spec, "visits");
+          var s = toV2 ? e.cutovers().cutover(spec, "visits") : e.cutovers().rollback(spec, "visits");
           outcomes.add("swapped " + s.after());
         } catch (CutoverException refused) {
           outcomes.add("refused");
@@ -349,7 +349,7 @@ class RepairSimulationTest {
    * edge, and every v1 incident in that window is acknowledged in this repair.
    */
   private boolean safeToCutOver() {
-    Optional<Repair> r = engine.repair(spec).filter(x -> !x.phase().ended() && x.firstHour().isPresent());
+    Optional<Repair> r = engine.repairs().current(spec).filter(x -> !x.phase().ended() && x.firstHour().isPresent());
     if (r.isEmpty()) {
       return false;
     }
@@ -370,7 +370,7 @@ class RepairSimulationTest {
 
   private void check(long seed, int step) {
     String where = " (seed " + seed + ", after action " + step + ")\n" + String.join("\n", log);
-    Optional<Repair> r = engine.repair(spec).filter(x -> !x.phase().ended());
+    Optional<Repair> r = engine.repairs().current(spec).filter(x -> !x.phase().ended());
     if (r.isPresent() && r.get().boundary().isPresent()) {
       HourPartition b = r.get().boundary().get();
       var fromB = store.repairLedger(r.get().id()).keySet().stream().filter(h -> !h.isBefore(b)).toList();
@@ -387,12 +387,12 @@ class RepairSimulationTest {
     assertTrue(reads != Gate.Version.UNKNOWN, "the consumer view reads one version" + where);
     view.handleReads().ifPresent(h -> assertEquals(reads == Gate.Version.V1 ? Gate.Version.V2 : Gate.Version.V1, h,
         "the rollback handle reads the other version" + where));
-    Gate gate = engine.gate(spec);
+    Gate gate = engine.cutovers().gate(spec);
     if (gate.open() && !safeToCutOver()) {
       fail("the gate is open but v2 is not the whole corrected history with every difference explained: "
           + gate.conditions() + where);
     }
-    Optional<Repair> latest = engine.repair(spec);
+    Optional<Repair> latest = engine.repairs().current(spec);
     if (latest.isPresent() && latest.get().operation().isEmpty()) {
       boolean cutOver = latest.get().phase() == RepairPhase.CUT_OVER || latest.get().phase() == RepairPhase.V1_DROPPED;
       assertEquals(cutOver ? Gate.Version.V2 : Gate.Version.V1, reads, "the repair, " + latest.get().phase().words()

@@ -25,8 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +51,7 @@ class RepairTest {
   }
 
   private Plan plan(Optional<HourPartition> from, Optional<HourPartition> boundary) {
-    return engine.plan(spec, from, Optional.empty(), boundary, engine.defaults(spec));
+    return engine.plans().plan(spec, from, Optional.empty(), boundary, engine.plans().defaults(spec));
   }
 
   /**
@@ -82,13 +82,13 @@ class RepairTest {
     HourPartition moved = world.liveEdge.plusHours(-3);
     var refused = assertThrows(InvalidInputException.class, () -> plan(Optional.empty(), Optional.of(moved)));
     assertEquals("boundary", refused.field());
-    Repair repair = engine.repair(spec).orElseThrow();
+    Repair repair = engine.repairs().current(spec).orElseThrow();
     assertEquals("The repair of " + world.database + ".visits_v2 pinned the boundary B = " + b + " when its first "
         + "backfill started (repair " + repair.id() + "); the corrected live writer owns every hour from " + b
         + " on, so a backfill may only write hours before it, and " + moved + " cannot replace it. Keep " + b
         + ", or abandon the repair to start over with another boundary.", refused.getMessage());
 
-    RepairStatus status = engine.status(spec);
+    RepairStatus status = engine.repairs().status(spec);
     assertEquals(Optional.of(b), status.repair().flatMap(Repair::boundary));
     assertTrue(status.liveWriter().orElseThrow().startsAtBoundary(), status.liveWriter().toString());
     assertEquals(Optional.of(b), status.liveWriter().get().start());
@@ -99,15 +99,15 @@ class RepairTest {
   void anAbandonedRepairLetsTheNextBackfillPinAnotherBoundary() throws Exception {
     Plan first = plan(Optional.empty(), Optional.empty());
     Procedure.backfill(engine, first);
-    Repair before = engine.repair(spec).orElseThrow();
+    Repair before = engine.repairs().current(spec).orElseThrow();
     assertEquals(RepairPhase.BACKFILLED, before.phase(), before.note());
 
-    var noReason = assertThrows(InvalidInputException.class, () -> engine.abandon(spec, "visits_v2", " "));
+    var noReason = assertThrows(InvalidInputException.class, () -> engine.repairs().abandon(spec, "visits_v2", " "));
     assertEquals("reason", noReason.field());
-    var wrongName = assertThrows(InvalidInputException.class, () -> engine.abandon(spec, "visits", "wrong B"));
+    var wrongName = assertThrows(InvalidInputException.class, () -> engine.repairs().abandon(spec, "visits", "wrong B"));
     assertEquals("To abandon the repair, confirm with the target's name, visits_v2 (you typed 'visits').",
         wrongName.getMessage());
-    Repair abandoned = engine.abandon(spec, "visits_v2", "the boundary was chosen before the live job moved");
+    Repair abandoned = engine.repairs().abandon(spec, "visits_v2", "the boundary was chosen before the live job moved");
     assertEquals(RepairPhase.ABANDONED, abandoned.phase());
     assertEquals(before.id(), abandoned.id());
 
@@ -115,10 +115,10 @@ class RepairTest {
     Plan other = plan(Optional.empty(), Optional.of(earlier));
     assertFalse(other.pinned());
     Procedure.backfill(engine, other);
-    Repair now = engine.repair(spec).orElseThrow();
+    Repair now = engine.repairs().current(spec).orElseThrow();
     assertTrue(!now.id().equals(before.id()), "a new repair");
     assertEquals(Optional.of(earlier), now.boundary());
-    assertTrue(engine.state().auditTrail(world.database + ".visits_v2", 50).stream()
+    assertTrue(engine.repairs().audit(world.database + ".visits_v2", 50).stream()
         .anyMatch(a -> a.action().equals("abandon") && a.detail().contains("live job moved")));
   }
 

@@ -6,6 +6,7 @@ import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.backfill.BackfillRun;
 import java.util.List;
@@ -17,15 +18,15 @@ public final class Procedure {
 
   /** The plan through its preflight, every dependent acknowledged; fails the test with the report if a check fails. */
   public static ClearedPlan clear(Engine engine, Plan plan) {
-    List<String> dependents = engine.preflight(plan, List.of()).report().dependents().stream()
+    List<String> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
         .map(PreflightReport.Dependent::name).toList();
-    Preflighted checked = engine.preflight(plan, dependents);
+    Preflighted checked = engine.plans().preflight(plan, dependents);
     return checked.cleared().orElseThrow(() -> new AssertionError("the preflight failed: "
         + checked.report().failures()));
   }
 
-  public static BackfillRun start(Engine engine, Plan plan) {
-    return engine.backfill(clear(engine, plan), BackfillEvent.Listener.NONE);
+  public static RunHandle start(Engine engine, Plan plan) {
+    return engine.backfills().start(clear(engine, plan), BackfillEvent.Listener.NONE);
   }
 
   /** Starts the plan's backfill through its preflight and waits for its end. */

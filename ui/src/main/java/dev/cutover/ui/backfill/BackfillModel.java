@@ -3,16 +3,16 @@ package dev.cutover.ui.backfill;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
-import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.BackfillRun;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
@@ -24,11 +24,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.LongProperty;
@@ -59,7 +59,7 @@ public final class BackfillModel implements ScreenModel {
   private final RunProgress progress = new RunProgress();
   private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
   private final ObjectProperty<String> selectedRun = new SimpleObjectProperty<>();
-  private final ObjectProperty<BackfillRun> driven = new SimpleObjectProperty<>();
+  private final ObjectProperty<RunHandle> driven = new SimpleObjectProperty<>();
   private final BooleanProperty paused = new SimpleBooleanProperty();
   private final IntegerProperty concurrency = new SimpleIntegerProperty(2);
   private final LongProperty rowsLimit = new SimpleLongProperty(0);
@@ -144,16 +144,16 @@ public final class BackfillModel implements ScreenModel {
     reading.set(true);
     long read = generation;
     String wanted = selectedRun.get();
-    BackfillRun mine = driven.get();
+    RunHandle mine = driven.get();
     RunRecord previous = lastRead;
     workspace.executor().submit(p -> {
-      List<RunRecord> all = engine.runs(spec);
-      LiveStatus status = engine.live(spec);
+      List<RunRecord> all = engine.backfills().runs(spec);
+      LiveStatus status = engine.plans().live(spec);
       Optional<RunRecord> shown = all.stream().filter(r -> r.id().equals(wanted)).findFirst()
           .or(() -> wanted == null ? all.stream().findFirst() : Optional.empty());
       Map<HourPartition, LedgerEntry> ledger = null;
       if (shown.isPresent() && (mine == null || !mine.id().equals(shown.get().id())) && needsLedger(previous, shown.get())) {
-        ledger = engine.ledger(shown.get().id());
+        ledger = engine.backfills().ledger(shown.get().id());
       }
       boolean interrupted = shown.map(r -> r.interrupted(Instant.now(), StateStore.STALE_AFTER)).orElse(false);
       return new Snapshot(all, status, shown, ledger, interrupted);
@@ -187,7 +187,7 @@ public final class BackfillModel implements ScreenModel {
     }
     runs.setAll(s.runs());
     live.set(s.live());
-    BackfillRun mine = driven.get();
+    RunHandle mine = driven.get();
     if (mine == null) {
       progress.liveLagProperty().set(s.live().lag());
     }
@@ -236,7 +236,7 @@ public final class BackfillModel implements ScreenModel {
     progress.hours().changed();
     int c = concurrency.get();
     long r = rowsLimit.get();
-    activity.run("start the backfill", p -> engine.backfill(cleared, listener), run -> {
+    activity.run("start the backfill", p -> engine.backfills().start(cleared, listener), run -> {
       drive(run);
       if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()) {
         applyThrottle();
@@ -268,16 +268,16 @@ public final class BackfillModel implements ScreenModel {
     long r = rowsLimit.get();
     List<String> acks = acknowledgedDependents();
     activity.run("check and resume run " + stopped.id(), p -> {
-      Plan plan = engine.planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r));
-      Preflighted checked = engine.preflight(plan, acks, p);
+      Plan plan = engine.plans().planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r));
+      Preflighted checked = engine.plans().preflight(plan, acks, p);
       if (checked.cleared().isEmpty()) {
         throw new StepRefusedException("resume", "The preflight of the resumed run failed: " + checked.report()
             .failures().stream().map(f -> f.name() + " (" + f.finding() + ")").collect(Collectors.joining("; "))
             + ". Fix that, or acknowledge the dependents on the Plan screen, and resume again.");
       }
-      Map<HourPartition, LedgerEntry> ledger = engine.ledger(stopped.id());
-      LiveStatus status = engine.live(spec);
-      BackfillRun run = engine.backfill(checked.cleared().get(), listener);
+      Map<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(stopped.id());
+      LiveStatus status = engine.plans().live(spec);
+      RunHandle run = engine.backfills().start(checked.cleared().get(), listener);
       return new Resumed(run, ledger, status);
     }, resumed -> {
       progress.show(resumed.run().record(), resumed.ledger(), liveEnd(resumed.live(), stopped.boundary()), Instant.now(),
@@ -293,9 +293,9 @@ public final class BackfillModel implements ScreenModel {
         .map(d -> d.name()).toList();
   }
 
-  private record Resumed(BackfillRun run, Map<HourPartition, LedgerEntry> ledger, LiveStatus live) {}
+  private record Resumed(RunHandle run, Map<HourPartition, LedgerEntry> ledger, LiveStatus live) {}
 
-  private void drive(BackfillRun run) {
+  private void drive(RunHandle run) {
     driven.set(run);
     paused.set(false);
     selectedRun.set(null);
@@ -330,7 +330,7 @@ public final class BackfillModel implements ScreenModel {
   }
 
   public void pause() {
-    BackfillRun run = driven.get();
+    RunHandle run = driven.get();
     if (run != null) {
       activity.run("pause run " + run.id(), p -> {
         run.pause();
@@ -340,7 +340,7 @@ public final class BackfillModel implements ScreenModel {
   }
 
   public void resume() {
-    BackfillRun run = driven.get();
+    RunHandle run = driven.get();
     if (run != null) {
       activity.run("resume run " + run.id(), p -> {
         run.resume();
@@ -351,7 +351,7 @@ public final class BackfillModel implements ScreenModel {
 
   /** Ends the run after its batches under way, once the operator confirmed. */
   public void cancel() {
-    BackfillRun run = driven.get();
+    RunHandle run = driven.get();
     if (run != null && workspace.dialogs().confirmCancelRun(run.id(), progress.doneProperty().get(),
         progress.totalProperty().get())) {
       run.cancel();
@@ -361,14 +361,14 @@ public final class BackfillModel implements ScreenModel {
 
   /** Whether the window may close: asks first when this console drives a run, which closing cancels. */
   public boolean mayClose() {
-    BackfillRun run = driven.get();
+    RunHandle run = driven.get();
     return run == null || workspace.dialogs().confirmCloseWhileRunning(run.id(), progress.doneProperty().get(),
         progress.totalProperty().get());
   }
 
   /** Applies the concurrency and rows-per-second limit to the running run, from its next batch on. */
   public void applyThrottle() {
-    BackfillRun run = driven.get();
+    RunHandle run = driven.get();
     int c = concurrency.get();
     long r = rowsLimit.get();
     if (run != null) {
@@ -437,7 +437,7 @@ public final class BackfillModel implements ScreenModel {
     return selectedRun;
   }
 
-  public ReadOnlyObjectProperty<BackfillRun> drivenProperty() {
+  public ReadOnlyObjectProperty<RunHandle> drivenProperty() {
     return driven;
   }
 

@@ -135,7 +135,7 @@ public final class ConnectionModel implements ScreenModel {
         progress -> {
           Session opened = open(target, secret, (message, done, total) ->
               progress.update(message, total > 0 ? (double) done / total : -1));
-          return new Opened(opened, new Engine(opened.database()), target, secret);
+          return new Opened(opened, new Engine(opened), target, secret);
         },
         this::connected,
         failure -> failed(target, failure));
@@ -170,7 +170,7 @@ public final class ConnectionModel implements ScreenModel {
       fresh.close();
       return;
     }
-    install(fresh, new Engine(fresh.database()), target);
+    install(fresh, new Engine(fresh), target);
   }
 
   /**

@@ -63,7 +63,7 @@ final class SpecChoice {
           + "with Browse.");
       return;
     }
-    loading.run("load the spec " + path.get().getFileName(), p -> engine.loadSpec(path.get()),
+    loading.run("load the spec " + path.get().getFileName(), p -> engine.specs().load(path.get()),
         spec -> show(spec, path.get()));
   }
 
@@ -74,7 +74,7 @@ final class SpecChoice {
     if (engine == null || workspace.spec() == null || path.isEmpty()) {
       return;
     }
-    loading.run("read the spec " + path.get().getFileName() + " again", p -> engine.loadSpec(path.get()), spec -> {
+    loading.run("read the spec " + path.get().getFileName() + " again", p -> engine.specs().load(path.get()), spec -> {
       if (!spec.equals(workspace.spec())) {
         show(spec, path.get());
       }

@@ -10,9 +10,9 @@ import dev.cutover.engine.api.V1Reader;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
+import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenModel;
 import dev.cutover.ui.connection.ServerLink;
-import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
 import java.time.Instant;
@@ -112,9 +112,9 @@ public final class CutoverModel implements ScreenModel {
    * rollback gate is read first because it is cheap, while the cutover gate checks the data.
    */
   private static State read(Engine engine, TableSpec spec) {
-    Gate rollback = engine.rollbackGate(spec);
-    Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.gate(spec);
-    return new State(shown, engine.cutoverStatement(spec), engine.retention(spec), engine.repair(spec),
+    Gate rollback = engine.cutovers().rollbackGate(spec);
+    Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.cutovers().gate(spec);
+    return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), engine.repairs().current(spec),
         Instant.now());
   }
 
@@ -159,7 +159,7 @@ public final class CutoverModel implements ScreenModel {
     Optional<String> typed = workspace.dialogs().confirmCutover(new SwapRequest("cutover", statement.get(),
         spec.consumerView().name(), Gate.Version.V1, spec.liveTable().name(), Gate.Version.V2,
         spec.targetTable().name(), freshGate(spec, workspace.engine())));
-    typed.ifPresent(t -> swap("cut over", engine -> engine.cutover(spec, t)));
+    typed.ifPresent(t -> swap("cut over", engine -> engine.cutovers().cutover(spec, t)));
   }
 
   /** Switches consumers back to v1 once the operator typed the view's name. */
@@ -168,7 +168,7 @@ public final class CutoverModel implements ScreenModel {
     Optional<String> typed = workspace.dialogs().confirmRollback(new SwapRequest("rollback", statement.get(),
         spec.consumerView().name(), Gate.Version.V2, spec.targetTable().name(), Gate.Version.V1,
         spec.liveTable().name(), freshGate(spec, workspace.engine())));
-    typed.ifPresent(t -> swap("roll back", engine -> engine.rollback(spec, t)));
+    typed.ifPresent(t -> swap("roll back", engine -> engine.cutovers().rollback(spec, t)));
   }
 
   private void swap(String doing, java.util.function.Function<Engine, SwapResult> action) {
@@ -206,10 +206,10 @@ public final class CutoverModel implements ScreenModel {
             + "have not passed yet. Dropping now removes the rollback before then."
         : "The retention horizon " + Formats.time(horizon) + " has passed; the rollback is no longer needed.";
     // The dialog names every table that still uses v1; reading them is a query, so it runs first, off this thread.
-    activity.run("find what still uses " + table, p -> engine.v1Readers(spec), readers -> workspace.dialogs()
-        .confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.dropV1Statements(spec)), table, words,
+    activity.run("find what still uses " + table, p -> engine.cutovers().v1Readers(spec), readers -> workspace.dialogs()
+        .confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.cutovers().dropV1Statements(spec)), table, words,
             early, readers)).ifPresent(reason -> activity.run("drop " + table, p -> {
-          List<String> dropped = engine.dropV1(spec, early, reason, readers.stream().map(V1Reader::name).toList());
+          List<String> dropped = engine.cutovers().dropV1(spec, early, reason, readers.stream().map(V1Reader::name).toList());
           return new Dropped(dropped, read(engine, spec));
         }, d -> {
           dropResult.set("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
@@ -226,7 +226,7 @@ public final class CutoverModel implements ScreenModel {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     if (workspace.dialogs().confirmCleanup(spec.database() + "." + spec.targetTable())) {
-      activity.run("clean up staging tables", p -> engine.cleanup(spec), dropped -> cleanup.set(words(dropped)));
+      activity.run("clean up staging tables", p -> engine.cutovers().cleanup(spec), dropped -> cleanup.set(words(dropped)));
     }
   }
 

@@ -2,6 +2,7 @@ package dev.cutover.ui.history;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.ReportStore;
@@ -21,7 +22,7 @@ public final class HistoryModel implements ScreenModel {
   private final Workspace workspace;
   private final Activity activity;
   private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
-  private final ObservableList<ReportStore.Summary> reconciliations = FXCollections.observableArrayList();
+  private final ObservableList<ReportSummary> reconciliations = FXCollections.observableArrayList();
   private final ObservableList<AuditEntry> audit = FXCollections.observableArrayList();
 
   public HistoryModel(Workspace workspace) {
@@ -46,13 +47,13 @@ public final class HistoryModel implements ScreenModel {
     return activity.runningProperty();
   }
 
-  private record Snapshot(List<RunRecord> runs, List<ReportStore.Summary> reconciliations, List<AuditEntry> audit) {}
+  private record Snapshot(List<RunRecord> runs, List<ReportSummary> reconciliations, List<AuditEntry> audit) {}
 
   public void refresh() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    activity.run("read the history", p -> new Snapshot(engine.runs(spec), engine.reconciliations(spec),
-        engine.state().auditTrail(null, AUDIT_LIMIT)), s -> {
+    activity.run("read the history", p -> new Snapshot(engine.backfills().runs(spec), engine.reconciliations().stored(spec),
+        engine.repairs().audit(null, AUDIT_LIMIT)), s -> {
           runs.setAll(s.runs());
           reconciliations.setAll(s.reconciliations());
           audit.setAll(s.audit());
@@ -67,7 +68,7 @@ public final class HistoryModel implements ScreenModel {
     return runs;
   }
 
-  public ObservableList<ReportStore.Summary> reconciliations() {
+  public ObservableList<ReportSummary> reconciliations() {
     return reconciliations;
   }
 

@@ -4,6 +4,7 @@ import static dev.cutover.ui.common.DiffTables.number;
 import static dev.cutover.ui.common.DiffTables.text;
 
 import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.ui.common.Formats;
@@ -37,9 +38,9 @@ public final class HistoryView extends ScreenView {
     runs.setPlaceholder(Widgets.muted("No run yet."));
     binder.mirror(runs.getItems(), model.runs());
 
-    TableView<ReportStore.Summary> recs = new TableView<>();
+    TableView<ReportSummary> recs = new TableView<>();
     recs.setId("history-reconciliations");
-    recs.getColumns().add(text("Reconciliation", 200, ReportStore.Summary::id));
+    recs.getColumns().add(text("Reconciliation", 200, ReportSummary::id));
     recs.getColumns().add(text("Verdict", 110, s -> s.verdict().name().toLowerCase(Locale.ROOT)));
     recs.getColumns().add(text("When", 190, s -> Formats.time(s.created())));
     recs.getColumns().add(text("Window (UTC)", 300, s -> s.window().toString()));

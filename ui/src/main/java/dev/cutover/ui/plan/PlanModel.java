@@ -91,8 +91,8 @@ public final class PlanModel implements ScreenModel {
       return;
     }
     polling = false;
-    activity.run("read the reprocessing window and the live edge again", p -> new Window(engine.reprocessingStart(spec),
-        engine.live(spec), openRepair(engine, spec)), w -> {
+    activity.run("read the reprocessing window and the live edge again", p -> new Window(engine.plans().reprocessingStart(spec),
+        engine.plans().live(spec), openRepair(engine, spec)), w -> {
           live.set(w.live());
           repair.set(w.repair().orElse(null));
           windowStart.set(w.start().orElse(null));
@@ -119,8 +119,8 @@ public final class PlanModel implements ScreenModel {
     Engine engine = workspace.engine();
     loadedFor = spec;
     activity.run("read the reprocessing window and the live edge", p -> {
-      Optional<HourPartition> start = engine.reprocessingStart(spec);
-      return new Window(start, engine.live(spec), openRepair(engine, spec));
+      Optional<HourPartition> start = engine.plans().reprocessingStart(spec);
+      return new Window(start, engine.plans().live(spec), openRepair(engine, spec));
     }, w -> {
       live.set(w.live());
       repair.set(w.repair().orElse(null));
@@ -146,7 +146,7 @@ public final class PlanModel implements ScreenModel {
 
   /** The target's repair under way, ended ones left out; one cheap read of its state record. */
   private static Optional<Repair> openRepair(Engine engine, TableSpec spec) {
-    return engine.repair(spec).filter(r -> !r.phase().ended());
+    return engine.repairs().current(spec).filter(r -> !r.phase().ended());
   }
 
   private static Optional<HourPartition> pinned(Repair r) {
@@ -161,7 +161,7 @@ public final class PlanModel implements ScreenModel {
       return;
     }
     polling = true;
-    workspace.executor().submit(p -> new Live(engine.live(spec), openRepair(engine, spec)), (message, fraction) -> {},
+    workspace.executor().submit(p -> new Live(engine.plans().live(spec), openRepair(engine, spec)), (message, fraction) -> {},
         read -> {
           polling = false;
           liveError.set("");
@@ -266,7 +266,7 @@ public final class PlanModel implements ScreenModel {
     Optional<HourPartition> f = Optional.ofNullable(from.get());
     Optional<HourPartition> t = Optional.ofNullable(to.get()).map(x -> b.isBefore(x) ? b : x);
     workspace.planProperty().set(null);
-    activity.run("plan the backfill", p -> engine.plan(spec, f, t, chosen, engine.defaults(spec)), plan -> {
+    activity.run("plan the backfill", p -> engine.plans().plan(spec, f, t, chosen, engine.plans().defaults(spec)), plan -> {
       workspace.planProperty().set(plan);
       boundary.set(plan.boundary().toString());
       from.set(plan.range().from());
@@ -295,8 +295,8 @@ public final class PlanModel implements ScreenModel {
       return;
     }
     activity.run("abandon repair " + r.id(), p -> {
-      engine.abandon(spec, answer.get().typedName(), answer.get().reason());
-      return new Live(engine.live(spec), openRepair(engine, spec));
+      engine.repairs().abandon(spec, answer.get().typedName(), answer.get().reason());
+      return new Live(engine.plans().live(spec), openRepair(engine, spec));
     }, read -> {
       workspace.planProperty().set(null);
       live.set(read.live());

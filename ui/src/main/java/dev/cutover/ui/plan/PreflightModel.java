@@ -3,8 +3,8 @@ package dev.cutover.ui.plan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
-import dev.cutover.engine.api.PreflightReport.Dependent;
 import dev.cutover.engine.api.PreflightReport.Check;
+import dev.cutover.engine.api.PreflightReport.Dependent;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
@@ -73,7 +73,7 @@ public final class PreflightModel {
       return;
     }
     List<String> acks = acknowledged.entrySet().stream().filter(e -> e.getValue().get()).map(Map.Entry::getKey).toList();
-    activity.run("run the preflight checks", p -> engine.preflight(plan, acks, p), checked -> {
+    activity.run("run the preflight checks", p -> engine.plans().preflight(plan, acks, p), checked -> {
       PreflightReport report = checked.report();
       workspace.preflightProperty().set(checked);
       checks.setAll(report.checks());

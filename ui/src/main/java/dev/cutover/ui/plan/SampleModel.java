@@ -68,7 +68,7 @@ public final class SampleModel {
       activity.fail(e.getMessage());
       return;
     }
-    activity.run("validate " + chosen.size() + " sample hour(s)", p -> engine.sample(spec, chosen, KEY_LIMIT), diff -> {
+    activity.run("validate " + chosen.size() + " sample hour(s)", p -> engine.plans().sample(spec, chosen, KEY_LIMIT), diff -> {
       hourRows.setAll(diff.hours());
       keyRows.setAll(diff.keys());
       summary.set(summary(diff));

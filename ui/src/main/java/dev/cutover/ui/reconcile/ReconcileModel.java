@@ -2,9 +2,11 @@ package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.ExportedReport;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.reconcile.ReportExport;
@@ -42,7 +44,7 @@ public final class ReconcileModel implements ScreenModel {
   private final Activity activity;
   private final IntegerProperty keyLimit = new SimpleIntegerProperty(10_000);
   private final ObjectProperty<Reconciliation> report = new SimpleObjectProperty<>();
-  private final ObjectProperty<ReportStore.Summary> stored = new SimpleObjectProperty<>();
+  private final ObjectProperty<ReportSummary> stored = new SimpleObjectProperty<>();
   private final ChartWindow window = new ChartWindow();
   private final ObjectProperty<Identifier> measure = new SimpleObjectProperty<>();
   private final ObjectProperty<HourPartition> selectedHour = new SimpleObjectProperty<>();
@@ -90,10 +92,10 @@ public final class ReconcileModel implements ScreenModel {
     if (spec == null || engine == null) {
       return;
     }
-    record Stored(ReportStore.Summary summary, Optional<Reconciliation> report) {}
+    record Stored(ReportSummary summary, Optional<Reconciliation> report) {}
     workspace.executor().submit(p -> {
-      List<ReportStore.Summary> list = engine.reconciliations(spec);
-      return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliation(list.getFirst().id()));
+      List<ReportSummary> list = engine.reconciliations().stored(spec);
+      return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliations().load(list.getFirst().id()));
     }, found -> {
       if (report.get() != null || spec != workspace.spec()) {
         return;
@@ -122,7 +124,7 @@ public final class ReconcileModel implements ScreenModel {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     int limit = keyLimit.get();
-    activity.run("reconcile v1 and v2", p -> engine.reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p), r -> {
+    activity.run("reconcile v1 and v2", p -> engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p), r -> {
       workspace.repair().refresh();
       if (!measureChosen) {
         mostChanged(r).ifPresent(measure::set);
@@ -203,7 +205,7 @@ public final class ReconcileModel implements ScreenModel {
     if (engine == null) {
       return;
     }
-    workspace.executor().submit(p -> engine.hourKeys(spec, h, HOUR_KEY_LIMIT), keys -> {
+    workspace.executor().submit(p -> engine.reconciliations().hourKeys(spec, h, HOUR_KEY_LIMIT), keys -> {
       if (h.equals(selectedHour.get())) {
         hourKeys.setAll(keys);
       }
@@ -254,8 +256,8 @@ public final class ReconcileModel implements ScreenModel {
     }
     int limit = keyLimit.get();
     activity.run("acknowledge the difference and reconcile again", p -> {
-      engine.acknowledge(spec, hour, key, reason.get());
-      return engine.reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
+      engine.reconciliations().acknowledge(spec, hour, key, reason.get());
+      return engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
     }, r -> {
       setReport(r);
       workspace.repair().refresh();
@@ -278,11 +280,11 @@ public final class ReconcileModel implements ScreenModel {
     Engine engine = workspace.engine();
     // The page lists a few hundred keys of each list; the CSV written beside it holds every key kept.
     activity.run("write " + file.get().getFileName(), p -> format.equals("csv")
-        ? "Wrote " + engine.exportCsv(r, spec, file.get()).toAbsolutePath() + "."
-        : written(engine.exportHtml(r, spec, file.get())), note::set);
+        ? "Wrote " + engine.reconciliations().exportCsv(r, spec, file.get()).toAbsolutePath() + "."
+        : written(engine.reconciliations().exportHtml(r, spec, file.get())), note::set);
   }
 
-  private static String written(ReportExport.Written w) {
+  private static String written(ExportedReport w) {
     return "Wrote " + w.html().toAbsolutePath() + ", and every key it kept to " + w.csv().toAbsolutePath() + ".";
   }
 
@@ -299,7 +301,7 @@ public final class ReconcileModel implements ScreenModel {
   }
 
   /** The newest stored reconciliation's summary, shown until a reconciliation runs in this console. */
-  public ReadOnlyObjectProperty<ReportStore.Summary> storedProperty() {
+  public ReadOnlyObjectProperty<ReportSummary> storedProperty() {
     return stored;
   }
 

@@ -3,6 +3,7 @@ package dev.cutover.ui.reconcile;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.ui.common.Formats;
 import java.util.Locale;
@@ -31,7 +32,7 @@ final class Verdicts {
   }
 
   /** The headline of a stored reconciliation, in the words of one made here. */
-  static String headline(ReportStore.Summary s) {
+  static String headline(ReportSummary s) {
     return switch (s.verdict()) {
       case GREEN -> "GREEN: every difference is explained, coverage is complete";
       case ACKNOWLEDGED -> "ACKNOWLEDGED: green with " + s.acknowledged() + " accepted difference(s)";
@@ -39,12 +40,12 @@ final class Verdicts {
     };
   }
 
-  static String scope(ReportStore.Summary s) {
+  static String scope(ReportSummary s) {
     return scope(s.scope());
   }
 
   /** What a stored reconciliation found, and that reconciling here shows its hours and keys. */
-  static String stored(ReportStore.Summary s) {
+  static String stored(ReportSummary s) {
     return "The latest stored reconciliation, " + s.id() + " of " + Formats.time(s.created()) + " (repair "
         + s.repairId() + "), over " + s.window() + ", boundary " + s.boundary() + ": " + Formats.hours(s.window().hours())
         + ", " + s.differingHours() + " differ; " + s.expectedKeys() + " keys differ as expected, " + s.unexpectedKeys()
@@ -54,7 +55,7 @@ final class Verdicts {
   }
 
   /** That the report shown is the stored one, of when, and that it judged the data as it was then. */
-  static String storedShown(ReportStore.Summary s) {
+  static String storedShown(ReportSummary s) {
     return "Shown: the latest stored reconciliation, " + s.id() + " of " + Formats.time(s.created()) + " (repair "
         + s.repairId() + "), as it judged the data then. Reconcile now to judge the data as it is now.";
   }

@@ -140,11 +140,11 @@ public final class RepairWatch {
 
   private static Read read(Engine e, TableSpec s) throws Exception {
     try {
-      return new Read(e.status(s), null);
+      return new Read(e.repairs().status(s), null);
     } catch (Exception failure) {
       Optional<Repair> repair;
       try {
-        repair = e.repair(s);
+        repair = e.repairs().current(s);
       } catch (Exception alsoFailed) {
         failure.addSuppressed(alsoFailed);
         throw failure;

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
  * progress, result and failure are delivered on the FX thread. A cancelled task delivers nothing.
  *
  * <pre>{@code
- * Handle h = executor.submit(p -> engine.plan(...), (message, fraction) -> status.set(message),
+ * Handle h = executor.submit(p -> engine.plans().plan(...), (message, fraction) -> status.set(message),
  *     plan -> this.plan.set(plan), error -> this.error.set(Errors.sentence(error)));
  * }</pre>
  */

@@ -37,7 +37,7 @@ class PlanModelTest {
     workspace.engineProperty().set(engine);
     workspace.specProperty().set(world.spec());
     model = new PlanModel(workspace);
-    start = engine.reprocessingStart(world.spec()).orElseThrow();
+    start = engine.plans().reprocessingStart(world.spec()).orElseThrow();
   }
 
   @AfterEach

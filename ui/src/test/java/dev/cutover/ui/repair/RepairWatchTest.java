@@ -60,8 +60,8 @@ class RepairWatchTest {
     assertTrue(watch.asOfProperty().get().matches("as of \\d\\d:\\d\\d:\\d\\d UTC"), watch.asOfProperty().get());
 
     HourPartition b = world.liveEdge.plusHours(-3);
-    Plan plan = engine.plan(spec, Optional.of(b.plusHours(-12)), Optional.empty(), Optional.empty(),
-        engine.defaults(spec));
+    Plan plan = engine.plans().plan(spec, Optional.of(b.plusHours(-12)), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(spec));
     Procedure.backfill(engine, plan);
     assertEquals("no repair yet", watch.phaseProperty().get(), "not read again by itself");
     watch.start();

@@ -1,0 +1,95 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.V1Reader;
+import dev.cutover.engine.cutover.Gates;
+import dev.cutover.engine.cutover.Retirement;
+import dev.cutover.engine.cutover.Swap;
+import java.util.List;
+
+/**
+ * Switching consumers and what follows: the gates judged from the data, the one-statement exchange
+ * and its way back, the retention of the rollback handle, retiring v1 and cleaning staging.
+ */
+public final class Cutovers {
+
+  private final Ground ground;
+
+  Cutovers(Ground ground) {
+    this.ground = ground;
+  }
+
+  /** The cutover gate, judged from the data now. */
+  public Gate gate(TableSpec spec) {
+    return gates(spec).cutover();
+  }
+
+  /** The rollback gate. */
+  public Gate rollbackGate(TableSpec spec) {
+    return gates(spec).rollback();
+  }
+
+  /** The statement the cutover runs, exactly, for the confirmation to show. */
+  public String statement(TableSpec spec) {
+    return new Swap(ground.sql(), ground.store(), ground.reports(), spec).statement();
+  }
+
+  public SwapResult cutover(TableSpec spec, String confirmation) {
+    return cutover(spec, confirmation, Progress.NONE);
+  }
+
+  /** The cutover, reporting its steps: the gate judged again from the data, the exchange, the verification. */
+  public SwapResult cutover(TableSpec spec, String confirmation, Progress progress) {
+    return swap(spec, progress).cutover(confirmation);
+  }
+
+  public SwapResult rollback(TableSpec spec, String confirmation) {
+    return rollback(spec, confirmation, Progress.NONE);
+  }
+
+  /** The rollback, reporting its steps as {@link #cutover(TableSpec, String, Progress)} does. */
+  public SwapResult rollback(TableSpec spec, String confirmation, Progress progress) {
+    return swap(spec, progress).rollback(confirmation);
+  }
+
+  /** How long the rollback handle is kept, and whether it still exists. */
+  public Retention retention(TableSpec spec) {
+    return retirement(spec).retention();
+  }
+
+  /** The statements that drop v1 and the rollback handle, exactly as {@link #dropV1} runs them. */
+  public List<String> dropV1Statements(TableSpec spec) {
+    return retirement(spec).dropStatements();
+  }
+
+  /** Drops v1, refused while a table that still uses it is not acknowledged (see {@link #v1Readers}). */
+  public List<String> dropV1(TableSpec spec, boolean force, String reason, List<String> acknowledged) {
+    return retirement(spec).dropV1(force, reason, acknowledged);
+  }
+
+  /** The tables that still use v1 and break when it is dropped. */
+  public List<V1Reader> v1Readers(TableSpec spec) {
+    return retirement(spec).v1Readers();
+  }
+
+  /** Drops what backfills left in staging; returns the statements it ran. */
+  public List<String> cleanup(TableSpec spec) {
+    return retirement(spec).cleanup();
+  }
+
+  private Gates gates(TableSpec spec) {
+    return new Gates(ground.sql(), ground.store(), ground.reports(), spec);
+  }
+
+  private Swap swap(TableSpec spec, Progress progress) {
+    return new Swap(ground.sql(), ground.store(), ground.reports(), spec, progress);
+  }
+
+  private Retirement retirement(TableSpec spec) {
+    return new Retirement(ground.sql(), ground.store(), ground.reports(), spec);
+  }
+}

@@ -1,0 +1,16 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.sql.Sql;
+
+/** What every step of the engine stands on: one server's pool, its statement runner and Cutover's own state. */
+record Ground(Database database, Sql sql, StateStore store, ReportStore reports) {
+
+  static Ground of(Database database) {
+    Sql sql = database.sql();
+    String working = database.server().database();
+    return new Ground(database, sql, new StateStore(sql, working), new ReportStore(sql, working));
+  }
+}

@@ -1,0 +1,118 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.ExportedReport;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.ReportSummary;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.Backfill;
+import dev.cutover.engine.reconcile.Differ;
+import dev.cutover.engine.reconcile.Reconciler;
+import dev.cutover.engine.reconcile.ReportColumns;
+import dev.cutover.engine.reconcile.ReportExport;
+import dev.cutover.engine.repair.Repairs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reconciling v1 and v2: the verdict over the repair's window, the reports it stores, the keys of an
+ * hour, the acknowledgements that accept a difference, and the report files for reviewers.
+ */
+public final class Reconciliations {
+
+  private final Ground ground;
+
+  Reconciliations(Ground ground) {
+    this.ground = ground;
+  }
+
+  /** Reconciles the whole repair, stores the report and returns it. */
+  public Reconciliation reconcile(TableSpec spec, Reconciliation.Scope scope, int keyLimit) {
+    return reconcile(spec, scope, Optional.empty(), keyLimit, Progress.NONE);
+  }
+
+  public Reconciliation reconcile(TableSpec spec, Reconciliation.Scope scope, int keyLimit, Progress progress) {
+    return reconcile(spec, scope, Optional.empty(), keyLimit, progress);
+  }
+
+  /**
+   * Reconciles v1 and v2 over {@code scope} (and {@code range} for {@link Reconciliation.Scope#RANGE})
+   * with progress; once cancelled it stops before its next statement and stores nothing.
+   */
+  public Reconciliation reconcile(TableSpec spec, Reconciliation.Scope scope, Optional<HourRange> range, int keyLimit,
+      Progress progress) {
+    return new Reconciler(ground.sql(), ground.store(), ground.reports(), spec).reconcile(scope, range, keyLimit,
+        progress);
+  }
+
+  /**
+   * The keys of one hour that differ between v1 and v2 now, unexpected first, each with the rule that
+   * explains it; for looking into an hour of a reconciliation.
+   */
+  public List<Diff.KeyDiff> hourKeys(TableSpec spec, HourPartition hour, int limit) {
+    return new Differ(ground.sql(), spec).keys(spec.liveTable(), spec.targetTable(), List.of(hour), limit);
+  }
+
+  /** The stored reconciliations of the spec's target, newest first. */
+  public List<ReportSummary> stored(TableSpec spec) {
+    return ground.reports().reconciliations(Backfill.target(spec));
+  }
+
+  /**
+   * The newest stored reconciliation of the spec's target, read back whole, as it was when it was
+   * made: what a screen shows before anyone reconciles again. Empty when none was stored.
+   */
+  public Optional<Reconciliation> latest(TableSpec spec) {
+    return stored(spec).stream().findFirst().flatMap(s -> ground.reports().load(s.id()));
+  }
+
+  /** A stored reconciliation by its id, read back whole. */
+  public Optional<Reconciliation> load(String id) {
+    return ground.reports().load(id);
+  }
+
+  /**
+   * Writes a reconciliation as an HTML page for reviewers, with the CSV of every key it kept beside
+   * it (the CSV first, so that the page never names a file that is not there); key columns are named
+   * and values print as their ClickHouse types print.
+   */
+  public ExportedReport exportHtml(Reconciliation r, TableSpec spec, Path file) {
+    return ReportExport.write(r, ReportColumns.read(ground.database(), spec), file);
+  }
+
+  /** Writes a reconciliation as CSV: hours, keys, counts and coverage, values as their types print. */
+  public Path exportCsv(Reconciliation r, TableSpec spec, Path file) {
+    try {
+      return Files.writeString(file, ReportExport.csv(r, ReportColumns.read(ground.database(), spec)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not write the report to " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Accepts an unexpected difference (a whole hour when {@code key} is empty) with a written reason. */
+  public void acknowledge(TableSpec spec, HourPartition hour, List<String> key, String reason) {
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidInputException("reason", "An acknowledgement needs a written reason; it goes "
+          + "to the audit trail and the verdict shows it.");
+    }
+    String target = Backfill.target(spec);
+    Repair repair = new Repairs(ground.sql(), ground.store(), spec).open().orElseThrow(() ->
+        new StepRefusedException("acknowledge", "No repair of " + target + " is under way; an acknowledgement "
+            + "belongs to one."));
+    ground.store().ensureSchema();
+    ground.reports().ensureSchema();
+    ground.reports().acknowledge(target, repair.id(), hour, key, reason.strip());
+    ground.store().audit(target, "acknowledge", "accepted the difference at " + hour
+        + (key.isEmpty() ? " (whole hour)" : " key " + key) + " in repair " + repair.id() + ": " + reason.strip());
+  }
+}
