@@ -6,10 +6,9 @@ import dev.cutover.app.demo.LiveJob;
 import dev.cutover.app.demo.LiveOptions;
 import dev.cutover.engine.EmbeddedEngine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.StepRefusedException;
-import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.ui.DemoControls;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,7 +47,7 @@ final class DemoConsole implements DemoControls, AutoCloseable {
       }
       s.close();
     }
-    Session fresh = Session.embedded(dataDirectory, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    Session fresh = Session.embedded(dataDirectory, EngineProgress.NONE);
     session.set(fresh);
     return fresh;
   }
@@ -77,11 +76,11 @@ final class DemoConsole implements DemoControls, AutoCloseable {
     if (job != null && job.running()) {
       return;
     }
-    if (!DemoStatus.read(s.database(), world).seeded()) {
+    if (!DemoStatus.read(s.statements(), world).seeded()) {
       throw new StepRefusedException("demo live", "The demo world in database " + world.database() + " is not "
           + "seeded, so there is no live job to run: run ./cutover demo seed first.");
     }
-    LiveJob started = job != null ? job : LiveJob.open(s.database(), world, LiveOptions.defaults());
+    LiveJob started = job != null ? job : LiveJob.open(s.statements(), world, LiveOptions.defaults());
     // Refused with a sentence when another process runs the demo's live job.
     started.start();
     live.set(started);
@@ -103,7 +102,7 @@ final class DemoConsole implements DemoControls, AutoCloseable {
       job.deployV2(from.start());
       return;
     }
-    try (LiveJob once = LiveJob.open(s.database(), world, LiveOptions.defaults())) {
+    try (LiveJob once = LiveJob.open(s.statements(), world, LiveOptions.defaults())) {
       once.deployV2(from.start());
     }
   }

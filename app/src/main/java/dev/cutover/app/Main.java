@@ -3,29 +3,28 @@ package dev.cutover.app;
 import dev.cutover.app.cli.AbandonCommand;
 import dev.cutover.app.cli.AckCommand;
 import dev.cutover.app.cli.BackfillCommand;
-import dev.cutover.app.cli.CleanupCommand;
-import dev.cutover.app.cli.ReconcileCommand;
-import dev.cutover.app.cli.RetentionCommand;
-import dev.cutover.app.cli.SwapCommands;
-import dev.cutover.app.demo.DemoCommand;
 import dev.cutover.app.cli.CheckCommand;
+import dev.cutover.app.cli.CleanupCommand;
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ConnectionSettings;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.PlanCommand;
 import dev.cutover.app.cli.PreflightCommand;
+import dev.cutover.app.cli.ReconcileCommand;
+import dev.cutover.app.cli.RetentionCommand;
 import dev.cutover.app.cli.SampleCommand;
 import dev.cutover.app.cli.ServerCommand;
 import dev.cutover.app.cli.SpecOptions;
 import dev.cutover.app.cli.StatusCommand;
+import dev.cutover.app.cli.SwapCommands;
+import dev.cutover.app.demo.DemoCommand;
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Redaction;
 import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.ProfileStore;
 import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.CutoverConsole;
-import dev.cutover.engine.Session;
-import dev.cutover.engine.embedded.EngineLibrary;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -180,7 +179,7 @@ public final class Main implements Callable<Integer> {
         ? "embedded ClickHouse (data: " + connection.dataDirectory() + ")"
         : Redaction.url(connection.profile().jdbcUrl()) + " as " + connection.profile().user();
     ConsoleStartup startup = new ConsoleStartup(target, progress -> embedded
-        ? Session.embedded(connection.dataDirectory(), EngineLibrary.fromEnvironment(), progress)
+        ? Session.embedded(connection.dataDirectory(), progress)
         : Session.connect(connection.profile()));
     if (!embedded) {
       CutoverConsole.launch(startup);

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;
 import dev.cutover.engine.embedded.ServerMain;
 import dev.cutover.engine.sql.Sql;

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.app.cli.ExitCodes;
-import dev.cutover.engine.api.CutoverException;
-import dev.cutover.engine.api.SavedProfile;
-import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.ProfileStore;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.EngineProgress;
+import dev.cutover.engine.api.SavedProfile;
+import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.app.cli.ExitCodes;
+import dev.cutover.engine.Session;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.ServerHealth;
-import dev.cutover.engine.Session;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.sql.Sql;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -14,6 +14,7 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
@@ -26,7 +27,6 @@ import dev.cutover.engine.backfill.BatchBreakdown;
 import dev.cutover.engine.backfill.TargetTables;
 import dev.cutover.engine.backfill.Transform;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.sql.Sql;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +88,7 @@ public final class Benchmarks {
           + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; " + session.describe());
       DemoWorld world = DemoWorld.in(DemoWorld.DEFAULT_DATABASE);
       Instant end = Instant.now().truncatedTo(ChronoUnit.HOURS);
-      SeedResult seeded = new Seeder(session.database(), world).seed(new SeedOptions(SeedOptions.DEFAULT_SEED, scale,
+      SeedResult seeded = new Seeder(session.statements(), world).seed(new SeedOptions(SeedOptions.DEFAULT_SEED, scale,
           SeedOptions.DEFAULT_HISTORY_DAYS, end), SeedProgress.NONE);
       report.line(String.format("Demo world: scale %.2f, %,d trades, pnl_v1 %,d rows in %,d hours, seeded in %.1f s.",
           scale, seeded.trades(), seeded.v1Rows(), seeded.v1Hours(), seeded.elapsed().toMillis() / 1000.0));
@@ -267,7 +267,7 @@ public final class Benchmarks {
   /** Steps the live job by hand; returns the duration of each step that wrote a closed hour, in milliseconds. */
   private List<Double> liveSteps(DemoWorld world, int steps, AtomicBoolean whileTrue) {
     List<Double> millis = new ArrayList<>();
-    try (LiveJob job = LiveJob.open(session.database(), world, LiveOptions.defaults())) {
+    try (LiveJob job = LiveJob.open(session.statements(), world, LiveOptions.defaults())) {
       for (int i = 0; i < steps && whileTrue.get(); i++) {
         long t0 = System.nanoTime();
         LiveStep step = job.step();

@@ -1,12 +1,12 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.ServerHealth;
 import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -32,6 +32,14 @@ public final class Session implements AutoCloseable {
   /** Connects to a server described by a profile. */
   public static Session connect(ConnectionProfile profile) {
     return new Session(Database.open(profile), null);
+  }
+
+  /**
+   * Starts or joins the embedded ClickHouse on {@code dataDirectory} with the engine library this
+   * machine names (CUTOVER_ENGINE_LIB, else the one Cutover fetches), in restricted mode.
+   */
+  public static Session embedded(Path dataDirectory, EngineProgress progress) {
+    return embedded(dataDirectory, EngineLibrary.fromEnvironment(), progress);
   }
 
   /**
@@ -64,6 +72,11 @@ public final class Session implements AutoCloseable {
   /** The pool and statement runner of this session: the engine's own; outside it, open an {@link Engine}. */
   public Database database() {
     return database;
+  }
+
+  /** The statement runner of this session, for tables of the caller's own beside a repair. */
+  public Statements statements() {
+    return new Statements(database.sql());
   }
 
   public ServerInfo server() {

@@ -2,7 +2,7 @@ package dev.cutover.ui;
 
 import dev.cutover.engine.ProfileStore;
 import dev.cutover.engine.Session;
-import dev.cutover.engine.embedded.EngineProgress;
+import dev.cutover.engine.api.EngineProgress;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.embedded.ServerAccess;
 import java.nio.file.Path;
 

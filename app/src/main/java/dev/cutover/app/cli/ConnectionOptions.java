@@ -1,14 +1,13 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.engine.EmbeddedEngine;
+import dev.cutover.engine.ProfileStore;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.Redaction;
-import dev.cutover.engine.ProfileStore;
-import dev.cutover.engine.Session;
-import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
-import dev.cutover.engine.embedded.UserDirectories;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -67,7 +66,7 @@ public final class ConnectionOptions {
       ConnectionSettings.Given given = new ConnectionSettings.Given(jdbcUrl, user, database, profile,
           passwordVariable, askPassword, dataDir);
       resolved = ConnectionSettings.resolve(given, System::getenv, ProfileStore::forUser,
-          UserDirectories.embeddedData(), ConnectionOptions::terminalPrompt);
+          EmbeddedEngine.defaultDataDirectory(), ConnectionOptions::terminalPrompt);
     }
     return resolved;
   }
@@ -81,7 +80,7 @@ public final class ConnectionOptions {
   }
 
   public Path dataDirectory() {
-    return dataDir != null ? dataDir : UserDirectories.embeddedData();
+    return dataDir != null ? dataDir : EmbeddedEngine.defaultDataDirectory();
   }
 
   /** The profile for a server; only meaningful when {@link #embedded()} is false. */
@@ -118,7 +117,7 @@ public final class ConnectionOptions {
       }
       return Session.connect(settings.profile());
     }
-    return Session.embedded(settings.dataDirectory(), EngineLibrary.fromEnvironment(), progress(err));
+    return Session.embedded(settings.dataDirectory(), progress(err));
   }
 
   /** Progress of getting the embedded engine ready: every step with --verbose, else only work that measures itself. */

@@ -1,11 +1,8 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.engine.EmbeddedEngine;
+import dev.cutover.engine.ServerKeeping;
 import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.embedded.EmbeddedServer;
-import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.RestartPolicy;
-import dev.cutover.engine.embedded.ServerAccess;
-import dev.cutover.engine.embedded.ServerKeeper;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -54,28 +51,27 @@ public final class ServerCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     requireEmbedded(connection);
-    Duration wait = idle == null ? EmbeddedServer.idleFromEnvironment() : EmbeddedServer.parseIdle("--idle", idle);
+    Duration wait = idle == null ? EmbeddedEngine.idleFromEnvironment() : EmbeddedEngine.parseIdle("--idle", idle);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    ServerKeeper keeper = ServerKeeper.start(connection.dataDirectory(), EngineLibrary.fromEnvironment(),
-        ServerAccess.restricted(), wait, noRestart ? RestartPolicy.NO_RESTART : RestartPolicy.DEFAULT,
+    ServerKeeping keeper = ServerKeeping.start(connection.dataDirectory(), wait, !noRestart,
         ConnectionOptions.progressTo(err));
     // Ctrl-C lets go of the server, which goes on serving its other clients.
     Runtime.getRuntime().addShutdownHook(new Thread(keeper::close));
-    EmbeddedServer server = keeper.server();
+    EmbeddedEngine server = keeper.server();
     String started = server.owner() ? "started" : "joined";
     output.print(out, event(started, server, null), List.of(started + ": ClickHouse at 127.0.0.1:" + server.port()
         + " (process " + server.pid() + ", data " + server.dataDirectory() + ")", "Other Cutover commands on this "
         + "data directory use this server. Ctrl-C lets go of it; it stops by itself once no Cutover process has used "
         + "it for " + (server.owner() ? describe(wait) : "its idle period") + ", or now with: cutover server stop"));
-    ServerKeeper.Ending end = keeper.keep(new ServerKeeper.Events() {
+    ServerKeeping.Ending end = keeper.keep(new ServerKeeping.Events() {
       @Override
       public void died(String sentence) {
         output.print(out, event("died", null, sentence), List.of(sentence));
       }
 
       @Override
-      public void restarted(EmbeddedServer next) {
+      public void restarted(EmbeddedEngine next) {
         output.print(out, event("restarted", next, null), List.of("restarted: ClickHouse at 127.0.0.1:" + next.port()
             + " (process " + next.pid() + ", data " + next.dataDirectory() + ")"));
       }
@@ -102,7 +98,7 @@ public final class ServerCommand implements Callable<Integer> {
     };
   }
 
-  private ServerEvent event(String what, EmbeddedServer server, String sentence) {
+  private ServerEvent event(String what, EmbeddedEngine server, String sentence) {
     return new ServerEvent("server", what, server == null ? null : server.port(), server == null ? null : server.pid(),
         connection.dataDirectory().toString(), sentence);
   }
@@ -134,8 +130,8 @@ public final class ServerCommand implements Callable<Integer> {
     public Integer call() {
       requireEmbedded(connection);
       PrintWriter out = spec.commandLine().getOut();
-      List<String> users = EmbeddedServer.clients(connection.dataDirectory());
-      var stopped = EmbeddedServer.stopRunning(connection.dataDirectory(), "cutover server stop, by "
+      List<String> users = EmbeddedEngine.clients(connection.dataDirectory());
+      var stopped = EmbeddedEngine.stop(connection.dataDirectory(), "cutover server stop, by "
           + System.getProperty("user.name"));
       output.print(out, new StopDocument("server stop", connection.dataDirectory().toString(), stopped.isPresent(),
           stopped.orElse(null), users), List.of(stopped.map(where -> "stopped: the server at " + where
@@ -160,8 +156,8 @@ public final class ServerCommand implements Callable<Integer> {
     public Integer call() {
       requireEmbedded(connection);
       PrintWriter out = spec.commandLine().getOut();
-      var running = EmbeddedServer.describeRunning(connection.dataDirectory());
-      List<String> users = EmbeddedServer.clients(connection.dataDirectory());
+      var running = EmbeddedEngine.describeRunning(connection.dataDirectory());
+      List<String> users = EmbeddedEngine.clients(connection.dataDirectory());
       List<String> lines = new java.util.ArrayList<>(List.of(running.orElse("No server runs on "
           + connection.dataDirectory() + ".")));
       if (running.isPresent()) {

@@ -83,7 +83,7 @@ public final class SpecOptions {
   public static final String DEMO = "demo";
 
   public static Path demoSpec() {
-    return dev.cutover.app.demo.DemoSpec.export(dev.cutover.engine.embedded.UserDirectories.data().resolve("specs")
+    return dev.cutover.app.demo.DemoSpec.export(dev.cutover.engine.EmbeddedEngine.userDataFolder().resolve("specs")
         .resolve("demo"), dev.cutover.app.demo.DemoWorld.DEFAULT_DATABASE, true);
   }
 

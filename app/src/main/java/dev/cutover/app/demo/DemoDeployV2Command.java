@@ -45,7 +45,7 @@ public final class DemoDeployV2Command implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Optional<Instant> asked = Optional.ofNullable(from).map(f -> Hours.parse("from", f)); // bad input before anything
     try (Session session = connection.open(spec.commandLine().getErr());
-        LiveJob job = LiveJob.open(session.database(), demo.world(), LiveOptions.defaults())) {
+        LiveJob job = LiveJob.open(session.statements(), demo.world(), LiveOptions.defaults())) {
       Instant boundary = boundary(new Engine(session), asked);
       V2Deployment deployment = job.deployV2(boundary);
       boolean running = LiveJob.isHeld(job.state(), Instant.now());

@@ -2,7 +2,7 @@ package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
-import dev.cutover.engine.spec.SpecLoader;
+import dev.cutover.engine.Specs;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -29,7 +29,7 @@ public final class DemoExportSpecCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Path written = DemoSpec.export(out, demo.world().database().name(), force);
-    SpecLoader.load(written); // what was written loads
+    Specs.read(written); // what was written loads
     Path folder = out.toAbsolutePath();
     output.print(spec.commandLine().getOut(), new DemoDocuments.ExportDocument("demo export-spec", folder.toString(),
         written.toAbsolutePath().toString(), DemoSpec.FILES), List.of("wrote " + String.join(", ", DemoSpec.FILES)

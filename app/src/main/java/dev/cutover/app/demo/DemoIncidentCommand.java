@@ -3,8 +3,8 @@ package dev.cutover.app.demo;
 import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
-import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.StepRefusedException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,7 +29,7 @@ public final class DemoIncidentCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Session session = connection.open(spec.commandLine().getErr())) {
-      var hour = DemoStatus.read(session.database(), demo.world()).state().flatMap(DemoState::incidentHour)
+      var hour = DemoStatus.read(session.statements(), demo.world()).state().flatMap(DemoState::incidentHour)
           .orElseThrow(() ->
           new StepRefusedException("demo incident", "The demo world in " + demo.world() + " has no incident hour: it "
               + "is not seeded, or its history is shorter than two days; run ./cutover demo seed first."));

@@ -5,15 +5,15 @@ import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
 import dev.cutover.app.output.JsonOutput;
 import dev.cutover.app.output.Text;
-import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.CutoverException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -75,7 +75,7 @@ public final class DemoLiveCommand implements Callable<Integer> {
     Session session = connection.open(err);
     LiveJob job;
     try {
-      job = LiveJob.open(session.database(), demo.world(), options);
+      job = LiveJob.open(session.statements(), demo.world(), options);
       started.set(job);
       DemoState state = job.state();
       if (output.on()) {

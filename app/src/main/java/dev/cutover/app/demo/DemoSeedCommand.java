@@ -40,7 +40,7 @@ public final class DemoSeedCommand implements Callable<Integer> {
     SeedOptions options = arguments.options();
     DemoWorld world = demo.world();
     try (Session session = connection.open(spec.commandLine().getErr())) {
-      Seeder seeder = new Seeder(session.database(), world);
+      Seeder seeder = new Seeder(session.statements(), world);
       SeedResult result;
       try (ProgressOutput progress = progressOptions.open(command, spec.commandLine().getErr())) {
         SeedProgress seedProgress = progressTo(progress);

@@ -1,8 +1,8 @@
 package dev.cutover.app.demo;
 
+import dev.cutover.engine.Specs;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.spec.SpecLoader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -52,7 +52,7 @@ public final class DemoSpec {
     try {
       Path folder = Files.createTempDirectory("cutover-demo-spec-");
       try {
-        return SpecLoader.load(export(folder, database, true));
+        return Specs.read(export(folder, database, true));
       } finally {
         for (String file : FILES) {
           Files.deleteIfExists(folder.resolve(file));

@@ -1,6 +1,6 @@
 package dev.cutover.app.demo;
 
-import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.Statements;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -29,8 +29,8 @@ public record DemoStatus(DemoWorld world, Optional<DemoState> state, Volumes vol
     static final Volumes NONE = new Volumes(0, 0, 0, 0, 0, 0, 0, 0);
   }
 
-  public static DemoStatus read(Database database, DemoWorld world) {
-    Sql sql = new Sql(database);
+  public static DemoStatus read(Statements statements, DemoWorld world) {
+    Sql sql = new Sql(statements);
     Optional<DemoState> state = new StateStore(sql, world).read();
     if (state.isEmpty()) {
       return new DemoStatus(world, state, Volumes.NONE, Optional.empty(), false);
@@ -39,7 +39,7 @@ public record DemoStatus(DemoWorld world, Optional<DemoState> state, Volumes vol
     long[] v2 = rowsAndHours(sql, world.pnlV2());
     Volumes volumes = new Volumes(count(sql, world.trades()), count(sql, world.marks()), count(sql, world.fxRates()),
         v1[0], v1[1], v2[0], v2[1], count(sql, world.alerts()));
-    return new DemoStatus(world, state, volumes, Optional.of(LiveEdges.read(database, world)),
+    return new DemoStatus(world, state, volumes, Optional.of(LiveEdges.read(statements, world)),
         LiveJob.isHeld(state.get(), Instant.now()));
   }
 

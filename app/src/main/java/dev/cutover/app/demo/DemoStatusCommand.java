@@ -24,7 +24,7 @@ public final class DemoStatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Session session = connection.open(spec.commandLine().getErr())) {
-      DemoStatus status = DemoStatus.read(session.database(), demo.world());
+      DemoStatus status = DemoStatus.read(session.statements(), demo.world());
       output.print(spec.commandLine().getOut(), DemoDocuments.StatusDocument.of(status), DemoText.status(status));
       return ExitCodes.OK;
     }

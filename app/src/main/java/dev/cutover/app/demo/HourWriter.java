@@ -55,7 +55,7 @@ final class HourWriter {
         version.transform().render(values).prefixed("INSERT INTO " + staging.sql() + " "));
     Map<Long, Long> rows = new HashMap<>();
     sql.query("count the staged rows", "SELECT toUnixTimestamp(hour), count() FROM " + staging.sql()
-        + " GROUP BY hour", rs -> rows.put(rs.getLong(1), rs.getLong(2)));
+        + " GROUP BY hour", rs -> rows.put(rs.number(1), rs.number(2)));
 
     List<HourWrite> written = new ArrayList<>();
     for (Instant hour = from; hour.isBefore(to); hour = hour.plus(Hours.ONE)) {
@@ -94,7 +94,7 @@ final class HourWriter {
   /** The hour after the newest hour of {@code version} in the write log, if any was written. */
   Optional<Instant> nextUnwritten(PnlVersion version) {
     long[] newest = sql.query("read the write log", "SELECT toUnixTimestamp(max(hour)), count() FROM "
-        + world.writes().sql() + " WHERE version = ?", rs -> new long[] {rs.getLong(1), rs.getLong(2)},
+        + world.writes().sql() + " WHERE version = ?", rs -> new long[] {rs.number(1), rs.number(2)},
         version.label()).getFirst();
     return newest[1] == 0 ? Optional.empty() : Optional.of(Instant.ofEpochSecond(newest[0]).plus(Hours.ONE));
   }

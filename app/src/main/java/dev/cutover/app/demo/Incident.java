@@ -29,7 +29,7 @@ final class Incident {
             + " WHERE hour >= toDateTime(?, 'UTC') AND hour < toDateTime(?, 'UTC') GROUP BY hour) "
             + "SELECT toUnixTimestamp(hour) FROM counts WHERE c >= (SELECT quantileExact(0.5)(c) FROM counts) "
             + "ORDER BY cityHash64(toUInt64(?), 'incident', toUnixTimestamp(hour)) LIMIT 1",
-        rs -> rs.getLong(1), start.getEpochSecond(), until.getEpochSecond(), options.seed());
+        rs -> rs.number(1), start.getEpochSecond(), until.getEpochSecond(), options.seed());
     if (chosen.isEmpty()) {
       return Optional.empty();
     }

@@ -1,6 +1,6 @@
 package dev.cutover.app.demo;
 
-import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.Statements;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -22,8 +22,8 @@ import java.util.Optional;
  */
 public record LiveEdges(Optional<Instant> newestEvent, Optional<Instant> v1End, Optional<Instant> v2End) {
 
-  public static LiveEdges read(Database database, DemoWorld world) {
-    Sql sql = new Sql(database);
+  public static LiveEdges read(Statements statements, DemoWorld world) {
+    Sql sql = new Sql(statements);
     return new LiveEdges(newest(sql, world.trades(), "event_time", Duration.ZERO),
         newest(sql, world.pnlV1(), "hour", Hours.ONE), newest(sql, world.pnlV2(), "hour", Hours.ONE));
   }
@@ -42,7 +42,7 @@ public record LiveEdges(Optional<Instant> newestEvent, Optional<Instant> v1End, 
 
   private static Optional<Instant> newest(Sql sql, TableName table, String column, Duration plus) {
     long[] row = sql.query("read the live edge of " + table, "SELECT toUnixTimestamp(max(" + column + ")), count() FROM "
-        + table.sql(), rs -> new long[] {rs.getLong(1), rs.getLong(2)}).getFirst();
+        + table.sql(), rs -> new long[] {rs.number(1), rs.number(2)}).getFirst();
     return row[1] == 0 ? Optional.empty() : Optional.of(Instant.ofEpochSecond(row[0]).plus(plus));
   }
 }

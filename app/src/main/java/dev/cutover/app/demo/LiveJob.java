@@ -1,8 +1,8 @@
 package dev.cutover.app.demo;
 
+import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.connect.Database;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * twice. The simulated clock does not jump to the wall clock.
  *
  * <pre>{@code
- * try (LiveJob job = LiveJob.open(database, DemoWorld.in("trading"), LiveOptions.defaults())) {
+ * try (LiveJob job = LiveJob.open(statements, DemoWorld.in("trading"), LiveOptions.defaults())) {
  *   job.start();                 // one simulated hour every 30 s, on a virtual thread
  *   ...
  *   job.deployV2(Instant.parse("2026-11-29T10:00:00Z"));
@@ -57,8 +57,8 @@ public final class LiveJob implements AutoCloseable {
   private volatile Thread thread;
   private volatile RuntimeException failure;
 
-  private LiveJob(Database database, DemoWorld world, LiveOptions options) {
-    this.sql = new Sql(database);
+  private LiveJob(Statements statements, DemoWorld world, LiveOptions options) {
+    this.sql = new Sql(statements);
     this.world = world;
     this.store = new StateStore(sql, world);
     this.writer = new HourWriter(sql, world);
@@ -67,8 +67,8 @@ public final class LiveJob implements AutoCloseable {
   }
 
   /** A live job for a seeded world; it writes nothing until {@link #step()} or {@link #start()}. */
-  public static LiveJob open(Database database, DemoWorld world, LiveOptions options) {
-    LiveJob job = new LiveJob(database, world, options);
+  public static LiveJob open(Statements statements, DemoWorld world, LiveOptions options) {
+    LiveJob job = new LiveJob(statements, world, options);
     job.requireSeeded();
     return job;
   }

@@ -1,8 +1,8 @@
 package dev.cutover.app.demo;
 
+import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.connect.Database;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -34,8 +34,8 @@ public final class Seeder {
   private final DemoWorld world;
   private final StateStore store;
 
-  public Seeder(Database database, DemoWorld world) {
-    this.sql = new Sql(database);
+  public Seeder(Statements statements, DemoWorld world) {
+    this.sql = new Sql(statements);
     this.world = world;
     this.store = new StateStore(sql, world);
   }
@@ -80,7 +80,7 @@ public final class Seeder {
     });
     List<String> tables = sql.query("list the tables of " + world, "SELECT name FROM system.tables WHERE database = ? "
             + "ORDER BY engine = 'MaterializedView' DESC, engine = 'View' DESC, name = 'demo_state', name",
-        rs -> rs.getString(1), world.database().name());
+        rs -> rs.string(1), world.database().name());
     for (String table : tables) {
       sql.execute("drop " + world + "." + table, "DROP TABLE IF EXISTS " + world.database().quoted() + "."
           + Identifier.of(table).quoted() + " SYNC");
@@ -89,7 +89,7 @@ public final class Seeder {
 
   private void requireEmptyOrAbsent() {
     List<String> tables = sql.query("list the tables of " + world, "SELECT name FROM system.tables WHERE database = ? "
-        + "ORDER BY name LIMIT 5", rs -> rs.getString(1), world.database().name());
+        + "ORDER BY name LIMIT 5", rs -> rs.string(1), world.database().name());
     if (!tables.isEmpty()) {
       throw new InvalidInputException("demo database", "The database " + world + " already holds tables that are not "
           + "a demo world (" + String.join(", ", tables) + "); choose another database for the demo.");
@@ -167,7 +167,7 @@ public final class Seeder {
   private SeedResult result(boolean created, DemoState state, long started) {
     long trades = sql.queryLong("count trades", "SELECT count() FROM " + world.trades().sql());
     long[] v1 = sql.query("count pnl_v1", "SELECT count(), uniqExact(hour) FROM " + world.pnlV1().sql(),
-        rs -> new long[] {rs.getLong(1), rs.getLong(2)}).getFirst();
+        rs -> new long[] {rs.number(1), rs.number(2)}).getFirst();
     return new SeedResult(created, state, trades, v1[0], v1[1], Duration.ofNanos(System.nanoTime() - started));
   }
 }

@@ -1,26 +1,17 @@
 package dev.cutover.app.demo;
 
+import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.QueryFailedException;
-import dev.cutover.engine.connect.Database;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.ArrayList;
+import dev.cutover.engine.api.ResultRow;
+import dev.cutover.engine.api.Statement;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Runs the demo's statements over the connection pool with bound values, and turns a failure into
- * a {@link QueryFailedException} that says what the demo was doing.
+ * The demo's statements on the engine's runner, with the demo's own advice added to a failure: a
+ * missing world is seeded, a server out of memory gets a smaller scale.
  */
 final class Sql {
-
-  /** Reads one row of a result. */
-  @FunctionalInterface
-  interface Row<T> {
-    T read(ResultSet rs) throws SQLException;
-  }
 
   private static final int UNKNOWN_TABLE = 60;
   private static final int UNKNOWN_DATABASE = 81;
@@ -28,60 +19,44 @@ final class Sql {
   private static final int TOO_MANY_SIMULTANEOUS_QUERIES = 202;
   private static final int MEMORY_LIMIT_EXCEEDED = 241;
 
-  private final Database database;
+  private final Statements statements;
 
-  Sql(Database database) {
-    this.database = database;
-  }
-
-  Database database() {
-    return database;
+  Sql(Statements statements) {
+    this.statements = statements;
   }
 
   /** Runs a statement; {@code what} completes the sentence "Could not …". */
-  void execute(String what, BoundSql statement) {
-    execute(what, statement.sql(), statement.params().toArray());
+  void execute(String what, Statement statement) {
+    try {
+      statements.execute(what, statement);
+    } catch (QueryFailedException e) {
+      throw advised(e);
+    }
   }
 
   void execute(String what, String sql, Object... params) {
-    try (Connection c = database.dataSource().getConnection(); PreparedStatement s = prepare(c, sql, params)) {
-      s.execute();
-    } catch (SQLException e) {
-      throw failure(what, e);
+    execute(what, Statement.of(sql, params));
+  }
+
+  <T> List<T> query(String what, String sql, ResultRow.Reader<T> row, Object... params) {
+    try {
+      return statements.query(what, Statement.of(sql, params), row);
+    } catch (QueryFailedException e) {
+      throw advised(e);
     }
   }
 
-  <T> List<T> query(String what, String sql, Row<T> row, Object... params) {
-    try (Connection c = database.dataSource().getConnection(); PreparedStatement s = prepare(c, sql, params);
-        ResultSet rs = s.executeQuery()) {
-      List<T> rows = new ArrayList<>();
-      while (rs.next()) {
-        rows.add(row.read(rs));
-      }
-      return rows;
-    } catch (SQLException e) {
-      throw failure(what, e);
-    }
-  }
-
-  <T> Optional<T> queryOne(String what, String sql, Row<T> row, Object... params) {
+  <T> Optional<T> queryOne(String what, String sql, ResultRow.Reader<T> row, Object... params) {
     return query(what, sql, row, params).stream().findFirst();
   }
 
   long queryLong(String what, String sql, Object... params) {
-    return queryOne(what, sql, rs -> rs.getLong(1), params).orElse(0L);
+    return queryOne(what, sql, rs -> rs.number(1), params).orElse(0L);
   }
 
-  private static PreparedStatement prepare(Connection c, String sql, Object[] params) throws SQLException {
-    PreparedStatement s = c.prepareStatement(sql);
-    for (int i = 0; i < params.length; i++) {
-      s.setObject(i + 1, params[i]);
-    }
-    return s;
-  }
-
-  static QueryFailedException failure(String what, SQLException e) {
-    int code = e.getErrorCode();
+  /** The engine's sentence, and what to do about it in the demo's words. */
+  static QueryFailedException advised(QueryFailedException e) {
+    int code = e.errorCode();
     String hint = switch (code) {
       case UNKNOWN_TABLE, UNKNOWN_DATABASE -> "the demo world is missing or incomplete; run 'cutover demo seed' "
           + "(or 'cutover demo reset' to rebuild it)";
@@ -89,16 +64,9 @@ final class Sql {
       case TIMEOUT_EXCEEDED, TOO_MANY_SIMULTANEOUS_QUERIES -> "the server is busy; try again in a moment";
       default -> "check the server log for this statement and try again";
     };
-    boolean retryable = code == TIMEOUT_EXCEEDED || code == TOO_MANY_SIMULTANEOUS_QUERIES || code == 0;
-    return new QueryFailedException("Could not " + what + ": " + firstLine(e.getMessage()) + (code != 0
-        ? " (ClickHouse error " + code + ")" : "") + "; " + hint + ".", code, null, retryable, e);
-  }
-
-  static String firstLine(String message) {
-    if (message == null) {
-      return "no message";
-    }
-    String line = message.strip().split("\\R", 2)[0];
-    return line.length() > 400 ? line.substring(0, 400) + "…" : line;
+    String sentence = e.getMessage().endsWith(".") ? e.getMessage().substring(0, e.getMessage().length() - 1)
+        : e.getMessage();
+    return new QueryFailedException(sentence + "; " + hint + ".", code, e.queryId().orElse(null), e.retryable(),
+        e.unreachable(), e);
   }
 }

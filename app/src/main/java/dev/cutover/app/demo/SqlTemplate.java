@@ -1,6 +1,7 @@
 package dev.cutover.app.demo;
 
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Statement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,7 +64,7 @@ public record SqlTemplate(String name, String text) {
   }
 
   /** Replaces every placeholder; refuses a placeholder that {@code values} does not name. */
-  public BoundSql render(Map<String, ?> values) {
+  public Statement render(Map<String, ?> values) {
     List<Object> params = new ArrayList<>();
     StringBuilder out = new StringBuilder(text.length());
     scan(placeholder -> {
@@ -90,7 +91,7 @@ public record SqlTemplate(String name, String text) {
         default -> throw new IllegalArgumentException("cannot bind " + value.getClass());
       };
     }, out);
-    return new BoundSql(out.toString().strip(), params);
+    return new Statement(out.toString().strip(), params);
   }
 
   /** Splits a script into statements at semicolons that end a line (outside literals and comments). */

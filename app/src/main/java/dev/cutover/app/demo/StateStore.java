@@ -41,7 +41,7 @@ final class StateStore {
       return Map.of();
     }
     List<String[]> rows = sql.query("read the demo state", "SELECT key, argMax(value, written_at) FROM "
-        + world.state().sql() + " GROUP BY key", rs -> new String[] {rs.getString(1), rs.getString(2)});
+        + world.state().sql() + " GROUP BY key", rs -> new String[] {rs.string(1), rs.string(2)});
     Map<String, String> values = new HashMap<>();
     rows.forEach(r -> values.put(r[0], r[1]));
     return values;

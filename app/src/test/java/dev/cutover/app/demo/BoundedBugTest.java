@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
@@ -29,7 +30,7 @@ class BoundedBugTest {
     assertThrows(InvalidInputException.class, () -> new SeedOptions(23, 0.03, 3, END, 4));
     try (Database database = TestEngine.freshDatabase(BoundedBugTest.class)) {
       DemoWorld world = DemoWorld.in(database.profile().database());
-      SeedResult seeded = new Seeder(database, world).seed(new SeedOptions(23, 0.03, 3, END, 1), SeedProgress.NONE);
+      SeedResult seeded = new Seeder(Statements.over(database), world).seed(new SeedOptions(23, 0.03, 3, END, 1), SeedProgress.NONE);
       DemoState state = seeded.state();
       String text = String.join("\n", DemoText.seedResult(world, seeded));
       assertTrue(text.contains("The fee bug shipped at 2026-11-29 09:00 UTC: pnl_v1 is correct before it. "

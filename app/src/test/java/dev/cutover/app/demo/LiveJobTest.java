@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.testing.TestEngine;
@@ -36,9 +37,9 @@ class LiveJobTest {
   void seed() {
     database = track(TestEngine.freshDatabase(LiveJobTest.class));
     world = DemoWorld.in(database.profile().database());
-    sql = new Sql(database);
+    sql = new Sql(Statements.over(database));
     checks = new WorldChecks(sql, world);
-    new Seeder(database, world).seed(OPTIONS, SeedProgress.NONE);
+    new Seeder(Statements.over(database), world).seed(OPTIONS, SeedProgress.NONE);
   }
 
   @AfterEach
@@ -50,7 +51,7 @@ class LiveJobTest {
 
   @Test
   void closesEachHourOnceInOrderWithTheDataASeedWouldHaveWritten() {
-    LiveJob job = track(LiveJob.open(database, world, LiveOptions.defaults()));
+    LiveJob job = track(LiveJob.open(Statements.over(database), world, LiveOptions.defaults()));
     List<LiveStep> steps = new ArrayList<>();
     for (int i = 0; i < 13; i++) {
       steps.add(job.step());
@@ -71,10 +72,10 @@ class LiveJobTest {
     // (With three days of history, that world's incident hour is more than a day before these.)
     Database later = track(TestEngine.freshDatabase(LiveJobTest.class));
     DemoWorld laterWorld = DemoWorld.in(later.profile().database());
-    SeedResult laterSeed = new Seeder(later, laterWorld).seed(new SeedOptions(11, 0.05, 3,
+    SeedResult laterSeed = new Seeder(Statements.over(later), laterWorld).seed(new SeedOptions(11, 0.05, 3,
         END.plus(Hours.ONE.multipliedBy(2))), SeedProgress.NONE);
     assertTrue(laterSeed.state().incidentHour().orElseThrow().isBefore(END.minus(Hours.ONE.multipliedBy(20))));
-    WorldChecks laterChecks = new WorldChecks(new Sql(later), laterWorld);
+    WorldChecks laterChecks = new WorldChecks(new Sql(Statements.over(later)), laterWorld);
     long h0 = END.getEpochSecond();
     long h1 = h0 + 3600;
     assertEquals(pick(laterChecks.checksums(laterWorld.trades(), "event_time"), h0, h1),
@@ -84,7 +85,7 @@ class LiveJobTest {
     assertEquals(pick(laterChecks.checksums(laterWorld.marks(), "mark_time"), h1, h1 + 3600),
         pick(checks.checksums(world.marks(), "mark_time"), h1, h1 + 3600));
 
-    LiveEdges edges = LiveEdges.read(database, world);
+    LiveEdges edges = LiveEdges.read(Statements.over(database), world);
     assertEquals(END.plus(Hours.ONE.multipliedBy(2)), edges.v1End().orElseThrow());
     assertTrue(edges.newestEvent().orElseThrow().isAfter(END.plus(Duration.ofMinutes(130))));
     assertTrue(edges.v1Lag().orElseThrow().compareTo(Duration.ofMinutes(20)) < 0, edges.toString());
@@ -93,7 +94,7 @@ class LiveJobTest {
 
   @Test
   void deployedV2IsWrittenForEveryHourFromTheBoundaryAndNeverBefore() {
-    LiveJob job = track(LiveJob.open(database, world, LiveOptions.defaults()));
+    LiveJob job = track(LiveJob.open(Statements.over(database), world, LiveOptions.defaults()));
     for (int i = 0; i < 6; i++) {
       job.step();
     }
@@ -137,13 +138,13 @@ class LiveJobTest {
     TableName fresh = TableName.of(world.database(), "fresh_v2");
     checks.compute(PnlVersion.V2, fresh, boundary, job.state().watermark());
     assertEquals(checks.checksums(fresh, "hour"), checks.checksums(world.pnlV2(), "hour"));
-    assertEquals(job.state().watermark(), LiveEdges.read(database, world).v2End().orElseThrow());
+    assertEquals(job.state().watermark(), LiveEdges.read(Statements.over(database), world).v2End().orElseThrow());
   }
 
   @Test
   void resumesAfterAStopWithNoGapAndNoHourTwice() throws InterruptedException {
     CountDownLatch eightSteps = new CountDownLatch(8);
-    LiveJob first = LiveJob.open(database, world, new LiveOptions(Duration.ofMillis(600), step -> eightSteps.countDown(),
+    LiveJob first = LiveJob.open(Statements.over(database), world, new LiveOptions(Duration.ofMillis(600), step -> eightSteps.countDown(),
         failure -> { throw new AssertionError(failure); }));
     first.start();
     assertTrue(first.running());
@@ -156,7 +157,7 @@ class LiveJobTest {
     assertFalse(stopped.clock().isBefore(END.plus(Duration.ofMinutes(90))), "at least eight steps: " + stopped.clock());
 
     // A relaunch (a new job, as another process would be) continues from the stopped clock.
-    LiveJob second = track(LiveJob.open(database, world, LiveOptions.defaults()));
+    LiveJob second = track(LiveJob.open(Statements.over(database), world, LiveOptions.defaults()));
     assertEquals(stopped.clock(), second.state().clock());
     for (int i = 0; i < 7; i++) {
       second.step();
@@ -170,7 +171,7 @@ class LiveJobTest {
     assertEquals(expected, live, "consecutive from the live start, once each");
     assertTrue(live.size() >= 2);
     Map<String, Long> writers = sql.query("writers", "SELECT writer, count() FROM " + world.writes().sql()
-        + " WHERE startsWith(writer, 'live-') GROUP BY writer", rs -> Map.entry(rs.getString(1), rs.getLong(2)))
+        + " WHERE startsWith(writer, 'live-') GROUP BY writer", rs -> Map.entry(rs.string(1), rs.number(2)))
         .stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     assertEquals(2, writers.size(), "both runs wrote hours: " + writers);
     assertEquals(checks.count(world.trades().sql()),
@@ -179,7 +180,7 @@ class LiveJobTest {
 
   @Test
   void aRetriedWindowWritesNothingTwice() {
-    DemoState state = LiveJob.open(database, world, LiveOptions.defaults()).state();
+    DemoState state = LiveJob.open(Statements.over(database), world, LiveOptions.defaults()).state();
     Generator generator = new Generator(sql, world, state.seed(), state.scale());
     Instant from = state.clock();
     generator.arrivals(from, from.plus(DemoState.TICK), "live-" + from.getEpochSecond());
@@ -192,8 +193,8 @@ class LiveJobTest {
 
   @Test
   void onlyOneLiveJobWritesTheWorldAtATime() {
-    LiveJob running = track(LiveJob.open(database, world, LiveOptions.defaults()));
-    LiveJob other = track(LiveJob.open(database, world, LiveOptions.defaults()));
+    LiveJob running = track(LiveJob.open(Statements.over(database), world, LiveOptions.defaults()));
+    LiveJob other = track(LiveJob.open(Statements.over(database), world, LiveOptions.defaults()));
     running.start();
     var refused = assertThrows(InvalidInputException.class, other::step);
     assertTrue(refused.getMessage().startsWith("Another live job (" + running.id() + ") is writing the demo world"),
@@ -204,7 +205,7 @@ class LiveJobTest {
 
   @Test
   void aHoldLeftByAProcessThatIsGoneDoesNotBlockARelaunch() throws Exception {
-    LiveJob job = track(LiveJob.open(database, world, LiveOptions.defaults()));
+    LiveJob job = track(LiveJob.open(Statements.over(database), world, LiveOptions.defaults()));
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
     String host = job.id().substring(job.id().indexOf('@') + 1, job.id().lastIndexOf('-'));

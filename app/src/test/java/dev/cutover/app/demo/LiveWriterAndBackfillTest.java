@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
@@ -55,15 +56,15 @@ class LiveWriterAndBackfillTest {
   void theBackfillAndTheLiveWriterShareNoHourAndLeaveNoGap() throws Exception {
     database = TestEngine.freshDatabase(LiveWriterAndBackfillTest.class);
     DemoWorld world = DemoWorld.in(database.profile().database());
-    Sql sql = new Sql(database);
+    Sql sql = new Sql(Statements.over(database));
     WorldChecks checks = new WorldChecks(sql, world);
-    new Seeder(database, world).seed(new SeedOptions(23, 0.03, 3, END), SeedProgress.NONE);
+    new Seeder(Statements.over(database), world).seed(new SeedOptions(23, 0.03, 3, END), SeedProgress.NONE);
     TableSpec spec = DemoSpec.load(world.database().name());
     Engine engine = new Engine(database);
 
     AtomicInteger steps = new AtomicInteger();
     List<RuntimeException> failures = new CopyOnWriteArrayList<>();
-    job = LiveJob.open(database, world, new LiveOptions(Duration.ofMillis(600), s -> steps.incrementAndGet(),
+    job = LiveJob.open(Statements.over(database), world, new LiveOptions(Duration.ofMillis(600), s -> steps.incrementAndGet(),
         failures::add));
     job.start();
     while (job.state().watermark().isBefore(END.plus(Hours.ONE.multipliedBy(6)))) {
@@ -131,7 +132,7 @@ class LiveWriterAndBackfillTest {
         plan.range().from().epochSecond(), watermark.getEpochSecond()), "nothing outside [start, watermark)");
     List<String> doubled = sql.query("find keys counted twice", "SELECT toString(hour), book, instrument, currency, count() "
             + "AS c FROM " + world.pnlV2().sql() + " GROUP BY hour, book, instrument, currency HAVING c > 1 LIMIT 10",
-        rs -> rs.getString(1) + " " + rs.getString(2) + "/" + rs.getString(3) + "/" + rs.getString(4) + " x" + rs.getLong(5));
+        rs -> rs.string(1) + " " + rs.string(2) + "/" + rs.string(3) + "/" + rs.string(4) + " x" + rs.number(5));
     assertEquals(List.of(), doubled, "no key twice in any hour of v2");
 
     // The engine's own proof agrees: full coverage, and only the seeded v1 incident differs unexpectedly.

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
@@ -35,10 +36,10 @@ class SeederTest {
   static void seed() {
     database = open();
     world = DemoWorld.in(database.profile().database());
-    sql = new Sql(database);
+    sql = new Sql(Statements.over(database));
     checks = new WorldChecks(sql, world);
     List<String> phases = new ArrayList<>();
-    seeded = new Seeder(database, world).seed(OPTIONS, (phase, done, total) -> {
+    seeded = new Seeder(Statements.over(database), world).seed(OPTIONS, (phase, done, total) -> {
       assertTrue(done > 0 && done <= total, phase + " " + done + "/" + total);
       if (done == total) {
         phases.add(phase);
@@ -143,8 +144,8 @@ class SeederTest {
   void theSameSeedMakesTheSameWorldAndAnotherSeedAnother() {
     Database twin = open();
     DemoWorld twinWorld = DemoWorld.in(twin.profile().database());
-    SeedResult again = new Seeder(twin, twinWorld).seed(OPTIONS, SeedProgress.NONE);
-    WorldChecks twinChecks = new WorldChecks(new Sql(twin), twinWorld);
+    SeedResult again = new Seeder(Statements.over(twin), twinWorld).seed(OPTIONS, SeedProgress.NONE);
+    WorldChecks twinChecks = new WorldChecks(new Sql(Statements.over(twin)), twinWorld);
     assertEquals(seeded.state().incidentHour(), again.state().incidentHour());
     assertEquals(checks.checksums(world.trades(), "event_time"), twinChecks.checksums(twinWorld.trades(), "event_time"));
     assertEquals(checks.checksums(world.marks(), "mark_time"), twinChecks.checksums(twinWorld.marks(), "mark_time"));
@@ -153,7 +154,7 @@ class SeederTest {
     assertEquals(68, v1.size());
     assertEquals(v1, twinChecks.checksums(twinWorld.pnlV1(), "hour"));
 
-    SeedResult other = new Seeder(twin, twinWorld).reset(new SeedOptions(8, 0.05, 3, OPTIONS.end()), SeedProgress.NONE);
+    SeedResult other = new Seeder(Statements.over(twin), twinWorld).reset(new SeedOptions(8, 0.05, 3, OPTIONS.end()), SeedProgress.NONE);
     assertTrue(other.created());
     assertEquals(8, other.state().seed());
     Map<Long, Long> otherV1 = twinChecks.checksums(twinWorld.pnlV1(), "hour");
@@ -166,7 +167,7 @@ class SeederTest {
   void seedingASeededWorldWritesNothing() {
     long stateRows = checks.count(world.state().sql());
     long trades = checks.count(world.trades().sql());
-    SeedResult again = new Seeder(database, world).seed(new SeedOptions(99, 2, 5, null), SeedProgress.NONE);
+    SeedResult again = new Seeder(Statements.over(database), world).seed(new SeedOptions(99, 2, 5, null), SeedProgress.NONE);
     assertFalse(again.created());
     assertEquals(seeded.state().seed(), again.state().seed());
     assertEquals(stateRows, checks.count(world.state().sql()));
@@ -177,14 +178,14 @@ class SeederTest {
   void refusesADatabaseThatIsNotADemoWorld() {
     Database other = open();
     DemoWorld notDemo = DemoWorld.in(other.profile().database());
-    new Sql(other).execute("create a table", "CREATE TABLE " + notDemo.database().quoted() + ".orders (x UInt8) "
+    new Sql(Statements.over(other)).execute("create a table", "CREATE TABLE " + notDemo.database().quoted() + ".orders (x UInt8) "
         + "ENGINE = Memory");
-    Seeder seeder = new Seeder(other, notDemo);
+    Seeder seeder = new Seeder(Statements.over(other), notDemo);
     var refused = assertThrows(InvalidInputException.class, () -> seeder.seed(OPTIONS, SeedProgress.NONE));
     assertEquals("The database " + notDemo + " already holds tables that are not a demo world (orders); choose another "
         + "database for the demo.", refused.getMessage());
     assertThrows(InvalidInputException.class, seeder::drop);
-    assertEquals(1, new Sql(other).queryLong("tables", "SELECT count() FROM system.tables WHERE database = ?",
+    assertEquals(1, new Sql(Statements.over(other)).queryLong("tables", "SELECT count() FROM system.tables WHERE database = ?",
         notDemo.database().name()), "nothing was written or dropped");
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +19,11 @@ class SqlTemplateTest {
 
   @Test
   void rendersTablesAsQuotedNamesAndValuesAsBinds() {
-    BoundSql bound = SqlTemplate.of("t", "SELECT count() FROM {trades} WHERE event_time >= {from} AND n < {n}")
+    Statement bound = SqlTemplate.of("t", "SELECT count() FROM {trades} WHERE event_time >= {from} AND n < {n}")
         .render(Map.of("trades", TRADES, "from", Instant.parse("2026-11-29T10:00:00Z"), "n", 5));
     assertEquals("SELECT count() FROM `trading`.`trades` WHERE event_time >= toDateTime(?, 'UTC') AND n < ?",
-        bound.sql());
-    assertEquals(List.of(1795946400L, 5), bound.params());
+        bound.text());
+    assertEquals(List.of(1795946400L, 5), bound.values());
   }
 
   @Test
@@ -31,9 +32,9 @@ class SqlTemplateTest {
         -- the {trades} here is a comment, and so is this question?
         SELECT '{trades}', `{x}`, {'a': 1}, {name:String} /* {trades} */ FROM {trades}""");
     assertEquals(Set.of("trades"), template.placeholders());
-    BoundSql bound = template.render(Map.of("trades", TRADES));
-    assertEquals("SELECT '{trades}', `{x}`, {'a': 1}, {name:String}   FROM `trading`.`trades`", bound.sql());
-    assertTrue(bound.params().isEmpty());
+    Statement bound = template.render(Map.of("trades", TRADES));
+    assertEquals("SELECT '{trades}', `{x}`, {'a': 1}, {name:String}   FROM `trading`.`trades`", bound.text());
+    assertTrue(bound.values().isEmpty());
   }
 
   @Test

@@ -31,7 +31,7 @@ final class WorldChecks {
   Map<Long, Long> checksums(TableName table, String timeColumn) {
     Map<Long, Long> sums = new TreeMap<>();
     sql.query("checksum " + table, "SELECT toUnixTimestamp(toStartOfHour(" + timeColumn + ")) AS h, "
-        + "reinterpretAsInt64(groupBitXor(cityHash64(*))) FROM " + table.sql() + " GROUP BY h", rs -> sums.put(rs.getLong(1), rs.getLong(2)));
+        + "reinterpretAsInt64(groupBitXor(cityHash64(*))) FROM " + table.sql() + " GROUP BY h", rs -> sums.put(rs.number(1), rs.number(2)));
     return sums;
   }
 
@@ -39,7 +39,7 @@ final class WorldChecks {
   List<Instant> writes(PnlVersion version, String writerPrefix) {
     return sql.query("read the write log", "SELECT toUnixTimestamp(hour) FROM " + world.writes().sql()
             + " WHERE version = ? AND startsWith(writer, ?) ORDER BY written_at, hour",
-        rs -> Instant.ofEpochSecond(rs.getLong(1)), version.label(), writerPrefix);
+        rs -> Instant.ofEpochSecond(rs.number(1)), version.label(), writerPrefix);
   }
 
   /** Computes a version's transform for {@code [from, to)} into {@code table} (created like pnl_v1). */

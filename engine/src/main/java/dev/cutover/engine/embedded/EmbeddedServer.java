@@ -2,7 +2,9 @@ package dev.cutover.engine.embedded;
 
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.EmbeddedEngineException;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.PasswordSource;
+import dev.cutover.engine.ledger.Operator;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -24,7 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import dev.cutover.engine.ledger.Operator;
 
 /**
  * The embedded ClickHouse: a real ClickHouse 26.7 engine running in a JVM of its own and serving HTTP

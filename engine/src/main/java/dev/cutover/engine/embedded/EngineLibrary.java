@@ -1,6 +1,7 @@
 package dev.cutover.engine.embedded;
 
 import dev.cutover.engine.api.EmbeddedEngineException;
+import dev.cutover.engine.api.EngineProgress;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,7 @@
 package dev.cutover.engine.embedded;
 
 import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.EngineProgress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
@@ -13,7 +14,6 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.testing.HourlyWorld;
 import java.nio.file.Path;

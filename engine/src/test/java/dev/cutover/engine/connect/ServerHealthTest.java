@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.ServerHealth;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.EngineProgress;
 import dev.cutover.engine.testing.TestEngine;
 import java.net.InetAddress;
 import java.net.ServerSocket;

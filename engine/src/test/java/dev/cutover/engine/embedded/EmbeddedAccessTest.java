@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.Session;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.testing.TestEngine;

@@ -1,5 +1,6 @@
 package dev.cutover.engine.embedded;
 
+import dev.cutover.engine.api.EngineProgress;
 import java.nio.file.Path;
 
 /**

@@ -1,4 +1,4 @@
-package dev.cutover.engine.embedded;
+package dev.cutover.engine.api;
 
 /**
  * Progress of getting the embedded engine ready: fetching the library, unpacking it, starting the
