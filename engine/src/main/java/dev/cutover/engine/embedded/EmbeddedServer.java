@@ -48,7 +48,7 @@ public final class EmbeddedServer implements AutoCloseable {
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   /** How long a server waits, once the last process using it has left, before it stops by itself. */
-  public static final Duration IDLE = Duration.ofMinutes(5);
+  public static final Duration IDLE = IdlePeriod.DEFAULT;
   private static final long LOG_ROTATE_BYTES = 8L << 20;
   /** The environment the server process keeps; everything else is dropped. */
   private static final java.util.Set<String> INHERITED = java.util.Set.of("PATH", "HOME", "USER", "LOGNAME", "LANG",
@@ -79,8 +79,7 @@ public final class EmbeddedServer implements AutoCloseable {
 
   /** The idle period from {@code CUTOVER_SERVER_IDLE} (seconds, or 90s, 10m, 2h), else {@link #IDLE}. */
   public static Duration idleFromEnvironment() {
-    String value = System.getenv("CUTOVER_SERVER_IDLE");
-    return value == null || value.isBlank() ? IDLE : parseIdle("CUTOVER_SERVER_IDLE", value);
+    return IdlePeriod.fromEnvironment();
   }
 
   /**
@@ -88,17 +87,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * bad input named after {@code field}, the option or variable it came from.
    */
   public static Duration parseIdle(String field, String text) {
-    var m = java.util.regex.Pattern.compile("(\\d{1,7})\\s*(s|m|h)?").matcher(text.strip());
-    if (!m.matches()) {
-      throw new dev.cutover.engine.api.InvalidInputException(field, "The idle period '" + text + "' (" + field
-          + ") is not a duration; give one such as 300 (seconds), 90s, 10m or 2h.");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2) == null ? "s" : m.group(2)) {
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofSeconds(n);
-    };
+    return IdlePeriod.parse(field, text);
   }
 
   /** Joins the server running on {@code dataDirectory}, or starts a {@linkplain ServerAccess#restricted() restricted} one there. */
