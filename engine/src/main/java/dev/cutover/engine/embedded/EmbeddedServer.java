@@ -46,7 +46,6 @@ import dev.cutover.engine.ledger.Operator;
  */
 public final class EmbeddedServer implements AutoCloseable {
 
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   /** How long a server waits, once the last process using it has left, before it stops by itself. */
   public static final Duration IDLE = IdlePeriod.DEFAULT;
   private static final long LOG_ROTATE_BYTES = 8L << 20;
@@ -121,23 +120,23 @@ public final class EmbeddedServer implements AutoCloseable {
     }
     synchronized (EmbeddedServer.class) {
       try (FileChannel channel = PrivateFiles.open(dir.launchLock()); FileLock ignored = channel.lock()) {
-        if (!serverLockHeld(dir)) {
+        if (!RunningServer.lockHeld(dir)) {
           tighten(dir, progress); // before anything is written there; no server can start meanwhile
         }
         // The lease comes first: a server started here must not find itself without a client and idle away.
         ServerLease lease = ServerLease.take(dir, Operator.command());
         try {
-          if (serverLockHeld(dir)) {
+          if (RunningServer.lockHeld(dir)) {
             try {
               if (dir.stoppingServer().isEmpty()) {
                 progress.report("Joining the Cutover server running on " + dir.root(), -1, -1);
-                return new EmbeddedServer(dir, awaitRunning(dir, null), false, OptionalLong.empty(), lease, null);
+                return new EmbeddedServer(dir, RunningServer.awaitRunning(dir, null), false, OptionalLong.empty(), lease, null);
               }
-            } catch (ServerStoppingException e) {
+            } catch (RunningServer.StoppingException e) {
               // it began to stop while this process waited to join: start the next one
             }
             progress.report("Waiting for the server on " + dir.root() + " to finish stopping", -1, -1);
-            awaitLockFree(dir);
+            RunningServer.awaitLockFree(dir);
           }
           OptionalLong stale = OptionalLong.empty();
           int preferredPort = 0;
@@ -186,9 +185,9 @@ public final class EmbeddedServer implements AutoCloseable {
       progress.report("Starting ClickHouse on 127.0.0.1:" + port, -1, -1);
       Process process = spawn(dir, lib, port, access.defaultRestricted(), idle);
       try {
-        ServerRecord record = awaitRunning(dir, process);
+        ServerRecord record = RunningServer.awaitRunning(dir, process);
         return new EmbeddedServer(dir, record, true, stale, lease, process);
-      } catch (PortTakenException e) {
+      } catch (RunningServer.PortTakenException e) {
         lastFailure = e.getMessage(); // another program took the port between our check and its bind
       }
     }
@@ -271,80 +270,6 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
-  /** Waits until a server that is stopping has let go of the directory. */
-  private static void awaitLockFree(ServerDirectory dir) throws IOException {
-    Instant deadline = Instant.now().plus(ServerLife.STOP_GRACE).plusSeconds(5);
-    while (serverLockHeld(dir)) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new EmbeddedEngineException("The server on " + dir.root() + " has been stopping for more than "
-            + ServerLife.STOP_GRACE.plusSeconds(5).toSeconds() + " s. Its log " + dir.log() + " ends with: "
-            + tail(dir, 8));
-      }
-      sleep(100);
-    }
-  }
-
-  /** Waits until the server that holds the directory has published its record and answers /ping. */
-  private static ServerRecord awaitRunning(ServerDirectory dir, Process process) {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    Instant deadline = Instant.now().plus(START_TIMEOUT);
-    while (Instant.now().isBefore(deadline)) {
-      if (process == null && dir.stoppingServer().isPresent()) {
-        throw new ServerStoppingException();
-      }
-      if (process != null && !process.isAlive()) {
-        String log = tail(dir, 12);
-        if (process.exitValue() == ServerMain.EXIT_LOCKED) {
-          throw new EmbeddedEngineException("Another process started a server on " + dir.root()
-              + " at the same moment. Run the command again to join it.");
-        }
-        if (log.contains("Address already in use") || log.contains("NETWORK_ERROR")) {
-          throw new PortTakenException(lastLine(log));
-        }
-        throw new EmbeddedEngineException("The embedded ClickHouse stopped while starting (exit "
-            + process.exitValue() + "). Its log " + dir.log() + " ends with: " + log);
-      }
-      Optional<ServerRecord> record = dir.readRecord();
-      if (record.isPresent() && (process == null || record.get().pid() == process.pid())
-          && ping(http, record.get())) {
-        return record.get();
-      }
-      sleep(100);
-    }
-    if (process != null) {
-      process.destroyForcibly();
-    }
-    throw new EmbeddedEngineException("The embedded ClickHouse on " + dir.root() + " did not answer within "
-        + START_TIMEOUT.toSeconds() + " s. Its log " + dir.log() + " ends with: " + tail(dir, 12));
-  }
-
-  private static boolean ping(HttpClient http, ServerRecord record) {
-    HttpRequest request = HttpRequest.newBuilder(
-            URI.create("http://" + record.host() + ":" + record.port() + "/ping"))
-        .timeout(Duration.ofSeconds(2)).build();
-    try {
-      return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new EmbeddedEngineException("Interrupted while waiting for the embedded ClickHouse.", e);
-    }
-  }
-
-  private static boolean serverLockHeld(ServerDirectory dir) throws IOException {
-    try (FileChannel channel = PrivateFiles.open(dir.serverLock())) {
-      FileLock lock = channel.tryLock();
-      if (lock == null) {
-        return true;
-      }
-      lock.release();
-      return false;
-    } catch (OverlappingFileLockException e) {
-      return true;
-    }
-  }
-
   private static boolean portFree(int port) {
     if (port <= 0) {
       return false;
@@ -365,31 +290,6 @@ public final class EmbeddedServer implements AutoCloseable {
   private static void rotateLog(ServerDirectory dir) throws IOException {
     if (Files.isRegularFile(dir.log()) && Files.size(dir.log()) > LOG_ROTATE_BYTES) {
       Files.move(dir.log(), dir.log().resolveSibling("server.log.1"), StandardCopyOption.REPLACE_EXISTING);
-    }
-  }
-
-  static String tail(ServerDirectory dir, int lines) {
-    try {
-      if (!Files.isRegularFile(dir.log())) {
-        return "(no log)";
-      }
-      return EngineLibrary.lastLines(Files.readString(dir.log(), java.nio.charset.StandardCharsets.ISO_8859_1), lines);
-    } catch (IOException e) {
-      return "(log unreadable: " + e.getMessage() + ")";
-    }
-  }
-
-  private static String lastLine(String text) {
-    String[] parts = text.split(" \\| ");
-    return parts[parts.length - 1];
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new EmbeddedEngineException("Interrupted while waiting for the embedded ClickHouse.", e);
     }
   }
 
@@ -496,7 +396,7 @@ public final class EmbeddedServer implements AutoCloseable {
       return Optional.of("it crashed; its crash file is " + crash);
     }
     try {
-      Optional<String> reason = stoppingReason(pid);
+      Optional<String> reason = ServerLog.stoppingReason(dir, pid);
       if (reason.isPresent()) {
         return Optional.of("it stopped (" + reason.get() + ")");
       }
@@ -518,7 +418,7 @@ public final class EmbeddedServer implements AutoCloseable {
       return Optional.empty();
     }
     try {
-      return Optional.of(stoppingReason(pid).orElse("no reason in its log yet"));
+      return Optional.of(ServerLog.stoppingReason(dir, pid).orElse("no reason in its log yet"));
     } catch (IOException e) {
       return Optional.of("its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
     }
@@ -531,7 +431,7 @@ public final class EmbeddedServer implements AutoCloseable {
   public boolean stopRequested() {
     try {
       return (!running() || dir.stoppingServer().orElse(-1) == record.pid())
-          && stoppingReason(record.pid()).map(r -> r.startsWith(ServerLife.ASKED)).orElse(false);
+          && ServerLog.stoppingReason(dir, record.pid()).map(r -> r.startsWith(ServerLife.ASKED)).orElse(false);
     } catch (IOException e) {
       return false;
     }
@@ -540,24 +440,10 @@ public final class EmbeddedServer implements AutoCloseable {
   /** The reason this server gave in its log as it began to stop, if it did. */
   Optional<String> stoppingReason() {
     try {
-      return stoppingReason(record.pid());
+      return ServerLog.stoppingReason(dir, record.pid());
     } catch (IOException e) {
       return Optional.empty();
     }
-  }
-
-  /** The reason of the server's last {@code stopping (…)} line in its log, without the parentheses. */
-  private Optional<String> stoppingReason(long pid) throws IOException {
-    String stopping = "server " + pid + ": stopping (";
-    String log = Files.isRegularFile(dir.log())
-        ? Files.readString(dir.log(), java.nio.charset.StandardCharsets.ISO_8859_1) : "";
-    int at = log.lastIndexOf(stopping);
-    if (at < 0) {
-      return Optional.empty();
-    }
-    int end = log.indexOf('\n', at);
-    String line = log.substring(at + stopping.length(), end < 0 ? log.length() : end).strip();
-    return Optional.of(line.endsWith(")") ? line.substring(0, line.length() - 1) : line);
   }
 
   /** Lets go of this process's lease; the server stops by itself once no process holds one for its idle period. */
@@ -618,7 +504,7 @@ public final class EmbeddedServer implements AutoCloseable {
   public static Optional<String> stopRunning(Path dataDirectory, String reason) {
     ServerDirectory dir = new ServerDirectory(dataDirectory);
     try {
-      if (!serverLockHeld(dir)) {
+      if (!RunningServer.lockHeld(dir)) {
         return Optional.empty();
       }
     } catch (IOException e) {
@@ -631,7 +517,7 @@ public final class EmbeddedServer implements AutoCloseable {
     if (!requestStop(dir, record.get().pid(), reason)) {
       throw new EmbeddedEngineException("The server on " + dir.root() + " (process " + record.get().pid() + ") did not "
           + "stop within " + (ServerLife.STOP_GRACE.toSeconds() + 5) + " s. Its log " + dir.log() + " ends with: "
-          + tail(dir, 8));
+          + ServerLog.tail(dir, 8));
     }
     return Optional.of("127.0.0.1:" + record.get().port() + " (process " + record.get().pid() + ")");
   }
@@ -643,7 +529,7 @@ public final class EmbeddedServer implements AutoCloseable {
   public static OptionalLong serving(Path dataDirectory) {
     ServerDirectory dir = new ServerDirectory(dataDirectory);
     try {
-      if (!serverLockHeld(dir)) {
+      if (!RunningServer.lockHeld(dir)) {
         return OptionalLong.empty();
       }
     } catch (IOException e) {
@@ -656,7 +542,7 @@ public final class EmbeddedServer implements AutoCloseable {
   public static Optional<String> describeRunning(Path dataDirectory) {
     ServerDirectory dir = new ServerDirectory(dataDirectory);
     try {
-      if (!serverLockHeld(dir)) {
+      if (!RunningServer.lockHeld(dir)) {
         return Optional.empty();
       }
     } catch (IOException e) {
@@ -677,15 +563,5 @@ public final class EmbeddedServer implements AutoCloseable {
   @Override
   public String toString() {
     return "embedded ClickHouse at " + host() + ":" + port() + " (data: " + dir.root() + ")";
-  }
-
-  /** The server this process was joining began to stop. */
-  private static final class ServerStoppingException extends RuntimeException {}
-
-  /** The chosen port was taken before the server could bind it; try another. */
-  private static final class PortTakenException extends RuntimeException {
-    PortTakenException(String message) {
-      super(message);
-    }
   }
 }
