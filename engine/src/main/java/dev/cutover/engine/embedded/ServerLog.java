@@ -26,7 +26,7 @@ final class ServerLog {
     }
   }
 
-  /** The reason of the last {@code stopping (…)} line of the server {@code pid} in its log, without the parentheses. */
+  /** The reason on the last {@code stopping (…)} line of server {@code pid} in the log, without the parentheses. */
   static Optional<String> stoppingReason(ServerDirectory dir, long pid) throws IOException {
     String stopping = "server " + pid + ": stopping (";
     String log = Files.isRegularFile(dir.log()) ? Files.readString(dir.log(), StandardCharsets.ISO_8859_1) : "";
