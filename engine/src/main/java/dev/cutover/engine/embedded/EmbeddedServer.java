@@ -204,23 +204,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * its crash file, or that it ended without a word (killed). Empty while it runs.
    */
   public Optional<String> whyStopped() {
-    if (running()) {
-      return Optional.empty();
-    }
-    long pid = record.pid();
-    Path crash = dir.crashes().resolve("hs_err_pid" + pid + ".log");
-    if (Files.isRegularFile(crash)) {
-      return Optional.of("it crashed; its crash file is " + crash);
-    }
-    try {
-      Optional<String> reason = ServerLog.stoppingReason(dir, pid);
-      if (reason.isPresent()) {
-        return Optional.of("it stopped (" + reason.get() + ")");
-      }
-    } catch (IOException e) {
-      return Optional.of("it ended, and its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
-    }
-    return Optional.of("its process " + pid + " ended without a word in " + dir.log() + ": it was killed");
+    return ServerStop.whyStopped(dir, record.pid());
   }
 
   /**
@@ -230,15 +214,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * serves: the log is read only once the server has marked itself as stopping.
    */
   public Optional<String> whyStopping() {
-    long pid = record.pid();
-    if (dir.stoppingServer().orElse(-1) != pid) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(ServerLog.stoppingReason(dir, pid).orElse("no reason in its log yet"));
-    } catch (IOException e) {
-      return Optional.of("its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
-    }
+    return ServerStop.whyStopping(dir, record.pid());
   }
 
   /**
@@ -246,21 +222,12 @@ public final class EmbeddedServer implements AutoCloseable {
    * rather than by its idle period, a signal or a crash: a console then leaves it stopped.
    */
   public boolean stopRequested() {
-    try {
-      return (!running() || dir.stoppingServer().orElse(-1) == record.pid())
-          && ServerLog.stoppingReason(dir, record.pid()).map(r -> r.startsWith(ServerLife.ASKED)).orElse(false);
-    } catch (IOException e) {
-      return false;
-    }
+    return ServerStop.requested(dir, record.pid());
   }
 
   /** The reason this server gave in its log as it began to stop, if it did. */
   Optional<String> stoppingReason() {
-    try {
-      return ServerLog.stoppingReason(dir, record.pid());
-    } catch (IOException e) {
-      return Optional.empty();
-    }
+    return ServerStop.reason(dir, record.pid());
   }
 
   /** Lets go of this process's lease; the server stops by itself once no process holds one for its idle period. */
@@ -280,38 +247,9 @@ public final class EmbeddedServer implements AutoCloseable {
    */
   public boolean stop(String reason) {
     // The request first: with this lease gone, a server with no other client could stop as idle before it.
-    writeStopRequest(dir, reason);
+    ServerStop.writeRequest(dir, reason);
     close();
-    return requestStop(dir, record.pid(), reason);
-  }
-
-  private static void writeStopRequest(ServerDirectory dir, String reason) {
-    try {
-      PrivateFiles.write(dir.stopRequest(), reason);
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot ask the server to stop: " + dir.stopRequest() + " cannot be written ("
-          + e.getMessage() + ").", e);
-    }
-  }
-
-  /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
-  static boolean requestStop(ServerDirectory dir, long pid, String reason) {
-    writeStopRequest(dir, reason);
-    Optional<ProcessHandle> process = ProcessHandle.of(pid);
-    if (process.isEmpty()) {
-      return true;
-    }
-    try {
-      process.get().onExit().get(ServerLife.STOP_GRACE.toSeconds() + 5, TimeUnit.SECONDS);
-      return true;
-    } catch (java.util.concurrent.TimeoutException e) {
-      return false;
-    } catch (java.util.concurrent.ExecutionException e) {
-      return !process.get().isAlive();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return ServerStop.request(dir, record.pid(), reason);
   }
 
   /**
@@ -319,24 +257,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * served, or empty when none ran.
    */
   public static Optional<String> stopRunning(Path dataDirectory, String reason) {
-    ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      if (!RunningServer.lockHeld(dir)) {
-        return Optional.empty();
-      }
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot read " + dir.serverLock() + " (" + e.getMessage() + ").", e);
-    }
-    Optional<ServerRecord> record = dir.readRecord();
-    if (record.isEmpty()) {
-      return Optional.empty();
-    }
-    if (!requestStop(dir, record.get().pid(), reason)) {
-      throw new EmbeddedEngineException("The server on " + dir.root() + " (process " + record.get().pid() + ") did not "
-          + "stop within " + (ServerLife.STOP_GRACE.toSeconds() + 5) + " s. Its log " + dir.log() + " ends with: "
-          + ServerLog.tail(dir, 8));
-    }
-    return Optional.of("127.0.0.1:" + record.get().port() + " (process " + record.get().pid() + ")");
+    return ServerStop.stopRunning(new ServerDirectory(dataDirectory), reason);
   }
 
   /**
