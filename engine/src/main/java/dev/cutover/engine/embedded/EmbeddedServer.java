@@ -265,37 +265,17 @@ public final class EmbeddedServer implements AutoCloseable {
    * published. Empty while none runs, and while one starts or stops (it withdraws its record first).
    */
   public static OptionalLong serving(Path dataDirectory) {
-    ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      if (!RunningServer.lockHeld(dir)) {
-        return OptionalLong.empty();
-      }
-    } catch (IOException e) {
-      return OptionalLong.empty();
-    }
-    return dir.readRecord().map(r -> OptionalLong.of(r.pid())).orElse(OptionalLong.empty());
+    return ServerStatus.serving(new ServerDirectory(dataDirectory));
   }
 
   /** Where the server of {@code dataDirectory} serves and since when, if one runs. */
   public static Optional<String> describeRunning(Path dataDirectory) {
-    ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      if (!RunningServer.lockHeld(dir)) {
-        return Optional.empty();
-      }
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot read " + dir.serverLock() + " (" + e.getMessage() + ").", e);
-    }
-    return Optional.of(dir.readRecord().map(r -> "The server serves at 127.0.0.1:" + r.port() + " (process " + r.pid()
-        + ", since " + r.started() + ", data " + dir.root() + ").").orElse("A server holds " + dir.root() + " but "
-            + "is starting or stopping."));
+    return ServerStatus.describeRunning(new ServerDirectory(dataDirectory));
   }
 
   /** The processes that hold a live lease on the server of {@code dataDirectory}, as {@code process N (what)}. */
   public static List<String> clients(Path dataDirectory) {
-    Instant now = Instant.now();
-    return ServerLease.read(new ServerDirectory(dataDirectory)).stream().filter(h -> h.live(now))
-        .map(Object::toString).toList();
+    return ServerStatus.clients(new ServerDirectory(dataDirectory));
   }
 
   @Override
