@@ -3,28 +3,12 @@ package dev.cutover.engine.embedded;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.EmbeddedEngineException;
 import dev.cutover.engine.api.PasswordSource;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
-import dev.cutover.engine.ledger.Operator;
 
 /**
  * The embedded ClickHouse: a real ClickHouse 26.7 engine running in a JVM of its own and serving HTTP
@@ -36,6 +20,13 @@ import dev.cutover.engine.ledger.Operator;
  * and stops by itself once none has for its idle period ({@link #IDLE}, or {@code
  * CUTOVER_SERVER_IDLE}). Closing an instance lets go of the lease; killing the process that started
  * the server leaves it serving the others. {@link #stop} stops it now, gracefully.
+ *
+ * <p>This class is the handle a process holds, and the door to the rest of the package: {@code
+ * ServerLaunch} decides whether to join or start, {@code ServerSpawn} launches the server's process,
+ * {@code RunningServer} finds and awaits the one that holds a directory, {@code ServerLease} is this
+ * process's claim on it, {@code ServerStop} stops it and says why it stopped, {@code ServerStatus}
+ * describes what runs for {@code cutover server}, and {@code IdlePeriod} is how long it outlives its
+ * last client.
  *
  * <pre>{@code
  * try (EmbeddedServer server = EmbeddedServer.startOrJoin(UserDirectories.embeddedData(),
@@ -59,6 +50,7 @@ public final class EmbeddedServer implements AutoCloseable {
   private final Instant joined = Instant.now();
   private final Thread shutdownHook;
 
+  /** A handle on a server that serves now, holding {@code lease}; made by {@link ServerLaunch} only. */
   EmbeddedServer(ServerDirectory dir, ServerRecord record, boolean started, OptionalLong clearedStalePid,
       ServerLease lease, Process process) {
     this.dir = dir;
