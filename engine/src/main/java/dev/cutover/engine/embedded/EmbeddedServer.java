@@ -4,28 +4,12 @@ import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.EmbeddedEngineException;
 import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.PasswordSource;
-import dev.cutover.engine.ledger.Operator;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded ClickHouse: a real ClickHouse 26.7 engine running in a JVM of its own and serving HTTP
@@ -38,6 +22,13 @@ import java.util.concurrent.TimeUnit;
  * CUTOVER_SERVER_IDLE}). Closing an instance lets go of the lease; killing the process that started
  * the server leaves it serving the others. {@link #stop} stops it now, gracefully.
  *
+ * <p>This class is the handle a process holds, and the door to the rest of the package: {@code
+ * ServerLaunch} decides whether to join or start, {@code ServerSpawn} launches the server's process,
+ * {@code RunningServer} finds and awaits the one that holds a directory, {@code ServerLease} is this
+ * process's claim on it, {@code ServerStop} stops it and says why it stopped, {@code ServerStatus}
+ * describes what runs for {@code cutover server}, and {@code IdlePeriod} is how long it outlives its
+ * last client.
+ *
  * <pre>{@code
  * try (EmbeddedServer server = EmbeddedServer.startOrJoin(UserDirectories.embeddedData(),
  *     EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
@@ -47,13 +38,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EmbeddedServer implements AutoCloseable {
 
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   /** How long a server waits, once the last process using it has left, before it stops by itself. */
-  public static final Duration IDLE = Duration.ofMinutes(5);
-  private static final long LOG_ROTATE_BYTES = 8L << 20;
-  /** The environment the server process keeps; everything else is dropped. */
-  private static final java.util.Set<String> INHERITED = java.util.Set.of("PATH", "HOME", "USER", "LOGNAME", "LANG",
-      "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR");
+  public static final Duration IDLE = IdlePeriod.DEFAULT;
 
   private final ServerDirectory dir;
   private final ServerRecord record;
@@ -65,7 +51,8 @@ public final class EmbeddedServer implements AutoCloseable {
   private final Instant joined = Instant.now();
   private final Thread shutdownHook;
 
-  private EmbeddedServer(ServerDirectory dir, ServerRecord record, boolean started, OptionalLong clearedStalePid,
+  /** A handle on a server that serves now, holding {@code lease}; made by {@link ServerLaunch} only. */
+  EmbeddedServer(ServerDirectory dir, ServerRecord record, boolean started, OptionalLong clearedStalePid,
       ServerLease lease, Process process) {
     this.dir = dir;
     this.record = record;
@@ -80,8 +67,7 @@ public final class EmbeddedServer implements AutoCloseable {
 
   /** The idle period from {@code CUTOVER_SERVER_IDLE} (seconds, or 90s, 10m, 2h), else {@link #IDLE}. */
   public static Duration idleFromEnvironment() {
-    String value = System.getenv("CUTOVER_SERVER_IDLE");
-    return value == null || value.isBlank() ? IDLE : parseIdle("CUTOVER_SERVER_IDLE", value);
+    return IdlePeriod.fromEnvironment();
   }
 
   /**
@@ -89,17 +75,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * bad input named after {@code field}, the option or variable it came from.
    */
   public static Duration parseIdle(String field, String text) {
-    var m = java.util.regex.Pattern.compile("(\\d{1,7})\\s*(s|m|h)?").matcher(text.strip());
-    if (!m.matches()) {
-      throw new dev.cutover.engine.api.InvalidInputException(field, "The idle period '" + text + "' (" + field
-          + ") is not a duration; give one such as 300 (seconds), 90s, 10m or 2h.");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2) == null ? "s" : m.group(2)) {
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofSeconds(n);
-    };
+    return IdlePeriod.parse(field, text);
   }
 
   /** Joins the server running on {@code dataDirectory}, or starts a {@linkplain ServerAccess#restricted() restricted} one there. */
@@ -124,285 +100,7 @@ public final class EmbeddedServer implements AutoCloseable {
    */
   public static EmbeddedServer startOrJoin(Path dataDirectory, EngineLibrary library, ServerAccess access,
       Duration idle, EngineProgress progress) {
-    ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      PrivateFiles.createFolder(dir.root());
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot create the data directory " + dir.root() + ", or make it readable by "
-          + "its owner only (" + e.getMessage() + "). Choose a data directory of your own, or fix its permissions.", e);
-    }
-    synchronized (EmbeddedServer.class) {
-      try (FileChannel channel = PrivateFiles.open(dir.launchLock()); FileLock ignored = channel.lock()) {
-        if (!serverLockHeld(dir)) {
-          tighten(dir, progress); // before anything is written there; no server can start meanwhile
-        }
-        // The lease comes first: a server started here must not find itself without a client and idle away.
-        ServerLease lease = ServerLease.take(dir, Operator.command());
-        try {
-          if (serverLockHeld(dir)) {
-            try {
-              if (dir.stoppingServer().isEmpty()) {
-                progress.report("Joining the Cutover server running on " + dir.root(), -1, -1);
-                return new EmbeddedServer(dir, awaitRunning(dir, null), false, OptionalLong.empty(), lease, null);
-              }
-            } catch (ServerStoppingException e) {
-              // it began to stop while this process waited to join: start the next one
-            }
-            progress.report("Waiting for the server on " + dir.root() + " to finish stopping", -1, -1);
-            awaitLockFree(dir);
-          }
-          OptionalLong stale = OptionalLong.empty();
-          int preferredPort = 0;
-          Optional<ServerRecord> leftover = dir.readRecord();
-          if (leftover.isPresent()) {
-            // The lock is free, so the process that wrote this record is gone: its record is stale.
-            stale = OptionalLong.of(leftover.get().pid());
-            // Clients of the dead server still hold its port: come back on it if it is free.
-            preferredPort = leftover.get().port();
-            dir.clearRecord();
-            progress.report("Cleared a stale server record left by process " + leftover.get().pid(), -1, -1);
-          } else {
-            // A server that died under cutover server had its record withdrawn at once: its port is kept here.
-            preferredPort = dir.readRestart().map(ServerRestart::port).orElse(0);
-          }
-          Path lib = library.resolve(progress);
-          prepareAccess(dir, access);
-          return start(dir, lib, access, idle, progress, stale, preferredPort, lease);
-        } catch (RuntimeException | IOException e) {
-          lease.close();
-          throw e;
-        }
-      } catch (IOException e) {
-        throw new EmbeddedEngineException("Cannot lock " + dir.launchLock() + " (" + e.getMessage()
-            + "). Check that the data directory is on a local disk you can write to.", e);
-      }
-    }
-  }
-
-  /** Writes who may connect; an open server with no users of its own has a configuration without users. */
-  private static void prepareAccess(ServerDirectory dir, ServerAccess access) throws IOException {
-    if (access.configured()) {
-      dir.writeAccess(access);
-    } else {
-      Files.deleteIfExists(dir.users());
-      dir.writeConfig(false);
-    }
-  }
-
-  private static EmbeddedServer start(ServerDirectory dir, Path lib, ServerAccess access, Duration idle,
-      EngineProgress progress, OptionalLong stale, int preferredPort, ServerLease lease) throws IOException {
-    rotateLog(dir);
-    String lastFailure = null;
-    for (int attempt = 1; attempt <= 3; attempt++) {
-      int port = attempt == 1 && portFree(preferredPort) ? preferredPort : freePort();
-      progress.report("Starting ClickHouse on 127.0.0.1:" + port, -1, -1);
-      Process process = spawn(dir, lib, port, access.defaultRestricted(), idle);
-      try {
-        ServerRecord record = awaitRunning(dir, process);
-        return new EmbeddedServer(dir, record, true, stale, lease, process);
-      } catch (PortTakenException e) {
-        lastFailure = e.getMessage(); // another program took the port between our check and its bind
-      }
-    }
-    throw new EmbeddedEngineException("ClickHouse could not bind a free port on 127.0.0.1 after three tries ("
-        + lastFailure + "). Check what is listening with ss -ltnp.");
-  }
-
-  /**
-   * Makes a data directory that an earlier version left readable by other local users owner-only,
-   * before the server opens it, and says so once in the log and to whoever started the server. The
-   * whole tree is walked once (about a second for 50,000 entries); after that, only its top.
-   */
-  private static void tighten(ServerDirectory dir, EngineProgress progress) {
-    Instant began = Instant.now();
-    int changed;
-    try {
-      boolean walked = Files.isRegularFile(dir.ownerOnly());
-      changed = PrivateFiles.tighten(dir.root(), walked ? 1 : Integer.MAX_VALUE);
-      if (!walked) {
-        PrivateFiles.write(dir.ownerOnly(), "Everything under this folder was made readable by its owner only on "
-            + Instant.now() + ", and is created so since.\n");
-      }
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot make the data directory " + dir.root() + " readable by its owner only ("
-          + e + "). Check that everything under it belongs to you, or choose a data directory of your own.", e);
-    }
-    if (changed > 0) {
-      String notice = "Made " + changed + " entries of " + dir.root() + " readable by their owner only (folders 0700, "
-          + "files 0600): an earlier version of Cutover had left them open to other local users.";
-      ServerLease.log(dir, notice + " (" + Duration.between(began, Instant.now()).toMillis() + " ms)");
-      progress.report(notice, -1, -1);
-    }
-  }
-
-  private static Process spawn(ServerDirectory dir, Path lib, int port, boolean restricted, Duration idle)
-      throws IOException {
-    Path javaHome = Path.of(System.getProperty("java.home"));
-    String classpath = codeSource();
-    PrivateFiles.createFolder(dir.crashes());
-    PrivateFiles.touch(dir.log());
-    // Through a shell that sets the umask and then becomes the server (exec: the same process): a JVM
-    // cannot set its own, and everything ClickHouse creates later (parts, merges, metadata) inherits it.
-    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + PrivateFiles.UMASK
-        + " && exec \"$@\"", "cutover-server"));
-    // A session of its own: a Ctrl-C or a hang-up of the terminal that started it does not reach the server.
-    if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
-      command.add("/usr/bin/setsid");
-    }
-    command.addAll(List.of(
-        javaHome.resolve("bin").resolve("java").toString(),
-        "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "--enable-native-access=ALL-UNNAMED",
-        // Should the JVM ever crash, its report lands in the data directory, and the next server names it.
-        "-XX:ErrorFile=" + dir.crashes().resolve("hs_err_pid%p.log"),
-        "-cp", classpath,
-        ServerMain.class.getName(),
-        lib.toString(), dir.root().toString(), Integer.toString(port), restricted ? "restricted" : "open",
-        Long.toString(idle.toSeconds())));
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .directory(dir.root().toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.log().toFile()));
-    // The server inherits no variable it does not need: a password in CUTOVER_PASSWORD, or in whatever
-    // --password-env names, stays with the process the operator started.
-    builder.environment().keySet().retainAll(INHERITED);
-    // ClickHouse installs signal handlers inside the child JVM; the JDK's signal-chaining library keeps both working.
-    Path jsig = javaHome.resolve("lib").resolve("libjsig.so");
-    if (Files.isRegularFile(jsig)) {
-      builder.environment().put("LD_PRELOAD", jsig.toString());
-    }
-    return builder.start();
-  }
-
-  private static String codeSource() {
-    try {
-      return Path.of(ServerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-    } catch (java.net.URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Waits until a server that is stopping has let go of the directory. */
-  private static void awaitLockFree(ServerDirectory dir) throws IOException {
-    Instant deadline = Instant.now().plus(ServerLife.STOP_GRACE).plusSeconds(5);
-    while (serverLockHeld(dir)) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new EmbeddedEngineException("The server on " + dir.root() + " has been stopping for more than "
-            + ServerLife.STOP_GRACE.plusSeconds(5).toSeconds() + " s. Its log " + dir.log() + " ends with: "
-            + tail(dir, 8));
-      }
-      sleep(100);
-    }
-  }
-
-  /** Waits until the server that holds the directory has published its record and answers /ping. */
-  private static ServerRecord awaitRunning(ServerDirectory dir, Process process) {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    Instant deadline = Instant.now().plus(START_TIMEOUT);
-    while (Instant.now().isBefore(deadline)) {
-      if (process == null && dir.stoppingServer().isPresent()) {
-        throw new ServerStoppingException();
-      }
-      if (process != null && !process.isAlive()) {
-        String log = tail(dir, 12);
-        if (process.exitValue() == ServerMain.EXIT_LOCKED) {
-          throw new EmbeddedEngineException("Another process started a server on " + dir.root()
-              + " at the same moment. Run the command again to join it.");
-        }
-        if (log.contains("Address already in use") || log.contains("NETWORK_ERROR")) {
-          throw new PortTakenException(lastLine(log));
-        }
-        throw new EmbeddedEngineException("The embedded ClickHouse stopped while starting (exit "
-            + process.exitValue() + "). Its log " + dir.log() + " ends with: " + log);
-      }
-      Optional<ServerRecord> record = dir.readRecord();
-      if (record.isPresent() && (process == null || record.get().pid() == process.pid())
-          && ping(http, record.get())) {
-        return record.get();
-      }
-      sleep(100);
-    }
-    if (process != null) {
-      process.destroyForcibly();
-    }
-    throw new EmbeddedEngineException("The embedded ClickHouse on " + dir.root() + " did not answer within "
-        + START_TIMEOUT.toSeconds() + " s. Its log " + dir.log() + " ends with: " + tail(dir, 12));
-  }
-
-  private static boolean ping(HttpClient http, ServerRecord record) {
-    HttpRequest request = HttpRequest.newBuilder(
-            URI.create("http://" + record.host() + ":" + record.port() + "/ping"))
-        .timeout(Duration.ofSeconds(2)).build();
-    try {
-      return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new EmbeddedEngineException("Interrupted while waiting for the embedded ClickHouse.", e);
-    }
-  }
-
-  private static boolean serverLockHeld(ServerDirectory dir) throws IOException {
-    try (FileChannel channel = PrivateFiles.open(dir.serverLock())) {
-      FileLock lock = channel.tryLock();
-      if (lock == null) {
-        return true;
-      }
-      lock.release();
-      return false;
-    } catch (OverlappingFileLockException e) {
-      return true;
-    }
-  }
-
-  private static boolean portFree(int port) {
-    if (port <= 0) {
-      return false;
-    }
-    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
-  }
-
-  private static void rotateLog(ServerDirectory dir) throws IOException {
-    if (Files.isRegularFile(dir.log()) && Files.size(dir.log()) > LOG_ROTATE_BYTES) {
-      Files.move(dir.log(), dir.log().resolveSibling("server.log.1"), StandardCopyOption.REPLACE_EXISTING);
-    }
-  }
-
-  static String tail(ServerDirectory dir, int lines) {
-    try {
-      if (!Files.isRegularFile(dir.log())) {
-        return "(no log)";
-      }
-      return EngineLibrary.lastLines(Files.readString(dir.log(), java.nio.charset.StandardCharsets.ISO_8859_1), lines);
-    } catch (IOException e) {
-      return "(log unreadable: " + e.getMessage() + ")";
-    }
-  }
-
-  private static String lastLine(String text) {
-    String[] parts = text.split(" \\| ");
-    return parts[parts.length - 1];
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new EmbeddedEngineException("Interrupted while waiting for the embedded ClickHouse.", e);
-    }
+    return ServerLaunch.startOrJoin(dataDirectory, library, access, idle, progress);
   }
 
   public String host() {
@@ -499,23 +197,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * its crash file, or that it ended without a word (killed). Empty while it runs.
    */
   public Optional<String> whyStopped() {
-    if (running()) {
-      return Optional.empty();
-    }
-    long pid = record.pid();
-    Path crash = dir.crashes().resolve("hs_err_pid" + pid + ".log");
-    if (Files.isRegularFile(crash)) {
-      return Optional.of("it crashed; its crash file is " + crash);
-    }
-    try {
-      Optional<String> reason = stoppingReason(pid);
-      if (reason.isPresent()) {
-        return Optional.of("it stopped (" + reason.get() + ")");
-      }
-    } catch (IOException e) {
-      return Optional.of("it ended, and its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
-    }
-    return Optional.of("its process " + pid + " ended without a word in " + dir.log() + ": it was killed");
+    return ServerStop.whyStopped(dir, record.pid());
   }
 
   /**
@@ -525,15 +207,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * serves: the log is read only once the server has marked itself as stopping.
    */
   public Optional<String> whyStopping() {
-    long pid = record.pid();
-    if (dir.stoppingServer().orElse(-1) != pid) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(stoppingReason(pid).orElse("no reason in its log yet"));
-    } catch (IOException e) {
-      return Optional.of("its log " + dir.log() + " cannot be read (" + e.getMessage() + ")");
-    }
+    return ServerStop.whyStopping(dir, record.pid());
   }
 
   /**
@@ -541,35 +215,12 @@ public final class EmbeddedServer implements AutoCloseable {
    * rather than by its idle period, a signal or a crash: a console then leaves it stopped.
    */
   public boolean stopRequested() {
-    try {
-      return (!running() || dir.stoppingServer().orElse(-1) == record.pid())
-          && stoppingReason(record.pid()).map(r -> r.startsWith(ServerLife.ASKED)).orElse(false);
-    } catch (IOException e) {
-      return false;
-    }
+    return ServerStop.requested(dir, record.pid());
   }
 
   /** The reason this server gave in its log as it began to stop, if it did. */
   Optional<String> stoppingReason() {
-    try {
-      return stoppingReason(record.pid());
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** The reason of the server's last {@code stopping (…)} line in its log, without the parentheses. */
-  private Optional<String> stoppingReason(long pid) throws IOException {
-    String stopping = "server " + pid + ": stopping (";
-    String log = Files.isRegularFile(dir.log())
-        ? Files.readString(dir.log(), java.nio.charset.StandardCharsets.ISO_8859_1) : "";
-    int at = log.lastIndexOf(stopping);
-    if (at < 0) {
-      return Optional.empty();
-    }
-    int end = log.indexOf('\n', at);
-    String line = log.substring(at + stopping.length(), end < 0 ? log.length() : end).strip();
-    return Optional.of(line.endsWith(")") ? line.substring(0, line.length() - 1) : line);
+    return ServerStop.reason(dir, record.pid());
   }
 
   /** Lets go of this process's lease; the server stops by itself once no process holds one for its idle period. */
@@ -589,38 +240,9 @@ public final class EmbeddedServer implements AutoCloseable {
    */
   public boolean stop(String reason) {
     // The request first: with this lease gone, a server with no other client could stop as idle before it.
-    writeStopRequest(dir, reason);
+    ServerStop.writeRequest(dir, reason);
     close();
-    return requestStop(dir, record.pid(), reason);
-  }
-
-  private static void writeStopRequest(ServerDirectory dir, String reason) {
-    try {
-      PrivateFiles.write(dir.stopRequest(), reason);
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot ask the server to stop: " + dir.stopRequest() + " cannot be written ("
-          + e.getMessage() + ").", e);
-    }
-  }
-
-  /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
-  static boolean requestStop(ServerDirectory dir, long pid, String reason) {
-    writeStopRequest(dir, reason);
-    Optional<ProcessHandle> process = ProcessHandle.of(pid);
-    if (process.isEmpty()) {
-      return true;
-    }
-    try {
-      process.get().onExit().get(ServerLife.STOP_GRACE.toSeconds() + 5, TimeUnit.SECONDS);
-      return true;
-    } catch (java.util.concurrent.TimeoutException e) {
-      return false;
-    } catch (java.util.concurrent.ExecutionException e) {
-      return !process.get().isAlive();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return ServerStop.request(dir, record.pid(), reason);
   }
 
   /**
@@ -628,24 +250,7 @@ public final class EmbeddedServer implements AutoCloseable {
    * served, or empty when none ran.
    */
   public static Optional<String> stopRunning(Path dataDirectory, String reason) {
-    ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      if (!serverLockHeld(dir)) {
-        return Optional.empty();
-      }
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot read " + dir.serverLock() + " (" + e.getMessage() + ").", e);
-    }
-    Optional<ServerRecord> record = dir.readRecord();
-    if (record.isEmpty()) {
-      return Optional.empty();
-    }
-    if (!requestStop(dir, record.get().pid(), reason)) {
-      throw new EmbeddedEngineException("The server on " + dir.root() + " (process " + record.get().pid() + ") did not "
-          + "stop within " + (ServerLife.STOP_GRACE.toSeconds() + 5) + " s. Its log " + dir.log() + " ends with: "
-          + tail(dir, 8));
-    }
-    return Optional.of("127.0.0.1:" + record.get().port() + " (process " + record.get().pid() + ")");
+    return ServerStop.stopRunning(new ServerDirectory(dataDirectory), reason);
   }
 
   /**
@@ -653,51 +258,21 @@ public final class EmbeddedServer implements AutoCloseable {
    * published. Empty while none runs, and while one starts or stops (it withdraws its record first).
    */
   public static OptionalLong serving(Path dataDirectory) {
-    ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      if (!serverLockHeld(dir)) {
-        return OptionalLong.empty();
-      }
-    } catch (IOException e) {
-      return OptionalLong.empty();
-    }
-    return dir.readRecord().map(r -> OptionalLong.of(r.pid())).orElse(OptionalLong.empty());
+    return ServerStatus.serving(new ServerDirectory(dataDirectory));
   }
 
   /** Where the server of {@code dataDirectory} serves and since when, if one runs. */
   public static Optional<String> describeRunning(Path dataDirectory) {
-    ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      if (!serverLockHeld(dir)) {
-        return Optional.empty();
-      }
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot read " + dir.serverLock() + " (" + e.getMessage() + ").", e);
-    }
-    return Optional.of(dir.readRecord().map(r -> "The server serves at 127.0.0.1:" + r.port() + " (process " + r.pid()
-        + ", since " + r.started() + ", data " + dir.root() + ").").orElse("A server holds " + dir.root() + " but "
-            + "is starting or stopping."));
+    return ServerStatus.describeRunning(new ServerDirectory(dataDirectory));
   }
 
   /** The processes that hold a live lease on the server of {@code dataDirectory}, as {@code process N (what)}. */
   public static List<String> clients(Path dataDirectory) {
-    Instant now = Instant.now();
-    return ServerLease.read(new ServerDirectory(dataDirectory)).stream().filter(h -> h.live(now))
-        .map(Object::toString).toList();
+    return ServerStatus.clients(new ServerDirectory(dataDirectory));
   }
 
   @Override
   public String toString() {
     return "embedded ClickHouse at " + host() + ":" + port() + " (data: " + dir.root() + ")";
-  }
-
-  /** The server this process was joining began to stop. */
-  private static final class ServerStoppingException extends RuntimeException {}
-
-  /** The chosen port was taken before the server could bind it; try another. */
-  private static final class PortTakenException extends RuntimeException {
-    PortTakenException(String message) {
-      super(message);
-    }
   }
 }

@@ -1,0 +1,131 @@
+package dev.cutover.engine.embedded;
+
+import dev.cutover.engine.api.EmbeddedEngineException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The server that holds a data directory, as other processes find it: whether one holds it (its
+ * {@code server.lock}), waiting until it has published its record and answers {@code /ping}, and
+ * waiting until one that is stopping has let go of the directory.
+ */
+final class RunningServer {
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+  private RunningServer() {}
+
+  /** Whether a server process holds the directory's lock: it runs, or starts, or stops. */
+  static boolean lockHeld(ServerDirectory dir) throws IOException {
+    try (FileChannel channel = PrivateFiles.open(dir.serverLock())) {
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        return true;
+      }
+      lock.release();
+      return false;
+    } catch (OverlappingFileLockException e) {
+      return true;
+    }
+  }
+
+  /** Waits until a server that is stopping has let go of the directory. */
+  static void awaitLockFree(ServerDirectory dir) throws IOException {
+    Instant deadline = Instant.now().plus(ServerLife.STOP_GRACE).plusSeconds(5);
+    while (lockHeld(dir)) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new EmbeddedEngineException("The server on " + dir.root() + " has been stopping for more than "
+            + ServerLife.STOP_GRACE.plusSeconds(5).toSeconds() + " s. Its log " + dir.log() + " ends with: "
+            + ServerLog.tail(dir, 8));
+      }
+      sleep(100);
+    }
+  }
+
+  /**
+   * Waits until the server that holds the directory has published its record and answers /ping:
+   * the one this process started as {@code process}, or, when that is null, whichever runs there.
+   *
+   * @throws StoppingException when the server being joined begins to stop
+   * @throws PortTakenException when the server started here could not bind its port
+   */
+  static ServerRecord awaitRunning(ServerDirectory dir, Process process) {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    Instant deadline = Instant.now().plus(START_TIMEOUT);
+    while (Instant.now().isBefore(deadline)) {
+      if (process == null && dir.stoppingServer().isPresent()) {
+        throw new StoppingException();
+      }
+      if (process != null && !process.isAlive()) {
+        String log = ServerLog.tail(dir, 12);
+        if (process.exitValue() == ServerMain.EXIT_LOCKED) {
+          throw new EmbeddedEngineException("Another process started a server on " + dir.root()
+              + " at the same moment. Run the command again to join it.");
+        }
+        if (log.contains("Address already in use") || log.contains("NETWORK_ERROR")) {
+          throw new PortTakenException(lastLine(log));
+        }
+        throw new EmbeddedEngineException("The embedded ClickHouse stopped while starting (exit "
+            + process.exitValue() + "). Its log " + dir.log() + " ends with: " + log);
+      }
+      Optional<ServerRecord> record = dir.readRecord();
+      if (record.isPresent() && (process == null || record.get().pid() == process.pid())
+          && ping(http, record.get())) {
+        return record.get();
+      }
+      sleep(100);
+    }
+    if (process != null) {
+      process.destroyForcibly();
+    }
+    throw new EmbeddedEngineException("The embedded ClickHouse on " + dir.root() + " did not answer within "
+        + START_TIMEOUT.toSeconds() + " s. Its log " + dir.log() + " ends with: " + ServerLog.tail(dir, 12));
+  }
+
+  private static boolean ping(HttpClient http, ServerRecord record) {
+    HttpRequest request = HttpRequest.newBuilder(
+            URI.create("http://" + record.host() + ":" + record.port() + "/ping"))
+        .timeout(Duration.ofSeconds(2)).build();
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EmbeddedEngineException("Interrupted while waiting for the embedded ClickHouse.", e);
+    }
+  }
+
+  private static String lastLine(String text) {
+    String[] parts = text.split(" \\| ");
+    return parts[parts.length - 1];
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EmbeddedEngineException("Interrupted while waiting for the embedded ClickHouse.", e);
+    }
+  }
+
+  /** The server this process was joining began to stop. */
+  static final class StoppingException extends RuntimeException {}
+
+  /** The chosen port was taken before the server could bind it; try another. */
+  static final class PortTakenException extends RuntimeException {
+    PortTakenException(String message) {
+      super(message);
+    }
+  }
+}
