@@ -1,6 +1,5 @@
 package dev.cutover.engine.backfill;
 
-import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillEvent.Listener;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
@@ -8,7 +7,6 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LedgerEntry;
-import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
@@ -18,7 +16,6 @@ import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -151,8 +148,9 @@ public final class BackfillRun {
       }).toList();
       progress.alreadyDone(hours.size() - pending.size());
       List<Identifier> columns = new TargetTables(sql, spec).insertableColumns(spec.targetTable());
-      BatchWriter writer = new BatchWriter(sql, spec, columns, throttle.settings(), boundary);
-      Carrier carrier = new Carrier(sql, spec, columns, boundary);
+      BatchTask.Context context = new BatchTask.Context(id(), store,
+          new BatchWriter(sql, spec, columns, throttle.settings(), boundary), new Carrier(sql, spec, columns, boundary),
+          staging, retry, progress, listener, this::report, lifecycle::fail);
       if (pending.stream().anyMatch(h -> !computes(h))) {
         new TargetTables(sql, spec).cannotCarry().ifPresent(why -> {
           throw new InvalidInputException("affected", why);
@@ -171,7 +169,7 @@ public final class BackfillRun {
         inFlight.register();
         Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
           try {
-            writeBatch(writer, carrier, batch);
+            new BatchTask(context, batch, !computes(batch.getFirst())).write();
           } finally {
             throttle.release();
             inFlight.arriveAndDeregister();
@@ -227,88 +225,6 @@ public final class BackfillRun {
   /** Whether the run recomputes {@code hour}; otherwise it carries it from v1. */
   private boolean computes(HourPartition hour) {
     return affected.map(a -> a.contains(hour)).orElse(true);
-  }
-
-  private void writeBatch(BatchWriter writer, Carrier carrier, List<HourPartition> batch) {
-    boolean carry = !computes(batch.getFirst());
-    StagingPool.Lease lease = null;
-    try {
-      lease = carry ? null : staging.take();
-      StagingPool.Lease table = lease;
-      listener.on(new BackfillEvent.BatchStarted(id(), batch));
-      // A fresh staging table may hold a crashed process's rows, and any try after the first may find
-      // rows a failed insert left: either empties staging first.
-      var outcome = retry.run((attempt, triedBefore) -> carry ? carrier.carry(batch)
-          : writer.write(table.table(), batch, table.fresh() || triedBefore), waiting(batch));
-      switch (outcome) {
-        case BatchRetry.Done<List<BatchWriter.HourOutput>> done -> recordWritten(batch, done.value(), done.attempt(),
-            carry);
-        case BatchRetry.GaveUp<List<BatchWriter.HourOutput>> gaveUp -> {
-          recordFailure(batch, gaveUp.attempts(), gaveUp.error());
-          if (gaveUp.fatal() != null) {
-            lifecycle.fail(gaveUp.fatal());
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      recordFailure(batch, 1, e.getMessage());
-      lifecycle.fail(e.getMessage());
-    } finally {
-      if (lease != null) {
-        staging.giveBack(lease);
-      }
-    }
-  }
-
-  private BatchRetry.Waiting waiting(List<HourPartition> batch) {
-    return new BatchRetry.Waiting() {
-      @Override
-      public void retrying(int attempt, Duration backoff, String why) {
-        listener.on(new BackfillEvent.Retrying(id(), batch, attempt, backoff, why));
-        report("retrying hours from " + batch.getFirst() + " in " + backoff.toSeconds() + " s: " + why);
-      }
-
-      @Override
-      public void serverAway(int probe, Duration next, Duration serverWait, String sentence) {
-        listener.on(new BackfillEvent.Retrying(id(), batch, probe, next, sentence));
-        report("the server does not answer; the run waits for it (at most " + ServerOutage.words(serverWait)
-            + " in all), next try in " + Math.max(1, next.toSeconds()) + " s: " + sentence);
-      }
-    };
-  }
-
-  private void recordWritten(List<HourPartition> batch, List<BatchWriter.HourOutput> outputs, int attempt,
-      boolean carry) {
-    Instant now = Instant.now();
-    List<LedgerEntry> entries = new ArrayList<>();
-    for (BatchWriter.HourOutput o : outputs) {
-      LedgerEntry.State kind = carry ? LedgerEntry.State.CARRIED
-          : o.rows() == 0 ? LedgerEntry.State.EMPTIED : LedgerEntry.State.WRITTEN;
-      entries.add(new LedgerEntry(id(), o.hour(), kind, o.rows(), o.checksum(), attempt, now, ""));
-    }
-    store.recordHours(entries);
-    for (BatchWriter.HourOutput o : outputs) {
-      progress.written(o.hour(), o.rows());
-      listener.on(new BackfillEvent.HourWritten(id(), o.hour(), o.rows(), o.checksum(), carry));
-    }
-    report("");
-  }
-
-  private void recordFailure(List<HourPartition> batch, int attempts, String error) {
-    progress.failed(batch);
-    Instant now = Instant.now();
-    try {
-      store.recordHours(batch.stream().map(h -> new LedgerEntry(id(), h, LedgerEntry.State.FAILED, 0, 0, attempts,
-          now, error)).toList());
-    } catch (QueryFailedException e) {
-      // The server may be the thing that failed; the hours stay pending in the ledger and a resume retries them.
-    }
-    for (HourPartition h : batch) {
-      listener.on(new BackfillEvent.HourFailed(id(), h, error));
-    }
-    report("");
   }
 
   private void finish() {
