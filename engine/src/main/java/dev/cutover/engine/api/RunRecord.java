@@ -8,6 +8,10 @@ import java.time.Instant;
  * run's process is alive.
  *
  * @param repairId the repair the run belongs to: its boundary is the repair's pinned one
+ * @param processGone the engine found the run's process gone when it read this record: the run
+ *     executed in the reading process and has ended there, or it ran on the reading host under a
+ *     process id that no longer exists. The engine decides this where it reads runs, so that the
+ *     record stays a plain value.
  */
 public record RunRecord(
     String id,
@@ -25,25 +29,23 @@ public record RunRecord(
     Instant created,
     Instant heartbeat,
     RunState state,
-    String message) {
+    String message,
+    boolean processGone) {
+
+  /** A record as a run writes it: its own process is the one that writes, so it is not gone. */
+  public RunRecord(String id, String repairId, String specName, String specHash, String target, HourRange range,
+      HourPartition boundary, String parameters, String osUser, String host, long pid, String toolVersion,
+      Instant created, Instant heartbeat, RunState state, String message) {
+    this(id, repairId, specName, specHash, target, range, boundary, parameters, osUser, host, pid, toolVersion,
+        created, heartbeat, state, message, false);
+  }
 
   /**
-   * Whether the run's process is gone while the run was active: its heartbeat is stale, or it ran
-   * on this host and that process no longer exists, or it ran in this process and has ended here.
+   * Whether the run's process is gone while the run was active: its heartbeat is stale, or the
+   * engine found its process gone when it read the record ({@link #processGone()}).
    */
   public boolean interrupted(Instant now, java.time.Duration staleAfter) {
-    if (!state.active()) {
-      return false;
-    }
-    if (heartbeat.plus(staleAfter).isBefore(now)) {
-      return true;
-    }
-    boolean here = host.equals(dev.cutover.engine.ledger.Operator.host());
-    if (here && pid == ProcessHandle.current().pid()) {
-      // This process: the run has ended if it no longer executes here (its last state may not have been written).
-      return !dev.cutover.engine.ledger.LiveRuns.running(id);
-    }
-    return here && pid > 0 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+    return state.active() && (processGone || heartbeat.plus(staleAfter).isBefore(now));
   }
 
   /**
@@ -58,11 +60,11 @@ public record RunRecord(
   /** The record with the throttle it runs with now, as {@code parameters}. */
   public RunRecord withParameters(String newParameters, Instant now) {
     return new RunRecord(id, repairId, specName, specHash, target, range, boundary, newParameters, osUser, host, pid,
-        toolVersion, created, now, state, message);
+        toolVersion, created, now, state, message, processGone);
   }
 
   public RunRecord with(RunState newState, String newMessage, Instant now) {
     return new RunRecord(id, repairId, specName, specHash, target, range, boundary, parameters, osUser, host, pid,
-        toolVersion, created, now, newState, newMessage);
+        toolVersion, created, now, newState, newMessage, processGone);
   }
 }

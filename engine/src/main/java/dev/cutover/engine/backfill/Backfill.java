@@ -82,7 +82,8 @@ public final class Backfill {
       RunRecord resumed = new RunRecord(run.id(), run.repairId(), run.specName(), spec.sha256(), run.target(),
           run.range(), run.boundary(), parameters, Operator.user(), Operator.host(), ProcessHandle.current().pid(),
           run.toolVersion(), run.created(), Instant.now(), RunState.RUNNING, "resumed");
-      store.saveRun(resumed);
+      // A resume is a state change like any other: of two processes resuming at once, one wins.
+      store.replace(resumed);
       store.audit(runId, "resume", "resumed from " + run.state().name().toLowerCase() + " by " + Operator.user()
           + ", " + parameters);
       return launch(plan, resumed, run.range().list(), listener, repairs);

@@ -3,12 +3,22 @@ package dev.cutover.engine.backfill;
 import dev.cutover.engine.api.HourPartition;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.function.Predicate;
 
-/** How a run cuts its pending hours into batches, and the permits that bound how many run at once. */
+/** How a run cuts its pending hours into batches, and in which order it writes them. */
 final class Batches {
 
   private Batches() {}
+
+  /**
+   * The batches of {@code pending}: the hours the run recomputes first, those it carries from v1
+   * last, so that the carry is taken as late as the run allows. No batch mixes the two.
+   */
+  static List<List<HourPartition>> inOrder(List<HourPartition> pending, Predicate<HourPartition> computes, int size) {
+    List<List<HourPartition>> batches = new ArrayList<>(of(pending.stream().filter(computes).toList(), size));
+    batches.addAll(of(pending.stream().filter(computes.negate()).toList(), size));
+    return batches;
+  }
 
   /** Consecutive pending hours, at most {@code size} per batch. */
   static List<List<HourPartition>> of(List<HourPartition> pending, int size) {
@@ -25,30 +35,5 @@ final class Batches {
       out.add(current);
     }
     return out;
-  }
-
-  static String describe(Set<HourPartition> hours) {
-    List<HourPartition> list = new ArrayList<>(hours);
-    String shown = list.stream().limit(5).map(HourPartition::toString).reduce((a, b) -> a + ", " + b).orElse("");
-    return list.size() > 5 ? shown + " and " + (list.size() - 5) + " more" : shown;
-  }
-
-  /** A semaphore whose number of permits can change while it is in use. */
-  static final class Permits extends java.util.concurrent.Semaphore {
-    private int size;
-
-    Permits(int size) {
-      super(size);
-      this.size = size;
-    }
-
-    synchronized void resize(int newSize) {
-      if (newSize > size) {
-        release(newSize - size);
-      } else if (newSize < size) {
-        reducePermits(size - newSize);
-      }
-      size = newSize;
-    }
   }
 }

@@ -9,6 +9,7 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.sql.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,20 +24,33 @@ import java.util.TreeMap;
  * the audit trail. A second operator, or the same one after a crash, reads the same state.
  *
  * <p>Runs and ledger rows are versioned rows in ReplacingMergeTree tables, read with FINAL; the
- * audit trail only grows.
+ * audit trail only grows. A run's state changes by compare-and-set: each record of a run has a step,
+ * and only the writer that claims the next step ({@link RunClaims}) writes it. The row's version
+ * orders by step first, so a heartbeat written at an older step never outlives a newer state, not
+ * even when the server merges the rows.
  */
 public final class StateStore {
 
   /** A run whose heartbeat is older than this is taken to have lost its process. */
   public static final Duration STALE_AFTER = Duration.ofSeconds(45);
 
+  /**
+   * A step weighs more than any time-based version (microseconds since 1970 stay below 2^52 until
+   * 2112); rows written before steps existed are step 0 by this rule. A UInt64 version leaves room
+   * for 2047 steps per run.
+   */
+  private static final long STEP_WEIGHT = 1L << 52;
+  private static final long MAX_STEP = Long.MAX_VALUE / STEP_WEIGHT;
+
   private final Sql sql;
   private final Identifier database;
+  private final RunClaims claims;
   private volatile boolean present;
 
   public StateStore(Sql sql, String database) {
     this.sql = sql;
     this.database = Identifier.simple("database", database);
+    this.claims = new RunClaims(sql, this.database);
   }
 
   private String t(String table) {
@@ -71,10 +85,13 @@ public final class StateStore {
         + "id String, repair_id String, spec_name String, spec_hash String, target String, range_from DateTime('UTC'), "
         + "range_to DateTime('UTC'), boundary DateTime('UTC'), parameters String, os_user String, host String, "
         + "pid UInt64, tool_version String, created DateTime64(3, 'UTC'), heartbeat DateTime64(3, 'UTC'), state String, "
-        + "message String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY id");
+        + "message String, step UInt64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY id");
     // Runs recorded before repairs existed belong to none.
     sql.execute("add the repair to the runs table", "ALTER TABLE " + t("runs") + " ADD COLUMN IF NOT EXISTS repair_id "
         + "String AFTER id");
+    // Runs recorded before state changes were compare-and-set are at step 0.
+    sql.execute("add the step to the runs table", "ALTER TABLE " + t("runs") + " ADD COLUMN IF NOT EXISTS step "
+        + "UInt64 AFTER message");
     sql.execute("create the ledger table", "CREATE TABLE IF NOT EXISTS " + t("ledger") + " ("
         + "run_id String, hour DateTime('UTC'), state String, rows UInt64, checksum Int64, attempts UInt32, "
         + "at DateTime64(3, 'UTC'), error String, version UInt64) "
@@ -85,35 +102,55 @@ public final class StateStore {
     present = true;
   }
 
+  /**
+   * Writes a run's record at the step it is at (step 0 for a new run): a change that is no state
+   * change, such as its throttle. A state change goes through {@link #transition}.
+   */
   public void saveRun(RunRecord run) {
+    write(run, stored(run.id()).map(Stored::step).orElse(0L));
+  }
+
+  private void write(RunRecord run, long step) {
     sql.execute("record run " + run.id(), "INSERT INTO " + t("runs") + " (id, repair_id, spec_name, spec_hash, target, "
             + "range_from, range_to, boundary, parameters, os_user, host, pid, tool_version, created, heartbeat, state, "
-            + "message, version) VALUES (?, ?, ?, ?, ?, toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), "
-            + "?, ?, ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), fromUnixTimestamp64Milli(?, 'UTC'), ?, ?, ?)",
+            + "message, step, version) VALUES (?, ?, ?, ?, ?, toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), "
+            + "toDateTime(?, 'UTC'), ?, ?, ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), fromUnixTimestamp64Milli(?, 'UTC'), "
+            + "?, ?, ?, ?)",
         run.id(), run.repairId(), run.specName(), run.specHash(), run.target(), run.range().from().epochSecond(),
         run.range().to().epochSecond(), run.boundary().epochSecond(), run.parameters(), run.osUser(), run.host(),
         run.pid(), run.toolVersion(), run.created().toEpochMilli(), run.heartbeat().toEpochMilli(), run.state().name(),
-        run.message(), versionNow());
+        run.message(), step, step * STEP_WEIGHT + versionNow());
   }
 
   private static final String RUN_COLUMNS = "id, repair_id, spec_name, spec_hash, target, toUnixTimestamp(range_from), "
       + "toUnixTimestamp(range_to), toUnixTimestamp(boundary), parameters, os_user, host, pid, tool_version, "
-      + "toUnixTimestamp64Milli(created), toUnixTimestamp64Milli(heartbeat), state, message";
+      + "toUnixTimestamp64Milli(created), toUnixTimestamp64Milli(heartbeat), state, message, step";
 
+  /** A run's record with the step it was written at. */
+  private record Stored(RunRecord run, long step) {}
+
+  /** The record as read, with whether its process is gone decided here, where runs are read. */
   private static RunRecord run(ResultSet rs) throws SQLException {
-    return new RunRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+    RunRecord read = new RunRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
         new HourRange(HourPartition.ofEpochSecond(rs.getLong(6)), HourPartition.ofEpochSecond(rs.getLong(7))),
         HourPartition.ofEpochSecond(rs.getLong(8)), rs.getString(9), rs.getString(10), rs.getString(11),
         rs.getLong(12), rs.getString(13), Instant.ofEpochMilli(rs.getLong(14)), Instant.ofEpochMilli(rs.getLong(15)),
         RunState.valueOf(rs.getString(16)), rs.getString(17));
+    return new RunRecord(read.id(), read.repairId(), read.specName(), read.specHash(), read.target(), read.range(),
+        read.boundary(), read.parameters(), read.osUser(), read.host(), read.pid(), read.toolVersion(), read.created(),
+        read.heartbeat(), read.state(), read.message(), LiveRuns.processGone(read));
   }
 
-  public Optional<RunRecord> run(String id) {
+  private Optional<Stored> stored(String id) {
     if (!present()) {
       return Optional.empty();
     }
     return sql.query("read run " + id, "SELECT " + RUN_COLUMNS + " FROM " + t("runs") + " FINAL WHERE id = ?",
-        StateStore::run, id).stream().findFirst();
+        rs -> new Stored(run(rs), rs.getLong(18)), id).stream().findFirst();
+  }
+
+  public Optional<RunRecord> run(String id) {
+    return stored(id).map(Stored::run);
   }
 
   /** Runs, newest first; for one target when {@code target} is not null. */
@@ -132,20 +169,82 @@ public final class StateStore {
     return runs(target).stream().filter(r -> r.state().active() && !r.interrupted(now, STALE_AFTER)).findFirst();
   }
 
-  /** Moves a run to a new state, refusing transitions its state machine does not allow. */
+  /**
+   * Moves a run to a new state by compare-and-set: of two writers that move the same run at once,
+   * one wins and the other is refused. A transition the run's state machine does not allow is
+   * refused too.
+   *
+   * <pre>{@code
+   * RunRecord paused = store.transition(run, RunState.PAUSED, "paused by alice");
+   * }</pre>
+   *
+   * @throws StepRefusedException when another writer moved the run at the same moment; the
+   *     sentence names the run and the state it is in now
+   * @throws InvalidInputException when the run's state cannot become {@code to}
+   */
   public RunRecord transition(RunRecord run, RunState to, String message) {
-    RunRecord current = run(run.id()).orElse(run);
-    if (current.state() != to && !current.state().canBecome(to)) {
-      throw new InvalidInputException("run", "Run " + run.id() + " is " + current.state().name().toLowerCase()
-          + " and cannot become " + to.name().toLowerCase() + ".");
-    }
-    RunRecord next = current.with(to, message, Instant.now());
-    saveRun(next);
-    return next;
+    return advance(run, current -> current.with(to, message, Instant.now()));
   }
 
+  /**
+   * Records {@code next} as the run's new record, by the same compare-and-set as {@link
+   * #transition}: a resume, which also changes the process, the user and the throttle.
+   */
+  public RunRecord replace(RunRecord next) {
+    return advance(next, current -> next);
+  }
+
+  private RunRecord advance(RunRecord run, java.util.function.UnaryOperator<RunRecord> change) {
+    for (boolean retried = false; ; retried = true) {
+      Stored current = stored(run.id()).orElse(new Stored(run, 0));
+      RunRecord next = change.apply(current.run());
+      RunState from = current.run().state();
+      if (from != next.state() && !from.canBecome(next.state())) {
+        throw new InvalidInputException("run", "Run " + run.id() + " is " + words(from) + " and cannot become "
+            + words(next.state()) + ".");
+      }
+      long step = current.step() + 1;
+      if (step > MAX_STEP) {
+        throw new IllegalStateException("run " + run.id() + " changed state " + MAX_STEP + " times");
+      }
+      if (!claims.claim(run.id(), step, next.state())) {
+        if (!retried && stored(run.id()).map(Stored::step).orElse(0L) == current.step()
+            && claims.withdrawAbandoned(run.id(), step, STALE_AFTER)) {
+          continue;
+        }
+        throw lost(run.id(), step, next.state());
+      }
+      if (stored(run.id()).map(Stored::step).orElse(0L) != current.step()) {
+        // This writer read a step so old that its successor's claim was already dropped: the run moved on.
+        claims.withdraw(run.id(), step);
+        throw lost(run.id(), step, next.state());
+      }
+      write(next, step);
+      claims.forget(run.id(), step, next.state());
+      return next;
+    }
+  }
+
+  /** The refusal for a writer that lost: what the run is now, by the record or the winner's claim. */
+  private StepRefusedException lost(String runId, long step, RunState wanted) {
+    Optional<Stored> now = stored(runId);
+    String state = now.filter(s -> s.step() >= step).map(s -> words(s.run().state()))
+        .or(() -> claims.note(runId, step).map(n -> words(n.to())))
+        .or(() -> now.map(s -> words(s.run().state())))
+        .orElse("changed");
+    return new StepRefusedException("backfill", "Run " + runId + " is now " + state + ": another writer moved it at "
+        + "the same moment, so it did not become " + words(wanted) + ". Nothing was changed; look at the run again "
+        + "and decide.");
+  }
+
+  private static String words(RunState state) {
+    return state.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Refreshes an active run's heartbeat at the step it is at: it never undoes a state change. */
   public void heartbeat(RunRecord run) {
-    run(run.id()).filter(r -> r.state().active()).ifPresent(r -> saveRun(r.with(r.state(), r.message(), Instant.now())));
+    stored(run.id()).filter(s -> s.run().state().active())
+        .ifPresent(s -> write(s.run().with(s.run().state(), s.run().message(), Instant.now()), s.step()));
   }
 
   public void recordHours(List<LedgerEntry> entries) {

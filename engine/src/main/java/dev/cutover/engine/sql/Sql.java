@@ -1,5 +1,6 @@
 package dev.cutover.engine.sql;
 
+import dev.cutover.engine.api.ErrorCodes;
 import dev.cutover.engine.api.QueryFailedException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,7 +9,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -18,25 +18,6 @@ import javax.sql.DataSource;
  * retry can help.
  */
 public final class Sql {
-
-  /** Error codes after which the same statement may succeed on a later try. */
-  private static final Set<Integer> TRANSIENT = Set.of(
-      3, // UNEXPECTED_END_OF_FILE
-      159, // TIMEOUT_EXCEEDED
-      164, // READONLY (replica switching)
-      202, // TOO_MANY_SIMULTANEOUS_QUERIES
-      203, // NO_FREE_CONNECTION
-      209, // SOCKET_TIMEOUT
-      210, // NETWORK_ERROR
-      236, // ABORTED
-      241, // MEMORY_LIMIT_EXCEEDED
-      242, // TABLE_IS_READ_ONLY
-      252, // TOO_MANY_PARTS
-      319, // UNKNOWN_STATUS_OF_INSERT
-      425, // SYSTEM_ERROR
-      473, // DEADLOCK_AVOIDED
-      999, // KEEPER_EXCEPTION
-      1002); // UNKNOWN_EXCEPTION (the driver's code for a dropped connection)
 
   private final DataSource dataSource;
   private final Supplier<Optional<String>> whyLost;
@@ -105,7 +86,7 @@ public final class Sql {
   /** As {@link #failure}; a broken connection is told in the words of {@code whyLost} when it has some. */
   private QueryFailedException explained(String what, SQLException e) {
     QueryFailedException failed = failure(what, e);
-    if (!failed.retryable() || !isConnectionProblem(e) && e.getErrorCode() != 1002) {
+    if (!failed.retryable() || !isConnectionProblem(e) && e.getErrorCode() != ErrorCodes.UNKNOWN_EXCEPTION) {
       return failed;
     }
     return whyLost.get().map(why -> new QueryFailedException("Could not " + what + ": " + why
@@ -124,8 +105,8 @@ public final class Sql {
       queryId = m.group(1);
     }
     message = message.replaceAll("\\s*\\(queryId[^)]*\\)", "").replaceAll("\\s*\\(version [0-9.]+\\)", "").strip();
-    boolean unreachable = (code == 0 || code == 1002 || code == 209 || code == 210) && isConnectionProblem(e);
-    boolean transientFailure = TRANSIENT.contains(code) || unreachable;
+    boolean unreachable = ErrorCodes.TRANSPORT.contains(code) && isConnectionProblem(e);
+    boolean transientFailure = ErrorCodes.isTransient(code) || unreachable;
     String advice = transientFailure
         ? " This can pass; Cutover retries it."
         : " Fix the cause and run it again.";

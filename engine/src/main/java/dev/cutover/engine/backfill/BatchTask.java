@@ -1,0 +1,115 @@
+package dev.cutover.engine.backfill;
+
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillEvent.Listener;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.QueryFailedException;
+import dev.cutover.engine.ledger.StateStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Writes one batch of hours (recomputed into staging, or carried from v1) with the run's retries,
+ * and records the outcome of each hour in the ledger, in the run's progress and to the listener.
+ * A failure that no retry cures is handed to {@code fatal}, which ends the run.
+ */
+final class BatchTask {
+
+  /** The parts of the run a batch works with. */
+  record Context(String runId, StateStore store, BatchWriter writer, Carrier carrier, StagingPool staging,
+      BatchRetry retry, RunProgress progress, Listener listener, Consumer<String> report, Consumer<String> fatal) {}
+
+  private final Context run;
+  private final List<HourPartition> batch;
+  private final boolean carry;
+
+  BatchTask(Context run, List<HourPartition> batch, boolean carry) {
+    this.run = run;
+    this.batch = batch;
+    this.carry = carry;
+  }
+
+  void write() {
+    StagingPool.Lease lease = null;
+    try {
+      lease = carry ? null : run.staging().take();
+      StagingPool.Lease table = lease;
+      run.listener().on(new BackfillEvent.BatchStarted(run.runId(), batch));
+      // A fresh staging table may hold a crashed process's rows, and any try after the first may find
+      // rows a failed insert left: either empties staging first.
+      var outcome = run.retry().run((attempt, triedBefore) -> carry ? run.carrier().carry(batch)
+          : run.writer().write(table.table(), batch, table.fresh() || triedBefore), waiting());
+      switch (outcome) {
+        case BatchRetry.Done<List<BatchWriter.HourOutput>> done -> recordWritten(done.value(), done.attempt());
+        case BatchRetry.GaveUp<List<BatchWriter.HourOutput>> gaveUp -> {
+          recordFailure(gaveUp.attempts(), gaveUp.error());
+          if (gaveUp.fatal() != null) {
+            run.fatal().accept(gaveUp.fatal());
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      recordFailure(1, e.getMessage());
+      run.fatal().accept(e.getMessage());
+    } finally {
+      if (lease != null) {
+        run.staging().giveBack(lease);
+      }
+    }
+  }
+
+  private BatchRetry.Waiting waiting() {
+    return new BatchRetry.Waiting() {
+      @Override
+      public void retrying(int attempt, Duration backoff, String why) {
+        run.listener().on(new BackfillEvent.Retrying(run.runId(), batch, attempt, backoff, why));
+        run.report().accept("retrying hours from " + batch.getFirst() + " in " + backoff.toSeconds() + " s: " + why);
+      }
+
+      @Override
+      public void serverAway(int probe, Duration next, Duration serverWait, String sentence) {
+        run.listener().on(new BackfillEvent.Retrying(run.runId(), batch, probe, next, sentence));
+        run.report().accept("the server does not answer; the run waits for it (at most "
+            + ServerOutage.words(serverWait) + " in all), next try in " + Math.max(1, next.toSeconds()) + " s: "
+            + sentence);
+      }
+    };
+  }
+
+  private void recordWritten(List<BatchWriter.HourOutput> outputs, int attempt) {
+    Instant now = Instant.now();
+    List<LedgerEntry> entries = new ArrayList<>();
+    for (BatchWriter.HourOutput o : outputs) {
+      LedgerEntry.State kind = carry ? LedgerEntry.State.CARRIED
+          : o.rows() == 0 ? LedgerEntry.State.EMPTIED : LedgerEntry.State.WRITTEN;
+      entries.add(new LedgerEntry(run.runId(), o.hour(), kind, o.rows(), o.checksum(), attempt, now, ""));
+    }
+    run.store().recordHours(entries);
+    for (BatchWriter.HourOutput o : outputs) {
+      run.progress().written(o.hour(), o.rows());
+      run.listener().on(new BackfillEvent.HourWritten(run.runId(), o.hour(), o.rows(), o.checksum(), carry));
+    }
+    run.report().accept("");
+  }
+
+  private void recordFailure(int attempts, String error) {
+    run.progress().failed(batch);
+    Instant now = Instant.now();
+    try {
+      run.store().recordHours(batch.stream().map(h -> new LedgerEntry(run.runId(), h, LedgerEntry.State.FAILED, 0, 0,
+          attempts, now, error)).toList());
+    } catch (QueryFailedException e) {
+      // The server may be the thing that failed; the hours stay pending in the ledger and a resume retries them.
+    }
+    for (HourPartition h : batch) {
+      run.listener().on(new BackfillEvent.HourFailed(run.runId(), h, error));
+    }
+    run.report().accept("");
+  }
+}

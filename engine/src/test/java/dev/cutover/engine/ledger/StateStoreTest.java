@@ -1,0 +1,175 @@
+package dev.cutover.engine.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.testing.TestEngine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A run's state changes by compare-and-set on the server: of two writers at once, one wins. */
+class StateStoreTest {
+
+  private Database db;
+  private Sql sql;
+  private String database;
+
+  @BeforeEach
+  void database() {
+    db = TestEngine.freshDatabase(StateStoreTest.class);
+    sql = new Sql(db.dataSource());
+    database = db.server().database();
+    new StateStore(sql, database).ensureSchema();
+  }
+
+  @AfterEach
+  void close() {
+    db.close();
+  }
+
+  private RunRecord running(String id) {
+    HourPartition h = HourPartition.containing(Instant.now()).plusHours(-48);
+    Instant now = Instant.now();
+    RunRecord run = new RunRecord(id, "repair-1", "visits", "sha", "db.visits_v2", new HourRange(h, h.plusHours(24)),
+        h.plusHours(24), "", "alice", "elsewhere", 1, "test", now, now, RunState.RUNNING, "started");
+    new StateStore(sql, database).saveRun(run);
+    return run;
+  }
+
+  /**
+   * Two processes (two stores) move the same run at the same moment, one to succeeded and one to
+   * failed. Whatever the interleaving, exactly one wins: the other is refused because it lost the
+   * race, or because it came second and the run can no longer make its move. Without the
+   * compare-and-set both read "running", both wrote, and both were told they had won.
+   */
+  @Test
+  void twoTransitionsAtOnceLeaveExactlyOneWinner() throws Exception {
+    int raced = 0;
+    for (int round = 0; round < 12; round++) {
+      String id = "race-" + round;
+      RunRecord run = running(id);
+      CyclicBarrier together = new CyclicBarrier(2);
+      List<Future<RunRecord>> moves = new ArrayList<>();
+      for (RunState to : List.of(RunState.SUCCEEDED, RunState.FAILED)) {
+        StateStore store = new StateStore(sql, database);
+        FutureTask<RunRecord> move = new FutureTask<>(() -> {
+          together.await();
+          return store.transition(run, to, to.name().toLowerCase() + " by the test");
+        });
+        Thread.ofVirtual().start(move);
+        moves.add(move);
+      }
+      List<RunRecord> won = new ArrayList<>();
+      List<Throwable> refused = new ArrayList<>();
+      for (Future<RunRecord> move : moves) {
+        try {
+          won.add(move.get());
+        } catch (ExecutionException e) {
+          refused.add(e.getCause());
+        }
+      }
+      assertEquals(1, won.size(), "round " + round + ": winners " + won + ", refusals " + refused);
+      Throwable loser = refused.getFirst();
+      assertTrue(loser instanceof StepRefusedException || loser instanceof InvalidInputException, loser.toString());
+      RunState stored = new StateStore(sql, database).run(id).orElseThrow().state();
+      assertEquals(won.getFirst().state(), stored, "the winner's state is the one recorded");
+      if (loser instanceof StepRefusedException refusal) {
+        raced++;
+        assertEquals("Run " + id + " is now " + stored.name().toLowerCase() + ": another writer moved it at the same "
+            + "moment, so it did not become " + (stored == RunState.FAILED ? "succeeded" : "failed") + ". Nothing was "
+            + "changed; look at the run again and decide.", refusal.getMessage());
+      }
+    }
+    assertTrue(raced > 0, "no round raced; the test did not exercise the compare-and-set");
+  }
+
+  /**
+   * The window of the race made deterministic: another writer has claimed the next step and not yet
+   * written its record. A transition now is refused with a sentence naming the run and what the
+   * other writer made of it, and the record is left as the other writer will write it.
+   */
+  @Test
+  void aTransitionWhileAnotherWriterHoldsTheNextStepIsRefusedByName() {
+    RunRecord run = running("held");
+    assertTrue(new RunClaims(sql, dev.cutover.engine.api.Identifier.simple("database", database))
+        .claim("held", 1, RunState.PAUSED));
+    StateStore store = new StateStore(sql, database);
+    StepRefusedException refused = assertThrows(StepRefusedException.class,
+        () -> store.transition(run, RunState.CANCELLED, "cancelled by the test"));
+    assertEquals("Run held is now paused: another writer moved it at the same moment, so it did not become "
+        + "cancelled. Nothing was changed; look at the run again and decide.", refused.getMessage());
+    assertEquals(RunState.RUNNING, store.run("held").orElseThrow().state());
+  }
+
+  /**
+   * A writer that claimed a step and died before writing its record would block the run for good;
+   * once its claim is older than a heartbeat's staleness, the next writer withdraws it and moves on.
+   */
+  @Test
+  void aClaimWhoseWriterNeverWroteIsWithdrawnOnceItIsStale() {
+    RunRecord run = running("abandoned");
+    sql.execute("plant an abandoned claim", "CREATE TABLE `" + database + "`.`" + RunClaims.name("abandoned", 1)
+        + "` (v UInt8) ENGINE = Null COMMENT 'PAUSED " + Instant.now().minus(Duration.ofHours(1)).toEpochMilli() + "'");
+    StateStore store = new StateStore(sql, database);
+    assertEquals(RunState.CANCELLED, store.transition(run, RunState.CANCELLED, "cancelled by the test").state());
+    assertEquals(RunState.CANCELLED, store.run("abandoned").orElseThrow().state());
+  }
+
+  /** A heartbeat rewrites the record at its step: even after the server merges the rows, the newer state stands. */
+  @Test
+  void aHeartbeatNeverUndoesAStateChange() {
+    RunRecord run = running("beating");
+    StateStore store = new StateStore(sql, database);
+    store.heartbeat(run);
+    store.transition(run, RunState.PAUSED, "paused by the test");
+    store.heartbeat(run);
+    sql.execute("merge the runs", "OPTIMIZE TABLE `" + database + "`.runs FINAL");
+    RunRecord read = store.run("beating").orElseThrow();
+    assertEquals(RunState.PAUSED, read.state());
+    assertEquals(List.of(), sql.query("list claims", "SELECT name FROM system.tables WHERE database = ? AND "
+        + "startsWith(name, 'run__beating__s') AND name != 'run__beating__s1'", rs -> rs.getString(1), database));
+  }
+
+  /** Whether this process still runs a run is the engine's to say when it reads the record. */
+  @Test
+  void aRunOfThisProcessThatNoLongerExecutesHereReadsAsInterrupted() {
+    HourPartition h = HourPartition.containing(Instant.now()).plusHours(-48);
+    Instant now = Instant.now();
+    RunRecord mine = new RunRecord("mine", "repair-1", "visits", "sha", "db.visits_v2", new HourRange(h, h.plusHours(1)),
+        h.plusHours(1), "", "alice", Operator.host(), ProcessHandle.current().pid(), "test", now, now, RunState.RUNNING,
+        "started");
+    StateStore store = new StateStore(sql, database);
+    store.saveRun(mine);
+    LiveRuns.started("mine");
+    try {
+      assertFalse(store.run("mine").orElseThrow().interrupted(Instant.now(), StateStore.STALE_AFTER));
+      assertEquals("running", store.run("mine").orElseThrow().shownState(Instant.now()));
+    } finally {
+      LiveRuns.ended("mine");
+    }
+    RunRecord ended = store.run("mine").orElseThrow();
+    assertTrue(ended.processGone());
+    assertEquals("interrupted", ended.shownState(Instant.now()));
+    assertInstanceOf(RunRecord.class, ended);
+  }
+}
