@@ -30,9 +30,9 @@ final class RepairRules {
   }
 
   /** The boundary asked for is the one the repair pinned, when it pinned one. */
-  void requireBoundary(Repair r, HourPartition asked) {
+  void requireBoundary(Repair r, HourPartition asked, String step) {
     if (r.boundary().isPresent() && !r.boundary().get().equals(asked)) {
-      throw refusals.pinned(r, asked);
+      throw refusals.pinned(r, asked, step);
     }
   }
 
@@ -46,7 +46,7 @@ final class RepairRules {
   /** A backfill of {@code plan} may take {@code r}: free, same boundary, same transform, consumers on v1. */
   void requireBackfill(Repair r, Plan plan) {
     requireFree(r, "backfill");
-    requireBoundary(r, plan.boundary());
+    requireBoundary(r, plan.boundary(), "backfill");
     requireTransform(r);
     if (!r.phase().backfillAllowed()) {
       throw refusals.backfillAfterCutover(r);

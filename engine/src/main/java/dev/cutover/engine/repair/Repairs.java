@@ -231,8 +231,12 @@ public final class Repairs {
     rules.requireTransform(r);
   }
 
-  /** The sentence that refuses a boundary other than the pinned one. */
-  public String pinned(Repair r, HourPartition asked) {
-    return refusals.pinnedSentence(r, asked);
+  /**
+   * Requires the boundary the repair pinned, when it pinned one.
+   *
+   * @throws dev.cutover.engine.api.BoundaryPinnedException naming the pinned hour and {@code asked}
+   */
+  public void requireBoundary(Repair r, HourPartition asked, String step) {
+    rules.requireBoundary(r, asked, step);
   }
 }
