@@ -48,9 +48,8 @@ final class SideEffectsCheck {
       return new Check("side effects", Status.FAIL, "These dependents react to writes: " + String.join(", ", open)
           + ". The backfill writes only the target by REPLACE PARTITION, which fires no materialized view, but "
           + "anything that reads these tables must not re-emit effects for replayed history.",
-          "Review each one, then acknowledge it by name: add " + found.stream().filter(d -> !d.acknowledged())
-              .map(d -> "--acknowledge " + d.name()).collect(Collectors.joining(" "))
-              + " on the command line, or tick it under \"Reviewed dependents\" on the Plan screen.");
+          "Review each one, then acknowledge it by name among the reviewed dependents: " + found.stream()
+              .filter(d -> !d.acknowledged()).map(Dependent::name).collect(Collectors.joining(", ")) + ".");
     }
     return new Check("side effects", Status.WARN, "Acknowledged dependents: " + String.join(", ", dependents) + ".", "");
   }

@@ -111,8 +111,8 @@ class PreflightTest {
     assertEquals(Status.FAIL, blocked.status());
     assertTrue(blocked.finding().startsWith("These dependents react to writes: " + world.database + ".alerts_mv (reads visits_v1)."),
         blocked.finding());
-    assertEquals("Review each one, then acknowledge it by name: add --acknowledge " + world.database + ".alerts_mv on "
-        + "the command line, or tick it under \"Reviewed dependents\" on the Plan screen.", blocked.fix());
+    assertEquals("Review each one, then acknowledge it by name among the reviewed dependents: " + world.database
+        + ".alerts_mv.", blocked.fix());
     assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", false)),
         run(world.spec(), List.of()).dependents(), "the dependents come as a list to acknowledge by name");
     PreflightReport again = run(world.spec(), List.of(world.database + ".alerts_mv"));
