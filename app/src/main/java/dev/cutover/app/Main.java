@@ -49,7 +49,8 @@ import picocli.CommandLine.Mixin;
     exitCodeList = {
         "0:success", "1:internal error", "2:bad input", "3:could not connect, or the server is unsuitable",
         "4:the embedded engine could not be fetched or started", "5:a statement failed on the server",
-        "6:a check found a blocking problem", "7:the console cannot open a window (no desktop session)",
+        "6:a check found a blocking problem, or a step was refused", "7:the console cannot open a window (no desktop session)",
+        "8:another process holds the repair or the target; try again later",
         "130:interrupted"})
 public final class Main implements Callable<Integer> {
 
@@ -140,19 +141,26 @@ public final class Main implements Callable<Integer> {
 
   /**
    * The engine speaks of a start, a boundary or a reason, not of options; on the command line the
-   * option that holds the refused value is named after the sentence, when the command has one.
+   * option that holds the refused value, or that lifts a refusal, is named after the sentence, when
+   * the command has one.
    */
   private static final java.util.Set<String> HINTED = java.util.Set.of("confirm", "reason", "from", "to", "hours",
-      "user");
+      "user", "concurrency", "batch-hours", "max-threads", "priority", "attempts", "server-wait", "force",
+      "acknowledge");
 
   static String optionHint(CutoverException e, CommandLine commandLine) {
-    if (!(e instanceof dev.cutover.engine.api.InvalidInputException invalid) || e.getMessage().contains("--")
-        || !HINTED.contains(invalid.field())) {
+    if (e.getMessage().contains("--")) {
       return "";
     }
-    String field = invalid.field().equals("hours") ? "hour" : invalid.field();
-    var option = commandLine.getCommandSpec().findOption("--" + field);
-    return option == null ? "" : " (option " + option.longestName() + ")";
+    List<String> fields = switch (e) {
+      case dev.cutover.engine.api.InvalidInputException invalid -> List.of(invalid.field());
+      case dev.cutover.engine.api.StepRefusedException refused -> refused.fields();
+      default -> List.of();
+    };
+    List<String> options = fields.stream().filter(HINTED::contains).map(f -> f.equals("hours") ? "hour" : f)
+        .map(f -> commandLine.getCommandSpec().findOption("--" + f)).filter(java.util.Objects::nonNull)
+        .map(CommandLine.Model.OptionSpec::longestName).toList();
+    return options.isEmpty() ? "" : " (option" + (options.size() == 1 ? " " : "s ") + String.join(", ", options) + ")";
   }
 
   @Override

@@ -117,7 +117,8 @@ class BadInputTest {
             + edge.plusHours(-5) + "; the backfill writes only hours before the boundary (the live writer owns the "
             + "rest). Leave the end out or give " + edge.plusHours(-5) + " or earlier. (option --to)",
             "--boundary", edge.plusHours(-5).toString(), "--to", edge.plusHours(-3).toString()),
-        backfill("a concurrency of zero", () -> "--concurrency is 0; give a whole number from 1 to 32.",
+        backfill("a concurrency of zero", () -> "The concurrency is 0; give a whole number from 1 to 32. "
+            + "(option --concurrency)",
             "--concurrency", "0"),
         backfill("an affected window past the boundary", () -> "The affected window "
             + new HourRange(first.plusHours(10), latest.plusHours(1)) + " ends after the boundary " + latest

@@ -1,8 +1,10 @@
 package dev.cutover.app.cli;
 
+import dev.cutover.engine.api.BoundaryPinnedException;
 import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.EmbeddedEngineException;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.StepRefusedException;
@@ -13,13 +15,17 @@ import dev.cutover.engine.api.StepRefusedException;
  * <ul>
  *   <li>0 success
  *   <li>1 an unexpected internal error (a bug: the message says where)
- *   <li>2 bad input: an option, a date, a name, a spec
+ *   <li>2 bad input: an option, a date, a name, a spec; also a boundary other than the one the repair
+ *       pinned ({@link BoundaryPinnedException}), which the operator changes in the command
  *   <li>3 could not connect, or the server is unsuitable
  *   <li>4 the embedded engine could not be fetched or started
  *   <li>5 a statement failed on the server
  *   <li>6 a step was refused in the state it found, or a check found a blocking problem: a closed gate,
- *       a repair or target held by another process, a failed preflight, a red reconciliation
+ *       a phase of the repair that does not allow the step, a failed preflight, a red reconciliation
  *   <li>7 the console cannot open its window: no desktop session (no display); the command line still works
+ *   <li>8 another process holds the repair or the target (a backfill run, a cutover, a rollback, a drop
+ *       of v1): nothing was changed, and the same command can succeed once it ends, so a script may retry
+ *       it later ({@link HeldByAnotherProcessException})
  *   <li>130 interrupted
  * </ul>
  */
@@ -33,6 +39,7 @@ public final class ExitCodes {
   public static final int QUERY = 5;
   public static final int BLOCKED = 6;
   public static final int NO_DESKTOP = 7;
+  public static final int HELD = 8;
   public static final int INTERRUPTED = 130;
 
   private ExitCodes() {}
@@ -43,6 +50,8 @@ public final class ExitCodes {
       case ConnectionFailedException c -> CONNECTION;
       case EmbeddedEngineException s -> EMBEDDED;
       case QueryFailedException q -> QUERY;
+      case HeldByAnotherProcessException h -> HELD;
+      case BoundaryPinnedException p -> INPUT;
       case StepRefusedException r -> BLOCKED;
     };
   }

@@ -47,6 +47,12 @@ final class Render {
       }
     }
     List<String> out = new ArrayList<>(t.lines());
+    List<String> open = r.dependents().stream().filter(d -> !d.acknowledged()).map(d -> "--acknowledge " + d.name())
+        .toList();
+    if (!open.isEmpty()) {
+      // The engine names the dependents; the options that acknowledge them are this command line's words.
+      out.add("To acknowledge " + (open.size() == 1 ? "it" : "them") + " here, add " + String.join(" ", open) + ".");
+    }
     out.add(r.passed() ? "Preflight passed." : "Preflight failed: " + r.failures().size()
         + (r.failures().size() == 1 ? " check blocks" : " checks block") + " the backfill.");
     return out;

@@ -33,16 +33,26 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
       throw new InvalidInputException("throttle", "Throttle limits cannot be negative; use 0 for no limit.");
     }
     if (serverWait.isNegative() || serverWait.compareTo(Duration.ofHours(24)) > 0) {
-      throw new InvalidInputException("server-wait", "--server-wait is " + serverWait.toMinutes() + " minutes; give "
+      throw new InvalidInputException("server-wait", "The wait for a server that does not answer is " + serverWait.toMinutes() + " minutes; give "
           + "a whole number of minutes from 0 (stop at once) to 1440 (a day).");
     }
   }
 
   private static void check(String field, long value, long min, long max) {
     if (value < min || value > max) {
-      throw new InvalidInputException(field, "--" + field + " is " + value + "; give a whole number from " + min
+      throw new InvalidInputException(field, words(field) + " is " + value + "; give a whole number from " + min
           + " to " + max + ".");
     }
+  }
+
+  /** The setting in words, for a sentence: the field name is the command line's or the form's business. */
+  private static String words(String field) {
+    return switch (field) {
+      case "batch-hours" -> "The number of hours per batch";
+      case "max-threads" -> "The thread limit per statement (max_threads)";
+      case "attempts" -> "The number of attempts per batch";
+      default -> "The " + field;
+    };
   }
 
   /**

@@ -13,6 +13,7 @@ package dev.cutover.engine.api;
  *   case ConnectionFailedException c -> 3;
  *   case EmbeddedEngineException s -> 4;
  *   case QueryFailedException q -> 5;
+ *   case HeldByAnotherProcessException h -> 8; // try again later
  *   case StepRefusedException r -> 6;
  * };
  * }</pre>

@@ -6,7 +6,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
-import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.StateStore;
@@ -114,9 +114,9 @@ public final class Backfill {
       throw new InvalidInputException("resume", "Run " + runId + " already succeeded; there is nothing to resume.");
     }
     if (run.state().active() && !run.interrupted(Instant.now(), StateStore.STALE_AFTER)) {
-      throw new StepRefusedException("resume", "Run " + runId + " is still " + run.state().name().toLowerCase()
-          + " (its process answered " + java.time.Duration.between(run.heartbeat(), Instant.now()).toSeconds()
-          + " s ago on " + run.host() + "); wait for it, or cancel it there.");
+      throw HeldByAnotherProcessException.of("resume", run, "Run " + runId + " is still "
+          + run.state().name().toLowerCase() + " (its process answered " + java.time.Duration.between(run.heartbeat(),
+          Instant.now()).toSeconds() + " s ago on " + run.host() + ");", "wait for it, or cancel it there.");
     }
     var open = new Repairs(sql, store, spec).open();
     if (open.isEmpty() || !open.get().id().equals(run.repairId())) {

@@ -69,8 +69,8 @@ public final class Planner {
     checkNames(tables);
     Optional<Repair> repair = repairs.open();
     Optional<HourPartition> pinned = repair.flatMap(Repair::boundary);
-    if (pinned.isPresent() && boundary.isPresent() && !boundary.get().equals(pinned.get())) {
-      throw new InvalidInputException("boundary", repairs.pinned(repair.get(), boundary.get()));
+    if (pinned.isPresent() && boundary.isPresent()) {
+      repairs.requireBoundary(repair.get(), boundary.get(), "plan");
     }
     repair.ifPresent(repairs::requireTransform);
     LiveReader reader = new LiveReader(sql, spec);
@@ -142,11 +142,11 @@ public final class Planner {
     }
     if (range.to().isBefore(affected.to())) {
       throw new InvalidInputException("affected", "The affected window " + affected + " ends after the range "
-          + range + " of this backfill; end it at " + range.to() + " or earlier, or widen the range with --to.");
+          + range + " of this backfill; end it at " + range.to() + " or earlier, or widen the range's end.");
     }
     if (affected.from().isBefore(range.from())) {
       throw new InvalidInputException("affected", "The affected window " + affected + " starts before the range "
-          + range + " of this backfill; start it at " + range.from() + " or later, or widen the range with --from.");
+          + range + " of this backfill; start it at " + range.from() + " or later, or widen the range's start.");
     }
   }
 

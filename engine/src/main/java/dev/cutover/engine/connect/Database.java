@@ -125,8 +125,8 @@ public final class Database implements AutoCloseable {
   private static ConnectionFailedException invisibleDatabase(ConnectionProfile profile, String user) {
     return new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address() + " accepts user '"
         + user + "' but does not show it the database '" + profile.database() + "': this user has no right to it. "
-        + "Connect as a user that may read and write that database. If this is Cutover's embedded server, leave out "
-        + "--jdbc-url and give its --data-dir instead: Cutover then connects as its own user, operator, with the "
+        + "Connect as a user that may read and write that database. If this is Cutover's embedded server, connect to "
+        + "it by its data directory instead of a JDBC URL: Cutover then connects as its own user, operator, with the "
         + "password in access/operator.secret of that folder.", null);
   }
 

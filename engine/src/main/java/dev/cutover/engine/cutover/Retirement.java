@@ -5,7 +5,10 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.Retention;
-import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.GateClosedException;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
+import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
 import dev.cutover.engine.backfill.Backfill;
@@ -83,34 +86,36 @@ public final class Retirement {
   public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
     Retention r = retention();
     if (r.droppedAt().isPresent()) {
-      throw new InvalidInputException("drop-v1", spec.liveTable() + " was dropped already, at " + r.droppedAt().get()
-          + ".");
+      throw new PhaseRefusedException("drop-v1", Optional.of(RepairPhase.V1_DROPPED), "v1 kept", spec.liveTable()
+          + " was dropped already, at " + r.droppedAt().get() + ".", "");
     }
     if (r.cutoverAt().isEmpty()) {
-      throw new StepRefusedException("drop-v1", "Consumers still read " + spec.liveTable() + "; v1 can be dropped "
-          + "only after the cutover.");
+      throw new PhaseRefusedException("drop-v1", Optional.empty(), "consumers on v2", "Consumers still read "
+          + spec.liveTable() + "; v1 can be dropped only after the cutover.", "");
     }
     if (r.keepUntil().get().isAfter(Instant.now()) && !force) {
-      throw new StepRefusedException("drop-v1", "v1 must be kept until " + r.keepUntil().get() + " (the longest "
-          + "consumer cache, " + r.longestCacheConsumer() + " " + r.longestCache().toHours() + " h, plus the "
-          + "reconciliation window " + r.reconciliationWindow().toHours() + " h and a margin of " + r.margin().toHours()
-          + " h); dropping it earlier removes the rollback. Wait, or force it with a written reason (--force --reason "
-          + "\"…\" on the command line; the reason field of the console's confirmation).");
+      String kept = "v1 must be kept until " + r.keepUntil().get() + " (the longest consumer cache, "
+          + r.longestCacheConsumer() + " " + r.longestCache().toHours() + " h, plus the reconciliation window "
+          + r.reconciliationWindow().toHours() + " h and a margin of " + r.margin().toHours() + " h)";
+      throw new GateClosedException("drop-v1", List.of(new Gate.Condition("retention horizon", false, kept)), kept
+          + "; dropping it earlier removes the rollback.", "Wait, or force the drop with a written reason.",
+          List.of("force", "reason"));
     }
     if (force && (reason == null || reason.isBlank())) {
       throw new InvalidInputException("reason", "Dropping v1 before its retention horizon needs a written reason "
-          + "(why it cannot wait), which goes to the audit trail: add --reason \"…\".");
+          + "(why it cannot wait), which goes to the audit trail.");
     }
     List<V1Reader> readers = new V1Readers(sql, spec, view.handle()).find();
     List<V1Reader> open = readers.stream().filter(u -> !acknowledged.contains(u.name())).toList();
     if (!open.isEmpty()) {
       boolean one = open.size() == 1;
-      throw new StepRefusedException("drop-v1", (one ? "This table still uses " : "These tables still use ")
-          + spec.database() + "." + spec.liveTable() + (one ? " and breaks" : " and break") + " when it is dropped: "
-          + open.stream()
-          .map(V1Reader::toString).collect(java.util.stream.Collectors.joining(", ")) + ". Repoint or drop "
-          + (one ? "it" : "each") + " first, or acknowledge " + (one ? "it" : "each")
-          + " by name (--acknowledge " + open.getFirst().name() + ") to drop v1 anyway.");
+      String uses = (one ? "This table still uses " : "These tables still use ") + spec.database() + "."
+          + spec.liveTable() + (one ? " and breaks" : " and break") + " when it is dropped: " + open.stream()
+          .map(V1Reader::toString).collect(java.util.stream.Collectors.joining(", ")) + ".";
+      throw new GateClosedException("drop-v1", open.stream().map(u -> new Gate.Condition("v1 reader acknowledged",
+          false, u.toString())).toList(), uses, "Repoint or drop " + (one ? "it" : "each") + " first, or acknowledge "
+          + (one ? "it" : "each") + " by name (" + open.stream().map(V1Reader::name)
+          .collect(java.util.stream.Collectors.joining(", ")) + ") to drop v1 anyway.", List.of("acknowledge"));
     }
     Repairs repairs = new Repairs(sql, state, spec);
     Repair held = repairs.claim(Repair.Operation.DROP_V1, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
@@ -142,8 +147,8 @@ public final class Retirement {
   public List<String> cleanup() {
     var active = state.activeRun(Backfill.target(spec), Instant.now());
     if (active.isPresent()) {
-      throw new StepRefusedException("cleanup", "Run " + active.get().id() + " is still running on "
-          + Backfill.target(spec) + " and uses its staging tables; clean up after it ends.");
+      throw HeldByAnotherProcessException.of("cleanup", active.get(), "Run " + active.get().id() + " is still running "
+          + "on " + Backfill.target(spec) + " and uses its staging tables;", "clean up after it ends.");
     }
     List<String> names = sql.query("list leftover tables", "SELECT name FROM system.tables WHERE database = ? AND "
         + "(startsWith(name, ?) OR startsWith(name, ?))", rs -> rs.getString(1), spec.database().name(),

@@ -10,7 +10,8 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
-import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.GateClosedException;
+import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
@@ -70,8 +71,9 @@ public final class Swap {
   public SwapResult cutover(String confirmation) {
     confirm(confirmation, "cutover");
     if (view.reads() == Version.V2) {
-      throw new StepRefusedException(Gate.CUTOVER, "Consumers already read " + spec.targetTable() + " through "
-          + spec.consumerView() + "; a second cutover would switch them back. Use rollback for that.");
+      throw new PhaseRefusedException(Gate.CUTOVER, Optional.empty(), "consumers on v1", "Consumers already read "
+          + spec.targetTable() + " through " + spec.consumerView() + "; a second cutover would switch them back.",
+          "Use rollback for that.");
     }
     Repair held = repairs.claim(Repair.Operation.CUTOVER, RepairPhase::cutoverAllowed, "its history backfilled and "
         + "consumers on v1");
@@ -80,8 +82,7 @@ public final class Swap {
       Gate gate = gates.cutover(Optional.of(held), true);
       if (!gate.open()) {
         held = repairs.release(held, "the cutover gate was closed: " + unmet(gate));
-        throw new StepRefusedException(Gate.CUTOVER, gate.refusal(), gate.unmet().stream().map(c -> c.name() + ": "
-            + c.detail()).toList(), Optional.empty());
+        throw GateClosedException.of(gate);
       }
       // The open gate saw each milestone in the data: they are recorded in order before consumers switch.
       for (RepairPhase milestone : List.of(RepairPhase.LIVE_FROM_B, RepairPhase.OVERLAP, RepairPhase.RECONCILED)) {
@@ -110,12 +111,14 @@ public final class Swap {
     confirm(confirmation, "rollback");
     Version current = view.reads();
     if (!view.liveExists()) {
-      throw new StepRefusedException(Gate.ROLLBACK, spec.liveTable() + " was dropped: consumers of "
-          + spec.consumerView() + " read " + spec.targetTable() + " for good, and there is no version to roll back to.");
+      throw new PhaseRefusedException(Gate.ROLLBACK, Optional.empty(), "v1 kept", spec.liveTable()
+          + " was dropped: consumers of " + spec.consumerView() + " read " + spec.targetTable() + " for good, and "
+          + "there is no version to roll back to.", "");
     }
     if (current != Version.V2) {
-      throw new StepRefusedException(Gate.ROLLBACK, "Consumers read " + (current == Version.V1 ? spec.liveTable()
-          : "neither version") + " through " + spec.consumerView() + "; there is no cutover to roll back.");
+      throw new PhaseRefusedException(Gate.ROLLBACK, Optional.empty(), "consumers on v2", "Consumers read "
+          + (current == Version.V1 ? spec.liveTable() : "neither version") + " through " + spec.consumerView()
+          + "; there is no cutover to roll back.", "");
     }
     Repair held = repairs.claim(Repair.Operation.ROLLBACK, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
     try {
@@ -123,8 +126,7 @@ public final class Swap {
       Gate gate = gates.rollback(Optional.of(held), true);
       if (!gate.open()) {
         held = repairs.release(held, "the rollback gate was closed: " + unmet(gate));
-        throw new StepRefusedException(Gate.ROLLBACK, gate.refusal(), gate.unmet().stream().map(c -> c.name() + ": "
-            + c.detail()).toList(), Optional.empty());
+        throw GateClosedException.of(gate);
       }
       requireHandle(Version.V2, Version.V1, "rollback");
       HourRange window = new Reconciler(sql, state, reports, spec).window(held, Scope.REPAIR, Optional.empty());
@@ -146,10 +148,12 @@ public final class Swap {
     Version reads = view.reads();
     Optional<Version> handle = view.handleReads();
     if (reads != viewNow || handle.isEmpty() || handle.get() != handleNow) {
-      throw new StepRefusedException(step, "The " + step + " is refused: " + spec.consumerView() + " reads " + reads
-          + " and the rollback handle " + view.handle() + " reads " + handle.map(Object::toString).orElse("nothing (it "
-              + "does not exist)") + ", but the swap needs " + viewNow + " and " + handleNow + ". Nothing was changed. "
-          + "Make the handle read the other version, then try again: " + gates.handleRepair() + ".");
+      String found = spec.consumerView() + " reads " + reads + " and the rollback handle " + view.handle() + " reads "
+          + handle.map(Object::toString).orElse("nothing (it does not exist)") + ", but the swap needs " + viewNow
+          + " and " + handleNow;
+      throw new GateClosedException(step, List.of(new Gate.Condition("rollback handle", false, found)), "The " + step
+          + " is refused: " + found + ". Nothing was changed.", "Make the handle read the other version, then try "
+          + "again: " + gates.handleRepair() + ".", List.of());
     }
   }
 

@@ -5,6 +5,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
@@ -67,7 +68,8 @@ public final class RepairStore {
    * Writes {@code next} as the record after {@code expected} (empty for the first record of the
    * target), or refuses when another process wrote that version first.
    *
-   * @throws StepRefusedException naming the process that moved the repair, when this one lost
+   * @throws StepRefusedException naming the process that moved the repair, when this one lost; a
+   *     {@link HeldByAnotherProcessException} when that process holds it now
    */
   public Repair write(Optional<Repair> expected, Repair next, String step) {
     long version = expected.map(Repair::version).orElse(0L) + 1;
@@ -118,12 +120,22 @@ public final class RepairStore {
     }
   }
 
+  /**
+   * The refusal of a write that lost the compare-and-set: held by another process when the winner
+   * took the repair for an operation (it can be tried again once that ends), a plain refusal when the
+   * winner only recorded something newer.
+   */
   private StepRefusedException lost(String target, String step) {
     Optional<Repair> now = current(target);
     String who = now.map(r -> r.operation().map(o -> "the " + o.describe()).orElse(r.by() + ", who recorded it as " + r.phase().words() + " at " + r.at())).orElse("another process");
-    return new StepRefusedException(step, "Another process changed the repair of " + target + " at the same moment: "
-        + who + ". Nothing was done; look at where the repair stands now and decide again.", List.of(),
-        now.flatMap(r -> r.operation().map(Repair.Operation::holder).or(() -> Optional.of(r.by()))));
+    String situation = "Another process changed the repair of " + target + " at the same moment: " + who
+        + ". Nothing was done;";
+    String whatToDo = "look at where the repair stands now and decide again.";
+    Optional<Repair.Operation> holding = now.flatMap(Repair::operation);
+    if (holding.isPresent()) {
+      return HeldByAnotherProcessException.of(step, holding.get(), situation, whatToDo);
+    }
+    return new StepRefusedException(step, situation + " " + whatToDo, List.of(), now.map(Repair::by));
   }
 
   private void log(Repair r) {

@@ -1,6 +1,5 @@
 package dev.cutover.engine.repair;
 
-import dev.cutover.engine.api.Gate.Version;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LedgerEntry;
@@ -27,27 +26,30 @@ import java.util.function.Predicate;
  * operation at a time (a backfill run, a cutover, a rollback, a drop of v1), moved through its
  * phases, abandoned. Each change is a compare-and-set on the repair's state record, so two
  * processes (two consoles, or a console and a script) can never both move it: the second is told
- * who did.
+ * who did. What a step needs of the repair is in {@link RepairRules}; the refusals' sentences in
+ * {@link RepairRefusals}.
  *
- * <p>An operation whose process died is settled by the next process that looks: a backfill goes
- * back to resumable; a swap is recorded as what the consumer view's definition shows.
+ * <p>An operation whose process died is settled by the next process that looks ({@link Settlement}):
+ * a backfill goes back to resumable; a swap is recorded as what the consumer view's definition shows.
  */
 public final class Repairs {
 
   private final StateStore runs;
-  private final Holders holders;
   private final RepairStore store;
   private final TableSpec spec;
-  private final ConsumerView view;
   private final String target;
+  private final RepairRules rules;
+  private final RepairRefusals refusals;
+  private final Settlement settlement;
 
   public Repairs(Sql sql, StateStore runs, TableSpec spec) {
     this.runs = runs;
-    this.holders = new Holders(runs);
     this.store = new RepairStore(sql, runs.database());
     this.spec = spec;
-    this.view = new ConsumerView(sql, spec);
     this.target = spec.database().name() + "." + spec.targetTable().name();
+    this.refusals = new RepairRefusals(spec, target);
+    this.rules = new RepairRules(spec, refusals);
+    this.settlement = new Settlement(store, new Holders(runs), new ConsumerView(sql, spec), spec);
   }
 
   public String target() {
@@ -74,21 +76,7 @@ public final class Repairs {
    * recorded, so that every process sees the same repair afterwards.
    */
   public Optional<Repair> settled() {
-    Optional<Repair> current = open();
-    if (current.isEmpty() || current.get().operation().isEmpty() || !holders.gone(current.get().operation().get())) {
-      return current;
-    }
-    Repair r = current.get();
-    Operation op = r.operation().get();
-    RepairPhase phase = recovered(r, op);
-    try {
-      return Optional.of(store.write(current, r.next(phase, Optional.empty(), Operator.actor(), "settled: the "
-          + op.describe() + " ended with its process; the repair is " + phase.words() + ", as "
-          + (op.action().equals(Operation.BACKFILL) ? "the run's ledger shows (resume the run to finish it)"
-              : "the consumer view's definition shows")), "settle"));
-    } catch (StepRefusedException lost) {
-      return open(); // another process settled it first
-    }
+    return settlement.settle(open(), this::open);
   }
 
   /**
@@ -101,16 +89,7 @@ public final class Repairs {
     Optional<Repair> current = settled();
     if (current.isPresent()) {
       Repair r = current.get();
-      refuseIfHeld(r, "backfill");
-      if (r.boundary().isPresent() && !r.boundary().get().equals(plan.boundary())) {
-        throw new InvalidInputException("boundary", pinned(r, plan.boundary()));
-      }
-      requireTransform(r);
-      if (!r.phase().backfillAllowed()) {
-        throw new StepRefusedException("backfill", "The repair of " + target + " is " + r.phase().words()
-            + ": consumers read " + spec.targetTable() + ", and rewriting its history now would change what they "
-            + "see. Roll back first.");
-      }
+      rules.requireBackfill(r, plan);
       HourPartition first = r.firstHour().filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
       Repair next = r.next(RepairPhase.BACKFILLING, Optional.of(op), op.holder(), "backfill run " + runId + " of "
           + plan.range() + ", boundary " + plan.boundary()).withFirstHour(first).withBoundary(plan.boundary());
@@ -174,14 +153,8 @@ public final class Repairs {
    */
   public Repair claim(String action, Predicate<RepairPhase> allowed, String why) {
     Optional<Repair> current = settled();
-    Repair r = current.orElseThrow(() -> new StepRefusedException(action, latest().map(ended -> "Repair " + ended.id()
-        + " of " + target + " is over (" + ended.phase().words() + "): there is nothing to " + action + ".")
-        .orElse("There is no repair of " + target + " under way: it starts with its first backfill.")));
-    refuseIfHeld(r, action);
-    if (!allowed.test(r.phase())) {
-      throw new StepRefusedException(action, "The " + action + " is refused: the repair of " + target + " is "
-          + r.phase().words() + ", and the " + action + " needs " + why + ".");
-    }
+    Repair r = current.orElseThrow(() -> refusals.none(latest(), action));
+    rules.requireClaim(r, action, allowed, why);
     Operation op = new Operation(action, Operator.actor(), Instant.now(), "");
     return Holders.holding(op, () -> store.write(current, r.next(r.phase(), Optional.of(op), op.holder(), "the " + action
         + " started"), action));
@@ -203,34 +176,18 @@ public final class Repairs {
     }
   }
 
+  /** Ends the operation held without changing the phase, e.g. when its gate turned out closed. */
+  public Repair release(Repair held, String note) {
+    return finish(held, held.phase(), note);
+  }
+
   /**
    * After a swap whose own record could not be written (its operation was settled by another
    * process meanwhile, or the server failed): records what the consumer view's definition shows, so
    * that the repair agrees with what consumers read. Returns the repair as it then stands.
    */
   public Optional<Repair> agreeWithView(String why) {
-    Optional<Repair> current = settled();
-    if (current.isEmpty() || current.get().operation().isPresent()) {
-      return current;
-    }
-    Repair r = current.get();
-    Version reads = view.reads();
-    RepairPhase truth = reads == Version.V2 ? RepairPhase.CUT_OVER
-        : r.phase() == RepairPhase.CUT_OVER ? RepairPhase.ROLLED_BACK : r.phase();
-    if (truth == r.phase() || !r.phase().canBecome(truth)) {
-      return current;
-    }
-    try {
-      return Optional.of(store.write(current, r.next(truth, Optional.empty(), Operator.actor(), "corrected: consumers "
-          + "read " + (reads == Version.V2 ? spec.targetTable() : spec.liveTable()) + " (" + why + ")"), "correct"));
-    } catch (StepRefusedException lost) {
-      return open();
-    }
-  }
-
-  /** Ends the operation held without changing the phase, e.g. when its gate turned out closed. */
-  public Repair release(Repair held, String note) {
-    return finish(held, held.phase(), note);
+    return settlement.agreeWithView(settled(), why, this::open);
   }
 
   /**
@@ -263,53 +220,23 @@ public final class Repairs {
           + "trail and the repair's history.");
     }
     Optional<Repair> current = settled();
-    Repair r = current.orElseThrow(() -> new StepRefusedException("abandon", "There is no repair of " + target
-        + " under way to abandon."));
-    refuseIfHeld(r, "abandon");
-    if (!r.phase().canBecome(RepairPhase.ABANDONED)) {
-      throw new StepRefusedException("abandon", "The repair of " + target + " is " + r.phase().words()
-          + ": consumers read " + spec.targetTable() + ". Roll back first to abandon it, or drop v1 to finish it.");
-    }
+    Repair r = current.orElseThrow(refusals::noneToAbandon);
+    rules.requireAbandon(r);
     return store.write(current, r.next(RepairPhase.ABANDONED, Optional.empty(), Operator.actor(), "abandoned: "
         + reason.strip()), "abandon");
   }
 
   /** Requires the repair's transform: one repair, one logic in v2. */
   public void requireTransform(Repair r) {
-    if (!r.transformSha256().equals(spec.transformSha256())) {
-      throw new InvalidInputException("spec", "The repair of " + target + " recomputes history with another "
-          + "transform (sha256 " + r.transformSha256().substring(0, 12) + "…, this spec's is "
-          + spec.transformSha256().substring(0, 12) + "…): one repair must not mix two logics in "
-          + spec.targetTable() + ". Restore that transform, or abandon the repair to recompute with this one.");
-    }
+    rules.requireTransform(r);
   }
 
-  /** The sentence that refuses a boundary other than the pinned one. */
-  public String pinned(Repair r, HourPartition asked) {
-    HourPartition b = r.boundary().orElseThrow();
-    return "The repair of " + target + " pinned the boundary B = " + b + " when its first backfill started (repair "
-        + r.id() + "); the corrected live writer owns every hour from " + b + " on, so a backfill may only write "
-        + "hours before it, and " + asked + " cannot replace it. Keep " + b + ", or abandon the repair to start over "
-        + "with another boundary.";
+  /**
+   * Requires the boundary the repair pinned, when it pinned one.
+   *
+   * @throws dev.cutover.engine.api.BoundaryPinnedException naming the pinned hour and {@code asked}
+   */
+  public void requireBoundary(Repair r, HourPartition asked, String step) {
+    rules.requireBoundary(r, asked, step);
   }
-
-  private void refuseIfHeld(Repair r, String step) {
-    if (r.operation().isPresent()) {
-      Operation op = r.operation().get();
-      throw new StepRefusedException(step, "The repair of " + target + " is held by the " + op.describe()
-          + "; only one process may change it at a time. Wait for it to end"
-          + (op.action().equals(Operation.BACKFILL) ? ", or cancel the run there" : "") + ", then try again.",
-          List.of(), Optional.of(op.holder()));
-    }
-  }
-
-  private RepairPhase recovered(Repair r, Operation op) {
-    return switch (op.action()) {
-      case Operation.CUTOVER -> view.reads() == Version.V2 ? RepairPhase.CUT_OVER : r.phase();
-      case Operation.ROLLBACK -> view.reads() == Version.V1 ? RepairPhase.ROLLED_BACK : RepairPhase.CUT_OVER;
-      case Operation.DROP_V1 -> view.liveExists() ? RepairPhase.CUT_OVER : RepairPhase.V1_DROPPED;
-      default -> r.phase();
-    };
-  }
-
 }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
@@ -144,7 +144,9 @@ class BackfillTest {
     var first = backfill.start(plan, BackfillEvent.Listener.NONE);
     first.pause();
     try {
-      var e = assertThrows(StepRefusedException.class, () -> backfill.start(plan, BackfillEvent.Listener.NONE));
+      var e = assertThrows(HeldByAnotherProcessException.class, () -> backfill.start(plan, BackfillEvent.Listener.NONE));
+      assertEquals(Optional.of(first.id()), e.runId());
+      assertEquals(dev.cutover.engine.ledger.Operator.user(), e.user());
       assertTrue(e.getMessage().startsWith("The repair of " + world.database + ".visits_v2 is held by the backfill run "
           + first.id() + " by "), e.getMessage());
       assertTrue(e.getMessage().endsWith("; only one process may change it at a time. Wait for it to end, or cancel "

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.GateClosedException;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
@@ -111,8 +113,11 @@ class GateTest {
     String detail = condition(gate, "data now").detail();
     assertTrue(detail.contains("1 changed or new (from " + lost + ")"), detail);
     assertTrue(detail.contains("coverage issue(s), first " + lost + ": owner"), detail);
-    var refused = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
+    var refused = assertThrows(GateClosedException.class, () -> engine.cutovers().cutover(spec, "visits"));
     assertTrue(refused.getMessage().startsWith("The cutover is refused: data now ("), refused.getMessage());
+    assertEquals("cutover", refused.gate());
+    assertEquals(List.of("data now"), refused.unmetConditions().stream().map(Gate.Condition::name).toList());
+    assertTrue(refused.getMessage().endsWith(refused.whatToDo()), refused.getMessage());
     assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "consumers still read v1");
   }
 
@@ -182,8 +187,10 @@ class GateTest {
       assertFalse(condition(gate, "no backfill running").met(), condition(gate, "no backfill running").detail());
       assertTrue(condition(gate, "no backfill running").detail().startsWith("Run " + run.id() + " is "),
           condition(gate, "no backfill running").detail());
-      var refused = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
+      var refused = assertThrows(HeldByAnotherProcessException.class, () -> engine.cutovers().cutover(spec, "visits"));
       assertTrue(refused.getMessage().contains("held by the backfill run " + run.id()), refused.getMessage());
+      assertEquals(java.util.Optional.of(run.id()), refused.runId());
+      assertEquals("cutover", refused.step());
     } finally {
       run.resume();
       run.await();
@@ -225,8 +232,10 @@ class GateTest {
     String mend = "CREATE OR REPLACE VIEW `" + world.database + "`.`visits__next` AS SELECT * FROM " + world.database
         + ".visits_v1";
     assertTrue(condition(broken, "rollback handle").detail().contains(mend), condition(broken, "rollback handle").detail());
-    var refused = assertThrows(StepRefusedException.class, () -> engine.cutovers().rollback(spec, "visits"));
+    var refused = assertThrows(GateClosedException.class, () -> engine.cutovers().rollback(spec, "visits"));
     assertTrue(refused.getMessage().startsWith("The rollback is refused: rollback handle ("), refused.getMessage());
+    assertEquals("rollback", refused.gate());
+    assertEquals(List.of("rollback handle"), refused.unmetConditions().stream().map(Gate.Condition::name).toList());
     assertEquals(Gate.Version.V2, engine.cutovers().gate(spec).current(), "consumers still read v2");
 
     world.sql.execute("mend", mend.replace("`", ""));

@@ -15,6 +15,8 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.GateClosedException;
+import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
@@ -175,7 +177,8 @@ class ReconcileAndCutoverTest {
 
   @Test
   void eachUnmetGateConditionRefusesWithItsSentence() {
-    var none = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
+    var none = assertThrows(GateClosedException.class, () -> engine.cutovers().cutover(spec, "visits"));
+    assertEquals(List.of("verdict", "data now"), none.unmetConditions().stream().map(Gate.Condition::name).toList());
     assertTrue(none.getMessage().startsWith("The cutover is refused: verdict (No reconciliation of the whole repair "),
         none.getMessage());
     assertEquals(List.of("verdict", "data now"), none.unmet().stream().map(u -> u.replaceAll(":.*", "")).toList());
@@ -208,7 +211,8 @@ class ReconcileAndCutoverTest {
       assertTrue(cut.verification().startsWith("verified: visits returns visits_v2's rows for "), cut.verification());
       assertEquals(v2, totals("visits", probe));
 
-      var again = assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
+      var again = assertThrows(PhaseRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
+      assertEquals("consumers on v1", again.needs());
       assertEquals("Consumers already read visits_v2 through visits; a second cutover would switch them back. Use "
           + "rollback for that.", again.getMessage());
 
@@ -233,8 +237,13 @@ class ReconcileAndCutoverTest {
     engine.cutovers().cutover(spec, "visits");
     var retention = engine.cutovers().retention(spec);
     assertEquals(12 + 3 + 6, retention.total().toHours(), "cache 12 h + window 3 h + margin 6 h");
-    var early = assertThrows(StepRefusedException.class, () -> engine.cutovers().dropV1(spec, false, null, List.of()));
+    var early = assertThrows(GateClosedException.class, () -> engine.cutovers().dropV1(spec, false, null, List.of()));
     assertTrue(early.getMessage().startsWith("v1 must be kept until "), early.getMessage());
+    assertEquals("drop-v1", early.gate());
+    assertEquals(List.of("retention horizon"), early.unmetConditions().stream().map(Gate.Condition::name).toList());
+    assertEquals(List.of("force", "reason"), early.fields());
+    assertEquals("Wait, or force the drop with a written reason.", early.whatToDo());
+    assertFalse(early.getMessage().contains("--"), "the engine names no option: " + early.getMessage());
     var noReason = assertThrows(InvalidInputException.class, () -> engine.cutovers().dropV1(spec, true, "", List.of()));
     assertTrue(noReason.getMessage().startsWith("Dropping v1 before its retention horizon needs a written reason"));
 
@@ -262,11 +271,14 @@ class ReconcileAndCutoverTest {
           db + ".visits_daily (view)", db + "_boards.board (view)");
       assertEquals(readers.stream().sorted().toList(), engine.cutovers().v1Readers(spec).stream().map(Object::toString).sorted()
           .toList());
-      var unacknowledged = assertThrows(StepRefusedException.class, () -> engine.cutovers().dropV1(spec, true, "storage",
+      var unacknowledged = assertThrows(GateClosedException.class, () -> engine.cutovers().dropV1(spec, true, "storage",
           List.of(db + ".busy_mv", db + ".visits_daily", db + "_boards.board")));
       assertEquals("This table still uses " + db + ".visits_v1 and breaks when it is dropped: " + db + ".feed_mv "
-          + "(materialized view). Repoint or drop it first, or acknowledge it by name (--acknowledge " + db
+          + "(materialized view). Repoint or drop it first, or acknowledge it by name (" + db
           + ".feed_mv) to drop v1 anyway.", unacknowledged.getMessage());
+      assertEquals(List.of("acknowledge"), unacknowledged.fields());
+      assertEquals(List.of(db + ".feed_mv (materialized view)"), unacknowledged.unmetConditions().stream()
+          .map(Gate.Condition::detail).toList());
       assertEquals(1L, world.sql.queryLong("v1 kept", "SELECT count() FROM system.tables WHERE database = ? AND "
           + "name = 'visits_v1'", db), "nothing is dropped before every reader is acknowledged");
 
@@ -288,7 +300,8 @@ class ReconcileAndCutoverTest {
     assertTrue(after.v1Dropped() && !after.open(), "nothing to switch once v1 is dropped: " + after);
     assertEquals(Gate.Version.V2, after.current());
     assertTrue(engine.cutovers().retention(spec).droppedAt().isPresent(), "the retention shows when v1 was dropped");
-    var twice = assertThrows(InvalidInputException.class, () -> engine.cutovers().dropV1(spec, true, "again", List.of()));
+    var twice = assertThrows(PhaseRefusedException.class, () -> engine.cutovers().dropV1(spec, true, "again", List.of()));
+    assertEquals(java.util.Optional.of(dev.cutover.engine.api.RepairPhase.V1_DROPPED), twice.phase());
     assertTrue(twice.getMessage().startsWith("visits_v1 was dropped already, at "), twice.getMessage());
     var rollback = assertThrows(StepRefusedException.class, () -> engine.cutovers().rollback(spec, "visits"));
     assertTrue(rollback.getMessage().contains("visits_v1"), rollback.getMessage());

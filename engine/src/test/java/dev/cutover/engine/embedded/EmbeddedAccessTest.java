@@ -119,7 +119,7 @@ class EmbeddedAccessTest {
     assertEquals(ConnectionFailedException.Reason.AUTHENTICATION, e.reason());
     assertEquals("The server at 127.0.0.1:" + server.port() + " accepts user 'default' but does not show it the "
         + "database 'cutover': this user has no right to it. Connect as a user that may read and write that "
-        + "database. If this is Cutover's embedded server, leave out --jdbc-url and give its --data-dir instead: "
+        + "database. If this is Cutover's embedded server, connect to it by its data directory instead of a JDBC URL: "
         + "Cutover then connects as its own user, operator, with the password in access/operator.secret of that "
         + "folder.", e.getMessage());
   }

@@ -111,8 +111,8 @@ class PreflightTest {
     assertEquals(Status.FAIL, blocked.status());
     assertTrue(blocked.finding().startsWith("These dependents react to writes: " + world.database + ".alerts_mv (reads visits_v1)."),
         blocked.finding());
-    assertEquals("Review each one, then acknowledge it by name: add --acknowledge " + world.database + ".alerts_mv on "
-        + "the command line, or tick it under \"Reviewed dependents\" on the Plan screen.", blocked.fix());
+    assertEquals("Review each one, then acknowledge it by name among the reviewed dependents: " + world.database
+        + ".alerts_mv.", blocked.fix());
     assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", false)),
         run(world.spec(), List.of()).dependents(), "the dependents come as a list to acknowledge by name");
     PreflightReport again = run(world.spec(), List.of(world.database + ".alerts_mv"));
@@ -178,23 +178,23 @@ class PreflightTest {
 
   @Test
   void tooLittleDiskFails() {
-    assertEquals(Status.FAIL, Preflight.diskCheck(2L << 30, 1L << 30, 1L << 30).status());
+    assertEquals(Status.FAIL, DiskCheck.check(2L << 30, 1L << 30, 1L << 30).status());
     assertEquals("Not enough disk: about 2048 MiB needed (v1 holds 1024 MiB for the range), 1024 MiB free.",
-        Preflight.diskCheck(2L << 30, 1L << 30, 1L << 30).finding());
-    assertEquals(Status.WARN, Preflight.diskCheck(2L << 30, 1L << 30, (3L << 30) - 1).status());
-    assertEquals(Status.PASS, Preflight.diskCheck(2L << 30, 1L << 30, 3L << 30).status());
+        DiskCheck.check(2L << 30, 1L << 30, 1L << 30).finding());
+    assertEquals(Status.WARN, DiskCheck.check(2L << 30, 1L << 30, (3L << 30) - 1).status());
+    assertEquals(Status.PASS, DiskCheck.check(2L << 30, 1L << 30, 3L << 30).status());
   }
 
   @Test
   void aDiskThatHoldsV2ButNotItsStagingAndMergesFails() {
     // Six months of v1 in 4,392 hours, 30 GiB; the largest hour 40 MiB; batches of 24 hours, 4 at once.
     long v1 = 30L << 30;
-    long needed = Preflight.needed(v1, 40L << 20, 4392, 24, 4);
+    long needed = DiskCheck.needed(v1, 40L << 20, 4392, 24, 4);
     long oneBatch = v1 / 4392 * 24;
     assertEquals(v1 + 8 * oneBatch + (40L << 20), needed, "v2, each batch in flight twice, and a merge of the "
         + "largest hour");
     long free = v1 + 4 * oneBatch + (40L << 20) / 2;
-    assertEquals(Status.FAIL, Preflight.diskCheck(needed, v1, free).status(), "room for v2 and one copy of each "
+    assertEquals(Status.FAIL, DiskCheck.check(needed, v1, free).status(), "room for v2 and one copy of each "
         + "batch is not room for the backfill");
   }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.BoundaryPinnedException;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
@@ -80,9 +82,14 @@ class RepairTest {
         "the live writer's hours are as it wrote them");
 
     HourPartition moved = world.liveEdge.plusHours(-3);
-    var refused = assertThrows(InvalidInputException.class, () -> plan(Optional.empty(), Optional.of(moved)));
-    assertEquals("boundary", refused.field());
+    var refused = assertThrows(BoundaryPinnedException.class, () -> plan(Optional.empty(), Optional.of(moved)));
+    assertEquals(List.of("boundary"), refused.fields());
+    assertEquals(b, refused.pinned());
+    assertEquals(moved, refused.asked());
+    assertEquals("plan", refused.step());
     Repair repair = engine.repairs().current(spec).orElseThrow();
+    assertEquals(repair.id(), refused.repairId());
+    assertEquals("Keep " + b + ", or abandon the repair to start over with another boundary.", refused.whatToDo());
     assertEquals("The repair of " + world.database + ".visits_v2 pinned the boundary B = " + b + " when its first "
         + "backfill started (repair " + repair.id() + "); the corrected live writer owns every hour from " + b
         + " on, so a backfill may only write hours before it, and " + moved + " cannot replace it. Keep " + b
@@ -201,11 +208,18 @@ class RepairTest {
       store.write(Optional.of(r), r.next(RepairPhase.BACKFILLING, Optional.of(new Repair.Operation(
           Repair.Operation.BACKFILL, other, Instant.now(), "run-not-recorded-yet")), other, "starting"), "test");
 
-      var refused = assertThrows(StepRefusedException.class, () -> Procedure.start(engine,
+      var refused = assertThrows(HeldByAnotherProcessException.class, () -> Procedure.start(engine,
           plan(Optional.empty(), Optional.empty())));
       assertTrue(refused.getMessage().startsWith("The repair of " + target + " is held by the backfill run "
           + "run-not-recorded-yet by alice@"), refused.getMessage());
       assertEquals(other, refused.holder().orElseThrow());
+      assertEquals(other, refused.actor());
+      assertEquals("alice", refused.user());
+      assertEquals(Operator.host(), refused.host());
+      assertEquals(Optional.of("run-not-recorded-yet"), refused.runId());
+      assertEquals(Repair.Operation.BACKFILL, refused.action());
+      assertEquals("backfill", refused.step());
+      assertTrue(refused.retryable(), "a held repair can be taken once its holder ends");
 
       starting.destroyForcibly().waitFor();
       Repair settled = new Repairs(world.sql, new StateStore(world.sql, world.database), spec).settled().orElseThrow();

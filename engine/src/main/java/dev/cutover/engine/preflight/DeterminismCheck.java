@@ -1,0 +1,66 @@
+package dev.cutover.engine.preflight;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport.Check;
+import dev.cutover.engine.api.PreflightReport.Status;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.Transform;
+import dev.cutover.engine.spec.Determinism;
+import dev.cutover.engine.sql.Sql;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Whether the transform is a function of its inputs: the busiest hour of the range is computed
+ * twice in a SELECT and the two checksums compared, and calls known to vary are named.
+ */
+final class DeterminismCheck {
+
+  private final Sql sql;
+  private final TableSpec spec;
+
+  DeterminismCheck(Sql sql, TableSpec spec) {
+    this.sql = sql;
+    this.spec = spec;
+  }
+
+  Check check(Plan plan) {
+    List<String> allNames = new ArrayList<>(Determinism.REFUSED);
+    allNames.addAll(Determinism.ORDER_DEPENDENT);
+    List<String> found = Determinism.calls(spec.transform(), allNames).stream().map(c -> c.function() + "()")
+        .distinct().toList();
+    String allowed = spec.allowedNondeterministic().stream().map(a -> a.function() + "() (" + a.reason() + ")")
+        .collect(Collectors.joining(", "));
+    HourPartition sample = busiestHour(plan);
+    Transform t = Transform.bind(spec, sample, sample.plusHours(1));
+    String checksum = "SELECT count(), reinterpretAsInt64(sum(cityHash64(*))) FROM (" + t.sql() + ")";
+    String first = sql.queryOne("checksum a sample hour", checksum, rs -> rs.getLong(1) + ":" + rs.getLong(2), t.values().toArray());
+    String second = sql.queryOne("checksum a sample hour again", checksum, rs -> rs.getLong(1) + ":" + rs.getLong(2),
+        t.values().toArray());
+    if (!first.equals(second)) {
+      return new Check("determinism", Status.FAIL, "The transform gave two different results for the hour " + sample
+          + " (rows:checksum " + first + " then " + second + ")" + (found.isEmpty() ? "" : "; it calls " + found)
+          + (allowed.isEmpty() ? "" : "; the spec allows " + allowed + ", but the rows show otherwise") + ".",
+          "Make the transform a pure function of its inputs (no now(), rand(), any() or unordered groupArray()).");
+    }
+    if (!found.isEmpty()) {
+      return new Check("determinism", Status.WARN, "The hour " + sample + " gave the same result twice, but the "
+          + "transform calls " + found + ", whose results can change between runs"
+          + (allowed.isEmpty() ? "" : "; the spec allows " + allowed) + ".",
+          "Replace them with deterministic forms (the hour window instead of now(), min/max instead of any).");
+    }
+    return new Check("determinism", Status.PASS, "The hour " + sample + " gave the same rows and checksum twice ("
+        + first + "), and the transform calls no non-deterministic function.", "");
+  }
+
+  /** The hour of the range with the most rows in v1: an empty hour would prove nothing. */
+  private HourPartition busiestHour(Plan plan) {
+    long seconds = sql.queryLong("find a busy hour", "SELECT toUnixTimestamp(argMax(h, n)) FROM (SELECT toStartOfHour("
+        + spec.timeColumn().quoted() + ") AS h, count() AS n FROM " + spec.qualified(spec.liveTable()) + " WHERE "
+        + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
+        + " < toDateTime(?, 'UTC') GROUP BY h)", plan.range().from().epochSecond(), plan.range().to().epochSecond());
+    return seconds > 0 ? HourPartition.ofEpochSecond(seconds) : plan.range().from().plusHours(plan.range().hours() / 2);
+  }
+}

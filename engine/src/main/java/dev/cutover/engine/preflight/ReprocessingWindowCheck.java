@@ -1,0 +1,57 @@
+package dev.cutover.engine.preflight;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport.Check;
+import dev.cutover.engine.api.PreflightReport.Status;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How far back history can be replayed: set by the shortest TTL of any source, not by intent. The
+ * first hour of the range must outlive the backfill.
+ */
+final class ReprocessingWindowCheck {
+
+  private static final Pattern TTL_DAYS = Pattern.compile("TTL\\s+(\\w+)\\s*\\+\\s*toInterval(Day|Hour|Month|Week)\\((\\d+)\\)");
+
+  private final Sql sql;
+  private final TableSpec spec;
+
+  ReprocessingWindowCheck(Sql sql, TableSpec spec) {
+    this.sql = sql;
+    this.spec = spec;
+  }
+
+  Check check(Plan plan) {
+    for (TableSpec.Source source : spec.sources()) {
+      String engineFull = sql.query("read the definition of " + source.table(), "SELECT engine_full FROM system.tables "
+          + "WHERE database = ? AND name = ?", rs -> rs.getString(1), spec.database().name(), source.table().name())
+          .stream().findFirst().orElse("");
+      Matcher m = TTL_DAYS.matcher(engineFull);
+      if (m.find()) {
+        long amount = Long.parseLong(m.group(3));
+        Duration ttl = switch (m.group(2)) {
+          case "Hour" -> Duration.ofHours(amount);
+          case "Week" -> Duration.ofDays(7 * amount);
+          case "Month" -> Duration.ofDays(31 * amount);
+          default -> Duration.ofDays(amount);
+        };
+        Instant expires = plan.range().from().start().plus(ttl);
+        Instant finish = Instant.now().plus(plan.estimates().duration()).plus(Duration.ofHours(1));
+        if (expires.isBefore(finish)) {
+          return new Check("reprocessing window", Status.FAIL, "Source " + source.table() + " keeps rows for "
+              + ttl.toDays() + " days (TTL on " + m.group(1) + "): the hour " + plan.range().from() + " expires at "
+              + expires + ", before the backfill can finish.", "Start the range later than "
+              + HourPartition.containing(Instant.now().minus(ttl).plus(Duration.ofHours(2))) + ", or extend the TTL first.");
+        }
+      }
+    }
+    return new Check("reprocessing window", Status.PASS, "Every source holds the range " + plan.range()
+        + " and no TTL removes it before the backfill ends.", "");
+  }
+}
