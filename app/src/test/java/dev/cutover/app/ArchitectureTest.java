@@ -8,6 +8,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
@@ -18,7 +19,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * (the facades: a session, the engine's steps, the embedded server) and {@code dev.cutover.engine.api}
  * (the values, events and refusals they speak in).
  */
-@AnalyzeClasses(packages = "dev.cutover", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "dev.cutover", importOptions = {ImportOption.DoNotIncludeTests.class,
+    ArchitectureTest.NoTestJars.class})
 class ArchitectureTest {
 
   @ArchTest
@@ -88,4 +90,12 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule appPackagesFreeOfCycles = slices().matching("dev.cutover.app.(*)..")
       .should().beFreeOfCycles();
+
+  /** The engine's test fixtures come to this module as a jar, which {@link ImportOption.DoNotIncludeTests} keeps. */
+  static final class NoTestJars implements ImportOption {
+    @Override
+    public boolean includes(Location location) {
+      return !location.contains("-tests.jar") && !location.contains("/test-classes/");
+    }
+  }
 }

@@ -129,7 +129,7 @@ class RepairCommandsTest {
     String demo = TestEngine.freshDatabase(RepairCommandsTest.class).profile().database();
     assertEquals(0, run("demo", "seed", "--scale", "0.05", "--history-days", "2", "--end", "2026-11-30T09:00", "--seed",
         "6", "--demo-database", demo).exit());
-    Path demoSpec = dev.cutover.app.demo.DemoSpec.export(folder, demo, true);
+    Path demoSpec = dev.cutover.app.spec.DemoSpec.export(folder, demo, true);
     CommandRun backfill = run("backfill", "--spec", demoSpec.toString(), "--acknowledge", demo + ".pnl_alerts_mv");
     assertEquals(0, backfill.exit(), backfill.err());
     assertTrue(backfill.out().contains("Next: the corrected live writer must write every hour from 2026-11-30 05:00 UTC "

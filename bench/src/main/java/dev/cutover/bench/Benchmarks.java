@@ -1,6 +1,5 @@
 package dev.cutover.bench;
 
-import dev.cutover.app.demo.DemoSpec;
 import dev.cutover.app.demo.DemoWorld;
 import dev.cutover.app.demo.LiveJob;
 import dev.cutover.app.demo.LiveOptions;
@@ -9,6 +8,7 @@ import dev.cutover.app.demo.SeedOptions;
 import dev.cutover.app.demo.SeedProgress;
 import dev.cutover.app.demo.SeedResult;
 import dev.cutover.app.demo.Seeder;
+import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
@@ -24,10 +24,10 @@ import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.BatchBreakdown;
-import dev.cutover.engine.backfill.TargetTables;
-import dev.cutover.engine.backfill.Transform;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TargetTables;
+import dev.cutover.engine.tables.Transform;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

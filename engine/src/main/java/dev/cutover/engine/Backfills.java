@@ -8,6 +8,7 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.Subscription;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
+import dev.cutover.engine.tables.TableNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +33,7 @@ public final class Backfills {
 
   /** Runs against this spec's target, newest first. */
   public List<RunRecord> runs(TableSpec spec) {
-    return ground.store().runs(Backfill.target(spec));
+    return ground.store().runs(TableNames.target(spec));
   }
 
   public Optional<RunRecord> run(String id) {

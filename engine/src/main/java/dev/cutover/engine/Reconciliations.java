@@ -7,16 +7,16 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation;
-import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.reconcile.Differ;
 import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.reconcile.ReportColumns;
 import dev.cutover.engine.reconcile.ReportExport;
 import dev.cutover.engine.repair.Repairs;
+import dev.cutover.engine.tables.TableNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -65,7 +65,7 @@ public final class Reconciliations {
 
   /** The stored reconciliations of the spec's target, newest first. */
   public List<ReportSummary> stored(TableSpec spec) {
-    return ground.reports().reconciliations(Backfill.target(spec));
+    return ground.reports().reconciliations(TableNames.target(spec));
   }
 
   /**
@@ -105,7 +105,7 @@ public final class Reconciliations {
       throw new InvalidInputException("reason", "An acknowledgement needs a written reason; it goes "
           + "to the audit trail and the verdict shows it.");
     }
-    String target = Backfill.target(spec);
+    String target = TableNames.target(spec);
     Repair repair = new Repairs(ground.sql(), ground.store(), spec).open().orElseThrow(() ->
         new StepRefusedException("acknowledge", "No repair of " + target + " is under way; an acknowledgement "
             + "belongs to one."));

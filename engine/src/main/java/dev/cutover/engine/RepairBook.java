@@ -5,9 +5,9 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.repair.Status;
+import dev.cutover.engine.tables.TableNames;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,7 +48,7 @@ public final class RepairBook {
     }
     ground.store().ensureSchema();
     Repair abandoned = repairs(spec).abandon(reason);
-    ground.store().audit(Backfill.target(spec), "abandon", "abandoned repair " + abandoned.id() + " (B = "
+    ground.store().audit(TableNames.target(spec), "abandon", "abandoned repair " + abandoned.id() + " (B = "
         + abandoned.boundary().map(Object::toString).orElse("none") + "): " + reason.strip());
     return abandoned;
   }

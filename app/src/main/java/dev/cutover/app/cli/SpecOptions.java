@@ -83,8 +83,8 @@ public final class SpecOptions {
   public static final String DEMO = "demo";
 
   public static Path demoSpec() {
-    return dev.cutover.app.demo.DemoSpec.export(dev.cutover.engine.EmbeddedEngine.userDataFolder().resolve("specs")
-        .resolve("demo"), dev.cutover.app.demo.DemoWorld.DEFAULT_DATABASE, true);
+    return dev.cutover.app.spec.DemoSpec.export(dev.cutover.engine.EmbeddedEngine.userDataFolder().resolve("specs")
+        .resolve("demo"), dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE, true);
   }
 
   public Optional<HourPartition> from() {

@@ -4,6 +4,7 @@ import dev.cutover.app.cli.ConnectionOptions;
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
 import dev.cutover.app.output.Text;
+import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;

@@ -2,6 +2,7 @@ package dev.cutover.app.demo;
 
 import dev.cutover.app.cli.ExitCodes;
 import dev.cutover.app.cli.JsonOption;
+import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Specs;
 import java.nio.file.Path;
 import java.util.List;

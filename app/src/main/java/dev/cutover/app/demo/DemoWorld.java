@@ -1,5 +1,6 @@
 package dev.cutover.app.demo;
 
+import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.api.Identifier;
 import java.util.Map;
 
@@ -14,7 +15,7 @@ import java.util.Map;
  */
 public record DemoWorld(Identifier database) {
 
-  public static final String DEFAULT_DATABASE = "trading";
+  public static final String DEFAULT_DATABASE = DemoSpec.DEFAULT_DATABASE;
 
   public DemoWorld {
     database = Identifier.simple("demo database", database.name());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.HourPartition;

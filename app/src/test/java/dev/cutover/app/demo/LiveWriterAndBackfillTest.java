@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Statements;
-import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;

@@ -7,6 +7,8 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TargetTables;
+import dev.cutover.engine.tables.Transform;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

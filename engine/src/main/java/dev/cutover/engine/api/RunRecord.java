@@ -32,6 +32,13 @@ public record RunRecord(
     String message,
     boolean processGone) {
 
+  /**
+   * How old a heartbeat may be before its run counts as interrupted: several missed beats, so that a
+   * busy server delays a beat without a live run being taken for dead.
+   */
+  public static final java.time.Duration STALE_AFTER = java.time.Duration.ofSeconds(45);
+
+
   /** A record as a run writes it: its own process is the one that writes, so it is not gone. */
   public RunRecord(String id, String repairId, String specName, String specHash, String target, HourRange range,
       HourPartition boundary, String parameters, String osUser, String host, long pid, String toolVersion,
@@ -53,7 +60,7 @@ public record RunRecord(
    * "interrupted", never "running"; it resumes from its ledger.
    */
   public String shownState(Instant now) {
-    return interrupted(now, dev.cutover.engine.ledger.StateStore.STALE_AFTER) ? "interrupted"
+    return interrupted(now, STALE_AFTER) ? "interrupted"
         : state.name().toLowerCase(java.util.Locale.ROOT);
   }
 

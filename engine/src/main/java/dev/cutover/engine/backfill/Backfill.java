@@ -1,17 +1,19 @@
 package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.BackfillEvent.Listener;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
-import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TableNames;
+import dev.cutover.engine.tables.TargetTables;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -32,10 +34,6 @@ public final class Backfill {
     this.store = store;
   }
 
-  public static String target(TableSpec spec) {
-    return spec.database().name() + "." + spec.targetTable().name();
-  }
-
   /** Starts a new run of the plan, or continues the run it resumes. */
   public BackfillRun start(Plan plan, Listener listener) {
     return plan.resumes().isPresent() ? resume(plan, listener) : fresh(plan, listener);
@@ -51,14 +49,14 @@ public final class Backfill {
     try {
       boolean created = new TargetTables(sql, spec).createTargetIfAbsent();
       Instant now = Instant.now();
-      RunRecord run = new RunRecord(runId, held.id(), spec.name(), spec.sha256(), target(spec), plan.range(),
+      RunRecord run = new RunRecord(runId, held.id(), spec.name(), spec.sha256(), TableNames.target(spec), plan.range(),
           plan.boundary(), RunParameters.encode(plan.settings(), plan.affected()), Operator.user(), Operator.host(),
           ProcessHandle.current().pid(), Operator.toolVersion(), now, now, RunState.RUNNING, "started");
       store.saveRun(run);
       if (created) {
-        store.audit(runId, "create-target", "created " + target(spec) + " with the structure of " + spec.liveTable());
+        store.audit(runId, "create-target", "created " + TableNames.target(spec) + " with the structure of " + spec.liveTable());
       }
-      store.audit(runId, "start", "backfill " + plan.range() + " of " + target(spec) + " for repair " + held.id()
+      store.audit(runId, "start", "backfill " + plan.range() + " of " + TableNames.target(spec) + " for repair " + held.id()
           + ", boundary " + plan.boundary() + ", " + plan.hours().size() + " hours" + bounded(plan) + ", spec "
           + spec.name() + " sha256 "
           + spec.sha256() + ", " + RunParameters.encode(plan.settings(), plan.affected()));
@@ -106,9 +104,9 @@ public final class Backfill {
   public RunRecord check(String runId, TableSpec spec) {
     RunRecord run = store.run(runId).orElseThrow(() -> new InvalidInputException("resume", "There is no run "
         + runId + "; pick one of the ids the target's run list shows."));
-    if (!run.target().equals(target(spec))) {
+    if (!run.target().equals(TableNames.target(spec))) {
       throw new InvalidInputException("resume", "Run " + runId + " wrote " + run.target() + ", but this spec's target is "
-          + target(spec) + "; resume it with the spec it was started with.");
+          + TableNames.target(spec) + "; resume it with the spec it was started with.");
     }
     if (run.state() == RunState.SUCCEEDED) {
       throw new InvalidInputException("resume", "Run " + runId + " already succeeded; there is nothing to resume.");

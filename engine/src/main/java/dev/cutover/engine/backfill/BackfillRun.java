@@ -15,6 +15,7 @@ import dev.cutover.engine.ledger.LiveRuns;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TargetTables;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

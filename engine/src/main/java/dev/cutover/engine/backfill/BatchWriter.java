@@ -5,6 +5,8 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TargetTables;
+import dev.cutover.engine.tables.Transform;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

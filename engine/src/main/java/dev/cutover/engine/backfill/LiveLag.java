@@ -3,6 +3,7 @@ package dev.cutover.engine.backfill;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.LiveReader;
 import java.time.Duration;
 import java.time.Instant;
 

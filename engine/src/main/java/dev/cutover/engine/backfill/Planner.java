@@ -13,6 +13,10 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.LiveReader;
+import dev.cutover.engine.tables.TableNames;
+import dev.cutover.engine.tables.TargetTables;
+import dev.cutover.engine.tables.Transform;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -226,7 +230,7 @@ public final class Planner {
   private List<String> statements(TargetTables tables, HourRange range, BackfillSettings settings, HourRange whole,
       Optional<HourRange> affected) {
     List<HourPartition> first = range.list().subList(0, (int) Math.min(settings.batchHours(), range.hours()));
-    Identifier staging = Identifier.of(spec.targetTable().name() + "__stg_RUN_1");
+    Identifier staging = TableNames.of(spec).stagingShown();
     String stagingName = spec.qualified(staging);
     List<Identifier> columns = tables.exists(spec.targetTable())
         ? tables.insertableColumns(spec.targetTable()) : tables.insertableColumns(spec.liveTable());

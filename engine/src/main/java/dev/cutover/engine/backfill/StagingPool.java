@@ -1,6 +1,7 @@
 package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.tables.TargetTables;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;

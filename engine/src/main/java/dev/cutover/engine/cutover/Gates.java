@@ -11,8 +11,6 @@ import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.Backfill;
-import dev.cutover.engine.backfill.LiveReader;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.reconcile.Recheck;
@@ -20,6 +18,8 @@ import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.LiveReader;
+import dev.cutover.engine.tables.TableNames;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,7 +162,7 @@ public final class Gates {
   private Condition repairCondition(Optional<Repair> repair, boolean held, java.util.function.Predicate<RepairPhase> allowed,
       String needs) {
     if (repair.isEmpty()) {
-      return new Condition("repair", false, "No repair of " + Backfill.target(spec) + " is under way; it starts with "
+      return new Condition("repair", false, "No repair of " + TableNames.target(spec) + " is under way; it starts with "
           + "its first backfill.");
     }
     Repair r = repair.get();
@@ -175,13 +175,13 @@ public final class Gates {
   }
 
   private Condition noBackfill(Optional<Repair> repair, boolean held) {
-    Optional<RunRecord> active = state.activeRun(Backfill.target(spec), Instant.now());
+    Optional<RunRecord> active = state.activeRun(TableNames.target(spec), Instant.now());
     Optional<Repair.Operation> op = repair.flatMap(Repair::operation)
         .filter(o -> o.action().equals(Repair.Operation.BACKFILL));
     boolean none = active.isEmpty() && op.isEmpty();
     return new Condition("no backfill running", none, active.map(r -> "Run " + r.id() + " is "
-        + r.state().name().toLowerCase() + " on " + Backfill.target(spec) + ".").or(() -> op.map(o -> "The "
-            + o.describe() + " holds the repair.")).orElse("No backfill is running on " + Backfill.target(spec) + "."));
+        + r.state().name().toLowerCase() + " on " + TableNames.target(spec) + ".").or(() -> op.map(o -> "The "
+            + o.describe() + " holds the repair.")).orElse("No backfill is running on " + TableNames.target(spec) + "."));
   }
 
   private Condition verdictCondition(Repair r, Optional<ReportSummary> verdict) {

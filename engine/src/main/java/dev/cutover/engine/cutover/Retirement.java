@@ -1,23 +1,23 @@
 package dev.cutover.engine.cutover;
 
-import dev.cutover.engine.api.Identifier;
-import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.api.RepairPhase;
-import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.GateClosedException;
 import dev.cutover.engine.api.HeldByAnotherProcessException;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.PhaseRefusedException;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
-import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TableNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,12 +53,12 @@ public final class Retirement {
     Optional<Instant> cutoverAt = Optional.empty();
     boolean liveExists = view.liveExists();
     if (view.reads() == dev.cutover.engine.api.Gate.Version.V2) {
-      cutoverAt = reports.swaps(Backfill.target(spec)).stream().filter(s -> s.action().equals("cutover"))
+      cutoverAt = reports.swaps(TableNames.target(spec)).stream().filter(s -> s.action().equals("cutover"))
           .map(ReportStore.SwapRecord::at).max(Comparator.naturalOrder());
     }
     Duration total = cache.plus(spec.minimumOverlap()).plus(spec.retentionMargin());
     Optional<Instant> droppedAt = liveExists ? Optional.empty()
-        : reports.swaps(Backfill.target(spec)).stream().filter(s -> s.action().equals("drop-v1"))
+        : reports.swaps(TableNames.target(spec)).stream().filter(s -> s.action().equals("drop-v1"))
             .map(ReportStore.SwapRecord::at).max(Comparator.naturalOrder());
     return new Retention(cutoverAt, cache, consumer.map(TableSpec.Consumer::name).orElse("none"), spec.minimumOverlap(),
         spec.retentionMargin(), cutoverAt.map(t -> t.plus(total)), droppedAt);
@@ -136,28 +136,28 @@ public final class Retirement {
           + e.getMessage());
       throw e;
     }
-    reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), "drop-v1", Instant.now(), Operator.user(),
+    reports.recordSwap(new ReportStore.SwapRecord(TableNames.target(spec), "drop-v1", Instant.now(), Operator.user(),
         "DROP TABLE " + spec.qualified(spec.liveTable()), why));
-    state.audit(Backfill.target(spec), "drop-v1", "dropped " + dropped + " " + why);
+    state.audit(TableNames.target(spec), "drop-v1", "dropped " + dropped + " " + why);
     repairs.finish(held, RepairPhase.V1_DROPPED, "dropped " + dropped + " " + why);
     return dropped;
   }
 
   /** Drops staging and scratch tables left by runs and samples; run records stay. */
   public List<String> cleanup() {
-    var active = state.activeRun(Backfill.target(spec), Instant.now());
+    var active = state.activeRun(TableNames.target(spec), Instant.now());
     if (active.isPresent()) {
       throw HeldByAnotherProcessException.of("cleanup", active.get(), "Run " + active.get().id() + " is still running "
-          + "on " + Backfill.target(spec) + " and uses its staging tables;", "clean up after it ends.");
+          + "on " + TableNames.target(spec) + " and uses its staging tables;", "clean up after it ends.");
     }
     List<String> names = sql.query("list leftover tables", "SELECT name FROM system.tables WHERE database = ? AND "
         + "(startsWith(name, ?) OR startsWith(name, ?))", rs -> rs.getString(1), spec.database().name(),
-        spec.targetTable().name() + "__stg_", spec.targetTable().name() + "__sample_");
+        TableNames.of(spec).leftoverPrefixes().get(0), TableNames.of(spec).leftoverPrefixes().get(1));
     for (String name : names) {
       sql.execute("drop " + name, "DROP TABLE IF EXISTS " + spec.qualified(Identifier.of(name)));
     }
     state.ensureSchema();
-    state.audit(Backfill.target(spec), "cleanup", names.isEmpty() ? "nothing to drop" : "dropped " + names);
+    state.audit(TableNames.target(spec), "cleanup", names.isEmpty() ? "nothing to drop" : "dropped " + names);
     return names;
   }
 }

@@ -1,20 +1,19 @@
 package dev.cutover.engine.cutover;
 
 import dev.cutover.engine.api.Gate;
-import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Gate.Version;
+import dev.cutover.engine.api.GateClosedException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.PhaseRefusedException;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
-import dev.cutover.engine.api.GateClosedException;
-import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
@@ -22,6 +21,7 @@ import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TableNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -162,7 +162,7 @@ public final class Swap {
     reports.ensureSchema();
     Instant at = Instant.now();
     // The intent is written first: a process killed right after the exchange still leaves a trace of it.
-    reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
+    reports.recordSwap(new ReportStore.SwapRecord(TableNames.target(spec), action, at, Operator.user(), statement(),
         "requested: " + before + " -> " + after));
     progress.update("Exchanging: " + statement(), 0.80);
     long started = System.nanoTime();
@@ -172,9 +172,9 @@ public final class Swap {
         + " hours", 0.85);
     Verification check = verify(window, nowRead);
     progress.update("Verified", 1.0);
-    reports.recordSwap(new ReportStore.SwapRecord(Backfill.target(spec), action, at, Operator.user(), statement(),
+    reports.recordSwap(new ReportStore.SwapRecord(TableNames.target(spec), action, at, Operator.user(), statement(),
         check.sentence()));
-    state.audit(Backfill.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host() + ": "
+    state.audit(TableNames.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host() + ": "
         + before + " -> " + after + "; " + check.sentence());
     return new SwapResult(action, statement(), before, after, at, took, window, check.verified(), check.sentence());
   }

@@ -6,7 +6,6 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LedgerEntry;
-import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.StepRefusedException;
@@ -32,7 +31,7 @@ import java.util.TreeMap;
 public final class StateStore {
 
   /** A run whose heartbeat is older than this is taken to have lost its process. */
-  public static final Duration STALE_AFTER = Duration.ofSeconds(45);
+  public static final Duration STALE_AFTER = RunRecord.STALE_AFTER;
 
   /**
    * A step weighs more than any time-based version (microseconds since 1970 stay below 2^52 until

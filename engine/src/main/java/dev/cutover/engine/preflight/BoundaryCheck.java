@@ -8,11 +8,11 @@ import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.HourSums;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TableNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +44,7 @@ final class BoundaryCheck {
         plan.boundary()));
     if (repair.isEmpty() || repair.get().boundary().isEmpty()) {
       // Hours of the range that v2 holds and no backfill of the target ever wrote: another writer's.
-      Map<HourPartition, LedgerEntry> any = store.targetLedger(Backfill.target(spec));
+      Map<HourPartition, LedgerEntry> any = store.targetLedger(TableNames.target(spec));
       List<HourPartition> foreign = hours.entrySet().stream().filter(e -> e.getValue().rowsV2() > 0)
           .filter(e -> !written(any.get(e.getKey()), e.getValue())).map(Map.Entry::getKey).toList();
       if (!foreign.isEmpty()) {

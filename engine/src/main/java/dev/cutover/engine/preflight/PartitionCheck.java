@@ -5,7 +5,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.TargetTables;
+import dev.cutover.engine.tables.TargetTables;
 
 /**
  * The hour partitioning of the target (or of v1, while the target does not exist), and for a

@@ -3,8 +3,8 @@ package dev.cutover.engine.preflight;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.TargetTables;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TargetTables;
 import java.util.regex.Pattern;
 
 /**

@@ -6,9 +6,9 @@ import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.TargetTables;
-import dev.cutover.engine.backfill.Transform;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TargetTables;
+import dev.cutover.engine.tables.Transform;
 import java.time.Instant;
 import java.util.List;
 

@@ -16,8 +16,6 @@ import dev.cutover.engine.api.Reconciliation.Verdict;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.Backfill;
-import dev.cutover.engine.backfill.LiveReader;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Coverage;
@@ -25,6 +23,8 @@ import dev.cutover.engine.repair.HourSums;
 import dev.cutover.engine.repair.Milestones;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.LiveReader;
+import dev.cutover.engine.tables.TableNames;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -109,7 +109,7 @@ public final class Reconciler {
    * records the milestones it observed (live from B, overlap, reconciled).
    */
   public Reconciliation reconcile(Scope scope, Optional<HourRange> range, int keyLimit, Progress progress) {
-    String target = Backfill.target(spec);
+    String target = TableNames.target(spec);
     Repair repair = repairs.settled().filter(r -> r.boundary().isPresent() && r.firstHour().isPresent())
         .orElseThrow(() -> new StepRefusedException("reconcile", "No repair of " + target + " is under way, so there "
             + "is no history to reconcile; backfill first."));

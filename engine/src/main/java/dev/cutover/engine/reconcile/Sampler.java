@@ -6,12 +6,12 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.TargetTables;
-import dev.cutover.engine.backfill.Transform;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TableNames;
+import dev.cutover.engine.tables.TargetTables;
+import dev.cutover.engine.tables.Transform;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Validates the corrected transform on a few hours before the full run: computes them into a
@@ -35,8 +35,7 @@ public final class Sampler {
           + "; name a few hours.");
     }
     TargetTables tables = new TargetTables(sql, spec);
-    Identifier scratch = Identifier.simple("scratch", spec.targetTable().name() + "__sample_"
-        + UUID.randomUUID().toString().substring(0, 8));
+    Identifier scratch = TableNames.of(spec).sample();
     List<Identifier> columns = tables.insertableColumns(spec.liveTable());
     sql.execute("create the sample table", "CREATE TABLE " + spec.qualified(scratch) + " AS " + spec.qualified(spec.liveTable()));
     try {

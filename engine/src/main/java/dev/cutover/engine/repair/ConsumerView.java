@@ -5,6 +5,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TableNames;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +26,7 @@ public final class ConsumerView {
 
   /** The rollback handle: {@code <consumer_view>__next}. */
   public Identifier handle() {
-    return Identifier.simple("next view", spec.consumerView().name() + "__next");
+    return TableNames.of(spec).nextView();
   }
 
   /** Which version the consumer view reads now; refuses when the view does not exist. */

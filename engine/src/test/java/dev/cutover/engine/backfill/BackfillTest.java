@@ -6,14 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
-import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HeldByAnotherProcessException;
+import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.time.Duration;

@@ -7,6 +7,7 @@ import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Plan;
@@ -14,8 +13,8 @@ import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.ledger.ReportStore;
+import dev.cutover.engine.tables.TableNames;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.io.BufferedReader;
@@ -190,7 +189,7 @@ class ConsoleKilledTest {
    * Returns whether the last swap had finished.
    */
   private boolean assertSwapLogExplains(Gate.Version now, int killsSoFar) {
-    List<ReportStore.SwapRecord> log = new ReportStore(world.sql, world.database).swaps(Backfill.target(spec));
+    List<ReportStore.SwapRecord> log = new ReportStore(world.sql, world.database).swaps(TableNames.target(spec));
     ReportStore.SwapRecord last = log.getLast();
     Gate.Version after = last.action().equals("cutover") ? Gate.Version.V2 : Gate.Version.V1;
     Gate.Version before = after == Gate.Version.V2 ? Gate.Version.V1 : Gate.Version.V2;
@@ -202,7 +201,7 @@ class ConsoleKilledTest {
     }
     long requested = log.stream().filter(s -> s.detail().startsWith("requested")).count();
     long verified = log.stream().filter(s -> s.detail().startsWith("verified")).count();
-    long audited = engine.repairs().audit(Backfill.target(spec), 100_000).stream()
+    long audited = engine.repairs().audit(TableNames.target(spec), 100_000).stream()
         .filter(a -> a.action().equals("cutover") || a.action().equals("rollback")).count();
     assertTrue(audited <= verified && verified <= requested && requested - audited <= killsSoFar,
         requested + " requested, " + verified + " verified, " + audited + " audited after " + killsSoFar + " kills");

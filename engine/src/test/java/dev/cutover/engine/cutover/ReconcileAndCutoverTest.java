@@ -6,20 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.GateClosedException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunState;
-import dev.cutover.engine.api.GateClosedException;
-import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.tables.TableNames;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.util.List;
@@ -286,7 +286,7 @@ class ReconcileAndCutoverTest {
           "storage emergency, approved by the desk head", List.of(db + ".busy_mv", db + ".feed_mv",
               db + ".visits_daily", db + "_boards.board")));
       assertTrue(new dev.cutover.engine.ledger.StateStore(world.sql, db).auditTrail(
-          dev.cutover.engine.backfill.Backfill.target(spec), 20).stream().anyMatch(a -> a.detail().contains("acknowledged that ")
+          dev.cutover.engine.tables.TableNames.target(spec), 20).stream().anyMatch(a -> a.detail().contains("acknowledged that ")
           && a.detail().contains(db + ".feed_mv (materialized view)")), "the audit trail names what was left broken");
     } finally {
       world.sql.execute("drop the other database", "DROP DATABASE IF EXISTS " + db + "_boards");

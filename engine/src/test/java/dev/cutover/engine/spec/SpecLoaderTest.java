@@ -120,7 +120,7 @@ class SpecLoaderTest {
         + "{window_start}, {window_end} or the name of a source [clicks] (it stands for that source's table).",
         e.getMessage());
     TableSpec spec = SpecLoader.parse(VALID.replace("FROM clicks", "FROM {clicks}"), "s.yaml");
-    assertEquals(true, dev.cutover.engine.backfill.Transform.bind(spec, dev.cutover.engine.api.HourPartition.parse("h",
+    assertEquals(true, dev.cutover.engine.tables.Transform.bind(spec, dev.cutover.engine.api.HourPartition.parse("h",
         "2026-01-01T00:00"), dev.cutover.engine.api.HourPartition.parse("h", "2026-01-01T01:00")).sql()
         .contains("FROM `web`.`clicks` WHERE"));
   }
@@ -129,7 +129,7 @@ class SpecLoaderTest {
   void commentsAreDroppedBeforeBindingSoAnApostropheInOneHidesNothing() {
     TableSpec spec = SpecLoader.parse(VALID.replace("transform: |\n", "transform: |\n  -- the site's clicks; a '?' here\n"
         + "  /* and 'here' */\n"), "s.yaml");
-    var bound = dev.cutover.engine.backfill.Transform.bind(spec, dev.cutover.engine.api.HourPartition.parse("h",
+    var bound = dev.cutover.engine.tables.Transform.bind(spec, dev.cutover.engine.api.HourPartition.parse("h",
         "2026-01-01T00:00"), dev.cutover.engine.api.HourPartition.parse("h", "2026-01-01T01:00"));
     assertEquals(false, bound.sql().contains("site's"), bound.sql());
     assertEquals(2, bound.sql().chars().filter(c -> c == '?').count(), bound.sql());

@@ -7,7 +7,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.TableSpec.Allowance;
-import dev.cutover.engine.backfill.Transform;
+import dev.cutover.engine.tables.Transform;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

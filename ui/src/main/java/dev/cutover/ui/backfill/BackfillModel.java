@@ -13,7 +13,6 @@ import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
@@ -155,7 +154,7 @@ public final class BackfillModel implements ScreenModel {
       if (shown.isPresent() && (mine == null || !mine.id().equals(shown.get().id())) && needsLedger(previous, shown.get())) {
         ledger = engine.backfills().ledger(shown.get().id());
       }
-      boolean interrupted = shown.map(r -> r.interrupted(Instant.now(), StateStore.STALE_AFTER)).orElse(false);
+      boolean interrupted = shown.map(r -> r.interrupted(Instant.now(), RunRecord.STALE_AFTER)).orElse(false);
       return new Snapshot(all, status, shown, ledger, interrupted);
     }, (message, fraction) -> {}, s -> {
       if (read == generation) {

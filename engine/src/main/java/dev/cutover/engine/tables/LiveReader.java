@@ -1,4 +1,4 @@
-package dev.cutover.engine.backfill;
+package dev.cutover.engine.tables;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;

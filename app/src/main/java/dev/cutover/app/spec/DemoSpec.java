@@ -1,4 +1,4 @@
-package dev.cutover.app.demo;
+package dev.cutover.app.spec;
 
 import dev.cutover.engine.Specs;
 import dev.cutover.engine.api.InvalidInputException;
@@ -18,7 +18,9 @@ import java.util.List;
 public final class DemoSpec {
 
   public static final String SPEC = "pnl.yaml";
-  static final List<String> FILES = List.of(SPEC, "pnl_v2.sql", "pnl_v1.sql");
+  /** The database of the demo world when none is named. */
+  public static final String DEFAULT_DATABASE = "trading";
+  public static final List<String> FILES = List.of(SPEC, "pnl_v2.sql", "pnl_v1.sql");
 
   private DemoSpec() {}
 

@@ -1,4 +1,4 @@
-package dev.cutover.engine.backfill;
+package dev.cutover.engine.tables;
 
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
@@ -101,7 +101,7 @@ public final class TargetTables {
 
   /** A staging table private to one worker of one run, with the target's structure. */
   public Identifier staging(String runId, int slot) {
-    Identifier name = Identifier.simple("staging", spec.targetTable().name() + "__stg_" + shortId(runId) + "_" + slot);
+    Identifier name = TableNames.of(spec).staging(runId, slot);
     sql.execute("create staging table " + name, "CREATE TABLE IF NOT EXISTS " + spec.qualified(name) + " AS "
         + spec.qualified(spec.targetTable()));
     return name;
@@ -111,15 +111,11 @@ public final class TargetTables {
   public List<String> dropStaging(String runId) {
     List<String> names = sql.query("list staging tables", "SELECT name FROM system.tables WHERE database = ? "
         + "AND startsWith(name, ?)", rs -> rs.getString(1), spec.database().name(),
-        spec.targetTable().name() + "__stg_" + shortId(runId) + "_");
+        TableNames.of(spec).stagingPrefix(runId));
     for (String name : names) {
       sql.execute("drop staging table " + name, "DROP TABLE IF EXISTS " + spec.qualified(Identifier.of(name)));
     }
     return names;
-  }
-
-  static String shortId(String runId) {
-    return runId.replaceAll("[^A-Za-z0-9]", "").substring(0, Math.min(12, runId.replaceAll("[^A-Za-z0-9]", "").length()));
   }
 
   /** {@code `a`, `b`, `c`} */
