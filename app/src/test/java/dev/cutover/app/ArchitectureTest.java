@@ -33,7 +33,7 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule uiSpeaksNoSql = noClasses()
       .that().resideInAPackage("dev.cutover.ui..")
-      .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jooq..",
+      .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..",
           "com.zaxxer.hikari..", "com.clickhouse..")
       .because("all SQL lives in the engine; the UI calls the engine's API");
 
@@ -74,7 +74,7 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule noJdbcOutsideTheEngine = noClasses()
       .that().resideOutsideOfPackage("dev.cutover.engine..")
-      .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jooq..",
+      .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..",
           "com.zaxxer.hikari..", "com.clickhouse..")
       .because("statements, pools and retries are the engine's; a second path to the server would bypass "
           + "its quoting, its error words and its transient-failure policy");

@@ -23,13 +23,10 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
-import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
 
 /**
  * An open, checked connection to one ClickHouse server: a HikariCP pool over the ClickHouse JDBC
- * driver and a jOOQ context in the ClickHouse dialect, both bound to the profile's working database.
+ * driver, bound to the profile's working database.
  *
  * <p>{@link #open} checks before it returns: the server answers, the credentials are accepted, the
  * version is at least {@link ServerVersion#MINIMUM}, and the working database exists and is Atomic
@@ -42,7 +39,6 @@ public final class Database implements AutoCloseable {
   private final ConnectionProfile profile;
   private final ServerInfo server;
   private final HikariDataSource pool;
-  private final DSLContext dsl;
   private final Supplier<Optional<String>> whyLost;
 
   private Database(ConnectionProfile profile, ServerInfo server, HikariDataSource pool,
@@ -51,7 +47,6 @@ public final class Database implements AutoCloseable {
     this.server = server;
     this.pool = pool;
     this.whyLost = whyLost;
-    this.dsl = DSL.using(pool, SQLDialect.CLICKHOUSE);
   }
 
   /**
@@ -149,10 +144,6 @@ public final class Database implements AutoCloseable {
     return server;
   }
 
-  /** jOOQ in the ClickHouse dialect over the pool. */
-  public DSLContext dsl() {
-    return dsl;
-  }
 
   public DataSource dataSource() {
     return pool;

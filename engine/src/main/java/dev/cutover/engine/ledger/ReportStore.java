@@ -28,6 +28,8 @@ import java.util.TreeSet;
  */
 public final class ReportStore {
 
+  private static final SchemaScript SCHEMA = SchemaScript.resource("report-tables.sql");
+
   /** One hour of a stored reconciliation: what both versions held then, and how it was classified. */
   public record StoredHour(HourPartition hour, long rowsV1, long checksumV1, long rowsV2, long checksumV2,
       Reconciliation.HourStatus status) {}
@@ -68,39 +70,7 @@ public final class ReportStore {
     if (present) {
       return;
     }
-    sql.execute("create the reconciliations table", "CREATE TABLE IF NOT EXISTS " + t("reconciliations") + " ("
-        + "id String, target String, spec String, created DateTime64(3, 'UTC'), window_from DateTime('UTC'), "
-        + "window_to DateTime('UTC'), boundary DateTime('UTC'), verdict String, hours UInt64, differing_hours UInt64, "
-        + "expected_keys UInt64, unexpected_keys UInt64, acknowledged UInt64, coverage_issues UInt64, by String) "
-        + "ENGINE = MergeTree ORDER BY (target, created)");
-    // Added with repairs: which repair, over which hours, under which spec; what each hour held.
-    sql.execute("extend the reconciliations table", "ALTER TABLE " + t("reconciliations") + " ADD COLUMN IF NOT EXISTS "
-        + "scope String, ADD COLUMN IF NOT EXISTS repair_id String, ADD COLUMN IF NOT EXISTS spec_hash String");
-    sql.execute("create the reconciliation hours table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_hours")
-        + " (id String, hour DateTime('UTC'), owner String, status String, rows_v1 UInt64, rows_v2 UInt64, "
-        + "measures Array(String), totals_v1 Array(Float64), totals_v2 Array(Float64)) ENGINE = MergeTree ORDER BY (id, hour)");
-    sql.execute("extend the reconciliation hours table", "ALTER TABLE " + t("reconciliation_hours") + " ADD COLUMN IF NOT "
-        + "EXISTS checksum_v1 Int64, ADD COLUMN IF NOT EXISTS checksum_v2 Int64, ADD COLUMN IF NOT EXISTS keys_v1 UInt64, "
-        + "ADD COLUMN IF NOT EXISTS keys_v2 UInt64, ADD COLUMN IF NOT EXISTS compared UInt8 DEFAULT 1");
-    // Added so that a stored reconciliation reads back whole: its coverage problems and whether its key list was cut.
-    sql.execute("extend the reconciliations table", "ALTER TABLE " + t("reconciliations") + " ADD COLUMN IF NOT EXISTS "
-        + "keys_truncated UInt8");
-    sql.execute("create the reconciliation coverage table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_coverage")
-        + " (id String, hour DateTime('UTC'), kind String, detail String) ENGINE = MergeTree ORDER BY (id, hour)");
-    sql.execute("create the reconciliation keys table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_keys")
-        + " (id String, hour DateTime('UTC'), key Array(String), kind String, rule String, measures Array(String), "
-        + "v1 Array(Float64), v2 Array(Float64)) ENGINE = MergeTree ORDER BY (id, hour)");
-    sql.execute("extend the reconciliation keys table", "ALTER TABLE " + t("reconciliation_keys") + " ADD COLUMN IF NOT "
-        + "EXISTS rows_v1 UInt64, ADD COLUMN IF NOT EXISTS rows_v2 UInt64");
-    sql.execute("create the reconciliation counts table", "CREATE TABLE IF NOT EXISTS " + t("reconciliation_counts")
-        + " (id String, hour DateTime('UTC'), class String, keys UInt64) ENGINE = MergeTree ORDER BY (id, hour)");
-    sql.execute("create the acknowledgements table", "CREATE TABLE IF NOT EXISTS " + t("acknowledgements")
-        + " (target String, hour DateTime('UTC'), key Array(String), reason String, by String, at DateTime64(3, 'UTC')) "
-        + "ENGINE = MergeTree ORDER BY (target, hour)");
-    sql.execute("extend the acknowledgements table", "ALTER TABLE " + t("acknowledgements") + " ADD COLUMN IF NOT "
-        + "EXISTS repair_id String");
-    sql.execute("create the swaps table", "CREATE TABLE IF NOT EXISTS " + t("swaps") + " (target String, action String, "
-        + "at DateTime64(3, 'UTC'), by String, statement String, detail String) ENGINE = MergeTree ORDER BY (target, at)");
+    SCHEMA.run(sql, database);
     present = true;
   }
 

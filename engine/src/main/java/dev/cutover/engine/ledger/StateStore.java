@@ -30,6 +30,8 @@ import java.util.TreeMap;
  */
 public final class StateStore {
 
+  private static final SchemaScript SCHEMA = SchemaScript.resource("state-tables.sql");
+
   /** A run whose heartbeat is older than this is taken to have lost its process. */
   public static final Duration STALE_AFTER = RunRecord.STALE_AFTER;
 
@@ -80,24 +82,7 @@ public final class StateStore {
     if (present) {
       return;
     }
-    sql.execute("create the runs table", "CREATE TABLE IF NOT EXISTS " + t("runs") + " ("
-        + "id String, repair_id String, spec_name String, spec_hash String, target String, range_from DateTime('UTC'), "
-        + "range_to DateTime('UTC'), boundary DateTime('UTC'), parameters String, os_user String, host String, "
-        + "pid UInt64, tool_version String, created DateTime64(3, 'UTC'), heartbeat DateTime64(3, 'UTC'), state String, "
-        + "message String, step UInt64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY id");
-    // Runs recorded before repairs existed belong to none.
-    sql.execute("add the repair to the runs table", "ALTER TABLE " + t("runs") + " ADD COLUMN IF NOT EXISTS repair_id "
-        + "String AFTER id");
-    // Runs recorded before state changes were compare-and-set are at step 0.
-    sql.execute("add the step to the runs table", "ALTER TABLE " + t("runs") + " ADD COLUMN IF NOT EXISTS step "
-        + "UInt64 AFTER message");
-    sql.execute("create the ledger table", "CREATE TABLE IF NOT EXISTS " + t("ledger") + " ("
-        + "run_id String, hour DateTime('UTC'), state String, rows UInt64, checksum Int64, attempts UInt32, "
-        + "at DateTime64(3, 'UTC'), error String, version UInt64) "
-        + "ENGINE = ReplacingMergeTree(version) ORDER BY (run_id, hour)");
-    sql.execute("create the audit table", "CREATE TABLE IF NOT EXISTS " + t("audit") + " ("
-        + "at DateTime64(3, 'UTC'), actor String, host String, subject String, action String, detail String) "
-        + "ENGINE = MergeTree ORDER BY (at, subject)");
+    SCHEMA.run(sql, database);
     present = true;
   }
 

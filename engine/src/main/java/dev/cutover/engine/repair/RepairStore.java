@@ -1,12 +1,13 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
-import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.ledger.SchemaScript;
 import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,6 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  * history the console and the command line show.
  */
 public final class RepairStore {
+
+  private static final SchemaScript REPAIR_LOG = SchemaScript.resource("repair-log.sql");
 
   /** How many of the newest state records are kept as tables; the log keeps every one. */
   static final int KEEP = 3;
@@ -142,9 +145,7 @@ public final class RepairStore {
     try {
       java.util.Set<String> logged = LOGGED.computeIfAbsent(sql, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
       if (!logged.contains(database.name())) {
-        sql.execute("create the repair log", "CREATE TABLE IF NOT EXISTS " + database.quoted() + ".repair_log (target "
-            + "String, id String, version UInt64, phase String, at DateTime64(3, 'UTC'), record String) "
-            + "ENGINE = MergeTree ORDER BY (target, version)");
+        REPAIR_LOG.run(sql, database);
         logged.add(database.name());
       }
       sql.execute("log the repair of " + r.target(), "INSERT INTO " + database.quoted() + ".repair_log VALUES (?, ?, ?, ?, "

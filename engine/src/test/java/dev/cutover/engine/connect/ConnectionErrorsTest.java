@@ -90,7 +90,7 @@ class ConnectionErrorsTest {
       assertEquals("cutover", db.server().database());
       assertEquals("default", db.server().user());
       assertEquals("Atomic", db.server().databaseEngine());
-      assertEquals(1, ((Number) db.dsl().fetchValue("SELECT 1")).intValue());
+      assertEquals(1, db.sql().queryLong("ask for one", "SELECT 1"));
     }
   }
 

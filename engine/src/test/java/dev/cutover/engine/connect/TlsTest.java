@@ -69,7 +69,7 @@ class TlsTest {
         assertTrue(db.server().tls(), url);
         assertEquals("127.0.0.1:" + tls.trusted.port(), db.server().address());
         assertEquals("cutover", db.server().database());
-        assertEquals(42, ((Number) db.dsl().fetchValue("SELECT 42")).intValue());
+        assertEquals(42, db.sql().queryLong("ask for 42", "SELECT 42"));
       }
       assertTrue(tls.trusted.handshakes() > before, "the session went through TLS: " + url);
       assertEquals(refusedBefore, tls.trusted.refusedHandshakes(), "no handshake failed: " + url);

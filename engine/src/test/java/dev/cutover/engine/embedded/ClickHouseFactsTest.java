@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.cutover.engine.api.ServerVersion;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.testing.TestEngine;
-import java.sql.SQLException;
-import org.jooq.DSLContext;
+import dev.cutover.engine.api.QueryFailedException;
+import dev.cutover.engine.sql.Sql;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 class ClickHouseFactsTest {
 
   private static Database db;
-  private static DSLContext sql;
+  private static Sql sql;
 
   @BeforeAll
   static void connect() {
     db = TestEngine.freshDatabase(ClickHouseFactsTest.class);
-    sql = db.dsl();
+    sql = db.sql();
   }
 
   @AfterAll
@@ -35,24 +35,24 @@ class ClickHouseFactsTest {
     ServerVersion version = db.server().version();
     assertTrue(version.compareTo(new ServerVersion(26, 7, 0, 0)) >= 0, "version " + version);
     assertEquals("Atomic", db.server().databaseEngine());
-    assertEquals(version.toString(), sql.fetchValue("SELECT version()"));
+    assertEquals(version.toString(), value("SELECT version()"));
   }
 
   @Test
   void createsAnAtomicDatabase() {
-    sql.execute("CREATE DATABASE IF NOT EXISTS facts_atomic ENGINE = Atomic");
-    assertEquals("Atomic", sql.fetchValue("SELECT engine FROM system.databases WHERE name = 'facts_atomic'"));
-    sql.execute("DROP DATABASE facts_atomic");
+    run("CREATE DATABASE IF NOT EXISTS facts_atomic ENGINE = Atomic");
+    assertEquals("Atomic", value("SELECT engine FROM system.databases WHERE name = 'facts_atomic'"));
+    run("DROP DATABASE facts_atomic");
   }
 
   @Test
   void replacePartitionMovesOneHourFromStaging() {
     createHourly("rp_target");
     createHourly("rp_staging");
-    sql.execute("INSERT INTO rp_target VALUES ('2026-06-01 10:00:00', 'a', 1), ('2026-06-01 11:00:00', 'a', 2)");
-    sql.execute("INSERT INTO rp_staging VALUES ('2026-06-01 10:00:00', 'a', 10), ('2026-06-01 10:00:00', 'b', 20)");
+    run("INSERT INTO rp_target VALUES ('2026-06-01 10:00:00', 'a', 1), ('2026-06-01 11:00:00', 'a', 2)");
+    run("INSERT INTO rp_staging VALUES ('2026-06-01 10:00:00', 'a', 10), ('2026-06-01 10:00:00', 'b', 20)");
 
-    sql.execute("ALTER TABLE rp_target REPLACE PARTITION '2026-06-01 10:00:00' FROM rp_staging");
+    run("ALTER TABLE rp_target REPLACE PARTITION '2026-06-01 10:00:00' FROM rp_staging");
 
     assertEquals(30L, sumFor("rp_target", "2026-06-01 10:00:00"), "hour 10 now holds staging's rows");
     assertEquals(2L, sumFor("rp_target", "2026-06-01 11:00:00"), "hour 11 is untouched");
@@ -63,39 +63,47 @@ class ClickHouseFactsTest {
   void replaceFromAnEmptySourceIsRefusedUnlessAllowedAndThenEmptiesTheTarget() {
     createHourly("empty_target");
     createHourly("empty_staging");
-    sql.execute("INSERT INTO empty_target VALUES ('2026-06-01 10:00:00', 'a', 1)");
+    run("INSERT INTO empty_target VALUES ('2026-06-01 10:00:00', 'a', 1)");
 
-    var refused = assertThrows(org.jooq.exception.DataAccessException.class, () ->
-        sql.execute("ALTER TABLE empty_target REPLACE PARTITION '2026-06-01 10:00:00' FROM empty_staging"));
-    assertEquals(36, refused.getCause(SQLException.class).getErrorCode(), refused.getMessage());
+    var refused = assertThrows(QueryFailedException.class, () ->
+        run("ALTER TABLE empty_target REPLACE PARTITION '2026-06-01 10:00:00' FROM empty_staging"));
+    assertEquals(36, refused.errorCode(), refused.getMessage());
     assertEquals(1L, sumFor("empty_target", "2026-06-01 10:00:00"), "a refused replace changes nothing");
 
-    sql.execute("ALTER TABLE empty_target REPLACE PARTITION '2026-06-01 10:00:00' FROM empty_staging "
+    run("ALTER TABLE empty_target REPLACE PARTITION '2026-06-01 10:00:00' FROM empty_staging "
         + "SETTINGS allow_replace_partition_from_empty_source = 1");
-    assertEquals(0L, ((Number) sql.fetchValue("SELECT count() FROM empty_target")).longValue());
+    assertEquals(0L, ((Number) value("SELECT count() FROM empty_target")).longValue());
   }
 
   @Test
   void exchangeTablesSwapsWhatTwoViewsReturn() {
-    sql.execute("CREATE TABLE ex_v1 (x UInt8) ENGINE = Memory");
-    sql.execute("CREATE TABLE ex_v2 (x UInt8) ENGINE = Memory");
-    sql.execute("INSERT INTO ex_v1 VALUES (1)");
-    sql.execute("INSERT INTO ex_v2 VALUES (2)");
-    sql.execute("CREATE VIEW ex_view AS SELECT x FROM ex_v1");
-    sql.execute("CREATE VIEW ex_view__next AS SELECT x FROM ex_v2");
+    run("CREATE TABLE ex_v1 (x UInt8) ENGINE = Memory");
+    run("CREATE TABLE ex_v2 (x UInt8) ENGINE = Memory");
+    run("INSERT INTO ex_v1 VALUES (1)");
+    run("INSERT INTO ex_v2 VALUES (2)");
+    run("CREATE VIEW ex_view AS SELECT x FROM ex_v1");
+    run("CREATE VIEW ex_view__next AS SELECT x FROM ex_v2");
 
-    sql.execute("EXCHANGE TABLES ex_view AND ex_view__next");
+    run("EXCHANGE TABLES ex_view AND ex_view__next");
 
-    assertEquals(2, ((Number) sql.fetchValue("SELECT x FROM ex_view")).intValue());
-    assertEquals(1, ((Number) sql.fetchValue("SELECT x FROM ex_view__next")).intValue());
+    assertEquals(2, ((Number) value("SELECT x FROM ex_view")).intValue());
+    assertEquals(1, ((Number) value("SELECT x FROM ex_view__next")).intValue());
   }
 
   private static void createHourly(String name) {
-    sql.execute("CREATE TABLE " + name + " (hour DateTime, key String, value UInt64) "
+    run("CREATE TABLE " + name + " (hour DateTime, key String, value UInt64) "
         + "ENGINE = MergeTree PARTITION BY toStartOfHour(hour) ORDER BY (hour, key)");
   }
 
   private static long sumFor(String table, String hour) {
-    return ((Number) sql.fetchValue("SELECT sum(value) FROM " + table + " WHERE hour = toDateTime(?)", hour)).longValue();
+    return ((Number) value("SELECT sum(value) FROM " + table + " WHERE hour = toDateTime(?)", hour)).longValue();
+  }
+
+  private static void run(String statement) {
+    sql.execute("run a statement of this test", statement);
+  }
+
+  private static Object value(String query, Object... values) {
+    return sql.queryOne("read a value", query, rs -> rs.getObject(1), values);
   }
 }
