@@ -42,7 +42,7 @@ public final class Backfills {
 
   /** The run's ledger: one entry per hour it wrote, carried or failed, the latest attempt of each. */
   public TreeMap<HourPartition, LedgerEntry> ledger(String runId) {
-    return ground.store().ledger(runId);
+    return ground.store().hours().ledger(runId);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.cutover.app.demo;
 
 import dev.cutover.engine.Statements;
+import dev.cutover.engine.api.ErrorCodes;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.ResultRow;
 import dev.cutover.engine.api.Statement;
@@ -12,12 +13,6 @@ import java.util.Optional;
  * missing world is seeded, a server out of memory gets a smaller scale.
  */
 final class Sql {
-
-  private static final int UNKNOWN_TABLE = 60;
-  private static final int UNKNOWN_DATABASE = 81;
-  private static final int TIMEOUT_EXCEEDED = 159;
-  private static final int TOO_MANY_SIMULTANEOUS_QUERIES = 202;
-  private static final int MEMORY_LIMIT_EXCEEDED = 241;
 
   private final Statements statements;
 
@@ -58,10 +53,12 @@ final class Sql {
   static QueryFailedException advised(QueryFailedException e) {
     int code = e.errorCode();
     String hint = switch (code) {
-      case UNKNOWN_TABLE, UNKNOWN_DATABASE -> "the demo world is missing or incomplete; run 'cutover demo seed' "
-          + "(or 'cutover demo reset' to rebuild it)";
-      case MEMORY_LIMIT_EXCEEDED -> "the server ran out of memory; use a smaller --scale or give ClickHouse more memory";
-      case TIMEOUT_EXCEEDED, TOO_MANY_SIMULTANEOUS_QUERIES -> "the server is busy; try again in a moment";
+      case ErrorCodes.UNKNOWN_TABLE, ErrorCodes.UNKNOWN_DATABASE -> "the demo world is missing or incomplete; run "
+          + "'cutover demo seed' (or 'cutover demo reset' to rebuild it)";
+      case ErrorCodes.MEMORY_LIMIT_EXCEEDED -> "the server ran out of memory; use a smaller --scale or give ClickHouse "
+          + "more memory";
+      case ErrorCodes.TIMEOUT_EXCEEDED, ErrorCodes.TOO_MANY_SIMULTANEOUS_QUERIES -> "the server is busy; try again in a "
+          + "moment";
       default -> "check the server log for this statement and try again";
     };
     String sentence = e.getMessage().endsWith(".") ? e.getMessage().substring(0, e.getMessage().length() - 1)

@@ -72,11 +72,11 @@ public final class BatchBreakdown {
             BatchWriter.checksumQuery(stagingName, "", columns, spec.timeColumn()), rs -> rs.getLong(1)));
         time(total, "ALTER … REPLACE PARTITION × batch", () -> sql.execute("replace",
             BatchWriter.replaceStatement(spec, stagingName, hours)));
-        time(total, "ledger INSERT", () -> store.recordHours(entries(hours)));
+        time(total, "ledger INSERT", () -> store.hours().recordHours(entries(hours)));
       };
       Runnable now_ = () -> {
         writer.write(now, hours, false);
-        store.recordHours(entries(hours));
+        store.hours().recordHours(entries(hours));
       };
       // Both overwrite the same hours of the target; which goes first alternates, so neither always replaces empty partitions.
       if (b % 2 == 0) {

@@ -19,6 +19,10 @@ public final class ErrorCodes {
   public static final int UNKNOWN_TABLE = 60;
   public static final int UNKNOWN_DATABASE = 81;
   public static final int TIMEOUT_EXCEEDED = 159;
+  public static final int UNKNOWN_USER = 192;
+  public static final int WRONG_PASSWORD = 193;
+  public static final int REQUIRED_PASSWORD = 194;
+  public static final int IP_ADDRESS_NOT_ALLOWED = 195;
   public static final int READONLY = 164;
   public static final int TOO_MANY_SIMULTANEOUS_QUERIES = 202;
   public static final int NO_FREE_CONNECTION = 203;
@@ -31,6 +35,7 @@ public final class ErrorCodes {
   public static final int UNKNOWN_STATUS_OF_INSERT = 319;
   public static final int SYSTEM_ERROR = 425;
   public static final int DEADLOCK_AVOIDED = 473;
+  public static final int AUTHENTICATION_FAILED = 516;
   public static final int KEEPER_EXCEPTION = 999;
   /** Not the server's: the JDBC driver's code for a connection that dropped. */
   public static final int UNKNOWN_EXCEPTION = 1002;

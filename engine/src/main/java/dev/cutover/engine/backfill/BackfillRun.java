@@ -143,7 +143,7 @@ public final class BackfillRun implements RunHandle {
 
   private void dispatch() {
     try {
-      var done = store.ledger(id());
+      var done = store.hours().ledger(id());
       List<HourPartition> pending = hours.stream().filter(h -> {
         LedgerEntry e = done.get(h);
         return e == null || !e.complete();

@@ -90,7 +90,7 @@ final class BatchTask {
           : o.rows() == 0 ? LedgerEntry.State.EMPTIED : LedgerEntry.State.WRITTEN;
       entries.add(new LedgerEntry(run.runId(), o.hour(), kind, o.rows(), o.checksum(), attempt, now, ""));
     }
-    run.store().recordHours(entries);
+    run.store().hours().recordHours(entries);
     for (BatchWriter.HourOutput o : outputs) {
       run.progress().written(o.hour(), o.rows());
       run.listener().on(new BackfillEvent.HourWritten(run.runId(), o.hour(), o.rows(), o.checksum(), carry));
@@ -102,7 +102,7 @@ final class BatchTask {
     run.progress().failed(batch);
     Instant now = Instant.now();
     try {
-      run.store().recordHours(batch.stream().map(h -> new LedgerEntry(run.runId(), h, LedgerEntry.State.FAILED, 0, 0,
+      run.store().hours().recordHours(batch.stream().map(h -> new LedgerEntry(run.runId(), h, LedgerEntry.State.FAILED, 0, 0,
           attempts, now, error)).toList());
     } catch (QueryFailedException e) {
       // The server may be the thing that failed; the hours stay pending in the ledger and a resume retries them.

@@ -3,6 +3,7 @@ package dev.cutover.engine.connect;
 import dev.cutover.engine.api.ConnectionFailedException;
 import dev.cutover.engine.api.ConnectionFailedException.Reason;
 import dev.cutover.engine.api.ConnectionProfile;
+import dev.cutover.engine.api.ErrorCodes;
 import dev.cutover.engine.api.Redaction;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -12,13 +13,6 @@ import java.sql.SQLException;
 
 /** Turns what the driver throws while connecting into one sentence an operator can act on. */
 final class ConnectionErrors {
-
-  private static final int UNKNOWN_DATABASE = 81;
-  private static final int UNKNOWN_USER = 192;
-  private static final int WRONG_PASSWORD = 193;
-  private static final int REQUIRED_PASSWORD = 194;
-  private static final int AUTHENTICATION_FAILED = 516;
-  private static final int IP_ADDRESS_NOT_ALLOWED = 195;
 
   private ConnectionErrors() {}
 
@@ -53,15 +47,15 @@ final class ConnectionErrors {
 
   private static ConnectionFailedException fromServer(ConnectionProfile profile, int code, String message, Exception failure) {
     return switch (code) {
-      case UNKNOWN_USER, WRONG_PASSWORD, REQUIRED_PASSWORD, AUTHENTICATION_FAILED ->
+      case ErrorCodes.UNKNOWN_USER, ErrorCodes.WRONG_PASSWORD, ErrorCodes.REQUIRED_PASSWORD, ErrorCodes.AUTHENTICATION_FAILED ->
           new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address()
               + " refused user '" + profile.user() + "' with the given password (" + profile.password().describe()
               + "); check the user name and the password.", failure);
-      case IP_ADDRESS_NOT_ALLOWED ->
+      case ErrorCodes.IP_ADDRESS_NOT_ALLOWED ->
           new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address()
               + " does not accept user '" + profile.user() + "' from this machine's address; ask its "
               + "administrator to allow it in the user's networks.", failure);
-      case UNKNOWN_DATABASE ->
+      case ErrorCodes.UNKNOWN_DATABASE ->
           new ConnectionFailedException(Reason.UNKNOWN_DATABASE, "The database '" + profile.database()
               + "' does not exist on " + profile.address() + "; create it with CREATE DATABASE "
               + profile.database() + " ENGINE = Atomic, or choose an existing database.", failure);

@@ -5,7 +5,6 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.StepRefusedException;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The engine's own state in ClickHouse, in the working database: runs, the per-hour ledger, and
@@ -46,16 +44,23 @@ public final class StateStore {
   private final Sql sql;
   private final Identifier database;
   private final RunClaims claims;
+  private final HourLedger hours;
   private volatile boolean present;
 
   public StateStore(Sql sql, String database) {
     this.sql = sql;
     this.database = Identifier.simple("database", database);
     this.claims = new RunClaims(sql, this.database);
+    this.hours = new HourLedger(sql, this.database, this::present);
   }
 
   private String t(String table) {
     return database.quoted() + "." + table;
+  }
+
+  /** The ledger of the hours runs wrote. */
+  public HourLedger hours() {
+    return hours;
   }
 
   public String database() {
@@ -231,69 +236,6 @@ public final class StateStore {
         .ifPresent(s -> write(s.run().with(s.run().state(), s.run().message(), Instant.now()), s.step()));
   }
 
-  public void recordHours(List<LedgerEntry> entries) {
-    if (entries.isEmpty()) {
-      return;
-    }
-    StringBuilder values = new StringBuilder();
-    Object[] binds = new Object[entries.size() * 9];
-    int i = 0;
-    long version = versionNow();
-    for (LedgerEntry e : entries) {
-      values.append(values.isEmpty() ? "" : ", ")
-          .append("(?, toDateTime(?, 'UTC'), ?, ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), ?, ?)");
-      binds[i++] = e.runId();
-      binds[i++] = e.hour().epochSecond();
-      binds[i++] = e.state().name();
-      binds[i++] = e.rows();
-      binds[i++] = e.checksum();
-      binds[i++] = e.attempts();
-      binds[i++] = e.at().toEpochMilli();
-      binds[i++] = e.error() == null ? "" : e.error();
-      binds[i++] = version;
-    }
-    sql.execute("record " + entries.size() + " hours in the ledger", "INSERT INTO " + t("ledger")
-        + " (run_id, hour, state, rows, checksum, attempts, at, error, version) VALUES " + values, binds);
-  }
-
-  /** The ledger of one run, by hour. */
-  public TreeMap<HourPartition, LedgerEntry> ledger(String runId) {
-    return latestPerHour("run " + runId, "run_id = ?", runId);
-  }
-
-  /**
-   * The ledger of a repair: for each hour, the latest entry of any of its runs. A later run that
-   * wrote the hour again replaces what an earlier one recorded.
-   */
-  public TreeMap<HourPartition, LedgerEntry> repairLedger(String repairId) {
-    return latestPerHour("repair " + repairId, "run_id IN (SELECT id FROM " + t("runs") + " FINAL WHERE repair_id = ?)",
-        repairId);
-  }
-
-  /**
-   * For each hour of a target, the latest entry of any of its runs, of any repair: which hours of
-   * v2 some backfill wrote, as opposed to another writer.
-   */
-  public TreeMap<HourPartition, LedgerEntry> targetLedger(String target) {
-    return latestPerHour(target, "run_id IN (SELECT id FROM " + t("runs") + " FINAL WHERE target = ?)", target);
-  }
-
-  /** For each hour, the latest ledger entry of the runs {@code runs} selects (one bound value). */
-  private TreeMap<HourPartition, LedgerEntry> latestPerHour(String whose, String runs, String value) {
-    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
-    if (!present()) {
-      return out;
-    }
-    sql.query("read the ledger of " + whose, "SELECT argMax(run_id, at), toUnixTimestamp(hour), argMax(state, at), "
-            + "argMax(rows, at), argMax(checksum, at), argMax(attempts, at), toUnixTimestamp64Milli(max(at)), "
-            + "argMax(error, at) FROM " + t("ledger") + " FINAL WHERE " + runs + " GROUP BY hour ORDER BY hour",
-        rs -> new LedgerEntry(rs.getString(1), HourPartition.ofEpochSecond(rs.getLong(2)),
-            LedgerEntry.State.valueOf(rs.getString(3)), rs.getLong(4), rs.getLong(5), rs.getInt(6),
-            Instant.ofEpochMilli(rs.getLong(7)), rs.getString(8)), value)
-        .forEach(e -> out.put(e.hour(), e));
-    return out;
-  }
-
   /** The runs of one repair, newest first. */
   public List<RunRecord> repairRuns(String repairId) {
     if (!present()) {
@@ -324,7 +266,7 @@ public final class StateStore {
   private static final java.util.concurrent.atomic.AtomicLong LAST_VERSION = new java.util.concurrent.atomic.AtomicLong();
 
   /** Strictly increasing within this process, and ordered by wall-clock time across processes. */
-  private static long versionNow() {
+  static long versionNow() {
     long now = System.currentTimeMillis() * 1000;
     return LAST_VERSION.updateAndGet(last -> Math.max(last + 1, now));
   }

@@ -44,7 +44,7 @@ final class BoundaryCheck {
         plan.boundary()));
     if (repair.isEmpty() || repair.get().boundary().isEmpty()) {
       // Hours of the range that v2 holds and no backfill of the target ever wrote: another writer's.
-      Map<HourPartition, LedgerEntry> any = store.targetLedger(TableNames.target(spec));
+      Map<HourPartition, LedgerEntry> any = store.hours().targetLedger(TableNames.target(spec));
       List<HourPartition> foreign = hours.entrySet().stream().filter(e -> e.getValue().rowsV2() > 0)
           .filter(e -> !written(any.get(e.getKey()), e.getValue())).map(Map.Entry::getKey).toList();
       if (!foreign.isEmpty()) {
@@ -60,7 +60,7 @@ final class BoundaryCheck {
           + "write every hour from " + plan.boundary() + " on, and no later plan can move it.", "");
     }
     Repair r = repair.get();
-    Map<HourPartition, LedgerEntry> ledger = store.repairLedger(r.id());
+    Map<HourPartition, LedgerEntry> ledger = store.hours().repairLedger(r.id());
     List<HourPartition> foreign = hours.entrySet().stream().filter(e -> e.getValue().rowsV2() > 0)
         .filter(e -> plan.range().contains(e.getKey()) && !written(ledger.get(e.getKey()), e.getValue()))
         .map(Map.Entry::getKey).toList();

@@ -103,7 +103,7 @@ public final class Recheck {
       }
     }
     // A carried hour is proven by checksum alone: the coverage proof holds it and v1 to what was carried.
-    var ledger = state.repairLedger(repair.id());
+    var ledger = state.hours().repairLedger(repair.id());
     var carried = Reconciler.carriedHours(ledger, window, boundary);
     List<HourPartition> differing = changed.stream().filter(h -> !now.getOrDefault(h, none).identical()
         && !carried.contains(h)).toList();

@@ -124,7 +124,7 @@ public final class Reconciler {
     Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
     hours.forEach(h -> byHour.put(h.hour(), h));
     // Hours carried from v1 are proven by checksum alone, by the coverage proof below: never read key by key.
-    Map<HourPartition, dev.cutover.engine.api.LedgerEntry> ledger = state.repairLedger(repair.id());
+    Map<HourPartition, dev.cutover.engine.api.LedgerEntry> ledger = state.hours().repairLedger(repair.id());
     Set<HourPartition> carried = carriedHours(ledger, window, boundary);
     List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
         .map(Diff.HourDiff::hour).toList();

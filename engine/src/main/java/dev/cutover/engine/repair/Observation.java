@@ -25,7 +25,7 @@ public final class Observation {
   /** The coverage proof of {@code window} now, from per-hour checksums and the repair's ledger. */
   public Coverage.Result coverage(Repair repair, HourRange window, Optional<HourPartition> v2Edge) {
     return Coverage.of(window, repair.boundary().orElseThrow(), new HourSums(sql, spec).of(window),
-        state.repairLedger(repair.id()), v2Edge);
+        state.hours().repairLedger(repair.id()), v2Edge);
   }
 
   public LiveWriter liveWriter(Repair repair, HourRange window, Optional<HourPartition> v2Edge) {

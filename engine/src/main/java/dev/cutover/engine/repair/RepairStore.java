@@ -8,6 +8,7 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.ledger.SchemaScript;
+import dev.cutover.engine.sql.NameClaims;
 import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -81,15 +82,9 @@ public final class RepairStore {
     }
     legal(expected, next);
     String name = markerName(next.target(), version);
-    try {
-      sql.execute("record the repair of " + next.target() + " at version " + version, "CREATE TABLE "
-          + database.quoted() + "." + Identifier.of(name).quoted() + " (v UInt8) ENGINE = Null COMMENT "
-          + literal(encode(next)));
-    } catch (QueryFailedException e) {
-      if (e.errorCode() == 57) { // TABLE_ALREADY_EXISTS: another process wrote this version first
-        throw lost(next.target(), step);
-      }
-      throw e;
+    if (!new NameClaims(sql, database).claim("record the repair of " + next.target() + " at version " + version, name,
+        encode(next))) {
+      throw lost(next.target(), step); // another process wrote this version first
     }
     List<Marker> markers = markers(next.target());
     long newest = markers.stream().mapToLong(Marker::version).max().orElse(version);
@@ -197,9 +192,6 @@ public final class RepairStore {
   }
 
   /** A string literal for DDL, where the server takes no bound parameters. */
-  private static String literal(String value) {
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
-  }
 
   /** The stored form: plain fields, so that the record reads the same whatever this class becomes. */
   record Stored(String id, String target, long version, String phase, long boundary, long firstHour,

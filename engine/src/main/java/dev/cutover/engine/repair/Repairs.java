@@ -139,7 +139,7 @@ public final class Repairs {
     if (r.history().isEmpty()) {
       return List.of();
     }
-    var ledger = runs.repairLedger(r.id());
+    var ledger = runs.hours().repairLedger(r.id());
     return r.history().get().list().stream().filter(h -> {
       LedgerEntry e = ledger.get(h);
       return e == null || !e.complete();

@@ -69,7 +69,7 @@ class BackfillTest {
         plan.boundary().epochSecond()), "hours from the boundary on are the live writer's and untouched");
     assertEquals(4L, world.sql.queryLong("live rows", "SELECT count() FROM visits_v2 WHERE site = 'LIVE'"));
 
-    var ledger = store.ledger(done.id());
+    var ledger = store.hours().ledger(done.id());
     assertEquals(plan.hours(), List.copyOf(ledger.keySet()), "every planned hour is in the ledger, and only those");
     assertTrue(ledger.keySet().stream().allMatch(h -> h.isBefore(plan.boundary())));
     for (var entry : ledger.values()) {
@@ -104,7 +104,7 @@ class BackfillTest {
     RunRecord done = backfill.start(plan, BackfillEvent.Listener.NONE).await();
     assertEquals(RunState.SUCCEEDED, done.state(), done.message());
     assertEquals(0L, world.sql.queryLong("stray", "SELECT count() FROM visits_v2 WHERE site = 'STRAY'"));
-    var ledger = store.ledger(done.id());
+    var ledger = store.hours().ledger(done.id());
     for (HourPartition h : empty) {
       assertEquals(LedgerEntry.State.EMPTIED, ledger.get(h).state(), "ledger of " + h);
     }
@@ -128,7 +128,7 @@ class BackfillTest {
     run.cancel();
     RunRecord cancelled = run.await();
     assertEquals(RunState.CANCELLED, cancelled.state(), cancelled.message());
-    assertTrue(store.ledger(cancelled.id()).size() < plan.hours().size());
+    assertTrue(store.hours().ledger(cancelled.id()).size() < plan.hours().size());
 
     RunRecord resumed = backfill.start(new Planner(world.sql, store, spec).resume(cancelled, plan.settings()),
         BackfillEvent.Listener.NONE).await();
@@ -136,7 +136,7 @@ class BackfillTest {
     assertEquals(RunState.SUCCEEDED, resumed.state(), resumed.message());
     assertEquals(world.expected(plan.range().from(), plan.range().to()),
         world.checksums("visits_v2", plan.range().from(), plan.range().to()));
-    assertEquals(plan.hours().size(), store.ledger(cancelled.id()).size());
+    assertEquals(plan.hours().size(), store.hours().ledger(cancelled.id()).size());
   }
 
   @Test
@@ -169,7 +169,7 @@ class BackfillTest {
     long started = System.nanoTime();
     RunRecord run = backfill.start(limited, BackfillEvent.Listener.NONE).await();
     double seconds = (System.nanoTime() - started) / 1e9;
-    long rows = store.ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
+    long rows = store.hours().ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
     assertTrue(seconds >= (rows - 12 * 5) / 150.0 - 1, rows + " rows in " + seconds + " s at a limit of 150 rows/s");
 
     // Back-pressure: new clicks arrive that the live writer has not aggregated, so it lags by hours.

@@ -61,7 +61,7 @@ class KillAndResumeTest {
       Thread.sleep(50 + random.nextInt(1200));
       p.destroyForcibly();
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-      writtenBeforeKill.add(store.ledger(runId).size());
+      writtenBeforeKill.add(store.hours().ledger(runId).size());
       RunRecord killed = store.run(runId).orElseThrow();
       if (expected == null) {
         expected = world.expected(killed.range().from(), killed.range().to());
@@ -85,7 +85,7 @@ class KillAndResumeTest {
     RunRecord run = store.run(runId).orElseThrow();
     Map<HourPartition, String> actual = world.checksums("visits_v2", run.range().from(), run.range().to());
     assertEquals(expected, actual, "seed " + seed);
-    var ledger = store.ledger(runId);
+    var ledger = store.hours().ledger(runId);
     assertEquals(run.range().list(), List.copyOf(ledger.keySet()), "every hour recorded exactly once");
     for (LedgerEntry e : ledger.values()) {
       assertTrue(e.complete(), "hour " + e.hour() + " " + e.state());
@@ -115,7 +115,7 @@ class KillAndResumeTest {
   private static void assertConsistentAfterKill(HourlyWorld world, StateStore store, RunRecord run,
       Map<HourPartition, String> expected) {
     Map<HourPartition, String> actual = world.checksums("visits_v2", run.range().from(), run.range().to());
-    for (LedgerEntry e : store.ledger(run.id()).values()) {
+    for (LedgerEntry e : store.hours().ledger(run.id()).values()) {
       if (e.complete()) {
         String recorded = e.rows() + ":" + e.checksum();
         assertEquals(expected.getOrDefault(e.hour(), "0:0"), recorded, "ledger of " + e.hour());

@@ -78,7 +78,7 @@ class ResumeTest {
     RunRecord failed = engine.backfills().start(Procedure.clear(engine, plan), dev.cutover.engine.api.BackfillEvent.Listener.NONE)
         .await();
     assertEquals(RunState.FAILED, failed.state(), failed.message());
-    java.util.TreeMap<HourPartition, LedgerEntry> ledger = store.ledger(failed.id());
+    java.util.TreeMap<HourPartition, LedgerEntry> ledger = store.hours().ledger(failed.id());
     assertEquals(LedgerEntry.State.FAILED, ledger.get(broken).state());
     assertEquals(broken, ledger.lastKey(), "the run stopped at the failed hour");
 
@@ -89,7 +89,7 @@ class ResumeTest {
     assertEquals(failed.id(), end.id());
     assertEquals(world.expected(plan.range().from(), plan.range().to()),
         world.checksums("visits_v2", plan.range().from(), plan.range().to()));
-    assertTrue(store.ledger(end.id()).values().stream().allMatch(LedgerEntry::complete));
+    assertTrue(store.hours().ledger(end.id()).values().stream().allMatch(LedgerEntry::complete));
   }
 
   /**

@@ -67,7 +67,7 @@ class ServerKilledTest {
       assertTrue(retries.getFirst().error().endsWith("This can pass; Cutover retries it."), retries.getFirst().error());
       assertEquals(world.expected(plan.range().from(), plan.range().to()),
           world.checksums("visits_v2", plan.range().from(), plan.range().to()));
-      assertTrue(store.ledger(end.id()).values().stream().allMatch(e -> e.complete()));
+      assertTrue(store.hours().ledger(end.id()).values().stream().allMatch(e -> e.complete()));
     } finally {
       db.close();
       second.close();
@@ -129,8 +129,8 @@ class ServerKilledTest {
       assertEquals(RunState.SUCCEEDED, end.state(), end.message());
       assertEquals(world.expected(plan.range().from(), plan.range().to()),
           world.checksums("visits_v2", plan.range().from(), plan.range().to()));
-      assertTrue(store.ledger(end.id()).values().stream().allMatch(LedgerEntry::complete));
-      assertEquals(plan.range().list(), List.copyOf(store.ledger(end.id()).keySet()));
+      assertTrue(store.hours().ledger(end.id()).values().stream().allMatch(LedgerEntry::complete));
+      assertEquals(plan.range().list(), List.copyOf(store.hours().ledger(end.id()).keySet()));
     } finally {
       db.close();
       second.close();

@@ -373,7 +373,7 @@ class RepairSimulationTest {
     Optional<Repair> r = engine.repairs().current(spec).filter(x -> !x.phase().ended());
     if (r.isPresent() && r.get().boundary().isPresent()) {
       HourPartition b = r.get().boundary().get();
-      var fromB = store.repairLedger(r.get().id()).keySet().stream().filter(h -> !h.isBefore(b)).toList();
+      var fromB = store.hours().repairLedger(r.get().id()).keySet().stream().filter(h -> !h.isBefore(b)).toList();
       assertEquals(List.of(), fromB, "a backfill wrote hours at or after B = " + b + where);
       Map<HourPartition, String> now = world.checksums("visits_v2", b, world.liveEdge.plusHours(1));
       for (var written : liveWritten.entrySet()) {
