@@ -17,7 +17,7 @@ import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
-import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService.BackfillRequest;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
@@ -48,7 +48,7 @@ import javafx.collections.ObservableList;
  * follows a run another process drives by reading its record and ledger every two seconds, resumes a
  * stopped run, and watches the corrected live writer take over from the boundary.
  */
-public final class BackfillModel implements ScreenModel {
+public final class BackfillModel implements ScreenController {
 
   static final Duration POLL = Duration.ofSeconds(2);
 

@@ -9,7 +9,7 @@ import dev.cutover.ui.ConsoleStartup;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Formats;
-import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ import javafx.collections.ObservableList;
  * uses it. While connected, a {@link ConnectionWatch} probes the server and, when it is lost, opens
  * a new session to the same target by itself (for the embedded default, a new server).
  */
-public final class ConnectionModel implements ScreenModel {
+public final class ConnectionModel implements ScreenController {
 
   /** Where the connection stands. */
   public enum State {

@@ -11,7 +11,7 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
-import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService.AbandonRequest;
 import dev.cutover.ui.dialogs.DialogService.Abandonment;
 import dev.cutover.ui.tasks.TaskExecutor;
@@ -32,7 +32,7 @@ import javafx.beans.property.StringProperty;
  * steps that check the plan before anything is written. Once the target's repair has pinned its
  * boundary, the boundary is that one and cannot be changed here, short of abandoning the repair.
  */
-public final class PlanModel implements ScreenModel {
+public final class PlanModel implements ScreenController {
 
   static final Duration LIVE_REFRESH = Duration.ofSeconds(5);
 

@@ -13,7 +13,7 @@ import dev.cutover.engine.reconcile.ReportExport;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
-import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService.AckRequest;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +38,7 @@ import javafx.collections.transformation.FilteredList;
  * a written reason. Before a reconciliation runs in this console, it shows the latest stored one's
  * summary.
  */
-public final class ReconcileModel implements ScreenModel {
+public final class ReconcileModel implements ScreenController {
 
   private final Workspace workspace;
   private final Activity activity;
