@@ -1,5 +1,6 @@
 package dev.cutover.ui;
 
+import dev.cutover.ui.backfill.BackfillController;
 import dev.cutover.ui.backfill.BackfillModel;
 import dev.cutover.ui.backfill.BackfillView;
 import dev.cutover.ui.common.Palette;
@@ -34,6 +35,7 @@ public final class CutoverConsole extends Application {
   private ConnectionModel connection;
   private PlanModel plan;
   private BackfillModel backfill;
+  private BackfillController backfillController;
   private ReconcileModel reconcile;
   private CutoverModel cutover;
   private HistoryModel history;
@@ -52,7 +54,7 @@ public final class CutoverConsole extends Application {
     stage.setMinHeight(700);
     stage.setScene(scene);
     stage.setOnCloseRequest(e -> {
-      if (!backfill.mayClose()) {
+      if (!backfillController.mayClose()) {
         e.consume();
       }
     });
@@ -92,17 +94,19 @@ public final class CutoverConsole extends Application {
     connection = new ConnectionModel(startup, workspace);
     plan = new PlanModel(workspace);
     backfill = new BackfillModel(workspace);
+    backfillController = new BackfillController(backfill);
     reconcile = new ReconcileModel(workspace);
     cutover = new CutoverModel(workspace);
     history = new HistoryModel(workspace);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connection, plan, backfill, reconcile, cutover, history));
+    new ScreenReread(workspace, List.of(connection, plan, backfillController, reconcile, cutover, history));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
         new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
-        new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true),
+        new Screen("backfill", "_Backfill", backfillController,
+            () -> new BackfillView(backfill, backfillController), true),
         new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
         new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
         new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
@@ -156,6 +160,10 @@ public final class CutoverConsole extends Application {
 
   public BackfillModel backfill() {
     return backfill;
+  }
+
+  public BackfillController backfillController() {
+    return backfillController;
   }
 
   public ReconcileModel reconcile() {
