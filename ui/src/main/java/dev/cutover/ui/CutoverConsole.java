@@ -13,6 +13,7 @@ import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.FxDialogService;
 import dev.cutover.ui.history.HistoryModel;
 import dev.cutover.ui.history.HistoryView;
+import dev.cutover.ui.plan.PlanController;
 import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
 import dev.cutover.ui.reconcile.ReconcileModel;
@@ -34,6 +35,7 @@ public final class CutoverConsole extends Application {
   private RepairBanner banner;
   private ConnectionModel connection;
   private PlanModel plan;
+  private PlanController planController;
   private BackfillModel backfill;
   private BackfillController backfillController;
   private ReconcileModel reconcile;
@@ -93,6 +95,7 @@ public final class CutoverConsole extends Application {
     workspace = new Workspace(executor, dialogs);
     connection = new ConnectionModel(startup, workspace);
     plan = new PlanModel(workspace);
+    planController = new PlanController(plan);
     backfill = new BackfillModel(workspace);
     backfillController = new BackfillController(backfill);
     reconcile = new ReconcileModel(workspace);
@@ -100,11 +103,11 @@ public final class CutoverConsole extends Application {
     history = new HistoryModel(workspace);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connection, plan, backfillController, reconcile, cutover, history));
+    new ScreenReread(workspace, List.of(connection, planController, backfillController, reconcile, cutover, history));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
-        new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
+        new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true),
         new Screen("backfill", "_Backfill", backfillController,
             () -> new BackfillView(backfill, backfillController), true),
         new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
@@ -156,6 +159,10 @@ public final class CutoverConsole extends Application {
 
   public PlanModel plan() {
     return plan;
+  }
+
+  public PlanController planController() {
+    return planController;
   }
 
   public BackfillModel backfill() {
