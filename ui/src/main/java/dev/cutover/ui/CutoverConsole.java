@@ -16,6 +16,7 @@ import dev.cutover.ui.history.HistoryView;
 import dev.cutover.ui.plan.PlanController;
 import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
+import dev.cutover.ui.reconcile.ReconcileController;
 import dev.cutover.ui.reconcile.ReconcileModel;
 import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.repair.RepairBanner;
@@ -39,6 +40,7 @@ public final class CutoverConsole extends Application {
   private BackfillModel backfill;
   private BackfillController backfillController;
   private ReconcileModel reconcile;
+  private ReconcileController reconcileController;
   private CutoverModel cutover;
   private HistoryModel history;
 
@@ -99,18 +101,20 @@ public final class CutoverConsole extends Application {
     backfill = new BackfillModel(workspace);
     backfillController = new BackfillController(backfill);
     reconcile = new ReconcileModel(workspace);
+    reconcileController = new ReconcileController(reconcile);
     cutover = new CutoverModel(workspace);
     history = new HistoryModel(workspace);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connection, planController, backfillController, reconcile, cutover, history));
+    new ScreenReread(workspace, List.of(connection, planController, backfillController, reconcileController, cutover, history));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
         new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true),
         new Screen("backfill", "_Backfill", backfillController,
             () -> new BackfillView(backfill, backfillController), true),
-        new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
+        new Screen("reconcile", "_Reconcile", reconcileController,
+            () -> new ReconcileView(reconcile, reconcileController), true),
         new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
         new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
         banner, strip.root(), workspace.online().not());
@@ -175,6 +179,10 @@ public final class CutoverConsole extends Application {
 
   public ReconcileModel reconcile() {
     return reconcile;
+  }
+
+  public ReconcileController reconcileController() {
+    return reconcileController;
   }
 
   public CutoverModel cutover() {
