@@ -4,7 +4,9 @@ import dev.cutover.ui.backfill.BackfillController;
 import dev.cutover.ui.backfill.BackfillModel;
 import dev.cutover.ui.backfill.BackfillView;
 import dev.cutover.ui.common.Palette;
+import dev.cutover.ui.connection.ConnectionController;
 import dev.cutover.ui.connection.ConnectionModel;
+import dev.cutover.ui.connection.SessionLifetime;
 import dev.cutover.ui.connection.ConnectionView;
 import dev.cutover.ui.connection.LinkStrip;
 import dev.cutover.ui.cutover.CutoverModel;
@@ -35,6 +37,7 @@ public final class CutoverConsole extends Application {
   private ConsoleShell shell;
   private RepairBanner banner;
   private ConnectionModel connection;
+  private ConnectionController connectionController;
   private PlanModel plan;
   private PlanController planController;
   private BackfillModel backfill;
@@ -95,7 +98,8 @@ public final class CutoverConsole extends Application {
       }
     });
     workspace = new Workspace(executor, dialogs);
-    connection = new ConnectionModel(startup, workspace);
+    connectionController = new ConnectionController(startup, workspace);
+    connection = connectionController.model();
     plan = new PlanModel(workspace);
     planController = new PlanController(plan);
     backfill = new BackfillModel(workspace);
@@ -106,10 +110,11 @@ public final class CutoverConsole extends Application {
     history = new HistoryModel(workspace);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connection, planController, backfillController, reconcileController, cutover, history));
+    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController, cutover, history));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
-        new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
+        new Screen("connection", "_Connection", connectionController,
+            () -> new ConnectionView(connection, connectionController), false),
         new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true),
         new Screen("backfill", "_Backfill", backfillController,
             () -> new BackfillView(backfill, backfillController), true),
@@ -125,7 +130,7 @@ public final class CutoverConsole extends Application {
     theme(scene, false);
     shell.show("connection");
     workspace.repair().start();
-    connection.connect();
+    connectionController.connect();
     return scene;
   }
 
@@ -159,6 +164,11 @@ public final class CutoverConsole extends Application {
 
   public ConnectionModel connection() {
     return connection;
+  }
+
+  /** The console's session: open now, replaced on a reconnect, closed when the console closes. */
+  public SessionLifetime sessions() {
+    return connectionController.sessions();
   }
 
   public PlanModel plan() {
@@ -196,7 +206,7 @@ public final class CutoverConsole extends Application {
   @Override
   public void stop() {
     if (shell != null) {
-      connection.stopWatching();
+      connectionController.sessions().stopWatching();
       shell.leave();
       workspace.repair().stop();
       banner.dispose();
@@ -215,8 +225,8 @@ public final class CutoverConsole extends Application {
           // The run stays resumable from its ledger.
         }
       }
-      if (connection != null) {
-        connection.closeSession();
+      if (connectionController != null) {
+        connectionController.sessions().closeSession();
       }
     });
     try {
