@@ -7,6 +7,7 @@ import dev.cutover.ui.Workspace;
 import dev.cutover.ui.reconcile.BuiltReport;
 import dev.cutover.ui.reconcile.ChartWindow;
 import dev.cutover.ui.reconcile.ChartWindow.Choice;
+import dev.cutover.ui.reconcile.ReconcileController;
 import dev.cutover.ui.reconcile.ReconcileModel;
 import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.tasks.ImmediateTaskExecutor;
@@ -103,7 +104,7 @@ final class ChartBench {
     Workspace w = new Workspace(new ImmediateTaskExecutor(), new UiBench.Yes());
     w.specProperty().set(six.spec());
     ReconcileModel model = new ReconcileModel(w);
-    view = new ReconcileView(model);
+    view = new ReconcileView(model, new ReconcileController(model));
     window = model.window();
     StackPane content = new StackPane(view.root());
     content.setPadding(new Insets(18, 22, 18, 22));

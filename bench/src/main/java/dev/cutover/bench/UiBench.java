@@ -10,10 +10,12 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Themes;
 import dev.cutover.ui.Workspace;
+import dev.cutover.ui.backfill.BackfillController;
 import dev.cutover.ui.backfill.BackfillModel;
 import dev.cutover.ui.backfill.BackfillView;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.dialogs.DialogService;
+import dev.cutover.ui.reconcile.ReconcileController;
 import dev.cutover.ui.reconcile.ReconcileModel;
 import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.tasks.FxTaskExecutor;
@@ -104,7 +106,8 @@ final class UiBench {
   private void chartRefresh() throws Exception {
     Workspace w = workspace();
     ReconcileModel model = onFx(() -> new ReconcileModel(w));
-    ReconcileView view = onFx(() -> new ReconcileView(model));
+    ReconcileController controller = onFx(() -> new ReconcileController(model));
+    ReconcileView view = onFx(() -> new ReconcileView(model, controller));
     show(view);
     CompletableFuture<Void> done = new CompletableFuture<>();
     onFx(() -> {
@@ -116,8 +119,8 @@ final class UiBench {
           done.completeExceptionally(new IllegalStateException("The reconcile screen said: " + is));
         }
       });
-      model.shown();
-      model.reconcile();
+      controller.shown();
+      controller.reconcile();
       return null;
     });
     done.get(30, TimeUnit.MINUTES);
@@ -165,7 +168,8 @@ final class UiBench {
     }
     Workspace w = workspace();
     BackfillModel model = onFx(() -> new BackfillModel(w));
-    BackfillView view = onFx(() -> new BackfillView(model));
+    BackfillController controller = onFx(() -> new BackfillController(model));
+    BackfillView view = onFx(() -> new BackfillView(model, controller));
     show(view);
     List<Long> gaps = new ArrayList<>();
     AnimationTimer monitor = new AnimationTimer() {
@@ -183,9 +187,9 @@ final class UiBench {
     onFx(() -> {
       w.planProperty().set(plan);
       w.preflightProperty().set(checks);
-      model.shown();
+      controller.shown();
       monitor.start();
-      model.start();
+      controller.start();
       return null;
     });
     long t0 = System.nanoTime();
@@ -202,7 +206,7 @@ final class UiBench {
     Thread.sleep(2000); // the screen's last poll and redraw
     onFx(() -> {
       monitor.stop();
-      model.hidden();
+      controller.hidden();
       view.dispose();
       return null;
     });

@@ -172,7 +172,7 @@ final class ConsoleShell {
     Screen next = screens.get(id);
     if (current != null) {
       currentView.dispose();
-      current.model().hidden();
+      current.controller().hidden();
     }
     current = next;
     currentView = next.view().get();
@@ -188,7 +188,7 @@ final class ConsoleShell {
     banner.setManaged(next.needsSpec());
     dataScreen.set(next.needsSpec());
     repairBanner.compact(currentView.compactBanner());
-    next.model().shown();
+    next.controller().shown();
     Platform.runLater(() -> content.requestFocus());
   }
 
@@ -203,7 +203,7 @@ final class ConsoleShell {
   void leave() {
     if (current != null) {
       currentView.dispose();
-      current.model().hidden();
+      current.controller().hidden();
     }
   }
 

@@ -1,9 +1,12 @@
 package dev.cutover.ui;
 
+import dev.cutover.ui.backfill.BackfillController;
 import dev.cutover.ui.backfill.BackfillModel;
 import dev.cutover.ui.backfill.BackfillView;
 import dev.cutover.ui.common.Palette;
+import dev.cutover.ui.connection.ConnectionController;
 import dev.cutover.ui.connection.ConnectionModel;
+import dev.cutover.ui.connection.SessionLifetime;
 import dev.cutover.ui.connection.ConnectionView;
 import dev.cutover.ui.connection.LinkStrip;
 import dev.cutover.ui.cutover.CutoverModel;
@@ -12,8 +15,10 @@ import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.FxDialogService;
 import dev.cutover.ui.history.HistoryModel;
 import dev.cutover.ui.history.HistoryView;
+import dev.cutover.ui.plan.PlanController;
 import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
+import dev.cutover.ui.reconcile.ReconcileController;
 import dev.cutover.ui.reconcile.ReconcileModel;
 import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.repair.RepairBanner;
@@ -32,9 +37,13 @@ public final class CutoverConsole extends Application {
   private ConsoleShell shell;
   private RepairBanner banner;
   private ConnectionModel connection;
+  private ConnectionController connectionController;
   private PlanModel plan;
+  private PlanController planController;
   private BackfillModel backfill;
+  private BackfillController backfillController;
   private ReconcileModel reconcile;
+  private ReconcileController reconcileController;
   private CutoverModel cutover;
   private HistoryModel history;
 
@@ -52,7 +61,7 @@ public final class CutoverConsole extends Application {
     stage.setMinHeight(700);
     stage.setScene(scene);
     stage.setOnCloseRequest(e -> {
-      if (!backfill.mayClose()) {
+      if (!backfillController.mayClose()) {
         e.consume();
       }
     });
@@ -89,21 +98,28 @@ public final class CutoverConsole extends Application {
       }
     });
     workspace = new Workspace(executor, dialogs);
-    connection = new ConnectionModel(startup, workspace);
+    connectionController = new ConnectionController(startup, workspace);
+    connection = connectionController.model();
     plan = new PlanModel(workspace);
+    planController = new PlanController(plan);
     backfill = new BackfillModel(workspace);
+    backfillController = new BackfillController(backfill);
     reconcile = new ReconcileModel(workspace);
+    reconcileController = new ReconcileController(reconcile);
     cutover = new CutoverModel(workspace);
     history = new HistoryModel(workspace);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connection, plan, backfill, reconcile, cutover, history));
+    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController, cutover, history));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
-        new Screen("connection", "_Connection", connection, () -> new ConnectionView(connection), false),
-        new Screen("plan", "_Plan", plan, () -> new PlanView(plan), true),
-        new Screen("backfill", "_Backfill", backfill, () -> new BackfillView(backfill), true),
-        new Screen("reconcile", "_Reconcile", reconcile, () -> new ReconcileView(reconcile), true),
+        new Screen("connection", "_Connection", connectionController,
+            () -> new ConnectionView(connection, connectionController), false),
+        new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true),
+        new Screen("backfill", "_Backfill", backfillController,
+            () -> new BackfillView(backfill, backfillController), true),
+        new Screen("reconcile", "_Reconcile", reconcileController,
+            () -> new ReconcileView(reconcile, reconcileController), true),
         new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
         new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
         banner, strip.root(), workspace.online().not());
@@ -114,7 +130,7 @@ public final class CutoverConsole extends Application {
     theme(scene, false);
     shell.show("connection");
     workspace.repair().start();
-    connection.connect();
+    connectionController.connect();
     return scene;
   }
 
@@ -150,16 +166,33 @@ public final class CutoverConsole extends Application {
     return connection;
   }
 
+  /** The console's session: open now, replaced on a reconnect, closed when the console closes. */
+  public SessionLifetime sessions() {
+    return connectionController.sessions();
+  }
+
   public PlanModel plan() {
     return plan;
+  }
+
+  public PlanController planController() {
+    return planController;
   }
 
   public BackfillModel backfill() {
     return backfill;
   }
 
+  public BackfillController backfillController() {
+    return backfillController;
+  }
+
   public ReconcileModel reconcile() {
     return reconcile;
+  }
+
+  public ReconcileController reconcileController() {
+    return reconcileController;
   }
 
   public CutoverModel cutover() {
@@ -173,7 +206,7 @@ public final class CutoverConsole extends Application {
   @Override
   public void stop() {
     if (shell != null) {
-      connection.stopWatching();
+      connectionController.sessions().stopWatching();
       shell.leave();
       workspace.repair().stop();
       banner.dispose();
@@ -192,8 +225,8 @@ public final class CutoverConsole extends Application {
           // The run stays resumable from its ledger.
         }
       }
-      if (connection != null) {
-        connection.closeSession();
+      if (connectionController != null) {
+        connectionController.sessions().closeSession();
       }
     });
     try {

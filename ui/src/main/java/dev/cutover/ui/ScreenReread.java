@@ -1,7 +1,7 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.ScreenController;
 import java.util.List;
 import java.util.stream.Stream;
 import javafx.beans.InvalidationListener;
@@ -18,17 +18,17 @@ import javafx.beans.binding.BooleanBinding;
 final class ScreenReread {
 
   private final Workspace workspace;
-  private final List<ScreenModel> models;
+  private final List<ScreenController> controllers;
   private final BooleanBinding reading;
   private InvalidationListener waiting;
 
-  ScreenReread(Workspace workspace, List<ScreenModel> models) {
+  ScreenReread(Workspace workspace, List<ScreenController> controllers) {
     this.workspace = workspace;
-    this.models = List.copyOf(models);
-    Observable[] flags = Stream.concat(models.stream().map(ScreenModel::reading),
+    this.controllers = List.copyOf(controllers);
+    Observable[] flags = Stream.concat(controllers.stream().map(ScreenController::reading),
         Stream.of(workspace.repair().readingProperty())).toArray(Observable[]::new);
     this.reading = Bindings.createBooleanBinding(() -> workspace.repair().readingProperty().get()
-        || this.models.stream().anyMatch(m -> m.reading().get()), flags);
+        || this.controllers.stream().anyMatch(m -> m.reading().get()), flags);
     workspace.engineProperty().addListener((o, was, is) -> {
       if (was != null && is != null && workspace.spec() != null) {
         start(is);
@@ -44,7 +44,7 @@ final class ScreenReread {
     }
     workspace.freshProperty().set(false);
     workspace.repair().refresh();
-    models.forEach(ScreenModel::reread);
+    controllers.forEach(ScreenController::reread);
     if (!reading.get()) {
       workspace.freshProperty().set(true);
       return;

@@ -123,9 +123,9 @@ class BackfillFollowTest {
     fx.waitFor(30, () -> console.backfill().drivenProperty().get() != null, () -> console.backfill().activity().error());
 
     dialogs.confirm = false;
-    assertTrue(!fx.onFx(() -> console.backfill().mayClose()), "the operator kept the window open");
+    assertTrue(!fx.onFx(() -> console.backfillController().mayClose()), "the operator kept the window open");
     dialogs.confirm = true;
-    assertTrue(fx.onFx(() -> console.backfill().mayClose()));
+    assertTrue(fx.onFx(() -> console.backfillController().mayClose()));
     assertEquals("close " + first.id(), dialogs.asked.getLast());
     fx.onFx(() -> {
       console.stop();

@@ -40,7 +40,7 @@ class ConnectionScreenTest {
   @AfterEach
   void close() throws Exception {
     if (console != null) {
-      console.connection().closeSession();
+      console.sessions().closeSession();
     }
   }
 

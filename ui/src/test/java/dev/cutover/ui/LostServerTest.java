@@ -50,8 +50,8 @@ class LostServerTest {
   @AfterEach
   void close() throws Exception {
     if (console != null) {
-      fx.interact(() -> console.connection().stopWatching());
-      console.connection().closeSession();
+      fx.interact(() -> console.sessions().stopWatching());
+      console.sessions().closeSession();
     }
     world.close();
   }
@@ -193,11 +193,11 @@ class LostServerTest {
         "the server saw its starter go");
 
     // Connect opens a new session, closes the old one, and every screen reads again.
-    Session before = console.connection().session();
+    Session before = console.sessions().session();
     Instant clicked = Instant.now();
     fx.click("nav-connection");
     fx.click("connection-connect");
-    fx.waitFor(60, () -> console.connection().session() != before && console.workspace().freshProperty().get()
+    fx.waitFor(60, () -> console.sessions().session() != before && console.workspace().freshProperty().get()
         && console.cutover().judgedAtProperty().get() != null
         && console.cutover().judgedAtProperty().get().isAfter(clicked), () -> fx.text("connection-state"));
     fx.waitFor(30, () -> LostServerWorld.closed(before), () -> "the old session is still open");
@@ -258,6 +258,6 @@ class LostServerTest {
   }
 
   private long serverPid() {
-    return fx.onFx(() -> console.connection().session().embedded().orElseThrow().pid());
+    return fx.onFx(() -> console.sessions().session().embedded().orElseThrow().pid());
   }
 }

@@ -37,7 +37,7 @@ final class WorldOnDisk implements BeforeEachCallback, AfterEachCallback {
   public void afterEach(ExtensionContext context) throws Exception {
     CutoverConsole open = console.get();
     if (open != null) {
-      open.connection().closeSession();
+      open.sessions().closeSession();
     }
     world.db.close();
     Files.deleteIfExists(specFile);

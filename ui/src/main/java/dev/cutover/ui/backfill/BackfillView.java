@@ -36,8 +36,10 @@ public final class BackfillView extends ScreenView {
 
   private final VBox root = new VBox(14);
   private final HourGrid grid;
+  private final BackfillController controller;
 
-  public BackfillView(BackfillModel model) {
+  public BackfillView(BackfillModel model, BackfillController controller) {
+    this.controller = controller;
     RunProgress p = model.progress();
     grid = new HourGrid(p.hours());
     VBox run = runCard(model, p);
@@ -89,11 +91,11 @@ public final class BackfillView extends ScreenView {
     Button resume = Widgets.button("backfill-resume", "R_esume");
     Button cancel = Widgets.button("backfill-cancel", "Ca_ncel run");
     Button resumeRun = Widgets.button("backfill-resume-run", "Resume st_opped run");
-    start.setOnAction(e -> model.start());
-    pause.setOnAction(e -> model.pause());
-    resume.setOnAction(e -> model.resume());
-    cancel.setOnAction(e -> model.cancel());
-    resumeRun.setOnAction(e -> model.resumeRun());
+    start.setOnAction(e -> controller.start());
+    pause.setOnAction(e -> controller.pause());
+    resume.setOnAction(e -> controller.resume());
+    cancel.setOnAction(e -> controller.cancel());
+    resumeRun.setOnAction(e -> controller.resumeRun());
     var driving = model.drivenProperty().isNotNull();
     var busy = model.activity().runningProperty();
     BooleanBinding activeElsewhere = Bindings.createBooleanBinding(() -> model.drivenProperty().get() == null
@@ -149,7 +151,7 @@ public final class BackfillView extends ScreenView {
     rl.setMnemonicParsing(true);
     rl.setLabelFor(rows);
     Button apply = Widgets.button("throttle-apply", "Apply thrott_le");
-    apply.setOnAction(e -> model.applyThrottle());
+    apply.setOnAction(e -> controller.applyThrottle());
     binder.bind(apply.disableProperty(), driving.not().or(busy));
 
     Label waiting = Widgets.label("run-waiting", "muted");
@@ -235,7 +237,7 @@ public final class BackfillView extends ScreenView {
       HBox liveRow = new HBox(10, live, liveState);
       liveRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
       Button deploy = Widgets.button("deploy-live-writer", "Deploy corrected live _writer from B");
-      deploy.setOnAction(e -> model.deployLiveWriter());
+      deploy.setOnAction(e -> controller.deployLiveWriter());
       binder.bind(deploy.disableProperty(), model.writer().runningProperty().or(started));
       card.getChildren().addAll(liveRow, Widgets.activityBar("demo-live-activity", binder,
           demoLive.activity()), Widgets.errorLabel("demo-live-error", binder, demoLive.activity().errorProperty()),

@@ -27,7 +27,10 @@ public final class ConnectionView extends ScreenView {
 
   private final VBox root = new VBox(16);
 
-  public ConnectionView(ConnectionModel model) {
+  private final ConnectionController controller;
+
+  public ConnectionView(ConnectionModel model, ConnectionController controller) {
+    this.controller = controller;
     root.setMaxWidth(860);
     root.getChildren().addAll(connectionCard(model), specCard(model));
   }
@@ -40,14 +43,14 @@ public final class ConnectionView extends ScreenView {
     binder.bindBidirectional(chooser.valueProperty(), model.selectedProperty());
     Label label = Widgets.labelFor("Connect t_o", chooser);
     Button connect = Widgets.button("connection-connect", "Conn_ect");
-    connect.setOnAction(e -> model.connect());
+    connect.setOnAction(e -> controller.connect());
     binder.bind(connect.disableProperty(), model.stateProperty().isEqualTo(State.CONNECTING));
     Button create = Widgets.button("profile-new", "_New profile…");
-    create.setOnAction(e -> model.newProfile());
+    create.setOnAction(e -> controller.newProfile());
     Button edit = Widgets.button("profile-edit", "Ed_it…");
-    edit.setOnAction(e -> model.editProfile());
+    edit.setOnAction(e -> controller.editProfile());
     Button delete = Widgets.button("profile-delete", "Delete…");
-    delete.setOnAction(e -> model.deleteProfile());
+    delete.setOnAction(e -> controller.deleteProfile());
     var launchChosen = Bindings.createBooleanBinding(() -> !(model.selectedProperty().get() instanceof Target.Saved),
         model.selectedProperty());
     binder.bind(edit.disableProperty(), launchChosen.or(model.profiles().activity().runningProperty()));
@@ -117,7 +120,7 @@ public final class ConnectionView extends ScreenView {
     Button retry = Widgets.button("connection-retry", "Retr_y");
     binder.bind(retry.visibleProperty(), model.stateProperty().isEqualTo(State.FAILED));
     binder.bind(retry.managedProperty(), retry.visibleProperty());
-    retry.setOnAction(e -> model.connect());
+    retry.setOnAction(e -> controller.connect());
 
     Label where = Widgets.muted("The embedded server, or a saved profile. Profiles are kept in "
         + model.profiles().file() + " without passwords: each says where its password comes from.");
@@ -133,14 +136,14 @@ public final class ConnectionView extends ScreenView {
     file.setId("spec-file");
     file.setPromptText("/path/to/table.yaml");
     binder.bindBidirectional(file.textProperty(), model.specFileProperty());
-    file.setOnAction(e -> model.loadSpec());
+    file.setOnAction(e -> controller.loadSpec());
     HBox.setHgrow(file, Priority.ALWAYS);
     Label fileLabel = Widgets.labelFor("_Spec file", file);
 
     Button browse = Widgets.button("spec-browse", "Bro_wse…");
-    browse.setOnAction(e -> model.chooseSpec());
+    browse.setOnAction(e -> controller.chooseSpec());
     Button load = Widgets.button("spec-load", "_Load");
-    load.setOnAction(e -> model.loadSpec());
+    load.setOnAction(e -> controller.loadSpec());
     var connected = model.stateProperty().isEqualTo(State.CONNECTED);
     binder.bind(load.disableProperty(), connected.not().or(model.specLoading().runningProperty()));
     HBox fileRow = new HBox(10, fileLabel, file, browse, load);

@@ -1,17 +1,9 @@
 package dev.cutover.ui.connection;
 
-import dev.cutover.engine.EmbeddedEngine;
 import dev.cutover.engine.Session;
-import dev.cutover.engine.api.ServerHealth;
-import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -45,7 +37,7 @@ public final class ConnectionWatch {
   /** The longest pause between two reconnection attempts. */
   static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
   /** How long a new session may wait for the FX thread to take it before it is closed again. */
-  private static final Duration HAND_OVER = Duration.ofSeconds(30);
+  static final Duration HAND_OVER = Duration.ofSeconds(30);
 
   /** Opens a new session to the same server. Blocking; called off the FX thread; throws while it cannot. */
   @FunctionalInterface
@@ -55,7 +47,7 @@ public final class ConnectionWatch {
 
   private final TaskExecutor executor;
   private final ObjectProperty<ServerLink> link = new SimpleObjectProperty<>(ServerLink.none());
-  private volatile Loop loop;
+  private volatile ProbeLoop loop;
 
   public ConnectionWatch(TaskExecutor executor) {
     this.executor = executor;
@@ -72,7 +64,7 @@ public final class ConnectionWatch {
    * thread.
    */
   public void watch(Session session, Reopen reopen, Consumer<Session> reopened, ServerLink from) {
-    Loop next = new Loop(session, reopen, reopened, from);
+    ProbeLoop next = new ProbeLoop(this, session, reopen, reopened, from);
     synchronized (this) {
       pause();
       loop = next;
@@ -86,7 +78,7 @@ public final class ConnectionWatch {
    * greyed while the operator connects by hand. From any thread: the console calls it as it closes.
    */
   public synchronized void pause() {
-    Loop running = loop;
+    ProbeLoop running = loop;
     if (running != null) {
       running.stopped = true;
       loop = null;
@@ -113,206 +105,17 @@ public final class ConnectionWatch {
     return seconds >= MAX_BACKOFF.toSeconds() ? MAX_BACKOFF : Duration.ofSeconds(seconds);
   }
 
-  /** One watched session and the sessions that replace it, until {@link #pause()}. */
-  private final class Loop implements Runnable {
+  /** Whether {@code probe} is the loop this watch runs now: a paused one publishes nothing. */
+  boolean runs(ProbeLoop probe) {
+    return loop == probe;
+  }
 
-    private final Reopen reopen;
-    private final Consumer<Session> reopened;
-    private final ServerLink from;
-    private volatile boolean stopped;
-    private Session session;
+  /** What a probe found, on the FX thread. */
+  void show(ServerLink now) {
+    link.set(now);
+  }
 
-    Loop(Session session, Reopen reopen, Consumer<Session> reopened, ServerLink from) {
-      this.session = session;
-      this.reopen = reopen;
-      this.reopened = reopened;
-      this.from = from;
-    }
-
-    @Override
-    public void run() {
-      ServerLink known = from;
-      while (!stopped) {
-        ServerHealth health = session.health(TIMEOUT);
-        if (stopped) {
-          return;
-        }
-        if (health.answering()) {
-          if (known.state() != ServerLink.State.CONNECTED) {
-            known = ServerLink.connected(health.sentence(), health.at());
-            publish(known);
-          }
-          if (!rest()) {
-            return;
-          }
-          continue;
-        }
-        // A loss already known (a manual connect failed meanwhile) keeps the time it began.
-        Instant since = known.lost() ? known.since() : health.at();
-        boolean stoppedByOperator = health.stopAsked() && session.embedded().isPresent();
-        known = stoppedByOperator ? ServerLink.stopped(health.sentence(), since) : ServerLink.lost(health.sentence(), since);
-        publish(known);
-        if (stoppedByOperator && !awaitAnotherServer(known)) {
-          return;
-        }
-        Session fresh = reconnect(known);
-        if (fresh == null) {
-          return;
-        }
-        session = fresh;
-        known = ServerLink.connected("", Instant.now());
-      }
-    }
-
-    /**
-     * Waits {@link #PERIOD}, or less when the embedded server begins to stop or its process ends
-     * meanwhile (both cost a file's read, not a query); false once stopped.
-     */
-    private boolean rest() {
-      Optional<EmbeddedEngine> embedded = session.embedded();
-      long end = System.nanoTime() + PERIOD.toNanos();
-      for (long left; (left = end - System.nanoTime()) > 0; ) {
-        if (stopped) {
-          return false;
-        }
-        if (embedded.isPresent() && (!embedded.get().running() || embedded.get().whyStopping().isPresent())) {
-          return true;
-        }
-        if (!sleep(Duration.ofNanos(Math.min(left, PROCESS_PERIOD.toNanos())))) {
-          return false;
-        }
-      }
-      return !stopped;
-    }
-
-    /**
-     * An operator stopped the embedded server: starting another behind their back would undo the
-     * stop, so this waits, saying what it knows, until a server serves on the data directory again
-     * (another process started one: joining it starts nothing). False once stopped; the operator's
-     * Connect starts a new server through a new watch.
-     */
-    private boolean awaitAnotherServer(ServerLink stoppedLink) {
-      EmbeddedEngine gone = session.embedded().orElseThrow();
-      ServerLink known = stoppedLink;
-      while (sleep(PERIOD) && !stopped) {
-        java.util.OptionalLong serving = EmbeddedEngine.serving(gone.dataDirectory());
-        if (serving.isPresent() && serving.getAsLong() != gone.pid()) {
-          return true;
-        }
-        ServerHealth health = session.health(TIMEOUT);
-        if (!health.sentence().equals(known.sentence())) {
-          known = ServerLink.stopped(health.sentence(), known.since());
-          publish(known);
-        }
-      }
-      return false;
-    }
-
-    /** Attempts to open a new session until one opens and the FX thread took it; null once stopped. */
-    private Session reconnect(ServerLink lost) {
-      ServerLink known = lost;
-      String failure = "";
-      for (int attempt = 1; ; attempt++) {
-        known = pauseBefore(attempt, known, failure);
-        if (known == null) {
-          return null;
-        }
-        publish(known.reconnecting(attempt, failure));
-        try {
-          if (session.embedded().isEmpty()) {
-            // A server elsewhere is only reopened once its address answers again.
-            ServerHealth health = session.health(TIMEOUT);
-            if (!health.answering()) {
-              failure = health.sentence();
-              continue;
-            }
-          }
-          Session fresh = reopen.open(attempt);
-          return handOver(fresh) ? fresh : null;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return null;
-        } catch (Exception e) {
-          failure = Errors.sentence(e, "reconnect");
-        }
-      }
-    }
-
-    /**
-     * Waits before attempt {@code n}. An embedded server that stopped listening before its process
-     * ended (a graceful stop) said only that it refused connections; once its process has ended its
-     * log says why, and the link says that instead. Returns the loss as now known; null once stopped.
-     */
-    private ServerLink pauseBefore(int n, ServerLink known, String failure) {
-      Optional<EmbeddedEngine> embedded = session.embedded();
-      boolean ended = embedded.map(e -> !e.running()).orElse(true);
-      long end = System.nanoTime() + backoff(n).toNanos();
-      for (long left; (left = end - System.nanoTime()) > 0; ) {
-        if (stopped || !sleep(Duration.ofNanos(Math.min(left, PROCESS_PERIOD.toNanos())))) {
-          return null;
-        }
-        if (!ended && !embedded.get().running()) {
-          ended = true;
-          ServerHealth health = session.health(TIMEOUT);
-          if (!health.answering()) {
-            known = new ServerLink(known.state(), health.sentence(), known.since(), 0, "");
-            publish(n == 1 ? known : known.reconnecting(n - 1, failure));
-          }
-        }
-      }
-      return stopped ? null : known;
-    }
-
-    /** Gives the new session to the FX thread; closes it again when the watch stopped meanwhile. */
-    private boolean handOver(Session fresh) {
-      CompletableFuture<Boolean> taken = new CompletableFuture<>();
-      executor.onFxThread(() -> {
-        if (stopped || loop != this) {
-          taken.complete(false);
-          return;
-        }
-        try {
-          // Answering first, then the new session: the screens read again on it, and those reads must not wait
-          // for a server they think lost. Both in one turn of the FX thread, so nothing acts in between.
-          link.set(ServerLink.connected("", Instant.now()));
-          reopened.accept(fresh);
-          taken.complete(true);
-        } catch (RuntimeException e) {
-          taken.complete(false);
-          throw e;
-        }
-      });
-      boolean ok;
-      try {
-        ok = taken.get(HAND_OVER.toSeconds(), TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        ok = false;
-      } catch (ExecutionException | TimeoutException e) {
-        ok = false;
-      }
-      if (!ok) {
-        fresh.close();
-      }
-      return ok;
-    }
-
-    private void publish(ServerLink now) {
-      executor.onFxThread(() -> {
-        if (!stopped && loop == this) {
-          link.set(now);
-        }
-      });
-    }
-
-    private boolean sleep(Duration d) {
-      try {
-        Thread.sleep(d);
-        return true;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    }
+  TaskExecutor executor() {
+    return executor;
   }
 }

@@ -11,7 +11,7 @@ import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.Formats;
-import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.connection.ServerLink;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
@@ -34,7 +34,7 @@ import javafx.beans.value.ObservableBooleanValue;
  * before the server was lost says nothing about the data now. It is judged again after a reconnect,
  * and once more when a confirmation dialog opens.
  */
-public final class CutoverModel implements ScreenModel {
+public final class CutoverModel implements ScreenController {
 
   private final Workspace workspace;
   private final Activity activity;

@@ -1,16 +1,12 @@
 package dev.cutover.ui.cutover;
 
 import dev.cutover.engine.api.Gate;
-import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.api.RepairPhase;
-import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
-import java.time.Instant;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.VPos;
 import javafx.scene.Node;
@@ -47,8 +43,8 @@ public final class CutoverView extends ScreenView {
     Label summary = Widgets.wrap(Widgets.label("gate-summary", "state-label"));
     // While the server does not answer the gate is a third thing, unknown: never the last green or red seen.
     binder.bind(summary.textProperty(), Bindings.createStringBinding(() -> !model.unknownProperty().get().isEmpty()
-        ? model.unknownProperty().get() : headline(model.gateProperty().get(), model.retentionProperty().get(),
-            model.repairProperty().get(), model.lastSwapProperty().get()),
+        ? model.unknownProperty().get() : GateWords.headline(model.gateProperty().get(),
+            model.retentionProperty().get(), model.repairProperty().get(), model.lastSwapProperty().get()),
         model.unknownProperty(), model.gateProperty(), model.retentionProperty(), model.repairProperty(),
         model.lastSwapProperty()));
     Runnable summaryTone = () -> {
@@ -57,7 +53,7 @@ public final class CutoverView extends ScreenView {
       if (!model.unknownProperty().get().isEmpty()) {
         summary.getStyleClass().add("gate-unknown");
       } else if (g != null) {
-        summary.getStyleClass().add(tone(g, model.repairProperty().get()));
+        summary.getStyleClass().add(GateWords.tone(g, model.repairProperty().get()));
       }
     };
     binder.watch(model.gateProperty(), g -> summaryTone.run());
@@ -103,7 +99,7 @@ public final class CutoverView extends ScreenView {
 
     // A closed gate's refusal, exactly as the engine words it: the sentence the step itself would refuse with.
     Label refusal = Widgets.wrap(Widgets.label("gate-refusal"));
-    binder.bind(refusal.textProperty(), model.gateProperty().map(g -> g.open() || done(g) ? "" : g.refusal())
+    binder.bind(refusal.textProperty(), model.gateProperty().map(g -> g.open() || GateWords.done(g) ? "" : g.refusal())
         .orElse(""));
     binder.watch(model.gateProperty(), g -> {
       refusal.getStyleClass().removeAll("error-text", "warn");
@@ -112,7 +108,7 @@ public final class CutoverView extends ScreenView {
     binder.bind(refusal.managedProperty(), refusal.textProperty().isNotEmpty());
     binder.bind(refusal.visibleProperty(), refusal.managedProperty());
     Label judged = Widgets.wrap(Widgets.label("gate-judged", "muted"));
-    binder.bind(judged.textProperty(), Bindings.createStringBinding(() -> judged(model.gateProperty().get(),
+    binder.bind(judged.textProperty(), Bindings.createStringBinding(() -> GateWords.judged(model.gateProperty().get(),
         model.judgedAtProperty().get()), model.gateProperty(), model.judgedAtProperty()));
     binder.bind(judged.managedProperty(), judged.textProperty().isNotEmpty());
     binder.bind(judged.visibleProperty(), judged.managedProperty());
@@ -135,9 +131,9 @@ public final class CutoverView extends ScreenView {
     var offline = Bindings.not(model.onlineProperty());
     binder.bind(refresh.disableProperty(), busy.or(offline));
     // Each step is offered only through its own gate, only while that gate is open and the server answers.
-    binder.bind(cut.disableProperty(), Bindings.createBooleanBinding(() -> !opens(model.gateProperty().get(),
+    binder.bind(cut.disableProperty(), Bindings.createBooleanBinding(() -> !GateWords.opens(model.gateProperty().get(),
         Gate.CUTOVER), model.gateProperty()).or(busy).or(offline));
-    binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> !opens(model.gateProperty().get(),
+    binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> !GateWords.opens(model.gateProperty().get(),
         Gate.ROLLBACK), model.gateProperty()).or(busy).or(offline));
     Label safety = Widgets.safety("gate-safety", "");
     binder.bind(safety.textProperty(), model.gateProperty().map(g -> g.step().equals(Gate.ROLLBACK) ? Safety.ROLLBACK
@@ -161,61 +157,6 @@ public final class CutoverView extends ScreenView {
     binder.bind(title.textProperty(), model.gateProperty().map(g -> g.step().equals(Gate.ROLLBACK) ? "Rollback gate"
         : "Cutover gate").orElse("Gate"));
     return card;
-  }
-
-  /**
-   * What is true of the consumers and the gate shown. After a cutover that is good news (consumers
-   * read v2, and the way back is open until v1's retention horizon), never a closed cutover gate in red;
-   * after a rollback it says that consumers read v1 again and since when, and what a new cutover needs.
-   */
-  static String headline(Gate g, Retention r, Repair repair, SwapResult lastSwap) {
-    if (g == null) {
-      return "Checking the gate…";
-    }
-    if (done(g)) {
-      return "Cut over for good: v1 is dropped";
-    }
-    if (g.step().equals(Gate.ROLLBACK)) {
-      String since = r == null ? "" : r.cutoverAt().map(t -> " since " + Formats.time(t)).orElse("");
-      String until = r == null ? "" : r.keepUntil().map(t -> " until " + Formats.time(t)).orElse("");
-      return "Consumers read v2" + since + "; " + (g.open() ? "rollback possible" + (until.isEmpty()
-          ? " while v1 is kept" : until) : "rollback gate closed: " + g.unmet().size() + " condition(s) unmet");
-    }
-    if (rolledBack(g, repair)) {
-      // The swap's own time when this console made it; else when the repair recorded the rollback.
-      Instant since = lastSwap != null && lastSwap.action().equals(Gate.ROLLBACK) ? lastSwap.at() : repair.at();
-      return "Consumers read v1 again since " + Formats.time(since) + " (rolled back); " + (g.open()
-          ? "the cutover gate is open: every condition is met"
-          : "cutting over again needs " + g.unmet().size() + " more condition(s)");
-    }
-    return g.open() ? "Cutover gate open: every condition is met"
-        : "Cutover gate closed: " + g.unmet().size() + " condition(s) unmet";
-  }
-
-  /** Which hours the gate checked and when it was judged: a gate is a judgement of the data at one moment. */
-  static String judged(Gate g, Instant at) {
-    if (g == null || at == null) {
-      return "";
-    }
-    return g.judged().map(w -> "The gate checked the data of " + Formats.hours(w.hours()) + ", " + w + ", at "
-        + Formats.clock(at) + ".").orElse("The gate was judged at " + Formats.clock(at) + ".");
-  }
-
-  /** Whether consumers read v1 because a rollback put them back, rather than never having switched. */
-  private static boolean rolledBack(Gate g, Repair repair) {
-    return repair != null && repair.phase() == RepairPhase.ROLLED_BACK && g.current() == Gate.Version.V1;
-  }
-
-  private static boolean opens(Gate g, String step) {
-    return g != null && g.step().equals(step) && g.open();
-  }
-
-  /** Green when the step shown may be taken or all is done; amber, not red, when a successful swap left a gate closed. */
-  private static String tone(Gate g, Repair repair) {
-    if (done(g) || g.open()) {
-      return "good";
-    }
-    return g.step().equals(Gate.ROLLBACK) || rolledBack(g, repair) ? "warn" : "bad";
   }
 
   private VBox resultCard(CutoverModel model) {
@@ -259,7 +200,7 @@ public final class CutoverView extends ScreenView {
   private VBox retentionCard(CutoverModel model) {
     Label horizon = Widgets.label("retention");
     Widgets.wrap(horizon);
-    binder.bind(horizon.textProperty(), model.retentionProperty().map(CutoverView::retention).orElse("—"));
+    binder.bind(horizon.textProperty(), model.retentionProperty().map(GateWords::retention).orElse("—"));
     Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
     clean.setOnAction(e -> model.cleanup());
     binder.bind(clean.disableProperty(), model.activity().runningProperty());
@@ -281,23 +222,6 @@ public final class CutoverView extends ScreenView {
     return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean, drop),
         Widgets.safety("drop-safety", Safety.DROP_V1), result, dropped);
   }
-
-  /** Whether the procedure is over: v1 was dropped after the cutover. */
-  private static boolean done(Gate g) {
-    return g.v1Dropped() && g.current() == Gate.Version.V2;
-  }
-
-  static String retention(Retention r) {
-    String basis = "v1 is kept for " + r.total().toHours() + " h after the cutover: the longest consumer cache ("
-        + r.longestCacheConsumer() + ", " + r.longestCache().toHours() + " h) plus the reconciliation window ("
-        + r.reconciliationWindow().toHours() + " h) plus a margin (" + r.margin().toHours() + " h).";
-    if (r.droppedAt().isPresent()) {
-      return "v1 was dropped at " + Formats.time(r.droppedAt().get()) + "; there is no rollback any more.";
-    }
-    return basis + " " + r.keepUntil().map(t -> "Consumers switched at " + Formats.time(r.cutoverAt().orElse(null))
-        + "; v1 and the rollback stay until " + Formats.time(t) + ".").orElse("The horizon starts at the cutover.");
-  }
-
 
   @Override
   public Node root() {

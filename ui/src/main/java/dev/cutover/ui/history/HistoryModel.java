@@ -8,13 +8,13 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
-import dev.cutover.ui.common.ScreenModel;
+import dev.cutover.ui.common.ScreenController;
 import java.util.List;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /** The history screen: the runs of the target, its reconciliations, and the audit trail of every action. */
-public final class HistoryModel implements ScreenModel {
+public final class HistoryModel implements ScreenController {
 
   /** Audit entries shown at most, newest first. */
   static final int AUDIT_LIMIT = 500;

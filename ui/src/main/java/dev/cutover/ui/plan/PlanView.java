@@ -38,7 +38,10 @@ public final class PlanView extends ScreenView {
   private final TabPane tabs = new TabPane();
   private boolean syncing;
 
-  public PlanView(PlanModel model) {
+  private final PlanController controller;
+
+  public PlanView(PlanModel model, PlanController controller) {
+    this.controller = controller;
     tabs.setId("plan-tabs");
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     Tab range = new Tab("Range and boundary", rangeTab(model));
@@ -73,7 +76,7 @@ public final class PlanView extends ScreenView {
     boundary.setId("plan-boundary");
     boundary.setPrefColumnCount(13);
     binder.bindBidirectional(boundary.textProperty(), model.boundaryProperty());
-    boundary.setOnAction(e -> model.makePlan());
+    boundary.setOnAction(e -> controller.makePlan());
     var pinned = model.repairProperty().map(r -> r.boundary().isPresent()).orElse(false);
     // Pinned by the repair: shown, selectable, not editable.
     binder.bind(boundary.editableProperty(), pinned.map(p -> !p));
@@ -92,7 +95,7 @@ public final class PlanView extends ScreenView {
         model.liveProperty(), model.repairProperty()));
     form.add(hint, 0, form.getRowCount(), 2, 1);
     Button abandon = Widgets.button("repair-abandon", "_Abandon repair…");
-    abandon.setOnAction(e -> model.abandon());
+    abandon.setOnAction(e -> controller.abandon());
     binder.bind(abandon.visibleProperty(), model.repairProperty().isNotNull());
     binder.bind(abandon.managedProperty(), abandon.visibleProperty());
     binder.bind(abandon.disableProperty(), model.activity().runningProperty());
@@ -186,10 +189,10 @@ public final class PlanView extends ScreenView {
   private HBox actions(PlanModel model) {
     Button plan = Widgets.button("plan-make", "Make p_lan");
     plan.setDefaultButton(true);
-    plan.setOnAction(e -> model.makePlan());
+    plan.setOnAction(e -> controller.makePlan());
     binder.bind(plan.disableProperty(), model.activity().runningProperty());
     Button reload = Widgets.button("plan-reload", "R_eread window");
-    reload.setOnAction(e -> model.loadWindow());
+    reload.setOnAction(e -> controller.loadWindow());
     return Widgets.row(8, plan, reload);
   }
 

@@ -21,7 +21,7 @@ final class KeyPanel {
 
   private final HBox root;
 
-  KeyPanel(Binder binder, ReconcileModel model, TableView<Diff.KeyDiff> keys) {
+  KeyPanel(Binder binder, ReconcileModel model, ReconcileController controller, TableView<Diff.KeyDiff> keys) {
     Label hour = Widgets.wrap(Widgets.label("reconcile-hour"));
     binder.bind(hour.textProperty(), Bindings.createStringBinding(() -> Verdicts.hour(model.reportProperty().get(),
         model.selectedHourProperty().get()), model.reportProperty(), model.selectedHourProperty()));
@@ -32,13 +32,13 @@ final class KeyPanel {
     Label fl = Widgets.labelFor("_Filter", filter);
     HBox.setHgrow(filter, Priority.ALWAYS);
     Button ackKey = Widgets.button("ack-key", "Acknowledge _key…");
-    ackKey.setOnAction(e -> model.acknowledgeKey(keys.getSelectionModel().getSelectedItem()));
+    ackKey.setOnAction(e -> controller.acknowledgeKey(keys.getSelectionModel().getSelectedItem()));
     binder.bind(ackKey.disableProperty(), Bindings.createBooleanBinding(() -> {
       Diff.KeyDiff k = keys.getSelectionModel().getSelectedItem();
       return k == null || k.expected() || model.acknowledged(k);
     }, keys.getSelectionModel().selectedItemProperty(), model.reportProperty()).or(model.activity().runningProperty()));
     Button ackHour = Widgets.button("ack-hour", "Acknowledge _whole hour…");
-    ackHour.setOnAction(e -> model.acknowledgeHour());
+    ackHour.setOnAction(e -> controller.acknowledgeHour());
     binder.bind(ackHour.disableProperty(), Bindings.createBooleanBinding(() -> model.shownKeys().stream()
         .noneMatch(k -> !k.expected() && !model.acknowledged(k)), model.shownKeys(), model.reportProperty())
         .or(model.activity().runningProperty()));

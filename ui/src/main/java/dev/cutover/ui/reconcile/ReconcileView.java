@@ -41,7 +41,10 @@ public final class ReconcileView extends ScreenView {
   private final TableView<Diff.KeyDiff> keys;
   private final SplitPane split;
 
-  public ReconcileView(ReconcileModel model) {
+  private final ReconcileController controller;
+
+  public ReconcileView(ReconcileModel model, ReconcileController controller) {
+    this.controller = controller;
     TableSpec spec = model.workspace().spec();
     keys = KeyTable.of(spec, model::acknowledged);
     ChartWindow window = model.window();
@@ -80,7 +83,7 @@ public final class ReconcileView extends ScreenView {
   private VBox header(ReconcileModel model) {
     Button run = Widgets.button("reconcile-run", "Reconcile _now");
     run.setDefaultButton(true);
-    run.setOnAction(e -> model.reconcile());
+    run.setOnAction(e -> controller.reconcile());
     binder.bind(run.disableProperty(), model.activity().runningProperty());
     Spinner<Integer> limit = new Spinner<>(100, 1_000_000, model.keyLimitProperty().get(), 1000);
     limit.setId("reconcile-key-limit");
@@ -90,9 +93,9 @@ public final class ReconcileView extends ScreenView {
     limit.valueProperty().addListener((o, a, b) -> model.keyLimitProperty().set(b));
     Label ll = Widgets.labelFor("Key _limit", limit);
     Button csv = Widgets.button("export-csv", "C_SV…");
-    csv.setOnAction(e -> model.export("csv"));
+    csv.setOnAction(e -> controller.export("csv"));
     Button html = Widgets.button("export-html", "HT_ML…");
-    html.setOnAction(e -> model.export("html"));
+    html.setOnAction(e -> controller.export("html"));
     var noReport = model.reportProperty().isNull();
     binder.bind(csv.disableProperty(), noReport);
     binder.bind(html.disableProperty(), noReport);
@@ -138,7 +141,7 @@ public final class ReconcileView extends ScreenView {
 
   private SplitPane body(ReconcileModel model, TableSpec spec) {
     VBox charts = new ChartPanel(binder, model, spec, totals, delta, coverage).root();
-    HBox table = new KeyPanel(binder, model, keys).root();
+    HBox table = new KeyPanel(binder, model, controller, keys).root();
     SplitPane pane = new SplitPane(charts, table);
     pane.setId("reconcile-split");
     pane.setOrientation(Orientation.VERTICAL);

@@ -19,13 +19,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The plan screen's model on a real world, without a window: the same-thread executor runs its tasks. */
+/** The plan screen's model and controller on a real world, without a window: the same-thread executor runs its tasks. */
 class PlanModelTest {
 
   private HourlyWorld world;
   private ImmediateTaskExecutor executor;
   private Workspace workspace;
   private PlanModel model;
+  private PlanController controller;
   private HourPartition start;
 
   @BeforeEach
@@ -37,6 +38,7 @@ class PlanModelTest {
     workspace.engineProperty().set(engine);
     workspace.specProperty().set(world.spec());
     model = new PlanModel(workspace);
+    controller = new PlanController(model);
     start = engine.plans().reprocessingStart(world.spec()).orElseThrow();
   }
 
@@ -47,7 +49,7 @@ class PlanModelTest {
 
   @Test
   void proposesTheWholeWindowAndTheDefaultBoundaryAndReadsTheLiveEdgeOnlyWhileShown() {
-    model.shown();
+    controller.shown();
     HourPartition boundary = world.liveEdge.plusHours(-3);
     assertEquals(boundary.toString(), model.boundaryProperty().get());
     assertEquals(start, model.fromProperty().get());
@@ -57,14 +59,14 @@ class PlanModelTest {
     executor.tick();
     assertEquals("", model.liveErrorProperty().get());
 
-    model.hidden();
+    controller.hidden();
     assertEquals(0, executor.liveTicks(), "a screen that was left stops reading");
   }
 
   @Test
   void makesThePlanAndProposesSampleHoursInItsRange() {
-    model.shown();
-    model.makePlan();
+    controller.shown();
+    controller.makePlan();
     assertEquals("", model.activity().error());
     var plan = workspace.plan();
     assertEquals(world.liveEdge.plusHours(-3), plan.boundary());
@@ -81,16 +83,16 @@ class PlanModelTest {
 
   @Test
   void badInputIsRefusedWithTheEnginesSentenceAndNothingIsPlanned() {
-    model.shown();
+    controller.shown();
     model.boundaryProperty().set("2026-13-40");
-    model.makePlan();
+    controller.makePlan();
     assertEquals("The boundary '2026-13-40' is not a date and hour; write it as 2026-11-29T10:00 (UTC) or 2026-11-29 "
         + "for midnight.", model.activity().error());
     assertNull(workspace.plan());
 
     HourPartition tooLate = world.liveEdge.plusHours(-1);
     model.boundaryProperty().set(tooLate.toString());
-    model.makePlan();
+    controller.makePlan();
     assertTrue(model.activity().error().startsWith("The boundary " + tooLate + " is 1 hour(s) behind the live edge "
         + world.liveEdge + ", less than the safety margin of 3 hours"), model.activity().error());
     assertNull(workspace.plan());
@@ -103,7 +105,7 @@ class PlanModelTest {
 
   @Test
   void datesStayInsideTheWindowAndBeforeTheBoundary() {
-    model.shown();
+    controller.shown();
     model.setFromDate(LocalDate.of(2000, 1, 1));
     assertEquals(start, model.fromProperty().get());
     model.setToDate(LocalDate.of(2100, 1, 1));
@@ -117,8 +119,8 @@ class PlanModelTest {
   void aDependentFailsThePreflightUntilTheOperatorAcknowledgesIt() {
     world.sql.execute("a dependent", "CREATE MATERIALIZED VIEW visits_mv ENGINE = MergeTree ORDER BY site "
         + "AS SELECT site, clicks FROM visits_v1");
-    model.shown();
-    model.makePlan();
+    controller.shown();
+    controller.makePlan();
     PreflightModel preflight = model.preflight();
     preflight.run();
     assertFalse(workspace.preflightProperty().get().passed());

@@ -63,7 +63,7 @@ class SixMonthsChartsTest {
       Workspace w = new Workspace(new ImmediateTaskExecutor(), new ScriptedDialogs());
       w.specProperty().set(Reports.spec());
       model = new ReconcileModel(w);
-      view = new ReconcileView(model);
+      view = new ReconcileView(model, new ReconcileController(model));
       StackPane content = new StackPane(view.root());
       content.setPadding(new Insets(18, 22, 18, 22));
       Scene scene = new Scene(content, WIDTH, HEIGHT);

@@ -4,10 +4,11 @@ import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
- * A screen's model, told when its screen is shown and left so that it polls only while someone looks,
- * and asked to read again after the console reconnected to its server.
+ * The part of a screen that talks to the engine, told when its screen is shown and left so that it
+ * polls only while someone looks, and asked to read again after the console reconnected to its
+ * server. What it reads it writes into the screen's model, on the FX thread.
  */
-public interface ScreenModel {
+public interface ScreenController {
 
   default void shown() {}
 

@@ -1,0 +1,196 @@
+package dev.cutover.ui.backfill;
+
+import dev.cutover.engine.ClearedPlan;
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.ScreenController;
+import dev.cutover.ui.dialogs.DialogService.BackfillRequest;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import javafx.beans.value.ObservableBooleanValue;
+
+/**
+ * The backfill screen's steps: starts a backfill of the cleared plan, resumes a stopped run through
+ * the same door, deploys the corrected live writer on the demo world, and hands the run this console
+ * drives to {@link RunControls} and the reading of runs to {@link RunReading}. Each step is confirmed
+ * by the operator first, through the dialog service.
+ */
+public final class BackfillController implements ScreenController {
+
+  private final BackfillModel model;
+  private final Workspace workspace;
+  private final RunReading reading;
+  private final RunControls run;
+
+  public BackfillController(BackfillModel model) {
+    this.model = model;
+    this.workspace = model.workspace();
+    this.reading = new RunReading(model);
+    this.run = new RunControls(model, reading);
+    model.selectedRunProperty().addListener((o, was, is) -> {
+      reading.forget();
+      reading.refresh();
+    });
+  }
+
+  @Override
+  public void shown() {
+    reading.start();
+  }
+
+  @Override
+  public void reread() {
+    reading.reread();
+  }
+
+  @Override
+  public ObservableBooleanValue reading() {
+    return model.readingProperty();
+  }
+
+  @Override
+  public void hidden() {
+    reading.stop();
+  }
+
+  /** Reads the runs, the live status, and the ledger of the shown run unless this console drives it. */
+  public void refresh() {
+    reading.refresh();
+  }
+
+  /** Starts a backfill of the current plan, once its preflight passed and the operator confirmed. */
+  public void start() {
+    Preflighted checked = workspace.preflightProperty().get();
+    Engine engine = workspace.engine();
+    Activity activity = model.activity();
+    if (workspace.plan() == null) {
+      activity.fail("There is no plan yet; make one on the Plan screen first.");
+      return;
+    }
+    if (checked == null || checked.cleared().isEmpty()) {
+      activity.fail(checked == null ? "Run the preflight on the Plan screen first; the backfill starts only when no "
+          + "check failed." : "The preflight found " + checked.report().failures().size() + " failed check(s); fix "
+          + "them on the Plan screen and run it again.");
+      return;
+    }
+    ClearedPlan cleared = checked.cleared().get();
+    Plan plan = cleared.plan();
+    String target = plan.spec().database() + "." + plan.spec().targetTable();
+    if (!workspace.dialogs().confirmBackfill(new BackfillRequest(target, plan.range(), plan.boundary(),
+        plan.hours().size(), RunControls.settingsText(plan.settings())))) {
+      return;
+    }
+    RunProgress progress = model.progress();
+    progress.clear();
+    progress.layout(plan.range().from(), plan.range().to(), plan.boundary(), plan.liveEdge().plusHours(1));
+    progress.hours().changed();
+    int c = model.concurrencyProperty().get();
+    long r = model.rowsLimitProperty().get();
+    activity.run("start the backfill", p -> engine.backfills().start(cleared, run.listener()), started -> {
+      run.drive(started);
+      if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()) {
+        run.applyThrottle();
+      }
+    }, failure -> workspace.repair().refresh());
+  }
+
+  /**
+   * Continues a run that failed, was cancelled or was interrupted, from its ledger, through the same
+   * door as a new run: its plan (the run's range and boundary, its throttle with the concurrency and
+   * rows/s set here) passes the preflight first, with the dependents acknowledged on the Plan screen.
+   */
+  public void resumeRun() {
+    RunRecord stopped = model.progress().recordProperty().get();
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (stopped == null) {
+      model.activity().fail("There is no run to resume.");
+      return;
+    }
+    int c = model.concurrencyProperty().get();
+    long r = model.rowsLimitProperty().get();
+    List<String> acks = acknowledgedDependents();
+    model.activity().run("check and resume run " + stopped.id(), p -> {
+      Plan plan = engine.plans().planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r));
+      Preflighted checked = engine.plans().preflight(plan, acks, p);
+      if (checked.cleared().isEmpty()) {
+        throw new StepRefusedException("resume", "The preflight of the resumed run failed: " + checked.report()
+            .failures().stream().map(f -> f.name() + " (" + f.finding() + ")").collect(Collectors.joining("; "))
+            + ". Fix that, or acknowledge the dependents on the Plan screen, and resume again.");
+      }
+      Map<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(stopped.id());
+      LiveStatus status = engine.plans().live(spec);
+      RunHandle resumed = engine.backfills().start(checked.cleared().get(), run.listener());
+      return new Resumed(resumed, ledger, status);
+    }, resumed -> {
+      model.progress().show(resumed.run().record(), resumed.ledger(),
+          RunReading.liveEnd(resumed.live(), stopped.boundary()), Instant.now(), false);
+      run.drive(resumed.run());
+    });
+  }
+
+  /** The dependents acknowledged in the last preflight of this console. */
+  private List<String> acknowledgedDependents() {
+    Preflighted last = workspace.preflightProperty().get();
+    return last == null ? List.of() : last.report().dependents().stream().filter(d -> d.acknowledged())
+        .map(d -> d.name()).toList();
+  }
+
+  private record Resumed(RunHandle run, Map<HourPartition, LedgerEntry> ledger, LiveStatus live) {}
+
+  public void pause() {
+    run.pause();
+  }
+
+  public void resume() {
+    run.resume();
+  }
+
+  /** Ends the run after its batches under way, once the operator confirmed. */
+  public void cancel() {
+    run.cancel();
+  }
+
+  /** Whether the window may close: asks first when this console drives a run, which closing cancels. */
+  public boolean mayClose() {
+    return run.mayClose();
+  }
+
+  /** Applies the concurrency and rows-per-second limit to the running run, from its next batch on. */
+  public void applyThrottle() {
+    run.applyThrottle();
+  }
+
+  /** Starts the corrected live writer from the boundary, on the demo world, once the operator confirmed. */
+  public void deployLiveWriter() {
+    Optional<HourPartition> from = model.boundary();
+    Activity writer = model.writer();
+    if (workspace.demo().isEmpty() || from.isEmpty()) {
+      writer.fail("There is no boundary yet: plan and run the backfill first.");
+      return;
+    }
+    var demo = workspace.demo().get();
+    if (workspace.dialogs().confirmDeployLiveWriter(from.get(), demo.describe())) {
+      writer.run("deploy the corrected live writer from " + from.get(), p -> {
+        demo.deployV2(from.get());
+        return true;
+      }, ok -> {
+        reading.refresh();
+        workspace.repair().refresh();
+      });
+    }
+  }
+}

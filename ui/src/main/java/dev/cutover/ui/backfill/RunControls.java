@@ -1,0 +1,133 @@
+package dev.cutover.ui.backfill;
+
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.ui.Workspace;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The run this console drives: its events, which come on the run's threads, shown on the FX thread
+ * in batches; pause, resume, cancel and the throttle, each a request to the run; and, when it ends,
+ * the screen and the repair read again.
+ */
+final class RunControls {
+
+  private final BackfillModel model;
+  private final Workspace workspace;
+  private final RunReading reading;
+  private final Queue<BackfillEvent> events = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  private final BackfillEvent.Listener listener = this::received;
+
+  RunControls(BackfillModel model, RunReading reading) {
+    this.model = model;
+    this.workspace = model.workspace();
+    this.reading = reading;
+  }
+
+  /** Where the events of a run this console starts go. */
+  BackfillEvent.Listener listener() {
+    return listener;
+  }
+
+  /** Shows {@code run} as the one this console drives, until it ends. */
+  void drive(RunHandle run) {
+    model.driven().set(run);
+    model.pausedProperty().set(false);
+    model.selectedRunProperty().set(null);
+    reading.forget();
+    model.progress().started(run.record());
+    workspace.repair().refresh();
+    run.completion().whenComplete((record, failure) -> workspace.executor().onFxThread(() -> {
+      drain();
+      if (model.drivenProperty().get() == run) {
+        model.driven().set(null);
+        model.pausedProperty().set(false);
+      }
+      reading.forget();
+      reading.refresh();
+      workspace.repair().refresh();
+    }));
+  }
+
+  private void received(BackfillEvent event) {
+    events.add(event);
+    if (drainScheduled.compareAndSet(false, true)) {
+      workspace.executor().onFxThread(this::drain);
+    }
+  }
+
+  private void drain() {
+    drainScheduled.set(false);
+    for (BackfillEvent e; (e = events.poll()) != null; ) {
+      model.progress().apply(e);
+    }
+    model.progress().hours().changed();
+  }
+
+  void pause() {
+    RunHandle run = model.drivenProperty().get();
+    if (run != null) {
+      model.activity().run("pause run " + run.id(), p -> {
+        run.pause();
+        return true;
+      }, ok -> model.pausedProperty().set(true));
+    }
+  }
+
+  void resume() {
+    RunHandle run = model.drivenProperty().get();
+    if (run != null) {
+      model.activity().run("resume run " + run.id(), p -> {
+        run.resume();
+        return true;
+      }, ok -> model.pausedProperty().set(false));
+    }
+  }
+
+  /** Ends the run after its batches under way, once the operator confirmed. */
+  void cancel() {
+    RunHandle run = model.drivenProperty().get();
+    RunProgress progress = model.progress();
+    if (run != null && workspace.dialogs().confirmCancelRun(run.id(), progress.doneProperty().get(),
+        progress.totalProperty().get())) {
+      run.cancel();
+      progress.waitingProperty().set("Cancelling: the batches under way finish first.");
+    }
+  }
+
+  /** Whether the window may close: asks first when this console drives a run, which closing cancels. */
+  boolean mayClose() {
+    RunHandle run = model.drivenProperty().get();
+    return run == null || workspace.dialogs().confirmCloseWhileRunning(run.id(), model.progress().doneProperty().get(),
+        model.progress().totalProperty().get());
+  }
+
+  /** Applies the concurrency and rows-per-second limit to the running run, from its next batch on. */
+  void applyThrottle() {
+    RunHandle run = model.drivenProperty().get();
+    int c = model.concurrencyProperty().get();
+    long r = model.rowsLimitProperty().get();
+    if (run != null) {
+      model.activity().run("change the throttle of run " + run.id(), p -> {
+        if (run.settings().concurrency() != c) {
+          run.setConcurrency(c);
+        }
+        if (run.settings().rowsPerSecond() != r) {
+          run.setRowsPerSecond(r);
+        }
+        return run.settings();
+      }, s -> model.progress().waitingProperty().set("Throttle applied: " + settingsText(s) + "."));
+    }
+  }
+
+  static String settingsText(BackfillSettings s) {
+    return s.concurrency() + " batch(es) of " + s.batchHours() + " h at once"
+        + (s.rowsPerSecond() > 0 ? ", at most " + s.rowsPerSecond() + " rows/s" : ", no rows/s limit")
+        + (s.maxLiveLag().isZero() ? "" : ", waits while the live writer lags more than " + s.maxLiveLag().toMinutes()
+            + " min");
+  }
+}

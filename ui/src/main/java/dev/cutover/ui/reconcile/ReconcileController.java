@@ -1,0 +1,169 @@
+package dev.cutover.ui.reconcile;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.ExportedReport;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.ReportSummary;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Errors;
+import dev.cutover.ui.common.ScreenController;
+import dev.cutover.ui.dialogs.DialogService.AckRequest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The reconcile screen's reads and steps: runs a reconciliation of v1 and v2 over the whole window,
+ * reads the newest stored one before any runs here, reads the differing keys of the hour the
+ * operator looks at, acknowledges a difference with a written reason, and exports the report.
+ */
+public final class ReconcileController implements ScreenController {
+
+  private static final int HOUR_KEY_LIMIT = 5000;
+
+  private final ReconcileModel model;
+  private final Workspace workspace;
+  private final Activity activity;
+
+  public ReconcileController(ReconcileModel model) {
+    this.model = model;
+    this.workspace = model.workspace();
+    this.activity = model.activity();
+    model.selectedHourProperty().addListener((o, was, is) -> readHourKeys());
+    model.reportProperty().addListener((o, was, is) -> readHourKeys());
+  }
+
+  @Override
+  public void shown() {
+    model.defaultMeasure();
+    if (model.reportProperty().get() == null && !activity.running()) {
+      readStored();
+    }
+  }
+
+  /**
+   * The newest stored reconciliation of the target, read back whole in the background: the screen
+   * shows it, charts and all, marked as stored, until a reconciliation runs here.
+   */
+  private void readStored() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (spec == null || engine == null) {
+      return;
+    }
+    record Stored(ReportSummary summary, Optional<Reconciliation> report) {}
+    workspace.executor().submit(p -> {
+      List<ReportSummary> list = engine.reconciliations().stored(spec);
+      return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliations().load(list.getFirst().id()));
+    }, found -> {
+      if (model.reportProperty().get() != null || spec != workspace.spec()) {
+        return;
+      }
+      if (found == null) {
+        model.stored(null);
+        model.note("No reconciliation has run for this target yet: Reconcile now compares v1 and v2 over the whole "
+            + "repair.");
+        return;
+      }
+      model.stored(found.summary());
+      found.report().ifPresentOrElse(r -> {
+        model.show(r);
+        model.note(Verdicts.storedShown(found.summary()));
+      }, () -> model.note(Verdicts.stored(found.summary())));
+    }, failure -> model.note(Errors.sentence(failure, "read the stored reconciliations")));
+  }
+
+  /** Compares v1 and v2 over the whole window, in the background, and stores the report. */
+  public void reconcile() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    int limit = model.keyLimitProperty().get();
+    activity.run("reconcile v1 and v2", p -> engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p), r -> {
+      workspace.repair().refresh();
+      model.reconciled(r);
+    });
+  }
+
+  /** The keys of the chosen hour, read from the engine when the hour is chosen (a report keeps only a sample). */
+  private void readHourKeys() {
+    Reconciliation r = model.reportProperty().get();
+    HourPartition h = model.selectedHourProperty().get();
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (r == null || h == null || engine == null) {
+      return;
+    }
+    workspace.executor().submit(p -> engine.reconciliations().hourKeys(spec, h, HOUR_KEY_LIMIT),
+        keys -> model.hourKeysRead(h, keys),
+        failure -> activity.fail(failure instanceof CutoverException known ? known.getMessage()
+            : "Could not read the keys of " + h + ": " + failure));
+  }
+
+  /** Accepts one key's unexpected difference, with the reason the operator writes, and reconciles again. */
+  public void acknowledgeKey(Diff.KeyDiff key) {
+    if (key == null || key.expected()) {
+      activity.fail("Select an unexpected difference in the table first; expected ones need no acknowledgement.");
+      return;
+    }
+    acknowledge(key.hour(), key.key(), "Key " + String.join(" / ", key.key()) + " differs ("
+        + key.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ") and no rule of the spec explains it.");
+  }
+
+  /** Accepts every unexpected difference of the selected hour, with a reason, and reconciles again. */
+  public void acknowledgeHour() {
+    HourPartition h = model.selectedHourProperty().get();
+    long unexpected = model.unacknowledgedInHour();
+    if (h == null || unexpected == 0) {
+      activity.fail("The selected hour has no unexpected difference to acknowledge.");
+      return;
+    }
+    acknowledge(h, List.of(), unexpected + " key(s) of this hour differ in ways no rule of the spec explains.");
+  }
+
+  private void acknowledge(HourPartition hour, List<String> key, String summary) {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    Optional<String> reason = workspace.dialogs().acknowledgeDifference(new AckRequest(hour, key, summary));
+    if (reason.isEmpty()) {
+      return;
+    }
+    int limit = model.keyLimitProperty().get();
+    activity.run("acknowledge the difference and reconcile again", p -> {
+      engine.reconciliations().acknowledge(spec, hour, key, reason.get());
+      return engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
+    }, r -> {
+      model.setReport(r);
+      workspace.repair().refresh();
+    }, failure -> workspace.repair().refresh());
+  }
+
+  /** Writes the report as CSV or HTML where the operator chooses, off the FX thread. */
+  public void export(String format) {
+    Reconciliation r = model.reportProperty().get();
+    if (r == null) {
+      activity.fail("There is no report to export yet; reconcile first.");
+      return;
+    }
+    Optional<Path> file = workspace.dialogs().chooseExportFile("Export the reconciliation as " + format.toUpperCase(
+        Locale.ROOT), "reconciliation-" + r.id() + "." + format, format);
+    if (file.isEmpty()) {
+      return;
+    }
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    // The page lists a few hundred keys of each list; the CSV written beside it holds every key kept.
+    activity.run("write " + file.get().getFileName(), p -> format.equals("csv")
+        ? "Wrote " + engine.reconciliations().exportCsv(r, spec, file.get()).toAbsolutePath() + "."
+        : written(engine.reconciliations().exportHtml(r, spec, file.get())), model::note);
+  }
+
+  private static String written(ExportedReport w) {
+    return "Wrote " + w.html().toAbsolutePath() + ", and every key it kept to " + w.csv().toAbsolutePath() + ".";
+  }
+}
