@@ -22,12 +22,9 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.Statement;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.backfill.BatchBreakdown;
-import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.sql.Sql;
-import dev.cutover.engine.tables.TargetTables;
-import dev.cutover.engine.tables.Transform;
+import dev.cutover.engine.testing.BenchProbes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,14 +53,14 @@ public final class Benchmarks {
   private static final Set<String> SERVERLESS = Set.of("charts", "startup");
 
   private final Session session;
-  private final Sql sql;
+  private final BenchSql sql;
   private final Engine engine;
   private final TableSpec spec;
   private final Report report;
 
   private Benchmarks(Session session, TableSpec spec, Report report) {
     this.session = session;
-    this.sql = new Sql(session.database().dataSource());
+    this.sql = new BenchSql(session.statements());
     this.engine = new Engine(session);
     this.spec = spec;
     this.report = report;
@@ -83,7 +80,7 @@ public final class Benchmarks {
       System.exit(0);
     }
     Path data = Files.createTempDirectory("cutover-bench-");
-    try (Session session = Session.embedded(data, EngineLibrary.fromEnvironment(), EngineProgress.NONE)) {
+    try (Session session = Session.embedded(data, EngineProgress.NONE)) {
       report.line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
           + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; " + session.describe());
       DemoWorld world = DemoWorld.in(DemoWorld.DEFAULT_DATABASE);
@@ -96,7 +93,7 @@ public final class Benchmarks {
       section(report, "backfill", b::backfillThroughput);
       section(report, "breakdown", b::batchBreakdown);
       section(report, "live", () -> b.liveImpact(world));
-      section(report, "reconcile", () -> new ReconcileBench(b.sql, b.engine, b.spec, report).run());
+      section(report, "reconcile", () -> new ReconcileBench(b.sql, b.session, b.engine, b.spec, report).run());
       section(report, "cutover", b::cutover);
       section(report, "ui", () -> new UiBench(b.engine, b.spec, report).run(b::freshTarget));
       section(report, "charts", () -> new ChartBench(report).run());
@@ -173,15 +170,13 @@ public final class Benchmarks {
     report.section("1b. One backfill batch (" + settings.batchHours() + " hours), three ways on the same hours, "
         + batches + " batches in order, one at a time", "step", "ms, first 30 batches", "ms, last 30 batches",
         "ms, mean of all", "× the floor");
-    var store = new dev.cutover.engine.ledger.StateStore(sql, spec.database().name());
-    store.ensureSchema();
     freshTarget();
-    new TargetTables(sql, spec).createTargetIfAbsent();
+    BenchProbes.createTarget(session, spec);
     sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor"));
     sql.execute("create floor", "CREATE TABLE " + q("pnl_floor") + " AS " + q(spec.liveTable().name()));
-    Map<String, List<Double>> steps = new BatchBreakdown(sql, store, spec).measure(probe.range().from(),
+    Map<String, List<Double>> steps = BenchProbes.batchBreakdown(session, spec, probe.range().from(),
         batches, settings, Identifier.of("pnl_floor"), probe.boundary());
-    double floor = mean(steps.get(BatchBreakdown.FLOOR));
+    double floor = mean(steps.get(BenchProbes.FLOOR));
     steps.forEach((step, ms) -> report.cells(step, String.format("%.1f", mean(ms.subList(0, Math.min(30, ms.size())))),
         String.format("%.1f", mean(ms.subList(Math.max(0, ms.size() - 30), ms.size()))), String.format("%.1f", mean(ms)),
         String.format("%.2f×", mean(ms) / floor)));
@@ -211,19 +206,18 @@ public final class Benchmarks {
     // The floor: the same computation straight into an empty, identically partitioned table.
     sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor"));
     sql.execute("create floor", "CREATE TABLE " + q("pnl_floor") + " AS " + q(spec.liveTable().name()));
-    Transform whole = Transform.bind(spec, range.from(), range.to());
+    Statement whole = BenchProbes.transform(spec, range.from(), range.to());
     long t0 = System.nanoTime();
-    sql.execute("floor, one statement", "INSERT INTO " + q("pnl_floor") + " SELECT * FROM (" + whole.sql()
-        + ") SETTINGS max_partitions_per_insert_block = 100000", whole.values().toArray());
+    sql.execute("floor, one statement", whole.prefixed("INSERT INTO " + q("pnl_floor") + " SELECT * FROM (")
+        .suffixed(") SETTINGS max_partitions_per_insert_block = 100000"));
     double oneStatement = seconds(t0);
     long floorRows = sql.queryLong("count", "SELECT count() FROM " + q("pnl_floor"));
     sql.execute("truncate floor", "TRUNCATE TABLE " + q("pnl_floor"));
     t0 = System.nanoTime();
     for (HourPartition day = range.from(); day.isBefore(range.to()); day = day.plusHours(24)) {
       HourPartition next = day.plusHours(24).isBefore(range.to()) ? day.plusHours(24) : range.to();
-      Transform t = Transform.bind(spec, day, next);
-      sql.execute("floor, one day", "INSERT INTO " + q("pnl_floor") + " SELECT * FROM (" + t.sql() + ")",
-          t.values().toArray());
+      Statement t = BenchProbes.transform(spec, day, next);
+      sql.execute("floor, one day", t.prefixed("INSERT INTO " + q("pnl_floor") + " SELECT * FROM (").suffixed(")"));
     }
     double daySized = seconds(t0);
     double floor = Math.min(oneStatement, daySized);
@@ -286,9 +280,9 @@ public final class Benchmarks {
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view__next") + " AS SELECT * FROM "
         + q(spec.targetTable().name()));
     String probe = "SELECT count(), toString(sum(pnl_usd)) FROM %s WHERE hour = toDateTime(?, 'UTC')";
-    String v1 = sql.queryOne("v1", probe.formatted(q(spec.liveTable().name())), rs -> rs.getLong(1) + "/" + rs.getString(2),
+    String v1 = sql.queryOne("v1", probe.formatted(q(spec.liveTable().name())), rs -> rs.number(1) + "/" + rs.string(2),
         hour.epochSecond());
-    String v2 = sql.queryOne("v2", probe.formatted(q(spec.targetTable().name())), rs -> rs.getLong(1) + "/" + rs.getString(2),
+    String v2 = sql.queryOne("v2", probe.formatted(q(spec.targetTable().name())), rs -> rs.number(1) + "/" + rs.string(2),
         hour.epochSecond());
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong reads = new AtomicLong();
@@ -298,7 +292,7 @@ public final class Benchmarks {
       readers.add(Thread.ofPlatform().start(() -> {
         while (!stop.get()) {
           try {
-            String seen = sql.queryOne("read", probe.formatted(q("bench_view")), rs -> rs.getLong(1) + "/" + rs.getString(2),
+            String seen = sql.queryOne("read", probe.formatted(q("bench_view")), rs -> rs.number(1) + "/" + rs.string(2),
                 hour.epochSecond());
             if (!seen.equals(v1) && !seen.equals(v2)) {
               bad.incrementAndGet();

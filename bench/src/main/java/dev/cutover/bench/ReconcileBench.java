@@ -1,14 +1,14 @@
 package dev.cutover.bench;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.reconcile.Differ;
-import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.testing.BenchProbes;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -22,13 +22,15 @@ final class ReconcileBench {
       + "sum(notional_usd), sum(fees_usd), sum(pnl_usd), sum(trade_count) FROM %s WHERE hour >= toDateTime(?, 'UTC') "
       + "AND hour < toDateTime(?, 'UTC') GROUP BY h)";
 
-  private final Sql sql;
+  private final BenchSql sql;
+  private final Session session;
   private final Engine engine;
   private final TableSpec spec;
   private final Report report;
 
-  ReconcileBench(Sql sql, Engine engine, TableSpec spec, Report report) {
+  ReconcileBench(BenchSql sql, Session session, Engine engine, TableSpec spec, Report report) {
     this.sql = sql;
+    this.session = session;
     this.engine = engine;
     this.spec = spec;
     this.report = report;
@@ -77,11 +79,10 @@ final class ReconcileBench {
     long total = sql.queryLong("count", "SELECT count() FROM " + q(v2.name()));
     long hourRows = sql.queryLong("count", "SELECT count() FROM " + q(v2.name()) + " WHERE hour = toDateTime(?, 'UTC')",
         changed.epochSecond());
-    Differ differ = new Differ(sql, spec);
     double scan = scan(v2, copy, history);
-    Measured<List<Diff.HourDiff>> hours = measure(() -> differ.hours(v2, copy, history));
+    Measured<List<Diff.HourDiff>> hours = measure(() -> BenchProbes.hourDiffs(session, spec, v2, copy, history));
     List<HourPartition> differing = hours.value().stream().filter(h -> !h.identical()).map(Diff.HourDiff::hour).toList();
-    Measured<List<Diff.KeyDiff>> keys = measure(() -> differ.keys(v2, copy, differing, 100_000));
+    Measured<List<Diff.KeyDiff>> keys = measure(() -> BenchProbes.keyDiffs(session, spec, v2, copy, differing, 100_000));
     report.line(String.format("One changed hour (%s, quantity + 1 on its %,d rows) in a copy of v2 (%,d rows; built by %s "
         + "in %.1f s). Rows read are the server's SelectedRows counter around each statement, run alone.", changed,
         hourRows, total, how, built));

@@ -19,8 +19,9 @@ import java.util.Map;
  * Times a backfill batch three ways on the same hours, batch after batch, so that all three share
  * the machine's load: the plain floor statement; the batch as the engine first wrote it (empty staging,
  * compute, checksum, replace, ledger, one after another), each statement timed alone; and the batch as
- * the engine writes it now ({@link BatchWriter} itself, then the ledger). This class sits in the
- * engine's package to run the engine's own statements and writer.
+ * the engine writes it now ({@link BatchWriter} itself, then the ledger). It lives in the engine's
+ * tests, in the backfill package, to run the engine's own statements and writer; the benchmarks reach
+ * it through {@link dev.cutover.engine.testing.BenchProbes}.
  */
 public final class BatchBreakdown {
 

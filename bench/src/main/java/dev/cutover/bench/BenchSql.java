@@ -1,0 +1,32 @@
+package dev.cutover.bench;
+
+import dev.cutover.engine.Statements;
+import dev.cutover.engine.api.ResultRow;
+import dev.cutover.engine.api.Statement;
+
+/** The benchmarks' own statements (floors, copies, counters) on the engine's runner. */
+final class BenchSql {
+
+  private final Statements statements;
+
+  BenchSql(Statements statements) {
+    this.statements = statements;
+  }
+
+  void execute(String what, String text, Object... values) {
+    statements.execute(what, Statement.of(text, values));
+  }
+
+  void execute(String what, Statement statement) {
+    statements.execute(what, statement);
+  }
+
+  long queryLong(String what, String text, Object... values) {
+    return statements.queryLong(what, Statement.of(text, values));
+  }
+
+  <T> T queryOne(String what, String text, ResultRow.Reader<T> reader, Object... values) {
+    return statements.queryFirst(what, Statement.of(text, values), reader)
+        .orElseThrow(() -> new IllegalStateException("Could not " + what + ": the server returned no row"));
+  }
+}
