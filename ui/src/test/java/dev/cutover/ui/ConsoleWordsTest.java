@@ -58,9 +58,10 @@ class ConsoleWordsTest {
     fx.waitFor(60, () -> !console.plan().preflight().dependents().isEmpty(),
         () -> console.plan().preflight().activity().error());
     String name = disk.world().database + ".visits_alerts_mv";
-    CheckBox box = fx.onFx(() -> fx.node("preflight-dependents", Parent.class).getChildrenUnmodifiable().stream()
-        .filter(n -> n instanceof CheckBox c && c.getId().equals("ack-" + name)).map(CheckBox.class::cast)
-        .findFirst().orElseThrow());
+    // The list fills on one pulse and its checkboxes draw their text on the next layout: wait for both.
+    fx.waitFor(10, () -> checkbox(name).map(b -> !drawn(b).isEmpty()).orElse(false),
+        () -> "the checkbox of " + name + " was not drawn");
+    CheckBox box = fx.onFx(() -> checkbox(name).orElseThrow());
     assertFalse(box.isMnemonicParsing(), "a table's name is data, not a mnemonic");
     assertEquals(name + " (reads visits_v1)", drawn(box), "the name as it is drawn");
     assertEquals(List.of(), parsingData(), "controls that show data and parse mnemonics");
@@ -129,6 +130,12 @@ class ConsoleWordsTest {
   }
 
   /** The text a labeled control draws: with a mnemonic parsed, its first underscore is gone. */
+  private Optional<CheckBox> checkbox(String name) {
+    return fx.node("preflight-dependents", Parent.class).getChildrenUnmodifiable().stream()
+        .filter(n -> n instanceof CheckBox c && c.getId().equals("ack-" + name)).map(CheckBox.class::cast)
+        .findFirst();
+  }
+
   private String drawn(Labeled l) {
     return fx.onFx(() -> l.getChildrenUnmodifiable().stream().filter(Text.class::isInstance).map(Text.class::cast)
         .map(Text::getText).findFirst().orElse(""));
