@@ -9,6 +9,7 @@ import dev.cutover.engine.api.V1Reader;
 import dev.cutover.engine.cutover.Gates;
 import dev.cutover.engine.cutover.Retirement;
 import dev.cutover.engine.cutover.Swap;
+import dev.cutover.engine.tables.Leftovers;
 import java.util.List;
 
 /**
@@ -78,7 +79,7 @@ public final class Cutovers {
 
   /** Drops what backfills left in staging; returns the statements it ran. */
   public List<String> cleanup(TableSpec spec) {
-    return retirement(spec).cleanup();
+    return new Leftovers(ground.sql(), ground.store(), spec).drop();
   }
 
   private Gates gates(TableSpec spec) {

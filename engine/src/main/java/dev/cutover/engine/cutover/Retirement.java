@@ -2,8 +2,6 @@ package dev.cutover.engine.cutover;
 
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.GateClosedException;
-import dev.cutover.engine.api.HeldByAnotherProcessException;
-import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.Repair;
@@ -27,8 +25,8 @@ import java.util.Optional;
 
 /**
  * The end of a repair: how long v1 must be kept after the cutover (the longest consumer cache, the
- * reconciliation window and a margin), dropping it once that is over (or earlier, with a written
- * reason), and cleaning up the staging tables runs leave.
+ * reconciliation window and a margin), and dropping it once that is over (or earlier, with a written
+ * reason).
  */
 public final class Retirement {
 
@@ -141,23 +139,5 @@ public final class Retirement {
     state.audit(TableNames.target(spec), "drop-v1", "dropped " + dropped + " " + why);
     repairs.finish(held, RepairPhase.V1_DROPPED, "dropped " + dropped + " " + why);
     return dropped;
-  }
-
-  /** Drops staging and scratch tables left by runs and samples; run records stay. */
-  public List<String> cleanup() {
-    var active = state.activeRun(TableNames.target(spec), Instant.now());
-    if (active.isPresent()) {
-      throw HeldByAnotherProcessException.of("cleanup", active.get(), "Run " + active.get().id() + " is still running "
-          + "on " + TableNames.target(spec) + " and uses its staging tables;", "clean up after it ends.");
-    }
-    List<String> names = sql.query("list leftover tables", "SELECT name FROM system.tables WHERE database = ? AND "
-        + "(startsWith(name, ?) OR startsWith(name, ?))", rs -> rs.getString(1), spec.database().name(),
-        TableNames.of(spec).leftoverPrefixes().get(0), TableNames.of(spec).leftoverPrefixes().get(1));
-    for (String name : names) {
-      sql.execute("drop " + name, "DROP TABLE IF EXISTS " + spec.qualified(Identifier.of(name)));
-    }
-    state.ensureSchema();
-    state.audit(TableNames.target(spec), "cleanup", names.isEmpty() ? "nothing to drop" : "dropped " + names);
-    return names;
   }
 }

@@ -57,7 +57,7 @@ public final class TableNames {
         .substring(0, 8));
   }
 
-  /** The prefixes of every table a run or a sample may leave behind, for cleanup. */
+  /** The prefixes of every table a run or a sample may leave behind, for cleanup: staging, then sample. */
   public List<String> leftoverPrefixes() {
     return List.of(spec.targetTable().name() + STAGING, spec.targetTable().name() + SAMPLE);
   }
