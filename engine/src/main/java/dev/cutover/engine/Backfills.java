@@ -1,6 +1,7 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.RunHandle;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Backfill runs: starting one from a cleared plan, reading what runs did, and following a run as it
@@ -21,9 +23,11 @@ import java.util.TreeMap;
 public final class Backfills {
 
   private final Ground ground;
+  private final Plans plans;
 
-  Backfills(Ground ground) {
+  Backfills(Ground ground, Plans plans) {
     this.ground = ground;
+    this.plans = plans;
   }
 
   /** Starts the cleared plan's backfill, or resumes the run it continues. */
@@ -46,12 +50,48 @@ public final class Backfills {
   }
 
   /**
-   * Follows run {@code runId} from its records, reading them every {@code every}: the listener hears
-   * each hour the ledger gains, each change of state, and the progress after each read, whether this
-   * process drives the run or another one does. The events come on a thread of the follower's own;
-   * following ends when the run has ended and its last events were told, or on close.
+   * A feed of run {@code runId} of {@code spec}'s target, read on the caller's schedule: what changed
+   * in its records since the last read, as the events its driver hears. For a screen that reads on
+   * its own executor.
    */
-  public Subscription follow(String runId, Duration every, BackfillEvent.Listener listener) {
-    return RunFollower.start(this, runId, every, listener);
+  public RunFeed feed(TableSpec spec, String runId) {
+    return new RunFeed(this, plans, spec, runId);
+  }
+
+  /**
+   * Follows run {@code runId} from its records, reading them every {@code every} on a thread of its
+   * own: the listener hears each hour the ledger gains, each change of state, and the progress after
+   * each read, whether this process drives the run or another one does. A read that fails (the server
+   * away for a moment) is skipped and tried again; following ends once the run has ended and its last
+   * events were told, or on close.
+   */
+  public Subscription follow(TableSpec spec, String runId, Duration every, BackfillEvent.Listener listener) {
+    if (every.isNegative() || every.isZero()) {
+      throw new IllegalArgumentException("A follower reads at a positive period, not " + every);
+    }
+    RunFeed feed = feed(spec, runId);
+    AtomicBoolean closed = new AtomicBoolean();
+    Thread.ofVirtual().name("follow-" + runId).start(() -> {
+      while (!closed.get()) {
+        try {
+          feed.next().forEach(e -> {
+            if (!closed.get()) {
+              listener.on(e);
+            }
+          });
+          if (feed.ended()) {
+            return;
+          }
+        } catch (CutoverException unreadable) {
+          // the next read tries again; the run's state is whatever its records say then
+        }
+        try {
+          Thread.sleep(every);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    return () -> closed.set(true);
   }
 }

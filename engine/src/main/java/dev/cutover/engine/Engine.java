@@ -40,7 +40,7 @@ public final class Engine {
     Ground ground = Ground.of(database);
     this.specs = new Specs(ground);
     this.plans = new Plans(ground);
-    this.backfills = new Backfills(ground);
+    this.backfills = new Backfills(ground, plans);
     this.repairs = new RepairBook(ground);
     this.reconciliations = new Reconciliations(ground);
     this.cutovers = new Cutovers(ground);

@@ -57,7 +57,7 @@ class RunFollowerTest {
       RunHandle run = Procedure.start(driver, plan);
       List<BackfillEvent> heard = new CopyOnWriteArrayList<>();
       CompletableFuture<RunState> ended = new CompletableFuture<>();
-      try (Subscription following = watcher.backfills().follow(run.id(), Duration.ofMillis(100), e -> {
+      try (Subscription following = watcher.backfills().follow(spec, run.id(), Duration.ofMillis(100), e -> {
         heard.add(e);
         if (e instanceof BackfillEvent.StateChanged s && !s.state().active()) {
           ended.complete(s.state());

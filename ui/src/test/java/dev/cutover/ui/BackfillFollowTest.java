@@ -106,6 +106,37 @@ class BackfillFollowTest {
   }
 
   @Test
+  void aRunWhoseProcessIsGoneIsShownInterruptedNeverRunningAndCanBeResumed(FxRobot robot) throws Exception {
+    Engine other = new Engine(TestEngine.session().database());
+    TableSpec spec = other.specs().load(disk.specFile());
+    Plan plan = other.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        other.plans().defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
+    RunHandle run = dev.cutover.engine.testing.Procedure.start(other, plan);
+    run.cancel();
+    run.await();
+    // Its record says running, with a heartbeat from long ago: the process that ran it died without a word.
+    var store = new dev.cutover.engine.ledger.StateStore(TestEngine.session().database().sql(),
+        TestEngine.session().server().database());
+    var last = store.run(run.id()).orElseThrow();
+    java.time.Instant longAgo = java.time.Instant.now().minus(java.time.Duration.ofMinutes(10));
+    store.saveRun(new dev.cutover.engine.api.RunRecord(last.id(), last.repairId(), last.specName(), last.specHash(),
+        last.target(), last.range(), last.boundary(), last.parameters(), last.osUser(), last.host(), last.pid(),
+        last.toolVersion(), last.created(), longAgo, RunState.RUNNING, "running"));
+
+    open(robot, new ScriptedDialogs());
+
+    fx.waitFor(15, () -> fx.text("run-state").equals("Interrupted (its process stopped answering; resume it)"),
+        () -> fx.text("run-state"));
+    Map<?, LedgerEntry> ledger = other.backfills().ledger(run.id());
+    fx.waitFor(10, () -> count("legend-written") + count("legend-emptied") == ledger.size(),
+        () -> fx.text("legend-written") + " " + fx.text("legend-emptied") + " vs ledger " + ledger.size());
+    Thread.sleep(2 * 2_000); // two more reads of the records: it stays interrupted, never "Running"
+    assertEquals("Interrupted (its process stopped answering; resume it)", fx.text("run-state"));
+    assertTrue(!fx.node("backfill-resume-run", javafx.scene.control.Button.class).isDisabled(),
+        "an interrupted run resumes from its ledger");
+  }
+
+  @Test
   void closingTheWindowWhileThisConsoleDrivesARunAsksThenCancelsItSoItCanBeResumed(FxRobot robot) throws Exception {
     Engine other = new Engine(TestEngine.session().database());
     TableSpec spec = other.specs().load(disk.specFile());

@@ -84,13 +84,42 @@ public final class RunProgress {
     waiting.set("");
   }
 
+  /**
+   * Begins showing a run followed from its records (another process drives it, or none does any
+   * more): its hours laid out afresh, to be filled by the feed's events through {@link #apply}.
+   */
+  public void follow(RunRecord run, HourPartition liveEnd) {
+    layout(run.range().from(), run.range().to(), run.boundary(), liveEnd);
+    record.set(run);
+    total.set(run.range().hours());
+    done.set(0);
+    failed.set(0);
+    rows.set(0);
+    waiting.set("");
+  }
+
+  /**
+   * The followed run's record after a read, and whether its process is gone: an interrupted run is
+   * never shown as running, whatever its last recorded state.
+   */
+  public void observed(RunRecord run, boolean interrupted) {
+    record.set(run);
+    this.interrupted.set(interrupted);
+    state.set(interrupted ? "Interrupted (its process stopped answering; resume it)" : words(run.state()));
+    message.set(run.message());
+    if (interrupted) {
+      rowsPerSecond.set(0);
+      eta.set(Optional.empty());
+    }
+  }
+
   /** Lays out a run's hours (or a plan's, before it starts) up to the live edge. */
   public void layout(HourPartition from, HourPartition rangeEnd, HourPartition boundary, HourPartition liveEnd) {
     HourPartition end = liveEnd.isBefore(boundary) ? boundary : liveEnd;
     hours.layout(from, rangeEnd, boundary, end);
   }
 
-  /** Applies an event of a run this console drives. */
+  /** Applies an event of a run: from the run this console drives, or from the feed of one it follows. */
   public void apply(BackfillEvent event) {
     switch (event) {
       case BackfillEvent.BatchStarted b -> b.hours().forEach(h -> hours.set(h, Cell.RUNNING, 0));

@@ -1,8 +1,9 @@
 package dev.cutover.ui.backfill;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.RunFeed;
+import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunHandle;
@@ -14,14 +15,14 @@ import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads the target's runs, the live status, and the record and ledger of the run shown unless this
- * console drives it, every two seconds while the screen is shown, and writes what it read into the
- * model. A run another process drives is known only from these reads; so is whether its process is
- * gone (its heartbeat is stale), which the run's own events cannot say.
+ * Reads the target's runs and the live status every two seconds while the screen is shown, and
+ * follows the run shown unless this console drives it: the engine's feed of that run turns its
+ * records into the same events a driven run sends, and {@link RunProgress#apply} shows both alike.
+ * Whether a followed run's process is gone (its heartbeat is stale) is in its record, not in an
+ * event, and is shown from there.
  */
 final class RunReading {
 
@@ -32,11 +33,13 @@ final class RunReading {
   private TaskExecutor.Handle poll;
   private long generation;
   private RunRecord lastRead;
+  /** The feed of the run shown, when this console follows it; read by one background task at a time. */
+  private RunFeed feed;
 
   RunReading(BackfillModel model) {
     this.model = model;
     this.workspace = model.workspace();
-    workspace.specProperty().addListener((o, was, is) -> lastRead = null);
+    workspace.specProperty().addListener((o, was, is) -> forget());
   }
 
   /** Reads now, then every {@link #POLL} until {@link #stop()}. */
@@ -64,16 +67,17 @@ final class RunReading {
   void reread() {
     generation++;
     model.reading().set(false);
-    lastRead = null;
+    forget(); // a read still in flight keeps the old feed; the next read starts a new one
     refresh();
   }
 
-  /** The shown run changed, or the run this console drove ended: its ledger is read whole again. */
+  /** The shown run changed, or the run this console drove ended: it is followed afresh, from its whole ledger. */
   void forget() {
     lastRead = null;
+    feed = null;
   }
 
-  /** Reads the runs, the live status, and the ledger of the shown run unless this console drives it. */
+  /** Reads the runs and the live status, and the feed of the shown run unless this console drives it. */
   void refresh() {
     model.demoLive().refresh();
     TableSpec spec = workspace.spec();
@@ -85,18 +89,22 @@ final class RunReading {
     long read = generation;
     String wanted = model.selectedRunProperty().get();
     RunHandle mine = model.drivenProperty().get();
-    RunRecord previous = lastRead;
+    RunFeed current = feed;
     workspace.executor().submit(p -> {
       List<RunRecord> all = engine.backfills().runs(spec);
       LiveStatus status = engine.plans().live(spec);
       Optional<RunRecord> shown = all.stream().filter(r -> r.id().equals(wanted)).findFirst()
           .or(() -> wanted == null ? all.stream().findFirst() : Optional.empty());
-      Map<HourPartition, LedgerEntry> ledger = null;
-      if (shown.isPresent() && (mine == null || !mine.id().equals(shown.get().id())) && needsLedger(previous, shown.get())) {
-        ledger = engine.backfills().ledger(shown.get().id());
+      if (shown.isEmpty() || (mine != null && mine.id().equals(shown.get().id()))) {
+        return new Snapshot(all, status, shown, null, false, List.of(), false);
       }
-      boolean interrupted = shown.map(r -> r.interrupted(Instant.now(), RunRecord.STALE_AFTER)).orElse(false);
-      return new Snapshot(all, status, shown, ledger, interrupted);
+      boolean fresh = current == null || !current.runId().equals(shown.get().id());
+      RunFeed followed = fresh ? engine.backfills().feed(spec, shown.get().id()) : current;
+      // An ended run's records no longer change: once its feed has told everything, it is not read again.
+      List<BackfillEvent> events = fresh || !followed.ended() ? followed.next() : List.of();
+      RunRecord run = followed.record().orElse(shown.get());
+      boolean interrupted = run.interrupted(Instant.now(), RunRecord.STALE_AFTER);
+      return new Snapshot(all, status, Optional.of(run), followed, fresh, events, interrupted);
     }, (message, fraction) -> {}, s -> {
       if (read == generation) {
         apply(s);
@@ -109,13 +117,8 @@ final class RunReading {
     });
   }
 
-  /** A finished run's ledger no longer changes: read it once. */
-  private static boolean needsLedger(RunRecord previous, RunRecord now) {
-    return previous == null || !previous.id().equals(now.id()) || previous.state() != now.state() || now.state().active();
-  }
-
-  private record Snapshot(List<RunRecord> runs, LiveStatus live, Optional<RunRecord> shown,
-      Map<HourPartition, LedgerEntry> ledger, boolean interrupted) {}
+  private record Snapshot(List<RunRecord> runs, LiveStatus live, Optional<RunRecord> shown, RunFeed feed,
+      boolean fresh, List<BackfillEvent> events, boolean interrupted) {}
 
   private void apply(Snapshot s) {
     RunProgress progress = model.progress();
@@ -132,10 +135,16 @@ final class RunReading {
     if (mine == null) {
       progress.liveLagProperty().set(s.live().lag());
     }
-    if (s.shown().isPresent() && s.ledger() != null) {
-      lastRead = s.shown().get();
-      progress.show(s.shown().get(), s.ledger(), liveEnd(s.live(), s.shown().get().boundary()), Instant.now(),
-          s.interrupted());
+    if (s.feed() != null) {
+      RunRecord run = s.shown().orElseThrow();
+      lastRead = run;
+      feed = s.feed();
+      if (s.fresh()) {
+        progress.follow(run, liveEnd(s.live(), run.boundary()));
+      }
+      s.events().forEach(progress::apply);
+      progress.observed(run, s.interrupted());
+      progress.hours().changed();
     } else if (s.shown().isEmpty() && mine == null) {
       Plan plan = workspace.plan();
       progress.clear();
