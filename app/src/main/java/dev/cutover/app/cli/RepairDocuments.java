@@ -13,6 +13,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.ui.repair.NextStepWords;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Collection;
@@ -89,7 +90,7 @@ final class RepairDocuments {
   record Repair(String target, String id, String phase, Instant since, String by, Instant boundary, Instant firstHour,
       String heldBy, LiveWriter liveWriter, Verdict verdict, NextStep next) {
 
-    static Repair of(RepairStatus s, String spec) {
+    static Repair of(RepairStatus s, String spec, String consumerView) {
       var r = s.repair();
       return new Repair(s.target(), r.map(x -> x.id()).orElse(null), r.map(x -> name(x.phase())).orElse(null),
           r.map(x -> x.at()).orElse(null), r.map(x -> x.by().user() + "@" + x.by().host()).orElse(null),
@@ -101,8 +102,8 @@ final class RepairDocuments {
               .orElse(null),
           s.verdict().map(v -> new Verdict(v.id(), name(v.verdict()), Window.of(v.window()), v.created(),
               v.unexpectedKeys(), v.acknowledged(), v.coverageIssues(), v.counts())).orElse(null),
-          new NextStep(name(s.next().kind()), s.next().sentence(), s.next().command().replace("SPEC", spec),
-              s.next().button()));
+          new NextStep(name(s.next().kind()), s.next().sentence(), NextStepWords.command(s.next(), spec, consumerView),
+              NextStepWords.button(s.next())));
     }
   }
 

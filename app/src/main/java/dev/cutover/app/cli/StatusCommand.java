@@ -11,6 +11,7 @@ import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.repair.NextStepWords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ public final class StatusCommand extends EngineCommand {
     RepairDocuments.Ledger ledger = shown == null ? null
         : RepairDocuments.Ledger.of(shown.id(), shown.range().hours(), engine.backfills().ledger(shown.id()).values());
 
-    List<String> lines = new ArrayList<>(repairLines(status, specArgument));
+    List<String> lines = new ArrayList<>(repairLines(status, specArgument, spec.consumerView().name()));
     lines.add(liveLine(status.live()));
     if (runs.isEmpty()) {
       lines.add("No backfill run has written " + spec.database() + "." + spec.targetTable() + " yet.");
@@ -66,7 +67,8 @@ public final class StatusCommand extends EngineCommand {
             .map(h -> Text.time(h)).toList()) + (ledger.failed().size() > 10 ? " …" : ""));
       }
     }
-    var document = new RepairDocuments.StatusDocument("status", RepairDocuments.Repair.of(status, specArgument),
+    var document = new RepairDocuments.StatusDocument("status",
+        RepairDocuments.Repair.of(status, specArgument, spec.consumerView().name()),
         RepairDocuments.Live.of(status.live()), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
             engine.plans().runSettings(spec, r))).toList(), ledger);
     print(document, lines);
@@ -79,7 +81,7 @@ public final class StatusCommand extends EngineCommand {
         + live.newestEvent().map(Text::time).orElse("none") + "; live writer lag " + Text.duration(live.lag());
   }
 
-  static List<String> repairLines(RepairStatus s, String spec) {
+  static List<String> repairLines(RepairStatus s, String spec, String consumerView) {
     List<String> out = new ArrayList<>();
     TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
     if (s.repair().isEmpty()) {
@@ -98,8 +100,9 @@ public final class StatusCommand extends EngineCommand {
               : " (made under another spec: reconcile again)")).orElse("none over the whole repair yet"));
     }
     t.row("next", s.next().sentence());
-    if (!s.next().command().isEmpty()) {
-      t.row("", s.next().command().replace("SPEC", spec));
+    String command = NextStepWords.command(s.next(), spec, consumerView);
+    if (!command.isEmpty()) {
+      t.row("", command);
     }
     out.addAll(t.lines());
     return out;

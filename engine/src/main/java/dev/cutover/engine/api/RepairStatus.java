@@ -35,13 +35,17 @@ public record RepairStatus(String target, Instant at, Optional<Repair> repair, L
   }
 
   /**
-   * What to do next, in the operator's words, as a command and as the console's button.
+   * What to do next: its kind and a sentence that says why. Each interface words the step itself:
+   * the command line as a command, the console as its screen and button.
    *
-   * @param command the command line, with {@code SPEC} for the spec as the operator names it; empty
-   *     when the step happens outside Cutover (deploying the corrected live writer)
-   * @param button the screen and button in the console
+   * @param runId the run the step is about (the run to resume); empty for the other kinds
    */
-  public record NextStep(Kind kind, String sentence, String command, String button) {}
+  public record NextStep(Kind kind, String sentence, String runId) {
+
+    public NextStep(Kind kind, String sentence) {
+      this(kind, sentence, "");
+    }
+  }
 
   /** The kinds of next step. */
   public enum Kind {

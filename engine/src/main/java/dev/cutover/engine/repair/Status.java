@@ -69,26 +69,23 @@ public final class Status {
       LiveStatus edges) {
     String view = spec.consumerView().name();
     if (repair.isEmpty() || repair.get().phase() == RepairPhase.PLANNED) {
-      return new NextStep(Kind.BACKFILL, "Plan the backfill and start it: its first run pins the boundary B.",
-          "./cutover backfill --spec SPEC", "Plan: Run preflight, then Backfill: Start");
+      return new NextStep(Kind.BACKFILL, "Plan the backfill and start it: its first run pins the boundary B.");
     }
     Repair r = repair.get();
     if (r.phase() == RepairPhase.ABANDONED) {
       return new NextStep(Kind.START_OVER, "Repair " + r.id() + " was abandoned (" + r.note().replaceFirst("^abandoned: ",
-          "") + "). A new backfill starts a new repair with a boundary of its own.", "./cutover backfill --spec SPEC",
-          "Plan: Run preflight, then Backfill: Start");
+          "") + "). A new backfill starts a new repair with a boundary of its own.");
     }
     if (r.phase() == RepairPhase.V1_DROPPED) {
       return new NextStep(Kind.FINISHED, "The repair is finished: consumers read " + spec.targetTable() + " for good and "
-          + spec.liveTable() + " is gone.", "", "");
+          + spec.liveTable() + " is gone.");
     }
     if (r.operation().isPresent()) {
       Repair.Operation op = r.operation().get();
       return op.action().equals(Repair.Operation.BACKFILL)
           ? new NextStep(Kind.WAIT_FOR_RUN, "Run " + op.runId() + " is writing the history; wait for it, or pause or "
-              + "cancel it where it runs.", "./cutover status --spec SPEC", "Backfill")
-          : new NextStep(Kind.SETTLE, "The " + op.describe() + " is under way; wait for it to end.",
-              "./cutover status --spec SPEC", "Cutover");
+              + "cancel it where it runs.")
+          : new NextStep(Kind.SETTLE, "The " + op.describe() + " is under way; wait for it to end.");
     }
     HourPartition b = r.boundary().orElseThrow();
     if (r.phase() == RepairPhase.BACKFILLING) {
@@ -97,52 +94,47 @@ public final class Status {
       if (stopped.isPresent()) {
         return new NextStep(Kind.RESUME, "Run " + stopped.get().id() + " stopped (" + stopped.get().shownState(Instant.now())
             + "); resume it to write the hours still missing below B = " + b + ".",
-            "./cutover backfill --spec SPEC --resume " + stopped.get().id(), "Backfill: Resume");
+            stopped.get().id());
       }
-      return new NextStep(Kind.BACKFILL, "Some hours below B = " + b + " are not written; backfill them.",
-          "./cutover backfill --spec SPEC", "Plan: Run preflight, then Backfill: Start");
+      return new NextStep(Kind.BACKFILL, "Some hours below B = " + b + " are not written; backfill them.");
     }
     if (r.phase() == RepairPhase.CUT_OVER) {
       return new NextStep(Kind.WATCH_CONSUMERS, "Consumers read " + spec.targetTable() + ". Watch them; roll back with "
-          + "the same single statement while " + spec.liveTable() + " is kept, and drop it once its retention is over.",
-          "./cutover rollback --spec SPEC --check", "Cutover: Roll back… or Drop v1…");
+          + "the same single statement while " + spec.liveTable() + " is kept, and drop it once its retention is over.");
     }
     LiveWriter live = writer.orElse(null);
     if (live == null || live.start().isEmpty() && live.belowBoundary().isEmpty()) {
       return new NextStep(Kind.DEPLOY_LIVE_WRITER, "Deploy the corrected live writer so that it writes "
-          + spec.targetTable() + " for every hour from B = " + b + " on, and never before it.", "",
-          "Backfill: Deploy the corrected writer");
+          + spec.targetTable() + " for every hour from B = " + b + " on, and never before it.");
     }
     if (!live.startsAtBoundary()) {
       return new NextStep(Kind.FIX_LIVE_WRITER, live.describe() + " Make it write every hour from B and nothing before "
-          + "it, or backfill the hours below B again.", "./cutover reconcile --spec SPEC", "Reconcile");
+          + "it, or backfill the hours below B again.");
     }
     long minimum = spec.minimumOverlap().toHours();
     if (live.hours() < minimum) {
       return new NextStep(Kind.WAIT_FOR_OVERLAP, "Both versions have been written live for " + live.hours() + " of the "
           + minimum + " hours the spec requires since B; about " + (minimum - live.hours()) + " more hour(s). Meanwhile, "
-          + "reconcile the overlap to look at it.", "./cutover reconcile --spec SPEC --window overlap",
-          "Reconcile: Overlap since B");
+          + "reconcile the overlap to look at it.");
     }
     if (edges.liveEdge().isPresent() && edges.targetEdge().map(t -> t.isBefore(edges.liveEdge().get())).orElse(true)) {
       return new NextStep(Kind.WAIT_FOR_LIVE_WRITER, "The corrected live writer is behind v1 (v2's newest hour "
           + edges.targetEdge().map(Object::toString).orElse("none") + ", v1's " + edges.liveEdge().get() + "); the gate "
-          + "opens only once v2 has caught up.", "./cutover status --spec SPEC", "Backfill");
+          + "opens only once v2 has caught up.");
     }
     if (verdict.isEmpty() || !verdict.get().counts()) {
       return new NextStep(Kind.RECONCILE, verdict.isEmpty() ? "Reconcile the whole repair: only that verdict can open "
           + "the gate." : "Reconcile the whole repair again: the last verdict was made under another spec or over "
-          + "another window.", "./cutover reconcile --spec SPEC", "Reconcile: Reconcile");
+          + "another window.");
     }
     if (!verdict.get().verdict().allowsCutover()) {
       return new NextStep(Kind.REVIEW_DIFFERENCES, "The verdict is red: " + verdict.get().unexpectedKeys()
           + " unexpected key(s) and " + verdict.get().coverageIssues() + " coverage issue(s). Fix their cause (backfill "
           + "the hours again, mend the live writer) or accept explained ones with a written reason, then reconcile "
-          + "again.", "./cutover reconcile --spec SPEC --export html report.html", "Reconcile: Acknowledge…");
+          + "again.");
     }
     Duration age = Duration.between(verdict.get().created(), Instant.now());
     return new NextStep(Kind.CUTOVER, "The verdict over the whole repair allows the cutover (made " + age.toHours()
-        + " h ago; the gate checks every hour changed since). Check the gate, then cut over, typing " + view + ".",
-        "./cutover cutover --spec SPEC --check && ./cutover cutover --spec SPEC --confirm " + view, "Cutover: Cut over…");
+        + " h ago; the gate checks every hour changed since). Check the gate, then cut over, typing " + view + ".");
   }
 }

@@ -147,7 +147,8 @@ class ResumeTest {
     assertEquals("interrupted", killed.shownState(Instant.now()));
     RepairStatus status = engine.repairs().status(spec);
     assertEquals(RepairStatus.Kind.RESUME, status.next().kind(), status.next().sentence());
-    assertEquals("./cutover backfill --spec SPEC --resume " + runId, status.next().command());
+    assertEquals(dev.cutover.engine.api.RepairStatus.Kind.RESUME, status.next().kind());
+    assertEquals(runId, status.next().runId(), "the run to resume");
     assertTrue(status.repair().orElseThrow().operation().isEmpty(), "the dead run's hold was settled");
     assertEquals(RunState.SUCCEEDED, Procedure.backfill(engine, engine.plans().planResume(spec, runId,
         UnaryOperator.identity())).state());

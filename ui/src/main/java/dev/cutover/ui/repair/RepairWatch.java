@@ -200,7 +200,8 @@ public final class RepairWatch {
     verdictSource.set(s == null ? "" : RepairWords.verdictSource(s));
     nextButton.set(s == null ? "" : RepairWords.nextButton(s));
     nextSentence.set(s == null ? "" : RepairWords.nextSentence(s));
-    nextCommand.set(s == null ? "" : RepairWords.command(s));
+    nextCommand.set(s == null ? "" : RepairWords.command(s, spec.getValue() == null ? ""
+        : spec.getValue().consumerView().name()));
     // The same length while a read runs (the Refresh button shows it), so that the banner does not move the screen.
     asOf.set(s != null ? "as of " + Formats.clock(s.at()) : p != null ? "record as of " + Formats.clock(p.at())
         : failed ? "could not read at " + Formats.clock(failedAt) : reading.get() ? "reading…" : "");

@@ -89,7 +89,7 @@ final class RepairWords {
 
   /** The next step's screen and button, as the console names them; empty when nothing is left to do here. */
   static String nextButton(RepairStatus s) {
-    return s.next().button();
+    return NextStepWords.button(s.next());
   }
 
   static String nextSentence(RepairStatus s) {
@@ -97,8 +97,8 @@ final class RepairWords {
   }
 
   /** The next step on the command line ({@code SPEC} stands for the spec file), or that it happens outside Cutover. */
-  static String command(RepairStatus s) {
-    return s.next().command().isEmpty() ? "This step happens outside Cutover."
-        : "On the command line: " + s.next().command();
+  static String command(RepairStatus s, String consumerView) {
+    String command = NextStepWords.command(s.next(), "SPEC", consumerView);
+    return command.isEmpty() ? "This step happens outside Cutover." : "On the command line: " + command;
   }
 }
