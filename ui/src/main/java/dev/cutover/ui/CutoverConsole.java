@@ -9,6 +9,7 @@ import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.SessionLifetime;
 import dev.cutover.ui.connection.ConnectionView;
 import dev.cutover.ui.connection.LinkStrip;
+import dev.cutover.ui.cutover.CutoverController;
 import dev.cutover.ui.cutover.CutoverModel;
 import dev.cutover.ui.cutover.CutoverView;
 import dev.cutover.ui.dialogs.DialogService;
@@ -45,6 +46,7 @@ public final class CutoverConsole extends Application {
   private ReconcileModel reconcile;
   private ReconcileController reconcileController;
   private CutoverModel cutover;
+  private CutoverController cutoverController;
   private HistoryModel history;
 
   /** Opens the console and returns when its window is closed. */
@@ -107,10 +109,11 @@ public final class CutoverConsole extends Application {
     reconcile = new ReconcileModel(workspace);
     reconcileController = new ReconcileController(reconcile);
     cutover = new CutoverModel(workspace);
+    cutoverController = new CutoverController(cutover);
     history = new HistoryModel(workspace);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController, cutover, history));
+    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController, cutoverController, history));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connectionController,
@@ -120,7 +123,7 @@ public final class CutoverConsole extends Application {
             () -> new BackfillView(backfill, backfillController), true),
         new Screen("reconcile", "_Reconcile", reconcileController,
             () -> new ReconcileView(reconcile, reconcileController), true),
-        new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
+        new Screen("cutover", "Cu_tover", cutoverController, () -> new CutoverView(cutover, cutoverController), true),
         new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
         banner, strip.root(), workspace.online().not());
     shell.bindStatus(connection.statusLineProperty(), connection.statusToneProperty());
@@ -197,6 +200,10 @@ public final class CutoverConsole extends Application {
 
   public CutoverModel cutover() {
     return cutover;
+  }
+
+  public CutoverController cutoverController() {
+    return cutoverController;
   }
 
   public HistoryModel history() {
