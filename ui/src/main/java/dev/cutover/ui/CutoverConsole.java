@@ -14,6 +14,7 @@ import dev.cutover.ui.cutover.CutoverModel;
 import dev.cutover.ui.cutover.CutoverView;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.FxDialogService;
+import dev.cutover.ui.history.HistoryController;
 import dev.cutover.ui.history.HistoryModel;
 import dev.cutover.ui.history.HistoryView;
 import dev.cutover.ui.plan.PlanController;
@@ -48,6 +49,7 @@ public final class CutoverConsole extends Application {
   private CutoverModel cutover;
   private CutoverController cutoverController;
   private HistoryModel history;
+  private HistoryController historyController;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -111,9 +113,11 @@ public final class CutoverConsole extends Application {
     cutover = new CutoverModel(workspace);
     cutoverController = new CutoverController(cutover);
     history = new HistoryModel(workspace);
+    historyController = new HistoryController(history);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController, cutoverController, history));
+    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController,
+        cutoverController, historyController));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connectionController,
@@ -123,8 +127,10 @@ public final class CutoverConsole extends Application {
             () -> new BackfillView(backfill, backfillController), true),
         new Screen("reconcile", "_Reconcile", reconcileController,
             () -> new ReconcileView(reconcile, reconcileController), true),
-        new Screen("cutover", "Cu_tover", cutoverController, () -> new CutoverView(cutover, cutoverController), true),
-        new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
+        new Screen("cutover", "Cu_tover", cutoverController,
+            () -> new CutoverView(cutover, cutoverController), true),
+        new Screen("history", "_History", historyController,
+            () -> new HistoryView(history, historyController), true)), workspace.ready(),
         banner, strip.root(), workspace.online().not());
     shell.bindStatus(connection.statusLineProperty(), connection.statusToneProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
@@ -208,6 +214,10 @@ public final class CutoverConsole extends Application {
 
   public HistoryModel history() {
     return history;
+  }
+
+  public HistoryController historyController() {
+    return historyController;
   }
 
   @Override
