@@ -9,10 +9,12 @@ import dev.cutover.ui.connection.ConnectionModel;
 import dev.cutover.ui.connection.SessionLifetime;
 import dev.cutover.ui.connection.ConnectionView;
 import dev.cutover.ui.connection.LinkStrip;
+import dev.cutover.ui.cutover.CutoverController;
 import dev.cutover.ui.cutover.CutoverModel;
 import dev.cutover.ui.cutover.CutoverView;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.FxDialogService;
+import dev.cutover.ui.history.HistoryController;
 import dev.cutover.ui.history.HistoryModel;
 import dev.cutover.ui.history.HistoryView;
 import dev.cutover.ui.plan.PlanController;
@@ -45,7 +47,9 @@ public final class CutoverConsole extends Application {
   private ReconcileModel reconcile;
   private ReconcileController reconcileController;
   private CutoverModel cutover;
+  private CutoverController cutoverController;
   private HistoryModel history;
+  private HistoryController historyController;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -107,10 +111,13 @@ public final class CutoverConsole extends Application {
     reconcile = new ReconcileModel(workspace);
     reconcileController = new ReconcileController(reconcile);
     cutover = new CutoverModel(workspace);
+    cutoverController = new CutoverController(cutover);
     history = new HistoryModel(workspace);
+    historyController = new HistoryController(history);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
-    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController, cutover, history));
+    new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController,
+        cutoverController, historyController));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connectionController,
@@ -120,8 +127,10 @@ public final class CutoverConsole extends Application {
             () -> new BackfillView(backfill, backfillController), true),
         new Screen("reconcile", "_Reconcile", reconcileController,
             () -> new ReconcileView(reconcile, reconcileController), true),
-        new Screen("cutover", "Cu_tover", cutover, () -> new CutoverView(cutover), true),
-        new Screen("history", "_History", history, () -> new HistoryView(history), true)), workspace.ready(),
+        new Screen("cutover", "Cu_tover", cutoverController,
+            () -> new CutoverView(cutover, cutoverController), true),
+        new Screen("history", "_History", historyController,
+            () -> new HistoryView(history, historyController), true)), workspace.ready(),
         banner, strip.root(), workspace.online().not());
     shell.bindStatus(connection.statusLineProperty(), connection.statusToneProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
@@ -199,8 +208,16 @@ public final class CutoverConsole extends Application {
     return cutover;
   }
 
+  public CutoverController cutoverController() {
+    return cutoverController;
+  }
+
   public HistoryModel history() {
     return history;
+  }
+
+  public HistoryController historyController() {
+    return historyController;
   }
 
   @Override

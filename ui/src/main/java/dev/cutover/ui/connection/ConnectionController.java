@@ -6,21 +6,25 @@ import dev.cutover.ui.common.ScreenController;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
- * The connection screen's steps: connecting (through {@link SessionLifetime}), the saved profiles,
- * and choosing and loading the spec, read again after a reconnect.
+ * The connection screen's steps: connecting (through {@link SessionLifetime}), the saved profiles
+ * (through {@link ProfilesController}), and choosing and loading the spec, read again after a
+ * reconnect (through {@link SpecController}).
  */
 public final class ConnectionController implements ScreenController {
 
   private final ConnectionModel model;
   private final SessionLifetime sessions;
-  private final SpecChoice spec;
-  private final Profiles profiles;
+  private final SpecChoice choice;
+  private final SpecController spec;
+  private final ProfilesController profiles;
 
   public ConnectionController(ConsoleStartup startup, Workspace workspace) {
-    this.spec = new SpecChoice(workspace, startup.defaultSpec());
-    this.profiles = new Profiles(startup.profiles(), workspace.dialogs(), workspace.executor());
-    this.model = new ConnectionModel(workspace, startup.target(), spec, profiles);
-    this.sessions = new SessionLifetime(startup, model);
+    this.choice = new SpecChoice(workspace, startup.defaultSpec());
+    this.spec = new SpecController(choice, workspace);
+    Profiles saved = new Profiles(startup.profiles().file(), workspace.executor());
+    this.profiles = new ProfilesController(saved, startup.profiles(), workspace.dialogs());
+    this.model = new ConnectionModel(workspace, startup.target(), choice, saved);
+    this.sessions = new SessionLifetime(startup, model, spec);
     profiles.reload();
   }
 
@@ -66,7 +70,7 @@ public final class ConnectionController implements ScreenController {
 
   @Override
   public ObservableBooleanValue reading() {
-    return spec.loading().runningProperty();
+    return choice.loading().runningProperty();
   }
 
   public ConnectionModel model() {

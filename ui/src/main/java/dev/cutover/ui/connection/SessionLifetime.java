@@ -25,11 +25,13 @@ public final class SessionLifetime {
   private final ConnectionModel model;
   private final Sessions sessions;
   private final ConnectionWatch watch;
+  private final SpecController spec;
   private Supplier<char[]> password = () -> new char[0];
 
-  SessionLifetime(ConsoleStartup startup, ConnectionModel model) {
+  SessionLifetime(ConsoleStartup startup, ConnectionModel model, SpecController spec) {
     this.startup = startup;
     this.model = model;
+    this.spec = spec;
     this.workspace = model.workspace();
     this.sessions = new Sessions(workspace);
     this.watch = workspace.connectionWatch();
@@ -126,7 +128,7 @@ public final class SessionLifetime {
     // A new session each time: the engine must not keep the pool of a session closed by this reconnect.
     workspace.engineProperty().set(engine);
     if (model.spec().named() && workspace.spec() == null) {
-      model.spec().load();
+      spec.load();
     }
   }
 

@@ -1,11 +1,9 @@
 package dev.cutover.ui.connection;
 
-import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,9 +13,9 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 
 /**
- * Which spec the console works on: the file named on the connection screen, loading it (checked on
- * the server), what it says in one sentence, and reading it again after a reconnect, where a spec
- * that did not change is kept as it is so that the screens keep what they made of it.
+ * Which spec the console works on, on the FX thread: the file named on the connection screen, what
+ * the spec loaded says in one sentence, and the status line's part about it. {@link SpecController}
+ * loads the file (checked on the server) and reads it again after a reconnect.
  */
 final class SpecChoice {
 
@@ -38,50 +36,8 @@ final class SpecChoice {
     });
   }
 
-  /** Asks for a spec file and loads it. */
-  void choose() {
-    workspace.dialogs().chooseSpecFile(parse(file.get())).ifPresent(p -> {
-      file.set(p.toString());
-      load();
-    });
-  }
-
-  /** Loads and validates the spec named in the field, in the background. */
-  void load() {
-    Engine engine = workspace.engine();
-    if (engine == null) {
-      loading.fail("Connect first: the spec is checked against the server.");
-      return;
-    }
-    Optional<Path> path = parse(file.get());
-    if (path.isEmpty()) {
-      loading.fail("Give the path of a spec file (YAML), or choose one with Browse.");
-      return;
-    }
-    if (!Files.isRegularFile(path.get())) {
-      loading.fail("There is no file at " + path.get().toAbsolutePath() + "; check the path or choose the spec "
-          + "with Browse.");
-      return;
-    }
-    loading.run("load the spec " + path.get().getFileName(), p -> engine.specs().load(path.get()),
-        spec -> show(spec, path.get()));
-  }
-
-  /** Reads the spec file again after a reconnect and checks it on the server; an unchanged spec is kept. */
-  void reread() {
-    Engine engine = workspace.engine();
-    Optional<Path> path = parse(file.get());
-    if (engine == null || workspace.spec() == null || path.isEmpty()) {
-      return;
-    }
-    loading.run("read the spec " + path.get().getFileName() + " again", p -> engine.specs().load(path.get()), spec -> {
-      if (!spec.equals(workspace.spec())) {
-        show(spec, path.get());
-      }
-    });
-  }
-
-  private void show(TableSpec spec, Path path) {
+  /** The spec loaded from {@code path}: every screen works on it now. */
+  void show(TableSpec spec, Path path) {
     workspace.specProperty().set(spec);
     summary.set(summary(spec));
     status.set(" · spec " + spec.name() + " (" + path.toAbsolutePath() + ")");
@@ -101,6 +57,11 @@ final class SpecChoice {
 
   private static String names(List<Identifier> ids) {
     return String.join(", ", ids.stream().map(Identifier::name).toList());
+  }
+
+  /** The path named in the field, if it names one. */
+  Optional<Path> path() {
+    return parse(file.get());
   }
 
   private static Optional<Path> parse(String text) {

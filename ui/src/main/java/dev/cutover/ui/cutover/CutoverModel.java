@@ -1,23 +1,15 @@
 package dev.cutover.ui.cutover;
 
-import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.api.V1Reader;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
-import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.Formats;
-import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.connection.ServerLink;
-import dev.cutover.ui.dialogs.DialogService;
-import dev.cutover.ui.dialogs.DialogService.SwapRequest;
 import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -27,14 +19,14 @@ import javafx.beans.property.StringProperty;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
- * The cutover screen: the gate of the step consumers can take now (the cutover gate while they read
- * v1, the rollback gate while they read v2), the one statement that switches consumers, the cutover
- * and the rollback (each confirmed by typing the view's name), the retention of v1 and the clean-up.
- * While the server does not answer the gate is unknown, never the last one judged: an open gate seen
- * before the server was lost says nothing about the data now. It is judged again after a reconnect,
- * and once more when a confirmation dialog opens.
+ * What the cutover screen shows, on the FX thread: the gate of the step consumers can take now (the
+ * cutover gate while they read v1, the rollback gate while they read v2) and when it was judged, the
+ * one statement that switches consumers, the retention of v1, and what the last swap, drop and
+ * clean-up did. While the server does not answer the gate is unknown, never the last one judged: an
+ * open gate seen before the server was lost says nothing about the data now. {@link
+ * CutoverController} judges the gate, takes the steps and writes here.
  */
-public final class CutoverModel implements ScreenController {
+public final class CutoverModel {
 
   private final Workspace workspace;
   private final Activity activity;
@@ -63,7 +55,10 @@ public final class CutoverModel implements ScreenController {
     workspace.linkProperty().subscribe(this::linkChanged);
   }
 
-  /** A lost server makes the gate unknown at once; it is judged again after the reconnect (see {@link #reread()}). */
+  /**
+   * A lost server makes the gate unknown at once; the controller judges it again after the reconnect
+   * (see {@link CutoverController#reread()}).
+   */
   private void linkChanged(ServerLink link) {
     if (link.lost()) {
       gate.set(null);
@@ -75,164 +70,28 @@ public final class CutoverModel implements ScreenController {
     }
   }
 
-  @Override
-  public void reread() {
-    if (workspace.spec() != null && workspace.engine() != null) {
-      refresh();
-    }
+  /** A gate judged at {@code at}: the repair and retention first, as the headline reads them when the gate changes. */
+  void judged(Gate judged, Retention read, Repair current, Instant at) {
+    repair.set(current);
+    retention.set(read);
+    judgedAt.set(at);
+    gate.set(judged);
   }
 
-  @Override
-  public ObservableBooleanValue reading() {
-    return activity.runningProperty();
+  void statement(String text) {
+    statement.set(text);
   }
 
-  @Override
-  public void shown() {
-    refresh();
+  void swapped(SwapResult result) {
+    lastSwap.set(result);
   }
 
-  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at) {}
-
-  /** Reads the gate of the step consumers can take now, the statement and the retention horizon. */
-  public void refresh() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (workspace.lost().get()) {
-      return;
-    }
-    activity.run("check the gate", p -> read(engine, spec), s -> {
-      statement.set(s.statement());
-      show(s);
-    });
+  void cleanedUp(String sentence) {
+    cleanup.set(sentence);
   }
 
-  /**
-   * The rollback gate while consumers read v2 (or v1 is dropped), the cutover gate otherwise: the
-   * rollback gate is read first because it is cheap, while the cutover gate checks the data.
-   */
-  private static State read(Engine engine, TableSpec spec) {
-    Gate rollback = engine.cutovers().rollbackGate(spec);
-    Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.cutovers().gate(spec);
-    return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), engine.repairs().current(spec),
-        Instant.now());
-  }
-
-  /**
-   * The repair and retention first: the headline reads them when the gate changes. A gate that
-   * arrives after the server was lost is not shown: the gate stays unknown.
-   */
-  private void show(State s) {
-    if (workspace.lost().get()) {
-      return;
-    }
-    repair.set(s.repair().orElse(null));
-    retention.set(s.retention());
-    judgedAt.set(s.at());
-    gate.set(s.gate());
-  }
-
-  /**
-   * The gate judged again, now, for a confirmation dialog; the screen shows it too. Refused at once
-   * while the server does not answer.
-   */
-  private DialogService.GateCheck freshGate(TableSpec spec, Engine engine) {
-    return (judged, failed) -> {
-      if (workspace.lost().get()) {
-        failed.accept("the server does not answer; " + workspace.linkProperty().get().sentence());
-        return;
-      }
-      workspace.executor().submit(p -> read(engine, spec), (message, fraction) -> {}, s -> {
-        if (workspace.lost().get()) {
-          failed.accept("the server stopped answering while the gate was judged.");
-          return;
-        }
-        show(s);
-        judged.accept(s.gate(), s.at());
-      }, failure -> failed.accept(Errors.sentence(failure, "judge the gate")));
-    };
-  }
-
-  /** Switches consumers to v2 once the operator typed the view's name. */
-  public void cutover() {
-    TableSpec spec = workspace.spec();
-    Optional<String> typed = workspace.dialogs().confirmCutover(new SwapRequest("cutover", statement.get(),
-        spec.consumerView().name(), Gate.Version.V1, spec.liveTable().name(), Gate.Version.V2,
-        spec.targetTable().name(), freshGate(spec, workspace.engine())));
-    typed.ifPresent(t -> swap("cut over", engine -> engine.cutovers().cutover(spec, t)));
-  }
-
-  /** Switches consumers back to v1 once the operator typed the view's name. */
-  public void rollback() {
-    TableSpec spec = workspace.spec();
-    Optional<String> typed = workspace.dialogs().confirmRollback(new SwapRequest("rollback", statement.get(),
-        spec.consumerView().name(), Gate.Version.V2, spec.targetTable().name(), Gate.Version.V1,
-        spec.liveTable().name(), freshGate(spec, workspace.engine())));
-    typed.ifPresent(t -> swap("roll back", engine -> engine.cutovers().rollback(spec, t)));
-  }
-
-  private void swap(String doing, java.util.function.Function<Engine, SwapResult> action) {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    activity.run(doing + " " + spec.consumerView(), p -> {
-      SwapResult result = action.apply(engine);
-      return new Swapped(result, read(engine, spec));
-    }, s -> {
-      lastSwap.set(s.result());
-      show(s.state());
-      workspace.repair().refresh();
-    }, failure -> workspace.repair().refresh());
-  }
-
-  private record Swapped(SwapResult result, State state) {}
-
-  /**
-   * Drops v1 and the rollback handle once the operator typed the table's name; before the retention
-   * horizon only with a written reason, which goes to the audit trail.
-   */
-  public void dropV1() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    Retention r = retention.get();
-    if (r == null || r.keepUntil().isEmpty()) {
-      activity.fail("Consumers still read " + spec.liveTable() + "; v1 can be dropped only after the cutover.");
-      return;
-    }
-    Instant horizon = r.keepUntil().get();
-    boolean early = horizon.isAfter(Instant.now());
-    String table = spec.database() + "." + spec.liveTable();
-    String words = early
-        ? "The retention horizon is " + Formats.time(horizon) + ": consumers' caches and the reconciliation window "
-            + "have not passed yet. Dropping now removes the rollback before then."
-        : "The retention horizon " + Formats.time(horizon) + " has passed; the rollback is no longer needed.";
-    // The dialog names every table that still uses v1; reading them is a query, so it runs first, off this thread.
-    activity.run("find what still uses " + table, p -> engine.cutovers().v1Readers(spec), readers -> workspace.dialogs()
-        .confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.cutovers().dropV1Statements(spec)), table, words,
-            early, readers)).ifPresent(reason -> activity.run("drop " + table, p -> {
-          List<String> dropped = engine.cutovers().dropV1(spec, early, reason, readers.stream().map(V1Reader::name).toList());
-          return new Dropped(dropped, read(engine, spec));
-        }, d -> {
-          dropResult.set("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
-              + spec.targetTable() + "; there is no rollback any more.");
-          show(d.state());
-          workspace.repair().refresh();
-        }, failure -> workspace.repair().refresh())));
-  }
-
-  private record Dropped(List<String> dropped, State state) {}
-
-  /** Drops the staging and sample tables left by runs, once the operator confirmed. */
-  public void cleanup() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (workspace.dialogs().confirmCleanup(spec.database() + "." + spec.targetTable())) {
-      activity.run("clean up staging tables", p -> engine.cutovers().cleanup(spec), dropped -> cleanup.set(words(dropped)));
-    }
-  }
-
-  static String words(List<String> dropped) {
-    return dropped.isEmpty() ? "Nothing to drop: no staging or sample table is left."
-        : "Dropped " + dropped.size() + " table(s): " + String.join(", ", dropped) + ".";
+  void dropped(String sentence) {
+    dropResult.set(sentence);
   }
 
   public Activity activity() {
@@ -286,5 +145,9 @@ public final class CutoverModel implements ScreenController {
 
   public TableSpec spec() {
     return workspace.spec();
+  }
+
+  public Workspace workspace() {
+    return workspace;
   }
 }

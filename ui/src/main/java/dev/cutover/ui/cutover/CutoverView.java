@@ -26,7 +26,10 @@ public final class CutoverView extends ScreenView {
 
   private final HBox root = new HBox(14);
 
-  public CutoverView(CutoverModel model) {
+  private final CutoverController controller;
+
+  public CutoverView(CutoverModel model, CutoverController controller) {
+    this.controller = controller;
     VBox left = gateCard(model);
     left.setPrefWidth(560);
     HBox.setHgrow(left, Priority.ALWAYS);
@@ -122,11 +125,11 @@ public final class CutoverView extends ScreenView {
     binder.bind(statement.textProperty(), model.statementProperty());
 
     Button refresh = Widgets.button("gate-refresh", "Refresh _gate");
-    refresh.setOnAction(e -> model.refresh());
+    refresh.setOnAction(e -> controller.refresh());
     Button cut = Widgets.button("cutover-run", "Cut _over…");
-    cut.setOnAction(e -> model.cutover());
+    cut.setOnAction(e -> controller.cutover());
     Button back = Widgets.button("rollback-run", "Ro_llback…");
-    back.setOnAction(e -> model.rollback());
+    back.setOnAction(e -> controller.rollback());
     var busy = model.activity().runningProperty();
     var offline = Bindings.not(model.onlineProperty());
     binder.bind(refresh.disableProperty(), busy.or(offline));
@@ -202,10 +205,10 @@ public final class CutoverView extends ScreenView {
     Widgets.wrap(horizon);
     binder.bind(horizon.textProperty(), model.retentionProperty().map(GateWords::retention).orElse("—"));
     Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
-    clean.setOnAction(e -> model.cleanup());
+    clean.setOnAction(e -> controller.cleanup());
     binder.bind(clean.disableProperty(), model.activity().runningProperty());
     Button drop = Widgets.button("drop-v1", "_Drop v1…");
-    drop.setOnAction(e -> model.dropV1());
+    drop.setOnAction(e -> controller.dropV1());
     binder.bind(drop.disableProperty(), javafx.beans.binding.Bindings.createBooleanBinding(
         () -> model.activity().running() || model.retentionProperty().get() == null
             || model.retentionProperty().get().keepUntil().isEmpty()

@@ -1,20 +1,19 @@
 package dev.cutover.ui.history;
 
-import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
-import dev.cutover.ui.common.ScreenController;
 import java.util.List;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-/** The history screen: the runs of the target, its reconciliations, and the audit trail of every action. */
-public final class HistoryModel implements ScreenController {
+/**
+ * What the history screen shows, on the FX thread: the runs of the target, its reconciliations, and
+ * the audit trail of every action. {@link HistoryController} reads them and writes here.
+ */
+public final class HistoryModel {
 
   /** Audit entries shown at most, newest first. */
   static final int AUDIT_LIMIT = 500;
@@ -30,34 +29,11 @@ public final class HistoryModel implements ScreenController {
     this.activity = new Activity(workspace.executor());
   }
 
-  @Override
-  public void shown() {
-    refresh();
-  }
-
-  @Override
-  public void reread() {
-    if (workspace.spec() != null && workspace.engine() != null) {
-      refresh();
-    }
-  }
-
-  @Override
-  public javafx.beans.value.ObservableBooleanValue reading() {
-    return activity.runningProperty();
-  }
-
-  private record Snapshot(List<RunRecord> runs, List<ReportSummary> reconciliations, List<AuditEntry> audit) {}
-
-  public void refresh() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    activity.run("read the history", p -> new Snapshot(engine.backfills().runs(spec), engine.reconciliations().stored(spec),
-        engine.repairs().audit(null, AUDIT_LIMIT)), s -> {
-          runs.setAll(s.runs());
-          reconciliations.setAll(s.reconciliations());
-          audit.setAll(s.audit());
-        });
+  /** The history as read now, all three lists at once. */
+  void read(List<RunRecord> runsRead, List<ReportSummary> reconciliationsRead, List<AuditEntry> auditRead) {
+    runs.setAll(runsRead);
+    reconciliations.setAll(reconciliationsRead);
+    audit.setAll(auditRead);
   }
 
   public Activity activity() {
@@ -74,5 +50,9 @@ public final class HistoryModel implements ScreenController {
 
   public ObservableList<AuditEntry> audit() {
     return audit;
+  }
+
+  public Workspace workspace() {
+    return workspace;
   }
 }

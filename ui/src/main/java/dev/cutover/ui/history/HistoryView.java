@@ -6,7 +6,6 @@ import static dev.cutover.ui.common.DiffTables.text;
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
@@ -25,7 +24,7 @@ public final class HistoryView extends ScreenView {
 
   private final VBox root = new VBox(10);
 
-  public HistoryView(HistoryModel model) {
+  public HistoryView(HistoryModel model, HistoryController controller) {
     TableView<RunRecord> runs = new TableView<>();
     runs.setId("history-runs");
     runs.getColumns().add(text("Run", 200, RunRecord::id));
@@ -64,7 +63,7 @@ public final class HistoryView extends ScreenView {
     binder.mirror(audit.getItems(), model.audit());
 
     Button refresh = Widgets.button("history-refresh", "Re_fresh");
-    refresh.setOnAction(e -> model.refresh());
+    refresh.setOnAction(e -> controller.refresh());
     binder.bind(refresh.disableProperty(), model.activity().runningProperty());
 
     SplitPane split = new SplitPane(section("Runs", runs), section("Reconciliations", recs),

@@ -21,7 +21,8 @@ import javafx.beans.value.ObservableBooleanValue;
 /**
  * The plan screen's reads and steps: the reprocessing window and the live edge (read again every few
  * seconds while the screen is shown), the plan the engine makes of the chosen range and boundary, and
- * abandoning the repair once the operator confirmed.
+ * abandoning the repair once the operator confirmed. The preflight and sample tabs' steps are {@link
+ * PreflightController} and {@link SampleController}, made here.
  */
 public final class PlanController implements ScreenController {
 
@@ -30,6 +31,8 @@ public final class PlanController implements ScreenController {
   private final PlanModel model;
   private final Workspace workspace;
   private final Activity activity;
+  private final PreflightController preflight;
+  private final SampleController sample;
   private TableSpec loadedFor;
   private TaskExecutor.Handle poll;
   private boolean polling;
@@ -38,6 +41,8 @@ public final class PlanController implements ScreenController {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
+    this.preflight = new PreflightController(model.preflight());
+    this.sample = new SampleController(model.sample());
   }
 
   @Override
@@ -206,5 +211,15 @@ public final class PlanController implements ScreenController {
       }
       workspace.repair().refresh();
     }, failure -> workspace.repair().refresh());
+  }
+
+  /** The preflight tab's step. */
+  public PreflightController preflight() {
+    return preflight;
+  }
+
+  /** The sample tab's step. */
+  public SampleController sample() {
+    return sample;
   }
 }

@@ -46,9 +46,9 @@ public final class PlanView extends ScreenView {
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     Tab range = new Tab("Range and boundary", rangeTab(model));
     range.setId("tab-range");
-    Tab preflight = new Tab("Preflight", new PreflightPane(model.preflight(), binder).root());
+    Tab preflight = new Tab("Preflight", new PreflightPane(model.preflight(), controller.preflight(), binder).root());
     preflight.setId("tab-preflight");
-    Tab sample = new Tab("Sample", new SamplePane(model.sample(), binder).root());
+    Tab sample = new Tab("Sample", new SamplePane(model.sample(), controller.sample(), binder).root());
     sample.setId("tab-sample");
     tabs.getTabs().addAll(range, preflight, sample);
   }

@@ -1,7 +1,6 @@
 package dev.cutover.ui.plan;
 
-import dev.cutover.engine.Engine;
-import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Dependent;
@@ -21,8 +20,9 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * The preflight step: every check of the plan with its status, finding and fix, and the dependents
- * of the target the operator has reviewed and acknowledged.
+ * What the preflight step shows, on the FX thread: every check of the plan with its status, finding
+ * and fix, and the dependents of the target the operator has reviewed and acknowledged. {@link
+ * PreflightController} runs the checks and writes here.
  */
 public final class PreflightModel {
 
@@ -64,24 +64,20 @@ public final class PreflightModel {
         + "starts only from a preflight of the server as it is now.");
   }
 
-  /** Runs every check of the current plan, with the dependents acknowledged so far. */
-  public void run() {
-    Plan plan = workspace.plan();
-    Engine engine = workspace.engine();
-    if (plan == null) {
-      activity.fail("There is no plan to check; make a plan on the Range tab first.");
-      return;
-    }
-    List<String> acks = acknowledged.entrySet().stream().filter(e -> e.getValue().get()).map(Map.Entry::getKey).toList();
-    activity.run("run the preflight checks", p -> engine.plans().preflight(plan, acks, p), checked -> {
-      PreflightReport report = checked.report();
-      workspace.preflightProperty().set(checked);
-      checks.setAll(report.checks());
-      report.dependents().forEach(d -> acknowledged.computeIfAbsent(d.name(),
-          n -> new SimpleBooleanProperty(d.acknowledged())));
-      dependents.setAll(report.dependents());
-      summary.set(summary(report));
-    });
+  /** The dependents the operator has acknowledged so far, for the next run. */
+  List<String> acknowledgedDependents() {
+    return acknowledged.entrySet().stream().filter(e -> e.getValue().get()).map(Map.Entry::getKey).toList();
+  }
+
+  /** The checks of a preflight just run: the backfill may start from it if it passed. */
+  void checked(Preflighted checked) {
+    PreflightReport report = checked.report();
+    workspace.preflightProperty().set(checked);
+    checks.setAll(report.checks());
+    report.dependents().forEach(d -> acknowledged.computeIfAbsent(d.name(),
+        n -> new SimpleBooleanProperty(d.acknowledged())));
+    dependents.setAll(report.dependents());
+    summary.set(summary(report));
   }
 
   static String summary(PreflightReport report) {
@@ -115,5 +111,9 @@ public final class PreflightModel {
 
   public Activity activity() {
     return activity;
+  }
+
+  Workspace workspace() {
+    return workspace;
   }
 }

@@ -20,9 +20,9 @@ final class PreflightPane {
 
   private final VBox root;
 
-  PreflightPane(PreflightModel model, Binder binder) {
+  PreflightPane(PreflightModel model, PreflightController controller, Binder binder) {
     Button run = Widgets.button("preflight-run", "Run prefli_ght");
-    run.setOnAction(e -> model.run());
+    run.setOnAction(e -> controller.run());
     binder.bind(run.disableProperty(), model.activity().runningProperty());
     Label summary = Widgets.label("preflight-summary", "summary-text");
     Widgets.wrap(summary);

@@ -1,7 +1,5 @@
 package dev.cutover.ui.plan;
 
-import dev.cutover.engine.Engine;
-import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Plan;
@@ -17,14 +15,12 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * The sample step: a few hours computed with the corrected transform into a scratch table and
- * compared with v1, before the full run. Shows each hour's totals and each differing key, expected
- * (explained by a rule of the spec) or not.
+ * What the sample step shows, on the FX thread: the hours to try, and for a few hours computed with
+ * the corrected transform into a scratch table and compared with v1, before the full run, each
+ * hour's totals and each differing key, expected (explained by a rule of the spec) or not. {@link
+ * SampleController} computes and compares them and writes here.
  */
 public final class SampleModel {
-
-  /** Keys listed at most; a sample is a look, not a proof. */
-  static final int KEY_LIMIT = 2_000;
 
   private final Workspace workspace;
   private final Activity activity;
@@ -57,22 +53,11 @@ public final class SampleModel {
     hours.set(String.join(", ", picks.stream().map(HourPartition::toString).toList()));
   }
 
-  /** Computes and compares the hours named in the field. */
-  public void run() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    List<HourPartition> chosen;
-    try {
-      chosen = parse(hours.get());
-    } catch (CutoverException e) {
-      activity.fail(e.getMessage());
-      return;
-    }
-    activity.run("validate " + chosen.size() + " sample hour(s)", p -> engine.plans().sample(spec, chosen, KEY_LIMIT), diff -> {
-      hourRows.setAll(diff.hours());
-      keyRows.setAll(diff.keys());
-      summary.set(summary(diff));
-    });
+  /** The hours compared and their differing keys. */
+  void compared(Diff diff) {
+    hourRows.setAll(diff.hours());
+    keyRows.setAll(diff.keys());
+    summary.set(summary(diff));
   }
 
   static List<HourPartition> parse(String text) {
@@ -121,5 +106,9 @@ public final class SampleModel {
 
   public TableSpec spec() {
     return workspace.spec();
+  }
+
+  Workspace workspace() {
+    return workspace;
   }
 }

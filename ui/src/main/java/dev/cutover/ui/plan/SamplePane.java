@@ -20,18 +20,18 @@ final class SamplePane {
 
   private final VBox root;
 
-  SamplePane(SampleModel model, Binder binder) {
+  SamplePane(SampleModel model, SampleController controller, Binder binder) {
     TextField hours = new TextField();
     hours.setId("sample-hours");
     hours.setPromptText("2026-11-27 10:00, 2026-11-28 03:00");
     binder.bindBidirectional(hours.textProperty(), model.hoursProperty());
-    hours.setOnAction(e -> model.run());
+    hours.setOnAction(e -> controller.run());
     HBox.setHgrow(hours, Priority.ALWAYS);
     Label l = new Label("Hours to sa_mple (UTC)");
     l.setMnemonicParsing(true);
     l.setLabelFor(hours);
     Button run = Widgets.button("sample-run", "_Validate sample");
-    run.setOnAction(e -> model.run());
+    run.setOnAction(e -> controller.run());
     binder.bind(run.disableProperty(), model.activity().runningProperty());
     Label summary = Widgets.label("sample-summary", "summary-text");
     Widgets.wrap(summary);

@@ -4,7 +4,6 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.ReportSummary;
-import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.ui.common.Formats;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -75,7 +75,7 @@ class PlanModelTest {
     assertEquals(3, hours.size());
     assertTrue(hours.stream().allMatch(plan.range()::contains), hours.toString());
 
-    model.sample().run();
+    controller.sample().run();
     assertEquals(3, model.sample().hourRows().size());
     assertTrue(model.sample().summaryProperty().get().endsWith("Every difference is explained by a rule of the spec."),
         model.sample().summaryProperty().get());
@@ -98,7 +98,7 @@ class PlanModelTest {
     assertNull(workspace.plan());
 
     model.sample().hoursProperty().set("yesterday");
-    model.sample().run();
+    controller.sample().run();
     assertEquals("The sample hour 'yesterday' is not a date and hour; write it as 2026-11-29T10:00 (UTC) or 2026-11-29 "
         + "for midnight.", model.sample().activity().error());
   }
@@ -122,7 +122,7 @@ class PlanModelTest {
     controller.shown();
     controller.makePlan();
     PreflightModel preflight = model.preflight();
-    preflight.run();
+    controller.preflight().run();
     assertFalse(workspace.preflightProperty().get().passed());
     String name = world.database + ".visits_mv";
     assertEquals(name, preflight.dependents().getFirst().name());
@@ -130,7 +130,7 @@ class PlanModelTest {
         preflight.summaryProperty().get());
 
     preflight.acknowledged(name).set(true);
-    preflight.run();
+    controller.preflight().run();
     PreflightReport report = workspace.preflightProperty().get().report();
     assertTrue(report.passed(), report.failures().toString());
     assertEquals(PreflightReport.Status.WARN, report.checks().stream().filter(c -> c.name().equals("side effects"))
