@@ -91,6 +91,16 @@ class ArchitectureTest {
   static final ArchRule appPackagesFreeOfCycles = slices().matching("dev.cutover.app.(*)..")
       .should().beFreeOfCycles();
 
+  @ArchTest
+  static final ArchRule onlyControllersTakeSteps = noClasses()
+      .that().resideInAPackage("dev.cutover.ui..")
+      .and().haveNameNotMatching(".*(Controller|\\.RepairWatch|\\.RunReading)(\\$.*)?")
+      .should().dependOnClassesThat(JavaClass.Predicates.belongToAnyOf(dev.cutover.engine.Specs.class,
+          dev.cutover.engine.Plans.class, dev.cutover.engine.Backfills.class, dev.cutover.engine.RepairBook.class,
+          dev.cutover.engine.Reconciliations.class, dev.cutover.engine.Cutovers.class))
+      .because("a screen is view, model and controller, and the controller is what talks to the engine (the repair "
+          + "banner's RepairWatch and the Backfill controller's RunReading are controllers by another name)");
+
   /** The engine's test fixtures come to this module as a jar, which {@link ImportOption.DoNotIncludeTests} keeps. */
   static final class NoTestJars implements ImportOption {
     @Override
