@@ -55,7 +55,7 @@ public final class Backfills {
    * its own executor.
    */
   public RunFeed feed(TableSpec spec, String runId) {
-    return new RunFeed(this, plans, spec, runId);
+    return new RunFeed(ground, plans, spec, runId);
   }
 
   /**

@@ -25,7 +25,7 @@ import java.util.TreeMap;
  */
 public final class RunFeed {
 
-  private final Backfills backfills;
+  private final Ground ground;
   private final Plans plans;
   private final TableSpec spec;
   private final String runId;
@@ -35,8 +35,8 @@ public final class RunFeed {
   private Instant lastRead;
   private long lastDone;
 
-  RunFeed(Backfills backfills, Plans plans, TableSpec spec, String runId) {
-    this.backfills = backfills;
+  RunFeed(Ground ground, Plans plans, TableSpec spec, String runId) {
+    this.ground = ground;
     this.plans = plans;
     this.spec = spec;
     this.runId = runId;
@@ -58,12 +58,12 @@ public final class RunFeed {
 
   /** Reads the run's records once and returns what changed since the last read, in order. */
   public List<BackfillEvent> next() {
-    Optional<RunRecord> found = backfills.run(runId);
+    Optional<RunRecord> found = ground.store().run(runId);
     if (found.isEmpty()) {
       return List.of();
     }
     RunRecord run = found.get();
-    TreeMap<HourPartition, LedgerEntry> ledger = backfills.ledger(runId);
+    TreeMap<HourPartition, LedgerEntry> ledger = ground.store().hours().ledger(runId);
     Duration lag = plans.live(spec).lag();
     List<BackfillEvent> events = new ArrayList<>();
     for (LedgerEntry e : ledger.values()) {
