@@ -49,6 +49,11 @@ public final class SpecOptions {
   @Option(names = "--max-live-lag", paramLabel = "MINUTES", description = "Wait while the live writer lags more than this; 0 disables.")
   Long maxLiveLag;
 
+  @Option(names = "--nice", paramLabel = "0-19", description = "The Linux nice value of the server threads that run "
+      + "the backfill's statements: the higher, the more it yields the CPU to the live job (default: the spec's "
+      + "throttle, else 0, the server's own).")
+  Integer nice;
+
   @Option(names = "--server-wait", paramLabel = "MINUTES", description = "Stop the run when the server has not "
       + "answered for this long (default: 10); the run waits once for it, not per batch.")
   Long serverWait;
@@ -138,6 +143,9 @@ public final class SpecOptions {
     }
     if (serverWait != null) {
       s = s.withServerWait(Duration.ofMinutes(serverWait));
+    }
+    if (nice != null) {
+      s = s.withNice(nice);
     }
     return s;
   }

@@ -16,18 +16,36 @@ import java.time.Duration;
  * @param retryBackoff the first wait before a batch tries again; it doubles with each try
  * @param serverWait how long the whole run waits for a server that gives no answer at all before it
  *     stops (one wait for the run, not a retry per batch)
+ * @param nice the Linux nice value of the server threads that run the backfill's statements
+ *     ({@code os_thread_priority}), 0 to 19: the higher, the more the backfill yields the CPU to the
+ *     live job and every other query; 0 leaves them as the server's
  */
 public record BackfillSettings(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
-    long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff, Duration serverWait) {
+    long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff, Duration serverWait, int nice) {
 
   /** A run waits this long for a server that does not answer before it stops, unless told otherwise. */
   public static final Duration DEFAULT_SERVER_WAIT = Duration.ofMinutes(10);
+
+  /**
+   * The backfill's threads keep the server's own priority unless the spec says otherwise: on the
+   * embedded server a nice backfill did not lower the live job's latency measurably (docs/SPEC.md),
+   * and a backfill that yields every core can starve on a busy server.
+   */
+  public static final int DEFAULT_NICE = 0;
+
+  /** Settings with the server's own thread priority (nice 0). */
+  public BackfillSettings(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
+      long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff, Duration serverWait) {
+    this(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag, maxAttempts,
+        retryBackoff, serverWait, 0);
+  }
 
   public BackfillSettings {
     check("concurrency", concurrency, 1, 32);
     check("batch-hours", batchHours, 1, 96);
     check("max-threads", maxThreads, 0, 256);
     check("priority", priority, 0, 100);
+    check("nice", nice, 0, 19);
     check("attempts", maxAttempts, 1, 20);
     if (maxMemoryUsage < 0 || rowsPerSecond < 0 || maxLiveLag.isNegative() || retryBackoff.isNegative()) {
       throw new InvalidInputException("throttle", "Throttle limits cannot be negative; use 0 for no limit.");
@@ -61,42 +79,47 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
    */
   public static BackfillSettings from(TableSpec.Throttle t) {
     return new BackfillSettings(t.concurrency(), t.batchHours(), t.maxThreads(), t.priority(), t.maxMemoryUsage(),
-        t.rowsPerSecond(), t.maxLiveLag(), 5, Duration.ofSeconds(1), DEFAULT_SERVER_WAIT);
+        t.rowsPerSecond(), t.maxLiveLag(), 5, Duration.ofSeconds(1), DEFAULT_SERVER_WAIT, t.nice());
   }
 
   public BackfillSettings withConcurrency(int value) {
     return new BackfillSettings(value, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait);
+        maxAttempts, retryBackoff, serverWait, nice);
   }
 
   public BackfillSettings withMaxThreads(int value) {
     return new BackfillSettings(concurrency, batchHours, value, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait);
+        maxAttempts, retryBackoff, serverWait, nice);
   }
 
   public BackfillSettings withBatchHours(int value) {
     return new BackfillSettings(concurrency, value, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait);
+        maxAttempts, retryBackoff, serverWait, nice);
   }
 
   public BackfillSettings withRowsPerSecond(long value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, value, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait);
+        maxAttempts, retryBackoff, serverWait, nice);
   }
 
   public BackfillSettings withMaxLiveLag(Duration value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, value,
-        maxAttempts, retryBackoff, serverWait);
+        maxAttempts, retryBackoff, serverWait, nice);
   }
 
   public BackfillSettings withRetries(int attempts, Duration backoff) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
-        maxLiveLag, attempts, backoff, serverWait);
+        maxLiveLag, attempts, backoff, serverWait, nice);
   }
 
   public BackfillSettings withServerWait(Duration value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
-        maxLiveLag, maxAttempts, retryBackoff, value);
+        maxLiveLag, maxAttempts, retryBackoff, value, nice);
+  }
+
+  public BackfillSettings withNice(int value) {
+    return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
+        maxLiveLag, maxAttempts, retryBackoff, serverWait, value);
   }
 
   /** The SETTINGS clause for the statements that read sources, or an empty string. */
@@ -110,6 +133,9 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
     }
     if (maxMemoryUsage > 0) {
       s.append(s.isEmpty() ? "" : ", ").append("max_memory_usage = ").append(maxMemoryUsage);
+    }
+    if (nice > 0) {
+      s.append(s.isEmpty() ? "" : ", ").append("os_thread_priority = ").append(nice);
     }
     return s.isEmpty() ? "" : " SETTINGS " + s;
   }

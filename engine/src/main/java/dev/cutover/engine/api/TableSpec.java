@@ -89,9 +89,13 @@ public record TableSpec(
     }
   }
 
-  /** How hard a backfill may push the server. Zero means "no limit" for the optional ones. */
+  /**
+   * How hard a backfill may push the server. Zero means "no limit" for the optional ones.
+   *
+   * @param nice the Linux nice value of the backfill's query threads on the server (0 to 19)
+   */
   public record Throttle(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
-      long rowsPerSecond, Duration maxLiveLag) {}
+      long rowsPerSecond, Duration maxLiveLag, int nice) {}
 
   /** A downstream reader and how long it may cache what it read. */
   public record Consumer(String name, Duration cacheLifetime) {}

@@ -20,7 +20,7 @@ public final class RunParameters {
 
   record Stored(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
       long rowsPerSecond, long maxLiveLagMinutes, int maxAttempts, long retryBackoffMs, long serverWaitSeconds,
-      Long affectedFrom, Long affectedTo) {}
+      Long affectedFrom, Long affectedTo, int nice) {}
 
   private RunParameters() {}
 
@@ -33,7 +33,7 @@ public final class RunParameters {
     return JSON.writeValueAsString(new Stored(s.concurrency(), s.batchHours(), s.maxThreads(), s.priority(),
         s.maxMemoryUsage(), s.rowsPerSecond(), s.maxLiveLag().toMinutes(), s.maxAttempts(), s.retryBackoff().toMillis(),
         s.serverWait().toSeconds(), affected.map(a -> a.from().epochSecond()).orElse(null),
-        affected.map(a -> a.to().epochSecond()).orElse(null)));
+        affected.map(a -> a.to().epochSecond()).orElse(null), s.nice()));
   }
 
   /** The affected hours a run was started with; empty when it recomputes every hour of its range. */
@@ -70,7 +70,8 @@ public final class RunParameters {
           node.has("retry_backoff_ms") ? Duration.ofMillis(node.get("retry_backoff_ms").asLong())
               : fallback.retryBackoff(),
           node.has("server_wait_seconds") ? Duration.ofSeconds(node.get("server_wait_seconds").asLong())
-              : fallback.serverWait());
+              : fallback.serverWait(),
+          node.path("nice").asInt(fallback.nice()));
     } catch (JacksonException e) {
       return fallback;
     }

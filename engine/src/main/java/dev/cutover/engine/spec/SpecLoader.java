@@ -1,5 +1,6 @@
 package dev.cutover.engine.spec;
 
+import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
@@ -139,7 +140,7 @@ public final class SpecLoader {
 
     Fields t = f.optionalChild("throttle");
     t.allowOnly(Set.of("concurrency", "batch_hours", "max_threads", "priority", "max_memory_usage_bytes",
-        "rows_per_second", "max_live_lag"));
+        "rows_per_second", "max_live_lag", "nice"));
     Throttle throttle = new Throttle(
         t.integer("concurrency", 2, 1, 32),
         t.integer("batch_hours", 24, 1, 96),
@@ -147,7 +148,8 @@ public final class SpecLoader {
         t.integer("priority", 0, 0, 100),
         t.longInteger("max_memory_usage_bytes", 0, 0, Long.MAX_VALUE),
         t.longInteger("rows_per_second", 0, 0, Long.MAX_VALUE),
-        t.duration("max_live_lag", Duration.ZERO, Duration.ofDays(7)));
+        t.duration("max_live_lag", Duration.ZERO, Duration.ofDays(7)),
+        t.integer("nice", BackfillSettings.DEFAULT_NICE, 0, 19));
 
     Fields b = f.optionalChild("boundary");
     b.allowOnly(Set.of("safety_margin_hours"));

@@ -23,5 +23,9 @@ class RunParametersTest {
     assertEquals(settings, RunParameters.decode(stored, settings.withConcurrency(1)));
     assertEquals(Optional.empty(), RunParameters.affected(RunParameters.encode(settings)));
     assertEquals(Optional.empty(), RunParameters.affected("{\"concurrency\": 2}"), "a record from before");
+    BackfillSettings nice = settings.withNice(12);
+    assertEquals(nice, RunParameters.decode(RunParameters.encode(nice), settings), "a resumed run keeps its nice value");
+    assertEquals(7, RunParameters.decode("{\"concurrency\": 2}", settings.withNice(7)).nice(),
+        "a record from before takes the fallback's");
   }
 }

@@ -64,6 +64,17 @@ class SpecLoaderTest {
   }
 
   @Test
+  void theBackfillsThreadPriorityIsTheServersUnlessTheSpecLowersItAndAnOutOfRangeValueIsNamed() {
+    assertEquals(0, SpecLoader.parse(VALID, "s.yaml").throttle().nice());
+    TableSpec nice = SpecLoader.parse(VALID.replace("concurrency: 3", "concurrency: 3\n  nice: 19"), "s.yaml");
+    assertEquals(19, nice.throttle().nice());
+    assertEquals(" SETTINGS os_thread_priority = 19", dev.cutover.engine.api.BackfillSettings.from(nice.throttle())
+        .settingsClause(), "the backfill's statements carry it");
+    var e = refused(VALID.replace("concurrency: 3", "concurrency: 3\n  nice: 20"));
+    assertEquals("In the spec s.yaml, field 'throttle.nice' is '20'; expected a whole number from 0 to 19.", e.getMessage());
+  }
+
+  @Test
   void aMissingFieldIsNamed() {
     var e = refused(VALID.replace("time_column: hour\n", ""));
     assertEquals("In the spec s.yaml, field 'time_column' is missing; expected a value (see docs/SPEC.md).", e.getMessage());
