@@ -40,11 +40,17 @@ final class BatchTask {
       StagingPool.Lease table = lease;
       run.listener().on(new BackfillEvent.BatchStarted(run.runId(), batch));
       // A fresh staging table may hold a crashed process's rows, and any try after the first may find
-      // rows a failed insert left: either empties staging first.
-      var outcome = run.retry().run((attempt, triedBefore) -> carry ? run.carrier().carry(batch)
-          : run.writer().write(table.table(), batch, table.fresh() || triedBefore), waiting());
+      // rows a failed insert left: either empties staging first. The ledger line is part of the try: a
+      // server lost between the replace and the ledger is waited for like any other, and the batch,
+      // idempotent, is written again before its hours are recorded.
+      var outcome = run.retry().run((attempt, triedBefore) -> {
+        List<BatchWriter.HourOutput> outputs = carry ? run.carrier().carry(batch)
+            : run.writer().write(table.table(), batch, table.fresh() || triedBefore);
+        run.store().hours().recordHours(ledgerLines(outputs, attempt));
+        return outputs;
+      }, waiting());
       switch (outcome) {
-        case BatchRetry.Done<List<BatchWriter.HourOutput>> done -> recordWritten(done.value(), done.attempt());
+        case BatchRetry.Done<List<BatchWriter.HourOutput>> done -> announceWritten(done.value());
         case BatchRetry.GaveUp<List<BatchWriter.HourOutput>> gaveUp -> {
           recordFailure(gaveUp.attempts(), gaveUp.error());
           if (gaveUp.fatal() != null) {
@@ -82,7 +88,7 @@ final class BatchTask {
     };
   }
 
-  private void recordWritten(List<BatchWriter.HourOutput> outputs, int attempt) {
+  private List<LedgerEntry> ledgerLines(List<BatchWriter.HourOutput> outputs, int attempt) {
     Instant now = Instant.now();
     List<LedgerEntry> entries = new ArrayList<>();
     for (BatchWriter.HourOutput o : outputs) {
@@ -90,7 +96,10 @@ final class BatchTask {
           : o.rows() == 0 ? LedgerEntry.State.EMPTIED : LedgerEntry.State.WRITTEN;
       entries.add(new LedgerEntry(run.runId(), o.hour(), kind, o.rows(), o.checksum(), attempt, now, ""));
     }
-    run.store().hours().recordHours(entries);
+    return entries;
+  }
+
+  private void announceWritten(List<BatchWriter.HourOutput> outputs) {
     for (BatchWriter.HourOutput o : outputs) {
       run.progress().written(o.hour(), o.rows());
       run.listener().on(new BackfillEvent.HourWritten(run.runId(), o.hour(), o.rows(), o.checksum(), carry));

@@ -216,14 +216,24 @@ public final class StateStore {
 
   /** The refusal for a writer that lost: what the run is now, by the record or the winner's claim. */
   private StepRefusedException lost(String runId, long step, RunState wanted) {
-    Optional<Stored> now = stored(runId);
-    String state = now.filter(s -> s.step() >= step).map(s -> words(s.run().state()))
-        .or(() -> claims.note(runId, step).map(n -> words(n.to())))
-        .or(() -> now.map(s -> words(s.run().state())))
-        .orElse("changed");
+    String state = stateAt(runId, step).map(StateStore::words).orElse("changed");
     return new StepRefusedException("backfill", "Run " + runId + " is now " + state + ": another writer moved it at "
         + "the same moment, so it did not become " + words(wanted) + ". Nothing was changed; look at the run again "
         + "and decide.");
+  }
+
+  /** The state the winner of {@code step} moved the run to: its record once written, its claim's note before. */
+  private Optional<RunState> stateAt(String runId, long step) {
+    Optional<Stored> now = stored(runId);
+    if (now.filter(s -> s.step() >= step).isPresent()) {
+      return now.map(s -> s.run().state());
+    }
+    Optional<RunState> claimed = claims.note(runId, step).map(RunClaims.Note::to);
+    if (claimed.isPresent()) {
+      return claimed;
+    }
+    // The winner wrote its record and dropped its claim between the two reads: the record is there now.
+    return stored(runId).map(s -> s.run().state());
   }
 
   private static String words(RunState state) {
