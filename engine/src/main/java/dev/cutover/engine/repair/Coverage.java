@@ -6,6 +6,7 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.Reconciliation.CoverageIssue;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +48,13 @@ public final class Coverage {
     List<HourPartition> missed = new ArrayList<>();
     List<HourPartition> carried = new ArrayList<>();
     Optional<HourPartition> start = Optional.empty();
-    HourPartition v2End = v2Edge.map(e -> e.plusHours(1)).orElse(boundary);
+    // The edge was read before the sums, while the live writers go on: an hour v2 holds in the sums is
+    // one its writer has reached, whatever the earlier read said.
+    Optional<HourPartition> newestInSums = hours.entrySet().stream().filter(e -> e.getValue().rowsV2() > 0)
+        .map(Map.Entry::getKey).filter(h -> !h.isBefore(boundary)).max(Comparator.naturalOrder());
+    Optional<HourPartition> edge = newestInSums.isPresent() && (v2Edge.isEmpty()
+        || v2Edge.get().isBefore(newestInSums.get())) ? newestInSums : v2Edge;
+    HourPartition v2End = edge.map(e -> e.plusHours(1)).orElse(boundary);
     HourSums.Hour none = new HourSums.Hour(0, 0, 0, 0);
     for (HourPartition h : window.list()) {
       HourSums.Hour d = hours.getOrDefault(h, none);
@@ -93,7 +100,7 @@ public final class Coverage {
         }
       }
     }
-    long liveHours = v2Edge.filter(e -> !e.isBefore(boundary))
+    long liveHours = edge.filter(e -> !e.isBefore(boundary))
         .map(e -> java.time.Duration.between(boundary.start(), e.end()).toHours()).orElse(0L);
     return new Result(issues, new LiveWriter(boundary, start, liveHours, below, backfilledFrom, missed), carried);
   }

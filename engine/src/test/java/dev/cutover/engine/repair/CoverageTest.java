@@ -147,11 +147,25 @@ class CoverageTest {
 
   @Test
   void withoutAnyLiveHourTheLiveWriterHasWrittenNothing() {
+    for (HourPartition h : new HourRange(B, WINDOW.to()).list()) {
+      sums.put(h, new HourSums.Hour(10, h.epochSecond(), 0, 0));
+    }
     Coverage.Result r = Coverage.of(WINDOW, B, sums, ledger, Optional.of(B.plusHours(-3)));
     assertEquals(0, r.live().hours());
     assertEquals(List.of(B + " gap", B.plusHours(1) + " gap", B.plusHours(2) + " gap", B.plusHours(3) + " gap"),
         kinds(r));
     assertEquals(0, Coverage.of(WINDOW, B, sums, ledger, Optional.empty()).live().hours());
+  }
+
+  @Test
+  void anHourV2HoldsInTheSumsIsReachedThoughTheEdgeWasReadBeforeTheLiveWriterWroteIt() {
+    // The edge is read first; by the time the sums are read, both live writers have written two more hours.
+    Coverage.Result r = Coverage.of(WINDOW, B, sums, ledger, Optional.of(B.plusHours(1)));
+    assertEquals(List.of(), r.issues());
+    assertEquals(4, r.live().hours());
+    sums.put(B.plusHours(3), new HourSums.Hour(10, 1, 0, 0));
+    assertEquals(List.of(B.plusHours(3) + " gap"), kinds(Coverage.of(WINDOW, B, sums, ledger, Optional.of(B.plusHours(1)))),
+        "an hour v1 holds and v2 does not, past what v2 holds, is still not reached");
   }
 
   @Test
