@@ -106,37 +106,7 @@ public final class SpecLoader {
     String transform = new TransformCheck(origin, transformFile, transformText(f, origin), sourceNames)
         .check(allowed);
 
-    List<ExpectedDifference> rules = new ArrayList<>();
-    Set<String> ruleNames = new LinkedHashSet<>();
-    for (Fields r : f.optionalList("expected_differences")) {
-      r.allowOnly(Set.of("name", "where", "delta", "check", "tolerance", "why"));
-      // where, delta and check speak of v1.column and v2.column: the key's row as each version has it.
-      String name = r.text("name");
-      if (!ruleNames.add(name)) {
-        throw r.error("name", name, "a name not used by another rule");
-      }
-      Map<Identifier, String> delta = new LinkedHashMap<>();
-      Fields d = r.optionalChild("delta");
-      for (String key : d.keys()) {
-        Identifier measure = Identifier.simple(d.path(key), key);
-        if (!measures.contains(measure)) {
-          throw d.error(key, key, "one of the measures " + measures);
-        }
-        delta.put(measure, d.expression(key));
-      }
-      List<String> checks = r.expressions("check");
-      if (delta.isEmpty() && checks.isEmpty()) {
-        throw r.error("delta", "missing", "at least one measure with its expected v2 - v1 expression, or a check "
-            + "such as 'v2.clicks <= v1.clicks'");
-      }
-      Set<String> named = new java.util.HashSet<>();
-      checks.forEach(c -> named.addAll(columns(c)));
-      List<Identifier> checked = measures.stream().filter(m -> named.contains(m.name())).toList();
-      java.util.Optional<java.math.BigDecimal> tolerance = r.keys().contains("tolerance")
-          ? java.util.Optional.of(r.tolerance("tolerance")) : java.util.Optional.empty();
-      rules.add(new ExpectedDifference(name, r.optionalExpression("where", "1"), delta, checks, checked, tolerance,
-          r.text("why")));
-    }
+    List<ExpectedDifference> rules = ExpectedDifferences.read(f, measures);
 
     Fields t = f.optionalChild("throttle");
     t.allowOnly(Set.of("concurrency", "batch_hours", "max_threads", "priority", "max_memory_usage_bytes",
@@ -219,19 +189,6 @@ public final class SpecLoader {
         throw f.error("measures", m, "each column once");
       }
       out.add(m);
-    }
-    return out;
-  }
-
-  private static final java.util.regex.Pattern VERSION_COLUMN =
-      java.util.regex.Pattern.compile("(?<![A-Za-z0-9_`])v[12]\\.`?([A-Za-z_][A-Za-z0-9_]*)`?(?![A-Za-z0-9_])");
-
-  /** The columns an expression names as {@code v1.column} or {@code v2.column}, in one pass. */
-  static Set<String> columns(String expression) {
-    Set<String> out = new java.util.HashSet<>();
-    java.util.regex.Matcher m = VERSION_COLUMN.matcher(expression);
-    while (m.find()) {
-      out.add(m.group(1));
     }
     return out;
   }
