@@ -111,7 +111,7 @@ public final class Backfill {
     if (run.state() == RunState.SUCCEEDED) {
       throw new InvalidInputException("resume", "Run " + runId + " already succeeded; there is nothing to resume.");
     }
-    if (run.state().active() && !run.interrupted(Instant.now(), StateStore.STALE_AFTER)) {
+    if (run.state().active() && !run.interrupted(Instant.now(), RunRecord.STALE_AFTER)) {
       throw HeldByAnotherProcessException.of("resume", run, "Run " + runId + " is still "
           + run.state().name().toLowerCase() + " (its process answered " + java.time.Duration.between(run.heartbeat(),
           Instant.now()).toSeconds() + " s ago on " + run.host() + ");", "wait for it, or cancel it there.");

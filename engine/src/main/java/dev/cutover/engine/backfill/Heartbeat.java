@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 
 /**
  * Refreshes a run's heartbeat in the store while it runs, so that others can tell a live run from
- * one whose process died ({@link StateStore#STALE_AFTER}).
+ * one whose process died ({@link RunRecord#STALE_AFTER}).
  */
 final class Heartbeat {
 

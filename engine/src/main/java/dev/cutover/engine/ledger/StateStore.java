@@ -11,7 +11,6 @@ import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.sql.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -30,8 +29,6 @@ public final class StateStore {
 
   private static final SchemaScript SCHEMA = SchemaScript.resource("state-tables.sql");
 
-  /** A run whose heartbeat is older than this is taken to have lost its process. */
-  public static final Duration STALE_AFTER = RunRecord.STALE_AFTER;
 
   /**
    * A step weighs more than any time-based version (microseconds since 1970 stay below 2^52 until
@@ -155,7 +152,8 @@ public final class StateStore {
 
   /** The run that holds {@code target} now: active with a fresh heartbeat. */
   public Optional<RunRecord> activeRun(String target, Instant now) {
-    return runs(target).stream().filter(r -> r.state().active() && !r.interrupted(now, STALE_AFTER)).findFirst();
+    return runs(target).stream().filter(r -> r.state().active() && !r.interrupted(now, RunRecord.STALE_AFTER))
+        .findFirst();
   }
 
   /**
@@ -198,7 +196,7 @@ public final class StateStore {
       }
       if (!claims.claim(run.id(), step, next.state())) {
         if (!retried && stored(run.id()).map(Stored::step).orElse(0L) == current.step()
-            && claims.withdrawAbandoned(run.id(), step, STALE_AFTER)) {
+            && claims.withdrawAbandoned(run.id(), step, RunRecord.STALE_AFTER)) {
           continue;
         }
         throw lost(run.id(), step, next.state());

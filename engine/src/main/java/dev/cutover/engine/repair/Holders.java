@@ -38,7 +38,7 @@ final class Holders {
     if (!op.runId().isEmpty()) {
       Optional<RunRecord> run = runs.run(op.runId());
       if (run.isPresent()) {
-        return !run.get().state().active() || run.get().interrupted(now, StateStore.STALE_AFTER);
+        return !run.get().state().active() || run.get().interrupted(now, RunRecord.STALE_AFTER);
       }
       // The run is not recorded yet: its process is starting it, or died before it could.
       return Operator.gone(op.holder(), op.since(), RUN_START_PATIENCE, now) || here(op) && !IN_FLIGHT.contains(key(op));

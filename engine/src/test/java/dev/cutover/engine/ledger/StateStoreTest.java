@@ -162,7 +162,7 @@ class StateStoreTest {
     store.saveRun(mine);
     LiveRuns.started("mine");
     try {
-      assertFalse(store.run("mine").orElseThrow().interrupted(Instant.now(), StateStore.STALE_AFTER));
+      assertFalse(store.run("mine").orElseThrow().interrupted(Instant.now(), RunRecord.STALE_AFTER));
       assertEquals("running", store.run("mine").orElseThrow().shownState(Instant.now()));
     } finally {
       LiveRuns.ended("mine");
