@@ -33,10 +33,10 @@ public final class Leftovers {
       throw HeldByAnotherProcessException.of("cleanup", active.get(), "Run " + active.get().id() + " is still running "
           + "on " + target + " and uses its staging tables;", "clean up after it ends.");
     }
-    List<String> prefixes = TableNames.of(spec).leftoverPrefixes();
+    TableNames naming = TableNames.of(spec);
     List<String> names = sql.query("list leftover tables", "SELECT name FROM system.tables WHERE database = ? AND "
         + "(startsWith(name, ?) OR startsWith(name, ?))", rs -> rs.getString(1), spec.database().name(),
-        prefixes.get(0), prefixes.get(1));
+        naming.anyStagingPrefix(), naming.anySamplePrefix());
     for (String name : names) {
       sql.execute("drop " + name, "DROP TABLE IF EXISTS " + spec.qualified(Identifier.of(name)));
     }

@@ -2,7 +2,6 @@ package dev.cutover.engine.tables;
 
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -43,7 +42,7 @@ public final class TableNames {
 
   /** What every staging table of run {@code runId} begins with. */
   public String stagingPrefix(String runId) {
-    return spec.targetTable().name() + STAGING + shortId(runId) + "_";
+    return anyStagingPrefix() + shortId(runId) + "_";
   }
 
   /** The staging table a plan shows in its statements, for a run that has no id yet. */
@@ -57,9 +56,14 @@ public final class TableNames {
         .substring(0, 8));
   }
 
-  /** The prefixes of every table a run or a sample may leave behind, for cleanup: staging, then sample. */
-  public List<String> leftoverPrefixes() {
-    return List.of(spec.targetTable().name() + STAGING, spec.targetTable().name() + SAMPLE);
+  /** What every staging table of every run of this target begins with. */
+  public String anyStagingPrefix() {
+    return spec.targetTable().name() + STAGING;
+  }
+
+  /** What every sample's scratch table of this target begins with. */
+  public String anySamplePrefix() {
+    return spec.targetTable().name() + SAMPLE;
   }
 
   /** The rollback handle: {@code <consumer view>__next}. */
