@@ -160,11 +160,14 @@ public final class CutoverController implements ScreenController {
         ? "The retention horizon is " + Formats.time(horizon) + ": consumers' caches and the reconciliation window "
             + "have not passed yet. Dropping now removes the rollback before then."
         : "The retention horizon " + Formats.time(horizon) + " has passed; the rollback is no longer needed.";
-    // The dialog names every table that still uses v1; reading them is a query, so it runs first, off this thread.
-    activity.run("find what still uses " + table, p -> engine.cutovers().v1Readers(spec), readers -> workspace.dialogs()
-        .confirmDropV1(new DialogService.DropRequest(String.join(";\n", engine.cutovers().dropV1Statements(spec)), table, words,
-            early, readers)).ifPresent(reason -> activity.run("drop " + table, p -> {
-          List<String> dropped = engine.cutovers().dropV1(spec, early, reason, readers.stream().map(V1Reader::name).toList());
+    // The dialog names every table that still uses v1 and the statements it runs; both come from the engine,
+    // so they are read first, off this thread.
+    activity.run("find what still uses " + table, p -> new DropPlan(engine.cutovers().v1Readers(spec),
+        engine.cutovers().dropV1Statements(spec)), plan -> workspace.dialogs()
+        .confirmDropV1(new DialogService.DropRequest(String.join(";\n", plan.statements()), table, words, early,
+            plan.readers())).ifPresent(reason -> activity.run("drop " + table, p -> {
+          List<String> dropped = engine.cutovers().dropV1(spec, early, reason,
+              plan.readers().stream().map(V1Reader::name).toList());
           return new Dropped(dropped, read(engine, spec));
         }, d -> {
           model.dropped("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
@@ -173,6 +176,8 @@ public final class CutoverController implements ScreenController {
           workspace.repair().refresh();
         }, failure -> workspace.repair().refresh())));
   }
+
+  private record DropPlan(List<V1Reader> readers, List<String> statements) {}
 
   private record Dropped(List<String> dropped, State state) {}
 
