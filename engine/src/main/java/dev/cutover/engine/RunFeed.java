@@ -18,7 +18,8 @@ import java.util.TreeMap;
 /**
  * A run as its records tell it, read on the caller's schedule: each {@link #next()} reads the run's
  * record, its ledger and the live writer's lag, and returns what changed since the last read as the
- * same events the run's own driver hears. The first read tells every hour the ledger holds. A feed
+ * same events the run's own driver hears, the hours first, then the progress, then a change of state
+ * (so the end is the last thing a read tells). The first read tells every hour the ledger holds. A feed
  * knows only what the records say: its rates are measured between its own reads, and whether the
  * run's process is gone is in {@link #record()} ({@link RunRecord#interrupted}), not in an event.
  * One feed is read by one thread at a time.
@@ -73,11 +74,12 @@ public final class RunFeed {
             : new BackfillEvent.HourFailed(runId, e.hour(), e.error()));
       }
     }
+    // progress before the change of state: a listener that stops at the end has heard the whole count
+    events.add(progress(run, ledger, lag));
     if (run.state() != lastState) {
       lastState = run.state();
       events.add(new BackfillEvent.StateChanged(runId, run.state(), run.message()));
     }
-    events.add(progress(run, ledger, lag));
     record = run;
     return events;
   }
