@@ -66,6 +66,8 @@ public final class Main implements Callable<Integer> {
 
   static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
+    // A database or profile may be named like a command (cutover is one): an option's value is never a command.
+    cli.setAllowSubcommandsAsOptionParameters(true);
     // Every sentence printed about a failure goes through here: no password it may quote reaches the terminal.
     List<String> secrets = secrets(List.of(args));
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -90,7 +92,36 @@ public final class Main implements Callable<Integer> {
           + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.", secrets));
       return ExitCodes.INPUT;
     });
+    cli.setExecutionStrategy(parsed -> {
+      Main main = (Main) parsed.commandSpec().userObject();
+      CommandLine.ParseResult leaf = parsed;
+      while (leaf.hasSubcommand()) {
+        leaf = leaf.subcommand();
+      }
+      if (leaf != parsed && main.connection.given()) {
+        java.util.Optional<ConnectionOptions> own = connectionOf(leaf.commandSpec());
+        if (own.isEmpty()) {
+          throw new CommandLine.ParameterException(leaf.commandSpec().commandLine(), "'"
+              + leaf.commandSpec().qualifiedName() + "' does not connect: leave out the connection options");
+        }
+        try {
+          own.get().inherit(main.connection);
+        } catch (CutoverException twice) {
+          throw new CommandLine.ParameterException(leaf.commandSpec().commandLine(), twice.getMessage()
+              .replaceFirst("\\.$", ""));
+        }
+      }
+      return new CommandLine.RunLast().execute(parsed);
+    });
     return cli.execute(args);
+  }
+
+  /** The connection options of a command, where it has them (as its own mixin or a mixin's). */
+  private static java.util.Optional<ConnectionOptions> connectionOf(CommandLine.Model.CommandSpec command) {
+    if (command.userObject() instanceof ConnectionOptions options) {
+      return java.util.Optional.of(options);
+    }
+    return command.mixins().values().stream().map(Main::connectionOf).flatMap(java.util.Optional::stream).findFirst();
   }
 
   /**

@@ -34,6 +34,26 @@ class CheckCommandTest {
   }
 
   @Test
+  void connectionOptionsBeforeTheCommandCountAsMuchAsAfterIt() {
+    // Given before the command, a data directory or a server must never be dropped for the default one.
+    Path data = TestEngine.server().dataDirectory();
+    CommandRun before = run("--data-dir", data.toString(), "check");
+    assertEquals(0, before.exit(), before.err());
+    assertTrue(before.out().strip().endsWith("(embedded, data: " + data + ")"), before.out());
+    CommandRun server = run("--jdbc-url", TestEngine.server().jdbcUrl(), "--database", "cutover", "check");
+    assertEquals(0, server.exit(), server.err());
+    assertTrue(server.out().strip().endsWith("(database cutover, user default)"), server.out());
+    CommandRun twice = run("--data-dir", data.toString(), "check", "--data-dir", dir.toString());
+    assertEquals(2, twice.exit(), twice.out());
+    assertTrue(twice.err().startsWith("error: --data-dir is given twice, before and after the command, with two "
+        + "values; give it once. See 'cutover check --help'."), twice.err());
+    CommandRun nowhere = run("--data-dir", data.toString(), "help");
+    assertEquals(2, nowhere.exit(), nowhere.out());
+    assertTrue(nowhere.err().startsWith("error: 'cutover help' does not connect: leave out the connection options"),
+        nowhere.err());
+  }
+
+  @Test
   void checkAgainstAServerByJdbcUrl() {
     CommandRun outcome = run("check", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", "cutover");
     assertEquals(0, outcome.exit(), outcome.err());

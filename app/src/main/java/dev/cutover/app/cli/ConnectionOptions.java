@@ -60,6 +60,37 @@ public final class ConnectionOptions {
 
   private ConnectionSettings resolved;
 
+  /**
+   * Takes the connection options written before the command ({@code cutover --data-dir D backfill}) where the
+   * command's own are not given, so that they are never silently ignored; the same option given on both sides with
+   * two values is refused.
+   */
+  public void inherit(ConnectionOptions before) {
+    jdbcUrl = one("--jdbc-url", jdbcUrl, before.jdbcUrl);
+    profile = one("--profile", profile, before.profile);
+    user = one("--user", user, before.user);
+    database = one("--database", database, before.database);
+    passwordVariable = one("--password-env", passwordVariable, before.passwordVariable);
+    dataDir = one("--data-dir", dataDir, before.dataDir);
+    askPassword |= before.askPassword;
+    verbose |= before.verbose;
+    resolved = null;
+  }
+
+  /** Whether any connection option was given. */
+  public boolean given() {
+    return jdbcUrl != null || profile != null || user != null || database != null || passwordVariable != null
+        || dataDir != null || askPassword || verbose;
+  }
+
+  private static <T> T one(String option, T after, T before) {
+    if (after != null && before != null && !after.equals(before)) {
+      throw new InvalidInputException(option.substring(2), option + " is given twice, before and after the command, "
+          + "with two values; give it once.");
+    }
+    return after != null ? after : before;
+  }
+
   /** The settings as the options, the environment and the profiles give them, resolved once. */
   public ConnectionSettings settings() {
     if (resolved == null) {
