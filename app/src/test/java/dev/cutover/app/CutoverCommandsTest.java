@@ -42,7 +42,7 @@ class CutoverCommandsTest {
     assertTrue(red.out().contains("Unexpected: "), red.out());
     assertTrue(red.out().lines().anyMatch(l -> l.startsWith("  " + incident + " UTC") && l.contains("duplicate_in_v1")),
         red.out());
-    assertTrue(red.err().contains("Checksums of ") && red.err().contains("Saving the report"),
+    assertTrue(red.err().contains("Sampling 24 hours") && red.err().contains("Saving the report"),
         "the steps of the reconciliation are shown as it runs: " + red.err());
     String html = Files.readString(dir.resolve("report.html"));
     assertTrue(html.startsWith("<!doctype html>") && html.contains("<svg") && html.contains(incident.toString()));

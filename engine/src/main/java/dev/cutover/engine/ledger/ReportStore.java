@@ -14,13 +14,15 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reconciliation reports, acknowledgements and cutover records in the working database, beside the
@@ -121,18 +123,50 @@ public final class ReportStore {
   }
 
   /**
-   * Inserts rows in statements of at most 500, every value bound; the second column of every table
-   * written here is the hour, given as epoch seconds.
+   * Inserts rows in one statement whose data is a single bound value: the rows as JSON lines, read by
+   * {@code format(JSONEachRow)} in the table's own column types (hours given as epoch seconds), in
+   * pieces that fit a query. The driver binds one value instead of a dozen per row: six months of
+   * hours are stored in tens of milliseconds, where statements of bound VALUES took half a second.
    */
   private void insert(String what, String table, String columns, List<Object[]> rows) {
-    int width = columns.split(",").length;
-    String row = "(?, toDateTime(?, 'UTC')" + ", ?".repeat(width - 2) + ")";
-    for (int i = 0; i < rows.size(); i += 500) {
-      List<Object[]> chunk = rows.subList(i, Math.min(rows.size(), i + 500));
-      Object[] binds = chunk.stream().flatMap(Arrays::stream).toArray();
-      sql.execute(what, "INSERT INTO " + t(table) + " (" + columns + ") VALUES "
-          + String.join(", ", Collections.nCopies(chunk.size(), row)), binds);
+    if (rows.isEmpty()) {
+      return;
     }
+    List<String> names = Arrays.stream(columns.split(",")).map(String::strip).toList();
+    String insert = "INSERT INTO " + t(table) + " (" + columns + ") SELECT " + columns + " FROM format(JSONEachRow, ?, ?)";
+    String structure = structure(table, names);
+    StringBuilder data = new StringBuilder();
+    for (Object[] row : rows) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      for (int i = 0; i < names.size(); i++) {
+        line.put(names.get(i), row[i]);
+      }
+      data.append(JSON.writeValueAsString(line)).append('\n');
+      if (data.length() > BYTES_PER_INSERT) {
+        sql.execute(what, insert, structure, data.toString());
+        data.setLength(0);
+      }
+    }
+    if (!data.isEmpty()) {
+      sql.execute(what, insert, structure, data.toString());
+    }
+  }
+
+  /** The data of one INSERT, well below the server's max_query_size (256 KiB by default) that the bound text counts in. */
+  private static final int BYTES_PER_INSERT = 160_000;
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final Map<String, String> structures = new ConcurrentHashMap<>();
+
+  /** The names and types of {@code columns} of our table, as format() takes them. */
+  private String structure(String table, List<String> columns) {
+    return structures.computeIfAbsent(table + ":" + columns, k -> {
+      Map<String, String> types = new TreeMap<>();
+      sql.query("read the columns of " + table, "SELECT name, type FROM system.columns WHERE database = ? AND table = ?",
+          rs -> types.put(rs.getString(1), rs.getString(2)), database.name(), table);
+      return String.join(", ", columns.stream().map(c -> Identifier.of(c).quoted() + " " + types.get(c)).toList());
+    });
   }
 
   private static final String SUMMARY = "SELECT id, target, toUnixTimestamp64Milli(created), toUnixTimestamp(window_from), "

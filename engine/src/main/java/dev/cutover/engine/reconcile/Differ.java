@@ -41,25 +41,36 @@ public final class Differ {
 
   /** Per-hour comparison of {@code v1} and {@code v2} over a range; hours absent from both are left out. */
   public List<HourDiff> hours(Identifier v1, Identifier v2, HourRange range) {
+    return hours(v1, v2, range.list());
+  }
+
+  /** Per-hour comparison of {@code v1} and {@code v2} of these hours; hours absent from both are left out. */
+  public List<HourDiff> hours(Identifier v1, Identifier v2, List<HourPartition> only) {
+    if (only.isEmpty()) {
+      return List.of();
+    }
+    List<Object> values = new ArrayList<>();
+    String filter = filter(only, values);
     String time = spec.timeColumn().quoted();
     String keys = spec.keys().stream().map(Identifier::quoted).collect(Collectors.joining(", "));
-    // Totals get their own names: a total named like its column would shadow the column in the checksum.
+    // Figures get names of our own: one named like a column (a key k, a measure total_0) would shadow it.
     List<String> totalList = new ArrayList<>();
     for (int i = 0; i < spec.measures().size(); i++) {
-      totalList.add("toFloat64(sum(" + spec.measures().get(i).quoted() + ")) AS total_" + i);
+      totalList.add("toFloat64(sum(" + spec.measures().get(i).quoted() + ")) AS _cutover_total_" + i);
     }
     String totals = String.join(", ", totalList);
-    String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, count() AS n, uniqExact(" + keys + ") AS k, "
-        + "reinterpretAsInt64(sum(cityHash64(" + TargetTables.columnList(columns) + "))) AS c, " + totals + " FROM %s "
-        + "WHERE " + time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') GROUP BY h";
+    String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS _cutover_h, count() AS _cutover_n, uniqExact("
+        + keys + ") AS _cutover_k, reinterpretAsInt64(sum(cityHash64(" + TargetTables.columnList(columns) + "))) AS "
+        + "_cutover_c, " + totals + " FROM %s WHERE " + filter + " GROUP BY _cutover_h";
     List<String> measureList = new ArrayList<>();
     for (int i = 0; i < spec.measures().size(); i++) {
-      measureList.add("v1.total_" + i + ", v2.total_" + i);
+      measureList.add("v1._cutover_total_" + i + ", v2._cutover_total_" + i);
     }
     String measures = String.join(", ", measureList);
-    String query = "SELECT if(v1.h = 0, v2.h, v1.h) AS hh, v1.n, v2.n, v1.k, v2.k, v1.c, v2.c, " + measures
+    String query = "SELECT if(v1._cutover_h = 0, v2._cutover_h, v1._cutover_h) AS hh, v1._cutover_n, v2._cutover_n, "
+        + "v1._cutover_k, v2._cutover_k, v1._cutover_c, v2._cutover_c, " + measures
         + " FROM (" + side.formatted(spec.qualified(v1)) + ") AS v1 FULL OUTER JOIN ("
-        + side.formatted(spec.qualified(v2)) + ") AS v2 ON v1.h = v2.h ORDER BY hh";
+        + side.formatted(spec.qualified(v2)) + ") AS v2 ON v1._cutover_h = v2._cutover_h ORDER BY hh";
     return sql.query("compare " + v1 + " and " + v2 + " hour by hour", query, rs -> {
       List<Total> t = new ArrayList<>();
       for (int i = 0; i < spec.measures().size(); i++) {
@@ -67,51 +78,118 @@ public final class Differ {
       }
       return new HourDiff(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3), rs.getLong(4),
           rs.getLong(5), rs.getLong(6), rs.getLong(7), t);
-    }, range.from().epochSecond(), range.to().epochSecond(), range.from().epochSecond(), range.to().epochSecond());
+    }, values.toArray());
   }
 
   /**
-   * Every differing key of the given hours, joined and classified in ClickHouse: {@code hh}, the
-   * key columns, {@code n1}, {@code n2}, each measure's total in v1 and v2, {@code rule} (the rule
-   * that explains a changed key, or empty) and {@code cls} (that rule's name, or {@code !KIND} for an
-   * unexpected difference).
+   * Every differing key of the given hours, compared and classified in ClickHouse: {@code hh}, the
+   * key columns as {@code k_<key>}, {@code n1}, {@code n2}, each measure's total in v1 and v2
+   * ({@code a_<m>}, {@code b_<m>}), {@code rule} (the rule that explains a changed key, or empty) and
+   * {@code cls} (that rule's name, or {@code !KIND} for an unexpected difference).
    */
   private String joined(Identifier v1, Identifier v2, List<Object> values, List<HourPartition> hours) {
-    String time = spec.timeColumn().quoted();
-    List<Identifier> keyColumns = spec.keys();
-    String keySelect = keyColumns.stream().map(k -> "toString(" + k.quoted() + ") AS " + k.quoted())
-        .collect(Collectors.joining(", "));
-    // Sums keep the measure's type: integers and decimals are compared exactly, never as floats.
-    String totals = spec.measures().stream().map(m -> "sum(" + m.quoted() + ") AS " + m.quoted())
-        .collect(Collectors.joining(", "));
-    HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
-    HourPartition last = hours.stream().max(HourPartition::compareTo).orElseThrow();
-    List<Long> epochs = hours.stream().map(HourPartition::epochSecond).toList();
-    // The range lets ClickHouse skip other partitions; has() keeps only the hours asked for.
-    String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, " + keySelect + ", count() AS n, " + totals
-        + " FROM %s WHERE " + time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') AND has(?, "
-        + "toUnixTimestamp(toStartOfHour(" + time + "))) GROUP BY h, "
-        + keyColumns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
-    for (int i = 0; i < 2; i++) {
-      values.add(first.epochSecond());
-      values.add(last.plusHours(1).epochSecond());
-      values.add(epochs);
-    }
-    String join = "v1.h = v2.h AND " + keyColumns.stream().map(k -> "v1." + k.quoted() + " = v2." + k.quoted())
-        .collect(Collectors.joining(" AND "));
+    String filter = filter(hours, values);
     String changed = spec.measures().stream().map(m -> "NOT " + rules.same(m, kinds.get(m), "v1." + m.quoted(),
         "v2." + m.quoted())).collect(Collectors.joining(" OR "));
-    String keyOut = keyColumns.stream().map(k -> "if(v1.n = 0, v2." + k.quoted() + ", v1." + k.quoted() + ") AS k_"
-        + k.name()).collect(Collectors.joining(", "));
+    String keyOut = spec.keys().stream().map(k -> Identifier.of("k_" + k.name()).quoted())
+        .collect(Collectors.joining(", "));
     String measureOut = spec.measures().stream().map(m -> "v1." + m.quoted() + " AS a_" + m.name() + ", v2." + m.quoted()
         + " AS b_" + m.name()).collect(Collectors.joining(", "));
     String kind = "multiIf(v1.n = 0, 'ONLY_IN_V2', v2.n = 0, 'ONLY_IN_V1', v1.n > 1, 'DUPLICATE_IN_V1', v2.n > 1, "
         + "'DUPLICATE_IN_V2', 'CHANGED')";
-    return "SELECT if(v1.n = 0, v2.h, v1.h) AS hh, " + keyOut + ", v1.n AS n1, v2.n AS n2, " + measureOut + ", "
+    return "SELECT hh, " + keyOut + ", v1.n AS n1, v2.n AS n2, " + measureOut + ", "
         + rules.explaining(kinds) + " AS rule_raw, if(" + kind + " = 'CHANGED', rule_raw, '') AS rule, "
-        + "if(rule != '', rule, concat('!', " + kind + ")) AS cls FROM (" + side.formatted(spec.qualified(v1))
-        + ") AS v1 FULL OUTER JOIN (" + side.formatted(spec.qualified(v2)) + ") AS v2 ON " + join
-        + " WHERE v1.n != 1 OR v2.n != 1 OR " + changed;
+        + "if(rule != '', rule, concat('!', " + kind + ")) AS cls FROM (" + KeySides.of(spec, v1, v2, filter)
+        + ") WHERE " + differs();
+  }
+
+  /** Whether a key of the side-by-side rows differs: missing or repeated on a side, or a measure apart. */
+  private String differs() {
+    return "v1.n != 1 OR v2.n != 1 OR " + spec.measures().stream().map(m -> "NOT " + rules.same(m, kinds.get(m),
+        "v1." + m.quoted(), "v2." + m.quoted())).collect(Collectors.joining(" OR "));
+  }
+
+  /**
+   * The rows of {@code hours} (in any order, without repeats): a range that lets ClickHouse skip other
+   * partitions, and has() to keep only the hours asked for where they have gaps. Its values are added
+   * to {@code values} twice, for v1 and v2.
+   */
+  private String filter(List<HourPartition> hours, List<Object> values) {
+    String time = spec.timeColumn().quoted();
+    HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
+    HourPartition last = hours.stream().max(HourPartition::compareTo).orElseThrow();
+    boolean everyHour = hours.size() == new HourRange(first, last.plusHours(1)).hours();
+    List<Long> epochs = hours.stream().map(HourPartition::epochSecond).toList();
+    for (int i = 0; i < 2; i++) {
+      values.add(first.epochSecond());
+      values.add(last.plusHours(1).epochSecond());
+      if (!everyHour) {
+        values.add(epochs);
+      }
+    }
+    return time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC')"
+        + (everyHour ? "" : " AND has(?, toUnixTimestamp(toStartOfHour(" + time + ")))");
+  }
+
+  /** The hours of {@link #hoursAndCounts}: the hour-by-hour comparison, and the differing keys by class. */
+  public record HoursAndCounts(List<HourDiff> hours, Map<HourPartition, Map<String, Long>> counts) {}
+
+  /**
+   * The hour-by-hour comparison and every differing key counted by class, of {@code hours}, in one
+   * read of both tables grouped by hour and key: what {@link #hours} and then {@link #counts} of every
+   * differing hour give, at the cost of the second alone. For hours that mostly differ, where the
+   * checksums would spare no key-level read. Counts are given for every hour that has a differing key.
+   */
+  public HoursAndCounts hoursAndCounts(Identifier v1, Identifier v2, List<HourPartition> hours) {
+    if (hours.isEmpty()) {
+      return new HoursAndCounts(List.of(), Map.of());
+    }
+    List<Object> values = new ArrayList<>();
+    String filter = filter(hours, values);
+    String kind = "multiIf(v1.n = 0, 'ONLY_IN_V2', v2.n = 0, 'ONLY_IN_V1', v1.n > 1, 'DUPLICATE_IN_V1', v2.n > 1, "
+        + "'DUPLICATE_IN_V2', 'CHANGED')";
+    String classified = "SELECT *, (" + differs() + ") AS differs, " + kind + " AS kind, " + rules.explaining(kinds)
+        + " AS rule_raw FROM (" + KeySides.of(spec, v1, v2, filter, columns) + ")";
+    String cls = "if(NOT differs, '', if(kind = 'CHANGED' AND rule_raw != '', rule_raw, concat('!', kind)))";
+    StringBuilder totals = new StringBuilder();
+    for (Identifier m : spec.measures()) {
+      totals.append(", toFloat64(sum(v1.").append(m.quoted()).append(")), toFloat64(sum(v2.").append(m.quoted())
+          .append("))");
+    }
+    String query = "SELECT hh, " + cls + " AS cls, sum(v1.n), sum(v2.n), countIf(v1.n > 0), countIf(v2.n > 0), "
+        + "reinterpretAsInt64(sum(`v1." + KeySides.HASH + "`)), reinterpretAsInt64(sum(`v2." + KeySides.HASH + "`))"
+        + totals + ", count() FROM (" + classified + ") GROUP BY hh, cls ORDER BY hh, cls";
+    Map<HourPartition, HourDiff> byHour = new java.util.TreeMap<>();
+    Map<HourPartition, Map<String, Long>> counts = new java.util.TreeMap<>();
+    int measures = spec.measures().size();
+    sql.query("compare and count the keys of " + hours.size() + " hours", query, rs -> {
+      HourPartition hour = HourPartition.ofEpochSecond(rs.getLong(1));
+      String c = rs.getString(2);
+      List<Total> t = new ArrayList<>();
+      for (int i = 0; i < measures; i++) {
+        t.add(new Total(spec.measures().get(i), rs.getDouble(9 + 2 * i), rs.getDouble(10 + 2 * i)));
+      }
+      HourDiff part = new HourDiff(hour, rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7),
+          rs.getLong(8), t);
+      byHour.merge(hour, part, Differ::plus);
+      if (!c.isEmpty()) {
+        counts.computeIfAbsent(hour, h -> new LinkedHashMap<>()).put(c, rs.getLong(9 + 2 * measures));
+      }
+      return null;
+    }, values.toArray());
+    return new HoursAndCounts(List.copyOf(byHour.values()), counts);
+  }
+
+  /** One hour's figures from two of its classes of keys: rows, keys and totals add; checksums add modulo 2^64. */
+  private static HourDiff plus(HourDiff a, HourDiff b) {
+    List<Total> t = new ArrayList<>();
+    for (int i = 0; i < a.totals().size(); i++) {
+      Total x = a.totals().get(i);
+      Total y = b.totals().get(i);
+      t.add(new Total(x.measure(), x.v1() + y.v1(), x.v2() + y.v2()));
+    }
+    return new HourDiff(a.hour(), a.rowsV1() + b.rowsV1(), a.rowsV2() + b.rowsV2(), a.keysV1() + b.keysV1(),
+        a.keysV2() + b.keysV2(), a.checksumV1() + b.checksumV1(), a.checksumV2() + b.checksumV2(), t);
   }
 
   /** The keys that differ in the given hours, at most {@code limit}, unexpected ones first. */

@@ -61,7 +61,10 @@ public final class Reconciler {
   }
 
   /** Hours compared key by key in one statement: small enough to report progress and to stop between them. */
-  static final int HOURS_PER_STATEMENT = 250;
+  static final int HOURS_PER_STATEMENT = 1000;
+
+  /** Hours whose checksums decide whether to read every hour key by key at once (three in four differing). */
+  static final int SAMPLE_HOURS = 24;
 
   /**
    * The hours a reconciliation of {@code scope} covers now: the repair window
@@ -119,25 +122,48 @@ public final class Reconciler {
     LiveStatus live = new LiveReader(sql, spec).read();
 
     Differ differ = new Differ(sql, spec);
-    progress.update("Checksums of " + window.hours() + " hours in both versions", 0.02);
-    List<Diff.HourDiff> hours = differ.hours(spec.liveTable(), spec.targetTable(), window);
-    Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
-    hours.forEach(h -> byHour.put(h.hour(), h));
     // Hours carried from v1 are proven by checksum alone, by the coverage proof below: never read key by key.
     Map<HourPartition, dev.cutover.engine.api.LedgerEntry> ledger = state.hours().repairLedger(repair.id());
     Set<HourPartition> carried = carriedHours(ledger, window, boundary);
-    List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
-        .map(Diff.HourDiff::hour).toList();
+    List<HourPartition> computed = window.list().stream().filter(h -> !carried.contains(h)).toList();
+    List<Diff.HourDiff> hours = new ArrayList<>();
     // Count every differing key by class in ClickHouse; read keys only as a sample, unexpected ones first.
     Map<HourPartition, Map<String, Long>> counts = new TreeMap<>();
-    List<Diff.KeyDiff> keys = new ArrayList<>();
-    for (int i = 0; i < differing.size(); i += HOURS_PER_STATEMENT) {
-      progress.check("comparing keys");
-      progress.update("Comparing keys of differing hours: " + i + " of " + differing.size(),
-          0.1 + 0.75 * i / differing.size());
-      List<HourPartition> chunk = differing.subList(i, Math.min(differing.size(), i + HOURS_PER_STATEMENT));
-      counts.putAll(differ.counts(spec.liveTable(), spec.targetTable(), chunk));
+    progress.update("Sampling " + Math.min(SAMPLE_HOURS, computed.size()) + " hours of both versions", 0.01);
+    if (mostlyDiffer(differ, computed)) {
+      // A fix that changes most hours: checksums would spare no key-level read, so one read of both tables per
+      // chunk gives the recomputed hours' checksums and their differing keys together; carried hours are only
+      // checksummed.
+      hours.addAll(differ.hours(spec.liveTable(), spec.targetTable(), List.copyOf(carried)));
+      for (int i = 0; i < computed.size(); i += HOURS_PER_STATEMENT) {
+        progress.check("comparing keys");
+        progress.update("Comparing keys of every hour: " + i + " of " + computed.size(),
+            0.02 + 0.83 * i / computed.size());
+        Differ.HoursAndCounts both = differ.hoursAndCounts(spec.liveTable(), spec.targetTable(),
+            computed.subList(i, Math.min(computed.size(), i + HOURS_PER_STATEMENT)));
+        hours.addAll(both.hours());
+        both.hours().stream().filter(h -> !h.identical() && both.counts().containsKey(h.hour()))
+            .forEach(h -> counts.put(h.hour(), both.counts().get(h.hour())));
+      }
+      hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
+    } else {
+      progress.update("Checksums of " + window.hours() + " hours in both versions", 0.02);
+      hours.addAll(differ.hours(spec.liveTable(), spec.targetTable(), window));
+      List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
+          .map(Diff.HourDiff::hour).toList();
+      for (int i = 0; i < differing.size(); i += HOURS_PER_STATEMENT) {
+        progress.check("comparing keys");
+        progress.update("Comparing keys of differing hours: " + i + " of " + differing.size(),
+            0.1 + 0.75 * i / differing.size());
+        List<HourPartition> chunk = differing.subList(i, Math.min(differing.size(), i + HOURS_PER_STATEMENT));
+        counts.putAll(differ.counts(spec.liveTable(), spec.targetTable(), chunk));
+      }
     }
+    Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
+    hours.forEach(h -> byHour.put(h.hour(), h));
+    List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
+        .map(Diff.HourDiff::hour).toList();
+    List<Diff.KeyDiff> keys = new ArrayList<>();
     progress.check("reading unexpected keys");
     progress.update("Reading unexpected keys", 0.86);
     List<HourPartition> unexpectedHours = counts.entrySet().stream().filter(e -> e.getValue().keySet().stream()
@@ -161,9 +187,9 @@ public final class Reconciler {
     hours.forEach(h -> sums.put(h.hour(), new HourSums.Hour(h.rowsV1(), h.checksumV1(), h.rowsV2(), h.checksumV2())));
     Coverage.Result proof = Coverage.of(window, boundary, sums, ledger, live.targetEdge());
     List<CoverageIssue> coverage = new ArrayList<>(proof.issues());
-    for (HourRange computed : runsOutside(window, carried)) {
-      coverage.addAll(countedTwice(computed));
-    }
+    // An hour whose v2 has fewer distinct keys than rows holds some key twice; the checksum pass counted both.
+    coverage.addAll(countedTwice(hours.stream().filter(h -> h.rowsV2() > h.keysV2() && !carried.contains(h.hour()))
+        .map(Diff.HourDiff::hour).toList()));
     coverage.sort((a, b) -> a.hour().compareTo(b.hour()));
     var acks = reports.acknowledgements(target, repair.id());
     Reconciliation draft = new Reconciliation("", spec.name(), target, scope, repair.id(), spec.sha256(), Instant.now(),
@@ -210,6 +236,22 @@ public final class Reconciler {
     return result;
   }
 
+  /**
+   * Whether most of these hours differ, judged from the checksums of {@link #SAMPLE_HOURS} of them spread
+   * evenly (a read of that many partitions): then the key-level read covers them all anyway.
+   */
+  private boolean mostlyDiffer(Differ differ, List<HourPartition> hours) {
+    if (hours.size() < 2 * SAMPLE_HOURS) {
+      return false;
+    }
+    List<HourPartition> sample = new ArrayList<>();
+    for (int i = 0; i < SAMPLE_HOURS; i++) {
+      sample.add(hours.get((int) ((long) i * hours.size() / SAMPLE_HOURS)));
+    }
+    long apart = differ.hours(spec.liveTable(), spec.targetTable(), sample).stream().filter(h -> !h.identical()).count();
+    return apart * 4 >= 3L * SAMPLE_HOURS;
+  }
+
   /** The hours of {@code window} below the boundary that the repair's ledger records as carried from v1. */
   public static Set<HourPartition> carriedHours(Map<HourPartition, dev.cutover.engine.api.LedgerEntry> ledger,
       HourRange window, HourPartition boundary) {
@@ -217,36 +259,21 @@ public final class Reconciler {
         .map(dev.cutover.engine.api.LedgerEntry::hour).collect(Collectors.toCollection(TreeSet::new));
   }
 
-  /** The runs of consecutive hours of {@code window} that are not in {@code carried}. */
-  static List<HourRange> runsOutside(HourRange window, Set<HourPartition> carried) {
-    List<HourRange> runs = new ArrayList<>();
-    HourPartition start = null;
-    for (HourPartition h : window.list()) {
-      if (carried.contains(h)) {
-        if (start != null) {
-          runs.add(new HourRange(start, h));
-          start = null;
-        }
-      } else if (start == null) {
-        start = h;
-      }
+  /** Which keys of these hours of v2 appear more than once: counted twice. */
+  private List<CoverageIssue> countedTwice(List<HourPartition> hours) {
+    if (hours.isEmpty()) {
+      return List.of();
     }
-    if (start != null) {
-      runs.add(new HourRange(start, window.to()));
-    }
-    return runs;
-  }
-
-  /** Hours of v2 where a key appears more than once: counted twice. */
-  private List<CoverageIssue> countedTwice(HourRange window) {
     String keys = spec.keys().stream().map(k -> k.quoted()).collect(Collectors.joining(", "));
     String time = spec.timeColumn().quoted();
+    HourPartition first = hours.getFirst();
+    HourPartition last = hours.getLast();
     return sql.query("find keys counted twice", "SELECT toUnixTimestamp(h), count(), sum(c) FROM (SELECT toStartOfHour("
             + time + ") AS h, " + keys + ", count() AS c FROM " + spec.qualified(spec.targetTable()) + " WHERE " + time
-            + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') GROUP BY h, " + keys
-            + " HAVING c > 1) GROUP BY h ORDER BY h",
+            + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') AND has(?, toUnixTimestamp(toStartOfHour("
+            + time + "))) GROUP BY h, " + keys + " HAVING c > 1) GROUP BY h ORDER BY h",
         rs -> new CoverageIssue(HourPartition.ofEpochSecond(rs.getLong(1)), "duplicate",
             rs.getLong(2) + " key(s) appear more than once (" + rs.getLong(3) + " rows)"),
-        window.from().epochSecond(), window.to().epochSecond());
+        first.epochSecond(), last.plusHours(1).epochSecond(), hours.stream().map(HourPartition::epochSecond).toList());
   }
 }

@@ -195,19 +195,9 @@ public final class Rules {
     return named.stream().allMatch(c -> columns.contains(c.name()));
   }
 
-  /** The FROM clause of the reconciliation's key join, reading no rows. */
+  /** The FROM clause of the reconciliation's key-level comparison, reading no rows. */
   private String sides() {
-    String keys = spec.keys().stream().map(k -> "toString(" + k.quoted() + ") AS " + k.quoted())
-        .collect(Collectors.joining(", "));
-    String measures = spec.measures().stream().map(m -> "sum(" + m.quoted() + ") AS " + m.quoted())
-        .collect(Collectors.joining(", "));
-    String groups = spec.keys().stream().map(Identifier::quoted).collect(Collectors.joining(", "));
-    String side = "(SELECT toUnixTimestamp(toStartOfHour(" + spec.timeColumn().quoted() + ")) AS h, " + keys
-        + ", count() AS n, " + measures + " FROM " + spec.qualified(spec.liveTable()) + " WHERE 0 GROUP BY h, " + groups
-        + ")";
-    String join = "v1.h = v2.h AND " + spec.keys().stream().map(k -> "v1." + k.quoted() + " = v2." + k.quoted())
-        .collect(Collectors.joining(" AND "));
-    return "FROM " + side + " AS v1 FULL OUTER JOIN " + side + " AS v2 ON " + join;
+    return "FROM (" + KeySides.of(spec, spec.liveTable(), spec.liveTable(), "0") + ")";
   }
 
   /** The server's own single-line text of one expression, after checking that it is exactly one. */

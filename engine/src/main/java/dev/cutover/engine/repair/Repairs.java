@@ -49,7 +49,8 @@ public final class Repairs {
     this.target = spec.database().name() + "." + spec.targetTable().name();
     this.refusals = new RepairRefusals(spec, target);
     this.rules = new RepairRules(spec, refusals);
-    this.settlement = new Settlement(store, new Holders(runs), new ConsumerView(sql, spec), spec);
+    this.settlement = new Settlement(store, new Holders(runs), new ConsumerView(sql, spec), spec,
+        r -> missingHistory(r).isEmpty() ? RepairPhase.BACKFILLED : RepairPhase.BACKFILLING);
   }
 
   public String target() {

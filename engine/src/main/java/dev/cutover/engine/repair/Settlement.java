@@ -21,12 +21,16 @@ final class Settlement {
   private final Holders holders;
   private final ConsumerView view;
   private final TableSpec spec;
+  private final java.util.function.Function<Repair, RepairPhase> backfilled;
 
-  Settlement(RepairStore store, Holders holders, ConsumerView view, TableSpec spec) {
+  /** {@code backfilled}: the phase a repair's ledger shows once its backfill stopped (backfilled, or not yet). */
+  Settlement(RepairStore store, Holders holders, ConsumerView view, TableSpec spec,
+      java.util.function.Function<Repair, RepairPhase> backfilled) {
     this.store = store;
     this.holders = holders;
     this.view = view;
     this.spec = spec;
+    this.backfilled = backfilled;
   }
 
   /** {@code current}, after settling its operation when that operation's process is gone. */
@@ -40,8 +44,9 @@ final class Settlement {
     try {
       return Optional.of(store.write(current, r.next(phase, Optional.empty(), Operator.actor(), "settled: the "
           + op.describe() + " ended with its process; the repair is " + phase.words() + ", as "
-          + (op.action().equals(Operation.BACKFILL) ? "the run's ledger shows (resume the run to finish it)"
-              : "the consumer view's definition shows")), "settle"));
+          + (!op.action().equals(Operation.BACKFILL) ? "the consumer view's definition shows"
+              : phase == RepairPhase.BACKFILLED ? "the repair's ledger shows: every hour below B is written"
+              : "the repair's ledger shows (resume the run to finish it)")), "settle"));
     } catch (StepRefusedException lost) {
       return reread.get(); // another process settled it first
     }
@@ -74,6 +79,8 @@ final class Settlement {
       case Operation.CUTOVER -> view.reads() == Version.V2 ? RepairPhase.CUT_OVER : r.phase();
       case Operation.ROLLBACK -> view.reads() == Version.V1 ? RepairPhase.ROLLED_BACK : RepairPhase.CUT_OVER;
       case Operation.DROP_V1 -> view.liveExists() ? RepairPhase.CUT_OVER : RepairPhase.V1_DROPPED;
+      // A run killed after its last hour but before it let go has written the history all the same.
+      case Operation.BACKFILL -> r.phase().canBecome(backfilled.apply(r)) ? backfilled.apply(r) : r.phase();
       default -> r.phase();
     };
   }

@@ -42,7 +42,9 @@ public final class LiveReader {
   }
 
   private Optional<HourPartition> newestHour(String table) {
-    long seconds = sql.queryLong("read the newest hour of " + table, "SELECT toUnixTimestamp(max(toStartOfHour("
+    // The hour of the newest time, not the newest of the hours: max() of a bare column is answered from the parts'
+    // min-max indexes without reading rows (a scan of the whole table otherwise, every read of the live status).
+    long seconds = sql.queryLong("read the newest hour of " + table, "SELECT toUnixTimestamp(toStartOfHour(max("
         + spec.timeColumn().quoted() + "))) FROM " + spec.database().quoted() + "." + table);
     return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
   }

@@ -30,6 +30,8 @@ class ComparisonTest {
   private static Sql sql;
   private static Engine engine;
   private static final HourPartition HOUR = HourPartition.parse("hour", "2026-06-01T10:00");
+  private static final HourPartition SECOND = HOUR.plusHours(1);
+  private static final HourPartition THIRD = HOUR.plusHours(2);
 
   @BeforeAll
   static void tables() {
@@ -54,6 +56,22 @@ class ComparisonTest {
     row("deduplicated-but-units-moved", "5, 1.5, 0.25, 10", "6, 1.5, 0.25, 8");
     row("paid-one-more", "5, 7.25, 0.25, 0", "5, 8.25, 0.25, 0");
     row("paid-one-more-and-a-millionth", "5, 7.25, 0.25, 0", "5, toDecimal64('8.250001', 6), 0.25, 0");
+    // The second hour: a key lost, a key new, a key counted twice in v2, one unchanged; the third the same in both.
+    at(SECOND, "m_v1", "only-in-v1", "1, 1, 1, 1");
+    at(SECOND, "m_v2", "only-in-v2", "2, 2, 2, 2");
+    at(SECOND, "m_v1", "twice-in-v2", "3, 3, 3, 3");
+    at(SECOND, "m_v2", "twice-in-v2", "3, 3, 3, 3");
+    at(SECOND, "m_v2", "twice-in-v2", "3, 3, 3, 3");
+    for (String v : List.of("m_v1", "m_v2")) {
+      at(SECOND, v, "unchanged", "4, 4.5, 0.5, 4");
+      at(THIRD, v, "unchanged", "4, 4.5, 0.5, 4");
+      at(THIRD, v, "also-unchanged", "7, 7.5, 0.75, 7");
+    }
+  }
+
+  private static void at(HourPartition hour, String table, String key, String values) {
+    sql.execute(table + " " + key, "INSERT INTO " + table + " SELECT toDateTime(?, 'UTC'), ?, " + values,
+        hour.epochSecond(), key);
   }
 
   private static void row(String key, String v1, String v2) {
@@ -110,6 +128,47 @@ class ComparisonTest {
         + "'v1.units', why: w}]")));
     assertEquals("In the spec, rule 'r' has check[0] 'v1.units'; expected a condition (true or false), not a value of "
         + "type UInt64.", decimal.getMessage());
+  }
+
+  /**
+   * Where most hours differ, one read of both versions gives the hours' checksums and their
+   * differing keys together: it must tell exactly what the checksum pass and the key counts of the
+   * differing hours tell, hour by hour and class by class, for hours side by side and with gaps.
+   */
+  @Test
+  void oneReadOfBothVersionsTellsWhatTheChecksumsAndTheKeyCountsTell() {
+    TableSpec dedup = spec("[units, amount, ratio, clicks]", """
+        expected_differences:
+          - name: deduplication
+            where: v1.clicks > 0
+            check: [v2.clicks <= v1.clicks, v2.clicks >= 0]
+            why: v1 counted retried clicks twice
+        """);
+    Differ differ = new Differ(sql, dedup);
+    Identifier v1 = Identifier.of("m_v1");
+    Identifier v2 = Identifier.of("m_v2");
+    for (List<HourPartition> hours : List.of(List.of(HOUR, SECOND, THIRD), List.of(HOUR, THIRD), List.of(SECOND))) {
+      Differ.HoursAndCounts both = differ.hoursAndCounts(v1, v2, hours);
+      List<dev.cutover.engine.api.Diff.HourDiff> alone = differ.hours(v1, v2, hours);
+      assertEquals(alone.stream().map(h -> h.hour()).toList(), both.hours().stream().map(h -> h.hour()).toList());
+      for (int i = 0; i < alone.size(); i++) {
+        var a = alone.get(i);
+        var b = both.hours().get(i);
+        assertEquals(List.of(a.rowsV1(), a.rowsV2(), a.keysV1(), a.keysV2(), a.checksumV1(), a.checksumV2()),
+            List.of(b.rowsV1(), b.rowsV2(), b.keysV1(), b.keysV2(), b.checksumV1(), b.checksumV2()), a.hour().toString());
+        for (int m = 0; m < a.totals().size(); m++) {
+          assertEquals(a.totals().get(m).v1(), b.totals().get(m).v1(), 1e-9 * Math.abs(a.totals().get(m).v1()));
+          assertEquals(a.totals().get(m).v2(), b.totals().get(m).v2(), 1e-9 * Math.abs(a.totals().get(m).v2()));
+        }
+      }
+      List<HourPartition> differing = alone.stream().filter(h -> !h.identical()).map(h -> h.hour()).toList();
+      assertEquals(differ.counts(v1, v2, differing), both.counts(), hours.toString());
+    }
+    var second = differ.hoursAndCounts(v1, v2, List.of(SECOND, THIRD));
+    assertEquals(Map.of("!ONLY_IN_V1", 1L, "!ONLY_IN_V2", 1L, "!DUPLICATE_IN_V2", 1L), second.counts().get(SECOND));
+    assertTrue(second.hours().get(1).identical() && !second.counts().containsKey(THIRD), "the third hour is the same");
+    assertEquals(List.of(3L, 4L, 3L, 3L), List.of(second.hours().getFirst().rowsV1(), second.hours().getFirst().rowsV2(),
+        second.hours().getFirst().keysV1(), second.hours().getFirst().keysV2()));
   }
 
   /**
