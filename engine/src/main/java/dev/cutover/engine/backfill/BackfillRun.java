@@ -149,10 +149,20 @@ public final class BackfillRun implements RunHandle {
         return e == null || !e.complete();
       }).toList();
       progress.alreadyDone(hours.size() - pending.size());
-      List<Identifier> columns = new TargetTables(sql, spec).insertableColumns(spec.targetTable());
-      BatchTask.Context context = new BatchTask.Context(id(), store,
-          new BatchWriter(sql, spec, columns, throttle.settings(), boundary), new Carrier(sql, spec, columns, boundary),
-          staging, retry, progress, listener, this::report, lifecycle::fail);
+      TargetTables tables = new TargetTables(sql, spec);
+      List<Identifier> columns = tables.insertableColumns(spec.targetTable());
+      BatchWriter writer = new BatchWriter(sql, spec, columns, throttle.settings(), boundary, id());
+      // This run holds the target's repair: a backfill statement still running on the server belongs to a
+      // process that is gone (killed, or its connection lost). Stopped first, it cannot add rows to an hour
+      // this run writes; only then does what the target holds tell which hours it has never held.
+      // Where the server will not stop them (a user without the right), every hour goes through staging.
+      java.util.function.Predicate<HourPartition> neverHeld = h -> false;
+      if (writer.stopStatements(BatchWriter.markerOf(spec))) {
+        java.util.Set<String> held = tables.heldPartitions(spec.targetTable());
+        neverHeld = h -> !held.contains(h.partitionId());
+      }
+      BatchTask.Context context = new BatchTask.Context(id(), store, writer, new Carrier(sql, spec, columns, boundary),
+          staging, retry, progress, listener, this::report, lifecycle::fail, neverHeld);
       if (pending.stream().anyMatch(h -> !computes(h))) {
         new TargetTables(sql, spec).cannotCarry().ifPresent(why -> {
           throw new InvalidInputException("affected", why);

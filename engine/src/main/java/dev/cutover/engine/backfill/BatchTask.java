@@ -10,10 +10,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
- * Writes one batch of hours (recomputed into staging, or carried from v1) with the run's retries,
+ * Writes one batch of hours (recomputed straight into a target that never held them or through
+ * staging, or carried from v1) with the run's retries,
  * and records the outcome of each hour in the ledger, in the run's progress and to the listener.
  * A failure that no retry cures is handed to {@code fatal}, which ends the run.
  */
@@ -21,7 +24,8 @@ final class BatchTask {
 
   /** The parts of the run a batch works with. */
   record Context(String runId, StateStore store, BatchWriter writer, Carrier carrier, StagingPool staging,
-      BatchRetry retry, RunProgress progress, Listener listener, Consumer<String> report, Consumer<String> fatal) {}
+      BatchRetry retry, RunProgress progress, Listener listener, Consumer<String> report, Consumer<String> fatal,
+      Predicate<HourPartition> neverHeld) {}
 
   private final Context run;
   private final List<HourPartition> batch;
@@ -34,18 +38,31 @@ final class BatchTask {
   }
 
   void write() {
-    StagingPool.Lease lease = null;
+    AtomicReference<StagingPool.Lease> lease = new AtomicReference<>();
     try {
-      lease = carry ? null : run.staging().take();
-      StagingPool.Lease table = lease;
+      // Hours the target has never held go straight into it; the others, and any retry, through staging.
+      boolean direct = !carry && batch.stream().allMatch(run.neverHeld());
       run.listener().on(new BackfillEvent.BatchStarted(run.runId(), batch));
       // A fresh staging table may hold a crashed process's rows, and any try after the first may find
-      // rows a failed insert left: either empties staging first. The ledger line is part of the try: a
-      // server lost between the replace and the ledger is waited for like any other, and the batch,
-      // idempotent, is written again before its hours are recorded.
+      // rows a failed insert left: either empties staging first. A try after the first also stops the
+      // batch's earlier insert if the server still runs it, so that its rows cannot land after the retry's.
+      // The ledger line is part of the try: a server lost between the write and the ledger is waited for
+      // like any other, and the batch, idempotent, is written again before its hours are recorded.
       var outcome = run.retry().run((attempt, triedBefore) -> {
-        List<BatchWriter.HourOutput> outputs = carry ? run.carrier().carry(batch)
-            : run.writer().write(table.table(), batch, table.fresh() || triedBefore);
+        List<BatchWriter.HourOutput> outputs;
+        if (carry) {
+          outputs = run.carrier().carry(batch);
+        } else if (direct && !triedBefore) {
+          outputs = run.writer().writeDirect(batch);
+        } else {
+          if (triedBefore) {
+            run.writer().stopBatch(batch.getFirst());
+          }
+          if (lease.get() == null) {
+            lease.set(run.staging().take());
+          }
+          outputs = run.writer().write(lease.get().table(), batch, lease.get().fresh() || triedBefore);
+        }
         run.store().hours().recordHours(ledgerLines(outputs, attempt));
         return outputs;
       }, waiting());
@@ -64,8 +81,8 @@ final class BatchTask {
       recordFailure(1, e.getMessage());
       run.fatal().accept(e.getMessage());
     } finally {
-      if (lease != null) {
-        run.staging().giveBack(lease);
+      if (lease.get() != null) {
+        run.staging().giveBack(lease.get());
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.cutover.engine.backfill;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TargetTables;
@@ -37,36 +38,55 @@ final class BatchWriter {
   private final List<Identifier> columns;
   private final BackfillSettings settings;
   private final HourPartition boundary;
+  private final String runId;
 
-  BatchWriter(Sql sql, TableSpec spec, List<Identifier> columns, BackfillSettings settings, HourPartition boundary) {
+  BatchWriter(Sql sql, TableSpec spec, List<Identifier> columns, BackfillSettings settings, HourPartition boundary,
+      String runId) {
     this.sql = sql;
+    this.runId = runId;
     this.spec = spec;
     this.columns = columns;
     this.settings = settings;
     this.boundary = boundary;
   }
 
-  /** Writes {@code hours}; {@code emptyFirst} when staging may already hold rows of these hours. */
+  /**
+   * Writes {@code hours} straight into the target, which holds none of them (no part of theirs, and no
+   * statement of another process still writing them: see {@link #stopStatements}). No staging round
+   * trip: the batch costs what the floor's INSERT costs, plus its checksum. If it fails, part of it may
+   * be written: the retry goes through staging, whose replace overwrites each hour whole.
+   */
+  List<HourOutput> writeDirect(List<HourPartition> hours) {
+    HourPartition first = hours.getFirst();
+    HourPartition end = hours.getLast().plusHours(1);
+    refuseFromBoundary(hours);
+    String target = spec.qualified(spec.targetTable());
+    Transform insert = insertStatement(spec, columns, target, first, end, settings, marker(first));
+    sql.execute("compute hours " + first + " to " + end + " into " + spec.targetTable(), insert.sql(),
+        insert.values().toArray());
+    Map<HourPartition, HourOutput> outputs = new HashMap<>();
+    sql.query("checksum the written hours", checksumQuery(target, window(), columns, spec.timeColumn()),
+        rs -> outputs.put(HourPartition.ofEpochSecond(rs.getLong(1)), new HourOutput(
+            HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3))),
+        first.epochSecond(), end.epochSecond());
+    return hours.stream().map(h -> outputs.getOrDefault(h, new HourOutput(h, 0, 0))).toList();
+  }
+
+  /** Writes {@code hours} through staging; {@code emptyFirst} when staging may already hold rows of these hours. */
   List<HourOutput> write(Identifier staging, List<HourPartition> hours, boolean emptyFirst) {
     HourPartition first = hours.getFirst();
     HourPartition end = hours.getLast().plusHours(1);
-    for (HourPartition h : hours) {
-      if (!h.isBefore(boundary)) { // the live writer owns this hour: refuse, whatever the caller planned
-        throw new IllegalStateException("refusing to write hour " + h + ": it is at or after the boundary " + boundary);
-      }
-    }
+    refuseFromBoundary(hours);
     String stagingName = spec.qualified(staging);
     if (emptyFirst) {
       sql.execute("empty staging table " + staging, "TRUNCATE TABLE " + stagingName);
     }
-    Transform insert = insertStatement(spec, columns, stagingName, first, end, settings);
+    Transform insert = insertStatement(spec, columns, stagingName, first, end, settings, marker(first));
     sql.execute("compute hours " + first + " to " + end + " into staging", insert.sql(), insert.values().toArray());
 
     // The checksum and the replace both only read staging: they run at once, one round trip less per batch.
-    String window = " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
-        + " < toDateTime(?, 'UTC')";
     CompletableFuture<List<HourOutput>> checksums = CompletableFuture.supplyAsync(() -> sql.query(
-        "checksum the staged hours", checksumQuery(stagingName, window, columns, spec.timeColumn()),
+        "checksum the staged hours", checksumQuery(stagingName, window(), columns, spec.timeColumn()),
         rs -> new HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
         first.epochSecond(), end.epochSecond()), task -> Thread.ofVirtual().name("checksum-" + first).start(task));
     try {
@@ -86,15 +106,63 @@ final class BatchWriter {
     return hours.stream().map(h -> outputs.getOrDefault(h, new HourOutput(h, 0, 0))).toList();
   }
 
-  static Transform insertStatement(TableSpec spec, List<Identifier> columns, String stagingName, HourPartition from,
-      HourPartition to, BackfillSettings settings) {
+  private void refuseFromBoundary(List<HourPartition> hours) {
+    for (HourPartition h : hours) {
+      if (!h.isBefore(boundary)) { // the live writer owns this hour: refuse, whatever the caller planned
+        throw new IllegalStateException("refusing to write hour " + h + ": it is at or after the boundary " + boundary);
+      }
+    }
+  }
+
+  private String window() {
+    return " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
+        + " < toDateTime(?, 'UTC')";
+  }
+
+  /** The mark of this run's statements that write the batch from {@code first}, in their {@code log_comment}. */
+  private String marker(HourPartition first) {
+    return markerOf(spec) + runId + " " + first.epochSecond();
+  }
+
+  /** What the marks of every backfill statement writing {@code spec}'s target start with. */
+  static String markerOf(TableSpec spec) {
+    return "cutover backfill " + spec.database().name() + "." + spec.targetTable().name() + " ";
+  }
+
+  /**
+   * Stops, and waits for, every statement still running on the server whose mark starts with {@code
+   * prefix}: a batch's insert the server kept running after its client gave up (a timeout, a lost
+   * connection, a killed process), which would otherwise add its rows after a retry wrote the hours.
+   * False when the server refuses to (this user may not see or stop them).
+   */
+  boolean stopStatements(String prefix) {
+    try {
+      sql.execute("stop the statements of " + prefix.strip(), "KILL QUERY WHERE startsWith(Settings['log_comment'], ?) "
+          + "SYNC", prefix);
+      return true;
+    } catch (QueryFailedException refused) {
+      return false; // the server will not: then nothing is written straight into the target
+    }
+  }
+
+  /**
+   * Stops the statements of the batch from {@code first} (see {@link #stopStatements}); a server that
+   * does not answer fails this try like any other.
+   */
+  void stopBatch(HourPartition first) {
+    stopStatements(marker(first));
+  }
+
+  static Transform insertStatement(TableSpec spec, List<Identifier> columns, String into, HourPartition from,
+      HourPartition to, BackfillSettings settings, String marker) {
     String cols = TargetTables.columnList(columns);
-    // The outer filter keeps staging to the batch's hours even if a transform emits rows outside its window.
+    String clause = settings.settingsClause();
+    // The outer filter keeps the insert to the batch's hours even if a transform emits rows outside its window.
     return Transform.bind(spec, from, to).wrap(
-        "INSERT INTO " + stagingName + " (" + cols + ") SELECT " + cols + " FROM (",
+        "INSERT INTO " + into + " (" + cols + ") SELECT " + cols + " FROM (",
         ") WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
-            + " < toDateTime(?, 'UTC')" + settings.settingsClause(),
-        List.of(from.epochSecond(), to.epochSecond()));
+            + " < toDateTime(?, 'UTC')" + (clause.isEmpty() ? " SETTINGS " : clause + ", ") + "log_comment = ?",
+        List.of(from.epochSecond(), to.epochSecond(), marker));
   }
 
   static String replaceStatement(TableSpec spec, String stagingName, List<HourPartition> hours) {

@@ -238,11 +238,20 @@ public final class Planner {
     if (!tables.exists(spec.targetTable())) {
       out.add("CREATE TABLE " + spec.qualified(spec.targetTable()) + " AS " + spec.qualified(spec.liveTable()));
     }
-    out.add("CREATE TABLE IF NOT EXISTS " + stagingName + " AS " + spec.qualified(spec.targetTable()));
-    out.add("TRUNCATE TABLE " + stagingName);
-    out.add(BatchWriter.insertStatement(spec, columns, stagingName, first.getFirst(), first.getLast().plusHours(1),
-        settings).display());
-    out.add(BatchWriter.replaceStatement(spec, stagingName, first));
+    String marker = BatchWriter.markerOf(spec) + "<run> " + first.getFirst().epochSecond();
+    java.util.Set<String> held = tables.exists(spec.targetTable()) ? tables.heldPartitions(spec.targetTable())
+        : java.util.Set.of();
+    if (first.stream().noneMatch(h -> held.contains(h.partitionId()))) {
+      // The target holds none of these hours: they are written into it directly (BatchWriter.writeDirect).
+      out.add(BatchWriter.insertStatement(spec, columns, spec.qualified(spec.targetTable()), first.getFirst(),
+          first.getLast().plusHours(1), settings, marker).display());
+    } else {
+      out.add("CREATE TABLE IF NOT EXISTS " + stagingName + " AS " + spec.qualified(spec.targetTable()));
+      out.add("TRUNCATE TABLE " + stagingName);
+      out.add(BatchWriter.insertStatement(spec, columns, stagingName, first.getFirst(), first.getLast().plusHours(1),
+          settings, marker).display());
+      out.add(BatchWriter.replaceStatement(spec, stagingName, first));
+    }
     if (affected.isPresent()) {
       List<HourPartition> carried = whole.list().stream().filter(h -> !affected.get().contains(h)).toList();
       if (!carried.isEmpty()) {

@@ -119,6 +119,13 @@ public final class TargetTables {
   }
 
   /** {@code `a`, `b`, `c`} */
+  /** The partition ids of {@code table} that hold rows now (its active parts'). */
+  public java.util.Set<String> heldPartitions(Identifier table) {
+    return new java.util.HashSet<>(sql.query("read the partitions of " + table, "SELECT DISTINCT partition_id FROM "
+        + "system.parts WHERE database = ? AND table = ? AND active", rs -> rs.getString(1), spec.database().name(),
+        table.name()));
+  }
+
   public static String columnList(List<Identifier> columns) {
     return columns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
   }

@@ -48,7 +48,7 @@ public final class BatchBreakdown {
     Identifier now = tables.staging("bench-breakdown", 2);
     sql.execute("empty", "TRUNCATE TABLE " + spec.qualified(now));
     String stagingName = spec.qualified(before);
-    BatchWriter writer = new BatchWriter(sql, spec, columns, settings, boundary);
+    BatchWriter writer = new BatchWriter(sql, spec, columns, settings, boundary, "bench-breakdown");
     Map<String, List<Double>> total = new LinkedHashMap<>();
     for (String step : List.of(FLOOR, "round trip (SELECT 1)", "TRUNCATE staging", "INSERT … SELECT into staging",
         "checksum the staged hours", "ALTER … REPLACE PARTITION × batch", "ledger INSERT", FIRST, NOW)) {
@@ -67,7 +67,8 @@ public final class BatchBreakdown {
       time(total, "round trip (SELECT 1)", () -> sql.queryLong("ping", "SELECT 1"));
       Runnable first_ = () -> {
         time(total, "TRUNCATE staging", () -> sql.execute("truncate", "TRUNCATE TABLE " + stagingName));
-        Transform insert = BatchWriter.insertStatement(spec, columns, stagingName, hours.getFirst(), to, settings);
+        Transform insert = BatchWriter.insertStatement(spec, columns, stagingName, hours.getFirst(), to, settings,
+            "bench-breakdown");
         time(total, "INSERT … SELECT into staging", () -> sql.execute("insert", insert.sql(), insert.values().toArray()));
         time(total, "checksum the staged hours", () -> sql.query("checksum",
             BatchWriter.checksumQuery(stagingName, "", columns, spec.timeColumn()), rs -> rs.getLong(1)));

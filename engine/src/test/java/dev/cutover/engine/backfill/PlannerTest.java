@@ -58,9 +58,28 @@ class PlannerTest {
     assertEquals(world.liveEdge.plusHours(1), plan.overlap().orElseThrow().to());
     assertTrue(plan.estimates().sourceRows() > 0 && plan.estimates().sourceBytes() > 0);
     assertTrue(plan.estimates().sampleHour().toNanos() > 0);
-    assertTrue(plan.statements().stream().anyMatch(s -> s.startsWith("ALTER TABLE `" + world.database
-        + "`.`visits_v2` REPLACE PARTITION ID '" + world.first.partitionId() + "' FROM")), plan.statements().toString());
+    // v2 holds none of the first batch's hours: they go straight into it, without staging or a replace.
+    assertTrue(plan.statements().stream().anyMatch(s -> s.startsWith("INSERT INTO `" + world.database
+        + "`.`visits_v2` ")), plan.statements().toString());
+    assertTrue(plan.statements().stream().noneMatch(s -> s.contains("REPLACE PARTITION")), plan.statements().toString());
     assertTrue(plan.statements().stream().anyMatch(s -> s.contains("ts >= toDateTime(" + world.first.epochSecond())));
+  }
+
+  @Test
+  void hoursTheTargetAlreadyHoldsAreWrittenThroughStagingAndReplacedWhole() {
+    world.sql.execute("v2", "CREATE TABLE visits_v2_held AS visits_v1");
+    try {
+      TableSpec held = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("target: visits_v2",
+          "target: visits_v2_held"), "held.yaml");
+      world.sql.execute("one hour of v2", "INSERT INTO visits_v2_held SELECT * FROM visits_v1 WHERE hour = "
+          + "toDateTime(?, 'UTC') LIMIT 1", world.first.epochSecond());
+      Plan plan = new Planner(world.sql, store(), held).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+          settings, false);
+      assertTrue(plan.statements().stream().anyMatch(s -> s.startsWith("ALTER TABLE `" + world.database
+          + "`.`visits_v2_held` REPLACE PARTITION ID '" + world.first.partitionId() + "' FROM")), plan.statements().toString());
+    } finally {
+      world.sql.execute("drop", "DROP TABLE visits_v2_held");
+    }
   }
 
   @Test
