@@ -180,10 +180,18 @@ public final class BackfillRun implements RunHandle {
         }
         inFlight.register();
         Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
+          // The batch's place is free once its rows are computed: its checksum, replace and ledger line
+          // only read and link, and overlap the next batch's compute (concurrency counts computing batches).
+          java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+          Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+              throttle.release();
+            }
+          };
           try {
-            new BatchTask(context, batch, !computes(batch.getFirst())).write();
+            new BatchTask(context, batch, !computes(batch.getFirst()), release).write();
           } finally {
-            throttle.release();
+            release.run();
             inFlight.arriveAndDeregister();
           }
         });

@@ -30,11 +30,14 @@ final class BatchTask {
   private final Context run;
   private final List<HourPartition> batch;
   private final boolean carry;
+  private final Runnable computed;
 
-  BatchTask(Context run, List<HourPartition> batch, boolean carry) {
+  /** {@code computed}: told once the batch's rows are computed, when the next batch may start computing. */
+  BatchTask(Context run, List<HourPartition> batch, boolean carry, Runnable computed) {
     this.run = run;
     this.batch = batch;
     this.carry = carry;
+    this.computed = computed;
   }
 
   void write() {
@@ -53,7 +56,7 @@ final class BatchTask {
         if (carry) {
           outputs = run.carrier().carry(batch);
         } else if (direct && !triedBefore) {
-          outputs = run.writer().writeDirect(batch);
+          outputs = run.writer().writeDirect(batch, computed);
         } else {
           if (triedBefore) {
             run.writer().stopBatch(batch.getFirst());
@@ -61,7 +64,7 @@ final class BatchTask {
           if (lease.get() == null) {
             lease.set(run.staging().take());
           }
-          outputs = run.writer().write(lease.get().table(), batch, lease.get().fresh() || triedBefore);
+          outputs = run.writer().write(lease.get().table(), batch, lease.get().fresh() || triedBefore, computed);
         }
         run.store().hours().recordHours(ledgerLines(outputs, attempt));
         return outputs;

@@ -51,12 +51,15 @@ final class BatchWriter {
   }
 
   /**
-   * Writes {@code hours} straight into the target, which holds none of them (no part of theirs, and no
+   * {@code computed} is told once the batch's rows are computed (its INSERT is done): what follows
+   * (checksum, replace) only reads and links, and may overlap the next batch's compute.
+   *
+   * <p>Writes {@code hours} straight into the target, which holds none of them (no part of theirs, and no
    * statement of another process still writing them: see {@link #stopStatements}). No staging round
    * trip: the batch costs what the floor's INSERT costs, plus its checksum. If it fails, part of it may
    * be written: the retry goes through staging, whose replace overwrites each hour whole.
    */
-  List<HourOutput> writeDirect(List<HourPartition> hours) {
+  List<HourOutput> writeDirect(List<HourPartition> hours, Runnable computed) {
     HourPartition first = hours.getFirst();
     HourPartition end = hours.getLast().plusHours(1);
     refuseFromBoundary(hours);
@@ -64,6 +67,7 @@ final class BatchWriter {
     Transform insert = insertStatement(spec, columns, target, first, end, settings, marker(first));
     sql.execute("compute hours " + first + " to " + end + " into " + spec.targetTable(), insert.sql(),
         insert.values().toArray());
+    computed.run();
     Map<HourPartition, HourOutput> outputs = new HashMap<>();
     sql.query("checksum the written hours", checksumQuery(target, window(), columns, spec.timeColumn()),
         rs -> outputs.put(HourPartition.ofEpochSecond(rs.getLong(1)), new HourOutput(
@@ -73,7 +77,7 @@ final class BatchWriter {
   }
 
   /** Writes {@code hours} through staging; {@code emptyFirst} when staging may already hold rows of these hours. */
-  List<HourOutput> write(Identifier staging, List<HourPartition> hours, boolean emptyFirst) {
+  List<HourOutput> write(Identifier staging, List<HourPartition> hours, boolean emptyFirst, Runnable computed) {
     HourPartition first = hours.getFirst();
     HourPartition end = hours.getLast().plusHours(1);
     refuseFromBoundary(hours);
@@ -83,6 +87,7 @@ final class BatchWriter {
     }
     Transform insert = insertStatement(spec, columns, stagingName, first, end, settings, marker(first));
     sql.execute("compute hours " + first + " to " + end + " into staging", insert.sql(), insert.values().toArray());
+    computed.run();
 
     // The checksum and the replace both only read staging: they run at once, one round trip less per batch.
     CompletableFuture<List<HourOutput>> checksums = CompletableFuture.supplyAsync(() -> sql.query(

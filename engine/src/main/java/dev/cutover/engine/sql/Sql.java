@@ -122,10 +122,18 @@ public final class Sql {
   private static boolean isConnectionProblem(Throwable t) {
     for (; t != null; t = t.getCause()) {
       if (t instanceof java.io.IOException
-          || t.getClass().getSimpleName().equals("ConnectionInitiationException")) {
+          || t.getClass().getSimpleName().equals("ConnectionInitiationException")
+          || t.getMessage() != null && t.getMessage().startsWith(NO_RESULT_SET)) {
         return true;
       }
     }
     return false;
   }
+
+  /**
+   * What the driver says when a query's answer came without its result, as when the server died between
+   * accepting the query and sending the first block (seen for a SELECT right after an INSERT, the server
+   * killed between them): no statement Cutover sends by executeQuery is one that produces none.
+   */
+  private static final String NO_RESULT_SET = "executeQuery() requires a ResultSet";
 }

@@ -77,7 +77,7 @@ public final class BatchBreakdown {
         time(total, "ledger INSERT", () -> store.hours().recordHours(entries(hours)));
       };
       Runnable now_ = () -> {
-        writer.write(now, hours, false);
+        writer.write(now, hours, false, () -> { });
         store.hours().recordHours(entries(hours));
       };
       // Both overwrite the same hours of the target; which goes first alternates, so neither always replaces empty partitions.

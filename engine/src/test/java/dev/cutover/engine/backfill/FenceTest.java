@@ -31,11 +31,11 @@ class FenceTest {
       BatchWriter writer = new BatchWriter(world.sql, spec, tables.insertableColumns(spec.targetTable()),
           BackfillSettings.from(spec.throttle()), boundary, "fence");
       var refused = assertThrows(IllegalStateException.class, () -> writer.write(staging,
-          List.of(boundary.plusHours(-1), boundary), true));
+          List.of(boundary.plusHours(-1), boundary), true, () -> { }));
       assertEquals("refusing to write hour " + boundary + ": it is at or after the boundary " + boundary,
           refused.getMessage());
       var direct = assertThrows(IllegalStateException.class, () -> writer.writeDirect(
-          List.of(boundary.plusHours(-1), boundary)));
+          List.of(boundary.plusHours(-1), boundary), () -> { }));
       assertEquals(refused.getMessage(), direct.getMessage(), "a write straight into the target is fenced alike");
       assertEquals(0L, world.sql.queryLong("v2", "SELECT count() FROM visits_v2"), "nothing was written");
       assertEquals(0L, world.sql.queryLong("staging", "SELECT count() FROM " + spec.qualified(staging)));
