@@ -47,20 +47,28 @@ public final class Backfill {
     Repairs repairs = new Repairs(sql, store, spec);
     Repair held = repairs.beginBackfill(plan, runId);
     try {
-      boolean created = new TargetTables(sql, spec).createTargetIfAbsent();
+      TargetTables tables = new TargetTables(sql, spec);
+      // A bounded repair's fresh target starts as v1's carried hours, linked in one statement.
+      boolean cloned = plan.affected().isPresent() && !plan.carried().isEmpty() && tables.createTargetCarrying(runId,
+          plan.carried().stream().map(dev.cutover.engine.api.HourPartition::partitionId)
+              .collect(java.util.stream.Collectors.toSet()));
+      boolean created = cloned || tables.createTargetIfAbsent();
       Instant now = Instant.now();
       RunRecord run = new RunRecord(runId, held.id(), spec.name(), spec.sha256(), TableNames.target(spec), plan.range(),
           plan.boundary(), RunParameters.encode(plan.settings(), plan.affected()), Operator.user(), Operator.host(),
           ProcessHandle.current().pid(), Operator.toolVersion(), now, now, RunState.RUNNING, "started");
       store.saveRun(run);
-      if (created) {
+      if (cloned) {
+        store.audit(runId, "create-target", "created " + TableNames.target(spec) + " as a clone of " + spec.liveTable()
+            + " holding its " + plan.carried().size() + " carried hours");
+      } else if (created) {
         store.audit(runId, "create-target", "created " + TableNames.target(spec) + " with the structure of " + spec.liveTable());
       }
       store.audit(runId, "start", "backfill " + plan.range() + " of " + TableNames.target(spec) + " for repair " + held.id()
           + ", boundary " + plan.boundary() + ", " + plan.hours().size() + " hours" + bounded(plan) + ", spec "
           + spec.name() + " sha256 "
           + spec.sha256() + ", " + RunParameters.encode(plan.settings(), plan.affected()));
-      return launch(plan, run, plan.hours(), listener, repairs);
+      return launch(plan, run, plan.hours(), listener, repairs, cloned);
     } catch (RuntimeException e) {
       releaseQuietly(repairs, held, "run " + runId + " did not start: " + e.getMessage());
       throw e;
@@ -84,7 +92,7 @@ public final class Backfill {
       store.replace(resumed);
       store.audit(runId, "resume", "resumed from " + run.state().name().toLowerCase() + " by " + Operator.user()
           + ", " + parameters);
-      return launch(plan, resumed, run.range().list(), listener, repairs);
+      return launch(plan, resumed, run.range().list(), listener, repairs, false);
     } catch (RuntimeException e) {
       releaseQuietly(repairs, held, "run " + runId + " did not resume: " + e.getMessage());
       throw e;
@@ -93,9 +101,9 @@ public final class Backfill {
 
   /** Starts writing {@code hours} for {@code run}, which lets go of the repair when it ends. */
   private BackfillRun launch(Plan plan, RunRecord run, java.util.List<dev.cutover.engine.api.HourPartition> hours,
-      Listener listener, Repairs repairs) {
+      Listener listener, Repairs repairs, boolean carriedByClone) {
     BackfillRun execution = new BackfillRun(sql, store, plan.spec(), hours, plan.boundary(), plan.affected(), run,
-        plan.settings(), listener, repairs::backfillEnded);
+        plan.settings(), listener, repairs::backfillEnded, carriedByClone);
     execution.start();
     return execution;
   }

@@ -55,9 +55,13 @@ public final class BackfillRun implements RunHandle {
   private final RunProgress progress;
   private final CompletableFuture<RunRecord> result = new CompletableFuture<>();
 
+  private final boolean carriedByClone;
+
+  /** {@code carriedByClone}: the run created the target holding v1's carried hours, to be recorded, not written. */
   BackfillRun(Sql sql, StateStore store, TableSpec spec, List<HourPartition> hours, HourPartition boundary,
       Optional<HourRange> affected, RunRecord run, BackfillSettings settings, Listener listener,
-      Consumer<RunRecord> onEnd) {
+      Consumer<RunRecord> onEnd, boolean carriedByClone) {
+    this.carriedByClone = carriedByClone;
     this.sql = sql;
     this.store = store;
     this.spec = spec;
@@ -168,6 +172,16 @@ public final class BackfillRun implements RunHandle {
           throw new InvalidInputException("affected", why);
         });
       }
+      if (carriedByClone) {
+        // The target was created holding the carried hours: their ledger lines, from one read of v2.
+        List<HourPartition> adopted = pending.stream().filter(h -> !computes(h)).toList();
+        new BatchTask(context, adopted, true, () -> { }).adopt();
+        var recorded = store.hours().ledger(id());
+        pending = pending.stream().filter(h -> {
+          LedgerEntry e = recorded.get(h);
+          return e == null || !e.complete();
+        }).toList();
+      }
       Phaser inFlight = new Phaser(1);
       for (List<HourPartition> batch : Batches.inOrder(pending, this::computes, throttle.settings().batchHours())) {
         if (!awaitTurn()) {
@@ -180,16 +194,18 @@ public final class BackfillRun implements RunHandle {
         }
         inFlight.register();
         Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
-          // The batch's place is free once its rows are computed: its checksum, replace and ledger line
-          // only read and link, and overlap the next batch's compute (concurrency counts computing batches).
+          // Unless the run yields to a live writer (max_live_lag set), the batch's place is free once its rows
+          // are computed: its checksum, replace and ledger line only read and link, and overlap the next batch's
+          // compute. A run that yields keeps to its concurrency in statements, and leaves the live job its share.
           java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
           Runnable release = () -> {
             if (released.compareAndSet(false, true)) {
               throttle.release();
             }
           };
+          Runnable computed = throttle.settings().maxLiveLag().isZero() ? release : () -> { };
           try {
-            new BatchTask(context, batch, !computes(batch.getFirst()), release).write();
+            new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();
           } finally {
             release.run();
             inFlight.arriveAndDeregister();

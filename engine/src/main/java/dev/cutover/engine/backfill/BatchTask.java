@@ -45,27 +45,49 @@ final class BatchTask {
     try {
       // Hours the target has never held go straight into it; the others, and any retry, through staging.
       boolean direct = !carry && batch.stream().allMatch(run.neverHeld());
-      run.listener().on(new BackfillEvent.BatchStarted(run.runId(), batch));
       // A fresh staging table may hold a crashed process's rows, and any try after the first may find
       // rows a failed insert left: either empties staging first. A try after the first also stops the
       // batch's earlier insert if the server still runs it, so that its rows cannot land after the retry's.
-      // The ledger line is part of the try: a server lost between the write and the ledger is waited for
-      // like any other, and the batch, idempotent, is written again before its hours are recorded.
-      var outcome = run.retry().run((attempt, triedBefore) -> {
-        List<BatchWriter.HourOutput> outputs;
+      record((attempt, triedBefore) -> {
         if (carry) {
-          outputs = run.carrier().carry(batch);
-        } else if (direct && !triedBefore) {
-          outputs = run.writer().writeDirect(batch, computed);
-        } else {
-          if (triedBefore) {
-            run.writer().stopBatch(batch.getFirst());
-          }
-          if (lease.get() == null) {
-            lease.set(run.staging().take());
-          }
-          outputs = run.writer().write(lease.get().table(), batch, lease.get().fresh() || triedBefore, computed);
+          return run.carrier().carry(batch);
         }
+        if (direct && !triedBefore) {
+          return run.writer().writeDirect(batch, computed);
+        }
+        if (triedBefore) {
+          run.writer().stopBatch(batch.getFirst());
+        }
+        if (lease.get() == null) {
+          lease.set(run.staging().take());
+        }
+        return run.writer().write(lease.get().table(), batch, lease.get().fresh() || triedBefore, computed);
+      });
+    } finally {
+      if (lease.get() != null) {
+        run.staging().giveBack(lease.get());
+      }
+    }
+  }
+
+  /**
+   * Records hours the target already holds as carried (created with v1's parts), with their rows and
+   * checksums as it holds them: the ledger lines and events of a carry, without writing.
+   */
+  void adopt() {
+    record((attempt, triedBefore) -> run.carrier().adopt(batch));
+  }
+
+  /**
+   * Runs {@code tries} with the run's retries, its ledger line part of each try: a server lost between
+   * the write and the ledger is waited for like any other, and the batch, idempotent, is written again
+   * before its hours are recorded. Then tells the outcome.
+   */
+  private void record(BatchRetry.Attempt<List<BatchWriter.HourOutput>> tries) {
+    try {
+      run.listener().on(new BackfillEvent.BatchStarted(run.runId(), batch));
+      var outcome = run.retry().run((attempt, triedBefore) -> {
+        List<BatchWriter.HourOutput> outputs = tries.run(attempt, triedBefore);
         run.store().hours().recordHours(ledgerLines(outputs, attempt));
         return outputs;
       }, waiting());
@@ -83,10 +105,6 @@ final class BatchTask {
     } catch (RuntimeException e) {
       recordFailure(1, e.getMessage());
       run.fatal().accept(e.getMessage());
-    } finally {
-      if (lease.get() != null) {
-        run.staging().giveBack(lease.get());
-      }
     }
   }
 

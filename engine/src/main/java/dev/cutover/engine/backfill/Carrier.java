@@ -53,6 +53,29 @@ final class Carrier {
     return hours.stream().map(h -> outputs.getOrDefault(h, new BatchWriter.HourOutput(h, 0, 0))).toList();
   }
 
+  /**
+   * The rows and checksum of {@code hours} as v2 holds them, for hours it already holds as carried
+   * (created with v1's parts: {@code TargetTables.createTargetCarrying}); one read for all of them.
+   */
+  List<BatchWriter.HourOutput> adopt(List<HourPartition> hours) {
+    if (hours.isEmpty()) {
+      return List.of();
+    }
+    HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
+    HourPartition end = hours.stream().max(HourPartition::compareTo).orElseThrow().plusHours(1);
+    if (!first.isBefore(boundary) || boundary.isBefore(end)) {
+      throw new IllegalStateException("refusing to adopt hours up to " + end + ": the boundary is " + boundary);
+    }
+    String window = " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND "
+        + spec.timeColumn().quoted() + " < toDateTime(?, 'UTC')";
+    Map<HourPartition, BatchWriter.HourOutput> outputs = new HashMap<>();
+    sql.query("checksum the carried hours", BatchWriter.checksumQuery(spec.qualified(spec.targetTable()), window,
+            columns, spec.timeColumn()),
+        rs -> new BatchWriter.HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
+        first.epochSecond(), end.epochSecond()).forEach(o -> outputs.put(o.hour(), o));
+    return hours.stream().map(h -> outputs.getOrDefault(h, new BatchWriter.HourOutput(h, 0, 0))).toList();
+  }
+
   static String carryStatement(TableSpec spec, List<HourPartition> hours) {
     String live = spec.qualified(spec.liveTable());
     return "ALTER TABLE " + spec.qualified(spec.targetTable()) + " "

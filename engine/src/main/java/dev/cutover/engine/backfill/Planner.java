@@ -235,7 +235,17 @@ public final class Planner {
     List<Identifier> columns = tables.exists(spec.targetTable())
         ? tables.insertableColumns(spec.targetTable()) : tables.insertableColumns(spec.liveTable());
     List<String> out = new ArrayList<>();
-    if (!tables.exists(spec.targetTable())) {
+    List<HourPartition> carried = affected.isEmpty() ? List.of()
+        : whole.list().stream().filter(h -> !affected.get().contains(h)).toList();
+    boolean cloned = !tables.exists(spec.targetTable()) && !carried.isEmpty();
+    if (cloned) {
+      // A bounded repair's fresh target starts as v1's carried hours (TargetTables.createTargetCarrying).
+      String scratch = spec.qualified(TableNames.of(spec).staging("RUN", 0));
+      out.add("CREATE TABLE " + scratch + " CLONE AS " + spec.qualified(spec.liveTable()));
+      out.add("ALTER TABLE " + scratch + " DROP PARTITION ID '…', … (every partition but the " + carried.size()
+          + " carried hours)");
+      out.add("RENAME TABLE " + scratch + " TO " + spec.qualified(spec.targetTable()));
+    } else if (!tables.exists(spec.targetTable())) {
       out.add("CREATE TABLE " + spec.qualified(spec.targetTable()) + " AS " + spec.qualified(spec.liveTable()));
     }
     String marker = BatchWriter.markerOf(spec) + "<run> " + first.getFirst().epochSecond();
@@ -252,11 +262,8 @@ public final class Planner {
           settings, marker).display());
       out.add(BatchWriter.replaceStatement(spec, stagingName, first));
     }
-    if (affected.isPresent()) {
-      List<HourPartition> carried = whole.list().stream().filter(h -> !affected.get().contains(h)).toList();
-      if (!carried.isEmpty()) {
-        out.add(Carrier.carryStatement(spec, carried.subList(0, Math.min(settings.batchHours(), carried.size()))));
-      }
+    if (!carried.isEmpty() && !cloned) {
+      out.add(Carrier.carryStatement(spec, carried.subList(0, Math.min(settings.batchHours(), carried.size()))));
     }
     return out;
   }

@@ -58,6 +58,47 @@ public final class TargetTables {
   }
 
   /**
+   * Creates the target, when it is absent, holding exactly v1's partitions {@code carried} as v1 holds
+   * them now: v1 cloned into a scratch table of run {@code runId} (every part hard-linked in one
+   * statement, where a {@code REPLACE PARTITION} per hour costs milliseconds each), every other
+   * partition dropped from it, then renamed to the target in one step, so that no writer ever sees the
+   * target with an hour it must not hold (v1's hours from B on are the corrected live writer's). False
+   * when the target exists or the server cannot clone a table: then the run carries hour by hour.
+   */
+  public boolean createTargetCarrying(String runId, java.util.Set<String> carried) {
+    if (exists(spec.targetTable()) || !exists(spec.liveTable())) {
+      return false;
+    }
+    Identifier scratch = TableNames.of(spec).staging(runId, 0);
+    String scratchName = spec.qualified(scratch);
+    sql.execute("drop " + scratch, "DROP TABLE IF EXISTS " + scratchName + " SYNC");
+    try {
+      sql.execute("clone " + spec.liveTable(), "CREATE TABLE " + scratchName + " CLONE AS "
+          + spec.qualified(spec.liveTable()));
+    } catch (dev.cutover.engine.api.QueryFailedException cannot) {
+      return false; // CLONE AS is newer than some servers Cutover supports
+    }
+    try {
+      List<String> drop = heldPartitions(scratch).stream().filter(id -> !carried.contains(id)).sorted().toList();
+      for (int i = 0; i < drop.size(); i += 500) {
+        sql.execute("drop the hours " + scratch + " must not carry", "ALTER TABLE " + scratchName + " "
+            + String.join(", ", drop.subList(i, Math.min(drop.size(), i + 500)).stream()
+                .map(id -> "DROP PARTITION ID '" + id + "'").toList()));
+      }
+      sql.execute("create the target " + spec.targetTable() + " from " + scratch, "RENAME TABLE " + scratchName
+          + " TO " + spec.qualified(spec.targetTable()));
+      return true;
+    } catch (RuntimeException e) {
+      try {
+        sql.execute("drop " + scratch, "DROP TABLE IF EXISTS " + scratchName + " SYNC");
+      } catch (RuntimeException ignored) {
+        // cleanup drops it by its staging prefix
+      }
+      throw e;
+    }
+  }
+
+  /**
    * Why v2 cannot take v1's parts as they are ({@code REPLACE PARTITION … FROM v1}), or empty when it can:
    * both tables need the same columns and types in the same order, the same engine, partition key,
    * sorting key and primary key. A v2 created by Cutover is created {@code AS} v1 and always can.
@@ -118,7 +159,6 @@ public final class TargetTables {
     return names;
   }
 
-  /** {@code `a`, `b`, `c`} */
   /** The partition ids of {@code table} that hold rows now (its active parts'). */
   public java.util.Set<String> heldPartitions(Identifier table) {
     return new java.util.HashSet<>(sql.query("read the partitions of " + table, "SELECT DISTINCT partition_id FROM "
@@ -126,6 +166,7 @@ public final class TargetTables {
         table.name()));
   }
 
+  /** {@code `a`, `b`, `c`} */
   public static String columnList(List<Identifier> columns) {
     return columns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
   }

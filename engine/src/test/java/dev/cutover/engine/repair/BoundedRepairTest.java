@@ -67,9 +67,10 @@ class BoundedRepairTest {
     HourPartition b = plan.boundary();
     assertEquals(affected.list(), plan.computed());
     assertEquals(plan.range().hours() - 12, plan.carried().size());
-    assertTrue(plan.statements().stream().anyMatch(s -> s.contains("REPLACE PARTITION ID '"
-        + plan.carried().getFirst().partitionId() + "' FROM `" + world.database + "`.`visits_v1`")), plan.statements()
-        .toString());
+    // v2 does not exist yet: it is created holding the carried hours, linked from v1 in one statement.
+    assertTrue(plan.statements().stream().anyMatch(s -> s.endsWith(" CLONE AS `" + world.database + "`.`visits_v1`")),
+        plan.statements().toString());
+    assertTrue(plan.statements().stream().noneMatch(s -> s.contains("REPLACE PARTITION")), plan.statements().toString());
 
     Procedure.backfill(engine, plan);
     String runId = engine.backfills().runs(spec).getFirst().id();
@@ -79,6 +80,14 @@ class BoundedRepairTest {
     }
     assertEquals(world.expected(world.first, b), world.checksums("visits_v2", world.first, b),
         "v2 equals a full recompute, hour for hour");
+    // v2 was created as a clone of v1 holding only the carried hours: none of v1's hours from B on came with it.
+    assertTrue(engine.repairs().audit(runId, 100).stream().anyMatch(a -> a.action().equals("create-target")
+        && a.detail().endsWith("as a clone of visits_v1 holding its " + plan.carried().size() + " carried hours")),
+        engine.repairs().audit(runId, 100).toString());
+    assertEquals(0L, world.sql.queryLong("v2 from B", "SELECT count() FROM visits_v2 WHERE hour >= toDateTime(?, 'UTC')",
+        b.epochSecond()), "the corrected live writer's hours are its own");
+    assertTrue(world.sql.queryLong("v1 from B", "SELECT count() FROM visits_v1 WHERE hour >= toDateTime(?, 'UTC')",
+        b.epochSecond()) > 0, "v1 has hours from B on, which the clone dropped");
 
     world.writeLiveV2(b, world.liveEdge.plusHours(1));
     Reconciliation verdict = engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000);
@@ -128,7 +137,11 @@ class BoundedRepairTest {
     world.sql.execute("plant", "INSERT INTO fail_hours VALUES (toDateTime(?, 'UTC'))", broken.epochSecond());
     RunRecord failed = engine.backfills().start(cleared, BackfillEvent.Listener.NONE).await();
     assertEquals(RunState.FAILED, failed.state(), failed.message());
-    assertTrue(engine.backfills().ledger(failed.id()).values().stream().noneMatch(LedgerEntry::carried), "stopped before carrying");
+    // v2 was created holding the carried hours, recorded before the first computed batch; the failure stopped the rest.
+    var stopped = engine.backfills().ledger(failed.id());
+    assertEquals(plan.carried().size(), stopped.values().stream().filter(e -> e.carried() && e.complete()).count(),
+        "the carried hours were recorded first");
+    assertEquals(LedgerEntry.State.FAILED, stopped.get(broken).state());
 
     world.sql.execute("mend", "TRUNCATE TABLE fail_hours");
     Plan resumed = engine.plans().planResume(failing, failed.id(), java.util.function.UnaryOperator.identity());
