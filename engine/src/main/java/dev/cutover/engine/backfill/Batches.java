@@ -11,12 +11,19 @@ final class Batches {
   private Batches() {}
 
   /**
-   * The batches of {@code pending}: the hours the run recomputes first, those it carries from v1
-   * last, so that the carry is taken as late as the run allows. No batch mixes the two.
+   * Hours carried from v1 per batch, at least: a carry links parts and computes nothing, so what a
+   * batch costs is its statements (the replace, the checksum, the ledger line), not its hours.
+   */
+  static final int CARRY_HOURS = 240;
+
+  /**
+   * The batches of {@code pending}: the hours the run recomputes first, {@code size} at a time, those
+   * it carries from v1 last, at least {@link #CARRY_HOURS} at a time, so that the carry is taken as late
+   * as the run allows. No batch mixes the two.
    */
   static List<List<HourPartition>> inOrder(List<HourPartition> pending, Predicate<HourPartition> computes, int size) {
     List<List<HourPartition>> batches = new ArrayList<>(of(pending.stream().filter(computes).toList(), size));
-    batches.addAll(of(pending.stream().filter(computes.negate()).toList(), size));
+    batches.addAll(of(pending.stream().filter(computes.negate()).toList(), Math.max(size, CARRY_HOURS)));
     return batches;
   }
 

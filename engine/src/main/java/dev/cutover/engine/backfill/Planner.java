@@ -263,7 +263,8 @@ public final class Planner {
       out.add(BatchWriter.replaceStatement(spec, stagingName, first));
     }
     if (!carried.isEmpty() && !cloned) {
-      out.add(Carrier.carryStatement(spec, carried.subList(0, Math.min(settings.batchHours(), carried.size()))));
+      out.add(Carrier.carryStatement(spec, Batches.of(carried, Math.max(settings.batchHours(), Batches.CARRY_HOURS))
+          .getFirst()));
     }
     return out;
   }

@@ -19,11 +19,13 @@ public final class HourLedger {
   private final Sql sql;
   private final Identifier database;
   private final BooleanSupplier present;
+  private final JsonRows rows;
 
   HourLedger(Sql sql, Identifier database, BooleanSupplier present) {
     this.sql = sql;
     this.database = database;
     this.present = present;
+    this.rows = new JsonRows(sql, database, "ledger");
   }
 
   private String t(String table) {
@@ -32,28 +34,11 @@ public final class HourLedger {
 
   /** Records each hour's latest attempt; a later entry of the same run and hour replaces it. */
   public void recordHours(List<LedgerEntry> entries) {
-    if (entries.isEmpty()) {
-      return;
-    }
-    StringBuilder values = new StringBuilder();
-    Object[] binds = new Object[entries.size() * 9];
-    int i = 0;
     long version = StateStore.versionNow();
-    for (LedgerEntry e : entries) {
-      values.append(values.isEmpty() ? "" : ", ")
-          .append("(?, toDateTime(?, 'UTC'), ?, ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), ?, ?)");
-      binds[i++] = e.runId();
-      binds[i++] = e.hour().epochSecond();
-      binds[i++] = e.state().name();
-      binds[i++] = e.rows();
-      binds[i++] = e.checksum();
-      binds[i++] = e.attempts();
-      binds[i++] = e.at().toEpochMilli();
-      binds[i++] = e.error() == null ? "" : e.error();
-      binds[i++] = version;
-    }
-    sql.execute("record " + entries.size() + " hours in the ledger", "INSERT INTO " + t("ledger")
-        + " (run_id, hour, state, rows, checksum, attempts, at, error, version) VALUES " + values, binds);
+    rows.insert("record " + entries.size() + " hours in the ledger", "run_id, hour, state, rows, checksum, attempts, at, "
+        + "error, version", entries.stream().map(e -> new Object[] {e.runId(), e.hour().epochSecond(), e.state().name(),
+            e.rows(), e.checksum(), e.attempts(), JsonRows.instant(e.at().toEpochMilli()),
+            e.error() == null ? "" : e.error(), version}).toList());
   }
 
   /** The ledger of one run, by hour. */

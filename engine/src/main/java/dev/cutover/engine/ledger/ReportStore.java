@@ -13,8 +13,6 @@ import java.sql.Array;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +20,6 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reconciliation reports, acknowledgements and cutover records in the working database, beside the
@@ -122,51 +119,14 @@ public final class ReportStore {
         r.keysTruncated() ? 1 : 0);
   }
 
-  /**
-   * Inserts rows in one statement whose data is a single bound value: the rows as JSON lines, read by
-   * {@code format(JSONEachRow)} in the table's own column types (hours given as epoch seconds), in
-   * pieces that fit a query. The driver binds one value instead of a dozen per row: six months of
-   * hours are stored in tens of milliseconds, where statements of bound VALUES took half a second.
-   */
   private void insert(String what, String table, String columns, List<Object[]> rows) {
-    if (rows.isEmpty()) {
-      return;
-    }
-    List<String> names = Arrays.stream(columns.split(",")).map(String::strip).toList();
-    String insert = "INSERT INTO " + t(table) + " (" + columns + ") SELECT " + columns + " FROM format(JSONEachRow, ?, ?)";
-    String structure = structure(table, names);
-    StringBuilder data = new StringBuilder();
-    for (Object[] row : rows) {
-      Map<String, Object> line = new LinkedHashMap<>();
-      for (int i = 0; i < names.size(); i++) {
-        line.put(names.get(i), row[i]);
-      }
-      data.append(JSON.writeValueAsString(line)).append('\n');
-      if (data.length() > BYTES_PER_INSERT) {
-        sql.execute(what, insert, structure, data.toString());
-        data.setLength(0);
-      }
-    }
-    if (!data.isEmpty()) {
-      sql.execute(what, insert, structure, data.toString());
-    }
+    rows(table).insert(what, columns, rows);
   }
 
-  /** The data of one INSERT, well below the server's max_query_size (256 KiB by default) that the bound text counts in. */
-  private static final int BYTES_PER_INSERT = 160_000;
+  private final Map<String, JsonRows> writers = new ConcurrentHashMap<>();
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
-
-  private final Map<String, String> structures = new ConcurrentHashMap<>();
-
-  /** The names and types of {@code columns} of our table, as format() takes them. */
-  private String structure(String table, List<String> columns) {
-    return structures.computeIfAbsent(table + ":" + columns, k -> {
-      Map<String, String> types = new TreeMap<>();
-      sql.query("read the columns of " + table, "SELECT name, type FROM system.columns WHERE database = ? AND table = ?",
-          rs -> types.put(rs.getString(1), rs.getString(2)), database.name(), table);
-      return String.join(", ", columns.stream().map(c -> Identifier.of(c).quoted() + " " + types.get(c)).toList());
-    });
+  private JsonRows rows(String table) {
+    return writers.computeIfAbsent(table, name -> new JsonRows(sql, database, name));
   }
 
   private static final String SUMMARY = "SELECT id, target, toUnixTimestamp64Milli(created), toUnixTimestamp(window_from), "
