@@ -43,14 +43,7 @@ final class Carrier {
     HourPartition end = hours.getLast().plusHours(1);
     sql.execute("carry hours " + first + " to " + end + " from " + spec.liveTable(), carryStatement(spec, hours));
     // Only the backfill writes v2 below the boundary, so what v2 holds now is what v1 held at the carry.
-    String window = " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND "
-        + spec.timeColumn().quoted() + " < toDateTime(?, 'UTC')";
-    Map<HourPartition, BatchWriter.HourOutput> outputs = new HashMap<>();
-    sql.query("checksum the carried hours", BatchWriter.checksumQuery(spec.qualified(spec.targetTable()), window,
-            columns, spec.timeColumn()),
-        rs -> new BatchWriter.HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
-        first.epochSecond(), end.epochSecond()).forEach(o -> outputs.put(o.hour(), o));
-    return hours.stream().map(h -> outputs.getOrDefault(h, new BatchWriter.HourOutput(h, 0, 0))).toList();
+    return held(hours, first, end);
   }
 
   /**
@@ -66,6 +59,11 @@ final class Carrier {
     if (!first.isBefore(boundary) || boundary.isBefore(end)) {
       throw new IllegalStateException("refusing to adopt hours up to " + end + ": the boundary is " + boundary);
     }
+    return held(hours, first, end);
+  }
+
+  /** Rows and checksum of each of {@code hours} as v2 holds them, read once over {@code [first, end)}. */
+  private List<BatchWriter.HourOutput> held(List<HourPartition> hours, HourPartition first, HourPartition end) {
     String window = " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND "
         + spec.timeColumn().quoted() + " < toDateTime(?, 'UTC')";
     Map<HourPartition, BatchWriter.HourOutput> outputs = new HashMap<>();
