@@ -21,7 +21,7 @@ final class Render {
     t.row("range", Text.window(p.range()) + ", " + Text.hours(p.hours().size()));
     p.affected().ifPresent(a -> t.row("affected", Text.window(a) + ": " + Text.hours(p.computed().size())
         + " recomputed; " + Text.hours(p.carried().size()) + " carried unchanged from " + p.spec().liveTable()
-        + " by REPLACE PARTITION (no recompute)"));
+        + " by hard links of its parts (no recompute)"));
     t.row("boundary", Text.hour(p.boundary()) + (p.pinned() ? ", pinned by the repair" : "") + " (live edge "
         + Text.hour(p.liveEdge()) + "); the live writer owns every hour from it on");
     t.row("overlap", p.overlap().map(Text::window).orElse("none yet"));

@@ -50,6 +50,7 @@ public final class BackfillRun implements RunHandle {
   private final StateRecorder recorder;
   private final Throttle throttle;
   private final LiveLag liveLag;
+  private final LiveWrites liveWrites;
   private final BatchRetry retry;
   private final StagingPool staging;
   private final RunProgress progress;
@@ -73,6 +74,7 @@ public final class BackfillRun implements RunHandle {
     this.recorder = new StateRecorder(store, listener, run);
     this.throttle = new Throttle(settings);
     this.liveLag = new LiveLag(sql, spec);
+    this.liveWrites = new LiveWrites(sql, spec);
     this.retry = new BatchRetry(new ServerOutage(sql), throttle::settings, lifecycle::cancelled);
     this.staging = new StagingPool(new TargetTables(sql, spec), run.id());
     this.progress = new RunProgress(run.id(), this.hours.size(), listener);
@@ -159,9 +161,10 @@ public final class BackfillRun implements RunHandle {
       // This run holds the target's repair: a backfill statement still running on the server belongs to a
       // process that is gone (killed, or its connection lost). Stopped first, it cannot add rows to an hour
       // this run writes; only then does what the target holds tell which hours it has never held.
-      // Where the server will not stop them (a user without the right), every hour goes through staging.
+      // Where the server will not stop them (a user without the right), every hour goes through staging; so it
+      // does where a view reads the target: an INSERT would fire it with history, a REPLACE PARTITION fires nothing.
       java.util.function.Predicate<HourPartition> neverHeld = h -> false;
-      if (writer.stopStatements(BatchWriter.markerOf(spec))) {
+      if (!tables.watched(spec.targetTable()) && writer.stopStatements(BatchWriter.markerOf(spec))) {
         java.util.Set<String> held = tables.heldPartitions(spec.targetTable());
         neverHeld = h -> !held.contains(h.partitionId());
       }
@@ -245,6 +248,10 @@ public final class BackfillRun implements RunHandle {
         continue;
       }
       Duration maxLag = throttle.settings().maxLiveLag();
+      if (!maxLag.isZero() && liveWrites.holdBack()) {
+        Thread.sleep(50);
+        continue;
+      }
       if (!maxLag.isZero()) {
         Duration lag = liveLag.current();
         if (lag.compareTo(maxLag) > 0) {

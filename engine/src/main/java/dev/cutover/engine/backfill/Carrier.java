@@ -79,6 +79,7 @@ final class Carrier {
     return "ALTER TABLE " + spec.qualified(spec.targetTable()) + " "
         + hours.stream().map(h -> "REPLACE PARTITION ID '" + h.partitionId() + "' FROM " + live)
             .collect(Collectors.joining(", "))
-        + " SETTINGS allow_replace_partition_from_empty_source = 1";
+        + " SETTINGS allow_replace_partition_from_empty_source = 1, log_comment = '" + BatchWriter.markerOf(spec)
+        + "carry'";
   }
 }

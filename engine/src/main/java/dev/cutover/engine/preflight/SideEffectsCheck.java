@@ -46,8 +46,9 @@ final class SideEffectsCheck {
     }
     if (!open.isEmpty()) {
       return new Check("side effects", Status.FAIL, "These dependents react to writes: " + String.join(", ", open)
-          + ". The backfill writes only the target by REPLACE PARTITION, which fires no materialized view, but "
-          + "anything that reads these tables must not re-emit effects for replayed history.",
+          + ". The backfill fires no materialized view (where a view reads the target, it writes only by REPLACE "
+          + "PARTITION, which fires none), but anything that reads these tables must not re-emit effects for "
+          + "replayed history.",
           "Review each one, then acknowledge it by name among the reviewed dependents: " + found.stream()
               .filter(d -> !d.acknowledged()).map(Dependent::name).collect(Collectors.joining(", ")) + ".");
     }

@@ -159,6 +159,12 @@ public final class TargetTables {
     return names;
   }
 
+  /** Whether a materialized view or another dependent reads {@code table}: an INSERT into it would fire them. */
+  public boolean watched(Identifier table) {
+    return sql.queryLong("look for dependents of " + table, "SELECT count() FROM system.tables WHERE database = ? AND "
+        + "name = ? AND length(dependencies_table) > 0", spec.database().name(), table.name()) > 0;
+  }
+
   /** The partition ids of {@code table} that hold rows now (its active parts'). */
   public java.util.Set<String> heldPartitions(Identifier table) {
     return new java.util.HashSet<>(sql.query("read the partitions of " + table, "SELECT DISTINCT partition_id FROM "

@@ -69,6 +69,11 @@ public final class HourlyWorld {
     return h;
   }
 
+  /** Whether hour {@code h} holds rows (see {@link #busyHour}). */
+  public boolean busy(HourPartition h) {
+    return !empty(h);
+  }
+
   private boolean empty(HourPartition h) {
     return (h.epochSecond() / 3600) % 37 == 5 && !h.equals(first) && h.isBefore(liveEdge.plusHours(1 - FULL_LAST_HOURS));
   }

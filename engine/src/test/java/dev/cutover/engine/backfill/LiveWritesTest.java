@@ -1,0 +1,71 @@
+package dev.cutover.engine.backfill;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.TestEngine;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A run that yields to the live writer holds its next batch back while a statement writes v1, and only then. */
+class LiveWritesTest {
+
+  private HourlyWorld world;
+
+  @BeforeEach
+  void world() {
+    world = HourlyWorld.create(TestEngine.freshDatabase(LiveWritesTest.class), 1);
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  @Test
+  void aBatchWaitsWhileTheLiveWriterWritesV1AndNotForItsOwnStatements() throws Exception {
+    TableSpec spec = world.spec();
+    LiveWrites writes = new LiveWrites(world.sql, spec);
+    assertFalse(writes.holdBack(), "nothing writes v1");
+    try (Database other = Database.open(world.db.profile())) {
+      Sql live = new Sql(other.dataSource());
+      // The run's own statements carry its mark and are not the live writer's.
+      CompletableFuture<Void> own = slowInsert(live, "log_comment = '" + BatchWriter.markerOf(spec) + "run 1'");
+      waitUntilRunning();
+      assertFalse(writes.holdBack(), "the run's own statement does not hold it back");
+      own.get();
+      CompletableFuture<Void> writer = slowInsert(live, "log_comment = ''");
+      waitUntilRunning();
+      // The run asks every 50 ms while it holds back, as its dispatcher does.
+      while (!writer.isDone()) {
+        assertTrue(writes.holdBack(), "a statement writing v1 holds the next batch back");
+        Thread.sleep(50);
+      }
+      writer.get();
+      assertTrue(writes.holdBack(), "and the moment after it, for the writer's next statement");
+      Thread.sleep(LiveWrites.QUIET.toMillis() + 100);
+      assertFalse(writes.holdBack(), "then the batch goes");
+    }
+  }
+
+  private CompletableFuture<Void> slowInsert(Sql live, String comment) {
+    return CompletableFuture.runAsync(() -> live.execute("a slow write of v1", "INSERT INTO visits_v1 SELECT "
+        + "toDateTime('2026-01-01 00:00:00', 'UTC'), 'slow', 1, 1, 1 FROM numbers(8) WHERE sleepEachRow(0.1) = 0 "
+        + "SETTINGS max_block_size = 1, " + comment));
+  }
+
+  private void waitUntilRunning() throws InterruptedException {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (world.sql.queryLong("running", "SELECT count() FROM system.processes WHERE position(query, 'a slow') > 0 "
+        + "OR position(query, 'sleepEachRow(0.1)') > 0 AND query_kind = 'Insert'") == 0) {
+      assertTrue(System.nanoTime() < deadline, "the slow write started");
+      Thread.sleep(20);
+    }
+  }
+}
