@@ -264,8 +264,8 @@ class BadInputTest {
         new Case("a rule over a column that does not exist", () -> command("preflight", ruleSpec(
             "where: v1.duration_s != 0", "where: v1.duration_ms != 0")), ExitCodes.INPUT, () -> "In the spec, rule "
                 + "'duration_units' has where 'v1.duration_ms != 0'; expected an expression over v1's and v2's columns "
-                + "v1.clicks, v1.users, v1.duration_s, … (the server says: Identifier 'v1.duration_ms' cannot be resolved "
-                + "from subquery with name v1. Maybe you meant: ['v1.duration_s'])."),
+                + "v1.clicks, v1.users, v1.duration_s, … (the server says: Unknown expression or function identifier "
+                + "`v1.duration_ms`. Maybe you meant: ['v1.duration_s'])."),
         new Case("a reconciliation window that does not exist", () -> command("reconcile", spec, "--window",
             "sideways"), ExitCodes.INPUT, () -> "--window is 'sideways'; give all, overlap, history or range."));
 

@@ -260,7 +260,9 @@ public final class Rules {
   static String serverSays(QueryFailedException e, int offset) {
     String m = e.getMessage().replaceFirst("^Could not [^:]*: ", "").replaceFirst("^Code: \\d+\\. DB::Exception: ", "")
         .replaceAll(" (Fix the cause and run it again|This can pass; Cutover retries it)\\.$", "")
-        .replaceAll("\\s*In scope .*?(?=( Maybe you meant|\\s*\\([A-Z_]+\\)\\.?$|$))", "")
+        // The statement the server quotes is ours, not the operator's: whatever its case, it goes.
+        .replaceAll("(?i)\\s*in scope .*?(?=( Maybe you meant|\\s*\\([A-Z_]+\\)\\.?$|$))", "")
+        .replaceAll("(?<![.])\\s+Maybe you meant", ". Maybe you meant")
         .replaceAll("\\s*\\([A-Z_]+\\)\\.?$", "").replaceAll("[:.\\s]+$", "");
     var position = java.util.regex.Pattern.compile("failed at position (\\d+)").matcher(m);
     if (offset > 0 && position.find()) {
