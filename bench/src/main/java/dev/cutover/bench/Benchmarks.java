@@ -149,6 +149,10 @@ public final class Benchmarks {
 
   /** The plan through its preflight, with the demo's dependents acknowledged as an operator would. */
   private ClearedPlan cleared(Plan plan) {
+    return cleared(engine, plan);
+  }
+
+  static ClearedPlan cleared(Engine engine, Plan plan) {
     List<String> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
         .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
     var checked = engine.plans().preflight(plan, dependents);
@@ -166,17 +170,21 @@ public final class Benchmarks {
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
+  /** The corrected transform of {@code range} into {@code into}, one INSERT … SELECT a day, each with {@code settings}. */
+  static void computeByDay(BenchSql sql, TableSpec spec, HourRange range, String into, String settings) {
+    for (HourPartition day = range.from(); day.isBefore(range.to()); day = day.plusHours(24)) {
+      HourPartition next = day.plusHours(24).isBefore(range.to()) ? day.plusHours(24) : range.to();
+      Statement t = BenchProbes.transform(spec, day, next);
+      sql.execute("compute one day", t.prefixed("INSERT INTO " + into + " SELECT * FROM (").suffixed(")" + settings));
+    }
+  }
+
   /** Seconds to compute {@code range} one day per statement into a fresh, empty copy of v1's structure. */
   private double dayFloor(HourRange range) {
     sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor") + " SYNC");
     sql.execute("create floor", "CREATE TABLE " + q("pnl_floor") + " AS " + q(spec.liveTable().name()));
     long t0 = System.nanoTime();
-    for (HourPartition day = range.from(); day.isBefore(range.to()); day = day.plusHours(24)) {
-      HourPartition next = day.plusHours(24).isBefore(range.to()) ? day.plusHours(24) : range.to();
-      Statement t = BenchProbes.transform(spec, day, next);
-      sql.execute("floor, one day", t.prefixed("INSERT INTO " + q("pnl_floor") + " SELECT * FROM (")
-          .suffixed(") SETTINGS max_threads = " + THREADS));
-    }
+    computeByDay(sql, spec, range, q("pnl_floor"), " SETTINGS max_threads = " + THREADS);
     double took = seconds(t0);
     sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor") + " SYNC");
     return took;

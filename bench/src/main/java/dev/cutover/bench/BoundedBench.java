@@ -14,13 +14,10 @@ import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
-import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
-import dev.cutover.engine.api.Statement;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.testing.BenchProbes;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -102,11 +99,7 @@ final class BoundedBench {
     String full = spec.qualified(dev.cutover.engine.api.Identifier.of("pnl_full"));
     sql.execute("drop full", "DROP TABLE IF EXISTS " + full + " SYNC");
     sql.execute("create full", "CREATE TABLE " + full + " AS " + spec.qualified(spec.liveTable()));
-    for (HourPartition day = range.from(); day.isBefore(range.to()); day = day.plusHours(24)) {
-      HourPartition next = day.plusHours(24).isBefore(range.to()) ? day.plusHours(24) : range.to();
-      Statement t = BenchProbes.transform(spec, day, next);
-      sql.execute("recompute one day", t.prefixed("INSERT INTO " + full + " SELECT * FROM (").suffixed(")"));
-    }
+    Benchmarks.computeByDay(sql, spec, range, full, "");
     String sums = "SELECT toStartOfHour(hour) AS h, count() AS n, sum(cityHash64(hour, book, instrument, currency, "
         + "quantity, notional_usd, fees_usd, pnl_usd, trade_count)) AS c FROM %s WHERE hour >= toDateTime(?, 'UTC') "
         + "AND hour < toDateTime(?, 'UTC') GROUP BY h";
@@ -128,11 +121,7 @@ final class BoundedBench {
   }
 
   private ClearedPlan cleared(Plan plan) {
-    List<String> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
-        .map(PreflightReport.Dependent::name).toList();
-    var checked = engine.plans().preflight(plan, dependents);
-    return checked.cleared().orElseThrow(() -> new IllegalStateException("the preflight failed: "
-        + checked.report().failures()));
+    return Benchmarks.cleared(engine, plan);
   }
 
   private static void check(RunRecord run) {

@@ -16,7 +16,6 @@ import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TargetTables;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +31,7 @@ import java.util.function.Consumer;
  * continues where the last one stopped.
  *
  * <p>Its parts: {@link RunLifecycle} (where it stands), {@link StateRecorder} (the record of that),
- * {@link Throttle} and {@link LiveLag} (how fast it may go), {@link BatchRetry} with {@link
+ * {@link Throttle} and {@link Pacing} (how fast it may go), {@link BatchRetry} with {@link
  * ServerOutage} (what a failure costs), {@link StagingPool}, {@link RunProgress} and {@link
  * Heartbeat}.
  */
@@ -50,7 +49,7 @@ public final class BackfillRun implements RunHandle {
   private final StateRecorder recorder;
   private final Throttle throttle;
   private final LiveLag liveLag;
-  private final LiveWrites liveWrites;
+  private final Pacing pacing;
   private final BatchRetry retry;
   private final StagingPool staging;
   private final RunProgress progress;
@@ -74,10 +73,10 @@ public final class BackfillRun implements RunHandle {
     this.recorder = new StateRecorder(store, listener, run);
     this.throttle = new Throttle(settings);
     this.liveLag = new LiveLag(sql, spec);
-    this.liveWrites = new LiveWrites(sql, spec);
     this.retry = new BatchRetry(new ServerOutage(sql), throttle::settings, lifecycle::cancelled);
     this.staging = new StagingPool(new TargetTables(sql, spec), run.id());
     this.progress = new RunProgress(run.id(), this.hours.size(), listener);
+    this.pacing = new Pacing(lifecycle, retry, throttle, progress, liveLag, new LiveWrites(sql, spec), this::report);
   }
 
   void start() {
@@ -149,29 +148,15 @@ public final class BackfillRun implements RunHandle {
 
   private void dispatch() {
     try {
-      var done = store.hours().ledger(id());
-      List<HourPartition> pending = hours.stream().filter(h -> {
-        LedgerEntry e = done.get(h);
-        return e == null || !e.complete();
-      }).toList();
+      List<HourPartition> pending = notDone(hours);
       progress.alreadyDone(hours.size() - pending.size());
       TargetTables tables = new TargetTables(sql, spec);
       List<Identifier> columns = tables.insertableColumns(spec.targetTable());
       BatchWriter writer = new BatchWriter(sql, spec, columns, throttle.settings(), boundary, id());
-      // This run holds the target's repair: a backfill statement still running on the server belongs to a
-      // process that is gone (killed, or its connection lost). Stopped first, it cannot add rows to an hour
-      // this run writes; only then does what the target holds tell which hours it has never held.
-      // Where the server will not stop them (a user without the right), every hour goes through staging; so it
-      // does where a view reads the target: an INSERT would fire it with history, a REPLACE PARTITION fires nothing.
-      java.util.function.Predicate<HourPartition> neverHeld = h -> false;
-      if (!tables.watched(spec.targetTable()) && writer.stopStatements(BatchWriter.markerOf(spec))) {
-        java.util.Set<String> held = tables.heldPartitions(spec.targetTable());
-        neverHeld = h -> !held.contains(h.partitionId());
-      }
       BatchTask.Context context = new BatchTask.Context(id(), store, writer, new Carrier(sql, spec, columns, boundary),
-          staging, retry, progress, listener, this::report, lifecycle::fail, neverHeld);
+          staging, retry, progress, listener, this::report, lifecycle::fail, writer.neverHeld(tables));
       if (pending.stream().anyMatch(h -> !computes(h))) {
-        new TargetTables(sql, spec).cannotCarry().ifPresent(why -> {
+        tables.cannotCarry().ifPresent(why -> {
           throw new InvalidInputException("affected", why);
         });
       }
@@ -179,15 +164,11 @@ public final class BackfillRun implements RunHandle {
         // The target was created holding the carried hours: their ledger lines, from one read of v2.
         List<HourPartition> adopted = pending.stream().filter(h -> !computes(h)).toList();
         new BatchTask(context, adopted, true, () -> { }).adopt();
-        var recorded = store.hours().ledger(id());
-        pending = pending.stream().filter(h -> {
-          LedgerEntry e = recorded.get(h);
-          return e == null || !e.complete();
-        }).toList();
+        pending = notDone(pending);
       }
       Phaser inFlight = new Phaser(1);
       for (List<HourPartition> batch : Batches.inOrder(pending, this::computes, throttle.settings().batchHours())) {
-        if (!awaitTurn()) {
+        if (!pacing.awaitTurn()) {
           break;
         }
         throttle.acquire();
@@ -225,44 +206,13 @@ public final class BackfillRun implements RunHandle {
     finish();
   }
 
-  /**
-   * Waits while paused, while the server gives no answer, throttled by rows per second, or held back
-   * by the live writer's lag. False when the run stops instead.
-   */
-  private boolean awaitTurn() throws InterruptedException {
-    while (true) {
-      if (lifecycle.stopping()) {
-        return false;
-      }
-      if (retry.outageOngoing()) {
-        Thread.sleep(200);
-        continue;
-      }
-      if (lifecycle.paused()) {
-        lifecycle.awaitNotPaused(Duration.ofSeconds(1));
-        continue;
-      }
-      Optional<Duration> rowsWait = throttle.rowsWait(progress.rowsWritten(), progress.startedAt());
-      if (rowsWait.isPresent()) {
-        Thread.sleep(rowsWait.get());
-        continue;
-      }
-      Duration maxLag = throttle.settings().maxLiveLag();
-      if (!maxLag.isZero() && liveWrites.holdBack()) {
-        Thread.sleep(50);
-        continue;
-      }
-      if (!maxLag.isZero()) {
-        Duration lag = liveLag.current();
-        if (lag.compareTo(maxLag) > 0) {
-          report("the live writer lags " + minutes(lag) + ", more than the limit of " + minutes(maxLag)
-              + "; waiting for it to catch up");
-          Thread.sleep(1000);
-          continue;
-        }
-      }
-      return true;
-    }
+  /** Those of {@code of} that this run's ledger does not hold as done. */
+  private List<HourPartition> notDone(List<HourPartition> of) {
+    var done = store.hours().ledger(id());
+    return of.stream().filter(h -> {
+      LedgerEntry e = done.get(h);
+      return e == null || !e.complete();
+    }).toList();
   }
 
   /** Whether the run recomputes {@code hour}; otherwise it carries it from v1. */
@@ -311,9 +261,5 @@ public final class BackfillRun implements RunHandle {
   private void report(String waiting) {
     RunState state = result.isDone() ? record().state() : lifecycle.paused() ? RunState.PAUSED : RunState.RUNNING;
     progress.report(state, liveLag.last(), waiting);
-  }
-
-  private static String minutes(Duration d) {
-    return d.toMinutes() + " min";
   }
 }

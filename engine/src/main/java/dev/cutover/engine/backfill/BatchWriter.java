@@ -11,8 +11,10 @@ import dev.cutover.engine.tables.Transform;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -148,6 +150,22 @@ final class BatchWriter {
     } catch (QueryFailedException refused) {
       return false; // the server will not: then nothing is written straight into the target
     }
+  }
+
+  /**
+   * The hours this run may write straight into the target: those it has never held, once every backfill
+   * statement of the target still running on the server is stopped. This run holds the target's repair,
+   * so such a statement belongs to a process that is gone (killed, or its connection lost); stopped first,
+   * it cannot add rows to an hour this run writes, and only then does what the target holds tell which
+   * hours it has never held. None where the server will not stop them (a user without the right), nor
+   * where a view reads the target: an INSERT would fire it with history, a REPLACE PARTITION fires nothing.
+   */
+  Predicate<HourPartition> neverHeld(TargetTables tables) {
+    if (tables.watched(spec.targetTable()) || !stopStatements(markerOf(spec))) {
+      return h -> false;
+    }
+    Set<String> held = tables.heldPartitions(spec.targetTable());
+    return h -> !held.contains(h.partitionId());
   }
 
   /**
