@@ -247,16 +247,18 @@ final class KeyLists {
     long limit = r.counts().keySet().stream().mapToLong(this::unexpectedCounted).sum();
     if (kept >= total) {
       return csv.map(name -> new Sentence(showing + "the whole list is in ", name, "."))
-          .orElseGet(() -> new Sentence(showing + "cutover reconcile --export csv FILE writes the whole list.", "",
+          .orElseGet(() -> new Sentence(showing + "an export of this reconciliation as CSV writes the whole list.", "",
               ""));
     }
+    String keepAll = "a reconciliation that keeps at least " + Words.count(limit) + " keys, exported again, lists "
+        + "every one.";
     if (kept == 0) {
       return new Sentence(showing + "the reconciliation kept none of them (it keeps at most as many keys as it is "
-          + "asked for); cutover reconcile --keys " + limit + " --export html FILE keeps every one.", "", "");
+          + "asked for); " + keepAll, "", "");
     }
     return csv.map(name -> new Sentence(showing + "the reconciliation kept " + Words.count(kept) + " of them, all in ",
-            name, "; cutover reconcile --keys " + limit + " --export html FILE keeps every one."))
-        .orElseGet(() -> new Sentence(showing + "the reconciliation kept " + Words.count(kept) + " of them; cutover "
-            + "reconcile --keys " + limit + " --export csv FILE writes the whole list.", "", ""));
+            name, "; " + keepAll))
+        .orElseGet(() -> new Sentence(showing + "the reconciliation kept " + Words.count(kept) + " of them; an export "
+            + "of this reconciliation as CSV writes them all, and " + keepAll, "", ""));
   }
 }

@@ -165,19 +165,20 @@ class ReportTest {
   }
 
   @Test
-  void aReconciliationThatKeptFewerKeysSaysSoAndThePageAloneNamesTheCommand(@TempDir Path dir) throws IOException {
+  void aReconciliationThatKeptFewerKeysSaysSoAndHowToListEveryOne(@TempDir Path dir) throws IOException {
     Reconciliation kept = world.reconcile(400);
     assertTrue(kept.keysTruncated());
     Document written = Jsoup.parse(ReportExport.write(kept, columns, dir.resolve("kept.html")).html());
     assertEquals("Showing " + KeyLists.SHOWN + " of " + unexpectedInIncident() + " unexpected keys; the reconciliation "
-        + "kept 400 of them, all in kept.csv; cutover reconcile --keys " + (unexpectedInIncident() + FeeWorld.BOOKS)
-        + " --export html FILE keeps every one.", written.selectFirst("section#unexpected p.cut").text());
+        + "kept 400 of them, all in kept.csv; a reconciliation that keeps at least "
+        + String.format(java.util.Locale.ROOT, "%,d", unexpectedInIncident() + FeeWorld.BOOKS)
+        + " keys, exported again, lists every one.", written.selectFirst("section#unexpected p.cut").text());
     assertTrue(written.selectFirst("section#acknowledged p.cut").text().startsWith("Showing 0 of " + FeeWorld.BOOKS
         + " acknowledged keys; the reconciliation kept none of them"), "the incident's keys filled the limit first");
 
     Document alone = Jsoup.parse(ReportExport.html(report));
-    assertEquals("Showing " + KeyLists.SHOWN + " of " + unexpectedInIncident() + " unexpected keys; cutover reconcile "
-        + "--export csv FILE writes the whole list.", alone.selectFirst("section#unexpected p.cut").text());
+    assertEquals("Showing " + KeyLists.SHOWN + " of " + unexpectedInIncident() + " unexpected keys; an export of this "
+        + "reconciliation as CSV writes the whole list.", alone.selectFirst("section#unexpected p.cut").text());
     assertEquals(List.of("key 1"), alone.selectFirst("section#unexpected table.keys").select("thead th.key")
         .eachText(), "without the spec, key columns are numbered");
     assertTrue(alone.select("section#unexpected td.delta").eachText().contains("-18.56"),
