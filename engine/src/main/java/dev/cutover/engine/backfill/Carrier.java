@@ -4,6 +4,8 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.HourFilter;
+import dev.cutover.engine.tables.SameFiles;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +14,10 @@ import java.util.stream.Collectors;
 /**
  * Carries hours a bounded bug did not touch from v1 into v2 unchanged: one {@code ALTER TABLE v2
  * REPLACE PARTITION … FROM v1} per batch, which hard-links v1's parts instead of recomputing them, so
- * months cost seconds. Each carried hour is then checksummed in v2; that checksum is what v1 held at
- * the moment of the carry, and the reconciliation and the cutover gate hold v1 to it: a late write to
- * v1 after the carry shows as a carried hour whose v1 no longer matches.
+ * months cost seconds. Each carried hour is then recorded as v2 holds it: the fingerprint of the
+ * files it shares with v1, read from the parts' metadata. The reconciliation and the cutover gate
+ * hold v1 and v2 to being the same: a late write to v1 after the carry shows as a carried hour whose
+ * v1 no longer matches.
  *
  * <p>An hour v1 does not hold empties v2's partition on purpose, as a computed hour with no rows does.
  */
@@ -43,7 +46,7 @@ final class Carrier {
     HourPartition end = hours.getLast().plusHours(1);
     sql.execute("carry hours " + first + " to " + end + " from " + spec.liveTable(), carryStatement(spec, hours));
     // Only the backfill writes v2 below the boundary, so what v2 holds now is what v1 held at the carry.
-    return held(hours, first, end);
+    return held(hours);
   }
 
   /**
@@ -59,18 +62,28 @@ final class Carrier {
     if (!first.isBefore(boundary) || boundary.isBefore(end)) {
       throw new IllegalStateException("refusing to adopt hours up to " + end + ": the boundary is " + boundary);
     }
-    return held(hours, first, end);
+    return held(hours);
   }
 
-  /** Rows and checksum of each of {@code hours} as v2 holds them, read once over {@code [first, end)}. */
-  private List<BatchWriter.HourOutput> held(List<HourPartition> hours, HourPartition first, HourPartition end) {
-    String window = " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND "
-        + spec.timeColumn().quoted() + " < toDateTime(?, 'UTC')";
+  /**
+   * Rows and checksum of each of {@code hours} as v2 holds them. An hour v2 holds in v1's very files
+   * (as a carry leaves it) is recorded from the parts' metadata, its checksum the files' fingerprint
+   * ({@link SameFiles}): no row is read, so months cost what their metadata does. Any other hour (v1
+   * written or merged in the instant since the carry, a lightweight delete) is read, in one statement.
+   */
+  private List<BatchWriter.HourOutput> held(List<HourPartition> hours) {
     Map<HourPartition, BatchWriter.HourOutput> outputs = new HashMap<>();
-    sql.query("checksum the carried hours", BatchWriter.checksumQuery(spec.qualified(spec.targetTable()), window,
-            columns, spec.timeColumn()),
-        rs -> new BatchWriter.HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
-        first.epochSecond(), end.epochSecond()).forEach(o -> outputs.put(o.hour(), o));
+    new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), hours)
+        .forEach((h, same) -> outputs.put(h, new BatchWriter.HourOutput(h, same.rows(), same.fingerprint())));
+    List<HourPartition> read = hours.stream().filter(h -> !outputs.containsKey(h)).sorted().toList();
+    if (!read.isEmpty()) {
+      List<Object> values = new java.util.ArrayList<>();
+      String window = " WHERE " + HourFilter.of(spec.timeColumn(), read, values);
+      sql.query("checksum the carried hours", BatchWriter.checksumQuery(spec.qualified(spec.targetTable()), window,
+              columns, spec.timeColumn()),
+          rs -> new BatchWriter.HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
+          values.toArray()).forEach(o -> outputs.put(o.hour(), o));
+    }
     return hours.stream().map(h -> outputs.getOrDefault(h, new BatchWriter.HourOutput(h, 0, 0))).toList();
   }
 

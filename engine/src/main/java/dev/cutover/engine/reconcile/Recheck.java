@@ -84,7 +84,9 @@ public final class Recheck {
   public Result against(Repair repair, ReportSummary verdict, HourRange window,
       Optional<HourPartition> v2Edge) {
     HourPartition boundary = repair.boundary().orElseThrow();
-    Map<HourPartition, HourSums.Hour> now = new HourSums(sql, spec).of(window);
+    var ledger = state.hours().repairLedger(repair.id());
+    // A carried hour still in v1's files is proven from the parts' metadata, as the verdict proved it.
+    Map<HourPartition, HourSums.Hour> now = new HourSums(sql, spec).of(window, Coverage.carried(ledger));
     TreeMap<HourPartition, ReportStore.StoredHour> then = reports.hours(verdict.id());
     TreeSet<HourPartition> all = new TreeSet<>(now.keySet());
     then.keySet().stream().filter(window::contains).forEach(all::add);
@@ -103,7 +105,6 @@ public final class Recheck {
       }
     }
     // A carried hour is proven by checksum alone: the coverage proof holds it and v1 to what was carried.
-    var ledger = state.hours().repairLedger(repair.id());
     var carried = Reconciler.carriedHours(ledger, window, boundary);
     List<HourPartition> differing = changed.stream().filter(h -> !now.getOrDefault(h, none).identical()
         && !carried.contains(h)).toList();

@@ -66,19 +66,28 @@ public final class Coverage {
           if (d.rowsV2() > 0) {
             below.add(h);
           }
+        } else if (entry.carried()) {
+          // A carry copies v1's files: what must hold is that v2 still has the carried rows and that v1 and v2
+          // are the same now (by their files, or row by row where a merge or a write changed them).
+          carried.add(h);
+          if (entry.rows() != d.rowsV2()) {
+            issues.add(new CoverageIssue(h, "owner", "v2 holds " + d.rowsV2() + " rows but the carry from v1 wrote "
+                + entry.rows() + ": something else wrote this hour after the backfill"));
+            if (d.rowsV2() > 0) {
+              below.add(h);
+            }
+          } else if (!d.identical()) {
+            issues.add(new CoverageIssue(h, "gap", "v1 changed after this hour was carried from it at " + entry.at()
+                + " (v1 now holds " + d.rowsV1() + " rows, the carried copy " + entry.rows() + (d.rowsV1() == entry.rows()
+                ? " with other values" : "") + "): a late write to v1 that v2 lacks; run the backfill again with the "
+                + "same affected window to carry it again"));
+          }
         } else if (entry.rows() != d.rowsV2() || (d.rowsV2() > 0 && entry.checksum() != d.checksumV2())) {
           issues.add(new CoverageIssue(h, "owner", "v2 holds " + d.rowsV2() + " rows but the backfill wrote "
               + entry.rows() + (entry.rows() == d.rowsV2() ? " with another checksum" : "") + ": something else wrote "
               + "this hour after the backfill"));
           if (d.rowsV2() > 0) {
             below.add(h);
-          }
-        } else if (entry.carried()) {
-          carried.add(h);
-          if (entry.rows() != d.rowsV1() || (d.rowsV1() > 0 && entry.checksum() != d.checksumV1())) {
-            issues.add(new CoverageIssue(h, "gap", "v1 changed after this hour was carried from it at " + entry.at()
-                + " (v1 now holds " + d.rowsV1() + " rows, the carried copy " + entry.rows() + "): a late write to v1 "
-                + "that v2 lacks; run the backfill again with the same affected window to carry it again"));
           }
         }
       } else {
@@ -103,5 +112,11 @@ public final class Coverage {
     long liveHours = edge.filter(e -> !e.isBefore(boundary))
         .map(e -> java.time.Duration.between(boundary.start(), e.end()).toHours()).orElse(0L);
     return new Result(issues, new LiveWriter(boundary, start, liveHours, below, backfilledFrom, missed), carried);
+  }
+
+  /** The hours the ledger records as carried from v1: those whose sums may be proven by their files. */
+  public static java.util.Set<HourPartition> carried(Map<HourPartition, LedgerEntry> ledger) {
+    return ledger.values().stream().filter(LedgerEntry::carried).map(LedgerEntry::hour)
+        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
   }
 }

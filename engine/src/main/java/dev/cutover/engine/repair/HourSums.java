@@ -5,15 +5,20 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.HourFilter;
+import dev.cutover.engine.tables.SameFiles;
 import dev.cutover.engine.tables.TargetTables;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Rows and an order-independent checksum per hour of v1 and v2, in one scan of each: what the
  * coverage proof and the gate compare with the ledger and with a stored reconciliation. The
- * checksum is the one the backfill records in the ledger.
+ * checksum is the one the backfill records in the ledger; for an hour carried from v1 and still in
+ * the same files in both, it is the files' fingerprint, as the ledger records it for a carry.
  */
 public final class HourSums {
 
@@ -32,23 +37,45 @@ public final class HourSums {
     this.spec = spec;
   }
 
-  /** Hours of {@code range} that either version holds. */
+  /** Hours of {@code range} that either version holds, every one read row by row. */
   public Map<HourPartition, Hour> of(HourRange range) {
-    List<Identifier> columns = new TargetTables(sql, spec).insertableColumns(spec.liveTable());
-    String time = spec.timeColumn().quoted();
-    String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, count() AS n, reinterpretAsInt64(sum("
-        + "cityHash64(" + TargetTables.columnList(columns) + "))) AS c FROM %s WHERE " + time + " >= toDateTime(?, "
-        + "'UTC') AND " + time + " < toDateTime(?, 'UTC') GROUP BY h";
+    return of(range, Set.of());
+  }
+
+  /**
+   * Hours of {@code range} that either version holds. Of the {@code carried} hours, those v1 and v2
+   * hold in the same files are proven from the parts' metadata, with their file fingerprint as the
+   * checksum of both sides (see {@link SameFiles}); every other hour is read row by row.
+   */
+  public Map<HourPartition, Hour> of(HourRange range, Set<HourPartition> carried) {
     boolean v2 = new TargetTables(sql, spec).exists(spec.targetTable());
-    String right = v2 ? side.formatted(spec.qualified(spec.targetTable()))
-        : "SELECT toUInt32(0) AS h, toUInt64(0) AS n, toInt64(0) AS c WHERE 0 AND ? > 0 AND ? > 0";
+    Map<HourPartition, SameFiles.Hour> same = v2 && !carried.isEmpty() ? new SameFiles(sql, spec).of(
+        spec.liveTable(), spec.targetTable(), carried.stream().filter(range::contains).toList()) : Map.of();
+    List<HourPartition> read = range.list().stream().filter(h -> !same.containsKey(h)).toList();
     Map<HourPartition, Hour> out = new TreeMap<>();
-    sql.query("checksum " + spec.liveTable() + " and " + spec.targetTable() + " hour by hour", "SELECT if(a.h = 0, "
-            + "b.h, a.h) AS hh, a.n, a.c, b.n, b.c FROM (" + side.formatted(spec.qualified(spec.liveTable())) + ") AS a "
-            + "FULL OUTER JOIN (" + right + ") AS b ON a.h = b.h ORDER BY hh",
-        rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), new Hour(rs.getLong(2), rs.getLong(3), rs.getLong(4),
-            rs.getLong(5))),
-        range.from().epochSecond(), range.to().epochSecond(), range.from().epochSecond(), range.to().epochSecond());
+    if (!read.isEmpty()) {
+      List<Identifier> columns = new TargetTables(sql, spec).insertableColumns(spec.liveTable());
+      String time = spec.timeColumn().quoted();
+      List<Object> values = new ArrayList<>();
+      String where = HourFilter.of(spec.timeColumn(), read, values);
+      String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, count() AS n, reinterpretAsInt64(sum("
+          + "cityHash64(" + TargetTables.columnList(columns) + "))) AS c FROM %s WHERE " + where + " GROUP BY h";
+      List<Object> both = new ArrayList<>(values);
+      String right;
+      if (v2) {
+        right = side.formatted(spec.qualified(spec.targetTable()));
+        both.addAll(values);
+      } else {
+        right = "SELECT toUInt32(0) AS h, toUInt64(0) AS n, toInt64(0) AS c WHERE 0";
+      }
+      sql.query("checksum " + spec.liveTable() + " and " + spec.targetTable() + " hour by hour", "SELECT if(a.h = 0, "
+              + "b.h, a.h) AS hh, a.n, a.c, b.n, b.c FROM (" + side.formatted(spec.qualified(spec.liveTable()))
+              + ") AS a FULL OUTER JOIN (" + right + ") AS b ON a.h = b.h ORDER BY hh",
+          rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), new Hour(rs.getLong(2), rs.getLong(3),
+              rs.getLong(4), rs.getLong(5))),
+          both.toArray());
+    }
+    same.forEach((h, s) -> out.put(h, new Hour(s.rows(), s.fingerprint(), s.rows(), s.fingerprint())));
     return out;
   }
 }

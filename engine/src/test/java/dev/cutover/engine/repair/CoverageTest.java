@@ -115,8 +115,24 @@ class CoverageTest {
     assertEquals(List.of(kept, late, grewInV1), r.carried());
     assertEquals(List.of(late + " gap", grewInV1 + " gap"), kinds(r));
     assertEquals("v1 changed after this hour was carried from it at " + AT + " (v1 now holds 10 rows, the carried "
-        + "copy 10): a late write to v1 that v2 lacks; run the backfill again with the same affected window to "
-        + "carry it again", r.issues().getFirst().detail());
+        + "copy 10 with other values): a late write to v1 that v2 lacks; run the backfill again with the same affected "
+        + "window to carry it again", r.issues().getFirst().detail());
+  }
+
+  @Test
+  void aCarriedHourMergedSinceIsStillProvenAndOneSomethingElseWroteIsNamed() {
+    HourPartition merged = FIRST.plusHours(1);
+    HourPartition overwritten = FIRST.plusHours(2);
+    for (HourPartition h : List.of(merged, overwritten)) {
+      ledger.put(h, entry(h, LedgerEntry.State.CARRIED, 10, 42));
+    }
+    // The ledger holds the files' fingerprint at the carry; after a merge both versions read alike row by row.
+    sums.put(merged, new HourSums.Hour(10, 777, 10, 777));
+    sums.put(overwritten, new HourSums.Hour(10, 42, 7, 5));
+    Coverage.Result r = proof();
+    assertEquals(List.of(overwritten + " owner"), kinds(r));
+    assertEquals("v2 holds 7 rows but the carry from v1 wrote 10: something else wrote this hour after the backfill",
+        r.issues().getFirst().detail());
   }
 
   @Test
