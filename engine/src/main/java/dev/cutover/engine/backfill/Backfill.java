@@ -48,10 +48,10 @@ public final class Backfill {
     Repair held = repairs.beginBackfill(plan, runId);
     try {
       TargetTables tables = new TargetTables(sql, spec);
-      // A bounded repair's fresh target starts as v1's carried hours, linked in one statement.
+      // A bounded repair's fresh target starts as v1's carried hours, linked from v1 as the throttle allows.
       boolean cloned = plan.affected().isPresent() && !plan.carried().isEmpty() && tables.createTargetCarrying(runId,
           plan.carried().stream().map(dev.cutover.engine.api.HourPartition::partitionId)
-              .collect(java.util.stream.Collectors.toSet()));
+              .collect(java.util.stream.Collectors.toSet()), plan.settings().concurrency());
       boolean created = cloned || tables.createTargetIfAbsent();
       Instant now = Instant.now();
       RunRecord run = new RunRecord(runId, held.id(), spec.name(), spec.sha256(), TableNames.target(spec), plan.range(),
@@ -59,8 +59,8 @@ public final class Backfill {
           ProcessHandle.current().pid(), Operator.toolVersion(), now, now, RunState.RUNNING, "started");
       store.saveRun(run);
       if (cloned) {
-        store.audit(runId, "create-target", "created " + TableNames.target(spec) + " as a clone of " + spec.liveTable()
-            + " holding its " + plan.carried().size() + " carried hours");
+        store.audit(runId, "create-target", "created " + TableNames.target(spec) + " holding the " + plan.carried().size()
+            + " carried hours of " + spec.liveTable() + ", linked from its parts");
       } else if (created) {
         store.audit(runId, "create-target", "created " + TableNames.target(spec) + " with the structure of " + spec.liveTable());
       }

@@ -73,9 +73,9 @@ final class Carrier {
    */
   private List<BatchWriter.HourOutput> held(List<HourPartition> hours) {
     Map<HourPartition, BatchWriter.HourOutput> outputs = new HashMap<>();
-    new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), hours)
-        .forEach((h, same) -> outputs.put(h, new BatchWriter.HourOutput(h, same.rows(), same.fingerprint())));
-    List<HourPartition> read = hours.stream().filter(h -> !outputs.containsKey(h)).sorted().toList();
+    SameFiles.Proof proof = new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), hours);
+    proof.same().forEach((h, same) -> outputs.put(h, new BatchWriter.HourOutput(h, same.rows(), same.fingerprint())));
+    List<HourPartition> read = proof.unproven();
     if (!read.isEmpty()) {
       List<Object> values = new java.util.ArrayList<>();
       String window = " WHERE " + HourFilter.of(spec.timeColumn(), read, values);

@@ -241,9 +241,10 @@ public final class Planner {
     if (cloned) {
       // A bounded repair's fresh target starts as v1's carried hours (TargetTables.createTargetCarrying).
       String scratch = spec.qualified(TableNames.of(spec).staging("RUN", 0));
-      out.add("CREATE TABLE " + scratch + " CLONE AS " + spec.qualified(spec.liveTable()));
-      out.add("ALTER TABLE " + scratch + " DROP PARTITION ID '…', … (every partition but the " + carried.size()
-          + " carried hours)");
+      out.add("CREATE TABLE " + scratch + " AS " + spec.qualified(spec.liveTable()));
+      out.add("ALTER TABLE " + scratch + " ATTACH PARTITION ID '…' FROM " + spec.qualified(spec.liveTable())
+          + ", … (the " + carried.size() + " carried hours v1 holds, at most " + TargetTables.ATTACH_PER_STATEMENT
+          + " to a statement, " + settings.concurrency() + " statement(s) at once)");
       out.add("RENAME TABLE " + scratch + " TO " + spec.qualified(spec.targetTable()));
     } else if (!tables.exists(spec.targetTable())) {
       out.add("CREATE TABLE " + spec.qualified(spec.targetTable()) + " AS " + spec.qualified(spec.liveTable()));

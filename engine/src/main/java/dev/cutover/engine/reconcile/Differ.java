@@ -10,7 +10,6 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
-import dev.cutover.engine.tables.HourFilter;
 import dev.cutover.engine.tables.SameFiles;
 import dev.cutover.engine.tables.TargetTables;
 import java.util.ArrayList;
@@ -93,8 +92,12 @@ public final class Differ {
     if (same.isEmpty()) {
       return List.of();
     }
-    List<Object> values = new ArrayList<>();
-    String where = HourFilter.of(spec.timeColumn(), same.keySet().stream().sorted().toList(), values);
+    // One range over all of them: a list of thousands of hours costs more per row than the few hours between.
+    HourPartition first = same.keySet().stream().min(HourPartition::compareTo).orElseThrow();
+    HourPartition last = same.keySet().stream().max(HourPartition::compareTo).orElseThrow();
+    String time = spec.timeColumn().quoted();
+    String where = time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC')";
+    List<Object> values = List.of(first.epochSecond(), last.plusHours(1).epochSecond());
     List<String> totals = new ArrayList<>();
     for (int i = 0; i < spec.measures().size(); i++) {
       totals.add("toFloat64(sum(" + spec.measures().get(i).quoted() + ")) AS _cutover_total_" + i);

@@ -263,11 +263,9 @@ public final class Reconciler {
     if (carried.isEmpty()) {
       return List.of();
     }
-    Map<HourPartition, SameFiles.Hour> same = new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(),
-        carried);
-    List<Diff.HourDiff> out = new ArrayList<>(differ.sameFiles(spec.liveTable(), same));
-    out.addAll(differ.hours(spec.liveTable(), spec.targetTable(), carried.stream()
-        .filter(h -> !same.containsKey(h)).sorted().toList()));
+    SameFiles.Proof proof = new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), carried);
+    List<Diff.HourDiff> out = new ArrayList<>(differ.sameFiles(spec.liveTable(), proof.same()));
+    out.addAll(differ.hours(spec.liveTable(), spec.targetTable(), proof.unproven()));
     return out;
   }
 

@@ -49,9 +49,15 @@ public final class HourSums {
    */
   public Map<HourPartition, Hour> of(HourRange range, Set<HourPartition> carried) {
     boolean v2 = new TargetTables(sql, spec).exists(spec.targetTable());
-    Map<HourPartition, SameFiles.Hour> same = v2 && !carried.isEmpty() ? new SameFiles(sql, spec).of(
-        spec.liveTable(), spec.targetTable(), carried.stream().filter(range::contains).toList()) : Map.of();
-    List<HourPartition> read = range.list().stream().filter(h -> !same.containsKey(h)).toList();
+    List<HourPartition> carriedHere = carried.stream().filter(range::contains).toList();
+    SameFiles.Proof proof = v2 && !carriedHere.isEmpty()
+        ? new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), carriedHere)
+        : new SameFiles.Proof(Map.of(), carriedHere);
+    Map<HourPartition, SameFiles.Hour> same = proof.same();
+    // A carried hour neither version holds is empty in both: nothing to read there.
+    Set<HourPartition> skip = new java.util.HashSet<>(carriedHere);
+    proof.unproven().forEach(skip::remove);
+    List<HourPartition> read = range.list().stream().filter(h -> !skip.contains(h)).toList();
     Map<HourPartition, Hour> out = new TreeMap<>();
     if (!read.isEmpty()) {
       List<Identifier> columns = new TargetTables(sql, spec).insertableColumns(spec.liveTable());

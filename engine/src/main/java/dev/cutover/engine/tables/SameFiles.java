@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * The hours two tables hold in the very same files: what a carry makes of an hour ({@code REPLACE
- * PARTITION … FROM} and {@code CLONE AS} hard-link v1's parts into v2), proven from the server's
+ * PARTITION … FROM} and {@code ATTACH PARTITION … FROM} hard-link v1's parts into v2), proven from the server's
  * metadata without reading a row. Two tables whose active parts of an hour have the same multiset of
  * {@code hash_of_all_files} hold the same rows in that hour, provided that the files are read the
  * same way in both: the tables' columns (names, types, defaults) are the same, neither has a
@@ -41,31 +41,56 @@ public final class SameFiles {
     this.spec = spec;
   }
 
-  /** Of {@code hours}, those that {@code a} and {@code b} hold in the same files; none if the tables differ. */
-  public Map<HourPartition, Hour> of(Identifier a, Identifier b, Collection<HourPartition> hours) {
+  /**
+   * What the metadata proves of some hours of two tables.
+   *
+   * @param same the hours both hold in the same files
+   * @param unproven the other hours that either table holds parts of: those must be read; an hour
+   *     neither holds is in neither list (both are empty there)
+   */
+  public record Proof(Map<HourPartition, Hour> same, List<HourPartition> unproven) {
+    public Proof {
+      same = Map.copyOf(same);
+      unproven = List.copyOf(unproven);
+    }
+  }
+
+  /** What the parts of {@code a} and {@code b} prove of {@code hours}: every hour unproven if the tables differ. */
+  public Proof of(Identifier a, Identifier b, Collection<HourPartition> hours) {
+    List<HourPartition> sorted = hours.stream().sorted().distinct().toList();
     if (hours.isEmpty() || !readAlike(a, b)) {
-      return Map.of();
+      return new Proof(Map.of(), sorted);
     }
     String db = spec.database().name();
     Map<String, Hour> byPartition = new HashMap<>();
+    java.util.Set<String> held = new java.util.HashSet<>();
     // A patch part of an hour is listed under 'patch-<hash>-<partition>': it counts against that hour.
     sql.query("compare the files of " + a + " and " + b + " hour by hour", "SELECT replaceRegexpOne(partition_id, "
             + "'^patch-[0-9a-f]+-', '') AS p, sumIf(rows, table = ?) AS rows_a, sumIf(rows, table = ?) AS rows_b, "
             + "arraySort(groupArrayIf(hash_of_all_files, table = ?)) = arraySort(groupArrayIf(hash_of_all_files, "
             + "table = ?)) AND max(has_lightweight_delete) = 0 AND countIf(startsWith(partition_id, 'patch-')) = 0 "
-            + "AS same, reinterpretAsInt64(cityHash64(arrayStringConcat(arraySort(groupArrayIf(hash_of_all_files, "
-            + "table = ?)), ','))) AS fingerprint FROM system.parts WHERE database = ? AND table IN (?, ?) AND active "
-            + "GROUP BY p HAVING same AND rows_a = rows_b",
-        rs -> byPartition.put(rs.getString(1), new Hour(rs.getLong(2), rs.getLong(5))),
+            + "AND rows_a = rows_b AS same, reinterpretAsInt64(cityHash64(arrayStringConcat(arraySort(groupArrayIf("
+            + "hash_of_all_files, table = ?)), ','))) AS fingerprint FROM system.parts WHERE database = ? AND table "
+            + "IN (?, ?) AND active GROUP BY p",
+        rs -> {
+          held.add(rs.getString(1));
+          if (rs.getBoolean(4)) {
+            byPartition.put(rs.getString(1), new Hour(rs.getLong(2), rs.getLong(5)));
+          }
+          return null;
+        },
         a.name(), b.name(), a.name(), b.name(), a.name(), db, a.name(), b.name());
-    Map<HourPartition, Hour> out = new HashMap<>();
-    for (HourPartition h : hours) {
-      Hour same = byPartition.get(h.partitionId());
-      if (same != null) {
-        out.put(h, same);
+    Map<HourPartition, Hour> same = new HashMap<>();
+    List<HourPartition> unproven = new java.util.ArrayList<>();
+    for (HourPartition h : sorted) {
+      Hour proven = byPartition.get(h.partitionId());
+      if (proven != null) {
+        same.put(h, proven);
+      } else if (held.contains(h.partitionId())) {
+        unproven.add(h);
       }
     }
-    return out;
+    return new Proof(same, unproven);
   }
 
   /**

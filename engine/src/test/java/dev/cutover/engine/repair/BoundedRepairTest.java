@@ -67,9 +67,9 @@ class BoundedRepairTest {
     HourPartition b = plan.boundary();
     assertEquals(affected.list(), plan.computed());
     assertEquals(plan.range().hours() - 12, plan.carried().size());
-    // v2 does not exist yet: it is created holding the carried hours, linked from v1 in one statement.
-    assertTrue(plan.statements().stream().anyMatch(s -> s.endsWith(" CLONE AS `" + world.database + "`.`visits_v1`")),
-        plan.statements().toString());
+    // v2 does not exist yet: it is created holding the carried hours, linked from v1's parts.
+    assertTrue(plan.statements().stream().anyMatch(s -> s.contains(" ATTACH PARTITION ID '…' FROM `" + world.database
+        + "`.`visits_v1`")), plan.statements().toString());
     assertTrue(plan.statements().stream().noneMatch(s -> s.contains("REPLACE PARTITION")), plan.statements().toString());
 
     Procedure.backfill(engine, plan);
@@ -80,9 +80,10 @@ class BoundedRepairTest {
     }
     assertEquals(world.expected(world.first, b), world.checksums("visits_v2", world.first, b),
         "v2 equals a full recompute, hour for hour");
-    // v2 was created as a clone of v1 holding only the carried hours: none of v1's hours from B on came with it.
+    // v2 was created holding only the carried hours: none of v1's hours from B on came with it.
     assertTrue(engine.repairs().audit(runId, 100).stream().anyMatch(a -> a.action().equals("create-target")
-        && a.detail().endsWith("as a clone of visits_v1 holding its " + plan.carried().size() + " carried hours")),
+        && a.detail().endsWith("holding the " + plan.carried().size() + " carried hours of visits_v1, linked from its "
+        + "parts")),
         engine.repairs().audit(runId, 100).toString());
     assertEquals(0L, world.sql.queryLong("v2 from B", "SELECT count() FROM visits_v2 WHERE hour >= toDateTime(?, 'UTC')",
         b.epochSecond()), "the corrected live writer's hours are its own");

@@ -43,7 +43,7 @@ class SameFilesTest {
   }
 
   private Map<HourPartition, SameFiles.Hour> same() {
-    return files.of(V1, COPY, hours);
+    return files.of(V1, COPY, hours).same();
   }
 
   @Test
@@ -51,6 +51,7 @@ class SameFilesTest {
     Map<HourPartition, SameFiles.Hour> same = same();
     List<HourPartition> held = hours.stream().filter(world::busy).toList();
     assertEquals(held, same.keySet().stream().sorted().toList(), "every hour v1 holds, and no empty one");
+    assertEquals(List.of(), files.of(V1, COPY, hours).unproven(), "an hour neither holds needs no read");
     HourPartition h = held.get(2);
     assertEquals(world.sql.queryLong("rows", "SELECT count() FROM visits_v1 WHERE toStartOfHour(hour) = "
         + "toDateTime(?, 'UTC')", h.epochSecond()), same.get(h).rows());
@@ -70,6 +71,7 @@ class SameFilesTest {
     Map<HourPartition, SameFiles.Hour> same = same();
     assertFalse(same.containsKey(written), "v1 has a part the copy lacks");
     assertFalse(same.containsKey(deleted), "a deleted row is in the files but not in a read");
+    assertEquals(List.of(written, deleted), files.of(V1, COPY, hours).unproven(), "those two must be read");
     assertTrue(same.containsKey(world.busyHour(3)), "the other hours are still proven");
   }
 
@@ -77,5 +79,6 @@ class SameFilesTest {
   void tablesWhoseColumnsDifferProveNothing() {
     world.sql.execute("a column with a default", "ALTER TABLE visits_copy ADD COLUMN source String DEFAULT 'web'");
     assertEquals(Map.of(), same(), "a part without the column reads the copy's default");
+    assertEquals(hours, files.of(V1, COPY, hours).unproven(), "every hour is read");
   }
 }
