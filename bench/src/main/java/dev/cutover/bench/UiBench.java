@@ -81,9 +81,11 @@ final class UiBench {
       stage.show();
       return null;
     });
-    chartRefresh();
+    // The backfill the screen drives is also the history the reconcile screen then charts, so that the
+    // section needs no other before it.
     freshTarget.run();
     stallDuringBackfill();
+    chartRefresh();
   }
 
   private Workspace workspace() {

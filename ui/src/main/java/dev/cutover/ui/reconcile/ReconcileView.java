@@ -62,19 +62,27 @@ public final class ReconcileView extends ScreenView {
       delta.show(model.selectedHourProperty().get(), p);
       coverage.show(model.selectedHourProperty().get(), p);
     };
-    // A new report or measure lays the hours out once; the window, selection and theme only redraw.
-    Runnable layOut = () -> {
+    // A new report lays out the hours' classes and a new measure its totals, once each; the window, selection
+    // and theme only redraw. The coverage strip does not show a measure and is not redrawn for one.
+    Runnable layOutMeasure = () -> {
       Reconciliation r = model.reportProperty().get();
+      totals.measure(model.measureProperty().get(), r);
+      delta.measure(model.measureProperty().get(), r);
+    };
+    binder.watch(model.reportProperty(), r -> {
       HourClasses classes = HourClasses.of(r);
       for (HourCanvas c : new HourCanvas[] {totals, delta, coverage}) {
         c.report(r, classes);
       }
-      totals.measure(model.measureProperty().get(), r);
-      delta.measure(model.measureProperty().get(), r);
+      layOutMeasure.run();
       redraw.run();
-    };
-    binder.watch(model.reportProperty(), r -> layOut.run());
-    binder.onChange(model.measureProperty(), m -> layOut.run());
+    });
+    binder.onChange(model.measureProperty(), m -> {
+      layOutMeasure.run();
+      Palette p = model.workspace().paletteProperty().get();
+      totals.show(model.selectedHourProperty().get(), p);
+      delta.show(model.selectedHourProperty().get(), p);
+    });
     binder.onChange(window.spanProperty(), s -> redraw.run());
     binder.onChange(model.selectedHourProperty(), h -> redraw.run());
     binder.onChange(model.workspace().paletteProperty(), p -> redraw.run());
