@@ -50,6 +50,7 @@ final class ChartBench {
   private final Report report;
   private Stage stage;
   private ReconcileView view;
+  private ReconcileModel model;
   private ChartWindow window;
   private Node card;
   private WritableImage cardImage;
@@ -103,7 +104,7 @@ final class ChartBench {
   private Void open(SixMonthReport six) {
     Workspace w = new Workspace(new ImmediateTaskExecutor(), new UiBench.Yes());
     w.specProperty().set(six.spec());
-    ReconcileModel model = new ReconcileModel(w);
+    model = new ReconcileModel(w);
     view = new ReconcileView(model, new ReconcileController(model));
     window = model.window();
     StackPane content = new StackPane(view.root());
@@ -158,6 +159,9 @@ final class ChartBench {
         r -> window.pan(r / 2 % 2 == 0 ? 3 : -3)));
     cases.add(new ChartCase("pan at 3 hours (drag: 1 hour)", () -> view(ChartWindow.MIN_HOURS, anchor),
         r -> window.panTo(window.span().from() + (r / 2 % 2 == 0 ? 1 : -1))));
+    List<dev.cutover.engine.api.Identifier> measures = model.workspace().spec().measures();
+    cases.add(new ChartCase("measure switch (whole window)", window::whole,
+        r -> model.chooseMeasure(measures.get(r % measures.size()))));
     cases.add(new ChartCase("floor: nothing moves (CSS, layout, snapshot)", () -> view(14 * 24, anchor), r -> {}));
     return cases;
   }
