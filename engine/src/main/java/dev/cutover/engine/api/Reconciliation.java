@@ -121,9 +121,22 @@ public record Reconciliation(String id, String spec, String target, Scope scope,
 
   /** Keys that differ unexpectedly and that no acknowledgement accepts. */
   public long unexpectedKeys() {
+    // One pass over the kept keys, not one per hour: a report holds thousands of hours and of keys.
+    java.util.Set<HourPartition> wholeHours = new java.util.HashSet<>();
+    acknowledged.stream().filter(a -> a.key().isEmpty()).forEach(a -> wholeHours.add(a.hour()));
+    Map<HourPartition, Long> accepted = new java.util.HashMap<>();
+    if (!acknowledged.isEmpty()) {
+      keys.stream().filter(k -> !k.expected() && acknowledged.stream().anyMatch(a -> covers(a, k)))
+          .forEach(k -> accepted.merge(k.hour(), 1L, Long::sum));
+    }
     long open = 0;
     for (var hour : counts.entrySet()) {
-      open += unexpectedIn(hour.getKey());
+      if (wholeHours.contains(hour.getKey())) {
+        continue;
+      }
+      long total = hour.getValue().entrySet().stream().filter(e -> e.getKey().startsWith(UNEXPECTED))
+          .mapToLong(Map.Entry::getValue).sum();
+      open += Math.max(0, total - accepted.getOrDefault(hour.getKey(), 0L));
     }
     return open;
   }
