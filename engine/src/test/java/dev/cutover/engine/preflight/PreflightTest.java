@@ -1,6 +1,7 @@
 package dev.cutover.engine.preflight;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,7 +56,8 @@ class PreflightTest {
   void aSoundWorldPassesEveryCheckAndSaysTheTargetWillBeCreated() {
     PreflightReport report = run(world.spec(), List.of());
     assertTrue(report.passed(), report.toString());
-    assertEquals(List.of("partition key", "transform", "rules", "roles", "boundary", "reprocessing window", "side effects",
+    assertEquals(List.of("partition key", "transform", "rules", "roles", "boundary", "live writer", "reprocessing window",
+        "side effects",
         "determinism", "privileges", "disk"), report.checks().stream().map(Check::name).toList());
     assertTrue(report.checks().stream().allMatch(c -> c.status() == Status.PASS), report.toString());
     assertEquals("visits_v2 does not exist yet; the backfill creates it with the structure, partitioning "
@@ -122,6 +124,34 @@ class PreflightTest {
   }
 
   @Test
+  void aV1FedByAMaterializedViewIsNamedAndACorrectedViewCreatedAfterBIsRefused() {
+    String transform = "SELECT toStartOfHour(ts) AS hour, toString(site) AS site, count() AS clicks, uniqExact(user_id) "
+        + "AS users, sum(duration_ms) / 1000 AS duration_s FROM clicks GROUP BY hour, site";
+    Check external = check(run(world.spec(), List.of()), "live writer");
+    assertEquals(Status.PASS, external.status());
+    assertTrue(external.finding().startsWith("No materialized view writes visits_v1: its live writer is a job outside "
+        + "the database"), external.finding());
+
+    world.sql.execute("v1 fed by a view", "CREATE MATERIALIZED VIEW visits_mv TO visits_v1 AS " + transform);
+    Check fedByView = check(run(world.spec(), List.of()), "live writer");
+    assertEquals(Status.WARN, fedByView.status());
+    assertTrue(fedByView.finding().startsWith("visits_v1 is written by the materialized view " + world.database
+        + ".visits_mv, and no view writes visits_v2: a corrected view created now would see only inserts from now on"),
+        fedByView.finding());
+
+    // The corrected view, created now: after B, which lies a few hours behind the live edge.
+    world.sql.execute("v2", "CREATE TABLE visits_v2 AS visits_v1");
+    world.sql.execute("the corrected view", "CREATE MATERIALIZED VIEW `visits v2 mv` TO visits_v2 AS " + transform);
+    PreflightReport late = run(world.spec(), List.of());
+    Check tooLate = check(late, "live writer");
+    assertEquals(Status.FAIL, tooLate.status(), tooLate.toString());
+    assertFalse(late.passed());
+    assertTrue(tooLate.finding().startsWith("The materialized view " + world.database + ".visits v2 mv writes visits_v2 "
+        + "since "), tooLate.finding());
+    assertTrue(tooLate.fix().startsWith("Choose a boundary at or after "), tooLate.fix());
+  }
+
+  @Test
   void eachCheckIsReportedAsItStartsAndACancelledPreflightStopsBetweenChecks() {
     Plan plan = new Planner(world.sql, store(), world.spec()).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(world.spec().throttle()), false);
@@ -129,8 +159,8 @@ class PreflightTest {
     PreflightReport report = new Preflight(world.sql, world.spec(), store()).run(plan, List.of(),
         Progress.of((step, fraction) -> steps.add(step)));
     assertEquals(report.checks().size(), steps.size(), steps.toString());
-    assertEquals("Checking partition key (1 of 10)", steps.getFirst());
-    assertEquals("Checking disk (10 of 10)", steps.getLast());
+    assertEquals("Checking partition key (1 of 11)", steps.getFirst());
+    assertEquals("Checking disk (11 of 11)", steps.getLast());
 
     Progress cancelAfterTwo = new Progress() {
       private int seen;
