@@ -103,8 +103,11 @@ final class BatchTask {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      recordFailure(1, e.getMessage());
-      run.fatal().accept(e.getMessage());
+      // Not the server's refusal: a bug. It is named, so that neither the ledger nor the run says nothing.
+      String why = e.getMessage() != null && !e.getMessage().isBlank() ? e.getMessage()
+          : "an internal error stopped the batch (" + e.getClass().getName() + "); resume the run to try again";
+      recordFailure(1, why);
+      run.fatal().accept(why);
     }
   }
 

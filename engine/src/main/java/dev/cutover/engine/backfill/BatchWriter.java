@@ -6,6 +6,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.tables.Transform;
 import java.util.HashMap;
@@ -41,6 +42,7 @@ final class BatchWriter {
   private final BackfillSettings settings;
   private final HourPartition boundary;
   private final String runId;
+  private final Readable readable;
 
   BatchWriter(Sql sql, TableSpec spec, List<Identifier> columns, BackfillSettings settings, HourPartition boundary,
       String runId) {
@@ -50,6 +52,7 @@ final class BatchWriter {
     this.columns = columns;
     this.settings = settings;
     this.boundary = boundary;
+    this.readable = new Readable(sql, spec);
   }
 
   /**
@@ -71,7 +74,8 @@ final class BatchWriter {
         insert.values().toArray());
     computed.run();
     Map<HourPartition, HourOutput> outputs = new HashMap<>();
-    sql.query("checksum the written hours", checksumQuery(target, window(), columns, spec.timeColumn()),
+    sql.query("checksum the written hours", checksumQuery(readable.from(spec.targetTable()), window(), columns,
+            spec.timeColumn()),
         rs -> outputs.put(HourPartition.ofEpochSecond(rs.getLong(1)), new HourOutput(
             HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3))),
         first.epochSecond(), end.epochSecond());
@@ -93,7 +97,7 @@ final class BatchWriter {
 
     // The checksum and the replace both only read staging: they run at once, one round trip less per batch.
     CompletableFuture<List<HourOutput>> checksums = CompletableFuture.supplyAsync(() -> sql.query(
-        "checksum the staged hours", checksumQuery(stagingName, window(), columns, spec.timeColumn()),
+        "checksum the staged hours", checksumQuery(readable.from(staging), window(), columns, spec.timeColumn()),
         rs -> new HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
         first.epochSecond(), end.epochSecond()), task -> Thread.ofVirtual().name("checksum-" + first).start(task));
     try {

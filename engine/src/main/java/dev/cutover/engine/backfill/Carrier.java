@@ -5,6 +5,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.HourFilter;
+import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.SameFiles;
 import java.util.HashMap;
 import java.util.List;
@@ -79,7 +80,7 @@ final class Carrier {
     if (!read.isEmpty()) {
       List<Object> values = new java.util.ArrayList<>();
       String window = " WHERE " + HourFilter.of(spec.timeColumn(), read, values);
-      sql.query("checksum the carried hours", BatchWriter.checksumQuery(spec.qualified(spec.targetTable()), window,
+      sql.query("checksum the carried hours", BatchWriter.checksumQuery(new Readable(sql, spec).from(spec.targetTable()), window,
               columns, spec.timeColumn()),
           rs -> new BatchWriter.HourOutput(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3)),
           values.toArray()).forEach(o -> outputs.put(o.hour(), o));

@@ -10,6 +10,7 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.SameFiles;
 import dev.cutover.engine.tables.TargetTables;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ public final class Differ {
   private final List<Identifier> columns;
   private final Rules rules;
   private final Map<Identifier, Rules.Kind> kinds;
+  private final Readable readable;
 
   public Differ(Sql sql, TableSpec spec) {
     this.sql = sql;
@@ -38,6 +40,7 @@ public final class Differ {
     this.columns = new TargetTables(sql, spec).insertableColumns(spec.liveTable());
     this.rules = new Rules(sql, spec);
     this.kinds = rules.kinds();
+    this.readable = new Readable(sql, spec);
   }
 
   /** Per-hour comparison of {@code v1} and {@code v2} over a range; hours absent from both are left out. */
@@ -70,8 +73,8 @@ public final class Differ {
     String measures = String.join(", ", measureList);
     String query = "SELECT if(v1._cutover_h = 0, v2._cutover_h, v1._cutover_h) AS hh, v1._cutover_n, v2._cutover_n, "
         + "v1._cutover_k, v2._cutover_k, v1._cutover_c, v2._cutover_c, " + measures
-        + " FROM (" + side.formatted(spec.qualified(v1)) + ") AS v1 FULL OUTER JOIN ("
-        + side.formatted(spec.qualified(v2)) + ") AS v2 ON v1._cutover_h = v2._cutover_h ORDER BY hh";
+        + " FROM (" + side.formatted(readable.from(v1)) + ") AS v1 FULL OUTER JOIN ("
+        + side.formatted(readable.from(v2)) + ") AS v2 ON v1._cutover_h = v2._cutover_h ORDER BY hh";
     return sql.query("compare " + v1 + " and " + v2 + " hour by hour", query, rs -> {
       List<Total> t = new ArrayList<>();
       for (int i = 0; i < spec.measures().size(); i++) {
@@ -137,7 +140,7 @@ public final class Differ {
         + "'DUPLICATE_IN_V2', 'CHANGED')";
     return "SELECT hh, " + keyOut + ", v1.n AS n1, v2.n AS n2, " + measureOut + ", "
         + rules.explaining(kinds) + " AS rule_raw, if(" + kind + " = 'CHANGED', rule_raw, '') AS rule, "
-        + "if(rule != '', rule, concat('!', " + kind + ")) AS cls FROM (" + KeySides.of(spec, v1, v2, filter)
+        + "if(rule != '', rule, concat('!', " + kind + ")) AS cls FROM (" + KeySides.of(spec, readable.from(v1), readable.from(v2), filter)
         + ") WHERE " + differs();
   }
 
@@ -187,7 +190,7 @@ public final class Differ {
     String kind = "multiIf(v1.n = 0, 'ONLY_IN_V2', v2.n = 0, 'ONLY_IN_V1', v1.n > 1, 'DUPLICATE_IN_V1', v2.n > 1, "
         + "'DUPLICATE_IN_V2', 'CHANGED')";
     String classified = "SELECT *, (" + differs() + ") AS differs, " + kind + " AS kind, " + rules.explaining(kinds)
-        + " AS rule_raw FROM (" + KeySides.of(spec, v1, v2, filter, columns) + ")";
+        + " AS rule_raw FROM (" + KeySides.of(spec, readable.from(v1), readable.from(v2), filter, columns) + ")";
     String cls = "if(NOT differs, '', if(kind = 'CHANGED' AND rule_raw != '', rule_raw, concat('!', kind)))";
     StringBuilder totals = new StringBuilder();
     for (Identifier m : spec.measures()) {

@@ -27,11 +27,12 @@ final class KeySides {
   private KeySides() {}
 
   /**
-   * The subquery over {@code v1} and {@code v2} of {@code spec}, rows filtered by {@code filter} (a
+   * The subquery over {@code v1} and {@code v2} of {@code spec} (what follows {@code FROM} for each:
+   * a table's name, or a subquery that reads it as its engine means it), rows filtered by {@code filter} (a
    * condition over the tables' columns, bound once for each table: its values are given twice, first
    * for v1, then for v2).
    */
-  static String of(TableSpec spec, Identifier v1, Identifier v2, String filter) {
+  static String of(TableSpec spec, String v1, String v2, String filter) {
     return of(spec, v1, v2, filter, List.of());
   }
 
@@ -40,7 +41,7 @@ final class KeySides {
    * {@code v2._cutover_hash}: the sum (modulo 2^64) of {@code cityHash64} of {@code checksummed} over
    * the key's rows in each version, so that their sum over an hour is that hour's checksum.
    */
-  static String of(TableSpec spec, Identifier v1, Identifier v2, String filter, List<Identifier> checksummed) {
+  static String of(TableSpec spec, String v1, String v2, String filter, List<Identifier> checksummed) {
     String keys = spec.keys().stream().map(Identifier::quoted).collect(Collectors.joining(", "));
     String measures = spec.measures().stream().map(Identifier::quoted).collect(Collectors.joining(", "));
     String hash = checksummed.isEmpty() ? "" : ", cityHash64(" + checksummed.stream().map(Identifier::quoted)
@@ -66,7 +67,7 @@ final class KeySides {
       out.append(", sumIf(" + HASH + ", " + SIDE + " = 1) AS `v1." + HASH + "`, sumIf(" + HASH + ", " + SIDE
           + " = 2) AS `v2." + HASH + "`");
     }
-    return out.append(" FROM (").append(read.formatted(1, spec.qualified(v1))).append(" UNION ALL ")
-        .append(read.formatted(2, spec.qualified(v2))).append(") GROUP BY " + HOUR + ", ").append(keys).toString();
+    return out.append(" FROM (").append(read.formatted(1, v1)).append(" UNION ALL ")
+        .append(read.formatted(2, v2)).append(") GROUP BY " + HOUR + ", ").append(keys).toString();
   }
 }

@@ -24,6 +24,7 @@ import dev.cutover.engine.repair.Milestones;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
+import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.SameFiles;
 import dev.cutover.engine.tables.TableNames;
 import java.time.Instant;
@@ -286,7 +287,8 @@ public final class Reconciler {
     HourPartition first = hours.getFirst();
     HourPartition last = hours.getLast();
     return sql.query("find keys counted twice", "SELECT toUnixTimestamp(h), count(), sum(c) FROM (SELECT toStartOfHour("
-            + time + ") AS h, " + keys + ", count() AS c FROM " + spec.qualified(spec.targetTable()) + " WHERE " + time
+            + time + ") AS h, " + keys + ", count() AS c FROM " + new Readable(sql, spec).from(spec.targetTable()) + " WHERE "
+            + time
             + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC') AND has(?, toUnixTimestamp(toStartOfHour("
             + time + "))) GROUP BY h, " + keys + " HAVING c > 1) GROUP BY h ORDER BY h",
         rs -> new CoverageIssue(HourPartition.ofEpochSecond(rs.getLong(1)), "duplicate",

@@ -197,7 +197,7 @@ public final class Rules {
 
   /** The FROM clause of the reconciliation's key-level comparison, reading no rows. */
   private String sides() {
-    return "FROM (" + KeySides.of(spec, spec.liveTable(), spec.liveTable(), "0") + ")";
+    return "FROM (" + KeySides.of(spec, spec.qualified(spec.liveTable()), spec.qualified(spec.liveTable()), "0") + ")";
   }
 
   /** The server's own single-line text of one expression, after checking that it is exactly one. */

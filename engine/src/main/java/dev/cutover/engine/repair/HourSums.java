@@ -6,6 +6,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.HourFilter;
+import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.SameFiles;
 import dev.cutover.engine.tables.TargetTables;
 import java.util.ArrayList;
@@ -67,15 +68,16 @@ public final class HourSums {
       String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, count() AS n, reinterpretAsInt64(sum("
           + "cityHash64(" + TargetTables.columnList(columns) + "))) AS c FROM %s WHERE " + where + " GROUP BY h";
       List<Object> both = new ArrayList<>(values);
+      Readable readable = new Readable(sql, spec);
       String right;
       if (v2) {
-        right = side.formatted(spec.qualified(spec.targetTable()));
+        right = side.formatted(readable.from(spec.targetTable()));
         both.addAll(values);
       } else {
         right = "SELECT toUInt32(0) AS h, toUInt64(0) AS n, toInt64(0) AS c WHERE 0";
       }
       sql.query("checksum " + spec.liveTable() + " and " + spec.targetTable() + " hour by hour", "SELECT if(a.h = 0, "
-              + "b.h, a.h) AS hh, a.n, a.c, b.n, b.c FROM (" + side.formatted(spec.qualified(spec.liveTable()))
+              + "b.h, a.h) AS hh, a.n, a.c, b.n, b.c FROM (" + side.formatted(readable.from(spec.liveTable()))
               + ") AS a FULL OUTER JOIN (" + right + ") AS b ON a.h = b.h ORDER BY hh",
           rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), new Hour(rs.getLong(2), rs.getLong(3),
               rs.getLong(4), rs.getLong(5))),
