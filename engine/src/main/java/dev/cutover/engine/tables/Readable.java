@@ -42,11 +42,6 @@ public final class Readable {
     return from.computeIfAbsent(table, this::read);
   }
 
-  /** Whether {@code table}'s engine folds the rows of a key into one at merges. */
-  public boolean folds(Identifier table) {
-    return !from(table).equals(spec.qualified(table));
-  }
-
   private String read(Identifier table) {
     String engine = sql.query("read the engine of " + table, "SELECT engine FROM system.tables WHERE database = ? "
         + "AND name = ?", rs -> rs.getString(1), spec.database().name(), table.name()).stream().findFirst().orElse("");
