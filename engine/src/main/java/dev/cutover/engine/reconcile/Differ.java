@@ -106,7 +106,7 @@ public final class Differ {
       totals.add("toFloat64(sum(" + spec.measures().get(i).quoted() + ")) AS _cutover_total_" + i);
     }
     String query = "SELECT toUnixTimestamp(toStartOfHour(" + spec.timeColumn().quoted() + ")) AS _cutover_h"
-        + (totals.isEmpty() ? "" : ", " + String.join(", ", totals)) + " FROM " + spec.qualified(v1) + " WHERE " + where
+        + (totals.isEmpty() ? "" : ", " + String.join(", ", totals)) + " FROM " + readable.from(v1) + " WHERE " + where
         + " GROUP BY _cutover_h ORDER BY _cutover_h";
     return sql.query("total the hours " + v1 + " and its carried copy share", query, rs -> {
       HourPartition h = HourPartition.ofEpochSecond(rs.getLong(1));

@@ -6,6 +6,7 @@ import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.TableSpec.ExpectedDifference;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.Readable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -197,7 +198,8 @@ public final class Rules {
 
   /** The FROM clause of the reconciliation's key-level comparison, reading no rows. */
   private String sides() {
-    return "FROM (" + KeySides.of(spec, spec.qualified(spec.liveTable()), spec.qualified(spec.liveTable()), "0") + ")";
+    String v1 = new Readable(sql, spec).from(spec.liveTable());
+    return "FROM (" + KeySides.of(spec, v1, v1, "0") + ")";
   }
 
   /** The server's own single-line text of one expression, after checking that it is exactly one. */

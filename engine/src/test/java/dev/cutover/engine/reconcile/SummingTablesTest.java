@@ -89,4 +89,43 @@ class SummingTablesTest {
     assertEquals(keys, hour.rowsV1());
     assertEquals(keys, hour.rowsV2());
   }
+
+  /**
+   * An AggregatingMergeTree holds states: a distinct count per key as a uniqExact state, sums as simple
+   * aggregates. Read by their merge functions, two partial states of a key are the key's value.
+   */
+  @Test
+  void aRepairOfAggregatingTablesIsJudgedByTheirMergedStates() throws Exception {
+    world.sql.execute("drop the summing v1", "DROP TABLE visits_v1 SYNC");
+    world.sql.execute("v1 of states", "CREATE TABLE visits_v1 (hour DateTime('UTC'), site String, "
+        + "clicks SimpleAggregateFunction(sum, UInt64), users AggregateFunction(uniqExact, UInt32), "
+        + "duration_s SimpleAggregateFunction(sum, Float64)) ENGINE = AggregatingMergeTree "
+        + "PARTITION BY toStartOfHour(hour) ORDER BY (hour, site)");
+    world.sql.execute("hold merges", "SYSTEM STOP MERGES visits_v1");
+    for (int parity = 0; parity < 2; parity++) {
+      world.sql.execute("a partial write of states", "INSERT INTO visits_v1 SELECT toStartOfHour(ts) AS hour, "
+              + "toString(site) AS site, count() AS clicks, uniqExactState(user_id) AS users, sum(duration_ms) / 100 "
+              + "AS duration_s FROM clicks WHERE ts >= toDateTime(?, 'UTC') AND ts < toDateTime(?, 'UTC') AND "
+              + "user_id % 2 = ? GROUP BY hour, site SETTINGS max_partitions_per_insert_block = 10000",
+          world.first.epochSecond(), world.liveEdge.plusHours(1).epochSecond(), parity);
+    }
+    TableSpec states = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("uniqExact(user_id) AS users",
+        "uniqExactState(user_id) AS users"), "visits.yaml");
+    Plan plan = engine.plans().plan(states, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(states));
+    dev.cutover.engine.api.RunRecord run = Procedure.backfill(engine, plan);
+    assertEquals(dev.cutover.engine.api.RunState.SUCCEEDED, run.state(), run.message());
+    world.sql.execute("hold v2's merges", "SYSTEM STOP MERGES visits_v2");
+    for (int parity = 0; parity < 2; parity++) {
+      world.sql.execute("the corrected view's partial states", "INSERT INTO visits_v2 SELECT toStartOfHour(ts) AS hour, "
+              + "toString(site) AS site, count() AS clicks, uniqExactState(user_id) AS users, sum(duration_ms) / 1000 "
+              + "AS duration_s FROM clicks WHERE ts >= toDateTime(?, 'UTC') AND ts < toDateTime(?, 'UTC') AND "
+              + "user_id % 2 = ? GROUP BY hour, site", plan.boundary().epochSecond(),
+          world.liveEdge.plusHours(1).epochSecond(), parity);
+    }
+    Reconciliation verdict = engine.reconciliations().reconcile(states, Scope.REPAIR, 10_000);
+    assertEquals(Reconciliation.Verdict.GREEN, verdict.verdict(), verdict.coverage() + " " + verdict.counts());
+    assertTrue(verdict.counts().values().stream().allMatch(c -> c.keySet().equals(java.util.Set.of("duration_units"))),
+        "users and clicks merge to the same values in both versions: " + verdict.counts());
+  }
 }
