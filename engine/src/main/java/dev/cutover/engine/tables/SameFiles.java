@@ -16,8 +16,8 @@ import java.util.Map;
  * {@code hash_of_all_files} hold the same rows in that hour, provided that the files are read the
  * same way in both: the tables' columns (names, types, defaults) are the same, neither has a
  * mutation under way, and no part of the hour carries a lightweight delete or an update patch
- * (those change what a read returns without being the same files in both). Where any of this does
- * not hold, the hour is not listed and the caller reads its rows.
+ * (those change what a read returns without being the same files in both), and both are plain
+ * MergeTrees. Where any of this does not hold, the hour is not listed and the caller reads its rows.
  *
  * <p>A merge in either table after the carry gives new files with the same rows: the hour then
  * simply falls back to a read. The fingerprint is of the files, so it equals between two tables, or
@@ -96,10 +96,18 @@ public final class SameFiles {
   /**
    * Whether a file of one table reads as the same rows in the other: the same columns in the same
    * order with the same types and defaults (a part lacking a column reads the table's default), and
-   * no mutation under way on either (one may apply to reads before it rewrites the files).
+   * no mutation under way on either (one may apply to reads before it rewrites the files). Both must
+   * be plain MergeTrees: an engine that folds rows at merges (Summing, Aggregating, Replacing, …) is read
+   * folded ({@link Readable}), so its parts' raw row counts are not the rows it is compared by.
    */
   private boolean readAlike(Identifier a, Identifier b) {
     String db = spec.database().name();
+    long plain = sql.queryLong("read the engines of " + a + " and " + b, "SELECT countIf(engine IN ('MergeTree', "
+        + "'ReplicatedMergeTree', 'SharedMergeTree')) FROM system.tables WHERE database = ? AND name IN (?, ?)", db,
+        a.name(), b.name());
+    if (plain != 2) {
+      return false;
+    }
     List<String> shapes = sql.query("compare the columns of " + a + " and " + b, "SELECT table, "
             + "toString(arraySort(groupArray((position, name, type, default_kind, default_expression)))) FROM "
             + "system.columns WHERE database = ? AND table IN (?, ?) GROUP BY table",
