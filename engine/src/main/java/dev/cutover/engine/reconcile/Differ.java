@@ -11,7 +11,6 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.Readable;
-import dev.cutover.engine.tables.SameFiles;
 import dev.cutover.engine.tables.TargetTables;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,43 +82,6 @@ public final class Differ {
       return new HourDiff(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getLong(2), rs.getLong(3), rs.getLong(4),
           rs.getLong(5), rs.getLong(6), rs.getLong(7), t);
     }, values.toArray());
-  }
-
-  /**
-   * The hour-by-hour comparison of hours v1 and v2 hold in the same files ({@link SameFiles}), without
-   * reading v2 or hashing a row: both sides are v1's rows and measure totals (read once, for the
-   * charts), the checksum of both is the files' fingerprint, and keys are not counted (0): they are
-   * the same keys in the same files.
-   */
-  public List<HourDiff> sameFiles(Identifier v1, Map<HourPartition, SameFiles.Hour> same) {
-    if (same.isEmpty()) {
-      return List.of();
-    }
-    // One range over all of them: a list of thousands of hours costs more per row than the few hours between.
-    HourPartition first = same.keySet().stream().min(HourPartition::compareTo).orElseThrow();
-    HourPartition last = same.keySet().stream().max(HourPartition::compareTo).orElseThrow();
-    String time = spec.timeColumn().quoted();
-    String where = time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC')";
-    List<Object> values = List.of(first.epochSecond(), last.plusHours(1).epochSecond());
-    List<String> totals = new ArrayList<>();
-    for (int i = 0; i < spec.measures().size(); i++) {
-      totals.add("toFloat64(sum(" + spec.measures().get(i).quoted() + ")) AS _cutover_total_" + i);
-    }
-    String query = "SELECT toUnixTimestamp(toStartOfHour(" + spec.timeColumn().quoted() + ")) AS _cutover_h"
-        + (totals.isEmpty() ? "" : ", " + String.join(", ", totals)) + " FROM " + readable.from(v1) + " WHERE " + where
-        + " GROUP BY _cutover_h ORDER BY _cutover_h";
-    return sql.query("total the hours " + v1 + " and its carried copy share", query, rs -> {
-      HourPartition h = HourPartition.ofEpochSecond(rs.getLong(1));
-      SameFiles.Hour files = same.get(h);
-      List<Total> t = new ArrayList<>();
-      for (int i = 0; i < spec.measures().size(); i++) {
-        double total = rs.getDouble(2 + i);
-        t.add(new Total(spec.measures().get(i), total, total));
-      }
-      long rows = files == null ? 0 : files.rows();
-      long fingerprint = files == null ? 0 : files.fingerprint();
-      return new HourDiff(h, rows, rows, 0, 0, fingerprint, fingerprint, t);
-    }, values.toArray()).stream().filter(d -> same.containsKey(d.hour())).toList();
   }
 
   /**

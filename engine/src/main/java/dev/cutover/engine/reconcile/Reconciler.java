@@ -25,7 +25,6 @@ import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
 import dev.cutover.engine.tables.Readable;
-import dev.cutover.engine.tables.SameFiles;
 import dev.cutover.engine.tables.TableNames;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -136,7 +135,7 @@ public final class Reconciler {
       // A fix that changes most hours: checksums would spare no key-level read, so one read of both tables per
       // chunk gives the recomputed hours' checksums and their differing keys together; carried hours are only
       // checksummed.
-      hours.addAll(carriedHours(differ, carried));
+      hours.addAll(new CarriedHours(sql, spec).compare(differ, carried));
       for (int i = 0; i < computed.size(); i += HOURS_PER_STATEMENT) {
         progress.check("comparing keys");
         progress.update("Comparing keys of every hour: " + i + " of " + computed.size(),
@@ -150,7 +149,7 @@ public final class Reconciler {
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
     } else {
       progress.update("Checksums of " + computed.size() + " hours in both versions", 0.02);
-      hours.addAll(carriedHours(differ, carried));
+      hours.addAll(new CarriedHours(sql, spec).compare(differ, carried));
       hours.addAll(differ.hours(spec.liveTable(), spec.targetTable(), computed));
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
       List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
@@ -254,20 +253,6 @@ public final class Reconciler {
     }
     long apart = differ.hours(spec.liveTable(), spec.targetTable(), sample).stream().filter(h -> !h.identical()).count();
     return apart * 4 >= 3L * SAMPLE_HOURS;
-  }
-
-  /**
-   * The carried hours compared: those v1 and v2 hold in the same files from the parts' metadata and
-   * v1's totals, the others (a merge or a write since the carry) row by row.
-   */
-  private List<Diff.HourDiff> carriedHours(Differ differ, Set<HourPartition> carried) {
-    if (carried.isEmpty()) {
-      return List.of();
-    }
-    SameFiles.Proof proof = new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), carried);
-    List<Diff.HourDiff> out = new ArrayList<>(differ.sameFiles(spec.liveTable(), proof.same()));
-    out.addAll(differ.hours(spec.liveTable(), spec.targetTable(), proof.unproven()));
-    return out;
   }
 
   /** The hours of {@code window} below the boundary that the repair's ledger records as carried from v1. */

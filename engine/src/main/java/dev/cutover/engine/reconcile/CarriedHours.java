@@ -1,0 +1,83 @@
+package dev.cutover.engine.reconcile;
+
+import dev.cutover.engine.api.Diff.HourDiff;
+import dev.cutover.engine.api.Diff.Total;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.Readable;
+import dev.cutover.engine.tables.SameFiles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The hours a bounded repair carried from v1, compared hour by hour: those v1 and v2 hold in the same
+ * files from the parts' metadata and v1's totals, the others row by row as any hour.
+ */
+final class CarriedHours {
+
+  private final Sql sql;
+  private final TableSpec spec;
+  private final Readable readable;
+
+  CarriedHours(Sql sql, TableSpec spec) {
+    this.sql = sql;
+    this.spec = spec;
+    this.readable = new Readable(sql, spec);
+  }
+
+  /**
+   * The carried hours compared: those v1 and v2 hold in the same files from the parts' metadata and
+   * v1's totals, the others (a merge or a write since the carry) row by row.
+   */
+  List<HourDiff> compare(Differ differ, Set<HourPartition> carried) {
+    if (carried.isEmpty()) {
+      return List.of();
+    }
+    SameFiles.Proof proof = new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), carried);
+    List<HourDiff> out = new ArrayList<>(sameFiles(spec.liveTable(), proof.same()));
+    out.addAll(differ.hours(spec.liveTable(), spec.targetTable(), proof.unproven()));
+    return out;
+  }
+
+  /**
+   * The hour-by-hour comparison of hours v1 and v2 hold in the same files ({@link SameFiles}), without
+   * reading v2 or hashing a row: both sides are v1's rows and measure totals (read once, for the
+   * charts), the checksum of both is the files' fingerprint, and keys are not counted (0): they are
+   * the same keys in the same files.
+   */
+  private List<HourDiff> sameFiles(Identifier v1, Map<HourPartition, SameFiles.Hour> same) {
+    if (same.isEmpty()) {
+      return List.of();
+    }
+    // One range over all of them: a list of thousands of hours costs more per row than the few hours between.
+    HourPartition first = same.keySet().stream().min(HourPartition::compareTo).orElseThrow();
+    HourPartition last = same.keySet().stream().max(HourPartition::compareTo).orElseThrow();
+    String time = spec.timeColumn().quoted();
+    String where = time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC')";
+    List<Object> values = List.of(first.epochSecond(), last.plusHours(1).epochSecond());
+    List<String> totals = new ArrayList<>();
+    for (int i = 0; i < spec.measures().size(); i++) {
+      totals.add("toFloat64(sum(" + spec.measures().get(i).quoted() + ")) AS _cutover_total_" + i);
+    }
+    String query = "SELECT toUnixTimestamp(toStartOfHour(" + spec.timeColumn().quoted() + ")) AS _cutover_h"
+        + (totals.isEmpty() ? "" : ", " + String.join(", ", totals)) + " FROM " + readable.from(v1) + " WHERE " + where
+        + " GROUP BY _cutover_h ORDER BY _cutover_h";
+    return sql.query("total the hours " + v1 + " and its carried copy share", query, rs -> {
+      HourPartition h = HourPartition.ofEpochSecond(rs.getLong(1));
+      SameFiles.Hour files = same.get(h);
+      List<Total> t = new ArrayList<>();
+      for (int i = 0; i < spec.measures().size(); i++) {
+        double total = rs.getDouble(2 + i);
+        t.add(new Total(spec.measures().get(i), total, total));
+      }
+      long rows = files == null ? 0 : files.rows();
+      long fingerprint = files == null ? 0 : files.fingerprint();
+      return new HourDiff(h, rows, rows, 0, 0, fingerprint, fingerprint, t);
+    }, values.toArray()).stream().filter(d -> same.containsKey(d.hour())).toList();
+  }
+
+}
