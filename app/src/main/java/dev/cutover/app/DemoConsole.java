@@ -25,6 +25,8 @@ final class DemoConsole implements DemoControls, AutoCloseable {
   private final DemoWorld world = DemoWorld.in(DemoWorld.DEFAULT_DATABASE);
   private final AtomicReference<Session> session = new AtomicReference<>();
   private final AtomicReference<LiveJob> live = new AtomicReference<>();
+  /** Whether the world's v1 is fed by a view, as {@link #spec} last read it: {@link #describe} reads no server. */
+  private volatile boolean viewFed;
 
   DemoConsole(Path dataDirectory) {
     this.dataDirectory = dataDirectory;
@@ -54,9 +56,24 @@ final class DemoConsole implements DemoControls, AutoCloseable {
 
   @Override
   public String describe() {
+    if (viewFed) {
+      return "Demo world in database " + world.database() + ": its live job, once started here, inserts trades one "
+          + "simulated hour every " + LiveOptions.DEFAULT_SIMULATED_HOUR.toSeconds() + " s; the view pnl_v1_mv "
+          + "writes pnl_v1 from them, and the corrected view pnl_v2 once deployed.";
+    }
     return "Demo world in database " + world.database() + ": its live job, once started here, writes pnl_v1 one "
         + "simulated hour every " + LiveOptions.DEFAULT_SIMULATED_HOUR.toSeconds() + " s; deploying makes it write "
         + "pnl_v2 too, from the boundary on, catching up first.";
+  }
+
+  @Override
+  public java.nio.file.Path spec(java.nio.file.Path named) {
+    java.nio.file.Path defaultSpec = dev.cutover.app.cli.SpecOptions.demoSpec();
+    if (!named.toAbsolutePath().normalize().equals(defaultSpec.toAbsolutePath().normalize())
+        || !(viewFed = world.viewFed(session().statements()))) {
+      return named;
+    }
+    return dev.cutover.app.cli.SpecOptions.demoSpec(true);
   }
 
   @Override

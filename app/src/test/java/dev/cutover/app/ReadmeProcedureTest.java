@@ -38,8 +38,16 @@ class ReadmeProcedureTest {
 
   @Test
   void theReadmeProcedureReachesAVerifiedCutoverAndRollback() throws Exception {
+    runBlock(procedure(Files.readString(readme())), true);
+  }
+
+  @Test
+  void theReadmeProcedureForAMaterializedViewReachesAVerifiedCutoverAndRollback() throws Exception {
+    runBlock(procedure(Files.readString(readme()), "### When the live writer is a materialized view"), false);
+  }
+
+  private void runBlock(List<String> block, boolean exportsReport) throws Exception {
     boolean full = Boolean.getBoolean("cutover.readme.full");
-    List<String> block = procedure(Files.readString(readme()));
     assertTrue(block.stream().anyMatch(l -> l.startsWith("./cutover cutover ") && l.contains("--confirm")),
         "the README's procedure has a cutover: " + block);
     env.put("XDG_DATA_HOME", home.resolve("data").toString());
@@ -54,12 +62,12 @@ class ReadmeProcedureTest {
       for (String line : block) {
         String command = withoutComment(line);
         int expected = comment(line).contains("exit 6") ? 6 : 0;
-        if (!full && command.startsWith("./cutover demo seed")) {
+        if (!full && (command.startsWith("./cutover demo seed") || command.startsWith("./cutover demo reset"))) {
           command += " --history-days 7";
         }
         run(work, command, expected);
       }
-      assertTrue(Files.size(work.resolve("report.html")) > 0, "the HTML report was written");
+      assertTrue(!exportsReport || Files.size(work.resolve("report.html")) > 0, "the HTML report was written");
       assertTrue(background.isEmpty(), "the README stops the live job it starts");
       System.out.println("The README's procedure, as run:" + transcript); // kept in the test's report
     } finally {
@@ -157,8 +165,13 @@ class ReadmeProcedureTest {
 
   /** The lines of the code block under "The procedure, from the command line". */
   static List<String> procedure(String readme) {
-    int section = readme.indexOf("## The procedure, from the command line");
-    assertTrue(section >= 0, "the README has a section 'The procedure, from the command line'");
+    return procedure(readme, "## The procedure, from the command line");
+  }
+
+  /** The lines of the first code block under {@code heading}. */
+  static List<String> procedure(String readme, String heading) {
+    int section = readme.indexOf(heading);
+    assertTrue(section >= 0, "the README has a section '" + heading + "'");
     int open = readme.indexOf("```\n", section);
     int close = readme.indexOf("```", open + 4);
     return readme.substring(open + 4, close).lines().filter(l -> !l.isBlank()).toList();

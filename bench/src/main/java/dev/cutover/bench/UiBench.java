@@ -305,6 +305,11 @@ final class UiBench {
     }
 
     @Override
+    public boolean confirmDeployView(dev.cutover.engine.api.LiveDeployment deployment, String target) {
+      return false;
+    }
+
+    @Override
     public boolean confirmDeployLiveWriter(HourPartition from, String description) {
       return false;
     }

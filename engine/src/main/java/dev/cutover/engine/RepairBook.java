@@ -2,9 +2,11 @@ package dev.cutover.engine;
 
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.LiveDeployment;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.repair.CorrectedView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.repair.Status;
 import dev.cutover.engine.tables.TableNames;
@@ -39,7 +41,27 @@ public final class RepairBook {
     return new Status(ground.sql(), ground.store(), ground.reports(), spec).read();
   }
 
-  /** Gives up the repair, with a reason; v2 stays, and the next backfill starts a new repair. */
+  /**
+   * What deploying the corrected live writer as a materialized view would do now (or did): the view,
+   * the future boundary B and the exact statement. Writes nothing.
+   */
+  public LiveDeployment liveDeployment(TableSpec spec) {
+    return new CorrectedView(ground.sql(), ground.store(), spec).plan();
+  }
+
+  /**
+   * Creates the spec's corrected view {@code TO} v2 from a future boundary B, and the repair that pins
+   * B and records the view; the backfill then writes the hours before B once B has closed.
+   */
+  public LiveDeployment deployLive(TableSpec spec) {
+    ground.store().ensureSchema();
+    return new CorrectedView(ground.sql(), ground.store(), spec).deploy();
+  }
+
+  /**
+   * Gives up the repair, with a reason; v2 stays, and the next backfill starts a new repair. A
+   * corrected view the repair deployed is dropped: nothing writes v2 for a repair that was given up.
+   */
   public Repair abandon(TableSpec spec, String confirmation, String reason) {
     if (!spec.targetTable().name().equals(confirmation)) {
       throw new InvalidInputException("confirm", "To abandon the repair, confirm with the target's name, "
@@ -48,6 +70,7 @@ public final class RepairBook {
     }
     ground.store().ensureSchema();
     Repair abandoned = repairs(spec).abandon(reason);
+    new CorrectedView(ground.sql(), ground.store(), spec).dropDeployed(abandoned, "the repair was abandoned");
     ground.store().audit(TableNames.target(spec), "abandon", "abandoned repair " + abandoned.id() + " (B = "
         + abandoned.boundary().map(Object::toString).orElse("none") + "): " + reason.strip());
     return abandoned;

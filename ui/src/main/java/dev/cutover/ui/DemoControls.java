@@ -46,6 +46,15 @@ public interface DemoControls {
   void deployV2(HourPartition from);
 
   /**
+   * The spec file to load when the operator names {@code named}: the demo world's own spec when
+   * {@code named} is the demo's default and the world as seeded now is of another kind (its v1 fed by
+   * a materialized view), else {@code named}. Blocking (reads the server); never on the FX thread.
+   */
+  default java.nio.file.Path spec(java.nio.file.Path named) {
+    return named;
+  }
+
+  /**
    * The demo's live job as this console runs it.
    *
    * @param running whether it steps in the background now

@@ -49,6 +49,12 @@ public final class ScriptedDialogs implements DialogService {
   }
 
   @Override
+  public boolean confirmDeployView(dev.cutover.engine.api.LiveDeployment deployment, String target) {
+    asked.add("deploy view from " + deployment.boundary());
+    return confirm;
+  }
+
+  @Override
   public boolean confirmDeployLiveWriter(HourPartition from, String description) {
     asked.add("deploy " + from);
     return confirm;

@@ -29,7 +29,7 @@ public final class AbandonCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(engine);
+    TableSpec spec = specFile.load(session, engine);
     Repair r = engine.repairs().abandon(spec, confirm, reason);
     print(new SwapDocuments.AbandonDocument("abandon", r.id(), r.target(), Shapes.hour(r.boundary()), reason.strip()),
         List.of("Abandoned repair " + r.id() + r.boundary().map(b -> " (B = " + Text.hour(b) + ")").orElse("") + ". "

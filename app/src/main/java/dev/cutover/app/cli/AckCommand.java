@@ -29,7 +29,7 @@ public final class AckCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(engine);
+    TableSpec spec = specFile.load(session, engine);
     HourPartition h = HourPartition.parse("hour (--hour)", hour);
     if (!key.isEmpty() && key.size() != spec.keys().size()) {
       throw new dev.cutover.engine.api.InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "

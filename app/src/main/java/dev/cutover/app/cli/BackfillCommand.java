@@ -39,7 +39,7 @@ public final class BackfillCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) throws Exception {
-    TableSpec spec = options.load(engine);
+    TableSpec spec = options.load(session, engine);
     Plan plan;
     if (resume != null) {
       if (engine.backfills().run(resume).isEmpty()) {
@@ -124,6 +124,11 @@ public final class BackfillCommand extends EngineCommand {
    */
   private RepairDocuments.Next next(TableSpec spec, Plan plan) {
     String b = Text.hour(plan.boundary());
+    if (spec.liveView().isPresent()) {
+      return new RepairDocuments.Next("the corrected view " + spec.liveView().get() + " writes every hour from " + b
+          + " on. Watch the overlap grow and compare the versions with:", "./cutover status --spec " + options.spec
+          + " && ./cutover reconcile --spec " + options.spec);
+    }
     String sentence = "the corrected live writer must write every hour from " + b + " on, and none before it.";
     if (spec.name().equals("pnl") && spec.targetTable().name().equals("pnl_v2")) {
       String database = spec.database().name();

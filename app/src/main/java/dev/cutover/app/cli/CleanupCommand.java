@@ -14,7 +14,7 @@ public final class CleanupCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    List<String> dropped = engine.cutovers().cleanup(specFile.load(engine));
+    List<String> dropped = engine.cutovers().cleanup(specFile.load(session, engine));
     print(new SwapDocuments.CleanupDocument("cleanup", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")
         : dropped.stream().map(d -> "dropped " + d).toList());
     return ExitCodes.OK;

@@ -17,7 +17,7 @@ public final class PlanCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = options.load(engine);
+    TableSpec spec = options.load(session, engine);
     Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
         options.settings(engine, spec));
     print(RepairDocuments.PlanDocument.of(plan), Render.planLines(plan));

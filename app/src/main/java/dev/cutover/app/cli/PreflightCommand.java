@@ -24,7 +24,7 @@ public final class PreflightCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = options.load(engine);
+    TableSpec spec = options.load(session, engine);
     Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
         options.settings(engine, spec));
     PreflightReport report = engine.plans().preflight(plan, acknowledged).report();

@@ -52,7 +52,7 @@ public final class ReconcileCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) throws Exception {
-    TableSpec spec = specFile.load(engine);
+    TableSpec spec = specFile.load(session, engine);
     Reconciliation.Scope which = switch (window.toLowerCase(Locale.ROOT)) {
       case "all", "repair" -> Reconciliation.Scope.REPAIR;
       case "overlap" -> Reconciliation.Scope.OVERLAP;

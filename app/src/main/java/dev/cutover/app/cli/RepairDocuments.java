@@ -88,7 +88,7 @@ final class RepairDocuments {
   record StatusDocument(String command, Repair repair, Live live, List<Run> runs, Ledger ledger) {}
 
   record Repair(String target, String id, String phase, Instant since, String by, Instant boundary, Instant firstHour,
-      String heldBy, LiveWriter liveWriter, Verdict verdict, NextStep next) {
+      String liveView, String heldBy, LiveWriter liveWriter, Verdict verdict, NextStep next) {
 
     static Repair of(RepairStatus s, String spec, String consumerView) {
       var r = s.repair();
@@ -96,13 +96,16 @@ final class RepairDocuments {
           r.map(x -> x.at()).orElse(null), r.map(x -> x.by().user() + "@" + x.by().host()).orElse(null),
           r.flatMap(x -> x.boundary()).map(HourPartition::start).orElse(null),
           r.flatMap(x -> x.firstHour()).map(HourPartition::start).orElse(null),
+          r.flatMap(x -> x.liveView()).map(v -> s.target().substring(0, s.target().indexOf('.') + 1) + v.name())
+              .orElse(null),
           r.flatMap(x -> x.operation()).map(o -> o.describe()).orElse(null),
           s.liveWriter().map(w -> new LiveWriter(hour(w.start()), w.startsAtBoundary(), w.hours(),
               hours(w.belowBoundary()), hours(w.backfilledFromBoundary()), hours(w.missedFromBoundary())))
               .orElse(null),
           s.verdict().map(v -> new Verdict(v.id(), name(v.verdict()), Window.of(v.window()), v.created(),
               v.unexpectedKeys(), v.acknowledged(), v.coverageIssues(), v.counts())).orElse(null),
-          new NextStep(name(s.next().kind()), s.next().sentence(), NextStepWords.command(s.next(), spec, consumerView),
+          new NextStep(name(s.next().kind()), s.next().sentence(), NextStepWords.command(s.next(), spec, consumerView,
+        s.target().substring(s.target().indexOf('.') + 1)),
               NextStepWords.button(s.next())));
     }
   }

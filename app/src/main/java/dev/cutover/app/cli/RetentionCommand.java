@@ -35,7 +35,7 @@ public final class RetentionCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(engine);
+    TableSpec spec = specFile.load(session, engine);
     Retention r = engine.cutovers().retention(spec);
     List<String> lines = new ArrayList<>();
     lines.add("Keep v1 for " + Text.duration(r.total()) + " after the cutover: longest consumer cache "

@@ -32,7 +32,7 @@ public final class SampleCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(engine);
+    TableSpec spec = specFile.load(session, engine);
     List<HourPartition> parsed = hours.stream().map(h -> HourPartition.parse("sample hour (--hour)", h)).toList();
     Diff diff = engine.plans().sample(spec, parsed, Math.max(1, keys));
     print(ReconcileDocuments.SampleDocument.of(diff), lines(diff));

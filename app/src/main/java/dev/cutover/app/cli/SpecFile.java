@@ -12,9 +12,14 @@ public final class SpecFile {
       description = "The spec of the table (see docs/SPEC.md), or 'demo' for the demo world's (default: $CUTOVER_SPEC).")
   Path path;
 
-  public TableSpec load(Engine engine) {
+  public TableSpec load(dev.cutover.engine.Session session, Engine engine) {
     SpecOptions options = new SpecOptions();
     options.spec = path;
-    return options.load(engine);
+    return options.load(session, engine);
+  }
+
+  /** The spec as the operator named it, for the commands a result suggests. */
+  String shown() {
+    return path == null ? "\"$" + SpecOptions.SPEC_VARIABLE + "\"" : path.toString();
   }
 }

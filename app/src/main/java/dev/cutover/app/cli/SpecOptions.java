@@ -58,10 +58,11 @@ public final class SpecOptions {
       + "answered for this long (default: 10); the run waits once for it, not per batch.")
   Long serverWait;
 
-  public TableSpec load(Engine engine) {
+  public TableSpec load(dev.cutover.engine.Session session, Engine engine) {
     spec = path(spec);
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
-      return engine.specs().load(demoSpec());
+      return engine.specs().load(demoSpec(dev.cutover.app.spec.DemoSpec.viewFed(session.statements(),
+          dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE)));
     }
     if (Files.notExists(spec)) {
       throw new InvalidInputException("spec", "The spec file " + spec + " does not exist; give the path of a spec "
@@ -88,8 +89,13 @@ public final class SpecOptions {
   public static final String DEMO = "demo";
 
   public static Path demoSpec() {
+    return demoSpec(false);
+  }
+
+  /** {@code --spec demo} for a world whose v1 a live job writes, or, when {@code viewFed}, a materialized view. */
+  public static Path demoSpec(boolean viewFed) {
     return dev.cutover.app.spec.DemoSpec.export(dev.cutover.engine.EmbeddedEngine.userDataFolder().resolve("specs")
-        .resolve("demo"), dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE, true);
+        .resolve("demo"), dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE, true, viewFed);
   }
 
   public Optional<HourPartition> from() {

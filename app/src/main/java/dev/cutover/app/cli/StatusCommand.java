@@ -34,7 +34,7 @@ public final class StatusCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(engine);
+    TableSpec spec = specFile.load(session, engine);
     String specArgument = SpecOptions.path(specFile.path).toString();
     RepairStatus status = engine.repairs().status(spec);
     List<RunRecord> runs = engine.backfills().runs(spec);
@@ -85,7 +85,8 @@ public final class StatusCommand extends EngineCommand {
     List<String> out = new ArrayList<>();
     TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
     if (s.repair().isEmpty()) {
-      out.add("Repair of " + s.target() + ": none yet; the first backfill starts one and pins its boundary.");
+      out.add("Repair of " + s.target() + ": none yet; " + (s.next().kind() == RepairStatus.Kind.DEPLOY_VIEW
+          ? "deploying the corrected view" : "the first backfill") + " starts one and pins its boundary.");
     } else {
       var r = s.repair().get();
       out.add("Repair " + r.id() + " of " + s.target() + ": " + r.phase().words() + " (since " + Text.time(r.at())
@@ -93,6 +94,8 @@ public final class StatusCommand extends EngineCommand {
               + o.describe()).orElse(""));
       t.row("boundary B", r.boundary().map(b -> Text.hour(b) + ", pinned: the live writer owns every hour from it on")
           .orElse("not pinned yet"));
+      r.liveView().ifPresent(v -> t.row("corrected view", s.target().substring(0, s.target().indexOf('.') + 1)
+          + v.name() + ", deployed by this repair to write v2 from B"));
       t.row("live writer", s.liveWriter().map(LiveWriter::describe).orElse("not observed yet"));
       t.row("verdict", s.verdict().map(v -> v.verdict().name().toLowerCase(Locale.ROOT) + ", reconciliation "
           + v.id() + " over " + Text.window(v.window()) + (v.counts() ? "" : v.underThisSpec()
@@ -100,7 +103,8 @@ public final class StatusCommand extends EngineCommand {
               : " (made under another spec: reconcile again)")).orElse("none over the whole repair yet"));
     }
     t.row("next", s.next().sentence());
-    String command = NextStepWords.command(s.next(), spec, consumerView);
+    String command = NextStepWords.command(s.next(), spec, consumerView,
+        s.target().substring(s.target().indexOf('.') + 1));
     if (!command.isEmpty()) {
       t.row("", command);
     }

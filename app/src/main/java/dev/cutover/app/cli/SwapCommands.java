@@ -42,7 +42,7 @@ public final class SwapCommands {
 
     @Override
     int run(Session session, Engine engine) {
-      TableSpec spec = specFile.load(engine);
+      TableSpec spec = specFile.load(session, engine);
       if (checkOnly) {
         Gate gate = gate(engine, spec);
         List<String> lines = new ArrayList<>();

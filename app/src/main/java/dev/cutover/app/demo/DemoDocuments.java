@@ -12,13 +12,14 @@ final class DemoDocuments {
   private DemoDocuments() {}
 
   /** {@code demo seed} and {@code demo reset}: what the world holds, and whether this call built it. */
-  record SeedDocument(String command, String world, boolean created, long seed, double scale, int historyDays,
-      Instant historyStart, Instant liveStart, long trades, long v1Rows, long v1Hours, Instant incidentHour,
+  record SeedDocument(String command, String world, boolean created, String live, long seed, double scale,
+      int historyDays, Instant historyStart, Instant liveStart, long trades, long v1Rows, long v1Hours, Instant incidentHour,
       BigDecimal tookSeconds) {
 
     static SeedDocument of(String command, DemoWorld world, SeedResult r) {
       DemoState s = r.state();
-      return new SeedDocument(command, world.database().name(), r.created(), s.seed(), s.scale(), s.historyDays(),
+      return new SeedDocument(command, world.database().name(), r.created(), s.viewFed() ? "mv" : "job", s.seed(),
+          s.scale(), s.historyDays(),
           s.historyStart(), s.liveStart(), r.trades(), r.v1Rows(), r.v1Hours(), s.incidentHour().orElse(null),
           seconds(r.elapsed()));
     }

@@ -46,9 +46,33 @@ public final class DemoSeedCommand implements Callable<Integer> {
         SeedProgress seedProgress = progressTo(progress);
         result = reset ? seeder.reset(options, seedProgress) : seeder.seed(options, seedProgress);
       }
+      if (reset) {
+        abandonRepairOfTheOldWorld(session, world, options.viewFed()).ifPresent(spec.commandLine().getErr()::println);
+      }
       output.print(spec.commandLine().getOut(), DemoDocuments.SeedDocument.of(command, world, result),
           DemoText.seedResult(world, result));
       return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * The repair of the world that a reset dropped can no longer mean anything: its boundary, ledger and
+   * verdict speak of tables that are gone. It is abandoned, so that the new world's repair starts anew.
+   */
+  private static Optional<String> abandonRepairOfTheOldWorld(Session session, DemoWorld world, boolean viewFed) {
+    dev.cutover.engine.Engine engine = new dev.cutover.engine.Engine(session);
+    dev.cutover.engine.api.TableSpec demoSpec = dev.cutover.app.spec.DemoSpec.load(world.database().name(), viewFed);
+    var open = engine.repairs().current(demoSpec).filter(r -> !r.phase().ended());
+    if (open.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      engine.repairs().abandon(demoSpec, demoSpec.targetTable().name(), "the demo world was reset: its tables were "
+          + "dropped and built again");
+      return Optional.of("Abandoned repair " + open.get().id() + " of the world that was reset.");
+    } catch (dev.cutover.engine.api.CutoverException e) {
+      return Optional.of("Repair " + open.get().id() + " of the world that was reset is still open: "
+          + e.getMessage());
     }
   }
 

@@ -25,6 +25,7 @@ import java.util.Optional;
  * @param writer the id of the live job that holds the world, or empty
  * @param writerUntil until when (wall clock) that live job holds it unless it writes again
  * @param bugFrom the first hour v1 holds the fee bug: the history start, unless the seed bounded the bug
+ * @param viewFed whether v1 is appended to by a materialized view on trades, not written by the live job
  */
 public record DemoState(
     long seed,
@@ -37,7 +38,8 @@ public record DemoState(
     Optional<Instant> v2From,
     String writer,
     Optional<Instant> writerUntil,
-    Instant bugFrom) {
+    Instant bugFrom,
+    boolean viewFed) {
 
   /** How far the simulated clock moves in one step. */
   public static final Duration TICK = Duration.ofMinutes(10);
@@ -56,6 +58,8 @@ public record DemoState(
   static final String WRITER = "writer";
   static final String WRITER_UNTIL = "writer_until";
   static final String SEEDED = "seeded";
+  static final String LIVE = "live";
+  static final String LIVE_VIEW = "mv";
   static final String SEEDED_COMPLETE = "complete";
 
   /** Every hour before this one is closed: written to v1 (and to v2 from {@link #v2From}). */
@@ -84,7 +88,8 @@ public record DemoState(
         instant(values.get(V2_FROM)),
         values.getOrDefault(WRITER, ""),
         instant(values.get(WRITER_UNTIL)),
-        instant(values.get(BUG_FROM)).orElse(instant(values.get(HISTORY_START)).orElseThrow())));
+        instant(values.get(BUG_FROM)).orElse(instant(values.get(HISTORY_START)).orElseThrow()),
+        LIVE_VIEW.equals(values.get(LIVE))));
   }
 
   static String value(Instant instant) {

@@ -38,7 +38,7 @@ public record DemoStatus(DemoWorld world, Optional<DemoState> state, Volumes vol
     long[] v1 = rowsAndHours(sql, world.pnlV1());
     long[] v2 = rowsAndHours(sql, world.pnlV2());
     Volumes volumes = new Volumes(count(sql, world.trades()), count(sql, world.marks()), count(sql, world.fxRates()),
-        v1[0], v1[1], v2[0], v2[1], count(sql, world.alerts()));
+        v1[0], v1[1], v2[0], v2[1], state.get().viewFed() ? 0 : count(sql, world.alerts()));
     return new DemoStatus(world, state, volumes, Optional.of(LiveEdges.read(statements, world)),
         LiveJob.isHeld(state.get(), Instant.now()));
   }

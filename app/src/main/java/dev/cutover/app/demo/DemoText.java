@@ -28,6 +28,11 @@ final class DemoText {
         + Text.count(result.trades()) + " trades from " + Hours.readable(s.historyStart()) + " to "
         + Hours.readable(s.liveStart()) + " (seed " + s.seed() + ", scale " + number(s.scale()) + "); pnl_v1 has "
         + Text.count(result.v1Rows()) + " rows in " + Text.hours(result.v1Hours()) + ".");
+    if (s.viewFed()) {
+      out.add("pnl_v1 is a SummingMergeTree fed by the materialized view pnl_v1_mv on trades, with the fee bug. "
+          + "Deploy the corrected view with './cutover deploy-live --spec demo --confirm': it writes pnl_v2 from a "
+          + "boundary in the future, and the backfill writes the hours before it once that boundary has closed.");
+    }
     s.incidentHour().ifPresent(h -> out.add("Incident: pnl_v1 holds the hour " + Hours.readable(h)
         + " twice (a retried append)."));
     if (s.bugFrom().isAfter(s.historyStart())) {

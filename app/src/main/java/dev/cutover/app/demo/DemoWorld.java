@@ -89,6 +89,11 @@ public record DemoWorld(Identifier database) {
     return TableName.of(database, name);
   }
 
+  /** Whether this world's v1 is fed by a materialized view (seeded with {@code --live mv}); false when it is not seeded. */
+  public boolean viewFed(dev.cutover.engine.Statements statements) {
+    return DemoSpec.viewFed(statements, database.name());
+  }
+
   @Override
   public String toString() {
     return database.name();

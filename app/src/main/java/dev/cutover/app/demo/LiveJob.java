@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  * up the hours from B that had already closed, as a redeployed streaming job would. It never writes
  * v2 below B.
  *
+ * <p>In a world whose v1 a materialized view feeds ({@code demo seed --live mv}), the job only inserts
+ * the sources: the views write v1 and, once deployed, v2.
+ *
  * <p>The clock, the boundary and the write log live in ClickHouse: a job opened later (another
  * process, after a crash, days later) continues from the last step, with no gap and no hour written
  * twice. The simulated clock does not jump to the wall clock.
@@ -153,6 +156,11 @@ public final class LiveJob implements AutoCloseable {
   public V2Deployment deployV2(Instant boundary) {
     Hours.requireWhole("boundary", boundary);
     DemoState state = requireSeeded();
+    if (state.viewFed()) {
+      throw new InvalidInputException("live", "v1 of the demo world in " + world + " is written by the materialized "
+          + "view pnl_v1_mv, not by this job; deploy the corrected view with ./cutover deploy-live --spec demo "
+          + "--confirm, which picks its boundary in the future.");
+    }
     if (boundary.isBefore(state.historyStart())) {
       throw new InvalidInputException("from", "The boundary " + Hours.iso(boundary) + " is before the first hour of "
           + "history, " + Hours.iso(state.historyStart()) + "; give an hour from " + Hours.iso(state.historyStart())
@@ -225,6 +233,9 @@ public final class LiveJob implements AutoCloseable {
 
   /** Writes every closed hour not yet written: v1 from the live start, v2 from its boundary. */
   private List<HourWrite> closeDueHours(DemoState state) {
+    if (state.viewFed()) {
+      return List.of(); // v1 is appended to by its view as trades arrive, and v2 by the corrected view
+    }
     Instant watermark = state.watermark();
     List<HourWrite> written = new ArrayList<>();
     Instant v1Next = later(state.liveStart(), writer.nextUnwritten(PnlVersion.V1).orElse(state.liveStart()));

@@ -26,8 +26,20 @@ public final class SeedArguments {
           + "bounded repair (--affected) of those days suffices (default: the bug is in the whole history).")
   int bugDays;
 
+  @Option(names = "--live", paramLabel = "job|mv", defaultValue = "job",
+      description = "Who writes v1: 'job', a live job outside the database that replaces each hour (demo live), or "
+          + "'mv', a materialized view on trades that appends to a SummingMergeTree, repaired with deploy-live "
+          + "(default: ${DEFAULT-VALUE}).")
+  String live;
+
   /** Validates everything before anything is written. */
   SeedOptions options() {
-    return new SeedOptions(seed, scale, historyDays, end == null ? null : Hours.parse("end", end), bugDays);
+    boolean viewFed = switch (live) {
+      case "job" -> false;
+      case "mv" -> true;
+      default -> throw new dev.cutover.engine.api.InvalidInputException("live", "--live " + live + " is not a kind "
+          + "of live writer; give 'job' (a live job outside the database) or 'mv' (a materialized view).");
+    };
+    return new SeedOptions(seed, scale, historyDays, end == null ? null : Hours.parse("end", end), bugDays, viewFed);
   }
 }

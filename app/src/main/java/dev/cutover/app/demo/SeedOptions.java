@@ -11,12 +11,15 @@ import java.time.Instant;
  * SeedOptions.defaults();                                   // seed 42, scale 1, 183 days up to now
  * new SeedOptions(7, 0.05, 3, Instant.parse("2026-11-29T10:00:00Z"));
  * new SeedOptions(7, 0.05, 30, null, 5);                    // the fee bug only in the last five days
+ * new SeedOptions(7, 0.05, 30, null, 0, true);              // v1 fed by a materialized view on trades
  * }</pre>
  *
  * @param bugDays how many days before {@code end} the fee bug shipped; v1 is correct before that day.
  *     0: the bug is in the whole history
+ * @param viewFed whether v1 is appended to by a materialized view on trades (a SummingMergeTree) rather
+ *     than replaced hour by hour by a live job outside the database
  */
-public record SeedOptions(long seed, double scale, int historyDays, Instant end, int bugDays) {
+public record SeedOptions(long seed, double scale, int historyDays, Instant end, int bugDays, boolean viewFed) {
 
   public static final long DEFAULT_SEED = 42;
   public static final double DEFAULT_SCALE = 1.0;
@@ -47,10 +50,18 @@ public record SeedOptions(long seed, double scale, int historyDays, Instant end,
           + historyDays + " days; give 1 to " + historyDays + " days, or leave --bug-days out for a bug in the "
           + "whole history.");
     }
+    if (viewFed && bugDays > 0) {
+      throw new InvalidInputException("bug-days", "A view-fed v1 has the bug in its whole history (the view "
+          + "computed every hour as trades arrived); leave --bug-days out with --live mv.");
+    }
+  }
+
+  public SeedOptions(long seed, double scale, int historyDays, Instant end, int bugDays) {
+    this(seed, scale, historyDays, end, bugDays, false);
   }
 
   public SeedOptions(long seed, double scale, int historyDays, Instant end) {
-    this(seed, scale, historyDays, end, 0);
+    this(seed, scale, historyDays, end, 0, false);
   }
 
   /** The first hour v1 was computed with the fee bug: the start of history unless the bug is bounded. */
@@ -59,7 +70,7 @@ public record SeedOptions(long seed, double scale, int historyDays, Instant end,
   }
 
   public static SeedOptions defaults() {
-    return new SeedOptions(DEFAULT_SEED, DEFAULT_SCALE, DEFAULT_HISTORY_DAYS, null, 0);
+    return new SeedOptions(DEFAULT_SEED, DEFAULT_SCALE, DEFAULT_HISTORY_DAYS, null, 0, false);
   }
 
   /** The first hour of history. */

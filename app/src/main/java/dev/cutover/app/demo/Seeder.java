@@ -29,6 +29,8 @@ public final class Seeder {
   public static final String RETRY_WRITER = "retried-append";
 
   private static final int TRADE_BATCH_HOURS = 7 * 24;
+  /** A view appends one part per hour of each insert, and the server takes at most 100 partitions per insert. */
+  private static final int VIEW_FED_BATCH_HOURS = 3 * 24;
 
   private final Sql sql;
   private final DemoWorld world;
@@ -102,8 +104,10 @@ public final class Seeder {
     Instant clock = end.plus(DemoState.ALLOWED_LATENESS);
     sql.execute("create the demo database " + world, "CREATE DATABASE IF NOT EXISTS " + world.database().quoted()
         + " ENGINE = Atomic");
-    for (String statement : SqlTemplate.resource("schema.sql").statements()) {
-      sql.execute("create the demo tables", statement.replace("{db}", world.database().quoted()));
+    for (String schema : List.of("schema.sql", options.viewFed() ? "schema-mv.sql" : "schema-job.sql")) {
+      for (String statement : SqlTemplate.resource(schema).statements()) {
+        sql.execute("create the demo tables", statement.replace("{db}", world.database().quoted()));
+      }
     }
     Map<String, String> state = new LinkedHashMap<>();
     state.put(DemoState.SEED, Long.toString(options.seed()));
@@ -112,6 +116,7 @@ public final class Seeder {
     state.put(DemoState.HISTORY_START, DemoState.value(start));
     state.put(DemoState.LIVE_START, DemoState.value(end));
     state.put(DemoState.BUG_FROM, DemoState.value(options.bugFrom()));
+    state.put(DemoState.LIVE, options.viewFed() ? DemoState.LIVE_VIEW : "job");
     state.put(DemoState.SEEDED, "started");
     store.write(state);
 
@@ -120,7 +125,7 @@ public final class Seeder {
     // Trades: every event hour up to the current one, as far as they have arrived by the clock.
     int tradeHours = options.historyHours() + 1;
     for (int done = 0; done < tradeHours; ) {
-      int batch = Math.min(TRADE_BATCH_HOURS, tradeHours - done);
+      int batch = Math.min(options.viewFed() ? VIEW_FED_BATCH_HOURS : TRADE_BATCH_HOURS, tradeHours - done);
       generator.trades(start.plus(Hours.ONE.multipliedBy(done)), batch, start, clock, null);
       done += batch;
       progress.report("trades", done, tradeHours);
@@ -128,6 +133,10 @@ public final class Seeder {
     generator.marksAndRates(start, options.historyHours() + 1, null);
     progress.report("marks and FX rates", 1, 1);
 
+    if (options.viewFed()) {
+      // v1 was appended to by its view as the trades came in: nothing else to compute, and no incident.
+      return finish(clock, Optional.empty(), started);
+    }
     // v1 as the live job wrote it, a batch of days per statement (at most 96 partitions each); before a
     // bounded bug shipped, the live job computed what the corrected transform computes.
     PnlVersion v1 = PnlVersion.V1;
@@ -154,7 +163,10 @@ public final class Seeder {
     Optional<Instant> incident = new Incident(sql, world).write(options, start, end, options.bugDays() == 0
         ? Optional.empty() : Optional.of(options.bugFrom()));
     progress.report("incident", 1, 1);
+    return finish(clock, incident, started);
+  }
 
+  private SeedResult finish(Instant clock, Optional<Instant> incident, long started) {
     Map<String, String> done = new LinkedHashMap<>();
     incident.ifPresent(hour -> done.put(DemoState.INCIDENT_HOUR, DemoState.value(hour)));
     done.put(DemoState.CLOCK, DemoState.value(clock));

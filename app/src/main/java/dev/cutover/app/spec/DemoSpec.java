@@ -18,45 +18,71 @@ import java.util.List;
 public final class DemoSpec {
 
   public static final String SPEC = "pnl.yaml";
+  /** The spec of a world whose v1 a materialized view feeds ({@code demo seed --live mv}). */
+  public static final String VIEW_SPEC = "pnl-mv.yaml";
   /** The database of the demo world when none is named. */
   public static final String DEFAULT_DATABASE = "trading";
   public static final List<String> FILES = List.of(SPEC, "pnl_v2.sql", "pnl_v1.sql");
+  public static final List<String> VIEW_FILES = List.of(VIEW_SPEC, "pnl_mv_v2.sql");
 
   private DemoSpec() {}
 
   /** Writes the spec and transforms into {@code folder}, pointing the spec at {@code database}; returns the spec's path. */
   public static Path export(Path folder, String database, boolean overwrite) {
+    return export(folder, database, overwrite, false);
+  }
+
+  /** As {@link #export(Path, String, boolean)}, the view-fed world's spec when {@code viewFed}. */
+  public static Path export(Path folder, String database, boolean overwrite, boolean viewFed) {
+    List<String> files = viewFed ? VIEW_FILES : FILES;
     try {
-      for (String file : FILES) {
+      for (String file : files) {
         if (!overwrite && Files.exists(folder.resolve(file))) {
           throw new InvalidInputException("out", folder.resolve(file) + " exists; pass --force to overwrite it, or "
               + "choose another folder.");
         }
       }
       Files.createDirectories(folder);
-      for (String file : FILES) {
+      for (String file : files) {
         try (InputStream in = DemoSpec.class.getResourceAsStream("/dev/cutover/app/demo/" + file)) {
           String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-          if (file.equals(SPEC)) {
+          if (file.equals(files.getFirst())) {
             text = text.replaceFirst("(?m)^database: .*$", "database: " + database);
           }
           Files.writeString(folder.resolve(file), text);
         }
       }
-      return folder.resolve(SPEC);
+      return folder.resolve(files.getFirst());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
+  /**
+   * Whether the demo world in {@code database} was seeded with its v1 fed by a materialized view
+   * ({@code demo seed --live mv}), as its state table says; false for a world of the live job, or none.
+   */
+  public static boolean viewFed(dev.cutover.engine.Statements statements, String database) {
+    boolean seeded = statements.queryLong("look for the demo state", dev.cutover.engine.api.Statement.of(
+        "SELECT count() FROM system.tables WHERE database = ? AND name = 'demo_state'", database)) > 0;
+    return seeded && statements.queryFirst("read how the demo world is fed", dev.cutover.engine.api.Statement.of(
+        "SELECT argMax(value, written_at) FROM " + dev.cutover.engine.api.Identifier.of(database).quoted()
+            + ".demo_state WHERE key = 'live'"), row -> row.string(1)).filter("mv"::equals).isPresent();
+  }
+
   /** The demo's spec for a world in {@code database}, loaded by the engine. */
   public static TableSpec load(String database) {
+    return load(database, false);
+  }
+
+  /** The spec of the demo world in {@code database}: the view-fed world's when {@code viewFed}. */
+  public static TableSpec load(String database, boolean viewFed) {
     try {
       Path folder = Files.createTempDirectory("cutover-demo-spec-");
       try {
-        return Specs.read(export(folder, database, true));
+        return Specs.read(export(folder, database, true, viewFed));
       } finally {
-        for (String file : FILES) {
+        for (String file : viewFed ? VIEW_FILES : FILES) {
           Files.deleteIfExists(folder.resolve(file));
         }
         Files.deleteIfExists(folder);

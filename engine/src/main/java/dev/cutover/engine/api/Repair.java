@@ -15,13 +15,15 @@ import java.util.Optional;
  * @param boundary B, pinned when the first backfill starts; empty before that
  * @param firstHour the first hour of the repair window: the earliest hour any of its backfills covers
  * @param transformSha256 the hash of the transform and its bindings that every backfill of the repair uses
+ * @param liveView the corrected materialized view that {@code deploy-live} created {@code TO} v2 from B,
+ *     which a rollback or an abandon drops; empty when the corrected live writer is a job outside the database
  * @param operation a cutover, rollback or drop of v1 under way, and who carries it out
  * @param by who wrote this record
  * @param note what happened, in words
  */
 public record Repair(String id, String target, long version, RepairPhase phase, Optional<HourPartition> boundary,
-    Optional<HourPartition> firstHour, String specName, String transformSha256, Optional<Operation> operation,
-    Instant at, Actor by, String note) {
+    Optional<HourPartition> firstHour, String specName, String transformSha256, Optional<Identifier> liveView,
+    Optional<Operation> operation, Instant at, Actor by, String note) {
 
   /** Times are kept to the millisecond, as the stored record keeps them. */
   public Repair {
@@ -64,17 +66,17 @@ public record Repair(String id, String target, long version, RepairPhase phase, 
 
   /** The next record of this repair: the next version, written now by {@code by}. */
   public Repair next(RepairPhase newPhase, Optional<Operation> newOperation, Actor actor, String newNote) {
-    return new Repair(id, target, version + 1, newPhase, boundary, firstHour, specName, transformSha256, newOperation,
-        Instant.now(), actor, newNote);
+    return new Repair(id, target, version + 1, newPhase, boundary, firstHour, specName, transformSha256, liveView,
+        newOperation, Instant.now(), actor, newNote);
   }
 
   public Repair withFirstHour(HourPartition hour) {
-    return new Repair(id, target, version, phase, boundary, Optional.of(hour), specName, transformSha256, operation, at,
-        by, note);
+    return new Repair(id, target, version, phase, boundary, Optional.of(hour), specName, transformSha256, liveView,
+        operation, at, by, note);
   }
 
   public Repair withBoundary(HourPartition hour) {
-    return new Repair(id, target, version, phase, Optional.of(hour), firstHour, specName, transformSha256, operation,
-        at, by, note);
+    return new Repair(id, target, version, phase, Optional.of(hour), firstHour, specName, transformSha256, liveView,
+        operation, at, by, note);
   }
 }

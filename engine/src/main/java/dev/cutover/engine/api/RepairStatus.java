@@ -53,6 +53,10 @@ public record RepairStatus(String target, Instant at, Optional<Repair> repair, L
     WAIT_FOR_RUN,
     RESUME,
     DEPLOY_LIVE_WRITER,
+    /** Deploy the spec's corrected materialized view, which pins a future boundary. */
+    DEPLOY_VIEW,
+    /** Give the repair up: nothing can finish it any more (its corrected view is gone). */
+    ABANDON,
     FIX_LIVE_WRITER,
     WAIT_FOR_OVERLAP,
     WAIT_FOR_LIVE_WRITER,

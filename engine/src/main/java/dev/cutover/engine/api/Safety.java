@@ -29,6 +29,11 @@ public final class Safety {
       + "starts from the data and the ledger: an hour at or after B written by a backfill, or below B by anything "
       + "else, is two writers on one partition and keeps the gate closed.";
 
+  public static final String DEPLOY_LIVE = "A materialized view sees only the inserts made after it exists, so the "
+      + "corrected view is created now with a boundary B in the future (the next whole hour after the newest event "
+      + "plus the safety margin), which its deployment pins: it writes every hour from B, the backfill every hour "
+      + "before B once B has closed, and no hour is written by both or by neither.";
+
   public static final String RECONCILE = "The reconciliation compares v1 and v2 over the whole repair window, exactly "
       + "for integers and decimals, and proves every hour present once with no key counted twice. Only a verdict "
       + "over the whole repair, under the spec it was made with, can open the gate; narrower ones are for looking.";

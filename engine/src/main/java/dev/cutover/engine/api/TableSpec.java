@@ -21,6 +21,9 @@ import java.util.Map;
  *     the time column and keys); every backfill of one repair uses the same
  * @param affected the hours the bug touched, when it is bounded: a backfill recomputes only these and
  *     carries the rest of its range from v1; empty means every hour is recomputed
+ * @param liveView the corrected materialized view that {@code deploy-live} creates {@code TO} the target,
+ *     when v1's live writer is a view: its query is the transform from a future boundary on; empty when
+ *     the live writer is a job outside the database
  */
 public record TableSpec(
     String name,
@@ -43,7 +46,8 @@ public record TableSpec(
     Duration retentionMargin,
     String sha256,
     String transformSha256,
-    java.util.Optional<HourRange> affected) {
+    java.util.Optional<HourRange> affected,
+    java.util.Optional<Identifier> liveView) {
 
   public TableSpec {
     keys = List.copyOf(keys);
@@ -54,6 +58,7 @@ public record TableSpec(
     expectedDifferences = List.copyOf(expectedDifferences);
     consumers = List.copyOf(consumers);
     affected = java.util.Objects.requireNonNull(affected, "affected");
+    liveView = java.util.Objects.requireNonNull(liveView, "liveView");
   }
 
   /**

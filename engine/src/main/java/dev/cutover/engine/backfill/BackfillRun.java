@@ -148,55 +148,9 @@ public final class BackfillRun implements RunHandle {
 
   private void dispatch() {
     try {
-      List<HourPartition> pending = notDone(hours);
-      progress.alreadyDone(hours.size() - pending.size());
-      TargetTables tables = new TargetTables(sql, spec);
-      List<Identifier> columns = tables.insertableColumns(spec.targetTable());
-      BatchWriter writer = new BatchWriter(sql, spec, columns, throttle.settings(), boundary, id());
-      BatchTask.Context context = new BatchTask.Context(id(), store, writer, new Carrier(sql, spec, columns, boundary),
-          staging, retry, progress, listener, this::report, lifecycle::fail, writer.neverHeld(tables));
-      if (pending.stream().anyMatch(h -> !computes(h))) {
-        tables.cannotCarry().ifPresent(why -> {
-          throw new InvalidInputException("affected", why);
-        });
+      if (new BoundaryClock(sql, spec, boundary).await(lifecycle::stopping, this::report)) {
+        writeAll();
       }
-      if (carriedByClone) {
-        // The target was created holding the carried hours: their ledger lines, from one read of v2.
-        List<HourPartition> adopted = pending.stream().filter(h -> !computes(h)).toList();
-        new BatchTask(context, adopted, true, () -> { }).adopt();
-        pending = notDone(pending);
-      }
-      Phaser inFlight = new Phaser(1);
-      for (List<HourPartition> batch : Batches.inOrder(pending, this::computes, throttle.settings().batchHours())) {
-        if (!pacing.awaitTurn()) {
-          break;
-        }
-        throttle.acquire();
-        if (lifecycle.stopping()) {
-          throttle.release();
-          break;
-        }
-        inFlight.register();
-        Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
-          // Unless the run yields to a live writer (max_live_lag set), the batch's place is free once its rows
-          // are computed: its checksum, replace and ledger line only read and link, and overlap the next batch's
-          // compute. A run that yields keeps to its concurrency in statements, and leaves the live job its share.
-          java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-          Runnable release = () -> {
-            if (released.compareAndSet(false, true)) {
-              throttle.release();
-            }
-          };
-          Runnable computed = throttle.settings().maxLiveLag().isZero() ? release : () -> { };
-          try {
-            new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();
-          } finally {
-            release.run();
-            inFlight.arriveAndDeregister();
-          }
-        });
-      }
-      inFlight.arriveAndAwaitAdvance();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       lifecycle.fail("the run was interrupted");
@@ -204,6 +158,58 @@ public final class BackfillRun implements RunHandle {
       lifecycle.fail(e.getMessage());
     }
     finish();
+  }
+
+  private void writeAll() throws InterruptedException {
+    List<HourPartition> pending = notDone(hours);
+    progress.alreadyDone(hours.size() - pending.size());
+    TargetTables tables = new TargetTables(sql, spec);
+    List<Identifier> columns = tables.insertableColumns(spec.targetTable());
+    BatchWriter writer = new BatchWriter(sql, spec, columns, throttle.settings(), boundary, id());
+    BatchTask.Context context = new BatchTask.Context(id(), store, writer, new Carrier(sql, spec, columns, boundary),
+        staging, retry, progress, listener, this::report, lifecycle::fail, writer.neverHeld(tables));
+    if (pending.stream().anyMatch(h -> !computes(h))) {
+      tables.cannotCarry().ifPresent(why -> {
+        throw new InvalidInputException("affected", why);
+      });
+    }
+    if (carriedByClone) {
+      // The target was created holding the carried hours: their ledger lines, from one read of v2.
+      List<HourPartition> adopted = pending.stream().filter(h -> !computes(h)).toList();
+      new BatchTask(context, adopted, true, () -> { }).adopt();
+      pending = notDone(pending);
+    }
+    Phaser inFlight = new Phaser(1);
+    for (List<HourPartition> batch : Batches.inOrder(pending, this::computes, throttle.settings().batchHours())) {
+      if (!pacing.awaitTurn()) {
+        break;
+      }
+      throttle.acquire();
+      if (lifecycle.stopping()) {
+        throttle.release();
+        break;
+      }
+      inFlight.register();
+      Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
+        // Unless the run yields to a live writer (max_live_lag set), the batch's place is free once its rows
+        // are computed: its checksum, replace and ledger line only read and link, and overlap the next batch's
+        // compute. A run that yields keeps to its concurrency in statements, and leaves the live job its share.
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable release = () -> {
+          if (released.compareAndSet(false, true)) {
+            throttle.release();
+          }
+        };
+        Runnable computed = throttle.settings().maxLiveLag().isZero() ? release : () -> { };
+        try {
+          new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();
+        } finally {
+          release.run();
+          inFlight.arriveAndDeregister();
+        }
+      });
+    }
+    inFlight.arriveAndAwaitAdvance();
   }
 
   /** Those of {@code of} that this run's ledger does not hold as done. */

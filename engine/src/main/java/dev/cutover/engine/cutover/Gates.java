@@ -16,6 +16,7 @@ import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.reconcile.Recheck;
 import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.repair.CorrectedView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
@@ -82,6 +83,13 @@ public final class Gates {
           + ", or both.";
     }));
     conditions.add(noBackfill(repair, held));
+    repair.filter(r -> r.liveView().isPresent()).ifPresent(r -> {
+      boolean there = new CorrectedView(sql, state, spec).exists(r);
+      conditions.add(new Condition("corrected view", there, "The corrected view " + r.liveView().get()
+          + (there ? " writes " + spec.targetTable() + " from B." : " that the repair deployed does not exist (a "
+              + "rollback drops it): nothing writes " + spec.targetTable() + " live. Abandon the repair and deploy "
+              + "a new view with a boundary of its own.")));
+    });
     LiveStatus live = new LiveReader(sql, spec).read();
     boolean caughtUp = live.targetEdge().isPresent() && live.liveEdge().isPresent()
         && !live.targetEdge().get().isBefore(live.liveEdge().get());

@@ -2,6 +2,7 @@ package dev.cutover.engine.cutover;
 
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.GateClosedException;
+import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.Repair;
@@ -16,6 +17,7 @@ import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TableNames;
+import dev.cutover.engine.tables.ViewWriters;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,10 +64,20 @@ public final class Retirement {
         spec.retentionMargin(), cutoverAt.map(t -> t.plus(total)), droppedAt);
   }
 
-  /** The statements that drop v1 and the rollback handle, exactly as {@link #dropV1} runs them. */
+  /**
+   * The statements that drop v1, exactly as {@link #dropV1} runs them, in order: the materialized views
+   * that write v1 (its live writer, when that is a view: once v1 is gone, an insert into their source
+   * would fail), the rollback handle, and v1.
+   */
   public List<String> dropStatements() {
-    return List.of("DROP VIEW IF EXISTS " + spec.qualified(view.handle()), "DROP TABLE IF EXISTS "
-        + spec.qualified(spec.liveTable()));
+    List<String> statements = new ArrayList<>();
+    for (ViewWriters.View writer : new ViewWriters(sql, spec).of(spec.liveTable())) {
+      statements.add("DROP VIEW IF EXISTS " + Identifier.of(writer.database()).quoted() + "."
+          + Identifier.of(writer.view()).quoted() + " SYNC");
+    }
+    statements.add("DROP VIEW IF EXISTS " + spec.qualified(view.handle()));
+    statements.add("DROP TABLE IF EXISTS " + spec.qualified(spec.liveTable()));
+    return statements;
   }
 
   /**
@@ -124,11 +136,15 @@ public final class Retirement {
         + r.keepUntil().get()) + (readers.isEmpty() ? "" : "; acknowledged that " + readers.stream()
         .map(V1Reader::toString).collect(java.util.stream.Collectors.joining(", ")) + " still used it");
     try {
+      List<String> writers = new ViewWriters(sql, spec).of(spec.liveTable()).stream().map(ViewWriters.View::name)
+          .toList();
       List<String> statements = dropStatements();
-      sql.execute("drop " + view.handle(), statements.get(0));
-      dropped.add(spec.database() + "." + view.handle());
-      sql.execute("drop " + spec.liveTable(), statements.get(1));
-      dropped.add(spec.database() + "." + spec.liveTable());
+      for (int i = 0; i < statements.size(); i++) {
+        String what = i < writers.size() ? writers.get(i) : i == statements.size() - 1
+            ? spec.database() + "." + spec.liveTable() : spec.database() + "." + view.handle();
+        sql.execute("drop " + what, statements.get(i));
+        dropped.add(what);
+      }
     } catch (RuntimeException e) {
       repairs.finish(held, view.liveExists() ? RepairPhase.CUT_OVER : RepairPhase.V1_DROPPED, "the drop of v1 failed: "
           + e.getMessage());

@@ -19,6 +19,7 @@ import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.repair.CorrectedView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TableNames;
@@ -131,8 +132,16 @@ public final class Swap {
       requireHandle(Version.V2, Version.V1, "rollback");
       HourRange window = new Reconciler(sql, state, reports, spec).window(held, Scope.REPAIR, Optional.empty());
       SwapResult result = swap("rollback", Version.V2, Version.V1, spec.liveTable(), window);
-      repairs.finish(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again; "
-          + result.verification());
+      Repair rolledBack = repairs.finish(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable()
+          + " again; " + result.verification());
+      // A corrected view would keep writing a table nobody reads, under a fix that was just taken back.
+      try {
+        new CorrectedView(sql, state, spec).dropDeployed(rolledBack, "consumers were rolled back to "
+            + spec.liveTable());
+      } catch (RuntimeException e) {
+        // Consumers read v1 again, which is what the rollback promised; the repair still names the view, and
+        // its status says that it still writes v2 until an abandon drops it.
+      }
       return result;
     } catch (RuntimeException e) {
       settle(held, e);

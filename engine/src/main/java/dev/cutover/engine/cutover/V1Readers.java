@@ -13,7 +13,7 @@ import java.util.Map;
  * The tables that still use v1 once consumers read v2, and that a drop of v1 would break: materialized
  * views that ClickHouse lists as its dependents (they read what is inserted into it), and views or
  * materialized views whose definition names it (they read it, or write into it with {@code TO}). The
- * rollback handle, which the drop removes with v1, is not one of them.
+ * rollback handle and the views that write v1, which the drop removes with v1, are not among them.
  */
 final class V1Readers {
 
@@ -45,6 +45,7 @@ final class V1Readers {
             + "(?, ?)) AND (match(create_table_query, ?) OR database = ? AND match(as_select, ?)) ORDER BY 1",
         rs -> found.putIfAbsent(rs.getString(1), new V1Reader(rs.getString(1), kind(rs.getString(2)))),
         db, v1, handle.name(), edge + qualified + end, db, edge + name + end);
+    new dev.cutover.engine.tables.ViewWriters(sql, spec).of(spec.liveTable()).forEach(w -> found.remove(w.name()));
     return new ArrayList<>(found.values());
   }
 

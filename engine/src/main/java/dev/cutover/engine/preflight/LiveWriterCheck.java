@@ -1,15 +1,17 @@
 package dev.cutover.engine.preflight;
 
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
-import java.time.Instant;
+import dev.cutover.engine.tables.ViewWriters;
+import dev.cutover.engine.tables.ViewWriters.View;
 import java.util.List;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -23,24 +25,38 @@ import java.util.stream.Collectors;
  */
 final class LiveWriterCheck {
 
-  /** A name the server prints without backquotes. */
-  private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
   private final Sql sql;
   private final TableSpec spec;
+  private final StateStore store;
 
-  LiveWriterCheck(Sql sql, TableSpec spec) {
+  LiveWriterCheck(Sql sql, TableSpec spec, StateStore store) {
     this.sql = sql;
     this.spec = spec;
+    this.store = store;
   }
-
-  /** A materialized view that writes a table, and when it was created or last changed. */
-  record View(String name, Instant since) {}
 
   Check check(Plan plan) {
     HourPartition b = plan.boundary();
-    List<View> v1 = writersOf(spec.liveTable());
-    List<View> v2 = writersOf(spec.targetTable());
+    ViewWriters writers = new ViewWriters(sql, spec);
+    List<View> v1 = writers.of(spec.liveTable());
+    List<View> v2 = writers.of(spec.targetTable());
+    // The view the repair deployed was created while B lay ahead of every source event, which deploy-live checked
+    // before and after creating it: its age on this machine's clock says nothing about the data's.
+    String deployed = new Repairs(sql, store, spec).open().flatMap(Repair::liveView)
+        .map(v -> spec.database().name() + "." + v.name()).orElse("");
+    if (!deployed.isEmpty() && v2.stream().anyMatch(v -> v.name().equals(deployed))) {
+      List<String> others = v2.stream().map(View::name).filter(n -> !n.equals(deployed)).toList();
+      if (others.isEmpty()) {
+        return new Check("live writer", Status.PASS, "The corrected live writer is the materialized view " + deployed
+            + ", which Cutover deployed with B = " + b + " ahead of every source event: it writes "
+            + spec.targetTable() + " from " + b + " on, and the backfill writes the hours before it once " + b
+            + " has closed" + (v1.isEmpty() ? "." : " (" + spec.liveTable() + " is written by " + names(v1) + ")."),
+            "");
+      }
+      return new Check("live writer", Status.FAIL, spec.targetTable() + " is written by " + String.join(", ", others)
+          + " besides the corrected view " + deployed + " that the repair deployed: two writers on its hours.",
+          "Drop " + String.join(", ", others) + ", or abandon the repair.");
+    }
     List<View> late = v2.stream().filter(v -> v.since().isAfter(b.start())).toList();
     if (!late.isEmpty()) {
       View first = late.getFirst();
@@ -70,30 +86,6 @@ final class LiveWriterCheck {
     return new Check("live writer", Status.PASS, "No materialized view writes " + spec.liveTable() + ": its live "
         + "writer is a job outside the database, which can be pointed at " + spec.targetTable() + " from B = " + b
         + ", behind the live edge.", "");
-  }
-
-  /**
-   * The materialized views of the whole server whose definition writes {@code table} of the spec's
-   * database: {@code system.tables} prints each as {@code CREATE MATERIALIZED VIEW db.v [REFRESH …] TO
-   * db.t (…) AS …}, the target always qualified.
-   */
-  private List<View> writersOf(Identifier table) {
-    List<String> targets = quoted(spec.database().name()).stream()
-        .flatMap(d -> quoted(table.name()).stream().map(t -> " TO " + d + "." + t + " ")).toList();
-    return sql.query("find the materialized views that write " + table, "SELECT database || '.' || name, "
-            + "toUnixTimestamp(metadata_modification_time), create_table_query FROM system.tables WHERE engine = 'MaterializedView' "
-            + "ORDER BY 1",
-        rs -> {
-          String definition = rs.getString(3);
-          boolean writes = targets.stream().anyMatch(definition::contains);
-          return writes ? new View(rs.getString(1), Instant.ofEpochSecond(rs.getLong(2))) : null;
-        }).stream().filter(java.util.Objects::nonNull).toList();
-  }
-
-  /** A name as the server may print it: bare when it can be, else in backquotes. */
-  private static List<String> quoted(String name) {
-    String quoted = "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`";
-    return PLAIN.matcher(name).matches() ? List.of(name, quoted) : List.of(quoted);
   }
 
   private static String names(List<View> views) {

@@ -196,7 +196,7 @@ public final class RepairStore {
   /** The stored form: plain fields, so that the record reads the same whatever this class becomes. */
   record Stored(String id, String target, long version, String phase, long boundary, long firstHour,
       String specName, String transformSha256, String opAction, String opUser, String opHost, long opPid,
-      long opSince, String opRun, long at, String byUser, String byHost, long byPid, String note) {}
+      long opSince, String opRun, long at, String byUser, String byHost, long byPid, String note, String liveView) {}
 
   static String encode(Repair r) {
     var op = r.operation();
@@ -206,7 +206,8 @@ public final class RepairStore {
         op.map(o -> o.holder().user()).orElse(""), op.map(o -> o.holder().host()).orElse(""),
         op.map(o -> o.holder().pid()).orElse(0L), op.map(o -> o.since().toEpochMilli()).orElse(0L),
         op.map(Repair.Operation::runId).orElse(""), r.at().toEpochMilli(), r.by().user(), r.by().host(), r.by().pid(),
-        r.note().length() > 2000 ? r.note().substring(0, 1997) + "..." : r.note());
+        r.note().length() > 2000 ? r.note().substring(0, 1997) + "..." : r.note(),
+        r.liveView().map(Identifier::name).orElse(""));
     return JSON.writeValueAsString(s);
   }
 
@@ -218,7 +219,9 @@ public final class RepairStore {
     return new Repair(s.id(), s.target(), s.version(), RepairPhase.valueOf(s.phase()),
         s.boundary() == 0 ? Optional.empty() : Optional.of(HourPartition.ofEpochSecond(s.boundary())),
         s.firstHour() == 0 ? Optional.empty() : Optional.of(HourPartition.ofEpochSecond(s.firstHour())),
-        s.specName(), s.transformSha256(), op, Instant.ofEpochMilli(s.at()),
+        s.specName(), s.transformSha256(),
+        s.liveView() == null || s.liveView().isEmpty() ? Optional.empty() : Optional.of(Identifier.of(s.liveView())),
+        op, Instant.ofEpochMilli(s.at()),
         new Repair.Actor(s.byUser(), s.byHost(), s.byPid()), s.note());
   }
 }

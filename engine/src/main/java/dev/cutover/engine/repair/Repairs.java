@@ -101,7 +101,7 @@ public final class Repairs {
         + UUID.randomUUID().toString().substring(0, 6);
     Repair planned = new Repair(id, target, before.map(Repair::version).orElse(0L) + 1, RepairPhase.PLANNED,
         Optional.of(plan.boundary()), Optional.of(plan.range().from()), spec.name(), spec.transformSha256(),
-        Optional.empty(), Instant.now(), op.holder(), "planned with the boundary " + plan.boundary()
+        Optional.empty(), Optional.empty(), Instant.now(), op.holder(), "planned with the boundary " + plan.boundary()
             + before.map(b -> " after repair " + b.id() + " was " + b.phase().words()).orElse(""));
     planned = store.write(before, planned, "backfill");
     Repair pinned = planned;

@@ -68,6 +68,31 @@ public final class Status {
   private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<RepairStatus.Verdict> verdict,
       LiveStatus edges) {
     String view = spec.consumerView().name();
+    if (spec.liveView().isPresent() && (repair.isEmpty() || repair.get().phase().ended())) {
+      return new NextStep(Kind.DEPLOY_VIEW, "Deploy the corrected view " + spec.liveView().get() + " first: a view "
+          + "sees only inserts made after it exists, so it is created now with a boundary B in the future, which its "
+          + "deployment pins; the backfill then writes the hours before B once B has closed.");
+    }
+    if (repair.isPresent() && repair.get().liveView().isPresent() && !repair.get().phase().ended()
+        && repair.get().phase() != RepairPhase.CUT_OVER && !new CorrectedView(sql, state, spec).exists(repair.get())) {
+      Repair r = repair.get();
+      return r.phase() == RepairPhase.PLANNED
+          ? new NextStep(Kind.DEPLOY_VIEW, "Repair " + r.id() + " names the corrected view " + r.liveView().get()
+              + ", which does not exist (its deployment was interrupted); deploy again to create it while B = "
+              + r.boundary().orElseThrow() + " is still in the future.")
+          : new NextStep(Kind.ABANDON, "The corrected view " + r.liveView().get() + " of repair " + r.id()
+              + " does not exist (a rollback drops it), so nothing writes " + spec.targetTable() + " live from B. "
+              + "Abandon the repair, then deploy the view again with a boundary of its own.");
+    }
+    if (repair.isPresent() && repair.get().phase() == RepairPhase.PLANNED && repair.get().liveView().isPresent()) {
+      Repair r = repair.get();
+      HourPartition b = r.boundary().orElseThrow();
+      HourPartition closes = b.plusHours(spec.safetyMargin().toHours());
+      return new NextStep(Kind.BACKFILL, "The corrected view " + r.liveView().get() + " writes " + spec.targetTable()
+          + " from B = " + b + ". Start the backfill of the hours before B: it waits until B has closed (the live edge "
+          + "at " + closes + ", the safety margin past B; it is at " + edges.liveEdge().map(Object::toString)
+          .orElse("none") + ") and then writes them.");
+    }
     if (repair.isEmpty() || repair.get().phase() == RepairPhase.PLANNED) {
       return new NextStep(Kind.BACKFILL, "Plan the backfill and start it: its first run pins the boundary B.");
     }

@@ -55,7 +55,7 @@ public final class SpecLoader {
       throw f.error("spec", version, "1 (the only format version so far)");
     }
     Fields tables = f.child("tables");
-    tables.allowOnly(Set.of("live", "target", "consumer_view"));
+    tables.allowOnly(Set.of("live", "target", "consumer_view", "live_view"));
     Identifier live = tables.identifier("live");
     Identifier target = tables.identifier("target");
     Identifier view = tables.identifier("consumer_view");
@@ -66,6 +66,12 @@ public final class SpecLoader {
     if (target.equals(view)) {
       throw tables.error("target", target, "a table other than tables.consumer_view (" + view + "): consumers "
           + "must not read history while it is rewritten");
+    }
+    java.util.Optional<Identifier> liveView = tables.keys().contains("live_view")
+        ? java.util.Optional.of(tables.identifier("live_view")) : java.util.Optional.empty();
+    if (liveView.filter(v -> v.equals(live) || v.equals(target) || v.equals(view)).isPresent()) {
+      throw tables.error("live_view", liveView.get(), "a name of its own for the corrected materialized view, other "
+          + "than tables.live, tables.target and tables.consumer_view");
     }
     if (view.equals(live)) {
       throw tables.error("consumer_view", view, "a view distinct from tables.live: consumers read a view that "
@@ -141,7 +147,7 @@ public final class SpecLoader {
         keys.toString(), sources.toString(), transform);
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
         tolerances, sources, transform, allowed, rules, throttle, margin, overlapMin, consumers, retentionMargin,
-        sha256(yaml + external), sha256(determines), affected(f));
+        sha256(yaml + external), sha256(determines), affected(f), liveView);
   }
 
   /**

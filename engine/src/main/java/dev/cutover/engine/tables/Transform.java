@@ -87,6 +87,18 @@ public record Transform(String sql, List<Object> values) {
     return out.toString();
   }
 
+  /**
+   * The statement with its values written in, for DDL, where the server binds no parameters (the query
+   * of a materialized view). The window's values are whole numbers of seconds, never text, so what is
+   * written in is exactly what would have been bound.
+   */
+  public String literal() {
+    if (!values.stream().allMatch(v -> v instanceof Long || v instanceof Integer)) {
+      throw new IllegalStateException("only whole numbers are written into DDL, not " + values);
+    }
+    return display();
+  }
+
   /** Prefixes further bound values (for an outer statement around the transform). */
   public Transform wrap(String before, String after, List<Object> afterValues) {
     List<Object> all = new ArrayList<>(values);

@@ -268,27 +268,33 @@ class ReconcileAndCutoverTest {
         + ".visits_v1");
     world.sql.execute("a view on v2 only", "CREATE VIEW v2_count AS SELECT count() AS n FROM visits_v2");
     try {
-      List<String> readers = List.of(db + ".busy_mv (materialized view)", db + ".feed_mv (materialized view)",
-          db + ".visits_daily (view)", db + "_boards.board (view)");
+      // A view that writes v1 (its live writer) is no reader: the drop removes it first, with v1.
+      List<String> readers = List.of(db + ".busy_mv (materialized view)", db + ".visits_daily (view)",
+          db + "_boards.board (view)");
       assertEquals(readers.stream().sorted().toList(), engine.cutovers().v1Readers(spec).stream().map(Object::toString).sorted()
           .toList());
+      assertEquals("DROP VIEW IF EXISTS `" + db + "`.`feed_mv` SYNC", engine.cutovers().dropV1Statements(spec).getFirst());
       var unacknowledged = assertThrows(GateClosedException.class, () -> engine.cutovers().dropV1(spec, true, "storage",
-          List.of(db + ".busy_mv", db + ".visits_daily", db + "_boards.board")));
-      assertEquals("This table still uses " + db + ".visits_v1 and breaks when it is dropped: " + db + ".feed_mv "
-          + "(materialized view). Repoint or drop it first, or acknowledge it by name (" + db
-          + ".feed_mv) to drop v1 anyway.", unacknowledged.getMessage());
+          List.of(db + ".busy_mv", db + "_boards.board")));
+      assertEquals("This table still uses " + db + ".visits_v1 and breaks when it is dropped: " + db + ".visits_daily "
+          + "(view). Repoint or drop it first, or acknowledge it by name (" + db
+          + ".visits_daily) to drop v1 anyway.", unacknowledged.getMessage());
       assertEquals(List.of("acknowledge"), unacknowledged.fields());
-      assertEquals(List.of(db + ".feed_mv (materialized view)"), unacknowledged.unmetConditions().stream()
+      assertEquals(List.of(db + ".visits_daily (view)"), unacknowledged.unmetConditions().stream()
           .map(Gate.Condition::detail).toList());
       assertEquals(1L, world.sql.queryLong("v1 kept", "SELECT count() FROM system.tables WHERE database = ? AND "
           + "name = 'visits_v1'", db), "nothing is dropped before every reader is acknowledged");
+      assertEquals(1L, world.sql.queryLong("v1's writer kept", "SELECT count() FROM system.tables WHERE database = ? "
+          + "AND name = 'feed_mv'", db));
 
-      assertEquals(List.of(db + ".visits__next", db + ".visits_v1"), engine.cutovers().dropV1(spec, true,
-          "storage emergency, approved by the desk head", List.of(db + ".busy_mv", db + ".feed_mv",
-              db + ".visits_daily", db + "_boards.board")));
+      assertEquals(List.of(db + ".feed_mv", db + ".visits__next", db + ".visits_v1"), engine.cutovers().dropV1(spec, true,
+          "storage emergency, approved by the desk head", List.of(db + ".busy_mv", db + ".visits_daily",
+              db + "_boards.board")));
       assertTrue(new dev.cutover.engine.ledger.StateStore(world.sql, db).auditTrail(
           dev.cutover.engine.tables.TableNames.target(spec), 20).stream().anyMatch(a -> a.detail().contains("acknowledged that ")
-          && a.detail().contains(db + ".feed_mv (materialized view)")), "the audit trail names what was left broken");
+          && a.detail().contains(db + ".visits_daily (view)")), "the audit trail names what was left broken");
+      // Inserts into v1's source go on: its view went first, and nothing writes into the dropped v1.
+      world.sql.execute("an insert into the source", "INSERT INTO raw SELECT * FROM visits_v2 LIMIT 1");
     } finally {
       world.sql.execute("drop the other database", "DROP DATABASE IF EXISTS " + db + "_boards");
     }

@@ -166,6 +166,7 @@ class RepairSimulationTest {
       case START_OVER -> backfill(abandonedLiveFrom);
       case RESUME -> resume();
       case DEPLOY_LIVE_WRITER -> deployLiveWriter();
+      case DEPLOY_VIEW, ABANDON -> throw new AssertionError("a spec without a live view was told " + next.kind());
       case WAIT_FOR_LIVE_WRITER -> mendLiveHours();
       case WAIT_FOR_OVERLAP, WAIT_FOR_RUN, SETTLE, FINISHED -> {
         world.advance(1, Optional.empty());

@@ -108,6 +108,18 @@ class SpecLoaderTest {
   }
 
   @Test
+  void aCorrectedViewIsNamedUnderTablesAndIsNoneOfTheOthers() {
+    assertEquals(java.util.Optional.empty(), SpecLoader.parse(VALID, "s.yaml").liveView());
+    String withView = VALID.replace("consumer_view: visits", "consumer_view: visits\n  live_view: visits_v2_mv");
+    assertEquals(java.util.Optional.of(dev.cutover.engine.api.Identifier.of("visits_v2_mv")),
+        SpecLoader.parse(withView, "s.yaml").liveView());
+    var e = refused(VALID.replace("consumer_view: visits", "consumer_view: visits\n  live_view: visits_v2"));
+    assertEquals("In the spec s.yaml, field 'tables.live_view' is 'visits_v2'; expected a name of its own for the "
+        + "corrected materialized view, other than tables.live, tables.target and tables.consumer_view.",
+        e.getMessage());
+  }
+
+  @Test
   void aTableNameThatTriesSqlInjectionIsRefused() {
     var e = refused(VALID.replace("target: visits_v2", "target: \"pnl`; DROP TABLE x\""));
     assertEquals("The name 'pnl`; DROP TABLE x' in spec field 'tables.target' is not a simple name; use ASCII "

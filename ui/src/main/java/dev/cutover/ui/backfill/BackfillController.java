@@ -174,6 +174,30 @@ public final class BackfillController implements ScreenController {
     run.applyThrottle();
   }
 
+  /**
+   * Deploys the spec's corrected materialized view: reads what the deployment would be (B, the exact
+   * statement), asks the operator, then creates the view and pins B. The backfill then waits for B.
+   */
+  public void deployView() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    Activity writer = model.writer();
+    String target = spec.database() + "." + spec.targetTable();
+    writer.run("read the corrected view's deployment", p -> engine.repairs().liveDeployment(spec), preview -> {
+      if (preview.exists()) {
+        writer.fail("The corrected view " + preview.view() + " already writes " + target + " from B = "
+            + preview.boundary() + " UTC.");
+        return;
+      }
+      if (workspace.dialogs().confirmDeployView(preview, target)) {
+        writer.run("deploy the corrected view " + preview.view(), p -> engine.repairs().deployLive(spec), done -> {
+          reading.refresh();
+          workspace.repair().refresh();
+        });
+      }
+    });
+  }
+
   /** Starts the corrected live writer from the boundary, on the demo world, once the operator confirmed. */
   public void deployLiveWriter() {
     Optional<HourPartition> from = model.boundary();

@@ -44,6 +44,7 @@ public final class BackfillModel {
   private final ObjectProperty<LiveStatus> live = new SimpleObjectProperty<>();
   private final StringProperty pollError = new SimpleStringProperty("");
   private final BooleanProperty reading = new SimpleBooleanProperty();
+  private final BooleanProperty repairedByView = new SimpleBooleanProperty();
 
   public BackfillModel(Workspace workspace) {
     workspace.drivingProperty().bind(driven.isNotNull());
@@ -56,12 +57,23 @@ public final class BackfillModel {
       selectedRun.set(null);
       progress.clear();
     });
+    // The repair as last read: whether it deployed a corrected view that still exists to write v2 from B.
+    repairedByView.bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> {
+      var status = workspace.repair().statusProperty().get();
+      return status != null && status.repair().filter(r -> !r.phase().ended()).flatMap(r -> r.liveView())
+          .isPresent() && status.next().kind() != dev.cutover.engine.api.RepairStatus.Kind.DEPLOY_VIEW;
+    }, workspace.repair().statusProperty()));
     workspace.planProperty().addListener((o, was, is) -> {
       if (is != null) {
         concurrency.set(is.settings().concurrency());
         rowsLimit.set(is.settings().rowsPerSecond());
       }
     });
+  }
+
+  /** Whether the repair has deployed its corrected view (so there is nothing to deploy), as last read. */
+  public javafx.beans.value.ObservableBooleanValue repairedByViewProperty() {
+    return repairedByView;
   }
 
   /** The boundary from which the live writer owns v2: the shown run's, or the plan's. */

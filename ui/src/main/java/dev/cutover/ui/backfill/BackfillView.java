@@ -1,18 +1,13 @@
 package dev.cutover.ui.backfill;
 
-import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.Safety;
-import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.backfill.HourStates.Cell;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.scene.Node;
@@ -44,7 +39,7 @@ public final class BackfillView extends ScreenView {
     grid = new HourGrid(p.hours());
     VBox run = runCard(model, p);
     HBox.setHgrow(run, Priority.ALWAYS);
-    VBox writer = liveWriterCard(model);
+    VBox writer = new LiveWriterCard(model, controller, binder).card();
     writer.setPrefWidth(400);
     writer.setMinWidth(390);
     HBox top = new HBox(14, run, writer);
@@ -196,78 +191,6 @@ public final class BackfillView extends ScreenView {
     grid.setOnHover(text -> hover.setText(text.isEmpty() ? "Point at an hour, or focus the grid and use the arrow keys."
         : text));
     return Widgets.card("Hours (one column per day, one row per hour of the day, UTC)", grid, legend, hover);
-  }
-
-  private VBox liveWriterCard(BackfillModel model) {
-    Label what = Widgets.wrap(Widgets.label("live-writer-instructions"));
-    Label v2 = Widgets.label("v2-edge", "strong");
-    Label v1 = Widgets.label("v1-edge");
-    Label status = Widgets.wrap(Widgets.label("v2-status", "muted"));
-    GridPane edges = Widgets.facts(120);
-    Widgets.fact(edges, "v2 newest hour", v2);
-    Widgets.fact(edges, "v1 newest hour", v1);
-    TableSpec spec = model.workspace().spec();
-    // The boundary comes from the shown run or the plan, which may arrive after the live edges: all three redraw.
-    javafx.beans.property.BooleanProperty started = new javafx.beans.property.SimpleBooleanProperty();
-    Runnable update = () -> {
-      LiveStatus live = model.liveProperty().get();
-      what.setText(instructions(model, spec));
-      v2.setText(live == null ? "—" : live.targetEdge().map(h -> h + " UTC").orElse("none"));
-      v1.setText(live == null ? "—" : live.liveEdge().map(h -> h + " UTC").orElse("none"));
-      status.setText(live == null ? "" : takeOver(live, model.boundary()));
-      started.set(live != null && live.targetEdge().isPresent() && model.boundary().isPresent()
-          && !live.targetEdge().get().isBefore(model.boundary().get()));
-    };
-    binder.watch(model.progress().recordProperty(), r -> update.run());
-    binder.onChange(model.workspace().planProperty(), p -> update.run());
-    binder.watch(model.liveProperty(), live -> update.run());
-    VBox card = Widgets.card("Corrected live writer", what, edges, status,
-        Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
-    if (model.workspace().demo().isPresent()) {
-      // The demo's live job runs only once the operator starts it here; the label says whether it runs.
-      DemoLive demoLive = model.demoLive();
-      Label liveState = Widgets.wrap(Widgets.label("demo-live-state", "muted"));
-      binder.bind(liveState.textProperty(), demoLive.wordsProperty());
-      liveState.setMaxWidth(Double.MAX_VALUE);
-      HBox.setHgrow(liveState, Priority.ALWAYS);
-      Button live = Widgets.button("demo-live-toggle", "Start live _job");
-      binder.bind(live.textProperty(), demoLive.runningProperty().map(r -> r ? "Stop live _job" : "Start live _job"));
-      live.setOnAction(e -> demoLive.toggle());
-      binder.bind(live.disableProperty(), demoLive.activity().runningProperty());
-      HBox liveRow = new HBox(10, live, liveState);
-      liveRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-      Button deploy = Widgets.button("deploy-live-writer", "Deploy corrected live _writer from B");
-      deploy.setOnAction(e -> controller.deployLiveWriter());
-      binder.bind(deploy.disableProperty(), model.writer().runningProperty().or(started));
-      card.getChildren().addAll(liveRow, Widgets.activityBar("demo-live-activity", binder,
-          demoLive.activity()), Widgets.errorLabel("demo-live-error", binder, demoLive.activity().errorProperty()),
-          deploy, Widgets.activityBar("writer-activity", binder, model.writer()),
-          Widgets.errorLabel("writer-error", binder, model.writer().errorProperty()));
-    }
-    return card;
-  }
-
-  static String instructions(BackfillModel model, TableSpec spec) {
-    Optional<HourPartition> b = model.boundary();
-    if (b.isEmpty()) {
-      return "Once there is a plan, the corrected live writer starts from its boundary B.";
-    }
-    if (model.workspace().demo().isPresent()) {
-      return model.workspace().demo().get().describe() + " B is " + b.get() + " UTC.";
-    }
-    return "Start the corrected live job now, writing " + spec.database() + "." + spec.targetTable() + " for every "
-        + "hour from B = " + b.get() + " UTC on. It must not write any hour before B (the backfill owns those), and "
-        + "the old job keeps writing " + spec.liveTable() + " until the cutover.";
-  }
-
-  static String takeOver(LiveStatus live, Optional<HourPartition> boundary) {
-    if (live.targetEdge().isEmpty() || boundary.isEmpty() || live.targetEdge().get().isBefore(boundary.get())) {
-      return "No hour at or after B in v2 yet: the corrected live writer has not started.";
-    }
-    HourPartition v2 = live.targetEdge().get();
-    long behind = live.liveEdge().map(v1 -> Duration.between(v2.start(), v1.start()).toHours()).orElse(0L);
-    return behind <= 0 ? "The corrected live writer has caught up with v1." : "The corrected live writer is "
-        + Formats.hours(behind) + " behind v1.";
   }
 
   private static String capital(String s) {

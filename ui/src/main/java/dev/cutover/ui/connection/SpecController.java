@@ -49,9 +49,19 @@ final class SpecController {
           + "with Browse.");
       return;
     }
-    loading.run("load the spec " + path.get().getFileName(), p -> engine.specs().load(path.get()),
-        spec -> choice.show(spec, path.get()));
+    var demo = workspace.demo();
+    loading.run("load the spec " + path.get().getFileName(), p -> {
+      Path actual = demo.map(d -> d.spec(path.get())).orElse(path.get());
+      return new Loaded(engine.specs().load(actual), actual);
+    }, loaded -> {
+      if (!loaded.path().equals(path.get())) {
+        choice.fileProperty().set(loaded.path().toString());
+      }
+      choice.show(loaded.spec(), loaded.path());
+    });
   }
+
+  private record Loaded(dev.cutover.engine.api.TableSpec spec, Path path) {}
 
   /** Reads the spec file again after a reconnect and checks it on the server; an unchanged spec is kept. */
   void reread() {

@@ -32,6 +32,12 @@ public interface DialogService {
   /** Whether to close the console while it drives a run: closing cancels the run, which can be resumed later. */
   boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal);
 
+  /**
+   * Whether to create the corrected materialized view {@code TO} {@code target} from the deployment's
+   * future boundary, which its creation pins.
+   */
+  boolean confirmDeployView(dev.cutover.engine.api.LiveDeployment deployment, String target);
+
   /** Whether to start the corrected live writer from the boundary (demo world only). */
   boolean confirmDeployLiveWriter(HourPartition from, String description);
 

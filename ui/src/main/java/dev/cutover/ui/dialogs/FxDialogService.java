@@ -84,6 +84,13 @@ public final class FxDialogService implements DialogService {
   }
 
   @Override
+  public boolean confirmDeployView(dev.cutover.engine.api.LiveDeployment d, String target) {
+    return confirm("Deploy corrected view", "Create " + d.view() + " TO " + target + ", writing every hour from B = "
+        + d.boundary() + " UTC", dev.cutover.engine.api.Safety.DEPLOY_LIVE + " The newest event is " + d.newestEvent()
+        + ".\n\n" + d.statement(), "Deploy view and pin B");
+  }
+
+  @Override
   public boolean confirmDeployLiveWriter(HourPartition from, String description) {
     return confirm("Deploy corrected live writer", "Start the corrected live writer from " + from + " UTC",
         description + "\n\nIt writes v2 for every hour from the boundary on; the backfill owns the hours before it.",

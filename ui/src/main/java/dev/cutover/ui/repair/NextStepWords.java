@@ -18,6 +18,8 @@ public final class NextStepWords {
       case WAIT_FOR_RUN, WAIT_FOR_LIVE_WRITER -> "Backfill";
       case RESUME -> "Backfill: Resume";
       case DEPLOY_LIVE_WRITER -> "Backfill: Deploy the corrected writer";
+      case DEPLOY_VIEW -> "Backfill: Deploy the corrected view…";
+      case ABANDON -> "Plan: Abandon repair…";
       case FIX_LIVE_WRITER -> "Reconcile";
       case WAIT_FOR_OVERLAP -> "Reconcile: Overlap since B";
       case RECONCILE -> "Reconcile: Reconcile";
@@ -31,13 +33,16 @@ public final class NextStepWords {
 
   /**
    * The command that does the step, with {@code spec} as the operator names the spec and
-   * {@code consumerView} the name the cutover is confirmed with; empty when the step happens outside
+   * {@code consumerView} the name the cutover is confirmed with ({@code target}, the target table's, an
+   * abandon); empty when the step happens outside
    * Cutover (deploying the corrected live writer) or nothing is left to do.
    */
-  public static String command(NextStep step, String spec, String consumerView) {
+  public static String command(NextStep step, String spec, String consumerView, String target) {
     String s = " --spec " + spec;
     return switch (step.kind()) {
       case BACKFILL, START_OVER -> "./cutover backfill" + s;
+      case DEPLOY_VIEW -> "./cutover deploy-live" + s + " --confirm";
+      case ABANDON -> "./cutover abandon" + s + " --confirm " + target + " --reason \"…\"";
       case RESUME -> "./cutover backfill" + s + " --resume " + step.runId();
       case WAIT_FOR_RUN, SETTLE, WAIT_FOR_LIVE_WRITER -> "./cutover status" + s;
       case FIX_LIVE_WRITER, RECONCILE -> "./cutover reconcile" + s;

@@ -98,7 +98,7 @@ final class RepairWords {
 
   /** The next step on the command line ({@code SPEC} stands for the spec file), or that it happens outside Cutover. */
   static String command(RepairStatus s, String consumerView) {
-    String command = NextStepWords.command(s.next(), "SPEC", consumerView);
+    String command = NextStepWords.command(s.next(), "SPEC", consumerView, s.target().substring(s.target().indexOf('.') + 1));
     return command.isEmpty() ? "This step happens outside Cutover." : "On the command line: " + command;
   }
 }

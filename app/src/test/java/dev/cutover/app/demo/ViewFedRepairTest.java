@@ -1,0 +1,219 @@
+package dev.cutover.app.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.app.spec.DemoSpec;
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.Statements;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.LiveDeployment;
+import dev.cutover.engine.api.LiveWriter;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.RepairStatus;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.testing.Procedure;
+import dev.cutover.engine.testing.TestEngine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The repair of a table that a materialized view feeds ({@code demo seed --live mv}): the corrected
+ * view is deployed with a boundary B in the future, the backfill waits for B to close and then writes
+ * the hours before it, while trades keep arriving, late ones included. No hour is missing or counted
+ * twice at B: proven against the corrected transform computed from every trade, from the ledger, and
+ * by the engine's own coverage proof.
+ */
+class ViewFedRepairTest {
+
+  private static final Instant END = Instant.parse("2026-11-30T09:00:00Z");
+  /** Late trades carry ids from here, apart from the generator's. */
+  private static final long LATE_IDS = 9_000_000_000_000_000L;
+
+  private Database database;
+  private DemoWorld world;
+  private Sql sql;
+  private TableSpec spec;
+  private Engine engine;
+  private LiveJob job;
+  private final Random random = new Random(11);
+  private long lateSeq;
+
+  @BeforeEach
+  void viewFedWorld() {
+    database = TestEngine.freshDatabase(ViewFedRepairTest.class);
+    world = DemoWorld.in(database.profile().database());
+    sql = new Sql(Statements.over(database));
+    new Seeder(Statements.over(database), world).seed(new SeedOptions(29, 0.03, 2, END, 0, true), SeedProgress.NONE);
+    spec = DemoSpec.load(world.database().name(), true);
+    engine = new Engine(database);
+    job = LiveJob.open(Statements.over(database), world, new LiveOptions(Duration.ofSeconds(1), s -> { }, e -> { }));
+  }
+
+  @AfterEach
+  void close() {
+    job.close();
+    database.close();
+  }
+
+  @Test
+  void theViewOwnsEveryHourFromAFutureBoundaryAndTheBackfillEveryHourBefore() throws Exception {
+    assertTrue(world.viewFed(Statements.over(database)));
+    assertThrows(StepRefusedException.class, () -> engine.plans().plan(spec, Optional.empty(), Optional.empty(),
+        Optional.empty(), engine.plans().defaults(spec)), "a view-fed spec is not planned behind the live edge");
+
+    LiveDeployment deployed = engine.repairs().deployLive(spec);
+    HourPartition b = deployed.boundary();
+    Instant newest = deployed.newestEvent();
+    assertEquals(HourPartition.containing(newest.plus(spec.safetyMargin())).plusHours(1), b, "B: the next whole hour "
+        + "after the newest event plus the margin");
+    assertTrue(viewExists("pnl_v2_mv"));
+    assertEquals(RepairPhase.PLANNED, engine.repairs().current(spec).orElseThrow().phase());
+    assertTrue(engine.repairs().deployLive(spec).exists(), "deploying again changes nothing");
+
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(spec).withBatchHours(6));
+    assertEquals(b, plan.boundary(), "the deployment pinned B");
+    RunHandle run = Procedure.start(engine, plan);
+
+    HourPartition closes = b.plusHours(spec.safetyMargin().toHours());
+    long lateBelow = 0;
+    long lateFrom = 0;
+    while (!run.completion().isDone() || job.state().clock().isBefore(b.start().plus(Duration.ofHours(26)))) {
+      HourPartition edge = HourPartition.containing(job.state().clock().minusSeconds(1));
+      if (edge.isBefore(closes)) {
+        assertEquals(0, engine.backfills().ledger(run.id()).size(), "nothing is written before B has closed (edge "
+            + edge + ")");
+      }
+      job.step();
+      HourPartition late = lateTrades(job.state().clock());
+      if (late.isBefore(b)) {
+        lateBelow++;
+      } else {
+        lateFrom++;
+      }
+    }
+    RunRecord end = run.completion().get();
+    assertEquals(RunState.SUCCEEDED, end.state(), end.message());
+    assertTrue(lateBelow > 0 && lateFrom > 0, "late trades fell on both sides of B: " + lateBelow + ", " + lateFrom);
+
+    // The ledger: every hour before B, written by the backfill, and none from B on.
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(end.id());
+    assertEquals(plan.range().list(), List.copyOf(ledger.keySet()));
+    assertEquals(b, plan.range().to());
+    assertTrue(ledger.values().stream().allMatch(LedgerEntry::complete));
+
+    // The data: v2, folded per hour and key, is the corrected transform of every trade, in every hour.
+    HourPartition last = HourPartition.containing(job.state().clock().minusSeconds(1));
+    assertEquals(0, mismatches(), "v2 differs from the corrected transform of every trade");
+    assertTrue(count("pnl_v2 WHERE hour >= toDateTime(?, 'UTC')", b.epochSecond()) > 0, "the view wrote from B");
+    assertEquals(count("(SELECT DISTINCT toStartOfHour(event_time) FROM " + world.trades().sql() + ")"),
+        count("(SELECT DISTINCT hour FROM " + world.pnlV2().sql() + ")"), "every hour with trades is in v2");
+    assertEquals(last, HourPartition.ofEpochSecond(sql.queryLong("v2's newest hour", "SELECT toUnixTimestamp(max(hour)) "
+        + "FROM " + world.pnlV2().sql())), "v2 reaches the live edge");
+
+    // The engine's proof: the view starts at B, wrote nothing below it, and the backfill nothing from it.
+    RepairStatus status = engine.repairs().status(spec);
+    LiveWriter writer = status.liveWriter().orElseThrow();
+    assertTrue(writer.startsAtBoundary(), writer.describe());
+    assertEquals(List.of(), writer.belowBoundary());
+    assertEquals(List.of(), writer.backfilledFromBoundary());
+    Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 100_000);
+    assertEquals(Reconciliation.Verdict.GREEN, r.verdict(), r.coverage() + " " + r.counts());
+    assertEquals(List.of(), r.coverage());
+    assertTrue(r.expectedKeys() > 0);
+
+    // Cutover, rollback: the rollback drops the view it deployed, and the gate then stays closed.
+    engine.cutovers().cutover(spec, "pnl");
+    assertEquals(RepairPhase.CUT_OVER, engine.repairs().current(spec).orElseThrow().phase());
+    assertTrue(viewExists("pnl_v1_mv"), "the cutover leaves v1's view running");
+    engine.cutovers().rollback(spec, "pnl");
+    assertFalse(viewExists("pnl_v2_mv"), "the rollback dropped the corrected view");
+    assertFalse(engine.cutovers().gate(spec).open());
+    assertEquals(RepairStatus.Kind.ABANDON, engine.repairs().status(spec).next().kind());
+    engine.repairs().abandon(spec, "pnl_v2", "the fix is taken back");
+    assertEquals(RepairStatus.Kind.DEPLOY_VIEW, engine.repairs().status(spec).next().kind());
+  }
+
+  @Test
+  void retiringV1DropsTheViewThatWritesItAndAbandoningDropsTheCorrectedOne() throws Exception {
+    engine.repairs().deployLive(spec);
+    engine.repairs().abandon(spec, "pnl_v2", "deployed by mistake");
+    assertFalse(viewExists("pnl_v2_mv"), "abandon dropped the corrected view");
+
+    engine.repairs().deployLive(spec);
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(spec));
+    RunHandle run = Procedure.start(engine, plan);
+    while (!run.completion().isDone() || job.state().clock().isBefore(plan.boundary().start()
+        .plus(spec.minimumOverlap()).plus(Duration.ofHours(2)))) {
+      job.step();
+    }
+    assertEquals(RunState.SUCCEEDED, run.completion().get().state());
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR,
+        1_000).verdict());
+    engine.cutovers().cutover(spec, "pnl");
+    assertTrue(engine.cutovers().dropV1Statements(spec).getFirst().contains("pnl_v1_mv"),
+        "the drop names v1's view first: " + engine.cutovers().dropV1Statements(spec));
+    assertEquals(List.of(), engine.cutovers().v1Readers(spec), "v1's own writer does not hold the drop back");
+    List<String> dropped = engine.cutovers().dropV1(spec, true, "a test", List.of());
+    assertEquals(world.database().name() + ".pnl_v1_mv", dropped.getFirst());
+    assertFalse(viewExists("pnl_v1_mv"));
+    long v2Rows = count("pnl_v2");
+    job.step(); // trades still go in, and the corrected view still writes v2
+    assertTrue(count("pnl_v2") > v2Rows);
+  }
+
+  /**
+   * A few trades of the hour before the clock's, arriving now: at most an hour late, within the spec's
+   * safety margin. Returns the hour they fell in.
+   */
+  private HourPartition lateTrades(Instant clock) {
+    Instant at = clock.minus(Duration.ofMinutes(60)).plusSeconds(random.nextInt(50 * 60));
+    long first = LATE_IDS + 10 * lateSeq++;
+    sql.execute("insert late trades", "INSERT INTO " + world.trades().sql() + " SELECT ? + rowNumberInAllBlocks(), "
+        + "toDateTime(?, 'UTC'), book, instrument, side, quantity, price, fee, currency FROM " + world.trades().sql()
+        + " WHERE trade_id < ? ORDER BY trade_id LIMIT 3 OFFSET ?", first, at.getEpochSecond(), LATE_IDS,
+        random.nextInt(500));
+    return HourPartition.containing(at);
+  }
+
+  /** Keys whose folded v2 row differs from the corrected transform of all trades, or that one side lacks. */
+  private long mismatches() {
+    return sql.queryLong("compare v2 with the transform of every trade", "SELECT count() FROM (SELECT hour, book, "
+        + "instrument, currency, sum(quantity) AS q, sum(notional) AS n, sum(fees) AS f, sum(cash_pnl) AS c, "
+        + "sum(trade_count) AS t FROM " + world.pnlV2().sql() + " GROUP BY hour, book, instrument, currency) AS v "
+        + "FULL OUTER JOIN (SELECT toStartOfHour(event_time) AS hour, book, instrument, currency, "
+        + "sum(if(side = 'buy', 1, -1) * toInt64(quantity)) AS q, sum(toInt64(quantity) * price) AS n, sum(fee) AS f, "
+        + "sum(if(side = 'sell', 1, -1) * toInt64(quantity) * price) - sum(fee) AS c, count() AS t FROM "
+        + world.trades().sql() + " GROUP BY hour, book, instrument, currency) AS s USING (hour, book, instrument, "
+        + "currency) WHERE v.q != s.q OR v.n != s.n OR v.f != s.f OR v.c != s.c OR v.t != s.t");
+  }
+
+  private long count(String fromAndWhere, Object... params) {
+    String from = fromAndWhere.startsWith("(") ? fromAndWhere : world.database().quoted() + "." + fromAndWhere;
+    return sql.queryLong("count", "SELECT count() FROM " + from, params);
+  }
+
+  private boolean viewExists(String name) {
+    return sql.queryLong("look for " + name, "SELECT count() FROM system.tables WHERE database = ? AND name = ?",
+        world.database().name(), name) > 0;
+  }
+}
