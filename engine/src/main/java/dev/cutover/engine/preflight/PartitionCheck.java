@@ -34,6 +34,15 @@ final class PartitionCheck {
               + "history), or name another target in tables.target."
               : "Give the target its own definition with PARTITION BY " + expected + " before the backfill.");
     }
+    for (Identifier folding : targetExists ? java.util.List.of(spec.liveTable(), spec.targetTable())
+        : java.util.List.of(spec.liveTable())) {
+      var otherwise = tables.foldsOtherwise(folding);
+      if (otherwise.isPresent()) {
+        return new Check("partition key", Status.FAIL, otherwise.get(), "Order " + folding + " by "
+            + spec.timeColumn() + " and the keys of the spec, or name in keys exactly the columns it is ordered by "
+            + "besides " + spec.timeColumn() + ".");
+      }
+    }
     int carried = plan.carried().size();
     if (carried > 0 && targetExists) {
       var why = tables.cannotCarry();

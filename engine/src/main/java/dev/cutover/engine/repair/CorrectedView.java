@@ -175,6 +175,10 @@ public final class CorrectedView {
           + "several rows in " + spec.targetTable() + ". Make " + spec.targetTable() + " a SummingMergeTree or an "
           + "AggregatingMergeTree ordered by " + spec.timeColumn() + " and the keys, as a view-fed table is.");
     }
+    tables.foldsOtherwise(table).ifPresent(why -> {
+      throw new InvalidInputException("spec.keys", why + " Order it by " + spec.timeColumn() + " and the keys, or "
+          + "name its sorting columns as the keys.");
+    });
   }
 
   private void requireFuture(HourPartition b, String when) {

@@ -35,6 +35,38 @@ public final class TargetTables {
         rs -> rs.getString(1), spec.database().name(), table.name()).stream().findFirst().orElse("");
   }
 
+  /**
+   * Why {@code table}, a SummingMergeTree or AggregatingMergeTree, would fold its rows otherwise than
+   * Cutover reads them: such an engine merges the rows of one sorting key, and Cutover compares a
+   * version per hour and key. With the sorting key the time column and the keys, the two agree; with
+   * fewer columns the engine would fold two keys into one row, with more it keeps rows Cutover sums.
+   * Empty for any other engine, or when they agree.
+   */
+  public java.util.Optional<String> foldsOtherwise(Identifier table) {
+    String engine = engine(table);
+    if (!engine.equals("SummingMergeTree") && !engine.equals("AggregatingMergeTree")) {
+      return java.util.Optional.empty();
+    }
+    String key = sql.query("read the sorting key of " + table, "SELECT sorting_key FROM system.tables WHERE "
+        + "database = ? AND name = ?", rs -> rs.getString(1), spec.database().name(), table.name()).stream()
+        .findFirst().orElse("");
+    java.util.Set<String> sorting = new java.util.TreeSet<>();
+    for (String part : key.split(",")) {
+      if (!part.isBlank()) {
+        sorting.add(part.strip().replace("`", ""));
+      }
+    }
+    java.util.Set<String> expected = new java.util.TreeSet<>();
+    expected.add(spec.timeColumn().name());
+    spec.keys().forEach(k -> expected.add(k.name()));
+    if (sorting.equals(expected)) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(spec.database() + "." + table + " is a " + engine + " ordered by (" + key + "): it "
+        + "merges the rows of one sorting key, while Cutover compares one row per hour and key (" + String.join(", ",
+            expected) + "), so the two would not agree on what a row is.");
+  }
+
   /** The columns an INSERT writes (not MATERIALIZED, ALIAS or EPHEMERAL), in table order. */
   public List<Identifier> insertableColumns(Identifier table) {
     return sql.query("read the columns of " + table, "SELECT name FROM system.columns WHERE database = ? AND table = ? "

@@ -75,6 +75,22 @@ class PreflightTest {
         + "cannot be replaced on its own.", c.finding());
   }
 
+  /** A summing table merges by its sorting key: ordered by less than the hour and the keys, it folds two keys. */
+  @Test
+  void aSummingTargetOrderedByLessThanTheHourAndTheKeysFails() {
+    world.sql.execute("summing target", "CREATE TABLE visits_v2 AS visits_v1 ENGINE = SummingMergeTree "
+        + "PARTITION BY toStartOfHour(hour) ORDER BY hour");
+    Check c = check(run(world.spec(), List.of()), "partition key");
+    assertEquals(Status.FAIL, c.status());
+    assertEquals(world.database + ".visits_v2 is a SummingMergeTree ordered by (hour): it merges the rows of one "
+        + "sorting key, while Cutover compares one row per hour and key (hour, site), so the two would not agree on "
+        + "what a row is.", c.finding());
+    world.sql.execute("drop", "DROP TABLE visits_v2 SYNC");
+    world.sql.execute("summing target by hour and site", "CREATE TABLE visits_v2 AS visits_v1 ENGINE = "
+        + "SummingMergeTree PARTITION BY toStartOfHour(hour) ORDER BY (hour, site)");
+    assertEquals(Status.PASS, check(run(world.spec(), List.of()), "partition key").status());
+  }
+
   @Test
   void aTransformMissingAColumnFails() {
     TableSpec spec = SpecLoader.parse(world.specYaml().replace("uniqExact(user_id) AS users, ", ""), "s.yaml");
