@@ -65,11 +65,15 @@ final class BoundaryClock {
   }
 
   String sentence(Optional<HourPartition> edge) {
-    String left = edge.map(e -> ", " + Duration.between(e.start(), closesAt().start()).toHours() + " hour(s) to go")
+    String left = edge.map(e -> ", " + hours(Duration.between(e.start(), closesAt().start()).toHours()) + " to go")
         .orElse("");
-    return "waiting for B = " + boundary + " to close: the corrected live writer owns it, and the backfill writes "
+    return "Waiting for B = " + boundary + " to close: the corrected live writer owns it, and the backfill writes "
         + "the hours before it once the live edge reaches " + closesAt() + " (the safety margin of "
-        + spec.safetyMargin().toHours() + " hours past B); the live edge is "
-        + edge.map(Object::toString).orElse("not readable now") + left;
+        + hours(spec.safetyMargin().toHours()) + " past B); the live edge is "
+        + edge.map(Object::toString).orElse("not readable now") + left + ". Nothing is written meanwhile.";
+  }
+
+  private static String hours(long n) {
+    return n == 1 ? "1 hour" : n + " hours";
   }
 }

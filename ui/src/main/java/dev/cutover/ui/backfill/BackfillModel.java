@@ -72,7 +72,7 @@ public final class BackfillModel {
   }
 
   /** Whether the repair has deployed its corrected view (so there is nothing to deploy), as last read. */
-  public javafx.beans.value.ObservableBooleanValue repairedByViewProperty() {
+  public javafx.beans.property.ReadOnlyBooleanProperty repairedByViewProperty() {
     return repairedByView;
   }
 

@@ -56,6 +56,7 @@ final class LiveWriterCard {
     binder.watch(model.progress().recordProperty(), r -> update.run());
     binder.onChange(model.workspace().planProperty(), p -> update.run());
     binder.watch(model.liveProperty(), live -> update.run());
+    binder.onChange(model.repairedByViewProperty(), deployed -> update.run());
     VBox card = Widgets.card("Corrected live writer", what, edges, status,
         Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
     if (spec.liveView().isPresent()) {
@@ -94,12 +95,15 @@ final class LiveWriterCard {
   static String instructions(BackfillModel model, TableSpec spec) {
     Optional<HourPartition> b = model.boundary();
     if (spec.liveView().isPresent()) {
-      return b.isEmpty() || !model.repairedByViewProperty().get()
+      var status = model.workspace().repair().statusProperty().get();
+      Optional<HourPartition> pinned = status == null ? Optional.empty()
+          : status.repair().filter(r -> r.liveView().isPresent()).flatMap(r -> r.boundary());
+      return pinned.isEmpty() || !model.repairedByViewProperty().get()
           ? spec.liveTable() + " is fed by a materialized view, which sees only inserts made after it exists. Deploy "
               + "the corrected view " + spec.liveView().get() + ": it picks B in the future (the next whole hour after "
               + "the newest event plus the safety margin) and pins it; the backfill then waits until B has closed."
-          : "The corrected view " + spec.liveView().get() + " writes " + spec.targetTable() + " from B = " + b.get()
-              + " UTC on; the backfill writes the hours before B once the live edge is "
+          : "The corrected view " + spec.liveView().get() + " writes " + spec.targetTable() + " from B = "
+              + pinned.get() + " UTC on; the backfill writes the hours before B once the live edge is "
               + spec.safetyMargin().toHours() + " h past B.";
     }
     if (b.isEmpty()) {

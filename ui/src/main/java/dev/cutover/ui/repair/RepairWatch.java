@@ -192,7 +192,8 @@ public final class RepairWatch {
         : Optional.empty();
     phase.set(known.map(RepairWords::phase).orElse(failed ? "unknown" : reading.get() ? "reading" : ""));
     tone.set(known.map(RepairWords::tone).orElse(failed ? "unknown" : "none"));
-    repair.set(known.map(r -> RepairWords.repair(r, target)).orElse(failed || spec.getValue() == null ? ""
+    boolean byView = spec.getValue() != null && spec.getValue().liveView().isPresent();
+    repair.set(known.map(r -> RepairWords.repair(r, target, byView)).orElse(failed || spec.getValue() == null ? ""
         : "Reading where the repair of " + spec.getValue().name() + " stands…"));
     problem.set(!failed ? "" : p != null ? "Read the repair's record, but not its data: " + error.get() : error.get());
     liveWriter.set(s == null ? "" : RepairWords.liveWriter(s));

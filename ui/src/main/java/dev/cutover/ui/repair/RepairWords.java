@@ -28,9 +28,10 @@ final class RepairWords {
   }
 
   /** The repair's identity, its boundary and first hour, and the operation under way, if any. */
-  static String repair(Optional<Repair> repair, String target) {
+  static String repair(Optional<Repair> repair, String target, boolean byView) {
     if (repair.isEmpty()) {
-      return "No repair of " + target + " yet: its first backfill pins the boundary B.";
+      return "No repair of " + target + " yet: " + (byView ? "deploying its corrected view" : "its first backfill")
+          + " pins the boundary B.";
     }
     Repair r = repair.get();
     List<String> parts = new ArrayList<>();
@@ -38,6 +39,7 @@ final class RepairWords {
     r.boundary().ifPresent(b -> parts.add("B = " + b + " UTC" + (r.phase() == RepairPhase.ABANDONED
         ? " (no longer counts)" : "")));
     r.firstHour().ifPresent(f -> parts.add("history from " + f + " UTC"));
+    r.liveView().ifPresent(v -> parts.add("corrected view " + v));
     r.operation().ifPresent(op -> parts.add(op.action() + (op.runId().isEmpty() ? "" : " " + op.runId()) + " by "
         + op.holder() + " since " + Formats.clock(op.since())));
     return String.join(" · ", parts);
@@ -49,7 +51,8 @@ final class RepairWords {
       return s.liveWriter().get().describe();
     }
     if (s.repair().isEmpty() || s.repair().get().boundary().isEmpty()) {
-      return "Observed once the first backfill pins B.";
+      return s.next().kind() == RepairStatus.Kind.DEPLOY_VIEW ? "The corrected view, once deployed: it writes v2 "
+          + "from the boundary B its deployment pins." : "Observed once the first backfill pins B.";
     }
     if (s.repair().get().phase().ended()) {
       return "Not observed: the repair is over.";
