@@ -83,13 +83,20 @@ public final class Readable {
   /**
    * A column's fold, from its type, as the engine merges it: an aggregate state by its function's
    * {@code -Merge} (read as its final value: {@code AggregateFunction(uniq, UInt64)} by {@code uniqMerge},
-   * {@code AggregateFunction(quantiles(0.5, 0.9), Float64)} by {@code quantilesMerge(0.5, 0.9)}); a
+   * {@code AggregateFunction(quantiles(0.5, 0.9), Float64)} by {@code quantilesMerge(0.5, 0.9)}, a
+   * versioned {@code AggregateFunction(1, uniq, UInt64)} the same); a
    * {@code SimpleAggregateFunction(f, T)} by {@code f}, in {@code T}; in a SummingMergeTree, a number by
    * {@code sum}, in its own type; anything else from any row.
    */
   static Fold fold(String type, boolean summing) {
     if (type.startsWith("AggregateFunction(") && type.endsWith(")")) {
-      String function = firstArgument(type.substring("AggregateFunction(".length(), type.length() - 1));
+      String arguments = type.substring("AggregateFunction(".length(), type.length() - 1);
+      String function = firstArgument(arguments);
+      if (function.strip().matches("\\d+")) {
+        // A versioned state, AggregateFunction(1, sumMap, …): the version comes first, then the function.
+        arguments = arguments.substring(arguments.indexOf(',') + 1).strip();
+        function = firstArgument(arguments);
+      }
       int params = function.indexOf('(');
       String merge = params < 0 ? function + "Merge(%s)"
           : function.substring(0, params) + "Merge" + function.substring(params) + "(%s)";
