@@ -106,6 +106,40 @@ record ServerDirectory(Path root) {
     return access().resolve("users.xml");
   }
 
+  /**
+   * This server's part in a local cluster, when it is a shard of one: its native (TCP) port, the
+   * cluster's shards and their shared secret. The server merges it into its configuration.
+   */
+  Path clusterConfig() {
+    return access().resolve("config.d").resolve("cluster.xml");
+  }
+
+  /** Whether this server is a shard of a local cluster: it then opens its native port too. */
+  boolean clustered() {
+    return Files.isRegularFile(clusterConfig());
+  }
+
+  /** Writes this server's part in a local cluster (see {@link #clusterConfig()}). */
+  void writeCluster(String xml) {
+    try {
+      PrivateFiles.createFolder(access());
+      PrivateFiles.createFolder(clusterConfig().getParent());
+      writePrivate(clusterConfig(), xml);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Sets the operator's password of this directory, before its server first starts: a cluster's nodes share one. */
+  void writeSecret(char[] secret) {
+    try {
+      PrivateFiles.createFolder(access());
+      writePrivate(secret(), new String(secret));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The password of the user {@code operator}: random, made once per data directory, readable by its owner only. */
   Path secret() {
     return access().resolve("operator.secret");

@@ -103,8 +103,8 @@ public final class ServerMain {
         "--query_id=" + KEEP_ALIVE,
         // Serve until this query is killed (see ServerLife#stop). It reads no file, so a restricted
         // default user needs no right to read files to run it.
-        "--query=SYSTEM START LISTEN HTTP; SELECT sleepEachRow(1) FROM system.numbers SETTINGS max_block_size = 1 "
-            + "FORMAT Null"));
+        "--query=SYSTEM START LISTEN HTTP; " + (dir.clustered() ? "SYSTEM START LISTEN TCP; " : "")
+            + "SELECT sleepEachRow(1) FROM system.numbers SETTINGS max_block_size = 1 FORMAT Null"));
     if (restricted || Files.isRegularFile(dir.config())) {
       argv.add(1, "--config-file=" + dir.config());
     }

@@ -113,9 +113,11 @@ class ServerKilledTest {
     long written = events.stream().filter(e -> e instanceof BackfillEvent.HourWritten).count();
     var hourFailed = events.stream().filter(e -> e instanceof BackfillEvent.HourFailed).map(e -> (BackfillEvent.HourFailed) e)
         .toList();
-    // In flight: two batches computing, behind each one still checksumming what it computed, and those started in
-    // the moment before the first failure told the run that the server is gone; every batch after stays pending.
-    assertTrue(hourFailed.size() <= 4 * 2 && hourFailed.size() + written < plan.range().hours() / 2, "only the batches in flight when the server went away fail, the rest stay "
+    // In flight: two batches computing, behind them those still checksumming and replacing what they computed (a
+    // batch frees its place once computed, so on a loaded machine several queue there), and those started in the
+    // moment before the first failure told the run that the server is gone; every batch after stays pending.
+    assertTrue(hourFailed.size() <= 6 * 2 && hourFailed.size() + written < plan.range().hours() / 2, "only the "
+        + "batches in flight when the server went away fail, the rest stay "
         + "pending: " + hourFailed.size() + " failed, " + written + " written of " + plan.range().hours());
     assertTrue(hourFailed.stream().allMatch(f -> f.error().equals(failed.message())), hourFailed.toString());
     var waits = events.stream().filter(e -> e instanceof BackfillEvent.Retrying).map(e -> (BackfillEvent.Retrying) e)
