@@ -7,6 +7,7 @@ import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.embedded.LocalCluster;
 import dev.cutover.engine.embedded.ServerAccess;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -23,10 +24,16 @@ public final class Session implements AutoCloseable {
 
   private final Database database;
   private final EmbeddedServer embedded;
+  private final LocalCluster cluster;
 
   private Session(Database database, EmbeddedServer embedded) {
+    this(database, embedded, null);
+  }
+
+  private Session(Database database, EmbeddedServer embedded, LocalCluster cluster) {
     this.database = database;
     this.embedded = embedded;
+    this.cluster = cluster;
   }
 
   /** Connects to a server described by a profile. */
@@ -61,6 +68,31 @@ public final class Session implements AutoCloseable {
       server.close();
       throw e;
     }
+  }
+
+  /**
+   * Starts or joins the embedded local cluster of {@code shards} nodes in {@code root} (see {@link
+   * LocalCluster}), creates the Atomic working database {@value #EMBEDDED_DATABASE} on every node, and
+   * connects to shard 1, the entry through which the cluster is seen. Closing the session lets go of
+   * every node.
+   */
+  public static Session cluster(Path root, int shards, EngineLibrary library, EngineProgress progress) {
+    LocalCluster nodes = LocalCluster.startOrJoin(root, shards, library, EmbeddedServer.idleFromEnvironment(),
+        progress);
+    try {
+      nodes.nodes().forEach(Session::bootstrap);
+      EmbeddedServer entry = nodes.entry();
+      progress.report("Connecting to " + entry, -1, -1);
+      return new Session(Database.open(entry.profile(EMBEDDED_DATABASE), entry::whyLost), entry, nodes);
+    } catch (RuntimeException e) {
+      nodes.close();
+      throw e;
+    }
+  }
+
+  /** The embedded local cluster this session connects to through its shard 1; empty otherwise. */
+  public Optional<LocalCluster> localCluster() {
+    return Optional.ofNullable(cluster);
   }
 
   private static void bootstrap(EmbeddedServer server) {
@@ -98,7 +130,8 @@ public final class Session implements AutoCloseable {
     ServerInfo info = server();
     String where = embedded == null
         ? "(database " + info.database() + ", user " + info.user() + (info.tls() ? ", TLS" : "") + ")"
-        : "(embedded, data: " + embedded.dataDirectory() + ")";
+        : cluster != null ? "(embedded cluster " + LocalCluster.NAME + " of " + cluster.nodes().size()
+            + " shards, data: " + cluster.root() + ")" : "(embedded, data: " + embedded.dataDirectory() + ")";
     return "ClickHouse " + info.version() + " at " + info.address() + " " + where;
   }
 
@@ -149,7 +182,9 @@ public final class Session implements AutoCloseable {
     try {
       database.close();
     } finally {
-      if (embedded != null) {
+      if (cluster != null) {
+        cluster.close();
+      } else if (embedded != null) {
         embedded.close();
       }
     }

@@ -44,10 +44,12 @@ public final class LocalCluster implements AutoCloseable {
 
   private final Path root;
   private final List<EmbeddedServer> nodes;
+  private final Layout layout;
 
-  private LocalCluster(Path root, List<EmbeddedServer> nodes) {
+  private LocalCluster(Path root, List<EmbeddedServer> nodes, Layout layout) {
     this.root = root;
     this.nodes = List.copyOf(nodes);
+    this.layout = layout;
   }
 
   /**
@@ -81,7 +83,7 @@ public final class LocalCluster implements AutoCloseable {
       if (secret != null) {
         java.util.Arrays.fill(secret, '\0');
       }
-      return new LocalCluster(root, started);
+      return new LocalCluster(root, started, layout);
     } catch (IOException e) {
       started.forEach(EmbeddedServer::close);
       throw new EmbeddedEngineException("Cannot lay out the local cluster in " + root + " (" + e.getMessage()
@@ -100,6 +102,16 @@ public final class LocalCluster implements AutoCloseable {
   /** The nodes, shard 1 first. */
   public List<EmbeddedServer> nodes() {
     return nodes;
+  }
+
+  /**
+   * The HTTP address (a JDBC URL) of the node that serves the native protocol on {@code host}:{@code
+   * tcpPort}, as {@code system.clusters} names it; empty when it is not a node of this cluster.
+   */
+  public java.util.Optional<String> jdbcUrl(String host, int tcpPort) {
+    int i = layout.tcpPorts().indexOf(tcpPort);
+    boolean local = host.equals("127.0.0.1") || host.equals("localhost");
+    return i < 0 || !local ? java.util.Optional.empty() : java.util.Optional.of(nodes.get(i).jdbcUrl());
   }
 
   /** The node a client connects to first: shard 1. */
