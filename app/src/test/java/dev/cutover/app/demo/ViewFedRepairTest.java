@@ -182,6 +182,34 @@ class ViewFedRepairTest {
   }
 
   /**
+   * A deployment killed between its record and its view leaves a repair that names a missing view:
+   * deployed again, the same repair gets its view with the same B; once an event of B has arrived, the
+   * view could no longer see all of B, and the step says to abandon.
+   */
+  @Test
+  void aDeploymentThatDidNotCreateItsViewIsCompletedOnlyWhileBIsStillAhead() {
+    LiveDeployment first = engine.repairs().deployLive(spec);
+    sql.execute("the view lost", "DROP VIEW " + world.database().quoted() + ".pnl_v2_mv");
+    RepairStatus status = engine.repairs().status(spec);
+    assertEquals(RepairStatus.Kind.DEPLOY_VIEW, status.next().kind());
+    assertTrue(status.next().sentence().contains("which does not exist (its deployment was interrupted)"),
+        status.next().sentence());
+    LiveDeployment again = engine.repairs().deployLive(spec);
+    assertEquals(first.boundary(), again.boundary());
+    assertEquals(first.repairId(), again.repairId());
+    assertTrue(viewExists("pnl_v2_mv"));
+
+    sql.execute("the view lost again", "DROP VIEW " + world.database().quoted() + ".pnl_v2_mv");
+    sql.execute("an event of B", "INSERT INTO " + world.trades().sql() + " SELECT ? , toDateTime(?, 'UTC'), book, "
+        + "instrument, side, quantity, price, fee, currency FROM " + world.trades().sql() + " LIMIT 1", LATE_IDS,
+        first.boundary().epochSecond());
+    var refused = assertThrows(StepRefusedException.class, () -> engine.repairs().deployLive(spec));
+    assertTrue(refused.getMessage().endsWith("Repair " + first.repairId().orElseThrow() + " pinned that B when its "
+        + "deployment began; abandon it, then deploy again with a B of its own."), refused.getMessage());
+    assertFalse(viewExists("pnl_v2_mv"));
+  }
+
+  /**
    * A few trades of the hour before the clock's, arriving now: at most an hour late, within the spec's
    * safety margin. Returns the hour they fell in.
    */

@@ -80,7 +80,7 @@ public final class CorrectedView {
     if (planned.exists()) {
       return planned;
     }
-    requireFuture(planned.boundary(), "before the view was created");
+    requireFuture(planned, "before the view was created");
     new TargetTables(sql, spec).createTargetIfAbsent();
     requireFoldingTarget();
     Repair recorded = record(planned);
@@ -134,7 +134,8 @@ public final class CorrectedView {
     if (open.isPresent()) {
       // The repair recorded the view, and its creation did not happen: record that it is created again.
       Repair r = open.get();
-      return records.write(open, r.next(r.phase(), Optional.empty(), Operator.actor(), "the corrected view "
+      // An operation under way (a backfill waiting for B) keeps its hold: the view is what it waits beside.
+      return records.write(open, r.next(r.phase(), r.operation(), Operator.actor(), "the corrected view "
           + planned.view() + " is created again (it did not exist)"), "deploy-live");
     }
     Optional<Repair> before = repairs.latest();
@@ -181,11 +182,14 @@ public final class CorrectedView {
     });
   }
 
-  private void requireFuture(HourPartition b, String when) {
+  private void requireFuture(LiveDeployment planned, String when) {
+    HourPartition b = planned.boundary();
     long found = eventsFrom(b);
     if (found > 0) {
       throw new StepRefusedException("deploy-live", "The sources already hold " + found + " event(s) at or after B = "
-          + b + " " + when + ": a view created now would miss them. Deploy again: B is chosen after the newest event.");
+          + b + " " + when + ": a view created now would miss them. " + planned.repairId().map(id -> "Repair " + id
+              + " pinned that B when its deployment began; abandon it, then deploy again with a B of its own.")
+              .orElse("Deploy again: B is chosen after the newest event."));
     }
   }
 
