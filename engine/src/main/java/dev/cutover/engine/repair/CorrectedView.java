@@ -5,7 +5,6 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveDeployment;
 import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
@@ -16,10 +15,7 @@ import dev.cutover.engine.tables.TableNames;
 import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.tables.Transform;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * The corrected live writer as a materialized view, for a v1 that a view feeds. A view sees only the
@@ -138,14 +134,8 @@ public final class CorrectedView {
       return records.write(open, r.next(r.phase(), r.operation(), Operator.actor(), "the corrected view "
           + planned.view() + " is created again (it did not exist)"), "deploy-live");
     }
-    Optional<Repair> before = repairs.latest();
-    String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
-        + UUID.randomUUID().toString().substring(0, 6);
-    Repair planned0 = new Repair(id, repairs.target(), before.map(Repair::version).orElse(0L) + 1, RepairPhase.PLANNED,
-        Optional.of(planned.boundary()), Optional.empty(), spec.name(), spec.transformSha256(),
-        Optional.of(planned.view()), Optional.empty(), Instant.now(), Operator.actor(), note
-            + before.map(b -> " (after repair " + b.id() + " was " + b.phase().words() + ")").orElse(""));
-    return records.write(before, planned0, "deploy-live");
+    return repairs.plan(planned.boundary(), Optional.empty(), Optional.of(planned.view()), Operator.actor(), note,
+        "deploy-live");
   }
 
   private Identifier requireNamed() {

@@ -96,18 +96,27 @@ public final class Repairs {
           + plan.range() + ", boundary " + plan.boundary()).withFirstHour(first).withBoundary(plan.boundary());
       return Holders.holding(op, () -> store.write(current, next, "backfill"));
     }
-    Optional<Repair> before = latest();
-    String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
-        + UUID.randomUUID().toString().substring(0, 6);
-    Repair planned = new Repair(id, target, before.map(Repair::version).orElse(0L) + 1, RepairPhase.PLANNED,
-        Optional.of(plan.boundary()), Optional.of(plan.range().from()), spec.name(), spec.transformSha256(),
-        Optional.empty(), Optional.empty(), Instant.now(), op.holder(), "planned with the boundary " + plan.boundary()
-            + before.map(b -> " after repair " + b.id() + " was " + b.phase().words()).orElse(""));
-    planned = store.write(before, planned, "backfill");
+    Repair planned = plan(plan.boundary(), Optional.of(plan.range().from()), Optional.empty(), op.holder(),
+        "planned with the boundary " + plan.boundary(), "backfill");
     Repair pinned = planned;
     return Holders.holding(op, () -> store.write(Optional.of(pinned), pinned.next(RepairPhase.BACKFILLING, Optional.of(op),
         op.holder(), "the boundary " + plan.boundary() + " is pinned by the first backfill, run " + runId + " of "
             + plan.range()), "backfill"));
+  }
+
+  /**
+   * Starts a new repair of the target, planned with {@code boundary} pinned, after the target's last
+   * one has ended; {@code liveView} is the corrected view its deployment creates, if it is one.
+   */
+  public Repair plan(HourPartition boundary, Optional<HourPartition> firstHour, Optional<dev.cutover.engine.api.Identifier>
+      liveView, Repair.Actor by, String note, String step) {
+    Optional<Repair> before = latest();
+    String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
+        + UUID.randomUUID().toString().substring(0, 6);
+    Repair planned = new Repair(id, target, before.map(Repair::version).orElse(0L) + 1, RepairPhase.PLANNED,
+        Optional.of(boundary), firstHour, spec.name(), spec.transformSha256(), liveView, Optional.empty(),
+        Instant.now(), by, note + before.map(b -> " after repair " + b.id() + " was " + b.phase().words()).orElse(""));
+    return store.write(before, planned, step);
   }
 
   /**
