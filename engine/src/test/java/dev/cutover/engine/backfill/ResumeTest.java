@@ -73,10 +73,10 @@ class ResumeTest {
             java.time.Duration.ZERO));
     // An hour with rows: the transform fails only on rows of the hour, and the world leaves some hours empty.
     HourPartition broken = world.busyHour(plan.hours().size() / 2);
-    Procedure.clear(engine, plan); // the preflight passes before the failure is planted
+    // The preflight runs before the failure is planted: it checksums a sample hour, which may be the broken one.
+    var cleared = Procedure.clear(engine, plan);
     world.sql.execute("plant", "INSERT INTO fail_hours VALUES (toDateTime(?, 'UTC'))", broken.epochSecond());
-    RunRecord failed = engine.backfills().start(Procedure.clear(engine, plan), dev.cutover.engine.api.BackfillEvent.Listener.NONE)
-        .await();
+    RunRecord failed = engine.backfills().start(cleared, dev.cutover.engine.api.BackfillEvent.Listener.NONE).await();
     assertEquals(RunState.FAILED, failed.state(), failed.message());
     java.util.TreeMap<HourPartition, LedgerEntry> ledger = store.hours().ledger(failed.id());
     assertEquals(LedgerEntry.State.FAILED, ledger.get(broken).state());
