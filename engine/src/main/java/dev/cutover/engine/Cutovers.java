@@ -57,6 +57,18 @@ public final class Cutovers {
     return swap(spec, progress).rollback(confirmation);
   }
 
+  /**
+   * A swap whose rows cannot be compared now, as when a node of the cluster the consumer view reads through
+   * does not answer: the gate is judged and the exchange made as always, and the view's definition, not its
+   * rows, tells which version it reads; the result is not verified and says why. For switching a node back
+   * to where it was after a cluster-wide swap failed, so that no node stays on the other version.
+   */
+  public SwapResult swapUnverified(TableSpec spec, String confirmation, Gate.Version to, String whyRowsAreNotCompared) {
+    Swap swap = new Swap(ground.sql(), ground.store(), ground.reports(), spec, Progress.NONE)
+        .withoutRowComparison(whyRowsAreNotCompared);
+    return to == Gate.Version.V2 ? swap.cutover(confirmation) : swap.rollback(confirmation);
+  }
+
   /** How long the rollback handle is kept, and whether it still exists. */
   public Retention retention(TableSpec spec) {
     return retirement(spec).retention();

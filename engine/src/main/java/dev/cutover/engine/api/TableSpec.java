@@ -24,6 +24,8 @@ import java.util.Map;
  * @param liveView the corrected materialized view that {@code deploy-live} creates {@code TO} the target,
  *     when v1's live writer is a view: its query is the transform from a future boundary on; empty when
  *     the live writer is a job outside the database
+ * @param cluster the sharded cluster the tables live on, each name above a local table on every shard, and
+ *     the {@code Distributed} tables consumers read through; empty for one server
  */
 public record TableSpec(
     String name,
@@ -47,7 +49,8 @@ public record TableSpec(
     String sha256,
     String transformSha256,
     java.util.Optional<HourRange> affected,
-    java.util.Optional<Identifier> liveView) {
+    java.util.Optional<Identifier> liveView,
+    java.util.Optional<Cluster> cluster) {
 
   public TableSpec {
     keys = List.copyOf(keys);
@@ -59,6 +62,33 @@ public record TableSpec(
     consumers = List.copyOf(consumers);
     affected = java.util.Objects.requireNonNull(affected, "affected");
     liveView = java.util.Objects.requireNonNull(liveView, "liveView");
+    cluster = java.util.Objects.requireNonNull(cluster, "cluster");
+  }
+
+  /**
+   * The tables live on a sharded cluster: {@code tables.live}, {@code tables.target} and each source are
+   * local tables on every shard, and consumers read through {@code Distributed} tables over them.
+   *
+   * @param name the cluster as {@code system.clusters} names it
+   * @param live the {@code Distributed} table over v1 that the consumer view reads before the cutover
+   * @param target the {@code Distributed} table over v2 that it reads after
+   * @param sources the {@code Distributed} table over each source, by the source's name: their sharding key
+   *     says whether a shard's hour is complete from its own sources
+   */
+  public record Cluster(String name, Identifier live, Identifier target, Map<String, Identifier> sources) {
+    public Cluster {
+      sources = Map.copyOf(sources);
+    }
+  }
+
+  /** The table the consumer view reads v1 through: the {@code Distributed} one on a cluster. */
+  public Identifier consumerLive() {
+    return cluster.map(Cluster::live).orElse(liveTable);
+  }
+
+  /** The table the consumer view reads v2 through once cut over. */
+  public Identifier consumerTarget() {
+    return cluster.map(Cluster::target).orElse(targetTable);
   }
 
   /**

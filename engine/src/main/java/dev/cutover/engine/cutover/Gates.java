@@ -157,7 +157,7 @@ public final class Gates {
   String handleRepair() {
     String query = view.query();
     String rewritten = view.reads() == Version.V2
-        ? ConsumerView.replaceTable(query, spec.targetTable().name(), spec.liveTable().name()) : query;
+        ? ConsumerView.replaceTable(query, spec.consumerTarget().name(), spec.consumerLive().name()) : query;
     return "CREATE OR REPLACE VIEW " + spec.qualified(view.handle()) + " AS " + rewritten;
   }
 

@@ -185,20 +185,31 @@ public final class LocalCluster implements AutoCloseable {
       return xml.append("    </").append(NAME).append(">\n  </remote_servers>\n</clickhouse>\n").toString();
     }
 
+    /**
+     * Free native ports below the system's ephemeral range (Linux starts it at 32768): a port the system
+     * hands out for a connection or an HTTP port of another server would otherwise take a shard's port
+     * between this layout and the shard's start, and the shard could not listen on it.
+     */
     private static List<Integer> freePorts(int n) throws IOException {
-      List<ServerSocket> held = new ArrayList<>();
-      try {
-        List<Integer> ports = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-          ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-          held.add(s);
-          ports.add(s.getLocalPort());
+      java.util.random.RandomGenerator random = new SecureRandom();
+      List<Integer> ports = new ArrayList<>();
+      for (int tries = 0; ports.size() < n; tries++) {
+        if (tries > 2000) {
+          throw new IOException("found no " + n + " free ports between 20000 and 32000 on the loopback address");
         }
-        return ports;
-      } finally {
-        for (ServerSocket s : held) {
-          s.close();
+        int port = 20_000 + random.nextInt(12_000);
+        if (!ports.contains(port) && free(port)) {
+          ports.add(port);
         }
+      }
+      return ports;
+    }
+
+    private static boolean free(int port) {
+      try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        return true;
+      } catch (IOException e) {
+        return false;
       }
     }
   }

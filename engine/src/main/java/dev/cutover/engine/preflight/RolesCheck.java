@@ -28,7 +28,7 @@ final class RolesCheck {
     if (view.isEmpty()) {
       return new Check("roles", Status.FAIL, "The consumer view " + spec.database() + "." + spec.consumerView()
           + " does not exist.", "Create it over " + spec.liveTable() + " (CREATE VIEW " + spec.consumerView()
-          + " AS SELECT * FROM " + spec.liveTable() + "), so that consumers can be switched in one step.");
+          + " AS SELECT * FROM " + spec.consumerLive() + "), so that consumers can be switched in one step.");
     }
     if (!view.equals("View")) {
       return new Check("roles", Status.FAIL, spec.consumerView() + " is a " + view + ", not a view.",
@@ -36,12 +36,12 @@ final class RolesCheck {
     }
     String query = sql.query("read the consumer view", "SELECT as_select FROM system.tables WHERE database = ? AND name = ?",
         rs -> rs.getString(1), spec.database().name(), spec.consumerView().name()).getFirst();
-    if (mentions(query, spec.targetTable().name())) {
-      return new Check("roles", Status.FAIL, "Consumers already read " + spec.targetTable() + " through "
+    if (mentions(query, spec.consumerTarget().name())) {
+      return new Check("roles", Status.FAIL, "Consumers already read " + spec.consumerTarget() + " through "
           + spec.consumerView() + "; rewriting it now would change what they see.",
           "Roll the cutover back first, or choose a new target in tables.target.");
     }
-    return new Check("roles", Status.PASS, "Consumers read " + spec.consumerView() + " over " + spec.liveTable()
+    return new Check("roles", Status.PASS, "Consumers read " + spec.consumerView() + " over " + spec.consumerLive()
         + "; the target " + spec.targetTable() + " is neither the consumer view nor the live version.", "");
   }
 

@@ -58,8 +58,8 @@ public final class ConsumerView {
   }
 
   private Version version(String query) {
-    boolean v1 = mentions(query, spec.liveTable().name());
-    boolean v2 = mentions(query, spec.targetTable().name());
+    boolean v1 = mentions(query, spec.consumerLive().name());
+    boolean v2 = mentions(query, spec.consumerTarget().name());
     return v1 == v2 ? Version.UNKNOWN : v2 ? Version.V2 : Version.V1;
   }
 

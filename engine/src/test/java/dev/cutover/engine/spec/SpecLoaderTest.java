@@ -89,10 +89,30 @@ class SpecLoaderTest {
   }
 
   @Test
+  void aClusterNamesTheDistributedTableOverV1V2AndEverySource() {
+    String cluster = "cluster:\n  name: prod_shards\n  live: visits_v1_all\n  target: visits_v2_all\n"
+        + "  sources:\n    clicks: clicks_all\n";
+    TableSpec spec = SpecLoader.parse(VALID + cluster, "s.yaml");
+    TableSpec.Cluster c = spec.cluster().orElseThrow();
+    assertEquals("prod_shards", c.name());
+    assertEquals(Identifier.of("visits_v1_all"), spec.consumerLive());
+    assertEquals(Identifier.of("visits_v2_all"), spec.consumerTarget());
+    assertEquals(java.util.Map.of("clicks", Identifier.of("clicks_all")), c.sources());
+    assertEquals(Identifier.of("visits_v1"), SpecLoader.parse(VALID, "s.yaml").consumerLive(), "one server: the table");
+
+    var missing = refused(VALID + cluster.replace("    clicks: clicks_all\n", "    {}\n").replace("sources:\n", "sources:"));
+    assertEquals("In the spec s.yaml, field 'cluster.sources.clicks' is 'nothing'; expected the Distributed table over "
+        + "the source clicks (its sharding key tells whether each shard's hours are complete from its own rows).",
+        missing.getMessage());
+    var same = refused(VALID + cluster.replace("target: visits_v2_all", "target: visits_v1_all"));
+    assertEquals("spec.cluster.target", same.field());
+  }
+
+  @Test
   void anUnknownFieldIsRefusedRatherThanIgnored() {
     var e = refused(VALID.replace("keys: [site]", "keys: [site]\nmeasure: [x]"));
     assertEquals("In the spec s.yaml, field 'measure' is not a known field; expected one of [affected, "
-        + "allow_nondeterministic, boundary, database, description, expected_differences, keys, measures, name, "
+        + "allow_nondeterministic, boundary, cluster, database, description, expected_differences, keys, measures, name, "
         + "reconciliation, retention, sources, spec, tables, throttle, time_column, transform] (see docs/SPEC.md).",
         e.getMessage());
   }

@@ -27,6 +27,7 @@ public final class HourlyWorld {
   public final HourPartition first;
   /** The newest hour v1 holds; {@link #advance} moves it. */
   public HourPartition liveEdge;
+  private String clicksFilter = "1";
 
   private HourlyWorld(Database db, HourPartition first, HourPartition liveEdge) {
     this.db = db;
@@ -38,9 +39,18 @@ public final class HourlyWorld {
 
   /** {@code days} of history ending with the hour before the current one (the live edge). */
   public static HourlyWorld create(Database db, int days) {
+    return create(db, days, "1");
+  }
+
+  /**
+   * The world's part whose clicks satisfy {@code clicksFilter}, a condition on {@code site}: one shard's
+   * part of a world sharded by site.
+   */
+  public static HourlyWorld create(Database db, int days, String clicksFilter) {
     HourPartition edge = HourPartition.containing(Instant.now()).plusHours(-1);
     HourPartition first = edge.plusHours(-(days * 24L) + 1);
     HourlyWorld w = new HourlyWorld(db, first, edge);
+    w.clicksFilter = clicksFilter;
     w.sql.execute("create clicks", "CREATE TABLE clicks (ts DateTime('UTC'), site LowCardinality(String), "
         + "user_id UInt32, duration_ms UInt32) ENGINE = MergeTree PARTITION BY toDate(ts) ORDER BY (ts, site)");
     w.sql.execute("create visits_v1", "CREATE TABLE visits_v1 (hour DateTime('UTC'), site String, clicks UInt64, "
@@ -86,9 +96,10 @@ public final class HourlyWorld {
   public void addClicks(HourPartition from, HourPartition to) {
     long hours = (to.epochSecond() - from.epochSecond()) / 3600;
     sql.execute("generate clicks", "INSERT INTO clicks SELECT toDateTime(? + intDiv(number, ?) * 3600 "
-        + "+ cityHash64(number, 7) % 3600, 'UTC') AS ts, ['north', 'south', 'east', 'west', 'web'][1 + cityHash64(number, 1) % 5], "
-        + "cityHash64(number, 2) % 500, cityHash64(number, 3) % 60000 FROM numbers(?) "
-        + "WHERE (intDiv(toUInt32(ts), 3600)) % 37 != 5 OR intDiv(number, ?) = 0 OR intDiv(number, ?) >= ?",
+        + "+ cityHash64(number, 7) % 3600, 'UTC') AS ts, ['north', 'south', 'east', 'west', 'web'][1 + cityHash64(number, 1) % 5] "
+        + "AS site, cityHash64(number, 2) % 500, cityHash64(number, 3) % 60000 FROM numbers(?) "
+        + "WHERE ((intDiv(toUInt32(ts), 3600)) % 37 != 5 OR intDiv(number, ?) = 0 OR intDiv(number, ?) >= ?) AND ("
+        + clicksFilter + ")",
         from.epochSecond(), PER_HOUR, hours * PER_HOUR, PER_HOUR, PER_HOUR, hours - FULL_LAST_HOURS);
   }
 

@@ -1,0 +1,386 @@
+package dev.cutover.engine.cluster;
+
+import dev.cutover.engine.ClearedPlan;
+import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.Shards.Shard;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+
+/**
+ * One repair of a table sharded over a cluster: the single-node procedure on every shard at once, on the
+ * shard's local tables, held together where a guarantee spans the cluster. Every shard plans the same
+ * range and the same boundary B (the earliest any shard's live edge allows, or the one already pinned,
+ * which every shard must agree on); the preflight adds, on every node, that a shard's hours are complete
+ * from its own sources; each shard backfills its own hours into its own v2 and keeps its own ledger, so a
+ * shard that fails is named and resumed alone; the reconciliation is green only when every shard's is;
+ * and consumers switch node by node only once every node's gate is open, with the nodes already switched
+ * switched back when one fails, so that no node is left reading the other version.
+ */
+public final class ShardedRepair {
+
+  /** Told after each node has switched, before the next one does. */
+  @FunctionalInterface
+  public interface SwapListener {
+    void switched(Shard shard, SwapResult result);
+
+    SwapListener NONE = (s, r) -> {};
+  }
+
+  /** Every shard's plan, over one range and one boundary. */
+  public record ClusterPlan(HourRange range, HourPartition boundary, Map<Shard, Plan> plans) {}
+
+  /** Every shard's preflight; the plans it cleared when every shard passed. */
+  public record ClusterPreflight(Map<Shard, PreflightReport> reports, Map<Shard, ClearedPlan> cleared) {
+    public boolean passed() {
+      return cleared.size() == reports.size();
+    }
+
+    /** Each failed check, named by its shard. */
+    public List<String> failures() {
+      List<String> out = new ArrayList<>();
+      reports.forEach((s, r) -> r.failures().forEach(c -> out.add(s.name() + ": " + c.name() + ": " + c.finding())));
+      return out;
+    }
+  }
+
+  /** The runs of one backfill, one per shard. */
+  public record ClusterRun(Map<Shard, RunHandle> runs) {
+    /** Waits for every shard's run to end; each shard's final record. */
+    public Map<Shard, RunRecord> await() throws InterruptedException {
+      Map<Shard, RunRecord> out = new LinkedHashMap<>();
+      for (var e : runs.entrySet()) {
+        out.put(e.getKey(), e.getValue().await());
+      }
+      return out;
+    }
+
+    /** The shards whose run did not succeed, each with its run's last sentence. */
+    public static List<String> failed(Map<Shard, RunRecord> ended) {
+      return ended.entrySet().stream().filter(e -> e.getValue().state() != RunState.SUCCEEDED)
+          .map(e -> e.getKey().name() + ": run " + e.getValue().id() + " " + e.getValue().state().name()
+              .toLowerCase(java.util.Locale.ROOT) + ": " + e.getValue().message()).toList();
+    }
+  }
+
+  /** Every shard's reconciliation and the one verdict over all of them. */
+  public record ClusterVerdict(Map<Shard, Reconciliation> shards) {
+    public boolean green() {
+      return shards.values().stream().allMatch(r -> r.verdict().allowsCutover());
+    }
+
+    /** The shards whose verdict is not green, each with its verdict. */
+    public List<String> notGreen() {
+      return shards.entrySet().stream().filter(e -> !e.getValue().verdict().allowsCutover())
+          .map(e -> e.getKey().name() + ": " + e.getValue().verdict()).toList();
+    }
+
+    public String sentence() {
+      return green() ? "Green on all " + shards.size() + " shards." : "Not green: " + String.join("; ", notGreen())
+          + ". The cluster's verdict is green only when every shard's is.";
+    }
+  }
+
+  private static final int SWITCH_BACK_ATTEMPTS = 4;
+
+  private final Shards shards;
+  private final TableSpec spec;
+
+  public ShardedRepair(Shards shards, TableSpec spec) {
+    if (spec.cluster().isEmpty()) {
+      throw new InvalidInputException("spec.cluster", "The spec " + spec.name() + " names no cluster; a repair on one "
+          + "server needs none, and a sharded one needs cluster: {name, live, target, sources} (docs/CLUSTER.md).");
+    }
+    this.shards = shards;
+    this.spec = spec;
+  }
+
+  public Shards shards() {
+    return shards;
+  }
+
+  /**
+   * Plans the backfill of every shard over one range and one boundary: {@code boundary} when given, or
+   * one a shard's repair pinned (every shard that pinned one must agree), or else the earliest that each
+   * shard's own live edge and safety margin allow; the range starts at the earliest any shard would.
+   * Reads only.
+   */
+  public ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      UnaryOperator<BackfillSettings> settings) {
+    Map<Shard, Plan> own = shards.each("plan", s -> s.engine().plans().plan(spec, from, to, boundary,
+        settings.apply(s.engine().plans().defaults(spec))));
+    Map<Shard, HourPartition> pinned = new LinkedHashMap<>();
+    own.forEach((s, p) -> {
+      if (p.pinned()) {
+        pinned.put(s, p.boundary());
+      }
+    });
+    if (pinned.values().stream().distinct().count() > 1) {
+      throw new StepRefusedException("plan", "The shards' repairs pinned different boundaries ("
+          + pinned.entrySet().stream().map(e -> e.getKey().name() + ": B = " + e.getValue()).collect(Collectors.joining(", "))
+          + "); one repair has one boundary on every shard. Abandon the repair on every shard and plan it again.");
+    }
+    HourPartition b = pinned.values().stream().findFirst().orElseGet(() -> own.values().stream().map(Plan::boundary)
+        .min(Comparator.naturalOrder()).orElseThrow());
+    HourPartition start = from.orElseGet(() -> own.values().stream().map(p -> p.range().from())
+        .min(Comparator.naturalOrder()).orElseThrow());
+    Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
+        Optional.of(b), settings.apply(s.engine().plans().defaults(spec))));
+    HourRange range = plans.values().iterator().next().range();
+    return new ClusterPlan(range, b, plans);
+  }
+
+  /**
+   * Every shard's preflight, with the check that its hours are complete from its own sources; clears
+   * every shard's plan only when every shard passed. {@code acknowledged} names the dependents of v1 the
+   * operator acknowledged, on any shard.
+   */
+  public ClusterPreflight preflight(ClusterPlan plan, List<String> acknowledged) {
+    Map<Shard, Preflighted> each = shards.each("preflight", s -> {
+      Preflighted p = s.engine().plans().preflight(plan.plans().get(s), acknowledged);
+      return p;
+    });
+    Map<Shard, PreflightReport.Check> sharding = shards.each("preflight", s -> new ShardingCheck(s.database().sql(),
+        spec).check());
+    Map<Shard, PreflightReport> reports = new LinkedHashMap<>();
+    Map<Shard, ClearedPlan> cleared = new LinkedHashMap<>();
+    each.forEach((s, p) -> {
+      List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
+      checks.add(sharding.get(s));
+      reports.put(s, new PreflightReport(checks, p.report().dependents()));
+      if (p.passed() && sharding.get(s).status() != PreflightReport.Status.FAIL) {
+        cleared.put(s, p.cleared().orElseThrow());
+      }
+    });
+    return new ClusterPreflight(reports, cleared);
+  }
+
+  /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
+  public ClusterRun backfill(ClusterPreflight preflight, Function<Shard, BackfillEvent.Listener> listeners) {
+    if (!preflight.passed()) {
+      throw new StepRefusedException("backfill", "The backfill is refused: the preflight failed on "
+          + (preflight.reports().size() - preflight.cleared().size()) + " shard(s): " + String.join("; ",
+          preflight.failures()) + ". No shard was written.", preflight.failures(), Optional.empty());
+    }
+    return new ClusterRun(start(preflight.cleared(), listeners));
+  }
+
+  /**
+   * Resumes every shard whose latest run of this repair did not succeed, from its own ledger, with the
+   * throttle it ran with unless {@code overrides} says otherwise; a shard whose run succeeded is left
+   * alone. Refuses, resuming none, when a shard has no run to resume or its preflight fails.
+   */
+  public ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<Shard, BackfillEvent.Listener> listeners) {
+    Map<Shard, Optional<RunRecord>> latest = shards.each("resume", s -> s.engine().backfills().runs(spec).stream()
+        .max(Comparator.comparing(RunRecord::created)));
+    List<String> none = latest.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name()).toList();
+    if (!none.isEmpty()) {
+      throw new StepRefusedException("resume", "There is nothing to resume on " + String.join(", ", none) + ": no "
+          + "backfill of " + spec.targetTable() + " ran there. Start the backfill instead.", none, Optional.empty());
+    }
+    Map<Shard, ClearedPlan> cleared = new LinkedHashMap<>();
+    List<String> failures = new ArrayList<>();
+    Map<Shard, Optional<Preflighted>> checked = shards.each("resume", s -> {
+      RunRecord run = latest.get(s).orElseThrow();
+      if (run.state() == RunState.SUCCEEDED) {
+        return Optional.<Preflighted>empty();
+      }
+      Plan plan = s.engine().plans().planResume(spec, run.id(), overrides);
+      return Optional.of(s.engine().plans().preflight(plan, List.of()));
+    });
+    checked.forEach((s, p) -> p.ifPresent(f -> {
+      f.cleared().ifPresent(c -> cleared.put(s, c));
+      f.report().failures().forEach(c -> failures.add(s.name() + ": " + c.name() + ": " + c.finding()));
+    }));
+    if (!failures.isEmpty()) {
+      throw new StepRefusedException("resume", "The resume is refused: the preflight failed: " + String.join("; ",
+          failures) + ". No shard was written.", failures, Optional.empty());
+    }
+    return new ClusterRun(start(cleared, listeners));
+  }
+
+  private Map<Shard, RunHandle> start(Map<Shard, ClearedPlan> cleared, Function<Shard, BackfillEvent.Listener> listeners) {
+    Map<Shard, RunHandle> runs = new LinkedHashMap<>();
+    try {
+      cleared.forEach((s, c) -> runs.put(s, s.engine().backfills().start(c, listeners.apply(s))));
+    } catch (RuntimeException e) {
+      runs.values().forEach(RunHandle::cancel);
+      throw e;
+    }
+    return runs;
+  }
+
+  /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */
+  public ClusterVerdict reconcile(Reconciliation.Scope scope, int keyLimit) {
+    return new ClusterVerdict(shards.each("reconciliation", s -> s.engine().reconciliations().reconcile(spec, scope,
+        keyLimit)));
+  }
+
+  /** Every shard's cutover gate, judged from its data now. */
+  public Map<Shard, Gate> gates() {
+    return shards.each("cutover gate", s -> s.engine().cutovers().gate(spec));
+  }
+
+  /**
+   * Switches consumers to v2 on every node, all or nothing: refused with nothing changed unless every
+   * node's gate is open and every shard's repair has the same B; then node by node, each verified; when a
+   * node fails, the nodes already switched are switched back, and the refusal names the node and what
+   * each node reads.
+   */
+  public Map<Shard, SwapResult> cutover(String confirmation, SwapListener listener) {
+    return swap(true, confirmation, listener);
+  }
+
+  /** Switches consumers back to v1 on every node, all or nothing, as {@link #cutover} does forward. */
+  public Map<Shard, SwapResult> rollback(String confirmation, SwapListener listener) {
+    return swap(false, confirmation, listener);
+  }
+
+  private Map<Shard, SwapResult> swap(boolean forward, String confirmation, SwapListener listener) {
+    String step = forward ? "cutover" : "rollback";
+    String to = forward ? "v2" : "v1";
+    String from = forward ? "v1" : "v2";
+    Map<Shard, Gate> gates = shards.each(step + " gate", s -> forward ? s.engine().cutovers().gate(spec)
+        : s.engine().cutovers().rollbackGate(spec));
+    List<String> closed = gates.entrySet().stream().filter(e -> !e.getValue().open()).map(e -> e.getKey().name() + ": "
+        + e.getValue().unmet().stream().map(c -> c.name() + " (" + c.detail() + ")").collect(Collectors.joining(", ")))
+        .toList();
+    if (!closed.isEmpty()) {
+      throw new StepRefusedException(step, "The " + step + " is refused: the gate is closed on " + closed.size() + " of "
+          + gates.size() + " nodes: " + String.join("; ", closed) + ". No node was switched.", closed, Optional.empty());
+    }
+    Map<Shard, Optional<HourPartition>> boundaries = shards.each("read the repairs", s -> s.engine().repairs()
+        .current(spec).flatMap(r -> r.boundary()));
+    if (boundaries.values().stream().distinct().count() > 1) {
+      List<String> each = boundaries.entrySet().stream().map(e -> e.getKey().name() + ": B = "
+          + e.getValue().map(Object::toString).orElse("none")).toList();
+      throw new StepRefusedException(step, "The " + step + " is refused: the shards' repairs have different boundaries ("
+          + String.join(", ", each) + "). No node was switched.", each, Optional.empty());
+    }
+    Map<Shard, SwapResult> done = new LinkedHashMap<>();
+    for (Shard s : shards.all()) {
+      try {
+        SwapResult r = forward ? s.engine().cutovers().cutover(spec, confirmation)
+            : s.engine().cutovers().rollback(spec, confirmation);
+        done.put(s, r);
+        if (!r.verified()) {
+          throw new IllegalStateException(r.verification());
+        }
+        listener.switched(s, r);
+      } catch (RuntimeException e) {
+        throw undo(step, from, to, forward, s, e, done, confirmation);
+      }
+    }
+    return done;
+  }
+
+  /** Switches back every node already switched, and the failed one if it did switch; says what each reads. */
+  private StepRefusedException undo(String step, String from, String to, boolean forward, Shard failed,
+      RuntimeException cause, Map<Shard, SwapResult> done, String confirmation) {
+    List<Shard> back = new ArrayList<>(done.keySet());
+    Optional<Boolean> failedSwitched = done.containsKey(failed) ? Optional.of(true) : readsNew(failed, forward);
+    if (!done.containsKey(failed) && failedSwitched.orElse(false)) {
+      back.add(failed); // its exchange went through before the failure
+    }
+    java.util.Collections.reverse(back);
+    // The consumer view reads every shard: while a node does not answer, its rows cannot be compared, and a query
+    // that fans out to a node that is gone is cut off, which aborts the embedded engine on the nodes it reached.
+    List<String> silent = shards.all().stream().filter(s -> !s.database().ping(java.time.Duration.ofSeconds(3))
+        .answering()).map(Shard::name).toList();
+    Optional<String> unreadable = silent.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", silent)
+        + " did not answer, and the view reads every shard");
+    List<String> undone = new ArrayList<>();
+    List<String> stuck = new ArrayList<>();
+    for (Shard s : back) {
+      try {
+        switchBack(s, forward, confirmation, unreadable);
+        undone.add(s.name());
+      } catch (RuntimeException e) {
+        // The exchange may have gone through and only what followed failed (its verification reads every shard,
+        // the failed one too): what the node's view reads now decides.
+        if (readsNew(s, !forward).orElse(false)) {
+          undone.add(s.name() + " (not verified: " + e.getMessage() + ")");
+        } else {
+          stuck.add(s.name() + " (" + e.getMessage() + ")");
+        }
+      }
+    }
+    String others = failedSwitched.isPresent() ? "" : " " + failed.name() + " did not answer afterwards; its exchange "
+        + "is one atomic statement, so its consumers read one version whole, most likely " + from + " (the failure came "
+        + "before or during its switch): check it with status on that node once it answers, and switch it back if it "
+        + "reads " + to + ".";
+    String sentence = "The " + step + " failed on " + failed.name() + ": " + cause.getMessage() + " "
+        + (back.isEmpty() ? "No node had switched" + (failedSwitched.isPresent() ? "; every node reads " + from
+            + " as before." : "." + others)
+            : stuck.isEmpty() ? "The nodes already switched (" + String.join(", ", undone) + ") were switched back to "
+                + from + unreadable.map(u -> ", as their views' definitions show (" + u + ", so their rows were not "
+                + "compared)").orElse("") + "." + (failedSwitched.isPresent() ? " Every node reads " + from
+                + " as before." : others)
+            : "Switching back failed on " + String.join(", ", stuck) + ": those nodes still read " + to + "; "
+                + (undone.isEmpty() ? "" : String.join(", ", undone) + " read " + from + " again. ") + "Run the "
+                + (forward ? "rollback" : "cutover") + " again once every node answers." + others);
+    List<String> unmet = new ArrayList<>(List.of(failed.name()));
+    return new StepRefusedException(step, sentence, unmet, Optional.empty());
+  }
+
+  /**
+   * Switches one node back, trying again a failure that can pass (a connection the node closed while the
+   * other nodes were switching): leaving a node on the other version is the one outcome to avoid.
+   */
+  private void switchBack(Shard s, boolean forward, String confirmation, Optional<String> unreadable) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        if (unreadable.isPresent()) {
+          s.engine().cutovers().swapUnverified(spec, confirmation, forward ? Gate.Version.V1 : Gate.Version.V2,
+              unreadable.get());
+        } else if (forward) {
+          s.engine().cutovers().rollback(spec, confirmation);
+        } else {
+          s.engine().cutovers().cutover(spec, confirmation);
+        }
+        return;
+      } catch (dev.cutover.engine.api.CutoverException e) {
+        if (!e.retryable() || attempt == SWITCH_BACK_ATTEMPTS || readsNew(s, !forward).orElse(false)) {
+          throw e;
+        }
+        try {
+          Thread.sleep(500L * attempt);
+        } catch (InterruptedException i) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Whether the node's consumers read the version the step switches to; empty when it does not answer. */
+  private Optional<Boolean> readsNew(Shard s, boolean forward) {
+    try {
+      Gate.Version now = new dev.cutover.engine.repair.ConsumerView(s.database().sql(), spec).reads();
+      return Optional.of(now == (forward ? Gate.Version.V2 : Gate.Version.V1));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}

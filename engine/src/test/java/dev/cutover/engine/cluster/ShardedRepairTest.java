@@ -1,0 +1,276 @@
+package dev.cutover.engine.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Reconciliation.Scope;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.ShardedRepair.ClusterPlan;
+import dev.cutover.engine.cluster.ShardedRepair.ClusterPreflight;
+import dev.cutover.engine.cluster.ShardedRepair.ClusterRun;
+import dev.cutover.engine.cluster.Shards.Shard;
+import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.embedded.LocalCluster;
+import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.testing.ShardedWorld;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The repair on three embedded shards of a local cluster, the world sharded by site: one boundary on every
+ * shard, each shard's v2 the corrected transform of its own clicks, one verdict over all shards, and
+ * consumers on every node switched all or nothing; a shard killed in the backfill is named and resumed alone,
+ * and a node killed in the cutover leaves every node reading v1.
+ */
+class ShardedRepairTest {
+
+  @TempDir Path dir;
+  private ShardedWorld world;
+  private TableSpec spec;
+  private Database entry;
+  private Shards shards;
+  private ShardedRepair repair;
+
+  @BeforeEach
+  void cluster() {
+    world = ShardedWorld.create(dir.resolve("cluster"), 3, 2);
+    spec = world.spec();
+    entry = world.entry();
+    shards = Shards.open(entry, LocalCluster.NAME, world.cluster()::jdbcUrl);
+    repair = new ShardedRepair(shards, spec);
+  }
+
+  @AfterEach
+  void close() {
+    if (shards != null) {
+      shards.close();
+    }
+    if (entry != null) {
+      entry.close();
+    }
+    world.close();
+  }
+
+  private ClusterPreflight cleared(ClusterPlan plan) {
+    ClusterPreflight first = repair.preflight(plan, List.of());
+    List<String> dependents = first.reports().values().stream().flatMap(r -> r.dependents().stream())
+        .map(PreflightReport.Dependent::name).distinct().toList();
+    ClusterPreflight checked = repair.preflight(plan, dependents);
+    assertTrue(checked.passed(), checked.failures().toString());
+    return checked;
+  }
+
+  private Gate.Version reads(Shard s) {
+    return new ConsumerView(s.database().sql(), spec).reads();
+  }
+
+  private void backfillAndGoLive() throws InterruptedException {
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
+    Map<Shard, RunRecord> ended = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE).await();
+    assertEquals(List.of(), ClusterRun.failed(ended));
+    world.shards.forEach(w -> w.writeLiveV2(plan.boundary(), w.liveEdge.plusHours(1)));
+  }
+
+  @Test
+  void everyShardRepairsItsOwnHoursUnderOneBoundaryAndEveryNodeSwitchesAllOrNothing() throws Exception {
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
+    assertEquals(List.of(plan.boundary()), plan.plans().values().stream().map(Plan::boundary).distinct().toList(),
+        "one boundary on every shard");
+    assertEquals(3, plan.plans().size());
+    ClusterPreflight preflight = cleared(plan);
+    preflight.reports().forEach((s, r) -> {
+      PreflightReport.Check sharding = r.checks().stream().filter(c -> c.name().equals("sharding")).findFirst()
+          .orElseThrow();
+      assertEquals(PreflightReport.Status.PASS, sharding.status(), s.name() + ": " + sharding.finding());
+    });
+
+    Map<Shard, RunRecord> ended = repair.backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
+    assertEquals(List.of(), ClusterRun.failed(ended));
+    HourPartition b = plan.boundary();
+    assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), b),
+        "every shard's v2 is the corrected transform of its own clicks");
+    for (Shard s : shards.all()) {
+      var ledger = s.engine().backfills().ledger(ended.get(s).id());
+      assertEquals(plan.range().list(), List.copyOf(ledger.keySet()), s.name() + " keeps a line per hour");
+      assertTrue(ledger.values().stream().allMatch(LedgerEntry::complete), s.name());
+    }
+
+    world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
+    var verdict = repair.reconcile(Scope.REPAIR, 10_000);
+    assertTrue(verdict.green(), verdict.sentence());
+
+    var switched = repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    assertEquals(3, switched.size());
+    assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
+    for (Shard s : shards.all()) {
+      assertEquals(Gate.Version.V2, reads(s), s.name());
+    }
+    long v2Rows = entry.sql().queryLong("v2 through the cluster", "SELECT count() FROM world.visits_v2_all");
+    assertEquals(v2Rows, entry.sql().queryLong("what consumers read", "SELECT count() FROM world.visits"));
+
+    repair.rollback("visits", ShardedRepair.SwapListener.NONE);
+    shards.all().forEach(s -> assertEquals(Gate.Version.V1, reads(s), s.name()));
+    repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    shards.all().forEach(s -> assertEquals(Gate.Version.V2, reads(s), s.name()));
+  }
+
+  @Test
+  void aNodeKilledDuringTheCutoverLeavesEveryNodeReadingV1AndIsNamed() throws Exception {
+    backfillAndGoLive();
+    assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
+    Shard third = shards.shard(3);
+    var refused = assertThrows(StepRefusedException.class, () -> repair.cutover("visits", (s, r) -> {
+      if (s.node().shard() == 2) {
+        kill(world.cluster().nodes().get(2).pid());
+      }
+    }));
+    assertTrue(refused.getMessage().startsWith("The cutover failed on " + third.name() + ": "), refused.getMessage());
+    assertTrue(refused.getMessage().contains("were switched back to v1"), refused.getMessage());
+    assertEquals(List.of(third.name()), refused.unmet());
+    assertTrue(refused.getMessage().contains(third.name() + " did not answer, and the view reads every shard, so their "
+        + "rows were not compared"), refused.getMessage());
+    assertEquals(Gate.Version.V1, reads(shards.shard(1)));
+    assertEquals(Gate.Version.V1, reads(shards.shard(2)));
+    for (int i = 0; i < 2; i++) {
+      assertTrue(ProcessHandle.of(world.cluster().nodes().get(i).pid()).map(ProcessHandle::isAlive).orElse(false),
+          "switching back did not bring down shard " + (i + 1));
+    }
+
+    world.restart();
+    assertEquals(Gate.Version.V1, reads(third), "the killed node never switched");
+    repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    shards.all().forEach(s -> assertEquals(Gate.Version.V2, reads(s), s.name()));
+  }
+
+  @Test
+  void aShardKilledInTheBackfillIsNamedAndTheResumeFinishesOnlyItsMissingHours() throws Exception {
+    UnaryOperator<dev.cutover.engine.api.BackfillSettings> slow = s -> s.withConcurrency(1).withBatchHours(1)
+        .withRowsPerSecond(200).withRetries(2, Duration.ofMillis(100)).withServerWait(Duration.ofSeconds(3));
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), slow);
+    Map<Integer, AtomicLong> written = new ConcurrentHashMap<>();
+    ClusterRun run = repair.backfill(cleared(plan), s -> e -> {
+      if (e instanceof BackfillEvent.HourWritten) {
+        written.computeIfAbsent(s.node().shard(), k -> new AtomicLong()).incrementAndGet();
+      }
+    });
+    while (written.getOrDefault(2, new AtomicLong()).get() < 3) {
+      Thread.sleep(50);
+    }
+    kill(world.cluster().nodes().get(1).pid());
+    Map<Shard, RunRecord> ended = run.await();
+    List<String> failed = ClusterRun.failed(ended);
+    assertEquals(1, failed.size(), failed.toString());
+    assertTrue(failed.getFirst().startsWith(shards.shard(2).name() + ": run "), failed.getFirst());
+    assertTrue(failed.getFirst().contains("The server has not answered"), failed.getFirst());
+
+    world.restart();
+    ClusterRun resumed = repair.resume(UnaryOperator.identity(), s -> BackfillEvent.Listener.NONE);
+    assertEquals(List.of(shards.shard(2)), List.copyOf(resumed.runs().keySet()), "only the failed shard resumes");
+    Map<Shard, RunRecord> end = resumed.await();
+    assertEquals(List.of(), ClusterRun.failed(end));
+    assertEquals(ended.get(shards.shard(2)).id(), end.get(shards.shard(2)).id(), "the same run, from its ledger");
+    assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), plan.boundary()));
+    assertTrue(shards.shard(2).engine().backfills().ledger(end.get(shards.shard(2)).id()).values().stream()
+        .allMatch(LedgerEntry::complete));
+  }
+
+  /**
+   * Readers on every node, during 50 swaps ({@code -Psoak}; 10 in every build): each answer of the consumer view is v1's whole history or v2's
+   * whole history, never a mixture of the two (the guarantee is per entry point: one node may read v2 while
+   * another still reads v1).
+   */
+  @Test
+  void readersOnEveryNodeSeeOneVersionWholeThroughEverySwap() throws Exception {
+    int swaps = Integer.getInteger("cutover.clusterSwaps", 10);
+    backfillAndGoLive();
+    assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
+    HourPartition to = world.shards.getFirst().liveEdge.plusHours(1);
+    String checksum = "SELECT reinterpretAsInt64(sum(cityHash64(hour, site, clicks, users, duration_s))) FROM world.%s "
+        + "WHERE hour < toDateTime(" + to.epochSecond() + ", 'UTC')";
+    long v1 = entry.sql().queryLong("v1", checksum.formatted("visits_v1_all"));
+    long v2 = entry.sql().queryLong("v2", checksum.formatted("visits_v2_all"));
+    assertTrue(v1 != v2, "the versions differ");
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    List<String> mixtures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Map<Integer, AtomicLong> reads = new ConcurrentHashMap<>();
+    List<Thread> readers = shards.all().stream().map(s -> Thread.ofPlatform().start(() -> {
+      while (!done.get()) {
+        long got = s.database().sql().queryLong("read the view", checksum.formatted("visits"));
+        if (got != v1 && got != v2) {
+          mixtures.add(s.name() + " read " + got);
+        }
+        reads.computeIfAbsent(s.node().shard(), k -> new AtomicLong()).incrementAndGet();
+      }
+    })).toList();
+    try {
+      for (int i = 0; i < swaps / 2; i++) {
+        repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+        repair.rollback("visits", ShardedRepair.SwapListener.NONE);
+      }
+    } finally {
+      done.set(true);
+      for (Thread t : readers) {
+        t.join();
+      }
+    }
+    assertEquals(List.of(), mixtures);
+    assertEquals(3, reads.size());
+    assertTrue(reads.values().stream().allMatch(n -> n.get() >= swaps), reads.toString());
+    shards.all().forEach(s -> assertEquals(Gate.Version.V1, reads(s), s.name()));
+  }
+
+  /** A source sharded by a column that is not a key of the derived table: each shard would hold part of a key's hour. */
+  @Test
+  void aSourceShardedByANonKeyColumnIsRefusedBeforeAnythingIsWritten() {
+    for (Shard s : shards.all()) {
+      s.database().sql().execute("reshard", "CREATE OR REPLACE TABLE world.clicks_all AS world.clicks ENGINE = "
+          + "Distributed(" + LocalCluster.NAME + ", world, clicks, user_id)");
+    }
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
+    ClusterPreflight preflight = repair.preflight(plan, List.of("visits_v1_all"));
+    assertTrue(!preflight.passed());
+    String finding = preflight.failures().stream().filter(f -> f.contains(": sharding: ")).findFirst().orElseThrow();
+    assertTrue(finding.contains("clicks_all shards clicks by user_id, which uses user_id, not a key of visits_v2 [site]"),
+        finding);
+    assertTrue(finding.contains("visits_v1_all shards visits_v1 by sipHash64(site), not as the sources are sharded"),
+        finding);
+    var refused = assertThrows(StepRefusedException.class, () -> repair.backfill(preflight,
+        s -> BackfillEvent.Listener.NONE));
+    assertTrue(refused.getMessage().endsWith("No shard was written."), refused.getMessage());
+    for (Shard s : shards.all()) {
+      assertEquals(0, s.database().sql().queryLong("v2", "SELECT count() FROM system.tables WHERE database = 'world' "
+          + "AND name = 'visits_v2'"), s.name() + " has no v2");
+    }
+  }
+
+  private static void kill(long pid) {
+    ProcessHandle p = ProcessHandle.of(pid).orElseThrow();
+    p.destroyForcibly();
+    try {
+      p.onExit().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
