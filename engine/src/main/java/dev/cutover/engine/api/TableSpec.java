@@ -72,12 +72,15 @@ public record TableSpec(
    * @param name the cluster as {@code system.clusters} names it
    * @param live the {@code Distributed} table over v1 that the consumer view reads before the cutover
    * @param target the {@code Distributed} table over v2 that it reads after
-   * @param sources the {@code Distributed} table over each source, by the source's name: their sharding key
-   *     says whether a shard's hour is complete from its own sources
+   * @param sources the {@code Distributed} table over each sharded source, by the source's name: their
+   *     sharding key says whether a shard's hour is complete from its own sources
+   * @param copied the sources every shard holds whole (reference data such as prices or rates), by name
    */
-  public record Cluster(String name, Identifier live, Identifier target, Map<String, Identifier> sources) {
+  public record Cluster(String name, Identifier live, Identifier target, Map<String, Identifier> sources,
+      List<String> copied) {
     public Cluster {
       sources = Map.copyOf(sources);
+      copied = List.copyOf(copied);
     }
   }
 

@@ -163,13 +163,16 @@ public final class ShardedRepair {
     });
     Map<Shard, PreflightReport.Check> sharding = shards.each("preflight", s -> new ShardingCheck(s.database().sql(),
         spec).check());
+    List<PreflightReport.Check> copies = new CopiedSources(shards, spec).check(plan.range());
     Map<Shard, PreflightReport> reports = new LinkedHashMap<>();
     Map<Shard, ClearedPlan> cleared = new LinkedHashMap<>();
+    boolean copiesAgree = copies.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
     each.forEach((s, p) -> {
       List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
       checks.add(sharding.get(s));
+      checks.addAll(copies);
       reports.put(s, new PreflightReport(checks, p.report().dependents()));
-      if (p.passed() && sharding.get(s).status() != PreflightReport.Status.FAIL) {
+      if (p.passed() && sharding.get(s).status() != PreflightReport.Status.FAIL && copiesAgree) {
         cleared.put(s, p.cleared().orElseThrow());
       }
     });

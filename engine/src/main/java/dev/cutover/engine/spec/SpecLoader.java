@@ -161,7 +161,7 @@ public final class SpecLoader {
       return java.util.Optional.empty();
     }
     Fields c = f.child("cluster");
-    c.allowOnly(Set.of("name", "live", "target", "sources", "description"));
+    c.allowOnly(Set.of("name", "live", "target", "sources", "copied", "description"));
     String name = c.text("name");
     if (!name.matches("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")) {
       throw c.error("name", name, "a cluster's name as system.clusters lists it (letters, digits, _ . -)");
@@ -178,19 +178,36 @@ public final class SpecLoader {
       throw c.error("target", targetAll, "the Distributed table over " + target + ", a name other than cluster.live, "
           + "the local tables' and the consumer view's");
     }
-    Fields s = c.child("sources");
     Set<String> names = new LinkedHashSet<>();
     sources.forEach(src -> names.add(src.name()));
+    List<String> copied = new ArrayList<>();
+    if (c.keys().contains("copied")) {
+      for (Identifier n : c.identifiers("copied")) {
+        if (!names.contains(n.name()) || copied.contains(n.name())) {
+          throw c.error("copied", n, "names of sources, each once, from " + names);
+        }
+        copied.add(n.name());
+      }
+    }
+    Fields s = c.child("sources");
     s.allowOnly(names);
     Map<String, Identifier> distributed = new LinkedHashMap<>();
     for (Source src : sources) {
+      if (copied.contains(src.name())) {
+        if (s.keys().contains(src.name())) {
+          throw s.error(src.name(), s.text(src.name()), "no Distributed table: cluster.copied says every shard holds "
+              + src.name() + " whole");
+        }
+        continue;
+      }
       if (!s.keys().contains(src.name())) {
         throw s.error(src.name(), "nothing", "the Distributed table over the source " + src.table() + " (its sharding "
-            + "key tells whether each shard's hours are complete from its own rows)");
+            + "key tells whether each shard's hours are complete from its own rows), or the source's name in "
+            + "cluster.copied when every shard holds it whole");
       }
       distributed.put(src.name(), s.identifier(src.name()));
     }
-    return java.util.Optional.of(new TableSpec.Cluster(name, liveAll, targetAll, distributed));
+    return java.util.Optional.of(new TableSpec.Cluster(name, liveAll, targetAll, distributed, copied));
   }
 
   /**

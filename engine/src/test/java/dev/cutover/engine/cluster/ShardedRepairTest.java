@@ -264,6 +264,35 @@ class ShardedRepairTest {
     }
   }
 
+  /** A source every shard holds whole must be the same rows on every shard: each computes from its own copy. */
+  @Test
+  void aCopiedSourceThatDiffersBetweenShardsIsRefusedNamingEachShardsCopy() {
+    HourPartition first = world.shards.getFirst().first;
+    for (Shard s : shards.all()) {
+      s.database().sql().execute("labels", "CREATE TABLE world.labels (ts DateTime('UTC'), site String, label String) "
+          + "ENGINE = MergeTree ORDER BY ts");
+      s.database().sql().execute("labels", "INSERT INTO world.labels SELECT toDateTime(?, 'UTC') + number * 3600, "
+          + "'north', toString(number) FROM numbers(10)", first.epochSecond());
+    }
+    shards.shard(2).database().sql().execute("a row only shard 2 has", "INSERT INTO world.labels VALUES "
+        + "(toDateTime(?, 'UTC'), 'web', 'late')", first.plusHours(2).epochSecond());
+    String sources = "sources:\n  - table: clicks\n    time_column: ts\n";
+    TableSpec withLabels = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace(sources, sources
+        + "  - table: labels\n    time_column: ts\n") + "  copied: [labels]\n", "visits.yaml");
+    ShardedRepair labelled = new ShardedRepair(shards, withLabels);
+    ClusterPlan plan = labelled.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
+    ClusterPreflight preflight = labelled.preflight(plan, List.of("visits_v1_all"));
+    assertTrue(!preflight.passed());
+    String finding = preflight.failures().stream().filter(f -> f.contains("copies of labels")).findFirst().orElseThrow();
+    assertTrue(finding.contains("labels differs between shards over " + plan.range() + ": " + shards.shard(1).name()
+        + " holds 10 rows"), finding);
+    assertTrue(finding.contains(shards.shard(2).name() + " holds 11 rows"), finding);
+
+    shards.shard(2).database().sql().execute("mend", "DELETE FROM world.labels WHERE label = 'late'");
+    ClusterPreflight again = labelled.preflight(plan, List.of("visits_v1_all"));
+    assertTrue(again.failures().stream().noneMatch(f -> f.contains("copies of labels")), again.failures().toString());
+  }
+
   private static void kill(long pid) {
     ProcessHandle p = ProcessHandle.of(pid).orElseThrow();
     p.destroyForcibly();

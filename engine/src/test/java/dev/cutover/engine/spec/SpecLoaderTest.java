@@ -8,6 +8,7 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.SqlText;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SpecLoaderTest {
@@ -102,8 +103,12 @@ class SpecLoaderTest {
 
     var missing = refused(VALID + cluster.replace("    clicks: clicks_all\n", "    {}\n").replace("sources:\n", "sources:"));
     assertEquals("In the spec s.yaml, field 'cluster.sources.clicks' is 'nothing'; expected the Distributed table over "
-        + "the source clicks (its sharding key tells whether each shard's hours are complete from its own rows).",
+        + "the source clicks (its sharding key tells whether each shard's hours are complete from its own rows), or the "
+        + "source's name in cluster.copied when every shard holds it whole.",
         missing.getMessage());
+    TableSpec copied = SpecLoader.parse(VALID + cluster.replace("    clicks: clicks_all\n", "    {}\n")
+        .replace("sources:\n", "sources:").concat("  copied: [clicks]\n"), "s.yaml");
+    assertEquals(List.of("clicks"), copied.cluster().orElseThrow().copied());
     var same = refused(VALID + cluster.replace("target: visits_v2_all", "target: visits_v1_all"));
     assertEquals("spec.cluster.target", same.field());
   }
