@@ -54,6 +54,11 @@ public final class ConnectionOptions {
       description = "Use the embedded ClickHouse on this data directory (default: ~/.local/share/cutover/embedded).")
   Path dataDir;
 
+  @Option(names = "--shards", paramLabel = "N",
+      description = "Use the embedded local cluster of N shards (2 to 8) in the data directory's folder cluster instead "
+          + "of one embedded server, starting the shards that are not running: for a sharded repair on this machine (docs/CLUSTER.md).")
+  Integer shards;
+
   @Option(names = {"-v", "--verbose"},
       description = "Say where each connection setting came from, and each step of connecting, on stderr.")
   boolean verbose;
@@ -72,6 +77,7 @@ public final class ConnectionOptions {
     database = one("--database", database, before.database);
     passwordVariable = one("--password-env", passwordVariable, before.passwordVariable);
     dataDir = one("--data-dir", dataDir, before.dataDir);
+    shards = one("--shards", shards, before.shards);
     askPassword |= before.askPassword;
     verbose |= before.verbose;
     resolved = null;
@@ -80,7 +86,7 @@ public final class ConnectionOptions {
   /** Whether any connection option was given. */
   public boolean given() {
     return jdbcUrl != null || profile != null || user != null || database != null || passwordVariable != null
-        || dataDir != null || askPassword || verbose;
+        || dataDir != null || shards != null || askPassword || verbose;
   }
 
   private static <T> T one(String option, T after, T before) {
@@ -140,6 +146,18 @@ public final class ConnectionOptions {
       err.println("Connection settings (an option wins over an environment variable, which wins over the profile):");
       settings.settings().forEach(s -> err.println(s.line()));
       err.flush();
+    }
+    if (shards != null) {
+      if (!settings.embedded()) {
+        throw new InvalidInputException("shards", "--shards starts the embedded local cluster; it cannot be given with a "
+            + "server (--jdbc-url, a profile or $CUTOVER_JDBC_URL), whose spec names its own cluster.");
+      }
+      if (shards < 2 || shards > dev.cutover.engine.embedded.LocalCluster.MAX_SHARDS) {
+        throw new InvalidInputException("shards", "--shards " + shards + " is not a number of shards from 2 to "
+            + dev.cutover.engine.embedded.LocalCluster.MAX_SHARDS + "; give one, or leave it out for one server.");
+      }
+      return Session.cluster(settings.dataDirectory().resolve("cluster"), shards, dev.cutover.engine.embedded.EngineLibrary.fromEnvironment(),
+          progress(err));
     }
     if (!settings.embedded()) {
       if (verbose) {

@@ -49,8 +49,11 @@ public final class ServerCommand implements Callable<Integer> {
   boolean noRestart;
 
   @Override
-  public Integer call() {
+  public Integer call() throws InterruptedException {
     requireEmbedded(connection);
+    if (connection.shards != null) {
+      return keepCluster();
+    }
     Duration wait = idle == null ? EmbeddedEngine.idleFromEnvironment() : EmbeddedEngine.parseIdle("--idle", idle);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -98,6 +101,35 @@ public final class ServerCommand implements Callable<Integer> {
     };
   }
 
+  /**
+   * {@code server --shards N}: starts or joins the local cluster in the data directory's folder cluster and keeps
+   * every node up while this runs; each node stops by itself once no Cutover process has used it for its idle
+   * period, as one server does. A node that dies is not restarted here: a command that needs it starts it again.
+   */
+  private int keepCluster() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    dev.cutover.engine.Session session = connection.open(spec.commandLine().getErr());
+    Runtime.getRuntime().addShutdownHook(new Thread(session::close));
+    var cluster = session.localCluster().orElseThrow();
+    List<String> lines = new java.util.ArrayList<>();
+    for (int i = 0; i < cluster.nodes().size(); i++) {
+      var node = cluster.nodes().get(i);
+      lines.add("shard " + (i + 1) + ": ClickHouse at 127.0.0.1:" + node.port() + " (process " + node.pid() + ", data "
+          + node.dataDirectory() + ")");
+      output.print(out, new ServerEvent("server", "started", node.port(), node.pid(), node.dataDirectory().toString(),
+          "shard " + (i + 1) + " of cluster " + dev.cutover.engine.embedded.LocalCluster.NAME), output.on() ? List.of()
+          : List.of(lines.getLast()));
+    }
+    if (!output.on()) {
+      out.println("The local cluster " + dev.cutover.engine.embedded.LocalCluster.NAME + " of " + cluster.nodes().size()
+          + " shards is up; Cutover commands with --shards " + cluster.nodes().size() + " on this data directory use it. "
+          + "Ctrl-C lets go of it; stop it now with: cutover server stop --shards " + cluster.nodes().size());
+      out.flush();
+    }
+    Thread.currentThread().join();
+    return ExitCodes.OK;
+  }
+
   private ServerEvent event(String what, EmbeddedEngine server, String sentence) {
     return new ServerEvent("server", what, server == null ? null : server.port(), server == null ? null : server.pid(),
         connection.dataDirectory().toString(), sentence);
@@ -130,6 +162,19 @@ public final class ServerCommand implements Callable<Integer> {
     public Integer call() {
       requireEmbedded(connection);
       PrintWriter out = spec.commandLine().getOut();
+      if (connection.shards != null) {
+        List<String> lines = new java.util.ArrayList<>();
+        for (int i = 1; i <= connection.shards; i++) {
+          java.nio.file.Path node = dev.cutover.engine.embedded.LocalCluster.node(connection.dataDirectory()
+              .resolve("cluster"), i);
+          var stopped = EmbeddedEngine.stop(node, "cutover server stop --shards, by " + System.getProperty("user.name"));
+          lines.add("shard " + i + ": " + stopped.map(where -> "stopped the server at " + where)
+              .orElse("no server runs on " + node));
+        }
+        output.print(out, new StopDocument("server stop", connection.dataDirectory().resolve("cluster").toString(),
+            true, String.join("; ", lines), List.of()), lines);
+        return ExitCodes.OK;
+      }
       List<String> users = EmbeddedEngine.clients(connection.dataDirectory());
       var stopped = EmbeddedEngine.stop(connection.dataDirectory(), "cutover server stop, by "
           + System.getProperty("user.name"));

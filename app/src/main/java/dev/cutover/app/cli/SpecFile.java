@@ -18,6 +18,13 @@ public final class SpecFile {
     return options.load(session, engine);
   }
 
+  /** The spec, whether it names a cluster or not. */
+  public TableSpec loadAny(dev.cutover.engine.Session session, Engine engine) {
+    SpecOptions options = new SpecOptions();
+    options.spec = path;
+    return options.loadAny(session, engine);
+  }
+
   /** The spec as the operator named it, for the commands a result suggests. */
   String shown() {
     return path == null ? "\"$" + SpecOptions.SPEC_VARIABLE + "\"" : path.toString();

@@ -58,7 +58,20 @@ public final class SpecOptions {
       + "answered for this long (default: 10); the run waits once for it, not per batch.")
   Long serverWait;
 
+  /** The spec of a table on one server: a spec that names a cluster is refused, naming the cluster command. */
   public TableSpec load(dev.cutover.engine.Session session, Engine engine) {
+    TableSpec loaded = loadAny(session, engine);
+    if (loaded.cluster().isPresent()) {
+      throw new InvalidInputException("spec", "The spec " + loaded.name() + " names the cluster "
+          + loaded.cluster().get().name() + ": its table is sharded, and each step runs on every shard. Use the "
+          + "cluster commands: ./cutover cluster plan|backfill|reconcile|cutover|rollback|status --spec " + spec
+          + " (docs/CLUSTER.md).");
+    }
+    return loaded;
+  }
+
+  /** The spec, whether it names a cluster or not. */
+  public TableSpec loadAny(dev.cutover.engine.Session session, Engine engine) {
     spec = path(spec);
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
       return engine.specs().load(demoSpec(dev.cutover.app.spec.DemoSpec.viewFed(session.statements(),

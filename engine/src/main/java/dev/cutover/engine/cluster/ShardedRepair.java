@@ -112,6 +112,11 @@ public final class ShardedRepair {
       throw new InvalidInputException("spec.cluster", "The spec " + spec.name() + " names no cluster; a repair on one "
           + "server needs none, and a sharded one needs cluster: {name, live, target, sources} (docs/CLUSTER.md).");
     }
+    if (spec.liveView().isPresent()) {
+      throw new InvalidInputException("spec.tables.live_view", "The spec " + spec.name() + " names a corrected "
+          + "materialized view (tables.live_view), and Cutover does not yet deploy one on every shard of a cluster; "
+          + "repair a view-fed table on one server, or have a live job outside the database write v2.");
+    }
     this.shards = shards;
     this.spec = spec;
   }

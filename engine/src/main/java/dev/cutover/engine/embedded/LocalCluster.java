@@ -77,7 +77,7 @@ public final class LocalCluster implements AutoCloseable {
           dir.writeSecret(secret);
         }
         dir.writeCluster(layout.xml(i));
-        progress.report("Starting shard " + i + " of " + shards + " of the local cluster", i - 1, shards);
+        progress.report("Starting or joining shard " + i + " of " + shards + " of the local cluster", i - 1, shards);
         started.add(EmbeddedServer.startOrJoin(dir.root(), library, ServerAccess.restricted(), idle, progress));
       }
       if (secret != null) {

@@ -1,0 +1,248 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.ClusterNodes;
+import dev.cutover.engine.cluster.ShardedRepair;
+import dev.cutover.engine.cluster.Shards;
+import dev.cutover.engine.cluster.Shards.Shard;
+import dev.cutover.app.output.Text;
+import dev.cutover.engine.repair.ConsumerView;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The repair of a table sharded over a cluster, the spec naming the cluster (docs/CLUSTER.md): every step on
+ * every shard, through the node the connection options reach. With the embedded engine, {@code --shards N}
+ * starts the local cluster of N shards on the data directory.
+ */
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+    subcommands = {ClusterCommand.PlanStep.class, ClusterCommand.BackfillStep.class, ClusterCommand.ReconcileStep.class,
+        ClusterCommand.CutoverStep.class, ClusterCommand.RollbackStep.class, ClusterCommand.StatusStep.class},
+    description = {"The repair of a table sharded over a cluster: plan, backfill, reconcile, cutover, rollback and "
+        + "status on every shard at once, with one boundary, one verdict, and consumers switched on every node all "
+        + "or nothing. The spec names the cluster and its Distributed tables (docs/CLUSTER.md)."})
+public final class ClusterCommand {
+
+  private ClusterCommand() {}
+
+  /** One shard's line in a document: its name and what the step said of it. */
+  record ShardLine(int shard, String node, String state, String detail) {}
+
+  record Document(String command, boolean ok, String sentence, List<ShardLine> shards) {}
+
+  abstract static class Step extends EngineCommand {
+    @Override
+    final int run(Session session, Engine engine) throws Exception {
+      TableSpec spec = spec(session, engine);
+      if (spec.cluster().isEmpty()) {
+        throw new InvalidInputException("spec", "The spec " + spec.name() + " names no cluster; on one server, run "
+            + "the same step without 'cluster' (./cutover " + command.name() + " …), or add cluster: {name, live, "
+            + "target, sources} for a sharded table (docs/CLUSTER.md).");
+      }
+      ClusterNodes.Addresses addresses = session.localCluster().<ClusterNodes.Addresses>map(c -> c::jdbcUrl)
+          .orElseGet(() -> ClusterNodes.Addresses.likeEntry(session.database().profile().jdbcUrl()));
+      try (Shards shards = Shards.open(session.database(), spec.cluster().get().name(), addresses)) {
+        return step(spec, new ShardedRepair(shards, spec));
+      }
+    }
+
+    abstract TableSpec spec(Session session, Engine engine);
+
+    abstract int step(TableSpec spec, ShardedRepair repair) throws Exception;
+
+    int report(boolean ok, String sentence, List<ShardLine> shards, int failedExit) {
+      List<String> lines = new ArrayList<>();
+      shards.forEach(s -> lines.add(s.node() + ": " + s.state() + (s.detail().isEmpty() ? "" : "; " + s.detail())));
+      lines.add(sentence);
+      print(new Document("cluster " + command.name(), ok, sentence, shards), lines);
+      return ok ? ExitCodes.OK : failedExit;
+    }
+  }
+
+  abstract static class RangeStep extends Step {
+    @Mixin SpecOptions options;
+
+    @Override
+    TableSpec spec(Session session, Engine engine) {
+      TableSpec spec = options.loadAny(session, engine);
+      if (options.affected != null || spec.affected().isPresent()) {
+        throw new InvalidInputException("affected", "A bounded repair (--affected, or the spec's affected) is not yet "
+            + "supported on a cluster; recompute every hour, or repair one shard's node as a single server.");
+      }
+      return spec;
+    }
+
+    ShardedRepair.ClusterPlan plan(ShardedRepair repair) {
+      return repair.plan(options.from(), options.to(), options.boundary(), options::overrides);
+    }
+  }
+
+  abstract static class SpecStep extends Step {
+    @Mixin SpecFile specFile;
+
+    @Override
+    TableSpec spec(Session session, Engine engine) {
+      return specFile.loadAny(session, engine);
+    }
+  }
+
+  @Command(name = "plan", mixinStandardHelpOptions = true,
+      description = "Plan the backfill of every shard over one range and one boundary; writes nothing.")
+  static final class PlanStep extends RangeStep {
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      ShardedRepair.ClusterPlan plan = plan(repair);
+      List<ShardLine> lines = new ArrayList<>();
+      plan.plans().forEach((s, p) -> lines.add(new ShardLine(s.node().shard(), s.name(), Text.hours(p.hours().size()),
+          "live edge " + Text.hour(p.liveEdge()) + (p.pinned() ? ", B pinned by the repair" : ""))));
+      return report(true, "Every shard recomputes " + Text.window(plan.range()) + " below one boundary B = "
+          + Text.hour(plan.boundary()) + ".", lines, ExitCodes.OK);
+    }
+  }
+
+  @Command(name = "backfill", mixinStandardHelpOptions = true,
+      description = {"Preflight every shard, then backfill every shard's own hours at once; each shard keeps its own "
+          + "ledger. Nothing is written unless every shard's preflight passes.",
+          "--resume continues every shard whose latest run did not succeed, from its ledger; the others are left "
+              + "alone."})
+  static final class BackfillStep extends RangeStep {
+    @Option(names = "--resume", description = "Continue the shards whose latest run did not succeed.")
+    boolean resume;
+
+    @Option(names = "--acknowledge", paramLabel = "DB.TABLE", description = "A dependent reviewed and accepted; repeatable.")
+    List<String> acknowledged = new ArrayList<>();
+
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) throws Exception {
+      ShardedRepair.ClusterRun run;
+      if (resume) {
+        if (options.from != null || options.to != null || options.boundary != null) {
+          throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
+              + "and --boundary.");
+        }
+        run = repair.resume(options::overrides, s -> e -> {});
+      } else {
+        ShardedRepair.ClusterPreflight checked = repair.preflight(plan(repair), acknowledged);
+        if (!checked.passed()) {
+          List<ShardLine> lines = new ArrayList<>();
+          checked.reports().forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(),
+              r.passed() ? "passed" : "failed", String.join("; ", r.failures().stream().map(c -> c.name() + ": "
+              + c.finding() + (c.fix().isEmpty() ? "" : " " + c.fix())).toList()))));
+          return report(false, "The preflight failed; nothing was written on any shard. Fix what it lists and run "
+              + "the backfill again.", lines, ExitCodes.BLOCKED);
+        }
+        err().println("Backfilling " + checked.cleared().size() + " shards, boundary B = "
+            + Text.hour(checked.cleared().values().iterator().next().plan().boundary()) + ". Ctrl-C cancels every shard.");
+        err().flush();
+        run = repair.backfill(checked, s -> e -> {});
+      }
+      Map<Shard, RunRecord> ended;
+      try {
+        ended = run.await();
+      } catch (InterruptedException e) {
+        run.runs().values().forEach(h -> h.cancel());
+        throw e;
+      }
+      List<ShardLine> lines = new ArrayList<>();
+      ended.forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(), r.state().name().toLowerCase(
+          java.util.Locale.ROOT), "run " + r.id() + ", " + r.message())));
+      List<String> failed = ShardedRepair.ClusterRun.failed(ended);
+      return report(failed.isEmpty(), failed.isEmpty() ? "Every shard's history below B is backfilled."
+          : failed.size() + " shard(s) did not finish; fix the cause and resume them: ./cutover cluster backfill "
+              + "--resume --spec " + options.spec + ".", lines, ExitCodes.QUERY);
+    }
+  }
+
+  @Command(name = "reconcile", mixinStandardHelpOptions = true,
+      description = "Reconcile v1 and v2 on every shard over the whole repair; the verdict is green only when every "
+          + "shard's is (exit 6 otherwise).")
+  static final class ReconcileStep extends SpecStep {
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      ShardedRepair.ClusterVerdict verdict = repair.reconcile(Reconciliation.Scope.REPAIR, 10_000);
+      List<ShardLine> lines = new ArrayList<>();
+      verdict.shards().forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(), r.verdict().name()
+          .toLowerCase(java.util.Locale.ROOT), r.window() + ", " + r.unexpectedKeys() + " unexpected key(s), "
+          + r.coverage().size() + " coverage issue(s), report " + r.id())));
+      return report(verdict.green(), verdict.sentence(), lines, ExitCodes.BLOCKED);
+    }
+  }
+
+  abstract static class SwapStep extends SpecStep {
+    @Option(names = "--confirm", paramLabel = "VIEW", description = "The consumer view's name, typed to confirm.")
+    String confirm;
+
+    abstract Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l);
+
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      Map<Shard, SwapResult> done = swap(repair, confirm, (s, r) -> {
+        err().println(s.name() + ": " + r.before() + " -> " + r.after() + "; " + r.verification());
+        err().flush();
+      });
+      List<ShardLine> lines = new ArrayList<>();
+      done.forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(), r.after().toString(),
+          r.verification())));
+      boolean verified = done.values().stream().allMatch(SwapResult::verified);
+      return report(verified, "Consumers read " + (command.name().equals("cutover") ? spec.consumerTarget()
+          : spec.consumerLive()) + " through " + spec.consumerView() + " on every node.", lines, ExitCodes.QUERY);
+    }
+  }
+
+  @Command(name = "cutover", mixinStandardHelpOptions = true,
+      description = "Switch consumers to v2 on every node, all or nothing: refused unless every node's gate is open; "
+          + "when a node fails, the nodes already switched are switched back.")
+  static final class CutoverStep extends SwapStep {
+    @Override
+    Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
+      return repair.cutover(confirmation, l);
+    }
+  }
+
+  @Command(name = "rollback", mixinStandardHelpOptions = true,
+      description = "Switch consumers back to v1 on every node, all or nothing, as the cutover does forward.")
+  static final class RollbackStep extends SwapStep {
+    @Override
+    Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
+      return repair.rollback(confirmation, l);
+    }
+  }
+
+  @Command(name = "status", mixinStandardHelpOptions = true,
+      description = "Every shard's repair: its phase and boundary, its latest run, and what its consumers read.")
+  static final class StatusStep extends SpecStep {
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      Map<Shard, ShardLine> lines = repair.shards().each("status", s -> {
+        Optional<Repair> r = s.engine().repairs().current(spec);
+        Optional<RunRecord> run = s.engine().backfills().runs(spec).stream().max(Comparator.comparing(RunRecord::created));
+        Gate.Version reads = new ConsumerView(s.database().sql(), spec).reads();
+        return new ShardLine(s.node().shard(), s.name(), r.map(x -> x.phase().name().toLowerCase(java.util.Locale.ROOT))
+            .orElse("no repair"), "B = " + r.flatMap(Repair::boundary).map(Text::hour).orElse("not pinned")
+            + ", latest run " + run.map(x -> x.id() + " " + x.shownState(java.time.Instant.now())).orElse("none")
+            + ", consumers read " + reads);
+      });
+      long boundaries = lines.values().stream().map(l -> l.detail().replaceAll(",.*", "")).distinct().count();
+      long readings = lines.values().stream().map(l -> l.detail().replaceAll(".*consumers read ", "")).distinct().count();
+      boolean consistent = boundaries == 1 && readings == 1;
+      return report(consistent, consistent ? "One boundary and one version read on all " + lines.size() + " shards."
+          : "The shards disagree (" + (boundaries > 1 ? "boundaries" : "") + (boundaries > 1 && readings > 1 ? " and "
+          : "") + (readings > 1 ? "what consumers read" : "") + "); see each shard above.",
+          new ArrayList<>(lines.values()), ExitCodes.BLOCKED);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package dev.cutover.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.testing.ShardedWorld;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sharded repair from the command line, on the embedded local cluster of three shards ({@code --shards 3}):
+ * plan, backfill, reconcile, cutover, rollback and cutover again on every node, each step's JSON fitting its
+ * contract; and a cluster spec given to a single-server command is refused, naming the cluster commands.
+ */
+class ClusterCommandsTest {
+
+  @TempDir Path dir;
+  private ShardedWorld world;
+  private Path spec;
+
+  @BeforeEach
+  void cluster() throws Exception {
+    world = ShardedWorld.create(dir.resolve("data").resolve("cluster"), 3, 2);
+    spec = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
+  }
+
+  @AfterEach
+  void close() {
+    world.close();
+  }
+
+  private CommandRun run(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--spec", spec.toString(), "--data-dir", dir.resolve("data").toString(), "--shards", "3"));
+    return CommandRun.of(all);
+  }
+
+  @Test
+  void theWholeProcedureRunsOnEveryShardFromTheCommandLine() {
+    CommandRun single = run("plan");
+    assertEquals(2, single.exit(), single.err());
+    assertTrue(single.err().contains("names the cluster cutover_local") && single.err().contains("./cutover cluster "
+        + "plan|backfill|reconcile|cutover|rollback|status"), single.err());
+
+    CommandRun plan = run("cluster", "plan");
+    assertEquals(0, plan.exit(), plan.err());
+    assertTrue(plan.out().contains("Every shard recomputes") && plan.out().contains("below one boundary B = "),
+        plan.out());
+    assertEquals(3, plan.out().lines().filter(l -> l.startsWith("shard ")).count(), plan.out());
+    JsonContract.requireDocument("cluster", run("cluster", "plan", "--json"));
+
+    CommandRun backfill = run("cluster", "backfill", "--concurrency", "1", "--json");
+    assertEquals(0, backfill.exit(), backfill.out() + backfill.err());
+    assertTrue(JsonContract.requireDocument("cluster", backfill).contains("\"state\":\"succeeded\""), backfill.out());
+
+    java.util.regex.Matcher pinned = java.util.regex.Pattern.compile("below one boundary B = (\\S+) (\\S+) UTC\\.")
+        .matcher(plan.out());
+    assertTrue(pinned.find(), plan.out());
+    HourPartition b = HourPartition.parse("B", pinned.group(1) + "T" + pinned.group(2));
+    world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
+    CommandRun reconcile = run("cluster", "reconcile");
+    assertEquals(0, reconcile.exit(), reconcile.out() + reconcile.err());
+    assertTrue(reconcile.out().contains("Green on all 3 shards."), reconcile.out());
+
+    CommandRun cutover = run("cluster", "cutover", "--confirm", "visits");
+    assertEquals(0, cutover.exit(), cutover.out() + cutover.err());
+    assertTrue(cutover.out().contains("Consumers read visits_v2_all through visits on every node."), cutover.out());
+    CommandRun status = run("cluster", "status");
+    assertEquals(0, status.exit(), status.out());
+    assertEquals(3, status.out().lines().filter(l -> l.contains("consumers read V2")).count(), status.out());
+    JsonContract.requireDocument("cluster", run("cluster", "status", "--json"));
+
+    CommandRun rollback = run("cluster", "rollback", "--confirm", "visits", "--json");
+    assertEquals(0, rollback.exit(), rollback.out() + rollback.err());
+    JsonContract.requireDocument("cluster", rollback);
+    assertEquals(3, run("cluster", "status").out().lines().filter(l -> l.contains("consumers read V1")).count());
+    assertEquals(0, run("cluster", "cutover", "--confirm", "visits").exit());
+  }
+}
