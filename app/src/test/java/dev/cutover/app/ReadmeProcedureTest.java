@@ -46,9 +46,15 @@ class ReadmeProcedureTest {
     runBlock(procedure(Files.readString(readme()), "### When the live writer is a materialized view"), false);
   }
 
+  @Test
+  void theReadmeProcedureOnAShardedClusterReachesAVerifiedCutoverOnEveryNode() throws Exception {
+    runBlock(procedure(Files.readString(readme()), "### On a sharded cluster"), false);
+  }
+
   private void runBlock(List<String> block, boolean exportsReport) throws Exception {
     boolean full = Boolean.getBoolean("cutover.readme.full");
-    assertTrue(block.stream().anyMatch(l -> l.startsWith("./cutover cutover ") && l.contains("--confirm")),
+    assertTrue(block.stream().anyMatch(l -> l.startsWith("./cutover ") && l.contains(" cutover --") && l.contains(
+        "--confirm")),
         "the README's procedure has a cutover: " + block);
     env.put("XDG_DATA_HOME", home.resolve("data").toString());
     env.put("XDG_CONFIG_HOME", home.resolve("config").toString());
@@ -62,7 +68,7 @@ class ReadmeProcedureTest {
       for (String line : block) {
         String command = withoutComment(line);
         int expected = comment(line).contains("exit 6") ? 6 : 0;
-        if (!full && (command.startsWith("./cutover demo seed") || command.startsWith("./cutover demo reset"))) {
+        if (!full && command.matches("\\./cutover (--shards \\d+ )?demo (seed|reset)\\b.*")) {
           command += " --history-days 7";
         }
         run(work, command, expected);
@@ -73,6 +79,12 @@ class ReadmeProcedureTest {
     } finally {
       background.forEach(Process::destroy);
       EmbeddedServer.stopRunning(home.resolve("data/cutover/embedded"), "the test is done");
+      for (int i = 1; i <= dev.cutover.engine.embedded.LocalCluster.MAX_SHARDS; i++) {
+        Path node = dev.cutover.engine.embedded.LocalCluster.node(home.resolve("data/cutover/embedded/cluster"), i);
+        if (Files.isDirectory(node)) {
+          EmbeddedServer.stopRunning(node, "the test is done");
+        }
+      }
     }
   }
 

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * starts the local cluster of N shards on the data directory.
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
-    subcommands = {ClusterCommand.PlanStep.class, ClusterCommand.BackfillStep.class, ClusterCommand.ReconcileStep.class,
+    subcommands = {ClusterCommand.PlanStep.class, ClusterCommand.BackfillStep.class, ClusterCommand.ReconcileStep.class, ClusterCommand.AckStep.class,
         ClusterCommand.CutoverStep.class, ClusterCommand.RollbackStep.class, ClusterCommand.StatusStep.class},
     description = {"The repair of a table sharded over a cluster: plan, backfill, reconcile, cutover, rollback and "
         + "status on every shard at once, with one boundary, one verdict, and consumers switched on every node all "
@@ -182,14 +182,56 @@ public final class ClusterCommand {
     }
   }
 
+  @Command(name = "ack", mixinStandardHelpOptions = true,
+      description = "Accept an unexpected difference on every shard, with a written reason: a whole hour, or one key "
+          + "(which lies on one shard).")
+  static final class AckStep extends SpecStep {
+    @Option(names = "--hour", paramLabel = "HOUR", required = true, description = "The hour of the difference, UTC.")
+    String hour;
+
+    @Option(names = "--key", paramLabel = "VALUE", description = "The key's values in the spec's key order; repeat "
+        + "for each. Leave out for the whole hour.")
+    List<String> key = new ArrayList<>();
+
+    @Option(names = "--reason", paramLabel = "TEXT", required = true, description = "Why the difference is acceptable.")
+    String reason;
+
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      dev.cutover.engine.api.HourPartition h = dev.cutover.engine.api.HourPartition.parse("hour", hour);
+      repair.acknowledge(h, key, reason);
+      List<ShardLine> lines = new ArrayList<>();
+      repair.shards().all().forEach(s -> lines.add(new ShardLine(s.node().shard(), s.name(), "acknowledged", "")));
+      return report(true, "Accepted " + (key.isEmpty() ? "every difference" : "key " + key) + " at " + Text.hour(h)
+          + " on every shard; the next reconciliation shows it as acknowledged.", lines, ExitCodes.OK);
+    }
+  }
+
   abstract static class SwapStep extends SpecStep {
     @Option(names = "--confirm", paramLabel = "VIEW", description = "The consumer view's name, typed to confirm.")
     String confirm;
 
+    @Option(names = "--check", description = "Only show every node's gate, judged from the data now; change nothing "
+        + "(exit 6 while any is closed).")
+    boolean checkOnly;
+
     abstract Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l);
+
+    abstract Map<Shard, Gate> gates(ShardedRepair repair);
 
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
+      if (checkOnly) {
+        Map<Shard, Gate> gates = gates(repair);
+        List<ShardLine> lines = new ArrayList<>();
+        gates.forEach((s, g) -> lines.add(new ShardLine(s.node().shard(), s.name(), g.open() ? "open" : "closed",
+            "consumers read " + g.current() + (g.open() ? "" : "; " + String.join("; ", g.unmet().stream()
+                .map(c -> c.name() + ": " + c.detail()).toList())))));
+        boolean open = gates.values().stream().allMatch(Gate::open);
+        return report(open, "The " + command.name() + " gate is " + (open ? "open on every node." : "closed on "
+            + gates.values().stream().filter(g -> !g.open()).count() + " of " + gates.size() + " nodes."), lines,
+            ExitCodes.BLOCKED);
+      }
       Map<Shard, SwapResult> done = swap(repair, confirm, (s, r) -> {
         err().println(s.name() + ": " + r.before() + " -> " + r.after() + "; " + r.verification());
         err().flush();
@@ -211,6 +253,11 @@ public final class ClusterCommand {
     Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
       return repair.cutover(confirmation, l);
     }
+
+    @Override
+    Map<Shard, Gate> gates(ShardedRepair repair) {
+      return repair.gates();
+    }
   }
 
   @Command(name = "rollback", mixinStandardHelpOptions = true,
@@ -219,6 +266,11 @@ public final class ClusterCommand {
     @Override
     Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
       return repair.rollback(confirmation, l);
+    }
+
+    @Override
+    Map<Shard, Gate> gates(ShardedRepair repair) {
+      return repair.rollbackGates();
     }
   }
 

@@ -73,6 +73,11 @@ public final class SpecOptions {
   /** The spec, whether it names a cluster or not. */
   public TableSpec loadAny(dev.cutover.engine.Session session, Engine engine) {
     spec = path(spec);
+    if (spec.toString().equals(DEMO) && !Files.exists(spec) && session.localCluster().isPresent()) {
+      return engine.specs().load(dev.cutover.app.spec.DemoSpec.exportCluster(dev.cutover.engine.EmbeddedEngine
+          .userDataFolder().resolve("specs").resolve("demo-cluster"), dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE,
+          true));
+    }
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
       return engine.specs().load(demoSpec(dev.cutover.app.spec.DemoSpec.viewFed(session.statements(),
           dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE)));

@@ -46,10 +46,26 @@ public final class DemoDeployV2Command implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Optional<Instant> asked = Optional.ofNullable(from).map(f -> Hours.parse("from", f)); // bad input before anything
     try (Session session = connection.open(spec.commandLine().getErr());
-        LiveJob job = LiveJob.open(session.statements(), demo.world(), LiveOptions.defaults())) {
-      Instant boundary = boundary(new Engine(session), asked);
-      V2Deployment deployment = job.deployV2(boundary);
-      boolean running = LiveJob.isHeld(job.state(), Instant.now());
+        DemoNodes nodes = DemoNodes.of(session, demo.world())) {
+      // On a cluster, every shard's live job is redeployed from the same B: every shard's repair pinned it.
+      V2Deployment deployment = null;
+      Instant boundary = null;
+      boolean running = false;
+      for (DemoNodes.Node node : nodes.all()) {
+        try (LiveJob job = LiveJob.open(node.statements(), node.world(), LiveOptions.defaults())) {
+          Instant b = boundary(new Engine(node.database()), asked);
+          if (boundary != null && !boundary.equals(b)) {
+            throw new dev.cutover.engine.api.StepRefusedException("demo deploy-v2", "The shards' repairs pinned "
+                + "different boundaries (" + Hours.readable(boundary) + " and " + Hours.readable(b) + " on shard "
+                + node.world().shard().map(s -> s.number()).orElse(1) + "); abandon the repair on every shard and "
+                + "backfill again.");
+          }
+          boundary = b;
+          V2Deployment one = job.deployV2(b);
+          deployment = deployment == null ? one : deployment;
+          running |= LiveJob.isHeld(job.state(), Instant.now());
+        }
+      }
       output.print(out, new DemoDocuments.DeployDocument("demo deploy-v2", deployment.boundary(),
           deployment.newlyDeployed(), deployment.watermark(), deployment.hoursToCatchUp(), running), List.of(
               "v2 " + (deployment.newlyDeployed() ? "deployed" : "was already deployed") + " from "

@@ -10,6 +10,7 @@ import dev.cutover.engine.api.CutoverException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,12 +72,33 @@ public final class DemoLiveCommand implements Callable<Integer> {
         finished.countDown();
       }
     });
+    // On a cluster, every other shard runs its own part of the job in step; shard 1's steps are the ones shown.
+    LiveOptions quiet = new LiveOptions(simulatedHour, step -> {}, failure -> {
+      err.println((failure instanceof CutoverException c && c.retryable() ? "warning (retrying): " : "error: ")
+          + failure.getMessage());
+      err.flush();
+      if (!(failure instanceof CutoverException c && c.retryable())) {
+        fatal.set(failure);
+        finished.countDown();
+      }
+    });
 
     Session session = connection.open(err);
+    DemoNodes nodes;
     LiveJob job;
+    List<LiveJob> others = new java.util.concurrent.CopyOnWriteArrayList<>();
     try {
-      job = LiveJob.open(session.statements(), demo.world(), options);
+      nodes = DemoNodes.of(session, demo.world());
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+    try {
+      job = LiveJob.open(session.statements(), nodes.all().getFirst().world(), options);
       started.set(job);
+      for (DemoNodes.Node node : nodes.all().subList(1, nodes.all().size())) {
+        others.add(LiveJob.open(node.statements(), node.world(), quiet));
+      }
       DemoState state = job.state();
       if (output.on()) {
         out.println(JsonOutput.write(DemoDocuments.LiveEvent.started(job.id(), demo.world(), state, simulatedHour)));
@@ -87,13 +109,18 @@ public final class DemoLiveCommand implements Callable<Integer> {
       }
       out.flush();
       job.start();
+      others.forEach(LiveJob::start);
     } catch (RuntimeException e) {
+      others.forEach(LiveJob::stop);
+      nodes.close();
       session.close();
       throw e;
     }
     Thread hook = new Thread(() -> {
       job.stop();
+      others.forEach(LiveJob::stop);
       printStopped(out, job, output.on(), demo.world());
+      nodes.close();
       session.close();
       finished.countDown();
     }, "cutover-demo-live-stop");
@@ -108,6 +135,7 @@ public final class DemoLiveCommand implements Callable<Integer> {
     }
     try {
       job.stop();
+      others.forEach(LiveJob::stop);
       if (fatal.get() instanceof CutoverException known) {
         return ExitCodes.of(known);
       }
@@ -117,6 +145,7 @@ public final class DemoLiveCommand implements Callable<Integer> {
       printStopped(out, job, output.on(), demo.world());
       return ExitCodes.OK;
     } finally {
+      nodes.close();
       session.close();
     }
   }

@@ -6,6 +6,7 @@ import dev.cutover.app.cli.JsonOption;
 import dev.cutover.app.output.ProgressOptions;
 import dev.cutover.app.output.ProgressOutput;
 import dev.cutover.engine.Session;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,18 +40,38 @@ public final class DemoSeedCommand implements Callable<Integer> {
       JsonOption output, ProgressOptions progressOptions, boolean reset, String command) {
     SeedOptions options = arguments.options();
     DemoWorld world = demo.world();
-    try (Session session = connection.open(spec.commandLine().getErr())) {
-      Seeder seeder = new Seeder(session.statements(), world);
-      SeedResult result;
-      try (ProgressOutput progress = progressOptions.open(command, spec.commandLine().getErr())) {
-        SeedProgress seedProgress = progressTo(progress);
-        result = reset ? seeder.reset(options, seedProgress) : seeder.seed(options, seedProgress);
+    try (Session session = connection.open(spec.commandLine().getErr());
+        DemoNodes nodes = DemoNodes.of(session, world)) {
+      if (nodes.sharded() && options.viewFed()) {
+        throw new dev.cutover.engine.api.InvalidInputException("live", "--live mv is not supported on a cluster "
+            + "(--shards): Cutover does not yet deploy a corrected view on every shard. Seed the cluster with the live "
+            + "job (--live job), or the view-fed world on one server.");
       }
-      if (reset) {
+      SeedResult result = null;
+      for (DemoNodes.Node node : nodes.all()) {
+        Seeder seeder = new Seeder(node.statements(), node.world());
+        String what = command + node.world().shard().map(s -> " (shard " + s.number() + " of " + s.count() + ")")
+            .orElse("");
+        try (ProgressOutput progress = progressOptions.open(what, spec.commandLine().getErr())) {
+          SeedProgress seedProgress = progressTo(progress);
+          SeedResult one = reset ? seeder.reset(options, seedProgress) : seeder.seed(options, seedProgress);
+          result = result == null ? one : new SeedResult(result.created() || one.created(), result.state(),
+              result.trades() + one.trades(), result.v1Rows() + one.v1Rows(), Math.max(result.v1Hours(),
+              one.v1Hours()), result.elapsed().plus(one.elapsed()));
+        }
+      }
+      nodes.distribute();
+      if (reset && !nodes.sharded()) {
         abandonRepairOfTheOldWorld(session, world, options.viewFed()).ifPresent(spec.commandLine().getErr()::println);
       }
-      output.print(spec.commandLine().getOut(), DemoDocuments.SeedDocument.of(command, world, result),
-          DemoText.seedResult(world, result));
+      List<String> lines = new java.util.ArrayList<>(DemoText.seedResult(world, result));
+      if (nodes.sharded()) {
+        lines.add("The world is sharded by book over the " + nodes.all().size() + " shards of the local cluster: each "
+            + "holds its books' trades and pnl_v1, every one the marks and FX rates; consumers read pnl through "
+            + "pnl_v1_all. Repair it with './cutover --shards " + nodes.all().size() + " cluster … --spec demo' "
+            + "(docs/CLUSTER.md).");
+      }
+      output.print(spec.commandLine().getOut(), DemoDocuments.SeedDocument.of(command, world, result), lines);
       return ExitCodes.OK;
     }
   }

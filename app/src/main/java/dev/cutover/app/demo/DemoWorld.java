@@ -13,12 +13,38 @@ import java.util.Map;
  * world.pnlV1().sql();   // `trading`.`pnl_v1`
  * }</pre>
  */
-public record DemoWorld(Identifier database) {
+public record DemoWorld(Identifier database, java.util.Optional<ShardOf> shard) {
 
   public static final String DEFAULT_DATABASE = DemoSpec.DEFAULT_DATABASE;
 
+  /** The expression that shards the world by book over a cluster, as its Distributed tables do. */
+  public static final String SHARDING_KEY = "sipHash64(book)";
+
+  /** One shard's part of a world sharded by book: shard {@code number} (from 1) of {@code count}. */
+  public record ShardOf(int number, int count) {
+    /** The condition on {@code book} that holds for the rows of this shard, as a Distributed table routes them. */
+    public String condition() {
+      return SHARDING_KEY + " % " + count + " = " + (number - 1);
+    }
+  }
+
   public DemoWorld {
     database = Identifier.simple("demo database", database.name());
+    shard = java.util.Objects.requireNonNull(shard, "shard");
+  }
+
+  public DemoWorld(Identifier database) {
+    this(database, java.util.Optional.empty());
+  }
+
+  /** This world's part on shard {@code number} of {@code count}: only the trades of its books. */
+  public DemoWorld onShard(int number, int count) {
+    return new DemoWorld(database, java.util.Optional.of(new ShardOf(number, count)));
+  }
+
+  /** The Distributed table over one of this world's tables, on a cluster: {@code <name>_all}. */
+  public TableName distributed(TableName local) {
+    return table(local.table().name() + "_all");
   }
 
   public static DemoWorld in(String database) {

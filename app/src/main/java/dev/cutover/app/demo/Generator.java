@@ -3,6 +3,7 @@ package dev.cutover.app.demo;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes the raw inputs of the demo world inside ClickHouse with {@code INSERT … SELECT}: every value
@@ -33,7 +34,7 @@ final class Generator {
 
   /** The reference data: 300 instruments whose price waves depend on the seed. */
   void instruments() {
-    insert("write the instruments", world.instruments(), INSTRUMENTS, Map.of(), null);
+    insert("write the instruments", world.instruments(), INSTRUMENTS, Map.of(), null, Optional.empty());
   }
 
   /**
@@ -42,7 +43,7 @@ final class Generator {
    */
   void trades(Instant firstHour, int hours, Instant arrivalFrom, Instant arrivalTo, String dedupToken) {
     insert("write trades", world.trades(), TRADES, Map.of("first_hour", firstHour, "hours", hours,
-        "arrival_from", arrivalFrom, "arrival_to", arrivalTo), dedupToken);
+        "arrival_from", arrivalFrom, "arrival_to", arrivalTo), dedupToken, world.shard().map(DemoWorld.ShardOf::condition));
   }
 
   /** Marks and FX fixings at the whole hours {@code [firstTime, firstTime + hours)}. */
@@ -51,8 +52,8 @@ final class Generator {
       return;
     }
     Map<String, Object> window = Map.of("first_time", firstTime, "hours", hours);
-    insert("write marks", world.marks(), MARKS, window, dedupToken);
-    insert("write FX rates", world.fxRates(), FX_RATES, window, dedupToken);
+    insert("write marks", world.marks(), MARKS, window, dedupToken, Optional.empty());
+    insert("write FX rates", world.fxRates(), FX_RATES, window, dedupToken, Optional.empty());
   }
 
   /**
@@ -69,8 +70,9 @@ final class Generator {
     marksAndRates(firstTime, stamps, dedupToken);
   }
 
+  /** Inserts the template's rows into {@code table}; with {@code only}, the rows that satisfy it (one shard's). */
   private void insert(String what, TableName table, SqlTemplate template, Map<String, Object> window,
-      String dedupToken) {
+      String dedupToken, Optional<String> only) {
     Map<String, Object> values = new HashMap<>(world.sources());
     values.putAll(window);
     values.put("seed", seed);
@@ -81,6 +83,10 @@ final class Generator {
       throw new IllegalArgumentException("deduplication token " + dedupToken);
     }
     String settings = dedupToken == null ? " " : " SETTINGS insert_deduplication_token = '" + dedupToken + "' ";
-    sql.execute(what, template.render(values).prefixed("INSERT INTO " + table.sql() + settings));
+    var rows = template.render(values);
+    if (only.isPresent()) {
+      rows = rows.prefixed("SELECT * FROM (").suffixed(") WHERE " + only.get());
+    }
+    sql.execute(what, rows.prefixed("INSERT INTO " + table.sql() + settings));
   }
 }

@@ -237,18 +237,22 @@ public final class LiveJob implements AutoCloseable {
       return List.of(); // v1 is appended to by its view as trades arrive, and v2 by the corrected view
     }
     Instant watermark = state.watermark();
+    // v2 first: the corrected writer is never an hour behind the old one, so a cutover gate judged between the two
+    // writes of one hour does not see v2 lagging (on a cluster, every node's gate is judged, and twice).
+    List<HourWrite> v2 = new ArrayList<>();
+    if (state.v2From().isPresent()) {
+      Instant boundary = state.v2From().get();
+      Instant v2Next = later(boundary, writer.nextUnwritten(PnlVersion.V2).orElse(boundary));
+      if (v2Next.isBefore(watermark)) {
+        v2.addAll(writer.replace(PnlVersion.V2, v2Next, watermark, id, this::keepGoing));
+      }
+    }
     List<HourWrite> written = new ArrayList<>();
     Instant v1Next = later(state.liveStart(), writer.nextUnwritten(PnlVersion.V1).orElse(state.liveStart()));
     if (v1Next.isBefore(watermark)) {
       written.addAll(writer.replace(PnlVersion.V1, v1Next, watermark, id, this::keepGoing));
     }
-    if (state.v2From().isPresent()) {
-      Instant boundary = state.v2From().get();
-      Instant v2Next = later(boundary, writer.nextUnwritten(PnlVersion.V2).orElse(boundary));
-      if (v2Next.isBefore(watermark)) {
-        written.addAll(writer.replace(PnlVersion.V2, v2Next, watermark, id, this::keepGoing));
-      }
-    }
+    written.addAll(v2);
     return written;
   }
 

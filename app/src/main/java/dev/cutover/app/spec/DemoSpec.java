@@ -59,6 +59,32 @@ public final class DemoSpec {
   }
 
   /**
+   * The spec of the demo world sharded by book over the local cluster ({@code demo seed --shards N}): the
+   * job-fed spec with a {@code cluster} section naming the Distributed tables the seed created, trades
+   * sharded and marks and FX rates copied on every shard.
+   */
+  public static Path exportCluster(Path folder, String database, boolean overwrite) {
+    Path spec = export(folder, database, overwrite, false);
+    try {
+      Files.writeString(spec, Files.readString(spec) + """
+
+          # The world is sharded by book over the embedded local cluster (demo seed --shards N): the tables above
+          # are each shard's local tables; consumers read pnl through the Distributed tables below (docs/CLUSTER.md).
+          cluster:
+            name: %s
+            live: pnl_v1_all
+            target: pnl_v2_all
+            sources:
+              trades: trades_all
+            copied: [marks, fx_rates]
+          """.formatted(dev.cutover.engine.embedded.LocalCluster.NAME));
+      return spec;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * Whether the demo world in {@code database} was seeded with its v1 fed by a materialized view
    * ({@code demo seed --live mv}), as its state table says; false for a world of the live job, or none.
    */

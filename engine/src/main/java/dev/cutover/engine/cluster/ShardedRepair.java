@@ -97,7 +97,9 @@ public final class ShardedRepair {
     }
 
     public String sentence() {
-      return green() ? "Green on all " + shards.size() + " shards." : "Not green: " + String.join("; ", notGreen())
+      boolean plain = shards.values().stream().allMatch(r -> r.verdict() == Reconciliation.Verdict.GREEN);
+      return green() ? (plain ? "Green" : "Green or acknowledged") + " on all " + shards.size() + " shards."
+          : "Not green: " + String.join("; ", notGreen())
           + ". The cluster's verdict is green only when every shard's is.";
     }
   }
@@ -245,9 +247,25 @@ public final class ShardedRepair {
         keyLimit)));
   }
 
+  /**
+   * Accepts an unexpected difference on every shard (a whole hour when {@code key} is empty): the rows of
+   * one key lie on one shard, and an acknowledgement of a key a shard does not hold accepts nothing there.
+   */
+  public void acknowledge(HourPartition hour, List<String> key, String reason) {
+    shards.each("acknowledgement", s -> {
+      s.engine().reconciliations().acknowledge(spec, hour, key, reason);
+      return true;
+    });
+  }
+
   /** Every shard's cutover gate, judged from its data now. */
   public Map<Shard, Gate> gates() {
     return shards.each("cutover gate", s -> s.engine().cutovers().gate(spec));
+  }
+
+  /** Every shard's rollback gate, judged from its data now. */
+  public Map<Shard, Gate> rollbackGates() {
+    return shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec));
   }
 
   /**
