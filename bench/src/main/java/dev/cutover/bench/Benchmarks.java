@@ -85,8 +85,8 @@ public final class Benchmarks {
           + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; " + session.describe());
       DemoWorld world = DemoWorld.in(DemoWorld.DEFAULT_DATABASE);
       Instant end = Instant.now().truncatedTo(ChronoUnit.HOURS);
-      SeedResult seeded = new Seeder(session.statements(), world).seed(new SeedOptions(SeedOptions.DEFAULT_SEED, scale,
-          SeedOptions.DEFAULT_HISTORY_DAYS, end), SeedProgress.NONE);
+      SeedOptions seedOptions = new SeedOptions(SeedOptions.DEFAULT_SEED, scale, SeedOptions.DEFAULT_HISTORY_DAYS, end);
+      SeedResult seeded = new Seeder(session.statements(), world).seed(seedOptions, SeedProgress.NONE);
       report.line(String.format("Demo world: scale %.2f, %,d trades, pnl_v1 %,d rows in %,d hours, seeded in %.1f s.",
           scale, seeded.trades(), seeded.v1Rows(), seeded.v1Hours(), seeded.elapsed().toMillis() / 1000.0));
       Benchmarks b = new Benchmarks(session, DemoSpec.load(DemoWorld.DEFAULT_DATABASE), report);
@@ -96,6 +96,7 @@ public final class Benchmarks {
       section(report, "reconcile", () -> new ReconcileBench(b.sql, b.session, b.engine, b.spec, report).run());
       section(report, "cutover", b::cutover);
       section(report, "bounded", () -> new BoundedBench(b.session, b.engine, b.sql, report, scale).run());
+      section(report, "cluster", () -> new ClusterBench(b.engine, b.spec, b.sql, report, seedOptions).run());
       section(report, "ui", () -> new UiBench(b.engine, b.spec, report).run(b::freshTarget));
       section(report, "charts", () -> new ChartBench(report).run());
       section(report, "startup", () -> coldStart(report));
@@ -404,7 +405,7 @@ public final class Benchmarks {
     }
   }
 
-  private static double seconds(long startNanos) {
+  static double seconds(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;
   }
 }

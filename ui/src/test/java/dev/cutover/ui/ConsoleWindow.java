@@ -20,6 +20,14 @@ record ConsoleWindow(CutoverConsole console, Fx fx) {
 
   /** The same, with the demo world's controls, as the console has them on the embedded demo. */
   static ConsoleWindow open(FxRobot robot, Path specFile, DialogService dialogs, Optional<DemoControls> demo) {
+    ConsoleWindow window = shown(robot, specFile, dialogs, demo);
+    window.fx().waitFor(60, () -> window.console().workspace().spec() != null,
+        () -> window.console().connection().specLoading().error());
+    return window;
+  }
+
+  /** The console on the engine's test server with {@code specFile} as its spec, shown, whether the spec loads or not. */
+  static ConsoleWindow shown(FxRobot robot, Path specFile, DialogService dialogs, Optional<DemoControls> demo) {
     Path data = TestEngine.server().dataDirectory();
     CutoverConsole console = new CutoverConsole();
     Scene[] scene = new Scene[1];
@@ -32,8 +40,6 @@ record ConsoleWindow(CutoverConsole console, Fx fx) {
       stage.setScene(scene[0]);
       stage.show();
     });
-    Fx fx = new Fx(robot, scene[0]);
-    fx.waitFor(60, () -> console.workspace().spec() != null, () -> console.connection().specLoading().error());
-    return new ConsoleWindow(console, fx);
+    return new ConsoleWindow(console, new Fx(robot, scene[0]));
   }
 }

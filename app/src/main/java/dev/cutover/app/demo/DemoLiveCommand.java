@@ -52,6 +52,15 @@ public final class DemoLiveCommand implements Callable<Integer> {
     CountDownLatch finished = new CountDownLatch(1);
     AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     AtomicReference<LiveJob> started = new AtomicReference<>();
+    java.util.function.Consumer<RuntimeException> onFailure = failure -> {
+      err.println((failure instanceof CutoverException c && c.retryable() ? "warning (retrying): " : "error: ")
+          + failure.getMessage());
+      err.flush();
+      if (!(failure instanceof CutoverException c && c.retryable())) {
+        fatal.set(failure);
+        finished.countDown();
+      }
+    };
     LiveOptions options = new LiveOptions(simulatedHour, step -> {
       if (output.on()) {
         out.println(JsonOutput.write(DemoDocuments.LiveEvent.step(started.get().id(), demo.world(), step)));
@@ -63,25 +72,9 @@ public final class DemoLiveCommand implements Callable<Integer> {
         started.get().requestStop(); // exactly N steps: no further step starts
         finished.countDown();
       }
-    }, failure -> {
-      err.println((failure instanceof CutoverException c && c.retryable() ? "warning (retrying): " : "error: ")
-          + failure.getMessage());
-      err.flush();
-      if (!(failure instanceof CutoverException c && c.retryable())) {
-        fatal.set(failure);
-        finished.countDown();
-      }
-    });
+    }, onFailure);
     // On a cluster, every other shard runs its own part of the job in step; shard 1's steps are the ones shown.
-    LiveOptions quiet = new LiveOptions(simulatedHour, step -> {}, failure -> {
-      err.println((failure instanceof CutoverException c && c.retryable() ? "warning (retrying): " : "error: ")
-          + failure.getMessage());
-      err.flush();
-      if (!(failure instanceof CutoverException c && c.retryable())) {
-        fatal.set(failure);
-        finished.countDown();
-      }
-    });
+    LiveOptions quiet = new LiveOptions(simulatedHour, step -> {}, onFailure);
 
     Session session = connection.open(err);
     DemoNodes nodes;

@@ -15,10 +15,10 @@ import java.util.Optional;
  * cluster ({@code --shards N}), each shard holding the world's part of its books (sharded by {@link
  * DemoWorld#SHARDING_KEY}) and every shard the whole reference data, marks and FX rates.
  */
-final class DemoNodes implements AutoCloseable {
+public final class DemoNodes implements AutoCloseable {
 
   /** The world's part on one node, and the statements that reach that node. */
-  record Node(DemoWorld world, Statements statements, Database database) {}
+  public record Node(DemoWorld world, Statements statements, Database database) {}
 
   private final List<Node> nodes;
   private final List<Database> opened;
@@ -28,7 +28,7 @@ final class DemoNodes implements AutoCloseable {
     this.opened = List.copyOf(opened);
   }
 
-  static DemoNodes of(Session session, DemoWorld world) {
+  public static DemoNodes of(Session session, DemoWorld world) {
     Optional<LocalCluster> cluster = session.localCluster();
     if (cluster.isEmpty()) {
       return new DemoNodes(List.of(new Node(world, session.statements(), session.database())), List.of());
@@ -50,11 +50,11 @@ final class DemoNodes implements AutoCloseable {
     }
   }
 
-  List<Node> all() {
+  public List<Node> all() {
     return nodes;
   }
 
-  boolean sharded() {
+  public boolean sharded() {
     return nodes.getFirst().world().shard().isPresent();
   }
 
@@ -62,7 +62,7 @@ final class DemoNodes implements AutoCloseable {
    * On every shard: the Distributed tables over trades, v1 and v2, sharded by book, and the consumer view
    * reading v1 through its Distributed table, as consumers of a sharded table do. Idempotent.
    */
-  void distribute() {
+  public void distribute() {
     if (!sharded()) {
       return;
     }

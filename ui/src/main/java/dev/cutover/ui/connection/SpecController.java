@@ -52,7 +52,7 @@ final class SpecController {
     var demo = workspace.demo();
     loading.run("load the spec " + path.get().getFileName(), p -> {
       Path actual = demo.map(d -> d.spec(path.get())).orElse(path.get());
-      return new Loaded(engine.specs().load(actual), actual);
+      return new Loaded(oneServer(engine.specs().load(actual), actual), actual);
     }, loaded -> {
       if (!loaded.path().equals(path.get())) {
         choice.fileProperty().set(loaded.path().toString());
@@ -63,6 +63,20 @@ final class SpecController {
 
   private record Loaded(dev.cutover.engine.api.TableSpec spec, Path path) {}
 
+  /**
+   * The console repairs a table on one server: every screen reads one engine. A sharded table's spec is
+   * refused here rather than shown as if shard 1 were the whole table.
+   */
+  private static dev.cutover.engine.api.TableSpec oneServer(dev.cutover.engine.api.TableSpec spec, Path path) {
+    if (spec.cluster().isPresent()) {
+      throw new dev.cutover.engine.api.InvalidInputException("spec", "The spec " + spec.name() + " names the cluster "
+          + spec.cluster().get().name() + ": its table is sharded, and the console shows one server, so no screen "
+          + "here would be true of every shard. Run the repair with ./cutover cluster plan|backfill|reconcile|"
+          + "cutover|rollback|status --spec " + path + " (docs/CLUSTER.md).");
+    }
+    return spec;
+  }
+
   /** Reads the spec file again after a reconnect and checks it on the server; an unchanged spec is kept. */
   void reread() {
     Engine engine = workspace.engine();
@@ -70,7 +84,8 @@ final class SpecController {
     if (engine == null || workspace.spec() == null || path.isEmpty()) {
       return;
     }
-    loading.run("read the spec " + path.get().getFileName() + " again", p -> engine.specs().load(path.get()), spec -> {
+    loading.run("read the spec " + path.get().getFileName() + " again", p -> oneServer(engine.specs().load(path.get()),
+        path.get()), spec -> {
       if (!spec.equals(workspace.spec())) {
         choice.show(spec, path.get());
       }
