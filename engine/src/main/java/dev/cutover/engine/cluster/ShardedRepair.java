@@ -170,16 +170,17 @@ public final class ShardedRepair {
     });
     Map<Shard, PreflightReport.Check> sharding = shards.each("preflight", s -> new ShardingCheck(s.database().sql(),
         spec).check());
-    List<PreflightReport.Check> copies = new CopiedSources(shards, spec).check(plan.range());
+    List<PreflightReport.Check> acrossShards = new ArrayList<>(new CopiedSources(shards, spec).check(plan.range()));
+    acrossShards.add(new SameEverywhere(shards, spec).check());
     Map<Shard, PreflightReport> reports = new LinkedHashMap<>();
     Map<Shard, ClearedPlan> cleared = new LinkedHashMap<>();
-    boolean copiesAgree = copies.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
+    boolean shardsAgree = acrossShards.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
     each.forEach((s, p) -> {
       List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
       checks.add(sharding.get(s));
-      checks.addAll(copies);
+      checks.addAll(acrossShards);
       reports.put(s, new PreflightReport(checks, p.report().dependents()));
-      if (p.passed() && sharding.get(s).status() != PreflightReport.Status.FAIL && copiesAgree) {
+      if (p.passed() && sharding.get(s).status() != PreflightReport.Status.FAIL && shardsAgree) {
         cleared.put(s, p.cleared().orElseThrow());
       }
     });

@@ -291,6 +291,15 @@ class ShardedRepairTest {
     shards.shard(2).database().sql().execute("mend", "DELETE FROM world.labels WHERE label = 'late'");
     ClusterPreflight again = labelled.preflight(plan, List.of("visits_v1_all"));
     assertTrue(again.failures().stream().noneMatch(f -> f.contains("copies of labels")), again.failures().toString());
+
+    // A shard whose v1 has a column the others lack would be backfilled into another v2.
+    shards.shard(3).database().sql().execute("drift", "ALTER TABLE world.visits_v1 ADD COLUMN note String DEFAULT ''");
+    ClusterPreflight drifted = labelled.preflight(plan, List.of("visits_v1_all"));
+    assertTrue(!drifted.passed());
+    String differs = drifted.failures().stream().filter(f -> f.contains("same on every shard")).findFirst()
+        .orElseThrow(() -> new AssertionError(drifted.failures().toString()));
+    assertTrue(differs.contains("The shards differ in visits_v1 (") && differs.contains(shards.shard(3).name()
+        + ": hour DateTime('UTC'), site String, clicks UInt64, users UInt64, duration_s Float64, note String"), differs);
   }
 
   private static void kill(long pid) {
