@@ -197,6 +197,11 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (connection.localCluster()) {
+      self.commandLine().getErr().println("error: The console shows one server; --shards is for the command line's "
+          + "cluster commands (./cutover --shards N cluster …, docs/CLUSTER.md). Leave it out to open the console.");
+      return ExitCodes.INPUT;
+    }
     var noDisplay = DesktopSession.missing(System::getenv, DesktopSession.launcher());
     if (noDisplay.isPresent()) {
       self.commandLine().getErr().println("error: " + noDisplay.get());

@@ -49,6 +49,10 @@ class ClusterCommandsTest {
     assertTrue(single.err().contains("names the cluster cutover_local") && single.err().contains("./cutover cluster "
         + "plan|backfill|reconcile|cutover|rollback|status"), single.err());
 
+    CommandRun console = CommandRun.of(List.of("--shards", "3"));
+    assertEquals(2, console.exit(), "the console shows one server: " + console.err());
+    assertTrue(console.err().contains("--shards is for the command line's cluster commands"), console.err());
+
     CommandRun plan = run("cluster", "plan");
     assertEquals(0, plan.exit(), plan.err());
     assertTrue(plan.out().contains("Every shard recomputes") && plan.out().contains("below one boundary B = "),

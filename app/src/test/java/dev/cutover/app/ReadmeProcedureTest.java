@@ -53,8 +53,7 @@ class ReadmeProcedureTest {
 
   private void runBlock(List<String> block, boolean exportsReport) throws Exception {
     boolean full = Boolean.getBoolean("cutover.readme.full");
-    assertTrue(block.stream().anyMatch(l -> l.startsWith("./cutover ") && l.contains(" cutover --") && l.contains(
-        "--confirm")),
+    assertTrue(block.stream().anyMatch(l -> l.matches("\\./cutover (--shards \\d+ )?(cluster )?cutover .*--confirm.*")),
         "the README's procedure has a cutover: " + block);
     env.put("XDG_DATA_HOME", home.resolve("data").toString());
     env.put("XDG_CONFIG_HOME", home.resolve("config").toString());
@@ -79,8 +78,8 @@ class ReadmeProcedureTest {
     } finally {
       background.forEach(Process::destroy);
       EmbeddedServer.stopRunning(home.resolve("data/cutover/embedded"), "the test is done");
-      for (int i = 1; i <= dev.cutover.engine.embedded.LocalCluster.MAX_SHARDS; i++) {
-        Path node = dev.cutover.engine.embedded.LocalCluster.node(home.resolve("data/cutover/embedded/cluster"), i);
+      for (int i = 1; i <= dev.cutover.engine.Session.MAX_LOCAL_SHARDS; i++) {
+        Path node = dev.cutover.engine.Session.localClusterNode(home.resolve("data/cutover/embedded/cluster"), i);
         if (Files.isDirectory(node)) {
           EmbeddedServer.stopRunning(node, "the test is done");
         }

@@ -15,10 +15,8 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.cluster.ShardedRepair;
-import dev.cutover.engine.cluster.Shards;
-import dev.cutover.engine.embedded.EngineLibrary;
-import dev.cutover.engine.embedded.LocalCluster;
+import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.api.ShardRef;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +59,7 @@ final class ClusterBench {
     report.section("10. The backfill on three shards of a local cluster, against one node with the same data and "
         + "against the cluster's floor (batches of 24 hours, no throttling, max_threads 1 per statement)");
     Path root = Files.createTempDirectory("cutover-bench-cluster-");
-    try (Session cluster = Session.cluster(root, SHARDS, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    try (Session cluster = Session.cluster(root, SHARDS, EngineProgress.NONE);
         DemoNodes nodes = DemoNodes.of(cluster, DemoWorld.in(DemoWorld.DEFAULT_DATABASE))) {
       long t0 = System.nanoTime();
       for (DemoNodes.Node node : nodes.all()) {
@@ -73,9 +71,7 @@ final class ClusterBench {
       Path folder = Files.createTempDirectory("cutover-bench-cluster-spec-");
       TableSpec spec = new Engine(cluster).specs().load(DemoSpec.exportCluster(folder, DemoWorld.DEFAULT_DATABASE,
           true));
-      LocalCluster local = cluster.localCluster().orElseThrow();
-      try (Shards shards = Shards.open(cluster.database(), LocalCluster.NAME, local::jdbcUrl)) {
-        ShardedRepair repair = new ShardedRepair(shards, spec);
+      try (ShardedRepair repair = ShardedRepair.open(cluster, spec)) {
         ShardedRepair.ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(),
             ClusterBench::unthrottled);
         HourRange range = plan.range();
@@ -83,24 +79,25 @@ final class ClusterBench {
         List<Double> toNode = new ArrayList<>();
         int rounds = Integer.getInteger("bench.rounds", 3) > 1 ? 2 : 1;
         for (int round = 1; round <= rounds; round++) {
-          double floor = floor(shards, spec, range);
+          double floor = floor(nodes, spec, range);
           report.row("round " + round + ": the cluster's floor, one INSERT … SELECT per day on every shard at once",
               floor, range.hours(), 0, 0);
           double node = singleNode(range, plan.boundary());
           report.row("round " + round + ": Cutover backfill on one node, concurrency 1", node, range.hours(), 0, 0);
-          shards.each("drop v2", s -> {
-            s.database().sql().execute("drop v2", "DROP TABLE IF EXISTS " + spec.qualified(spec.targetTable()) + " SYNC");
-            return true;
-          });
+          for (DemoNodes.Node each : nodes.all()) {
+            new BenchSql(each.statements()).execute("drop v2", "DROP TABLE IF EXISTS "
+                + spec.qualified(spec.targetTable()) + " SYNC");
+          }
           ShardedRepair.ClusterPlan again = repair.plan(Optional.of(range.from()), Optional.empty(),
               Optional.of(plan.boundary()), ClusterBench::unthrottled);
           var checked = repair.preflight(again, List.of("trading.pnl_alerts_mv"));
           long started = System.nanoTime();
-          Map<Shards.Shard, RunRecord> ended = repair.backfill(checked, s -> e -> {}).await();
+          Map<ShardRef, RunRecord> ended = repair.backfill(checked, s -> e -> {}).await();
           double took = Benchmarks.seconds(started);
           long rows = 0;
           for (var e : ended.entrySet()) {
-            rows += e.getKey().engine().backfills().ledger(e.getValue().id()).values().stream()
+            Session shard = nodes.all().get(e.getKey().shard() - 1).session();
+            rows += new Engine(shard).backfills().ledger(e.getValue().id()).values().stream()
                 .mapToLong(LedgerEntry::rows).sum();
           }
           List<String> failed = ShardedRepair.ClusterRun.failed(ended);
@@ -127,29 +124,28 @@ final class ClusterBench {
   }
 
   /** Seconds for every shard to compute its part of {@code range} a day per statement, all shards at once. */
-  private static double floor(Shards shards, TableSpec spec, HourRange range) throws Exception {
+  private static double floor(DemoNodes nodes, TableSpec spec, HourRange range) throws Exception {
     String floor = spec.qualified(dev.cutover.engine.api.Identifier.of("pnl_floor"));
-    shards.each("create the floor", s -> {
-      s.database().sql().execute("drop floor", "DROP TABLE IF EXISTS " + floor + " SYNC");
-      s.database().sql().execute("create floor", "CREATE TABLE " + floor + " AS " + spec.qualified(spec.liveTable()));
-      return true;
-    });
+    for (DemoNodes.Node node : nodes.all()) {
+      BenchSql sql = new BenchSql(node.statements());
+      sql.execute("drop floor", "DROP TABLE IF EXISTS " + floor + " SYNC");
+      sql.execute("create floor", "CREATE TABLE " + floor + " AS " + spec.qualified(spec.liveTable()));
+    }
     long t0 = System.nanoTime();
-    try (ExecutorService pool = Executors.newFixedThreadPool(shards.all().size())) {
+    try (ExecutorService pool = Executors.newFixedThreadPool(nodes.all().size())) {
       List<Future<?>> all = new ArrayList<>();
-      for (Shards.Shard s : shards.all()) {
-        all.add(pool.submit(() -> Benchmarks.computeByDay(new BenchSql(dev.cutover.engine.Statements.over(
-            s.database())), spec, range, floor, " SETTINGS max_threads = 1")));
+      for (DemoNodes.Node node : nodes.all()) {
+        all.add(pool.submit(() -> Benchmarks.computeByDay(new BenchSql(node.statements()), spec, range, floor,
+            " SETTINGS max_threads = 1")));
       }
       for (Future<?> f : all) {
         f.get();
       }
     }
     double took = Benchmarks.seconds(t0);
-    shards.each("drop the floor", s -> {
-      s.database().sql().execute("drop floor", "DROP TABLE IF EXISTS " + floor + " SYNC");
-      return true;
-    });
+    for (DemoNodes.Node node : nodes.all()) {
+      new BenchSql(node.statements()).execute("drop floor", "DROP TABLE IF EXISTS " + floor + " SYNC");
+    }
     return took;
   }
 

@@ -22,6 +22,12 @@ public final class Session implements AutoCloseable {
   /** The working database of the embedded default. */
   public static final String EMBEDDED_DATABASE = "cutover";
 
+  /** The name of the embedded local cluster in {@code system.clusters}. */
+  public static final String LOCAL_CLUSTER = LocalCluster.NAME;
+
+  /** The most shards a local cluster may have. */
+  public static final int MAX_LOCAL_SHARDS = LocalCluster.MAX_SHARDS;
+
   private final Database database;
   private final EmbeddedServer embedded;
   private final LocalCluster cluster;
@@ -86,6 +92,54 @@ public final class Session implements AutoCloseable {
       return new Session(Database.open(entry.profile(EMBEDDED_DATABASE), entry::whyLost), entry, nodes);
     } catch (RuntimeException e) {
       nodes.close();
+      throw e;
+    }
+  }
+
+  /** As {@link #cluster(Path, int, EngineLibrary, EngineProgress)}, with the engine the environment names. */
+  public static Session cluster(Path root, int shards, EngineProgress progress) {
+    return cluster(root, shards, EngineLibrary.fromEnvironment(), progress);
+  }
+
+  /** The data directory of shard {@code shard} (from 1) of the local cluster in {@code root}. */
+  public static Path localClusterNode(Path root, int shard) {
+    return LocalCluster.node(root, shard);
+  }
+
+  /** Whether this session reaches the embedded local cluster (through its shard 1). */
+  public boolean clustered() {
+    return cluster != null;
+  }
+
+  /** The servers of the local cluster this session reaches, shard 1 first; empty when it reaches none. */
+  public java.util.List<dev.cutover.engine.api.LocalNode> localNodes() {
+    if (cluster == null) {
+      return java.util.List.of();
+    }
+    java.util.List<dev.cutover.engine.api.LocalNode> out = new java.util.ArrayList<>();
+    for (int i = 0; i < cluster.nodes().size(); i++) {
+      EmbeddedServer node = cluster.nodes().get(i);
+      out.add(new dev.cutover.engine.api.LocalNode(i + 1, node.host(), node.port(), node.pid(), node.dataDirectory()));
+    }
+    return out;
+  }
+
+  /**
+   * A session on each shard of the local cluster after shard 1, in its working database, as the same operator:
+   * for work that runs on every shard's own tables. The caller closes them; they leave the cluster running.
+   */
+  public java.util.List<Session> otherShards() {
+    if (cluster == null) {
+      return java.util.List.of();
+    }
+    java.util.List<Session> out = new java.util.ArrayList<>();
+    try {
+      for (EmbeddedServer node : cluster.nodes().subList(1, cluster.nodes().size())) {
+        out.add(new Session(Database.open(node.profile(EMBEDDED_DATABASE), node::whyLost), null));
+      }
+      return out;
+    } catch (RuntimeException e) {
+      out.forEach(Session::close);
       throw e;
     }
   }

@@ -9,14 +9,10 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.cluster.ClusterNodes;
-import dev.cutover.engine.cluster.ShardedRepair;
-import dev.cutover.engine.cluster.Shards;
-import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.app.output.Text;
-import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.api.ShardRef;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,10 +49,8 @@ public final class ClusterCommand {
             + "the same step without 'cluster' (./cutover " + command.name() + " …), or add cluster: {name, live, "
             + "target, sources} for a sharded table (docs/CLUSTER.md).");
       }
-      ClusterNodes.Addresses addresses = session.localCluster().<ClusterNodes.Addresses>map(c -> c::jdbcUrl)
-          .orElseGet(() -> ClusterNodes.Addresses.likeEntry(session.database().profile().jdbcUrl()));
-      try (Shards shards = Shards.open(session.database(), spec.cluster().get().name(), addresses)) {
-        return step(spec, new ShardedRepair(shards, spec));
+      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
+        return step(spec, repair);
       }
     }
 
@@ -107,7 +101,7 @@ public final class ClusterCommand {
     int step(TableSpec spec, ShardedRepair repair) {
       ShardedRepair.ClusterPlan plan = plan(repair);
       List<ShardLine> lines = new ArrayList<>();
-      plan.plans().forEach((s, p) -> lines.add(new ShardLine(s.node().shard(), s.name(), Text.hours(p.hours().size()),
+      plan.plans().forEach((s, p) -> lines.add(new ShardLine(s.shard(), s.node(), Text.hours(p.hours().size()),
           "live edge " + Text.hour(p.liveEdge()) + (p.pinned() ? ", B pinned by the repair" : ""))));
       return report(true, "Every shard recomputes " + Text.window(plan.range()) + " below one boundary B = "
           + Text.hour(plan.boundary()) + ".", lines, ExitCodes.OK);
@@ -139,7 +133,7 @@ public final class ClusterCommand {
         ShardedRepair.ClusterPreflight checked = repair.preflight(plan(repair), acknowledged);
         if (!checked.passed()) {
           List<ShardLine> lines = new ArrayList<>();
-          checked.reports().forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(),
+          checked.reports().forEach((s, r) -> lines.add(new ShardLine(s.shard(), s.node(),
               r.passed() ? "passed" : "failed", String.join("; ", r.failures().stream().map(c -> c.name() + ": "
               + c.finding() + (c.fix().isEmpty() ? "" : " " + c.fix())).toList()))));
           return report(false, "The preflight failed; nothing was written on any shard. Fix what it lists and run "
@@ -150,7 +144,7 @@ public final class ClusterCommand {
         err().flush();
         run = repair.backfill(checked, s -> e -> {});
       }
-      Map<Shard, RunRecord> ended;
+      Map<ShardRef, RunRecord> ended;
       try {
         ended = run.await();
       } catch (InterruptedException e) {
@@ -158,7 +152,7 @@ public final class ClusterCommand {
         throw e;
       }
       List<ShardLine> lines = new ArrayList<>();
-      ended.forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(), r.state().name().toLowerCase(
+      ended.forEach((s, r) -> lines.add(new ShardLine(s.shard(), s.node(), r.state().name().toLowerCase(
           java.util.Locale.ROOT), "run " + r.id() + ", " + r.message())));
       List<String> failed = ShardedRepair.ClusterRun.failed(ended);
       return report(failed.isEmpty(), failed.isEmpty() ? "Every shard's history below B is backfilled."
@@ -175,7 +169,7 @@ public final class ClusterCommand {
     int step(TableSpec spec, ShardedRepair repair) {
       ShardedRepair.ClusterVerdict verdict = repair.reconcile(Reconciliation.Scope.REPAIR, 10_000);
       List<ShardLine> lines = new ArrayList<>();
-      verdict.shards().forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(), r.verdict().name()
+      verdict.shards().forEach((s, r) -> lines.add(new ShardLine(s.shard(), s.node(), r.verdict().name()
           .toLowerCase(java.util.Locale.ROOT), r.window() + ", " + r.unexpectedKeys() + " unexpected key(s), "
           + r.coverage().size() + " coverage issue(s), report " + r.id())));
       return report(verdict.green(), verdict.sentence(), lines, ExitCodes.BLOCKED);
@@ -201,7 +195,7 @@ public final class ClusterCommand {
       dev.cutover.engine.api.HourPartition h = dev.cutover.engine.api.HourPartition.parse("hour", hour);
       repair.acknowledge(h, key, reason);
       List<ShardLine> lines = new ArrayList<>();
-      repair.shards().all().forEach(s -> lines.add(new ShardLine(s.node().shard(), s.name(), "acknowledged", "")));
+      repair.shardRefs().forEach(s -> lines.add(new ShardLine(s.shard(), s.node(), "acknowledged", "")));
       return report(true, "Accepted " + (key.isEmpty() ? "every difference" : "key " + key) + " at " + Text.hour(h)
           + " on every shard; the next reconciliation shows it as acknowledged.", lines, ExitCodes.OK);
     }
@@ -215,16 +209,16 @@ public final class ClusterCommand {
         + "(exit 6 while any is closed).")
     boolean checkOnly;
 
-    abstract Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l);
+    abstract Map<ShardRef, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l);
 
-    abstract Map<Shard, Gate> gates(ShardedRepair repair);
+    abstract Map<ShardRef, Gate> gates(ShardedRepair repair);
 
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
       if (checkOnly) {
-        Map<Shard, Gate> gates = gates(repair);
+        Map<ShardRef, Gate> gates = gates(repair);
         List<ShardLine> lines = new ArrayList<>();
-        gates.forEach((s, g) -> lines.add(new ShardLine(s.node().shard(), s.name(), g.open() ? "open" : "closed",
+        gates.forEach((s, g) -> lines.add(new ShardLine(s.shard(), s.node(), g.open() ? "open" : "closed",
             "consumers read " + g.current() + (g.open() ? "" : "; " + String.join("; ", g.unmet().stream()
                 .map(c -> c.name() + ": " + c.detail()).toList())))));
         boolean open = gates.values().stream().allMatch(Gate::open);
@@ -232,12 +226,12 @@ public final class ClusterCommand {
             + gates.values().stream().filter(g -> !g.open()).count() + " of " + gates.size() + " nodes."), lines,
             ExitCodes.BLOCKED);
       }
-      Map<Shard, SwapResult> done = swap(repair, confirm, (s, r) -> {
-        err().println(s.name() + ": " + r.before() + " -> " + r.after() + "; " + r.verification());
+      Map<ShardRef, SwapResult> done = swap(repair, confirm, (s, r) -> {
+        err().println(s.node() + ": " + r.before() + " -> " + r.after() + "; " + r.verification());
         err().flush();
       });
       List<ShardLine> lines = new ArrayList<>();
-      done.forEach((s, r) -> lines.add(new ShardLine(s.node().shard(), s.name(), r.after().toString(),
+      done.forEach((s, r) -> lines.add(new ShardLine(s.shard(), s.node(), r.after().toString(),
           r.verification())));
       boolean verified = done.values().stream().allMatch(SwapResult::verified);
       return report(verified, "Consumers read " + (command.name().equals("cutover") ? spec.consumerTarget()
@@ -250,12 +244,12 @@ public final class ClusterCommand {
           + "when a node fails, the nodes already switched are switched back.")
   static final class CutoverStep extends SwapStep {
     @Override
-    Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
+    Map<ShardRef, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
       return repair.cutover(confirmation, l);
     }
 
     @Override
-    Map<Shard, Gate> gates(ShardedRepair repair) {
+    Map<ShardRef, Gate> gates(ShardedRepair repair) {
       return repair.gates();
     }
   }
@@ -264,12 +258,12 @@ public final class ClusterCommand {
       description = "Switch consumers back to v1 on every node, all or nothing, as the cutover does forward.")
   static final class RollbackStep extends SwapStep {
     @Override
-    Map<Shard, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
+    Map<ShardRef, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
       return repair.rollback(confirmation, l);
     }
 
     @Override
-    Map<Shard, Gate> gates(ShardedRepair repair) {
+    Map<ShardRef, Gate> gates(ShardedRepair repair) {
       return repair.rollbackGates();
     }
   }
@@ -279,15 +273,11 @@ public final class ClusterCommand {
   static final class StatusStep extends SpecStep {
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
-      Map<Shard, ShardLine> lines = repair.shards().each("status", s -> {
-        Optional<Repair> r = s.engine().repairs().current(spec);
-        Optional<RunRecord> run = s.engine().backfills().runs(spec).stream().max(Comparator.comparing(RunRecord::created));
-        Gate.Version reads = new ConsumerView(s.database().sql(), spec).reads();
-        return new ShardLine(s.node().shard(), s.name(), r.map(x -> x.phase().name().toLowerCase(java.util.Locale.ROOT))
-            .orElse("no repair"), "B = " + r.flatMap(Repair::boundary).map(Text::hour).orElse("not pinned")
-            + ", latest run " + run.map(x -> x.id() + " " + x.shownState(java.time.Instant.now())).orElse("none")
-            + ", consumers read " + reads);
-      });
+      Map<ShardRef, ShardLine> lines = new java.util.LinkedHashMap<>();
+      repair.status().forEach((s, st) -> lines.put(s, new ShardLine(s.shard(), s.node(), st.repair().map(x -> x.phase()
+          .name().toLowerCase(java.util.Locale.ROOT)).orElse("no repair"), "B = " + st.repair().flatMap(Repair::boundary)
+          .map(Text::hour).orElse("not pinned") + ", latest run " + st.latestRun().map(x -> x.id() + " "
+          + x.shownState(java.time.Instant.now())).orElse("none") + ", consumers read " + st.reads())));
       long boundaries = lines.values().stream().map(l -> l.detail().replaceAll(",.*", "")).distinct().count();
       long readings = lines.values().stream().map(l -> l.detail().replaceAll(".*consumers read ", "")).distinct().count();
       boolean consistent = boundaries == 1 && readings == 1;

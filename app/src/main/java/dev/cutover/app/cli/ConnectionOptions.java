@@ -108,6 +108,11 @@ public final class ConnectionOptions {
     return resolved;
   }
 
+  /** Whether --shards asks for the embedded local cluster. */
+  public boolean localCluster() {
+    return shards != null;
+  }
+
   public boolean verbose() {
     return verbose;
   }
@@ -152,12 +157,11 @@ public final class ConnectionOptions {
         throw new InvalidInputException("shards", "--shards starts the embedded local cluster; it cannot be given with a "
             + "server (--jdbc-url, a profile or $CUTOVER_JDBC_URL), whose spec names its own cluster.");
       }
-      if (shards < 2 || shards > dev.cutover.engine.embedded.LocalCluster.MAX_SHARDS) {
+      if (shards < 2 || shards > Session.MAX_LOCAL_SHARDS) {
         throw new InvalidInputException("shards", "--shards " + shards + " is not a number of shards from 2 to "
-            + dev.cutover.engine.embedded.LocalCluster.MAX_SHARDS + "; give one, or leave it out for one server.");
+            + Session.MAX_LOCAL_SHARDS + "; give one, or leave it out for one server.");
       }
-      return Session.cluster(settings.dataDirectory().resolve("cluster"), shards, dev.cutover.engine.embedded.EngineLibrary.fromEnvironment(),
-          progress(err));
+      return Session.cluster(settings.dataDirectory().resolve("cluster"), shards, progress(err));
     }
     if (!settings.embedded()) {
       if (verbose) {

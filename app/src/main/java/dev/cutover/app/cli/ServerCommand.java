@@ -110,20 +110,17 @@ public final class ServerCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     dev.cutover.engine.Session session = connection.open(spec.commandLine().getErr());
     Runtime.getRuntime().addShutdownHook(new Thread(session::close));
-    var cluster = session.localCluster().orElseThrow();
-    List<String> lines = new java.util.ArrayList<>();
-    for (int i = 0; i < cluster.nodes().size(); i++) {
-      var node = cluster.nodes().get(i);
-      lines.add("shard " + (i + 1) + ": ClickHouse at 127.0.0.1:" + node.port() + " (process " + node.pid() + ", data "
-          + node.dataDirectory() + ")");
+    var nodes = session.localNodes();
+    for (var node : nodes) {
       output.print(out, new ServerEvent("server", "started", node.port(), node.pid(), node.dataDirectory().toString(),
-          "shard " + (i + 1) + " of cluster " + dev.cutover.engine.embedded.LocalCluster.NAME), output.on() ? List.of()
-          : List.of(lines.getLast()));
+          "shard " + node.shard() + " of cluster " + dev.cutover.engine.Session.LOCAL_CLUSTER), List.of("shard "
+          + node.shard() + ": ClickHouse at " + node.host() + ":" + node.port() + " (process " + node.pid() + ", data "
+          + node.dataDirectory() + ")"));
     }
     if (!output.on()) {
-      out.println("The local cluster " + dev.cutover.engine.embedded.LocalCluster.NAME + " of " + cluster.nodes().size()
-          + " shards is up; Cutover commands with --shards " + cluster.nodes().size() + " on this data directory use it. "
-          + "Ctrl-C lets go of it; stop it now with: cutover server stop --shards " + cluster.nodes().size());
+      out.println("The local cluster " + dev.cutover.engine.Session.LOCAL_CLUSTER + " of " + nodes.size()
+          + " shards is up; Cutover commands with --shards " + nodes.size() + " on this data directory use it. "
+          + "Ctrl-C lets go of it; stop it now with: cutover server stop --shards " + nodes.size());
       out.flush();
     }
     Thread.currentThread().join();
@@ -165,7 +162,7 @@ public final class ServerCommand implements Callable<Integer> {
       if (connection.shards != null) {
         List<String> lines = new java.util.ArrayList<>();
         for (int i = 1; i <= connection.shards; i++) {
-          java.nio.file.Path node = dev.cutover.engine.embedded.LocalCluster.node(connection.dataDirectory()
+          java.nio.file.Path node = dev.cutover.engine.Session.localClusterNode(connection.dataDirectory()
               .resolve("cluster"), i);
           var stopped = EmbeddedEngine.stop(node, "cutover server stop --shards, by " + System.getProperty("user.name"));
           lines.add("shard " + i + ": " + stopped.map(where -> "stopped the server at " + where)

@@ -53,7 +53,7 @@ public final class DemoDeployV2Command implements Callable<Integer> {
       boolean running = false;
       for (DemoNodes.Node node : nodes.all()) {
         try (LiveJob job = LiveJob.open(node.statements(), node.world(), LiveOptions.defaults())) {
-          Instant b = boundary(new Engine(node.database()), asked);
+          Instant b = boundary(new Engine(node.session()), asked);
           if (boundary != null && !boundary.equals(b)) {
             throw new dev.cutover.engine.api.StepRefusedException("demo deploy-v2", "The shards' repairs pinned "
                 + "different boundaries (" + Hours.readable(boundary) + " and " + Hours.readable(b) + " on shard "

@@ -2,13 +2,10 @@ package dev.cutover.app.demo;
 
 import dev.cutover.engine.Session;
 import dev.cutover.engine.Statements;
-import dev.cutover.engine.api.Identifier;
-import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.embedded.EmbeddedServer;
-import dev.cutover.engine.embedded.LocalCluster;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The demo world on every node a session reaches: the one server, or every shard of the embedded local
@@ -17,37 +14,33 @@ import java.util.Optional;
  */
 public final class DemoNodes implements AutoCloseable {
 
-  /** The world's part on one node, and the statements that reach that node. */
-  public record Node(DemoWorld world, Statements statements, Database database) {}
+  /** The world's part on one node, and the session that reaches that node. */
+  public record Node(DemoWorld world, Session session) {
+    public Statements statements() {
+      return session.statements();
+    }
+  }
 
   private final List<Node> nodes;
-  private final List<Database> opened;
+  private final List<Session> opened;
 
-  private DemoNodes(List<Node> nodes, List<Database> opened) {
+  private DemoNodes(List<Node> nodes, List<Session> opened) {
     this.nodes = List.copyOf(nodes);
     this.opened = List.copyOf(opened);
   }
 
   public static DemoNodes of(Session session, DemoWorld world) {
-    Optional<LocalCluster> cluster = session.localCluster();
-    if (cluster.isEmpty()) {
-      return new DemoNodes(List.of(new Node(world, session.statements(), session.database())), List.of());
+    if (!session.clustered()) {
+      return new DemoNodes(List.of(new Node(world, session)), List.of());
     }
-    List<EmbeddedServer> servers = cluster.get().nodes();
+    List<Session> others = session.otherShards();
+    int count = others.size() + 1;
     List<Node> nodes = new ArrayList<>();
-    List<Database> opened = new ArrayList<>();
-    try {
-      nodes.add(new Node(world.onShard(1, servers.size()), session.statements(), session.database()));
-      for (int i = 1; i < servers.size(); i++) {
-        Database db = Database.open(servers.get(i).profile(Session.EMBEDDED_DATABASE));
-        opened.add(db);
-        nodes.add(new Node(world.onShard(i + 1, servers.size()), Statements.over(db), db));
-      }
-      return new DemoNodes(nodes, opened);
-    } catch (RuntimeException e) {
-      opened.forEach(Database::close);
-      throw e;
+    nodes.add(new Node(world.onShard(1, count), session));
+    for (int i = 0; i < others.size(); i++) {
+      nodes.add(new Node(world.onShard(i + 2, count), others.get(i)));
     }
+    return new DemoNodes(nodes, others);
   }
 
   public List<Node> all() {
@@ -70,27 +63,31 @@ public final class DemoNodes implements AutoCloseable {
       DemoWorld w = node.world();
       Sql sql = new Sql(node.statements());
       String db = w.database().quoted();
-      for (TableName local : List.of(w.trades(), w.pnlV1())) {
+      for (TableName local : List.of(w.trades(), w.pnlV1(), w.pnlV2())) {
+        TableName shape = local.equals(w.pnlV2()) ? w.pnlV1() : local; // v2 does not exist before the backfill
         sql.execute("create " + w.distributed(local), "CREATE TABLE IF NOT EXISTS " + w.distributed(local).sql() + " AS "
-            + local.sql() + " ENGINE = Distributed(" + LocalCluster.NAME + ", " + db + ", " + local.table().quoted() + ", "
-            + DemoWorld.SHARDING_KEY + ")");
+            + shape.sql() + " ENGINE = Distributed(" + Session.LOCAL_CLUSTER + ", " + db + ", " + local.table().quoted()
+            + ", " + DemoWorld.SHARDING_KEY + ")");
       }
-      sql.execute("create " + w.distributed(w.pnlV2()), "CREATE TABLE IF NOT EXISTS " + w.distributed(w.pnlV2()).sql()
-          + " AS " + w.pnlV1().sql() + " ENGINE = Distributed(" + LocalCluster.NAME + ", " + db + ", "
-          + w.pnlV2().table().quoted() + ", " + DemoWorld.SHARDING_KEY + ")");
       String query = node.statements().queryFirst("read the consumer view", dev.cutover.engine.api.Statement.of(
           "SELECT as_select FROM system.tables WHERE database = ? AND name = ?", w.database().name(),
           w.pnl().table().name()), row -> row.string(1)).orElseThrow();
-      Identifier all = w.distributed(w.pnlV1()).table();
-      if (!dev.cutover.engine.repair.ConsumerView.mentions(query, all.name())) {
+      String all = w.distributed(w.pnlV1()).table().name();
+      Pattern v1 = word(w.pnlV1().table().name());
+      if (!word(all).matcher(query).find()) {
         sql.execute("make the consumer view read every shard", "CREATE OR REPLACE VIEW " + w.pnl().sql() + " AS "
-            + dev.cutover.engine.repair.ConsumerView.replaceTable(query, w.pnlV1().table().name(), all.name()));
+            + v1.matcher(query).replaceAll("$1" + Matcher.quoteReplacement(all) + "$2"));
       }
     }
   }
 
+  /** The table's name as a whole word of a query, quoted or not. */
+  private static Pattern word(String table) {
+    return Pattern.compile("(?<![A-Za-z0-9_])(`?)" + Pattern.quote(table) + "(`?)(?![A-Za-z0-9_])");
+  }
+
   @Override
   public void close() {
-    opened.forEach(Database::close);
+    opened.forEach(Session::close);
   }
 }

@@ -77,7 +77,7 @@ public final class DemoSpec {
             sources:
               trades: trades_all
             copied: [marks, fx_rates]
-          """.formatted(dev.cutover.engine.embedded.LocalCluster.NAME));
+          """.formatted(dev.cutover.engine.Session.LOCAL_CLUSTER));
       return spec;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -29,6 +29,11 @@ public final class Shards implements AutoCloseable {
     public String name() {
       return node.toString();
     }
+
+    /** The shard as a repair names it to its callers. */
+    public dev.cutover.engine.api.ShardRef ref() {
+      return new dev.cutover.engine.api.ShardRef(node.shard(), name());
+    }
   }
 
   private final List<Shard> shards;

@@ -15,9 +15,11 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.cluster.ShardedRepair.ClusterPlan;
-import dev.cutover.engine.cluster.ShardedRepair.ClusterPreflight;
-import dev.cutover.engine.cluster.ShardedRepair.ClusterRun;
+import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.ShardedRepair.ClusterPlan;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.ShardedRepair.ClusterPreflight;
+import dev.cutover.engine.ShardedRepair.ClusterRun;
 import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.LocalCluster;
@@ -87,7 +89,7 @@ class ShardedRepairTest {
 
   private void backfillAndGoLive() throws InterruptedException {
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
-    Map<Shard, RunRecord> ended = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE).await();
+    Map<ShardRef, RunRecord> ended = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     world.shards.forEach(w -> w.writeLiveV2(plan.boundary(), w.liveEdge.plusHours(1)));
   }
@@ -102,16 +104,16 @@ class ShardedRepairTest {
     preflight.reports().forEach((s, r) -> {
       PreflightReport.Check sharding = r.checks().stream().filter(c -> c.name().equals("sharding")).findFirst()
           .orElseThrow();
-      assertEquals(PreflightReport.Status.PASS, sharding.status(), s.name() + ": " + sharding.finding());
+      assertEquals(PreflightReport.Status.PASS, sharding.status(), s + ": " + sharding.finding());
     });
 
-    Map<Shard, RunRecord> ended = repair.backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
+    Map<ShardRef, RunRecord> ended = repair.backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     HourPartition b = plan.boundary();
     assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), b),
         "every shard's v2 is the corrected transform of its own clicks");
     for (Shard s : shards.all()) {
-      var ledger = s.engine().backfills().ledger(ended.get(s).id());
+      var ledger = s.engine().backfills().ledger(ended.get(s.ref()).id());
       assertEquals(plan.range().list(), List.copyOf(ledger.keySet()), s.name() + " keeps a line per hour");
       assertTrue(ledger.values().stream().allMatch(LedgerEntry::complete), s.name());
     }
@@ -141,7 +143,7 @@ class ShardedRepairTest {
     assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
     Shard third = shards.shard(3);
     var refused = assertThrows(StepRefusedException.class, () -> repair.cutover("visits", (s, r) -> {
-      if (s.node().shard() == 2) {
+      if (s.shard() == 2) {
         kill(world.cluster().nodes().get(2).pid());
       }
     }));
@@ -171,14 +173,14 @@ class ShardedRepairTest {
     Map<Integer, AtomicLong> written = new ConcurrentHashMap<>();
     ClusterRun run = repair.backfill(cleared(plan), s -> e -> {
       if (e instanceof BackfillEvent.HourWritten) {
-        written.computeIfAbsent(s.node().shard(), k -> new AtomicLong()).incrementAndGet();
+        written.computeIfAbsent(s.shard(), k -> new AtomicLong()).incrementAndGet();
       }
     });
     while (written.getOrDefault(2, new AtomicLong()).get() < 3) {
       Thread.sleep(50);
     }
     kill(world.cluster().nodes().get(1).pid());
-    Map<Shard, RunRecord> ended = run.await();
+    Map<ShardRef, RunRecord> ended = run.await();
     List<String> failed = ClusterRun.failed(ended);
     assertEquals(1, failed.size(), failed.toString());
     assertTrue(failed.getFirst().startsWith(shards.shard(2).name() + ": run "), failed.getFirst());
@@ -186,12 +188,12 @@ class ShardedRepairTest {
 
     world.restart();
     ClusterRun resumed = repair.resume(UnaryOperator.identity(), s -> BackfillEvent.Listener.NONE);
-    assertEquals(List.of(shards.shard(2)), List.copyOf(resumed.runs().keySet()), "only the failed shard resumes");
-    Map<Shard, RunRecord> end = resumed.await();
+    assertEquals(List.of(repair.ref(2)), List.copyOf(resumed.runs().keySet()), "only the failed shard resumes");
+    Map<ShardRef, RunRecord> end = resumed.await();
     assertEquals(List.of(), ClusterRun.failed(end));
-    assertEquals(ended.get(shards.shard(2)).id(), end.get(shards.shard(2)).id(), "the same run, from its ledger");
+    assertEquals(ended.get(repair.ref(2)).id(), end.get(repair.ref(2)).id(), "the same run, from its ledger");
     assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), plan.boundary()));
-    assertTrue(shards.shard(2).engine().backfills().ledger(end.get(shards.shard(2)).id()).values().stream()
+    assertTrue(shards.shard(2).engine().backfills().ledger(end.get(repair.ref(2)).id()).values().stream()
         .allMatch(LedgerEntry::complete));
   }
 

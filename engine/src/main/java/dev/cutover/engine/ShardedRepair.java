@@ -1,7 +1,5 @@
-package dev.cutover.engine.cluster;
+package dev.cutover.engine;
 
-import dev.cutover.engine.ClearedPlan;
-import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.Gate;
@@ -11,12 +9,17 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.cluster.ClusterNodes;
+import dev.cutover.engine.cluster.ClusterChecks;
+import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,21 +41,21 @@ import java.util.stream.Collectors;
  * and consumers switch node by node only once every node's gate is open, with the nodes already switched
  * switched back when one fails, so that no node is left reading the other version.
  */
-public final class ShardedRepair {
+public final class ShardedRepair implements AutoCloseable {
 
   /** Told after each node has switched, before the next one does. */
   @FunctionalInterface
   public interface SwapListener {
-    void switched(Shard shard, SwapResult result);
+    void switched(ShardRef shard, SwapResult result);
 
     SwapListener NONE = (s, r) -> {};
   }
 
   /** Every shard's plan, over one range and one boundary. */
-  public record ClusterPlan(HourRange range, HourPartition boundary, Map<Shard, Plan> plans) {}
+  public record ClusterPlan(HourRange range, HourPartition boundary, Map<ShardRef, Plan> plans) {}
 
   /** Every shard's preflight; the plans it cleared when every shard passed. */
-  public record ClusterPreflight(Map<Shard, PreflightReport> reports, Map<Shard, ClearedPlan> cleared) {
+  public record ClusterPreflight(Map<ShardRef, PreflightReport> reports, Map<ShardRef, ClearedPlan> cleared) {
     public boolean passed() {
       return cleared.size() == reports.size();
     }
@@ -60,16 +63,16 @@ public final class ShardedRepair {
     /** Each failed check, named by its shard. */
     public List<String> failures() {
       List<String> out = new ArrayList<>();
-      reports.forEach((s, r) -> r.failures().forEach(c -> out.add(s.name() + ": " + c.name() + ": " + c.finding())));
+      reports.forEach((s, r) -> r.failures().forEach(c -> out.add(s + ": " + c.name() + ": " + c.finding())));
       return out;
     }
   }
 
   /** The runs of one backfill, one per shard. */
-  public record ClusterRun(Map<Shard, RunHandle> runs) {
+  public record ClusterRun(Map<ShardRef, RunHandle> runs) {
     /** Waits for every shard's run to end; each shard's final record. */
-    public Map<Shard, RunRecord> await() throws InterruptedException {
-      Map<Shard, RunRecord> out = new LinkedHashMap<>();
+    public Map<ShardRef, RunRecord> await() throws InterruptedException {
+      Map<ShardRef, RunRecord> out = new LinkedHashMap<>();
       for (var e : runs.entrySet()) {
         out.put(e.getKey(), e.getValue().await());
       }
@@ -77,15 +80,15 @@ public final class ShardedRepair {
     }
 
     /** The shards whose run did not succeed, each with its run's last sentence. */
-    public static List<String> failed(Map<Shard, RunRecord> ended) {
+    public static List<String> failed(Map<ShardRef, RunRecord> ended) {
       return ended.entrySet().stream().filter(e -> e.getValue().state() != RunState.SUCCEEDED)
-          .map(e -> e.getKey().name() + ": run " + e.getValue().id() + " " + e.getValue().state().name()
+          .map(e -> e.getKey() + ": run " + e.getValue().id() + " " + e.getValue().state().name()
               .toLowerCase(java.util.Locale.ROOT) + ": " + e.getValue().message()).toList();
     }
   }
 
   /** Every shard's reconciliation and the one verdict over all of them. */
-  public record ClusterVerdict(Map<Shard, Reconciliation> shards) {
+  public record ClusterVerdict(Map<ShardRef, Reconciliation> shards) {
     public boolean green() {
       return shards.values().stream().allMatch(r -> r.verdict().allowsCutover());
     }
@@ -93,7 +96,7 @@ public final class ShardedRepair {
     /** The shards whose verdict is not green, each with its verdict. */
     public List<String> notGreen() {
       return shards.entrySet().stream().filter(e -> !e.getValue().verdict().allowsCutover())
-          .map(e -> e.getKey().name() + ": " + e.getValue().verdict()).toList();
+          .map(e -> e.getKey() + ": " + e.getValue().verdict()).toList();
     }
 
     public String sentence() {
@@ -109,7 +112,24 @@ public final class ShardedRepair {
   private final Shards shards;
   private final TableSpec spec;
 
-  public ShardedRepair(Shards shards, TableSpec spec) {
+  /**
+   * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
+   * node of the spec's cluster, as the session's operator. Close it to close those connections.
+   */
+  public static ShardedRepair open(Session session, TableSpec spec) {
+    ShardedRepair.requireCluster(spec);
+    ClusterNodes.Addresses addresses = session.localCluster().<ClusterNodes.Addresses>map(c -> c::jdbcUrl)
+        .orElseGet(() -> ClusterNodes.Addresses.likeEntry(session.database().profile().jdbcUrl()));
+    Shards shards = Shards.open(session.database(), spec.cluster().get().name(), addresses);
+    try {
+      return new ShardedRepair(shards, spec);
+    } catch (RuntimeException e) {
+      shards.close();
+      throw e;
+    }
+  }
+
+  private static void requireCluster(TableSpec spec) {
     if (spec.cluster().isEmpty()) {
       throw new InvalidInputException("spec.cluster", "The spec " + spec.name() + " names no cluster; a repair on one "
           + "server needs none, and a sharded one needs cluster: {name, live, target, sources} (docs/CLUSTER.md).");
@@ -119,12 +139,45 @@ public final class ShardedRepair {
           + "materialized view (tables.live_view), and Cutover does not yet deploy one on every shard of a cluster; "
           + "repair a view-fed table on one server, or have a live job outside the database write v2.");
     }
+  }
+
+  /** The repair over engines already open on every shard (tests reach the shards through {@code shards}). */
+  public ShardedRepair(Shards shards, TableSpec spec) {
+    requireCluster(spec);
     this.shards = shards;
     this.spec = spec;
   }
 
-  public Shards shards() {
-    return shards;
+  /** Every shard, in order. */
+  public List<ShardRef> shardRefs() {
+    return shards.all().stream().map(Shard::ref).toList();
+  }
+
+  /** The shard of number {@code n} (from 1). */
+  public ShardRef ref(int n) {
+    return shards.shard(n).ref();
+  }
+
+  private static <T> Map<ShardRef, T> byRef(Map<Shard, T> each) {
+    Map<ShardRef, T> out = new LinkedHashMap<>();
+    each.forEach((s, t) -> out.put(s.ref(), t));
+    return out;
+  }
+
+  /** Closes the connections to every shard. */
+  @Override
+  public void close() {
+    shards.close();
+  }
+
+  /** One shard's repair at a glance: its repair, its latest run, and the version its consumers read. */
+  public record ShardStatus(Optional<Repair> repair, Optional<RunRecord> latestRun, Gate.Version reads) {}
+
+  /** Every shard's repair at a glance. */
+  public Map<ShardRef, ShardStatus> status() {
+    return byRef(shards.each("status", s -> new ShardStatus(s.engine().repairs().current(spec),
+        s.engine().backfills().runs(spec).stream().max(Comparator.comparing(RunRecord::created)),
+        new dev.cutover.engine.repair.ConsumerView(s.database().sql(), spec).reads())));
   }
 
   /**
@@ -155,7 +208,7 @@ public final class ShardedRepair {
     Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
         Optional.of(b), settings.apply(s.engine().plans().defaults(spec))));
     HourRange range = plans.values().iterator().next().range();
-    return new ClusterPlan(range, b, plans);
+    return new ClusterPlan(range, b, byRef(plans));
   }
 
   /**
@@ -165,30 +218,28 @@ public final class ShardedRepair {
    */
   public ClusterPreflight preflight(ClusterPlan plan, List<String> acknowledged) {
     Map<Shard, Preflighted> each = shards.each("preflight", s -> {
-      Preflighted p = s.engine().plans().preflight(plan.plans().get(s), acknowledged);
+      Preflighted p = s.engine().plans().preflight(plan.plans().get(s.ref()), acknowledged);
       return p;
     });
-    Map<Shard, PreflightReport.Check> sharding = shards.each("preflight", s -> new ShardingCheck(s.database().sql(),
-        spec).check());
-    List<PreflightReport.Check> acrossShards = new ArrayList<>(new CopiedSources(shards, spec).check(plan.range()));
-    acrossShards.add(new SameEverywhere(shards, spec).check());
-    Map<Shard, PreflightReport> reports = new LinkedHashMap<>();
-    Map<Shard, ClearedPlan> cleared = new LinkedHashMap<>();
+    Map<Shard, PreflightReport.Check> sharding = shards.each("preflight", s -> ClusterChecks.sharding(s, spec));
+    List<PreflightReport.Check> acrossShards = ClusterChecks.acrossShards(shards, spec, plan.range());
+    Map<ShardRef, PreflightReport> reports = new LinkedHashMap<>();
+    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
     boolean shardsAgree = acrossShards.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
     each.forEach((s, p) -> {
       List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
       checks.add(sharding.get(s));
       checks.addAll(acrossShards);
-      reports.put(s, new PreflightReport(checks, p.report().dependents()));
+      reports.put(s.ref(), new PreflightReport(checks, p.report().dependents()));
       if (p.passed() && sharding.get(s).status() != PreflightReport.Status.FAIL && shardsAgree) {
-        cleared.put(s, p.cleared().orElseThrow());
+        cleared.put(s.ref(), p.cleared().orElseThrow());
       }
     });
     return new ClusterPreflight(reports, cleared);
   }
 
   /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
-  public ClusterRun backfill(ClusterPreflight preflight, Function<Shard, BackfillEvent.Listener> listeners) {
+  public ClusterRun backfill(ClusterPreflight preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
     if (!preflight.passed()) {
       throw new StepRefusedException("backfill", "The backfill is refused: the preflight failed on "
           + (preflight.reports().size() - preflight.cleared().size()) + " shard(s): " + String.join("; ",
@@ -202,15 +253,16 @@ public final class ShardedRepair {
    * throttle it ran with unless {@code overrides} says otherwise; a shard whose run succeeded is left
    * alone. Refuses, resuming none, when a shard has no run to resume or its preflight fails.
    */
-  public ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<Shard, BackfillEvent.Listener> listeners) {
+  public ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<ShardRef, BackfillEvent.Listener> listeners) {
     Map<Shard, Optional<RunRecord>> latest = shards.each("resume", s -> s.engine().backfills().runs(spec).stream()
         .max(Comparator.comparing(RunRecord::created)));
-    List<String> none = latest.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name()).toList();
+    List<String> none = latest.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
+        .toList();
     if (!none.isEmpty()) {
       throw new StepRefusedException("resume", "There is nothing to resume on " + String.join(", ", none) + ": no "
           + "backfill of " + spec.targetTable() + " ran there. Start the backfill instead.", none, Optional.empty());
     }
-    Map<Shard, ClearedPlan> cleared = new LinkedHashMap<>();
+    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
     Map<Shard, Optional<Preflighted>> checked = shards.each("resume", s -> {
       RunRecord run = latest.get(s).orElseThrow();
@@ -221,7 +273,7 @@ public final class ShardedRepair {
       return Optional.of(s.engine().plans().preflight(plan, List.of()));
     });
     checked.forEach((s, p) -> p.ifPresent(f -> {
-      f.cleared().ifPresent(c -> cleared.put(s, c));
+      f.cleared().ifPresent(c -> cleared.put(s.ref(), c));
       f.report().failures().forEach(c -> failures.add(s.name() + ": " + c.name() + ": " + c.finding()));
     }));
     if (!failures.isEmpty()) {
@@ -231,10 +283,16 @@ public final class ShardedRepair {
     return new ClusterRun(start(cleared, listeners));
   }
 
-  private Map<Shard, RunHandle> start(Map<Shard, ClearedPlan> cleared, Function<Shard, BackfillEvent.Listener> listeners) {
-    Map<Shard, RunHandle> runs = new LinkedHashMap<>();
+  private Map<ShardRef, RunHandle> start(Map<ShardRef, ClearedPlan> cleared,
+      Function<ShardRef, BackfillEvent.Listener> listeners) {
+    Map<ShardRef, RunHandle> runs = new LinkedHashMap<>();
     try {
-      cleared.forEach((s, c) -> runs.put(s, s.engine().backfills().start(c, listeners.apply(s))));
+      for (Shard s : shards.all()) {
+        ClearedPlan c = cleared.get(s.ref());
+        if (c != null) {
+          runs.put(s.ref(), s.engine().backfills().start(c, listeners.apply(s.ref())));
+        }
+      }
     } catch (RuntimeException e) {
       runs.values().forEach(RunHandle::cancel);
       throw e;
@@ -244,8 +302,8 @@ public final class ShardedRepair {
 
   /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */
   public ClusterVerdict reconcile(Reconciliation.Scope scope, int keyLimit) {
-    return new ClusterVerdict(shards.each("reconciliation", s -> s.engine().reconciliations().reconcile(spec, scope,
-        keyLimit)));
+    return new ClusterVerdict(byRef(shards.each("reconciliation", s -> s.engine().reconciliations().reconcile(spec,
+        scope, keyLimit))));
   }
 
   /**
@@ -260,13 +318,13 @@ public final class ShardedRepair {
   }
 
   /** Every shard's cutover gate, judged from its data now. */
-  public Map<Shard, Gate> gates() {
-    return shards.each("cutover gate", s -> s.engine().cutovers().gate(spec));
+  public Map<ShardRef, Gate> gates() {
+    return byRef(shards.each("cutover gate", s -> s.engine().cutovers().gate(spec)));
   }
 
   /** Every shard's rollback gate, judged from its data now. */
-  public Map<Shard, Gate> rollbackGates() {
-    return shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec));
+  public Map<ShardRef, Gate> rollbackGates() {
+    return byRef(shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec)));
   }
 
   /**
@@ -275,16 +333,16 @@ public final class ShardedRepair {
    * node fails, the nodes already switched are switched back, and the refusal names the node and what
    * each node reads.
    */
-  public Map<Shard, SwapResult> cutover(String confirmation, SwapListener listener) {
+  public Map<ShardRef, SwapResult> cutover(String confirmation, SwapListener listener) {
     return swap(true, confirmation, listener);
   }
 
   /** Switches consumers back to v1 on every node, all or nothing, as {@link #cutover} does forward. */
-  public Map<Shard, SwapResult> rollback(String confirmation, SwapListener listener) {
+  public Map<ShardRef, SwapResult> rollback(String confirmation, SwapListener listener) {
     return swap(false, confirmation, listener);
   }
 
-  private Map<Shard, SwapResult> swap(boolean forward, String confirmation, SwapListener listener) {
+  private Map<ShardRef, SwapResult> swap(boolean forward, String confirmation, SwapListener listener) {
     String step = forward ? "cutover" : "rollback";
     String to = forward ? "v2" : "v1";
     String from = forward ? "v1" : "v2";
@@ -314,12 +372,12 @@ public final class ShardedRepair {
         if (!r.verified()) {
           throw new IllegalStateException(r.verification());
         }
-        listener.switched(s, r);
+        listener.switched(s.ref(), r);
       } catch (RuntimeException e) {
         throw undo(step, from, to, forward, s, e, done, confirmation);
       }
     }
-    return done;
+    return byRef(done);
   }
 
   /** Switches back every node already switched, and the failed one if it did switch; says what each reads. */
