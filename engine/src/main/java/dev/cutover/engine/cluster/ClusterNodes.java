@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * The nodes of a named cluster as the entry node's {@code system.clusters} lists them: one per shard
- * (its first replica, which a {@code REPLACE PARTITION} would replicate from), each with the HTTP
+ * (a cluster with several replicas on a shard is refused), each with the HTTP
  * address Cutover reaches it at. {@code system.clusters} gives each node's host and native port;
  * where its HTTP interface listens is the caller's to say ({@link Addresses}): for the embedded local
  * cluster, the node's own; for a server, the entry's scheme and port on the node's host.
@@ -56,6 +56,18 @@ public final class ClusterNodes {
       throw new InvalidInputException("spec.cluster", "The server knows no cluster '" + cluster + "' (system.clusters "
           + (known.isEmpty() ? "is empty" : "lists " + String.join(", ", known)) + "); name one of those in the "
           + "spec's cluster field, or define it in the servers' remote_servers.");
+    }
+    // A shard of several replicas: a REPLACE PARTITION on one replica replicates only through Keeper, which Cutover
+    // cannot check here (docs/CLUSTER.md); refused rather than repaired on one replica as if it were the shard.
+    List<String> replicated = entry.query("read the replicas of cluster " + cluster, "SELECT shard_num, "
+        + "arrayStringConcat(groupArray(concat(host_name, ':', toString(port))), ', ') FROM system.clusters WHERE "
+        + "cluster = ? GROUP BY shard_num HAVING count() > 1 ORDER BY shard_num",
+        rs -> "shard " + rs.getInt(1) + " (" + rs.getString(2) + ")", cluster);
+    if (!replicated.isEmpty()) {
+      throw new dev.cutover.engine.api.StepRefusedException("connect", "Cluster " + cluster + " has several replicas on "
+          + String.join(" and ", replicated) + ". Cutover repairs a cluster of one replica per shard: it cannot yet "
+          + "check that a REPLACE PARTITION reached every replica, nor that the replicas agree, so it does not repair "
+          + "this cluster (docs/CLUSTER.md).", replicated, Optional.empty());
     }
     return rows.stream().map(r -> new Node(r.shard(), r.host(), r.port(), addresses.jdbcUrl(r.host(), r.port())
         .orElseThrow(() -> new InvalidInputException("spec.cluster", "Cluster '" + cluster + "' lists shard "

@@ -55,6 +55,42 @@ class ClusterNodesTest {
     }
   }
 
+  /** A shard of two replicas is refused by name: Cutover cannot check here that a REPLACE reached every replica. */
+  @Test
+  void aClusterWithReplicasIsRefusedNamingTheShardAndItsReplicas() throws Exception {
+    Path root = dir.resolve("replicas");
+    LocalCluster cluster = LocalCluster.startOrJoin(root, 2, EngineLibrary.fromEnvironment(), java.time.Duration.ZERO,
+        EngineProgress.NONE);
+    cluster.nodes().getFirst().stop("a cluster with replicas is configured");
+    java.nio.file.Files.writeString(LocalCluster.node(root, 1).resolve("access/config.d/replicas.xml"), """
+        <clickhouse>
+          <remote_servers>
+            <with_replicas>
+              <shard>
+                <replica><host>127.0.0.1</host><port>29001</port></replica>
+                <replica><host>127.0.0.1</host><port>29002</port></replica>
+              </shard>
+            </with_replicas>
+          </remote_servers>
+        </clickhouse>
+        """);
+    LocalCluster again = LocalCluster.startOrJoin(root, 2, EngineLibrary.fromEnvironment(), java.time.Duration.ZERO,
+        EngineProgress.NONE);
+    Database.createAtomicDatabase(again.entry().jdbcUrl() + "/default", again.entry().profile("default"), "cutover");
+    try (Database db = Database.open(again.entry().profile("cutover"))) {
+      Sql entry = new Sql(db.dataSource());
+      var refused = assertThrows(dev.cutover.engine.api.StepRefusedException.class, () -> ClusterNodes.read(entry,
+          "with_replicas", again::jdbcUrl));
+      assertEquals("Cluster with_replicas has several replicas on shard 1 (127.0.0.1:29001, 127.0.0.1:29002). Cutover "
+          + "repairs a cluster of one replica per shard: it cannot yet check that a REPLACE PARTITION reached every "
+          + "replica, nor that the replicas agree, so it does not repair this cluster (docs/CLUSTER.md).",
+          refused.getMessage());
+      assertEquals(2, ClusterNodes.read(entry, LocalCluster.NAME, again::jdbcUrl).size(), "one replica a shard: read");
+    } finally {
+      again.nodes().forEach(n -> n.stop("the test is done"));
+    }
+  }
+
   @Test
   void aServersNodesAreReachedOnTheEntrysSchemeAndPort() {
     assertEquals(Optional.of("jdbc:clickhouse:https://ch-2.internal:8443?sslrootcert=/etc/ca.pem"),
