@@ -18,6 +18,7 @@ import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.cluster.ClusterNodes;
+import dev.cutover.engine.cluster.ClusterSwap;
 import dev.cutover.engine.cluster.ClusterChecks;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
@@ -106,8 +107,6 @@ public final class ShardedRepair implements AutoCloseable {
           + ". The cluster's verdict is green only when every shard's is.";
     }
   }
-
-  private static final int SWITCH_BACK_ATTEMPTS = 4;
 
   private final Shards shards;
   private final TableSpec spec;
@@ -343,129 +342,6 @@ public final class ShardedRepair implements AutoCloseable {
   }
 
   private Map<ShardRef, SwapResult> swap(boolean forward, String confirmation, SwapListener listener) {
-    String step = forward ? "cutover" : "rollback";
-    String to = forward ? "v2" : "v1";
-    String from = forward ? "v1" : "v2";
-    Map<Shard, Gate> gates = shards.each(step + " gate", s -> forward ? s.engine().cutovers().gate(spec)
-        : s.engine().cutovers().rollbackGate(spec));
-    List<String> closed = gates.entrySet().stream().filter(e -> !e.getValue().open()).map(e -> e.getKey().name() + ": "
-        + e.getValue().unmet().stream().map(c -> c.name() + " (" + c.detail() + ")").collect(Collectors.joining(", ")))
-        .toList();
-    if (!closed.isEmpty()) {
-      throw new StepRefusedException(step, "The " + step + " is refused: the gate is closed on " + closed.size() + " of "
-          + gates.size() + " nodes: " + String.join("; ", closed) + ". No node was switched.", closed, Optional.empty());
-    }
-    Map<Shard, Optional<HourPartition>> boundaries = shards.each("read the repairs", s -> s.engine().repairs()
-        .current(spec).flatMap(r -> r.boundary()));
-    if (boundaries.values().stream().distinct().count() > 1) {
-      List<String> each = boundaries.entrySet().stream().map(e -> e.getKey().name() + ": B = "
-          + e.getValue().map(Object::toString).orElse("none")).toList();
-      throw new StepRefusedException(step, "The " + step + " is refused: the shards' repairs have different boundaries ("
-          + String.join(", ", each) + "). No node was switched.", each, Optional.empty());
-    }
-    Map<Shard, SwapResult> done = new LinkedHashMap<>();
-    for (Shard s : shards.all()) {
-      try {
-        SwapResult r = forward ? s.engine().cutovers().cutover(spec, confirmation)
-            : s.engine().cutovers().rollback(spec, confirmation);
-        done.put(s, r);
-        if (!r.verified()) {
-          throw new IllegalStateException(r.verification());
-        }
-        listener.switched(s.ref(), r);
-      } catch (RuntimeException e) {
-        throw undo(step, from, to, forward, s, e, done, confirmation);
-      }
-    }
-    return byRef(done);
-  }
-
-  /** Switches back every node already switched, and the failed one if it did switch; says what each reads. */
-  private StepRefusedException undo(String step, String from, String to, boolean forward, Shard failed,
-      RuntimeException cause, Map<Shard, SwapResult> done, String confirmation) {
-    List<Shard> back = new ArrayList<>(done.keySet());
-    Optional<Boolean> failedSwitched = done.containsKey(failed) ? Optional.of(true) : readsNew(failed, forward);
-    if (!done.containsKey(failed) && failedSwitched.orElse(false)) {
-      back.add(failed); // its exchange went through before the failure
-    }
-    java.util.Collections.reverse(back);
-    // The consumer view reads every shard: while a node does not answer, its rows cannot be compared, and a query
-    // that fans out to a node that is gone is cut off, which aborts the embedded engine on the nodes it reached.
-    List<String> silent = shards.all().stream().filter(s -> !s.database().ping(java.time.Duration.ofSeconds(3))
-        .answering()).map(Shard::name).toList();
-    Optional<String> unreadable = silent.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", silent)
-        + " did not answer, and the view reads every shard");
-    List<String> undone = new ArrayList<>();
-    List<String> stuck = new ArrayList<>();
-    for (Shard s : back) {
-      try {
-        switchBack(s, forward, confirmation, unreadable);
-        undone.add(s.name());
-      } catch (RuntimeException e) {
-        // The exchange may have gone through and only what followed failed (its verification reads every shard,
-        // the failed one too): what the node's view reads now decides.
-        if (readsNew(s, !forward).orElse(false)) {
-          undone.add(s.name() + " (not verified: " + e.getMessage() + ")");
-        } else {
-          stuck.add(s.name() + " (" + e.getMessage() + ")");
-        }
-      }
-    }
-    String others = failedSwitched.isPresent() ? "" : " " + failed.name() + " did not answer afterwards; its exchange "
-        + "is one atomic statement, so its consumers read one version whole, most likely " + from + " (the failure came "
-        + "before or during its switch): check it with status on that node once it answers, and switch it back if it "
-        + "reads " + to + ".";
-    String sentence = "The " + step + " failed on " + failed.name() + ": " + cause.getMessage() + " "
-        + (back.isEmpty() ? "No node had switched" + (failedSwitched.isPresent() ? "; every node reads " + from
-            + " as before." : "." + others)
-            : stuck.isEmpty() ? "The nodes already switched (" + String.join(", ", undone) + ") were switched back to "
-                + from + unreadable.map(u -> ", as their views' definitions show (" + u + ", so their rows were not "
-                + "compared)").orElse("") + "." + (failedSwitched.isPresent() ? " Every node reads " + from
-                + " as before." : others)
-            : "Switching back failed on " + String.join(", ", stuck) + ": those nodes still read " + to + "; "
-                + (undone.isEmpty() ? "" : String.join(", ", undone) + " read " + from + " again. ") + "Run the "
-                + (forward ? "rollback" : "cutover") + " again once every node answers." + others);
-    List<String> unmet = new ArrayList<>(List.of(failed.name()));
-    return new StepRefusedException(step, sentence, unmet, Optional.empty());
-  }
-
-  /**
-   * Switches one node back, trying again a failure that can pass (a connection the node closed while the
-   * other nodes were switching): leaving a node on the other version is the one outcome to avoid.
-   */
-  private void switchBack(Shard s, boolean forward, String confirmation, Optional<String> unreadable) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        if (unreadable.isPresent()) {
-          s.engine().cutovers().swapUnverified(spec, confirmation, forward ? Gate.Version.V1 : Gate.Version.V2,
-              unreadable.get());
-        } else if (forward) {
-          s.engine().cutovers().rollback(spec, confirmation);
-        } else {
-          s.engine().cutovers().cutover(spec, confirmation);
-        }
-        return;
-      } catch (dev.cutover.engine.api.CutoverException e) {
-        if (!e.retryable() || attempt == SWITCH_BACK_ATTEMPTS || readsNew(s, !forward).orElse(false)) {
-          throw e;
-        }
-        try {
-          Thread.sleep(500L * attempt);
-        } catch (InterruptedException i) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
-  }
-
-  /** Whether the node's consumers read the version the step switches to; empty when it does not answer. */
-  private Optional<Boolean> readsNew(Shard s, boolean forward) {
-    try {
-      Gate.Version now = new dev.cutover.engine.repair.ConsumerView(s.database().sql(), spec).reads();
-      return Optional.of(now == (forward ? Gate.Version.V2 : Gate.Version.V1));
-    } catch (RuntimeException e) {
-      return Optional.empty();
-    }
+    return byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, (s, r) -> listener.switched(s.ref(), r)));
   }
 }

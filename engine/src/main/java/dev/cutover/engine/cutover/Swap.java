@@ -252,12 +252,7 @@ public final class Swap {
     // an hour the live writer replaces in between differs for a moment. The view's definition does not change
     // between two comparisons, so one comparison without a difference proves it returns the table's rows.
     for (int attempt = 1; result[1] != 0 && attempt < COMPARISONS && spec.cluster().isPresent(); attempt++) {
-      try {
-        Thread.sleep(300L * attempt);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
+      pause(300L * attempt);
       result = compare(side, spec.qualified(expected), expected, values);
     }
     String folded = new Readable(sql, spec).from(expected);
