@@ -198,9 +198,7 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     if (connection.localCluster()) {
-      self.commandLine().getErr().println("error: The console shows one server; --shards is for the command line's "
-          + "cluster commands (./cutover --shards N cluster …, docs/CLUSTER.md). Leave it out to open the console.");
-      return ExitCodes.INPUT;
+      connection.localShards(); // a number of shards the local cluster cannot start is refused before any window
     }
     var noDisplay = DesktopSession.missing(System::getenv, DesktopSession.launcher());
     if (noDisplay.isPresent()) {
@@ -219,6 +217,14 @@ public final class Main implements Callable<Integer> {
   }
 
   private int console() {
+    if (connection.localCluster()) {
+      // The embedded local cluster: the console opens the demo's sharded spec on its Shards screen.
+      int shards = connection.localShards();
+      java.nio.file.Path root = connection.clusterRoot();
+      CutoverConsole.launch(new ConsoleStartup("embedded local cluster of " + shards + " shards (data: " + root + ")",
+          progress -> Session.cluster(root, shards, progress)).withDefaultSpec(SpecOptions.demoClusterSpec()));
+      return ExitCodes.OK;
+    }
     boolean embedded = connection.embedded();
     String target = embedded
         ? "embedded ClickHouse (data: " + connection.dataDirectory() + ")"

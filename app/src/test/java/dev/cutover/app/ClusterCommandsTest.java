@@ -49,9 +49,9 @@ class ClusterCommandsTest {
     assertTrue(single.err().contains("names the cluster cutover_local") && single.err().contains("./cutover cluster "
         + "plan|backfill|reconcile|cutover|rollback|status"), single.err());
 
-    CommandRun console = CommandRun.of(List.of("--shards", "3"));
-    assertEquals(2, console.exit(), "the console shows one server: " + console.err());
-    assertTrue(console.err().contains("--shards is for the command line's cluster commands"), console.err());
+    CommandRun console = CommandRun.of(List.of("--shards", "1", "--data-dir", dir.resolve("data").toString()));
+    assertEquals(2, console.exit(), "no console opens on a cluster of one shard: " + console.err());
+    assertTrue(console.err().contains("--shards 1 is not a number of shards from 2 to"), console.err());
 
     CommandRun plan = run("cluster", "plan");
     assertEquals(0, plan.exit(), plan.err());

@@ -6,6 +6,7 @@ import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
@@ -20,6 +21,7 @@ import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.cluster.ClusterNodes;
 import dev.cutover.engine.cluster.ClusterSwap;
 import dev.cutover.engine.cluster.ClusterChecks;
+import dev.cutover.engine.cluster.ShareOfTotal;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
 import java.util.ArrayList;
@@ -28,6 +30,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -172,21 +176,57 @@ public final class ShardedRepair implements AutoCloseable {
   /** One shard's repair at a glance: its repair, its latest run, and the version its consumers read. */
   public record ShardStatus(Optional<Repair> repair, Optional<RunRecord> latestRun, Gate.Version reads) {}
 
+  /**
+   * One shard read for a screen: its repair, its latest run, that run's ledger and the version its
+   * consumers read; or, when the shard could not be read, why ({@code silent}), with nothing else.
+   */
+  public record ShardReading(Optional<ShardStatus> status, SortedMap<HourPartition, LedgerEntry> ledger, Optional<String> silent) {
+    public ShardReading {
+      ledger = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(ledger));
+    }
+  }
+
+  /**
+   * Every shard read at once, each on its own: a shard that does not answer is named with why, and the
+   * others are still read. Reads only.
+   */
+  public Map<ShardRef, ShardReading> read() {
+    return byRef(shards.each("reading", s -> {
+      try {
+        ShardStatus status = statusOf(s);
+        return new ShardReading(Optional.of(status), status.latestRun().map(r -> s.engine().backfills().ledger(r.id()))
+            .orElseGet(TreeMap::new), Optional.empty());
+      } catch (RuntimeException e) {
+        return new ShardReading(Optional.empty(), new TreeMap<>(), Optional.of(e.getMessage() == null
+            ? e.getClass().getSimpleName() : e.getMessage()));
+      }
+    }));
+  }
+
   /** Every shard's repair at a glance. */
   public Map<ShardRef, ShardStatus> status() {
-    return byRef(shards.each("status", s -> new ShardStatus(s.engine().repairs().current(spec),
-        s.engine().backfills().runs(spec).stream().max(Comparator.comparing(RunRecord::created)),
-        new dev.cutover.engine.repair.ConsumerView(s.database().sql(), spec).reads())));
+    return byRef(shards.each("status", this::statusOf));
+  }
+
+  private ShardStatus statusOf(Shard s) {
+    return new ShardStatus(s.engine().repairs().current(spec), s.engine().backfills().runs(spec).stream()
+        .max(Comparator.comparing(RunRecord::created)), new dev.cutover.engine.repair.ConsumerView(s.database().sql(),
+        spec).reads());
   }
 
   /**
    * Plans the backfill of every shard over one range and one boundary: {@code boundary} when given, or
    * one a shard's repair pinned (every shard that pinned one must agree), or else the earliest that each
    * shard's own live edge and safety margin allow; the range starts at the earliest any shard would.
-   * Reads only.
+   * Each shard's throttle is {@code overrides} of its defaults, within its share of the cluster's totals
+   * ({@link ShareOfTotal}). Reads only.
    */
   public ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
-      UnaryOperator<BackfillSettings> settings) {
+      UnaryOperator<BackfillSettings> overrides) {
+    TableSpec.Total total = spec.cluster().orElseThrow().total();
+    int n = shards.all().size();
+    ShareOfTotal.check(total, n);
+    UnaryOperator<BackfillSettings> settings = s -> ShareOfTotal.of(overrides.apply(s), total, n);
     Map<Shard, Plan> own = shards.each("plan", s -> s.engine().plans().plan(spec, from, to, boundary,
         settings.apply(s.engine().plans().defaults(spec))));
     Map<Shard, HourPartition> pinned = new LinkedHashMap<>();
@@ -249,7 +289,8 @@ public final class ShardedRepair implements AutoCloseable {
 
   /**
    * Resumes every shard whose latest run of this repair did not succeed, from its own ledger, with the
-   * throttle it ran with unless {@code overrides} says otherwise; a shard whose run succeeded is left
+   * throttle it ran with unless {@code overrides} says otherwise (within its share of the cluster's
+   * totals); a shard whose run succeeded is left
    * alone. Refuses, resuming none, when a shard has no run to resume or its preflight fails.
    */
   public ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<ShardRef, BackfillEvent.Listener> listeners) {
@@ -261,6 +302,7 @@ public final class ShardedRepair implements AutoCloseable {
       throw new StepRefusedException("resume", "There is nothing to resume on " + String.join(", ", none) + ": no "
           + "backfill of " + spec.targetTable() + " ran there. Start the backfill instead.", none, Optional.empty());
     }
+    ShareOfTotal.check(spec.cluster().orElseThrow().total(), shards.all().size());
     Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
     Map<Shard, Optional<Preflighted>> checked = shards.each("resume", s -> {
@@ -268,7 +310,8 @@ public final class ShardedRepair implements AutoCloseable {
       if (run.state() == RunState.SUCCEEDED) {
         return Optional.<Preflighted>empty();
       }
-      Plan plan = s.engine().plans().planResume(spec, run.id(), overrides);
+      Plan plan = s.engine().plans().planResume(spec, run.id(), t -> ShareOfTotal.of(overrides.apply(t),
+          spec.cluster().orElseThrow().total(), shards.all().size()));
       return Optional.of(s.engine().plans().preflight(plan, List.of()));
     });
     checked.forEach((s, p) -> p.ifPresent(f -> {
@@ -314,6 +357,16 @@ public final class ShardedRepair implements AutoCloseable {
       s.engine().reconciliations().acknowledge(spec, hour, key, reason);
       return true;
     });
+  }
+
+  /** The statement a swap runs on each node in turn (the same on every node: the consumer view's exchange). */
+  public String statement() {
+    return shards.all().getFirst().engine().cutovers().statement(spec);
+  }
+
+  /** The spec this repair works on. */
+  public TableSpec spec() {
+    return spec;
   }
 
   /** Every shard's cutover gate, judged from its data now. */

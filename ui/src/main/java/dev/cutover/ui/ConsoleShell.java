@@ -32,7 +32,7 @@ import javafx.scene.layout.VBox;
 
 /**
  * The window's frame: a title bar with the theme switch, a sidebar with one entry per step of the
- * procedure (Alt+letter or Ctrl+1…6), the repair banner above every screen past the connection, the
+ * procedure (Alt+letter or Ctrl+1…7), the repair banner above every screen past the connection, the
  * current screen, and a status line that turns red when the server is lost.
  *
  * <p>While what the screens show may no longer hold (the server does not answer, or the screens read
@@ -99,7 +99,8 @@ final class ConsoleShell {
       number.getStyleClass().add("nav-number");
       b.setGraphic(number);
       if (s.needsSpec()) {
-        b.disableProperty().bind(ready.not());
+        b.disableProperty().bind(s.available().map(javafx.beans.binding.BooleanExpression::booleanExpression)
+            .orElse(ready).not());
       }
       b.setOnAction(e -> {
         if (current != null && current.id().equals(s.id())) {
@@ -184,8 +185,8 @@ final class ConsoleShell {
     scroll.setFocusTraversable(false);
     content.getChildren().setAll(scroll);
     buttons.get(id).setSelected(true);
-    banner.setVisible(next.needsSpec());
-    banner.setManaged(next.needsSpec());
+    banner.setVisible(next.banner());
+    banner.setManaged(next.banner());
     dataScreen.set(next.needsSpec());
     repairBanner.compact(currentView.compactBanner());
     next.controller().shown();

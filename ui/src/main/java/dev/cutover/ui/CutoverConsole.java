@@ -1,5 +1,6 @@
 package dev.cutover.ui;
 
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.ui.backfill.BackfillController;
 import dev.cutover.ui.backfill.BackfillModel;
 import dev.cutover.ui.backfill.BackfillView;
@@ -17,6 +18,9 @@ import dev.cutover.ui.dialogs.FxDialogService;
 import dev.cutover.ui.history.HistoryController;
 import dev.cutover.ui.history.HistoryModel;
 import dev.cutover.ui.history.HistoryView;
+import dev.cutover.ui.shards.ShardsController;
+import dev.cutover.ui.shards.ShardsModel;
+import dev.cutover.ui.shards.ShardsView;
 import dev.cutover.ui.plan.PlanController;
 import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
@@ -50,6 +54,8 @@ public final class CutoverConsole extends Application {
   private CutoverController cutoverController;
   private HistoryModel history;
   private HistoryController historyController;
+  private ShardsModel shards;
+  private ShardsController shardsController;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -114,10 +120,12 @@ public final class CutoverConsole extends Application {
     cutoverController = new CutoverController(cutover);
     history = new HistoryModel(workspace);
     historyController = new HistoryController(history);
+    shards = new ShardsModel(workspace);
+    shardsController = new ShardsController(shards);
     banner = new RepairBanner(workspace.repair());
     // After a reconnect every screen reads again, and actions wait until all have.
     new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController,
-        cutoverController, historyController));
+        cutoverController, historyController, shardsController));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connectionController,
@@ -130,7 +138,9 @@ public final class CutoverConsole extends Application {
         new Screen("cutover", "Cu_tover", cutoverController,
             () -> new CutoverView(cutover, cutoverController), true),
         new Screen("history", "_History", historyController,
-            () -> new HistoryView(history, historyController), true)), workspace.ready(),
+            () -> new HistoryView(history, historyController), true),
+        new Screen("shards", "_Shards", shardsController, () -> new ShardsView(shards, shardsController), true,
+            java.util.Optional.of(workspace.shardedReady()), false)), workspace.ready(),
         banner, strip.root(), workspace.online().not());
     shell.bindStatus(connection.statusLineProperty(), connection.statusToneProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
@@ -220,6 +230,14 @@ public final class CutoverConsole extends Application {
     return historyController;
   }
 
+  public ShardsModel shards() {
+    return shards;
+  }
+
+  public ShardsController shardsController() {
+    return shardsController;
+  }
+
   @Override
   public void stop() {
     if (shell != null) {
@@ -231,6 +249,8 @@ public final class CutoverConsole extends Application {
     // A run this console drives is cancelled, so that it ends recorded and resumable; then the pool and an
     // embedded server this console started are closed. Both off the FX thread.
     var run = backfill == null ? null : backfill.drivenProperty().get();
+    var sharded = shardsController == null ? java.util.Optional.<ShardedRepair.ClusterRun>empty()
+        : shardsController.driven();
     Thread closer = Thread.ofPlatform().name("cutover-close").start(() -> {
       if (run != null) {
         run.cancel();
@@ -241,6 +261,19 @@ public final class CutoverConsole extends Application {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
           // The run stays resumable from its ledger.
         }
+      }
+      // Every shard's run likewise, and the connections to every node.
+      sharded.ifPresent(r -> {
+        r.runs().values().forEach(dev.cutover.engine.api.RunHandle::cancel);
+        try {
+          r.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      var repair = workspace == null ? null : workspace.shardedProperty().get();
+      if (repair != null) {
+        repair.close();
       }
       if (connectionController != null) {
         connectionController.sessions().closeSession();

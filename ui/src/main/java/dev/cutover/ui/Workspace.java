@@ -1,6 +1,7 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.TableSpec;
@@ -30,7 +31,9 @@ public final class Workspace {
   private final DialogService dialogs;
   private final ObjectProperty<DemoControls> demo = new SimpleObjectProperty<>();
   private final javafx.beans.property.BooleanProperty driving = new javafx.beans.property.SimpleBooleanProperty();
+  private final BooleanProperty drivingShards = new SimpleBooleanProperty();
   private final ObjectProperty<Engine> engine = new SimpleObjectProperty<>();
+  private final ObjectProperty<ShardedRepair> sharded = new SimpleObjectProperty<>();
   private final ObjectProperty<TableSpec> spec = new SimpleObjectProperty<>();
   private final ObjectProperty<Plan> plan = new SimpleObjectProperty<>();
   private final ObjectProperty<Preflighted> preflight = new SimpleObjectProperty<>();
@@ -53,6 +56,18 @@ public final class Workspace {
     spec.addListener((o, was, is) -> {
       plan.set(null);
       preflight.set(null);
+      if (is == null || is.cluster().isEmpty()) {
+        sharded.set(null);
+      }
+    });
+    // The repair of a sharded table holds a connection to every node: the one it replaces closes in the background.
+    sharded.addListener((o, was, is) -> {
+      if (was != null && was != is) {
+        executor.submit(p -> {
+          was.close();
+          return true;
+        }, closed -> {}, failure -> {});
+      }
     });
     plan.addListener((o, was, is) -> preflight.set(null));
   }
@@ -72,6 +87,11 @@ public final class Workspace {
 
   public ObjectProperty<DemoControls> demoProperty() {
     return demo;
+  }
+
+  /** Whether this console drives a backfill on the shards of a cluster now: part of {@link #drivingProperty()}. */
+  public BooleanProperty drivingShardsProperty() {
+    return drivingShards;
   }
 
   /** Whether this console drives a backfill run now; it may not connect elsewhere meanwhile. */
@@ -151,8 +171,26 @@ public final class Workspace {
     return palette;
   }
 
-  /** Whether the screens past the connection can work: connected and a spec loaded. */
+  /**
+   * The repair of the loaded spec's sharded table, on every node of its cluster, while the spec names
+   * a cluster; null otherwise. Only the Shards screen works on it.
+   */
+  public ObjectProperty<ShardedRepair> shardedProperty() {
+    return sharded;
+  }
+
+  /** Whether the spec loaded names a cluster: the screens of one server stay shut, since none would be true of every shard. */
+  public BooleanBinding clusterSpec() {
+    return Bindings.createBooleanBinding(() -> spec.get() != null && spec.get().cluster().isPresent(), spec);
+  }
+
+  /** Whether the screens of one server can work: connected and a spec of one server's table loaded. */
   public BooleanBinding ready() {
-    return engine.isNotNull().and(spec.isNotNull());
+    return engine.isNotNull().and(spec.isNotNull()).and(clusterSpec().not());
+  }
+
+  /** Whether the Shards screen can work: connected, and the repair opened on every node of the spec's cluster. */
+  public BooleanBinding shardedReady() {
+    return engine.isNotNull().and(sharded.isNotNull());
   }
 }

@@ -26,6 +26,19 @@ record ConsoleWindow(CutoverConsole console, Fx fx) {
     return window;
   }
 
+  /** The console as {@code startup} opens it, shown. */
+  static ConsoleWindow shown(FxRobot robot, ConsoleStartup startup, DialogService dialogs) {
+    CutoverConsole console = new CutoverConsole();
+    Scene[] scene = new Scene[1];
+    robot.interact(() -> {
+      Stage stage = new Stage();
+      scene[0] = console.createScene(startup, dialogs);
+      stage.setScene(scene[0]);
+      stage.show();
+    });
+    return new ConsoleWindow(console, new Fx(robot, scene[0]));
+  }
+
   /** The console on the engine's test server with {@code specFile} as its spec, shown, whether the spec loads or not. */
   static ConsoleWindow shown(FxRobot robot, Path specFile, DialogService dialogs, Optional<DemoControls> demo) {
     Path data = TestEngine.server().dataDirectory();

@@ -102,7 +102,9 @@ public final class ClusterCommand {
       ShardedRepair.ClusterPlan plan = plan(repair);
       List<ShardLine> lines = new ArrayList<>();
       plan.plans().forEach((s, p) -> lines.add(new ShardLine(s.shard(), s.node(), Text.hours(p.hours().size()),
-          "live edge " + Text.hour(p.liveEdge()) + (p.pinned() ? ", B pinned by the repair" : ""))));
+          "live edge " + Text.hour(p.liveEdge()) + (p.pinned() ? ", B pinned by the repair" : "") + "; "
+          + p.settings().concurrency() + " batch(es) at once" + (p.settings().rowsPerSecond() > 0 ? ", at most "
+          + p.settings().rowsPerSecond() + " rows/s" : ""))));
       return report(true, "Every shard recomputes " + Text.window(plan.range()) + " below one boundary B = "
           + Text.hour(plan.boundary()) + ".", lines, ExitCodes.OK);
     }

@@ -108,6 +108,24 @@ public final class ConnectionOptions {
     return resolved;
   }
 
+  /** The number of shards --shards asks for, refused in a sentence unless it is one the local cluster can start. */
+  public int localShards() {
+    if (!settings().embedded()) {
+      throw new InvalidInputException("shards", "--shards starts the embedded local cluster; it cannot be given with a "
+          + "server (--jdbc-url, a profile or $CUTOVER_JDBC_URL), whose spec names its own cluster.");
+    }
+    if (shards < 2 || shards > Session.MAX_LOCAL_SHARDS) {
+      throw new InvalidInputException("shards", "--shards " + shards + " is not a number of shards from 2 to "
+          + Session.MAX_LOCAL_SHARDS + "; give one, or leave it out for one server.");
+    }
+    return shards;
+  }
+
+  /** Where the embedded local cluster keeps its shards: the data directory's folder {@code cluster}. */
+  public Path clusterRoot() {
+    return settings().dataDirectory().resolve("cluster");
+  }
+
   /** Whether --shards asks for the embedded local cluster. */
   public boolean localCluster() {
     return shards != null;
@@ -153,15 +171,7 @@ public final class ConnectionOptions {
       err.flush();
     }
     if (shards != null) {
-      if (!settings.embedded()) {
-        throw new InvalidInputException("shards", "--shards starts the embedded local cluster; it cannot be given with a "
-            + "server (--jdbc-url, a profile or $CUTOVER_JDBC_URL), whose spec names its own cluster.");
-      }
-      if (shards < 2 || shards > Session.MAX_LOCAL_SHARDS) {
-        throw new InvalidInputException("shards", "--shards " + shards + " is not a number of shards from 2 to "
-            + Session.MAX_LOCAL_SHARDS + "; give one, or leave it out for one server.");
-      }
-      return Session.cluster(settings.dataDirectory().resolve("cluster"), shards, progress(err));
+      return Session.cluster(clusterRoot(), localShards(), progress(err));
     }
     if (!settings.embedded()) {
       if (verbose) {

@@ -74,9 +74,7 @@ public final class SpecOptions {
   public TableSpec loadAny(dev.cutover.engine.Session session, Engine engine) {
     spec = path(spec);
     if (spec.toString().equals(DEMO) && !Files.exists(spec) && session.localCluster().isPresent()) {
-      return engine.specs().load(dev.cutover.app.spec.DemoSpec.exportCluster(dev.cutover.engine.EmbeddedEngine
-          .userDataFolder().resolve("specs").resolve("demo-cluster"), dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE,
-          true));
+      return engine.specs().load(demoClusterSpec());
     }
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
       return engine.specs().load(demoSpec(dev.cutover.app.spec.DemoSpec.viewFed(session.statements(),
@@ -108,6 +106,12 @@ public final class SpecOptions {
 
   public static Path demoSpec() {
     return demoSpec(false);
+  }
+
+  /** {@code --spec demo} on the embedded local cluster: the demo world sharded by book, written out where operators can read it. */
+  public static Path demoClusterSpec() {
+    return dev.cutover.app.spec.DemoSpec.exportCluster(dev.cutover.engine.EmbeddedEngine.userDataFolder()
+        .resolve("specs").resolve("demo-cluster"), dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE, true);
   }
 
   /** {@code --spec demo} for a world whose v1 a live job writes, or, when {@code viewFed}, a materialized view. */

@@ -75,13 +75,22 @@ public record TableSpec(
    * @param sources the {@code Distributed} table over each sharded source, by the source's name: their
    *     sharding key says whether a shard's hour is complete from its own sources
    * @param copied the sources every shard holds whole (reference data such as prices or rates), by name
+   * @param total the throttle over every shard at once, split between them
    */
   public record Cluster(String name, Identifier live, Identifier target, Map<String, Identifier> sources,
-      List<String> copied) {
+      List<String> copied, Total total) {
     public Cluster {
       sources = Map.copyOf(sources);
       copied = List.copyOf(copied);
     }
+  }
+
+  /**
+   * A cluster's throttle over every shard at once, split evenly between the shards: batches at once and
+   * rows written per second, each 0 for no total (each shard then keeps its own throttle alone).
+   */
+  public record Total(int concurrency, long rowsPerSecond) {
+    public static final Total NONE = new Total(0, 0);
   }
 
   /** The table the consumer view reads v1 through: the {@code Distributed} one on a cluster. */

@@ -147,67 +147,7 @@ public final class SpecLoader {
         keys.toString(), sources.toString(), transform);
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
         tolerances, sources, transform, allowed, rules, throttle, margin, overlapMin, consumers, retentionMargin,
-        sha256(yaml + external), sha256(determines), affected(f), liveView, cluster(f, live, target, view, sources));
-  }
-
-  /**
-   * {@code cluster: {name: c, live: v1_all, target: v2_all, sources: {trades: trades_all}}}: the cluster
-   * by its name in {@code system.clusters}, and the {@code Distributed} table over v1, over v2 and over
-   * every source. Whether they exist, and how they shard, is the preflight's to check on every node.
-   */
-  private static java.util.Optional<TableSpec.Cluster> cluster(Fields f, Identifier live, Identifier target,
-      Identifier view, List<Source> sources) {
-    if (!f.keys().contains("cluster")) {
-      return java.util.Optional.empty();
-    }
-    Fields c = f.child("cluster");
-    c.allowOnly(Set.of("name", "live", "target", "sources", "copied", "description"));
-    String name = c.text("name");
-    if (!name.matches("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")) {
-      throw c.error("name", name, "a cluster's name as system.clusters lists it (letters, digits, _ . -)");
-    }
-    Identifier liveAll = c.identifier("live");
-    Identifier targetAll = c.identifier("target");
-    Set<Identifier> taken = new LinkedHashSet<>(List.of(live, target, view));
-    sources.forEach(s -> taken.add(s.table()));
-    if (taken.contains(liveAll)) {
-      throw c.error("live", liveAll, "the Distributed table over " + live + ", a name other than the local tables' "
-          + "and the consumer view's");
-    }
-    if (taken.contains(targetAll) || targetAll.equals(liveAll)) {
-      throw c.error("target", targetAll, "the Distributed table over " + target + ", a name other than cluster.live, "
-          + "the local tables' and the consumer view's");
-    }
-    Set<String> names = new LinkedHashSet<>();
-    sources.forEach(src -> names.add(src.name()));
-    List<String> copied = new ArrayList<>();
-    if (c.keys().contains("copied")) {
-      for (Identifier n : c.identifiers("copied")) {
-        if (!names.contains(n.name()) || copied.contains(n.name())) {
-          throw c.error("copied", n, "names of sources, each once, from " + names);
-        }
-        copied.add(n.name());
-      }
-    }
-    Fields s = c.child("sources");
-    s.allowOnly(names);
-    Map<String, Identifier> distributed = new LinkedHashMap<>();
-    for (Source src : sources) {
-      if (copied.contains(src.name())) {
-        if (s.keys().contains(src.name())) {
-          throw s.error(src.name(), s.text(src.name()), "no Distributed table: cluster.copied says every shard holds "
-              + src.name() + " whole");
-        }
-        continue;
-      }
-      if (!s.keys().contains(src.name())) {
-        throw s.error(src.name(), "nothing", "the Distributed table over the source " + src.table() + " (its sharding "
-            + "key tells whether each shard's hours are complete from its own rows), or the source's name in "
-            + "cluster.copied when every shard holds it whole");
-      }
-      distributed.put(src.name(), s.identifier(src.name()));
-    }
-    return java.util.Optional.of(new TableSpec.Cluster(name, liveAll, targetAll, distributed, copied));
+        sha256(yaml + external), sha256(determines), affected(f), liveView, ClusterSection.read(f, live, target, view, sources));
   }
 
   /**

@@ -96,6 +96,19 @@ class ShardedRepairTest {
 
   @Test
   void everyShardRepairsItsOwnHoursUnderOneBoundaryAndEveryNodeSwitchesAllOrNothing() throws Exception {
+    // The cluster's totals split between its shards: 3 batches and 900 rows/s over three shards, 1 and 300 each.
+    TableSpec throttled = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml() + "  throttle:\n    concurrency: 3\n"
+        + "    rows_per_second: 900\n", "visits.yaml");
+    ClusterPlan shared = new ShardedRepair(shards, throttled).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+        s -> s.withConcurrency(4));
+    assertEquals(List.of(1), shared.plans().values().stream().map(p -> p.settings().concurrency()).distinct().toList());
+    assertEquals(List.of(300L), shared.plans().values().stream().map(p -> p.settings().rowsPerSecond()).distinct()
+        .toList());
+    TableSpec tooFew = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml() + "  throttle:\n    concurrency: 2\n",
+        "visits.yaml");
+    assertThrows(dev.cutover.engine.api.InvalidInputException.class, () -> new ShardedRepair(shards, tooFew)
+        .plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s));
+
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
     assertEquals(List.of(plan.boundary()), plan.plans().values().stream().map(Plan::boundary).distinct().toList(),
         "one boundary on every shard");

@@ -111,6 +111,13 @@ class SpecLoaderTest {
     assertEquals(List.of("clicks"), copied.cluster().orElseThrow().copied());
     var same = refused(VALID + cluster.replace("target: visits_v2_all", "target: visits_v1_all"));
     assertEquals("spec.cluster.target", same.field());
+
+    assertEquals(TableSpec.Total.NONE, c.total(), "no totals: each shard keeps its own throttle alone");
+    TableSpec.Total total = SpecLoader.parse(VALID + cluster + "  throttle:\n    concurrency: 6\n"
+        + "    rows_per_second: 900000\n", "s.yaml").cluster().orElseThrow().total();
+    assertEquals(new TableSpec.Total(6, 900_000), total);
+    var unknown = refused(VALID + cluster + "  throttle:\n    batch_hours: 6\n");
+    assertEquals("spec.cluster.throttle.batch_hours", unknown.field(), unknown.getMessage());
   }
 
   @Test

@@ -47,7 +47,7 @@ public final class BackfillModel {
   private final BooleanProperty repairedByView = new SimpleBooleanProperty();
 
   public BackfillModel(Workspace workspace) {
-    workspace.drivingProperty().bind(driven.isNotNull());
+    workspace.drivingProperty().bind(driven.isNotNull().or(workspace.drivingShardsProperty()));
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
     this.writer = new Activity(workspace.executor());

@@ -2,7 +2,6 @@ package dev.cutover.ui.backfill;
 
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.Safety;
-import dev.cutover.ui.backfill.HourStates.Cell;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
@@ -19,7 +18,6 @@ import javafx.scene.control.Spinner;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 
@@ -170,36 +168,8 @@ public final class BackfillView extends ScreenView {
   }
 
   private VBox hoursCard(BackfillModel model, RunProgress p) {
-    binder.watch(model.workspace().paletteProperty(), grid::setPalette);
-    binder.onChange(p.hours().revisionProperty(), r -> grid.redraw());
-    VBox.setVgrow(grid, Priority.ALWAYS);
-    HBox legend = new HBox(16);
-    legend.setId("hour-legend");
-    for (Cell c : List.of(Cell.PENDING, Cell.RUNNING, Cell.WRITTEN, Cell.EMPTIED, Cell.CARRIED, Cell.FAILED,
-        Cell.LIVE)) {
-      Region swatch = new Region();
-      swatch.getStyleClass().add("swatch");
-      binder.watch(model.workspace().paletteProperty(), pal -> swatch.setStyle("-fx-background-color: "
-          + web(grid.colour(c)) + ";"));
-      Label count = Widgets.label("legend-" + c.name().toLowerCase(Locale.ROOT));
-      binder.watch(p.hours().revisionProperty(), r -> count.setText(capital(c.words()) + " " + Formats.count(
-          p.hours().count(c))));
-      legend.getChildren().add(Widgets.row(6, swatch, count));
-    }
-    Label hover = Widgets.label("hour-hover", "muted");
-    hover.setText("Point at an hour, or focus the grid and use the arrow keys.");
-    grid.setOnHover(text -> hover.setText(text.isEmpty() ? "Point at an hour, or focus the grid and use the arrow keys."
-        : text));
-    return Widgets.card("Hours (one column per day, one row per hour of the day, UTC)", grid, legend, hover);
-  }
-
-  private static String capital(String s) {
-    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
-  }
-
-  private static String web(javafx.scene.paint.Color c) {
-    return String.format(Locale.ROOT, "#%02x%02x%02x", Math.round(c.getRed() * 255), Math.round(c.getGreen() * 255),
-        Math.round(c.getBlue() * 255));
+    return HoursCard.of("Hours (one column per day, one row per hour of the day, UTC)", grid, p.hours(), binder,
+        model.workspace().paletteProperty());
   }
 
   public HourGrid grid() {

@@ -1,24 +1,32 @@
 package dev.cutover.ui.connection;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
+import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.tasks.TaskExecutor;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Loading the spec the console works on: the file the operator names or chooses, checked on the
  * server, and read again after a reconnect, where a spec that did not change is kept as it is so that
- * the screens keep what they made of it. Writes into {@link SpecChoice}.
+ * the screens keep what they made of it. A spec that names a cluster opens its repair on every node of
+ * that cluster, for the Shards screen. Writes into {@link SpecChoice}.
  */
 final class SpecController {
 
   private final SpecChoice choice;
   private final Workspace workspace;
   private final Activity loading;
+  private final Supplier<Session> sessions;
 
-  SpecController(SpecChoice choice, Workspace workspace) {
+  SpecController(SpecChoice choice, Workspace workspace, Supplier<Session> sessions) {
+    this.sessions = sessions;
     this.choice = choice;
     this.workspace = workspace;
     this.loading = choice.loading();
@@ -50,31 +58,39 @@ final class SpecController {
       return;
     }
     var demo = workspace.demo();
+    Session session = sessions.get();
     loading.run("load the spec " + path.get().getFileName(), p -> {
       Path actual = demo.map(d -> d.spec(path.get())).orElse(path.get());
-      return new Loaded(oneServer(engine.specs().load(actual), actual), actual);
+      TableSpec spec = engine.specs().load(actual);
+      return new Loaded(spec, actual, sharded(session, spec, p));
     }, loaded -> {
       if (!loaded.path().equals(path.get())) {
         choice.fileProperty().set(loaded.path().toString());
       }
-      choice.show(loaded.spec(), loaded.path());
+      show(loaded);
     });
   }
 
-  private record Loaded(dev.cutover.engine.api.TableSpec spec, Path path) {}
+  private record Loaded(TableSpec spec, Path path, Optional<ShardedRepair> sharded) {}
 
   /**
-   * The console repairs a table on one server: every screen reads one engine. A sharded table's spec is
-   * refused here rather than shown as if shard 1 were the whole table.
+   * A spec that names a cluster is repaired on every node of it: the repair is opened here, off the FX
+   * thread, and a node that does not answer refuses the spec, by name.
    */
-  private static dev.cutover.engine.api.TableSpec oneServer(dev.cutover.engine.api.TableSpec spec, Path path) {
-    if (spec.cluster().isPresent()) {
-      throw new dev.cutover.engine.api.InvalidInputException("spec", "The spec " + spec.name() + " names the cluster "
-          + spec.cluster().get().name() + ": its table is sharded, and the console shows one server, so no screen "
-          + "here would be true of every shard. Run the repair with ./cutover cluster plan|backfill|reconcile|"
-          + "cutover|rollback|status --spec " + path + " (docs/CLUSTER.md).");
+  private static Optional<ShardedRepair> sharded(Session session, TableSpec spec, TaskExecutor.Progress progress) {
+    if (spec.cluster().isEmpty()) {
+      return Optional.empty();
     }
-    return spec;
+    if (session == null) {
+      throw new IllegalStateException("The connection closed while the spec was read; connect again.");
+    }
+    progress.update("open a connection to every node of the cluster " + spec.cluster().get().name(), -1);
+    return Optional.of(ShardedRepair.open(session, spec));
+  }
+
+  private void show(Loaded loaded) {
+    workspace.shardedProperty().set(loaded.sharded().orElse(null));
+    choice.show(loaded.spec(), loaded.path());
   }
 
   /** Reads the spec file again after a reconnect and checks it on the server; an unchanged spec is kept. */
@@ -84,10 +100,14 @@ final class SpecController {
     if (engine == null || workspace.spec() == null || path.isEmpty()) {
       return;
     }
-    loading.run("read the spec " + path.get().getFileName() + " again", p -> oneServer(engine.specs().load(path.get()),
-        path.get()), spec -> {
-      if (!spec.equals(workspace.spec())) {
-        choice.show(spec, path.get());
+    Session session = sessions.get();
+    TableSpec before = workspace.spec();
+    loading.run("read the spec " + path.get().getFileName() + " again", p -> {
+      TableSpec spec = engine.specs().load(path.get());
+      return new Loaded(spec, path.get(), spec.equals(before) ? Optional.empty() : sharded(session, spec, p));
+    }, loaded -> {
+      if (!loaded.spec().equals(workspace.spec())) {
+        show(loaded);
       }
     });
   }

@@ -116,7 +116,8 @@ public final class RepairWatch {
   public void refresh() {
     Engine e = engine.getValue();
     TableSpec s = spec.getValue();
-    if (e == null || s == null) {
+    // A sharded table's repair is one per shard; the Shards screen reads every one, and this watch none.
+    if (e == null || s == null || s.cluster().isPresent()) {
       status.set(null);
       record.set(null);
       error.set("");

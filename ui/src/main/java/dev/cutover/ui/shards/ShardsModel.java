@@ -1,0 +1,285 @@
+package dev.cutover.ui.shards;
+
+import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.ShardedRepair.ClusterPlan;
+import dev.cutover.engine.ShardedRepair.ClusterPreflight;
+import dev.cutover.engine.ShardedRepair.ClusterVerdict;
+import dev.cutover.engine.ShardedRepair.ShardReading;
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.ui.Workspace;
+import dev.cutover.ui.backfill.HourStates;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Formats;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * What the Shards screen shows of a repair on every shard of a cluster, on the FX thread: each shard's
+ * repair, run and consumer view as last read (and when, or why it could not be read), the hours of the
+ * shards' runs for one shard or merged, the plan and preflight of every shard, the verdict and coverage
+ * of each shard, every node's gate, and each node's swap as it happens.
+ */
+public final class ShardsModel {
+
+  /** One shard's line in the table. */
+  public record ShardRow(String shard, String node, String phase, String boundary, String run, String hours,
+      String reads, String read) {}
+
+  /** The last good reading of a shard, when it was taken, and why the latest read failed, if it did. */
+  private record Kept(ShardReading reading, Instant at, Optional<String> silent) {}
+
+  private final Workspace workspace;
+  private final Activity activity;
+  private final Activity reading;
+  private final ObservableList<ShardRow> rows = FXCollections.observableArrayList();
+  private final Map<ShardRef, Kept> kept = new LinkedHashMap<>();
+  private final HourStates hours = new HourStates();
+  private final ObservableList<String> shardChoices = FXCollections.observableArrayList();
+  private final IntegerProperty shown = new SimpleIntegerProperty(0);
+  private final StringProperty gridCaption = new SimpleStringProperty("");
+  private final StringProperty readAt = new SimpleStringProperty("Not read yet.");
+  private final ObjectProperty<ClusterPlan> plan = new SimpleObjectProperty<>();
+  private final ObjectProperty<ClusterPreflight> preflight = new SimpleObjectProperty<>();
+  private final ObservableList<String> preflightLines = FXCollections.observableArrayList();
+  private final ObservableList<String> dependents = FXCollections.observableArrayList();
+  private final Set<String> acknowledged = new LinkedHashSet<>();
+  private final BooleanProperty running = new SimpleBooleanProperty();
+  private final StringProperty runLine = new SimpleStringProperty("");
+  private final StringProperty verdict = new SimpleStringProperty("Not reconciled in this console yet.");
+  private final ObservableList<String> verdictLines = FXCollections.observableArrayList();
+  private final ObservableList<HourPartition> unexpectedHours = FXCollections.observableArrayList();
+  private final ObservableList<String> gateLines = FXCollections.observableArrayList();
+  private final ObservableList<String> swapLines = FXCollections.observableArrayList();
+  private ShardedRepair readFrom;
+
+  public ShardsModel(Workspace workspace) {
+    this.workspace = workspace;
+    this.activity = new Activity(workspace.executor());
+    this.reading = new Activity(workspace.executor());
+    shown.addListener((o, was, is) -> regrid());
+    // Another repair (another spec, or the same spec loaded again): nothing read of the old one holds.
+    workspace.shardedProperty().addListener((o, was, is) -> forget());
+  }
+
+  public Workspace workspace() {
+    return workspace;
+  }
+
+  /** The steps the operator takes: plan, backfill, reconcile, swap. */
+  public Activity activity() {
+    return activity;
+  }
+
+  /** The periodic read of every shard. */
+  public Activity reading() {
+    return reading;
+  }
+
+  private void forget() {
+    kept.clear();
+    rows.clear();
+    shardChoices.clear();
+    readFrom = null;
+    plan.set(null);
+    preflight.set(null);
+    preflightLines.clear();
+    dependents.clear();
+    acknowledged.clear();
+    verdict.set("Not reconciled in this console yet.");
+    verdictLines.clear();
+    unexpectedHours.clear();
+    gateLines.clear();
+    swapLines.clear();
+    readAt.set("Not read yet.");
+    regrid();
+  }
+
+  /** Every shard as just read from {@code repair} at {@code at}; a shard that did not answer keeps its last reading, marked. */
+  void read(ShardedRepair repair, Map<ShardRef, ShardReading> read, Instant at) {
+    if (repair != workspace.shardedProperty().get()) {
+      return;
+    }
+    if (readFrom != repair) {
+      forget();
+      readFrom = repair;
+      List<String> choices = new ArrayList<>(List.of("All shards, merged"));
+      read.keySet().forEach(s -> choices.add("Shard " + s.shard() + " (" + s.node() + ")"));
+      shardChoices.setAll(choices);
+    }
+    read.forEach((s, r) -> {
+      Kept before = kept.get(s);
+      if (r.silent().isPresent() && before != null) {
+        kept.put(s, new Kept(before.reading(), before.at(), r.silent()));
+      } else {
+        kept.put(s, new Kept(r, at, r.silent()));
+      }
+    });
+    List<ShardRow> lines = new ArrayList<>();
+    kept.forEach((s, k) -> lines.add(ShardWords.row(s, k.reading(), k.at(), k.silent())));
+    rows.setAll(lines);
+    long silent = kept.values().stream().filter(k -> k.silent().isPresent()).count();
+    readAt.set("Every shard read at " + Formats.time(at) + (silent == 0 ? "." : "; " + silent + " did not answer: "
+        + "its line and hours are as last read, and say when."));
+    regrid();
+  }
+
+  /** Draws the grid again for the shard chosen, or all merged. */
+  void regrid() {
+    int choice = shown.get();
+    List<ShardHours.Ledger> ledgers = new ArrayList<>();
+    List<String> stale = new ArrayList<>();
+    int n = 0;
+    for (var e : kept.entrySet()) {
+      n++;
+      if (choice != 0 && choice != n) {
+        continue;
+      }
+      Kept k = e.getValue();
+      k.reading().status().flatMap(ShardedRepair.ShardStatus::latestRun)
+          .ifPresent(run -> ledgers.add(new ShardHours.Ledger(run, k.reading().ledger())));
+      if (k.silent().isPresent()) {
+        stale.add(e.getKey() + (k.reading().status().isPresent() ? " as read at " + Formats.time(k.at())
+            : " unknown: never read"));
+      }
+    }
+    ShardHours.fill(hours, ledgers, HourPartition.containing(Instant.now()));
+    gridCaption.set(ShardWords.grid(choice, ledgers.isEmpty(), stale));
+  }
+
+  void checked(ClusterPlan p, ClusterPreflight f) {
+    plan.set(p);
+    preflight.set(f);
+    preflightLines.setAll(ShardWords.preflight(p, f));
+    dependents.setAll(f.reports().values().stream().flatMap(r -> r.dependents().stream())
+        .map(PreflightReport.Dependent::name).distinct().sorted().toList());
+  }
+
+  void started(String words) {
+    running.set(true);
+    runLine.set(words);
+  }
+
+  void ended(String words) {
+    running.set(false);
+    runLine.set(words);
+  }
+
+  void reconciled(ClusterVerdict v) {
+    verdict.set(v.sentence());
+    verdictLines.setAll(ShardWords.verdict(v));
+    unexpectedHours.setAll(ShardWords.unexpected(v));
+  }
+
+  void gates(Map<ShardRef, Gate> gates, Instant at) {
+    gateLines.setAll(ShardWords.gates(gates, at));
+  }
+
+  void swapStarted(String action, int nodes) {
+    swapLines.setAll(action + " on " + nodes + " node(s), one at a time, all or nothing:");
+  }
+
+  void switched(ShardRef s, SwapResult r) {
+    swapLines.add(ShardWords.switched(s, r));
+  }
+
+  void swapEnded(String sentence) {
+    swapLines.add(sentence);
+  }
+
+  public ObservableList<ShardRow> rows() {
+    return rows;
+  }
+
+  public HourStates hours() {
+    return hours;
+  }
+
+  public ObservableList<String> shardChoices() {
+    return shardChoices;
+  }
+
+  /** Which grid is shown: 0 for every shard merged, n for shard n. */
+  public IntegerProperty shownProperty() {
+    return shown;
+  }
+
+  public StringProperty gridCaptionProperty() {
+    return gridCaption;
+  }
+
+  public StringProperty readAtProperty() {
+    return readAt;
+  }
+
+  public ObjectProperty<ClusterPlan> planProperty() {
+    return plan;
+  }
+
+  public ObjectProperty<ClusterPreflight> preflightProperty() {
+    return preflight;
+  }
+
+  public ObservableList<String> preflightLines() {
+    return preflightLines;
+  }
+
+  /** The tables that read v1 on some shard, named by the last preflight; each to be acknowledged before a backfill. */
+  public ObservableList<String> dependents() {
+    return dependents;
+  }
+
+  /** The dependents the operator ticked. */
+  public Set<String> acknowledged() {
+    return acknowledged;
+  }
+
+  /** Whether a backfill this console started runs on some shard now. */
+  public BooleanProperty runningProperty() {
+    return running;
+  }
+
+  public StringProperty runLineProperty() {
+    return runLine;
+  }
+
+  public StringProperty verdictProperty() {
+    return verdict;
+  }
+
+  public ObservableList<String> verdictLines() {
+    return verdictLines;
+  }
+
+  /** The hours with unexpected keys on some shard, from the last reconciliation. */
+  public ObservableList<HourPartition> unexpectedHours() {
+    return unexpectedHours;
+  }
+
+  public ObservableList<String> gateLines() {
+    return gateLines;
+  }
+
+  public ObservableList<String> swapLines() {
+    return swapLines;
+  }
+}

@@ -1,0 +1,213 @@
+package dev.cutover.ui.shards;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.backfill.HourGrid;
+import dev.cutover.ui.backfill.HoursCard;
+import dev.cutover.ui.common.DiffTables;
+import dev.cutover.ui.common.ScreenView;
+import dev.cutover.ui.common.Widgets;
+import dev.cutover.ui.shards.ShardsModel.ShardRow;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.collections.ObservableList;
+import javafx.geometry.Orientation;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * The Shards screen: the repair of a sharded table on every shard at once. A line per shard (its
+ * repair, boundary, latest run, hours written and the version its consumers read, with when it was
+ * read or why it was not), the steps of the procedure for every shard at once, the hours of one shard
+ * or of all merged, and tabs for the preflight, the verdict and coverage of each shard, each node's
+ * gate and each node's swap.
+ */
+public final class ShardsView extends ScreenView {
+
+  private final VBox root = new VBox(10);
+  private final HourGrid grid;
+
+  public ShardsView(ShardsModel model, ShardsController controller) {
+    TableSpec spec = model.workspace().spec();
+    Label title = Widgets.wrap(new Label(spec == null ? "" : spec.name() + ": " + spec.database() + "."
+        + spec.liveTable() + " (v1) repaired into " + spec.targetTable() + " (v2) on every shard of cluster "
+        + spec.cluster().map(c -> c.name()).orElse("?") + "; consumers read " + spec.consumerView() + " on each node, "
+        + "through " + spec.consumerLive() + " before the cutover and " + spec.consumerTarget() + " after it."));
+    title.setId("shards-title");
+    Label readAt = Widgets.label("shards-read-at", "muted");
+    binder.bind(readAt.textProperty(), model.readAtProperty());
+
+    TableView<ShardRow> shards = new TableView<>();
+    shards.setId("shards-table");
+    shards.getColumns().add(DiffTables.text("Shard (node)", 190, ShardRow::node));
+    shards.getColumns().add(DiffTables.text("Repair", 85, ShardRow::phase));
+    shards.getColumns().add(DiffTables.text("Boundary B", 130, ShardRow::boundary));
+    shards.getColumns().add(DiffTables.text("Latest run", 290, ShardRow::run));
+    shards.getColumns().add(DiffTables.text("Hours written", 112, ShardRow::hours));
+    shards.getColumns().add(DiffTables.text("Reads", 55, ShardRow::reads));
+    shards.getColumns().add(DiffTables.text("Read", 330, ShardRow::read));
+    shards.setPlaceholder(Widgets.muted("No shard read yet."));
+    shards.setFixedCellSize(26);
+    shards.setPrefHeight(26 * 5 + 14);
+    shards.setMinHeight(26 * 5 + 14);
+    binder.mirror(shards.getItems(), model.rows());
+
+    BooleanBinding busy = model.activity().runningProperty().or(model.runningProperty());
+    Button preflight = Widgets.button("shards-preflight", "Plan and pre_flight");
+    preflight.setOnAction(e -> controller.preflight());
+    binder.bind(preflight.disableProperty(), busy);
+    Button backfill = Widgets.button("shards-backfill", "St_art backfill…");
+    backfill.setOnAction(e -> controller.backfill());
+    binder.bind(backfill.disableProperty(), busy.or(Bindings.createBooleanBinding(() -> model.preflightProperty().get()
+        == null || !model.preflightProperty().get().passed(), model.preflightProperty())));
+    Button resume = Widgets.button("shards-resume", "Res_ume");
+    resume.setOnAction(e -> controller.resume());
+    binder.bind(resume.disableProperty(), busy);
+    Button cancel = Widgets.button("shards-cancel", "Cancel runs");
+    cancel.setOnAction(e -> controller.cancel());
+    binder.bind(cancel.disableProperty(), model.runningProperty().not());
+    Button reconcile = Widgets.button("shards-reconcile", "Reco_ncile");
+    reconcile.setOnAction(e -> controller.reconcile());
+    binder.bind(reconcile.disableProperty(), busy);
+    Button gates = Widgets.button("shards-gates", "_Judge gates");
+    gates.setOnAction(e -> controller.judgeGates());
+    binder.bind(gates.disableProperty(), busy);
+    Button cutover = Widgets.button("shards-cutover", "Cut _over…");
+    cutover.setOnAction(e -> controller.cutover());
+    binder.bind(cutover.disableProperty(), busy);
+    Button rollback = Widgets.button("shards-rollback", "Ro_ll back…");
+    rollback.setOnAction(e -> controller.rollback());
+    binder.bind(rollback.disableProperty(), busy);
+    Label runLine = Widgets.wrap(Widgets.label("shards-run"));
+    binder.bind(runLine.textProperty(), model.runLineProperty());
+
+    ComboBox<String> which = new ComboBox<>();
+    which.setId("shards-grid-shard");
+    binder.mirror(which.getItems(), model.shardChoices());
+    binder.watch(model.shownProperty(), n -> which.getSelectionModel().select(n.intValue()));
+    which.getSelectionModel().selectedIndexProperty().addListener((o, was, is) -> {
+      if (is.intValue() >= 0) {
+        model.shownProperty().set(is.intValue());
+      }
+    });
+    binder.watchList(model.shardChoices(), () -> which.getSelectionModel().select(model.shownProperty().get()));
+    Label caption = Widgets.wrap(Widgets.label("shards-grid-caption", "muted"));
+    binder.bind(caption.textProperty(), model.gridCaptionProperty());
+    grid = new HourGrid(model.hours());
+    VBox hours = HoursCard.of("Hours (a column per day, UTC)", grid, model.hours(),
+        binder, model.workspace().paletteProperty(), Widgets.row(10, Widgets.muted("Show"), which), caption);
+
+    TabPane tabs = new TabPane(new Tab("Preflight", preflightTab(model)), new Tab("Verdict and coverage",
+        verdictTab(model, controller)), new Tab("Gates", list("shards-gates-list", model.gateLines(),
+        "Judge the gates to see every node's.")), new Tab("Swap per node", list("shards-swaps", model.swapLines(),
+        "No swap from this console yet.")));
+    tabs.setId("shards-tabs");
+    tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+    SplitPane split = new SplitPane(hours, tabs);
+    split.setOrientation(Orientation.HORIZONTAL);
+    split.setDividerPositions(0.52);
+    VBox.setVgrow(split, Priority.ALWAYS);
+
+    FlowPane actions = new FlowPane(8, 8, preflight, backfill, resume, cancel, reconcile, gates, cutover, rollback);
+    root.getChildren().addAll(title, readAt, shards, actions, runLine, Widgets.activityBar("shards-activity", binder,
+        model.activity()), Widgets.errorLabel("shards-error", binder, model.activity().errorProperty()),
+        Widgets.errorLabel("shards-read-error", binder, model.reading().errorProperty()), split);
+  }
+
+  private Node preflightTab(ShardsModel model) {
+    ListView<String> lines = list("shards-preflight-lines", model.preflightLines(),
+        "Plan and preflight every shard: one range and one boundary B for all.");
+    FlowPane ticks = new FlowPane(12, 6);
+    ticks.setId("shards-dependents");
+    binder.watchList(model.dependents(), () -> {
+      ticks.getChildren().clear();
+      for (String name : model.dependents()) {
+        CheckBox tick = new CheckBox("I reviewed " + name + ", which reads v1");
+        tick.setSelected(model.acknowledged().contains(name));
+        tick.selectedProperty().addListener((o, was, is) -> {
+          if (is) {
+            model.acknowledged().add(name);
+          } else {
+            model.acknowledged().remove(name);
+          }
+        });
+        ticks.getChildren().add(tick);
+      }
+    });
+    Label hint = Widgets.wrap(Widgets.muted("A table that reads v1 on some shard (an alert, a materialized view) sees "
+        + "every replaced hour again unless it is reviewed: tick it, then plan and preflight again."));
+    VBox box = new VBox(8, lines, ticks, hint);
+    VBox.setVgrow(lines, Priority.ALWAYS);
+    return box;
+  }
+
+  private Node verdictTab(ShardsModel model, ShardsController controller) {
+    Label verdict = Widgets.wrap(Widgets.label("shards-verdict"));
+    binder.bind(verdict.textProperty(), model.verdictProperty());
+    ListView<String> lines = list("shards-verdict-lines", model.verdictLines(), "Reconcile to see each shard's verdict "
+        + "and coverage.");
+    ComboBox<HourPartition> hour = new ComboBox<>();
+    hour.setId("shards-ack-hour");
+    binder.mirror(hour.getItems(), model.unexpectedHours());
+    binder.watchList(model.unexpectedHours(), () -> hour.getSelectionModel().selectFirst());
+    Button ack = Widgets.button("shards-ack", "Ac_knowledge hour…");
+    ack.setOnAction(e -> {
+      HourPartition h = hour.getValue();
+      if (h != null) {
+        controller.acknowledge(h);
+      }
+    });
+    binder.bind(ack.disableProperty(), hour.valueProperty().isNull().or(model.activity().runningProperty()));
+    VBox box = new VBox(8, verdict, lines, Widgets.row(8, Widgets.muted("Unexpected on some shard"), hour, ack));
+    VBox.setVgrow(lines, Priority.ALWAYS);
+    return box;
+  }
+
+  private ListView<String> list(String id, ObservableList<String> items, String empty) {
+    ListView<String> view = new ListView<>();
+    // A finding is a sentence: it wraps in the list's width rather than running off its edge.
+    view.setCellFactory(v -> new javafx.scene.control.ListCell<>() {
+      {
+        setWrapText(true);
+        prefWidthProperty().bind(v.widthProperty().subtract(24));
+        setMaxWidth(Region.USE_PREF_SIZE);
+      }
+
+      @Override
+      protected void updateItem(String item, boolean empty) {
+        super.updateItem(item, empty);
+        setText(empty ? null : item);
+      }
+    });
+    view.setId(id);
+    view.setPlaceholder(Widgets.wrap(Widgets.muted(empty)));
+    binder.mirror(view.getItems(), items);
+    return view;
+  }
+
+  public HourGrid grid() {
+    return grid;
+  }
+
+  @Override
+  public Node root() {
+    return root;
+  }
+
+  @Override
+  public boolean compactBanner() {
+    return true;
+  }
+}

@@ -1,0 +1,162 @@
+package dev.cutover.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.Session;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.testing.ShardedWorld;
+import dev.cutover.ui.backfill.HourStates.Cell;
+import dev.cutover.ui.dialogs.DialogService;
+import dev.cutover.ui.shards.ShardsModel;
+import dev.cutover.ui.shards.ShardsModel.ShardRow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.ToggleButton;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+
+/**
+ * The console on three embedded shards: a spec that names the cluster opens the Shards screen and shuts
+ * the screens of one server; the operator plans, preflights and backfills every shard from it, sees
+ * the hours of all shards merged and of one shard alone, reconciles into one verdict with each shard's
+ * coverage, and switches every node all or nothing, watching each node switch; a hole on one shard
+ * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ShardsScreenTest {
+
+  @TempDir Path dir;
+  private ShardedWorld world;
+  private CutoverConsole console;
+
+  @AfterEach
+  void close() {
+    if (console != null) {
+      console.sessions().closeSession();
+      var repair = console.workspace().shardedProperty().get();
+      if (repair != null) {
+        repair.close();
+      }
+    }
+    if (world != null) {
+      world.close();
+    }
+  }
+
+  @Test
+  void theOperatorRepairsEveryShardFromTheShardsScreen(FxRobot robot) throws Exception {
+    world = ShardedWorld.create(dir.resolve("cluster"), 3, 2);
+    Path spec = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
+    ScriptedDialogs dialogs = new ScriptedDialogs();
+    ConsoleStartup startup = new ConsoleStartup("embedded local cluster", progress -> Session.cluster(world.root, 3,
+        EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(spec)
+        .withProfiles(new dev.cutover.engine.ProfileStore(dir.resolve("profiles.yaml")));
+    ConsoleWindow window = ConsoleWindow.shown(robot, startup, dialogs);
+    console = window.console();
+    Fx fx = window.fx();
+    ShardsModel model = console.shards();
+    fx.waitFor(90, () -> console.workspace().shardedProperty().get() != null,
+        () -> "spec: " + console.connection().specLoading().error());
+    assertTrue(fx.node("nav-plan", ToggleButton.class).isDisabled(), "no screen of one server shows shard 1 as all");
+    assertTrue(fx.node("nav-cutover", ToggleButton.class).isDisabled());
+    assertFalse(fx.node("nav-shards", ToggleButton.class).isDisabled());
+
+    fx.interact(() -> console.show("shards"));
+    fx.waitFor(30, () -> model.rows().size() == 3 && model.rows().stream().allMatch(r -> r.read().startsWith("read at")),
+        () -> model.rows().toString() + " " + model.reading().error());
+    assertEquals(List.of("no repair", "no repair", "no repair"), model.rows().stream().map(ShardRow::phase).toList());
+    assertEquals(4, model.shardChoices().size(), "all merged, and each shard");
+
+    fire(fx, "shards-preflight");
+    fx.waitFor(120, () -> model.preflightProperty().get() != null, () -> model.activity().error());
+    if (!model.preflightProperty().get().passed() && !model.dependents().isEmpty()) {
+      fx.interact(() -> model.acknowledged().addAll(model.dependents()));
+      var first = model.preflightProperty().get();
+      fire(fx, "shards-preflight");
+      fx.waitFor(120, () -> model.preflightProperty().get() != first, () -> model.activity().error());
+    }
+    assertTrue(model.preflightProperty().get().passed(), String.join("\n", model.preflightLines()));
+    var plan = model.planProperty().get();
+    HourPartition b = plan.boundary();
+
+    fire(fx, "shards-backfill");
+    var asked = dialogs.last(DialogService.BackfillRequest.class);
+    assertNotNull(asked, "the backfill is confirmed first");
+    assertEquals(b, asked.boundary());
+    assertEquals(plan.range().hours() * 3, asked.hours(), "every shard's hours");
+    fx.waitFor(240, () -> model.runLineProperty().get().startsWith("The backfill succeeded on all 3"),
+        () -> model.runLineProperty().get() + " " + model.activity().error());
+    long hours = plan.range().hours();
+    fx.waitFor(30, () -> done(model) == hours, () -> "merged: " + done(model) + " of " + hours + "; " + model.rows());
+    assertEquals(0, model.hours().count(Cell.FAILED));
+    assertTrue(model.gridCaptionProperty().get().startsWith("Every shard's latest run, merged"));
+    fx.interact(() -> fx.node("shards-grid-shard", ComboBox.class).getSelectionModel().select(2));
+    fx.waitFor(10, () -> model.gridCaptionProperty().get().startsWith("Shard 2's latest run"),
+        () -> model.gridCaptionProperty().get());
+    assertEquals(hours, done(model), "shard 2 alone wrote every hour too");
+    fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(0));
+    window.fx().shot("41-shards-backfilled");
+
+    world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
+    fire(fx, "shards-reconcile");
+    fx.waitFor(120, () -> model.verdictProperty().get().startsWith("Green"), () -> model.verdictProperty().get()
+        + " " + model.activity().error());
+    assertEquals(3, model.verdictLines().stream().filter(l -> l.contains("coverage complete")).count(),
+        String.join("\n", model.verdictLines()));
+
+    fire(fx, "shards-cutover");
+    var swap = dialogs.last(DialogService.SwapRequest.class);
+    assertTrue(swap.statement().startsWith("On each of the 3 nodes in turn"), swap.statement());
+    fx.waitFor(120, () -> model.swapLines().stream().anyMatch(l -> l.startsWith("Cutover done")),
+        () -> model.swapLines() + " " + model.activity().error());
+    assertEquals(3, model.swapLines().stream().filter(l -> l.contains(": reads v2; verified")).count(),
+        String.join("\n", model.swapLines()));
+    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v2")), () -> model.rows().toString());
+    fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(3));
+    window.fx().shot("42-shards-cut-over");
+
+    fire(fx, "shards-rollback");
+    fx.waitFor(120, () -> model.swapLines().stream().anyMatch(l -> l.startsWith("Rollback done")),
+        () -> model.swapLines() + " " + model.activity().error());
+    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
+
+    // A hole on shard 2 alone: the verdict is red and names that shard, and no node switches.
+    var two = world.shards.get(1).sql;
+    long hole = two.queryLong("a backfilled hour of shard 2", "SELECT toUnixTimestamp(min(hour)) FROM visits_v2");
+    two.execute("a hole in shard 2's v2", "ALTER TABLE visits_v2 DROP PARTITION ID '" + hole + "'");
+    fire(fx, "shards-reconcile");
+    fx.waitFor(120, () -> model.verdictProperty().get().startsWith("Not green"), () -> model.verdictProperty().get());
+    String shardTwo = model.rows().get(1).node();
+    assertTrue(model.verdictProperty().get().contains(shardTwo), model.verdictProperty().get());
+    assertTrue(model.verdictLines().stream().anyMatch(l -> l.startsWith(shardTwo) && l.contains("coverage problem")),
+        String.join("\n", model.verdictLines()));
+    fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(1));
+    window.fx().shot("43-shards-hole-on-one-shard");
+    fire(fx, "shards-cutover");
+    fx.waitFor(120, () -> !model.activity().running() && model.swapLines().size() > 1, () -> model.swapLines().toString());
+    assertTrue(model.swapLines().getLast().contains("refused"), String.join("\n", model.swapLines()));
+    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
+  }
+
+  private static long done(ShardsModel model) {
+    return model.hours().count(Cell.WRITTEN) + model.hours().count(Cell.EMPTIED);
+  }
+
+  private static void fire(Fx fx, String id) {
+    Button b = fx.node(id, Button.class);
+    fx.waitFor(30, () -> !b.isDisabled(), () -> "#" + id + " stays disabled");
+    fx.interact(b::fire);
+  }
+}
