@@ -32,7 +32,8 @@ import org.testfx.framework.junit5.ApplicationExtension;
  * the screens of one server; the operator plans, preflights and backfills every shard from it, sees
  * the hours of all shards merged and of one shard alone, reconciles into one verdict with each shard's
  * coverage, and switches every node all or nothing, watching each node switch; a hole on one shard
- * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1.
+ * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1; a node
+ * that stops is shown as not answering, with when it was last read, while the others are still read.
  */
 @ExtendWith(ApplicationExtension.class)
 class ShardsScreenTest {
@@ -148,6 +149,23 @@ class ShardsScreenTest {
     fx.waitFor(120, () -> !model.activity().running() && model.swapLines().size() > 1, () -> model.swapLines().toString());
     assertTrue(model.swapLines().getLast().contains("refused"), String.join("\n", model.swapLines()));
     fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
+
+    // Shard 3's node stops: its line says so and when it was last read, the others are still read, and the merged
+    // grid names it rather than showing its hours as if they were read now.
+    String before = model.rows().get(2).read();
+    world.cluster().nodes().get(2).stop("the test stops shard 3");
+    fx.waitFor(60, () -> model.rows().get(2).read().startsWith("not answering; "), () -> model.rows().toString());
+    assertTrue(model.rows().get(2).read().contains("line as of "), model.rows().get(2).read());
+    assertTrue(model.readAtProperty().get().contains("not answering: " + model.rows().get(2).node() + ": "),
+        model.readAtProperty().get());
+    fx.interact(() -> fx.node("shards-grid-shard", ComboBox.class).getSelectionModel().select(0));
+    fx.waitFor(10, () -> model.gridCaptionProperty().get().contains("Not answering: " + model.rows().get(2).node()),
+        () -> model.gridCaptionProperty().get());
+    String first = model.rows().getFirst().read();
+    fx.waitFor(30, () -> !model.rows().getFirst().read().equals(first), () -> "shard 1 is no longer read: " + first);
+    assertTrue(model.rows().getFirst().read().startsWith("read at"), model.rows().getFirst().read());
+    assertFalse(before.startsWith("not answering"));
+    window.fx().shot("44-shards-one-silent");
   }
 
   private static long done(ShardsModel model) {

@@ -15,10 +15,14 @@ public final class ClusterChecks {
     return new ShardingCheck(shard.database().sql(), spec).check();
   }
 
-  /** Across shards: the copied sources, the server version and the tables' columns are the same everywhere. */
+  /**
+   * Across shards: the copied sources, the server version and the tables' columns are the same
+   * everywhere; and whether the cluster could run distributed DDL, which Cutover does not use.
+   */
   public static List<Check> acrossShards(Shards shards, TableSpec spec, HourRange range) {
     List<Check> out = new java.util.ArrayList<>(new CopiedSources(shards, spec).check(range));
     out.add(new SameEverywhere(shards, spec).check());
+    out.add(DistributedDdl.check(shards.all().getFirst().database().sql(), spec.cluster().orElseThrow().name()));
     return out;
   }
 }

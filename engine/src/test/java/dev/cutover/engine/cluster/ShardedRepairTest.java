@@ -118,6 +118,10 @@ class ShardedRepairTest {
       PreflightReport.Check sharding = r.checks().stream().filter(c -> c.name().equals("sharding")).findFirst()
           .orElseThrow();
       assertEquals(PreflightReport.Status.PASS, sharding.status(), s + ": " + sharding.finding());
+      PreflightReport.Check ddl = r.checks().stream().filter(c -> c.name().equals("distributed DDL")).findFirst()
+          .orElseThrow();
+      assertTrue(ddl.finding().startsWith("The entry node has no Keeper connection") && ddl.finding().contains(
+          "node by node"), "the embedded engine has no Keeper: " + ddl.finding());
     });
 
     Map<ShardRef, RunRecord> ended = repair.backfill(preflight, s -> BackfillEvent.Listener.NONE).await();

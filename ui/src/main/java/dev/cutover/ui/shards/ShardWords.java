@@ -42,8 +42,8 @@ final class ShardWords {
     String hours = run.map(r -> Formats.count(reading.ledger().size()) + " of " + Formats.count(r.range().hours()))
         .orElse("—");
     String reads = status.map(st -> version(st.reads())).orElse("unknown");
-    String read = silent.map(why -> "not answering: " + why + (status.isPresent()
-        ? " (shown as read at " + Formats.clock(at) + ")" : "")).orElse("read at " + Formats.clock(at));
+    String read = silent.map(why -> status.isPresent() ? "not answering; line as of " + Formats.clock(at)
+        : "not answering; never read").orElse("read at " + Formats.clock(at));
     return new ShardRow("Shard " + s.shard(), s.toString(), phase, boundary, runWords, hours, reads, read);
   }
 

@@ -137,9 +137,10 @@ public final class ShardsModel {
     List<ShardRow> lines = new ArrayList<>();
     kept.forEach((s, k) -> lines.add(ShardWords.row(s, k.reading(), k.at(), k.silent())));
     rows.setAll(lines);
-    long silent = kept.values().stream().filter(k -> k.silent().isPresent()).count();
-    readAt.set("Every shard read at " + Formats.time(at) + (silent == 0 ? "." : "; " + silent + " did not answer: "
-        + "its line and hours are as last read, and say when."));
+    List<String> silent = new ArrayList<>();
+    kept.forEach((s, k) -> k.silent().ifPresent(why -> silent.add(s + ": " + why.replaceAll("[.\\s]+$", ""))));
+    readAt.set(silent.isEmpty() ? "Every shard read at " + Formats.time(at) + "." : "Read at " + Formats.time(at)
+        + "; not answering: " + String.join("; ", silent) + ". Its line and hours are as last read, and say when.");
     regrid();
   }
 

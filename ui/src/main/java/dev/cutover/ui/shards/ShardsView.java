@@ -46,7 +46,7 @@ public final class ShardsView extends ScreenView {
         + spec.cluster().map(c -> c.name()).orElse("?") + "; consumers read " + spec.consumerView() + " on each node, "
         + "through " + spec.consumerLive() + " before the cutover and " + spec.consumerTarget() + " after it."));
     title.setId("shards-title");
-    Label readAt = Widgets.label("shards-read-at", "muted");
+    Label readAt = Widgets.wrap(Widgets.label("shards-read-at", "muted"));
     binder.bind(readAt.textProperty(), model.readAtProperty());
 
     TableView<ShardRow> shards = new TableView<>();
