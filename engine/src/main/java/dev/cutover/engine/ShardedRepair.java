@@ -223,11 +223,21 @@ public final class ShardedRepair implements AutoCloseable {
    */
   public ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
       UnaryOperator<BackfillSettings> overrides) {
+    return plan(from, to, boundary, Optional.empty(), overrides);
+  }
+
+  /**
+   * Plans a bounded repair on every shard: only the {@code affected} hours (or the spec's) are
+   * recomputed on each shard, and the others of the range are carried from that shard's own v1, as on
+   * one server; otherwise as {@link #plan(Optional, Optional, Optional, UnaryOperator)}.
+   */
+  public ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      Optional<HourRange> affected, UnaryOperator<BackfillSettings> overrides) {
     TableSpec.Total total = spec.cluster().orElseThrow().total();
     int n = shards.all().size();
     ShareOfTotal.check(total, n);
     UnaryOperator<BackfillSettings> settings = s -> ShareOfTotal.of(overrides.apply(s), total, n);
-    Map<Shard, Plan> own = shards.each("plan", s -> s.engine().plans().plan(spec, from, to, boundary,
+    Map<Shard, Plan> own = shards.each("plan", s -> s.engine().plans().plan(spec, from, to, boundary, affected,
         settings.apply(s.engine().plans().defaults(spec))));
     Map<Shard, HourPartition> pinned = new LinkedHashMap<>();
     own.forEach((s, p) -> {
@@ -245,7 +255,7 @@ public final class ShardedRepair implements AutoCloseable {
     HourPartition start = from.orElseGet(() -> own.values().stream().map(p -> p.range().from())
         .min(Comparator.naturalOrder()).orElseThrow());
     Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
-        Optional.of(b), settings.apply(s.engine().plans().defaults(spec))));
+        Optional.of(b), affected, settings.apply(s.engine().plans().defaults(spec))));
     HourRange range = plans.values().iterator().next().range();
     return new ClusterPlan(range, b, byRef(plans));
   }

@@ -72,16 +72,11 @@ public final class ClusterCommand {
 
     @Override
     TableSpec spec(Session session, Engine engine) {
-      TableSpec spec = options.loadAny(session, engine);
-      if (options.affected != null || spec.affected().isPresent()) {
-        throw new InvalidInputException("affected", "A bounded repair (--affected, or the spec's affected) is not yet "
-            + "supported on a cluster; recompute every hour, or repair one shard's node as a single server.");
-      }
-      return spec;
+      return options.loadAny(session, engine);
     }
 
     ShardedRepair.ClusterPlan plan(ShardedRepair repair) {
-      return repair.plan(options.from(), options.to(), options.boundary(), options::overrides);
+      return repair.plan(options.from(), options.to(), options.boundary(), options.affected(), options::overrides);
     }
   }
 
@@ -101,7 +96,9 @@ public final class ClusterCommand {
     int step(TableSpec spec, ShardedRepair repair) {
       ShardedRepair.ClusterPlan plan = plan(repair);
       List<ShardLine> lines = new ArrayList<>();
-      plan.plans().forEach((s, p) -> lines.add(new ShardLine(s.shard(), s.node(), Text.hours(p.hours().size()),
+      plan.plans().forEach((s, p) -> lines.add(new ShardLine(s.shard(), s.node(), Text.hours(p.hours().size())
+          + (p.carried().isEmpty() ? "" : " (" + p.computed().size() + " recomputed, " + p.carried().size()
+          + " carried from v1)"),
           "live edge " + Text.hour(p.liveEdge()) + (p.pinned() ? ", B pinned by the repair" : "") + "; "
           + p.settings().concurrency() + " batch(es) at once" + (p.settings().rowsPerSecond() > 0 ? ", at most "
           + p.settings().rowsPerSecond() + " rows/s" : ""))));

@@ -183,6 +183,39 @@ class ShardedRepairTest {
   }
 
   @Test
+  void aBugBoundedToTwelveHoursIsRecomputedOnEveryShardAndTheRestCarriedFromEachShardsOwnV1() throws Exception {
+    HourPartition first = world.shards.getFirst().first;
+    dev.cutover.engine.api.HourRange affected = new dev.cutover.engine.api.HourRange(first.plusHours(12),
+        first.plusHours(24));
+    world.shards.forEach(w -> w.boundTheBugTo(affected));
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
+        s -> s.withConcurrency(1));
+    plan.plans().forEach((s, p) -> {
+      assertEquals(affected.list(), p.computed(), s + " recomputes only the affected hours");
+      assertEquals(plan.range().hours() - 12, p.carried().size(), s.toString());
+    });
+    Map<ShardRef, RunRecord> ended = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE).await();
+    assertEquals(List.of(), ClusterRun.failed(ended));
+    HourPartition b = plan.boundary();
+    for (Shard s : shards.all()) {
+      var ledger = s.engine().backfills().ledger(ended.get(s.ref()).id());
+      plan.range().list().forEach(h -> assertEquals(affected.contains(h), !ledger.get(h).carried(), s + " " + h));
+    }
+    assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), b),
+        "every shard's v2 equals a full recompute of its own clicks, hour for hour");
+
+    world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
+    var verdict = repair.reconcile(Scope.REPAIR, 10_000);
+    assertTrue(verdict.green(), verdict.sentence());
+    verdict.shards().forEach((s, r) -> {
+      assertTrue(r.coverage().isEmpty(), s + ": " + r.coverage());
+      assertTrue(r.keys().stream().allMatch(k -> affected.contains(k.hour())), s + ": keys only in affected hours");
+    });
+    var switched = repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
+  }
+
+  @Test
   void aShardKilledInTheBackfillIsNamedAndTheResumeFinishesOnlyItsMissingHours() throws Exception {
     UnaryOperator<dev.cutover.engine.api.BackfillSettings> slow = s -> s.withConcurrency(1).withBatchHours(1)
         .withRowsPerSecond(200).withRetries(2, Duration.ofMillis(100)).withServerWait(Duration.ofSeconds(3));
