@@ -170,7 +170,9 @@ public final class ShardsModel {
   void checked(ClusterPlan p, ClusterPreflight f) {
     plan.set(p);
     preflight.set(f);
-    preflightLines.setAll(ShardWords.preflight(p, f));
+    List<String> lines = new ArrayList<>(List.of("Planned and checked at " + Formats.time(Instant.now()) + "."));
+    lines.addAll(ShardWords.preflight(p, f));
+    preflightLines.setAll(lines);
     dependents.setAll(f.reports().values().stream().flatMap(r -> r.dependents().stream())
         .map(PreflightReport.Dependent::name).distinct().sorted().toList());
   }
@@ -186,7 +188,7 @@ public final class ShardsModel {
   }
 
   void reconciled(ClusterVerdict v) {
-    verdict.set(v.sentence());
+    verdict.set(v.sentence() + " Reconciled at " + Formats.time(Instant.now()) + ".");
     verdictLines.setAll(ShardWords.verdict(v));
     unexpectedHours.setAll(ShardWords.unexpected(v));
   }
@@ -196,7 +198,8 @@ public final class ShardsModel {
   }
 
   void swapStarted(String action, int nodes) {
-    swapLines.setAll(action + " on " + nodes + " node(s), one at a time, all or nothing:");
+    swapLines.setAll(action + " from " + Formats.time(Instant.now()) + " on " + nodes + " node(s), one at a time, all "
+        + "or nothing:");
   }
 
   void switched(ShardRef s, SwapResult r) {
