@@ -53,6 +53,10 @@ class ClusterCommandsTest {
     assertEquals(2, console.exit(), "no console opens on a cluster of one shard: " + console.err());
     assertTrue(console.err().contains("--shards 1 is not a number of shards from 2 to"), console.err());
 
+    CommandRun deploy = run("cluster", "deploy-live", "--confirm");
+    assertEquals(2, deploy.exit(), deploy.out() + deploy.err());
+    assertTrue(deploy.err().contains("names no corrected view to deploy"), deploy.err());
+
     CommandRun plan = run("cluster", "plan");
     assertEquals(0, plan.exit(), plan.err());
     assertTrue(plan.out().contains("Every shard recomputes") && plan.out().contains("below one boundary B = "),

@@ -1,6 +1,7 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveDeployment;
 import dev.cutover.engine.api.Repair;
@@ -49,6 +50,11 @@ public final class RepairBook {
     return new CorrectedView(ground.sql(), ground.store(), spec).plan();
   }
 
+  /** What {@link #deployLive(TableSpec, HourPartition)} would do now, from {@code boundary}. Writes nothing. */
+  public LiveDeployment liveDeployment(TableSpec spec, HourPartition boundary) {
+    return new CorrectedView(ground.sql(), ground.store(), spec).plan(java.util.Optional.of(boundary));
+  }
+
   /**
    * Creates the spec's corrected view {@code TO} v2 from a future boundary B, and the repair that pins
    * B and records the view; the backfill then writes the hours before B once B has closed.
@@ -56,6 +62,15 @@ public final class RepairBook {
   public LiveDeployment deployLive(TableSpec spec) {
     ground.store().ensureSchema();
     return new CorrectedView(ground.sql(), ground.store(), spec).deploy();
+  }
+
+  /**
+   * As {@link #deployLive(TableSpec)}, from a B chosen for several servers at once: refused when it is
+   * earlier than this server's newest event and safety margin allow.
+   */
+  public LiveDeployment deployLive(TableSpec spec, HourPartition boundary) {
+    ground.store().ensureSchema();
+    return new CorrectedView(ground.sql(), ground.store(), spec).deploy(java.util.Optional.of(boundary));
   }
 
   /**

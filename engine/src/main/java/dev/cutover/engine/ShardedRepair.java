@@ -7,6 +7,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.LiveDeployment;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
@@ -136,11 +137,6 @@ public final class ShardedRepair implements AutoCloseable {
     if (spec.cluster().isEmpty()) {
       throw new InvalidInputException("spec.cluster", "The spec " + spec.name() + " names no cluster; a repair on one "
           + "server needs none, and a sharded one needs cluster: {name, live, target, sources} (docs/CLUSTER.md).");
-    }
-    if (spec.liveView().isPresent()) {
-      throw new InvalidInputException("spec.tables.live_view", "The spec " + spec.name() + " names a corrected "
-          + "materialized view (tables.live_view), and Cutover does not yet deploy one on every shard of a cluster; "
-          + "repair a view-fed table on one server, or have a live job outside the database write v2.");
     }
   }
 
@@ -350,6 +346,83 @@ public final class ShardedRepair implements AutoCloseable {
       throw e;
     }
     return runs;
+  }
+
+  /**
+   * What {@link #deployLive} would do now, or did: every shard's corrected view from one B, the latest
+   * any shard's newest event and safety margin allow (or the one the shards' deployments pinned). Reads
+   * only.
+   */
+  public Map<ShardRef, LiveDeployment> liveDeployment() {
+    requireLiveView();
+    Map<Shard, LiveDeployment> own = shards.each("deployment", s -> s.engine().repairs().liveDeployment(spec));
+    HourPartition b = oneBoundary(own);
+    return byRef(shards.each("deployment", s -> own.get(s).boundary().equals(b) ? own.get(s)
+        : s.engine().repairs().liveDeployment(spec, b)));
+  }
+
+  /**
+   * Deploys the spec's corrected view on every shard from one future B, all or nothing: each shard's
+   * view writes its own v2 from its own inserts, and each shard's repair pins the same B. A shard whose
+   * deployment fails (its sources reached B meanwhile, its server does not answer) is named, and the
+   * shards this call deployed are abandoned, their views dropped, so that no shard writes v2 from a B
+   * the others do not share. Shards deployed before keep their deployment.
+   */
+  public Map<ShardRef, LiveDeployment> deployLive() {
+    requireLiveView();
+    Map<Shard, LiveDeployment> own = shards.each("deployment", s -> s.engine().repairs().liveDeployment(spec));
+    HourPartition b = oneBoundary(own);
+    Map<Shard, LiveDeployment> done = new LinkedHashMap<>();
+    List<Shard> deployedHere = new ArrayList<>();
+    for (Shard s : shards.all()) {
+      if (own.get(s).exists()) {
+        done.put(s, own.get(s));
+        continue;
+      }
+      try {
+        done.put(s, s.engine().repairs().deployLive(spec, b));
+        deployedHere.add(s);
+      } catch (RuntimeException e) {
+        List<String> undone = new ArrayList<>();
+        for (Shard d : deployedHere) {
+          try {
+            d.engine().repairs().abandon(spec, spec.targetTable().name(), "the corrected view could not be deployed "
+                + "on " + s.name() + " from the same B = " + b);
+            undone.add(d.name());
+          } catch (RuntimeException again) {
+            undone.add(d.name() + " NOT abandoned (" + again.getMessage() + ")");
+          }
+        }
+        throw new StepRefusedException("deploy-live", "The corrected view could not be deployed on " + s.name() + ": "
+            + e.getMessage() + (undone.isEmpty() ? " No shard was changed." : " The deployments of this step on "
+            + String.join(", ", undone) + " were abandoned and their views dropped; deploy again on every shard."),
+            List.of(s.name()), Optional.empty());
+      }
+    }
+    return byRef(done);
+  }
+
+  private void requireLiveView() {
+    if (spec.liveView().isEmpty()) {
+      throw new InvalidInputException("spec.tables.live_view", "The spec " + spec.name() + " names no corrected view "
+          + "to deploy; add 'live_view: NAME' under tables (the materialized view Cutover creates TO "
+          + spec.targetTable() + " on every shard), or point your own live writer at " + spec.targetTable()
+          + " on every shard instead.");
+    }
+  }
+
+  /** The B every shard deploys from: the one their deployments pinned, or the latest any shard allows. */
+  private static HourPartition oneBoundary(Map<Shard, LiveDeployment> own) {
+    List<HourPartition> pinned = own.values().stream().filter(d -> d.repairId().isPresent())
+        .map(LiveDeployment::boundary).distinct().toList();
+    if (pinned.size() > 1) {
+      throw new StepRefusedException("deploy-live", "The shards' repairs pinned different boundaries ("
+          + own.entrySet().stream().filter(e -> e.getValue().repairId().isPresent()).map(e -> e.getKey().name()
+          + ": B = " + e.getValue().boundary()).collect(Collectors.joining(", ")) + "); one repair has one boundary "
+          + "on every shard. Abandon the repair on every shard and deploy again.");
+    }
+    return pinned.isEmpty() ? own.values().stream().map(LiveDeployment::boundary).max(Comparator.naturalOrder())
+        .orElseThrow() : pinned.getFirst();
   }
 
   /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */

@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
     subcommands = {ClusterCommand.PlanStep.class, ClusterCommand.BackfillStep.class, ClusterCommand.ReconcileStep.class, ClusterCommand.AckStep.class,
-        ClusterCommand.CutoverStep.class, ClusterCommand.RollbackStep.class, ClusterCommand.StatusStep.class},
+        ClusterCommand.CutoverStep.class, ClusterCommand.RollbackStep.class, ClusterCommand.StatusStep.class,
+        ClusterCommand.DeployLiveStep.class},
     description = {"The repair of a table sharded over a cluster: plan, backfill, reconcile, cutover, rollback and "
         + "status on every shard at once, with one boundary, one verdict, and consumers switched on every node all "
         + "or nothing. The spec names the cluster and its Distributed tables (docs/CLUSTER.md)."})
@@ -197,6 +198,38 @@ public final class ClusterCommand {
       repair.shardRefs().forEach(s -> lines.add(new ShardLine(s.shard(), s.node(), "acknowledged", "")));
       return report(true, "Accepted " + (key.isEmpty() ? "every difference" : "key " + key) + " at " + Text.hour(h)
           + " on every shard; the next reconciliation shows it as acknowledged.", lines, ExitCodes.OK);
+    }
+  }
+
+  @Command(name = "deploy-live", mixinStandardHelpOptions = true,
+      description = {"Deploy the spec's corrected materialized view (tables.live_view) on every shard, TO that shard's "
+          + "v2, from one boundary B in the future: the latest any shard's newest event and safety margin allow. "
+          + "Without --confirm, print B and each shard's statement and change nothing. All or nothing: when a shard "
+          + "fails, the shards this step deployed are abandoned and their views dropped.",
+          dev.cutover.engine.api.Safety.DEPLOY_LIVE})
+  static final class DeployLiveStep extends SpecStep {
+    @Option(names = "--confirm", description = "Create the views and pin B on every shard; without it, only show them.")
+    boolean confirm;
+
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      Map<ShardRef, dev.cutover.engine.api.LiveDeployment> before = repair.liveDeployment();
+      boolean all = before.values().stream().allMatch(dev.cutover.engine.api.LiveDeployment::exists);
+      Map<ShardRef, dev.cutover.engine.api.LiveDeployment> d = confirm && !all ? repair.deployLive() : before;
+      dev.cutover.engine.api.HourPartition b = d.values().iterator().next().boundary();
+      List<ShardLine> lines = new ArrayList<>();
+      d.forEach((s, one) -> lines.add(new ShardLine(s.shard(), s.node(), !one.exists() ? "planned"
+          : before.get(s).exists() ? "exists" : "created", "newest event " + Text.time(one.newestEvent())
+          + one.repairId().map(id -> ", repair " + id).orElse(""))));
+      String view = spec.database().name() + "." + spec.liveView().map(v -> v.name()).orElse("?");
+      String sentence = !confirm && !all ? "Would create " + view + " TO " + spec.targetTable() + " on every shard from "
+          + "B = " + Text.hour(b) + ". Nothing was changed; add --confirm to deploy."
+          : "Every shard's " + view + " writes its own " + spec.targetTable() + " from B = " + Text.hour(b) + ", "
+          + "pinned on every shard. Next: ./cutover cluster backfill --spec " + specFile.shown() + " writes the hours "
+          + "before B once B has closed.";
+      err().println(d.values().iterator().next().statement());
+      err().flush();
+      return report(true, sentence, lines, ExitCodes.OK);
     }
   }
 

@@ -74,7 +74,8 @@ public final class SpecOptions {
   public TableSpec loadAny(dev.cutover.engine.Session session, Engine engine) {
     spec = path(spec);
     if (spec.toString().equals(DEMO) && !Files.exists(spec) && session.localCluster().isPresent()) {
-      return engine.specs().load(demoClusterSpec());
+      return engine.specs().load(demoClusterSpec(dev.cutover.app.spec.DemoSpec.viewFed(session.statements(),
+          dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE)));
     }
     if (spec.toString().equals(DEMO) && !Files.exists(spec)) {
       return engine.specs().load(demoSpec(dev.cutover.app.spec.DemoSpec.viewFed(session.statements(),
@@ -110,8 +111,14 @@ public final class SpecOptions {
 
   /** {@code --spec demo} on the embedded local cluster: the demo world sharded by book, written out where operators can read it. */
   public static Path demoClusterSpec() {
+    return demoClusterSpec(false);
+  }
+
+  /** The same, for the world whose v1 a materialized view feeds on every shard when {@code viewFed}. */
+  public static Path demoClusterSpec(boolean viewFed) {
     return dev.cutover.app.spec.DemoSpec.exportCluster(dev.cutover.engine.EmbeddedEngine.userDataFolder()
-        .resolve("specs").resolve("demo-cluster"), dev.cutover.app.spec.DemoSpec.DEFAULT_DATABASE, true);
+        .resolve("specs").resolve(viewFed ? "demo-cluster-mv" : "demo-cluster"), dev.cutover.app.spec.DemoSpec
+        .DEFAULT_DATABASE, true, viewFed);
   }
 
   /** {@code --spec demo} for a world whose v1 a live job writes, or, when {@code viewFed}, a materialized view. */

@@ -42,11 +42,6 @@ public final class DemoSeedCommand implements Callable<Integer> {
     DemoWorld world = demo.world();
     try (Session session = connection.open(spec.commandLine().getErr());
         DemoNodes nodes = DemoNodes.of(session, world)) {
-      if (nodes.sharded() && options.viewFed()) {
-        throw new dev.cutover.engine.api.InvalidInputException("live", "--live mv is not supported on a cluster "
-            + "(--shards): Cutover does not yet deploy a corrected view on every shard. Seed the cluster with the live "
-            + "job (--live job), or the view-fed world on one server.");
-      }
       SeedResult result = null;
       for (DemoNodes.Node node : nodes.all()) {
         Seeder seeder = new Seeder(node.statements(), node.world());

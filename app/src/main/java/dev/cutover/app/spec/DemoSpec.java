@@ -64,7 +64,12 @@ public final class DemoSpec {
    * sharded and marks and FX rates copied on every shard.
    */
   public static Path exportCluster(Path folder, String database, boolean overwrite) {
-    Path spec = export(folder, database, overwrite, false);
+    return exportCluster(folder, database, overwrite, false);
+  }
+
+  /** The same, for the world whose v1 a materialized view feeds on every shard when {@code viewFed}. */
+  public static Path exportCluster(Path folder, String database, boolean overwrite, boolean viewFed) {
+    Path spec = export(folder, database, overwrite, viewFed);
     try {
       Files.writeString(spec, Files.readString(spec) + """
 
@@ -76,8 +81,7 @@ public final class DemoSpec {
             target: pnl_v2_all
             sources:
               trades: trades_all
-            copied: [marks, fx_rates]
-          """.formatted(dev.cutover.engine.Session.LOCAL_CLUSTER));
+          """.formatted(dev.cutover.engine.Session.LOCAL_CLUSTER) + (viewFed ? "" : "  copied: [marks, fx_rates]\n"));
       return spec;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -195,10 +195,9 @@ public final class Planner {
 
   private String limitingSource() {
     List<String> parts = new ArrayList<>();
+    LiveReader reader = new LiveReader(sql, spec);
     for (TableSpec.Source s : spec.sources()) {
-      long oldest = sql.queryLong("read the oldest event of " + s.table(), "SELECT toUnixTimestamp(min("
-          + s.timeColumn().quoted() + ")) FROM " + spec.qualified(s.table()));
-      parts.add(s.table() + " from " + HourPartition.containing(Instant.ofEpochSecond(oldest)));
+      parts.add(s.table() + " from " + reader.oldestHour(s).map(HourPartition::toString).orElse("nowhere (empty)"));
     }
     return "the sources hold data " + String.join(", ", parts);
   }

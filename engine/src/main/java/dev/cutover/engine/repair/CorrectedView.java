@@ -52,6 +52,15 @@ public final class CorrectedView {
 
   /** What {@link #deploy} would do now, or has done: B, the view and its statement. Writes nothing. */
   public LiveDeployment plan() {
+    return plan(Optional.empty());
+  }
+
+  /**
+   * As {@link #plan()}, with B at {@code at} when given: the B of a repair over several servers, each of
+   * which must have B after its own newest event and safety margin. An {@code at} earlier than this
+   * server allows is refused in a sentence that names the earliest it allows.
+   */
+  public LiveDeployment plan(Optional<HourPartition> at) {
     Identifier view = requireNamed();
     Optional<Repair> open = repairs.settled();
     if (open.isPresent() && open.get().liveView().isPresent()) {
@@ -62,7 +71,13 @@ public final class CorrectedView {
     requireNoExternalRepair(open);
     requireFoldingTarget();
     Instant newest = newestEvent();
-    HourPartition b = HourPartition.containing(newest.plus(spec.safetyMargin())).plusHours(1);
+    HourPartition earliest = HourPartition.containing(newest.plus(spec.safetyMargin())).plusHours(1);
+    if (at.isPresent() && at.get().isBefore(earliest)) {
+      throw new StepRefusedException("deploy-live", "B = " + at.get() + " is too early for this server: its newest "
+          + "event is at " + newest + ", and B must follow it by the safety margin of " + spec.safetyMargin().toHours()
+          + " h, so the earliest B here is " + earliest + ".");
+    }
+    HourPartition b = at.orElse(earliest);
     return new LiveDeployment(view, b, statement(view, b), newest, false, Optional.empty());
   }
 
@@ -72,7 +87,12 @@ public final class CorrectedView {
    * repair recorded but whose creation did not happen creates it, while B is still in the future.
    */
   public LiveDeployment deploy() {
-    LiveDeployment planned = plan();
+    return deploy(Optional.empty());
+  }
+
+  /** As {@link #deploy()}, with B at {@code at} when given (see {@link #plan(Optional)}). */
+  public LiveDeployment deploy(Optional<HourPartition> at) {
+    LiveDeployment planned = plan(at);
     if (planned.exists()) {
       return planned;
     }

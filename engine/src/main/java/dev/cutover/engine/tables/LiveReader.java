@@ -53,16 +53,32 @@ public final class LiveReader {
   public Optional<HourPartition> reprocessingStart() {
     Optional<HourPartition> start = Optional.empty();
     for (TableSpec.Source source : spec.sources()) {
-      long seconds = sql.queryLong("read the oldest event of " + source.table(), "SELECT toUnixTimestamp(min("
-          + source.timeColumn().quoted() + ")) FROM " + spec.qualified(source.table()));
-      if (seconds <= 0) {
+      Optional<HourPartition> oldest = oldestHour(source);
+      if (oldest.isEmpty()) {
         continue;
       }
-      HourPartition candidate = HourPartition.containing(Instant.ofEpochSecond(seconds));
+      HourPartition candidate = oldest.get();
       if (start.map(s -> s.isBefore(candidate)).orElse(true)) {
         start = Optional.of(candidate);
       }
     }
     return start;
+  }
+
+  /**
+   * The oldest hour a source holds. A source sharded over a cluster is read whole, through its
+   * {@code Distributed} table: one shard's oldest event says only when its own keys began, and a
+   * shard whose first hours hold no event of its keys still has those hours to recompute (empty),
+   * like every other shard. Shards that do not answer are skipped rather than failing the read: a
+   * distributed query cut off by a silent shard can stop the shards that served it, and the silent
+   * shard's own plan fails by itself.
+   */
+  public Optional<HourPartition> oldestHour(TableSpec.Source source) {
+    Optional<dev.cutover.engine.api.Identifier> whole = spec.cluster().map(c -> c.sources().get(source.name()));
+    String from = whole.map(spec::qualified).orElse(spec.qualified(source.table()));
+    long seconds = sql.queryLong("read the oldest event of " + whole.orElse(source.table()), "SELECT toUnixTimestamp(min("
+        + source.timeColumn().quoted() + ")) FROM " + from + (whole.isPresent() ? " SETTINGS skip_unavailable_shards = 1"
+        : ""));
+    return seconds > 0 ? Optional.of(HourPartition.containing(Instant.ofEpochSecond(seconds))) : Optional.empty();
   }
 }

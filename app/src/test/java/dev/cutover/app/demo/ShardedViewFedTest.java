@@ -1,0 +1,174 @@
+package dev.cutover.app.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.app.spec.DemoSpec;
+import dev.cutover.engine.Session;
+import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.ShardedRepair.ClusterPlan;
+import dev.cutover.engine.ShardedRepair.ClusterPreflight;
+import dev.cutover.engine.ShardedRepair.ClusterRun;
+import dev.cutover.engine.Specs;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.EngineProgress;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LiveDeployment;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.embedded.EngineLibrary;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A view-fed table on three embedded shards ({@code demo seed --live mv --shards 3}): the corrected view is
+ * deployed on every shard from one future boundary B, every shard's backfill waits for B to close and writes
+ * the hours before it while trades keep arriving on every shard, and each shard's v2 ends equal to the
+ * corrected transform of its own trades, every hour; one green verdict, a verified cutover on every node,
+ * and a rollback that drops every shard's corrected view.
+ */
+class ShardedViewFedTest {
+
+  private static final Instant END = Instant.parse("2026-11-30T09:00:00Z");
+
+  @TempDir Path dir;
+  private Session session;
+  private DemoNodes nodes;
+  private TableSpec spec;
+  private ShardedRepair repair;
+  private final List<LiveJob> jobs = new ArrayList<>();
+
+  @BeforeEach
+  void viewFedCluster() {
+    session = Session.cluster(dir.resolve("cluster"), 3, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
+    nodes = DemoNodes.of(session, DemoWorld.in(DemoSpec.DEFAULT_DATABASE));
+    for (DemoNodes.Node node : nodes.all()) {
+      new Seeder(node.statements(), node.world()).seed(new SeedOptions(29, 0.03, 2, END, 0, true), SeedProgress.NONE);
+    }
+    nodes.distribute();
+    spec = Specs.read(DemoSpec.exportCluster(dir.resolve("spec"), DemoSpec.DEFAULT_DATABASE, true, true));
+    repair = ShardedRepair.open(session, spec);
+    for (DemoNodes.Node node : nodes.all()) {
+      jobs.add(LiveJob.open(node.statements(), node.world(), new LiveOptions(Duration.ofSeconds(1), s -> { }, e -> { })));
+    }
+  }
+
+  @AfterEach
+  void close() {
+    jobs.forEach(LiveJob::close);
+    if (repair != null) {
+      repair.close();
+    }
+    if (nodes != null) {
+      nodes.close();
+    }
+    if (session != null) {
+      var cluster = session.localCluster();
+      session.close();
+      cluster.ifPresent(c -> c.nodes().forEach(n -> n.stop("the test is done")));
+    }
+  }
+
+  @Test
+  void everyShardsCorrectedViewWritesFromOneFutureBoundaryAndEveryBackfillBelowIt() throws Exception {
+    Map<ShardRef, LiveDeployment> planned = repair.liveDeployment();
+    assertEquals(1, planned.values().stream().map(LiveDeployment::boundary).distinct().count(), "one B: " + planned);
+    assertTrue(planned.values().stream().noneMatch(LiveDeployment::exists), "planning creates nothing");
+
+    Map<ShardRef, LiveDeployment> deployed = repair.deployLive();
+    HourPartition b = deployed.values().iterator().next().boundary();
+    assertEquals(planned.values().iterator().next().boundary(), b);
+    assertTrue(deployed.values().stream().allMatch(LiveDeployment::exists), deployed.toString());
+    assertTrue(deployed.values().stream().allMatch(d -> d.newestEvent().isBefore(b.start())), "B is in the future "
+        + "on every shard");
+    for (DemoNodes.Node node : nodes.all()) {
+      assertTrue(viewExists(node, "pnl_v2_mv"), node.world().toString());
+    }
+    repair.read().forEach((s, r) -> assertEquals(Optional.of(b), r.status().orElseThrow().repair().orElseThrow()
+        .boundary(), s + " pinned B"));
+    assertEquals(deployed.keySet(), repair.deployLive().keySet(), "deploying again changes nothing");
+
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withBatchHours(6));
+    assertEquals(b, plan.boundary(), "the deployments pinned B on every shard");
+    assertEquals(b, plan.range().to());
+    ClusterRun run = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE);
+    while (!run.runs().values().stream().allMatch(h -> h.completion().isDone())
+        || jobs.getFirst().state().clock().isBefore(b.start().plus(Duration.ofHours(26)))) {
+      jobs.forEach(LiveJob::step);
+    }
+    Map<ShardRef, RunRecord> ended = run.await();
+    assertEquals(List.of(), ClusterRun.failed(ended));
+    for (DemoNodes.Node node : nodes.all()) {
+      assertEquals(0, mismatches(node), node.world() + ": v2 differs from the corrected transform of its own trades");
+      assertTrue(count(node, "SELECT count() FROM " + node.world().pnlV2().sql() + " WHERE hour >= toDateTime(?, 'UTC')",
+          b.epochSecond()) > 0, "the view wrote from B");
+    }
+
+    var verdict = repair.reconcile(Reconciliation.Scope.REPAIR, 100_000);
+    assertTrue(verdict.green(), verdict.sentence());
+    verdict.shards().forEach((s, r) -> assertEquals(List.of(), r.coverage(), s.toString()));
+
+    var switched = repair.cutover("pnl", ShardedRepair.SwapListener.NONE);
+    assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
+    repair.rollback("pnl", ShardedRepair.SwapListener.NONE);
+    for (DemoNodes.Node node : nodes.all()) {
+      assertFalse(viewExists(node, "pnl_v2_mv"), "the rollback dropped " + node.world() + "'s corrected view");
+      assertTrue(viewExists(node, "pnl_v1_mv"));
+    }
+  }
+
+  @Test
+  void aSilentShardRefusesTheDeploymentBeforeAnyShardIsChanged() {
+    session.localCluster().orElseThrow().nodes().get(2).stop("the test stops shard 3");
+    var refused = org.junit.jupiter.api.Assertions.assertThrows(dev.cutover.engine.api.StepRefusedException.class,
+        () -> repair.deployLive());
+    assertTrue(refused.getMessage().contains("shard 3"), refused.getMessage());
+    for (DemoNodes.Node node : nodes.all().subList(0, 2)) {
+      assertFalse(viewExists(node, "pnl_v2_mv"), node.world() + " has no corrected view");
+    }
+  }
+
+  private ClusterPreflight cleared(ClusterPlan plan) {
+    ClusterPreflight first = repair.preflight(plan, List.of());
+    List<String> dependents = first.reports().values().stream().flatMap(r -> r.dependents().stream())
+        .map(PreflightReport.Dependent::name).distinct().toList();
+    ClusterPreflight checked = repair.preflight(plan, dependents);
+    assertTrue(checked.passed(), checked.failures().toString());
+    return checked;
+  }
+
+  /** Keys whose folded v2 row on a shard differs from the corrected transform of that shard's trades. */
+  private static long mismatches(DemoNodes.Node node) {
+    DemoWorld world = node.world();
+    return count(node, "SELECT count() FROM (SELECT hour, book, instrument, currency, sum(quantity) AS q, "
+        + "sum(notional) AS n, sum(fees) AS f, sum(cash_pnl) AS c, sum(trade_count) AS t FROM " + world.pnlV2().sql()
+        + " GROUP BY hour, book, instrument, currency) AS v FULL OUTER JOIN (SELECT toStartOfHour(event_time) AS hour, "
+        + "book, instrument, currency, sum(if(side = 'buy', 1, -1) * toInt64(quantity)) AS q, sum(toInt64(quantity) "
+        + "* price) AS n, sum(fee) AS f, sum(if(side = 'sell', 1, -1) * toInt64(quantity) * price) - sum(fee) AS c, "
+        + "count() AS t FROM " + world.trades().sql() + " GROUP BY hour, book, instrument, currency) AS s USING (hour, "
+        + "book, instrument, currency) WHERE v.q != s.q OR v.n != s.n OR v.f != s.f OR v.c != s.c OR v.t != s.t");
+  }
+
+  private static long count(DemoNodes.Node node, String sql, Object... values) {
+    return new Sql(node.statements()).queryLong("count", sql, values);
+  }
+
+  private static boolean viewExists(DemoNodes.Node node, String name) {
+    return count(node, "SELECT count() FROM system.tables WHERE database = ? AND name = ?",
+        node.world().database().name(), name) > 0;
+  }
+}
