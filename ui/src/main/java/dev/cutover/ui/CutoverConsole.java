@@ -1,6 +1,5 @@
 package dev.cutover.ui;
 
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.ui.backfill.BackfillController;
 import dev.cutover.ui.backfill.BackfillModel;
 import dev.cutover.ui.backfill.BackfillView;
@@ -71,7 +70,7 @@ public final class CutoverConsole extends Application {
     stage.setMinHeight(700);
     stage.setScene(scene);
     stage.setOnCloseRequest(e -> {
-      if (!backfillController.mayClose()) {
+      if (!backfillController.mayClose() || !shardsController.mayClose()) {
         e.consume();
       }
     });
@@ -249,8 +248,7 @@ public final class CutoverConsole extends Application {
     // A run this console drives is cancelled, so that it ends recorded and resumable; then the pool and an
     // embedded server this console started are closed. Both off the FX thread.
     var run = backfill == null ? null : backfill.drivenProperty().get();
-    var sharded = shardsController == null ? java.util.Optional.<ShardedRepair.ClusterRun>empty()
-        : shardsController.driven();
+    var shards = shardsController;
     Thread closer = Thread.ofPlatform().name("cutover-close").start(() -> {
       if (run != null) {
         run.cancel();
@@ -262,15 +260,11 @@ public final class CutoverConsole extends Application {
           // The run stays resumable from its ledger.
         }
       }
-      // Every shard's run likewise, and the connections to every node.
-      sharded.ifPresent(r -> {
-        r.runs().values().forEach(dev.cutover.engine.api.RunHandle::cancel);
-        try {
-          r.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      // A swap across nodes ends first (it must not lose its connections halfway), then every shard's run is
+      // cancelled likewise; then the connections to every node close.
+      if (shards != null) {
+        shards.closing(java.time.Duration.ofSeconds(15));
+      }
       var repair = workspace == null ? null : workspace.shardedProperty().get();
       if (repair != null) {
         repair.close();

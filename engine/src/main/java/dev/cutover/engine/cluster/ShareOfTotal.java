@@ -21,6 +21,11 @@ public final class ShareOfTotal {
           + " batch(es) at once cannot be shared by its " + shards + " shards: every shard runs at least one. Give "
           + "cluster.throttle.concurrency at least " + shards + ", or leave it out to throttle each shard alone.");
     }
+    if (total.rowsPerSecond() > 0 && total.rowsPerSecond() < shards) {
+      throw new InvalidInputException("cluster.throttle.rows_per_second", "The cluster's total of "
+          + total.rowsPerSecond() + " rows per second cannot be shared by its " + shards + " shards: every shard "
+          + "writes at least one. Give cluster.throttle.rows_per_second at least " + shards + ", or leave it out.");
+    }
   }
 
   /** {@code own} with at most its shard's part of {@code total} over {@code shards} shards. */
@@ -31,7 +36,7 @@ public final class ShareOfTotal {
       s = s.withConcurrency(Math.min(s.concurrency(), total.concurrency() / shards));
     }
     if (total.rowsPerSecond() > 0) {
-      long share = Math.max(1, total.rowsPerSecond() / shards);
+      long share = total.rowsPerSecond() / shards;
       s = s.withRowsPerSecond(s.rowsPerSecond() == 0 ? share : Math.min(s.rowsPerSecond(), share));
     }
     return s;

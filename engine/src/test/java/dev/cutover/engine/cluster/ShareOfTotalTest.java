@@ -36,6 +36,12 @@ class ShareOfTotalTest {
   }
 
   @Test
+  void fewerRowsPerSecondThanShardsIsRefused() {
+    var e = assertThrows(InvalidInputException.class, () -> ShareOfTotal.of(OWN, new TableSpec.Total(0, 2), 3));
+    assertEquals("cluster.throttle.rows_per_second", e.field());
+  }
+
+  @Test
   void fewerBatchesThanShardsIsRefusedSayingHowManyAreNeeded() {
     var e = assertThrows(InvalidInputException.class, () -> ShareOfTotal.of(OWN, new TableSpec.Total(2, 0), 3));
     assertEquals("cluster.throttle.concurrency", e.field());

@@ -24,6 +24,8 @@ public final class Activity {
   private final StringProperty message = new SimpleStringProperty("");
   private final DoubleProperty progress = new SimpleDoubleProperty(-1);
   private final StringProperty error = new SimpleStringProperty("");
+  private final BooleanProperty cancellable = new SimpleBooleanProperty(true);
+  private String doing = "";
   private TaskExecutor.Handle handle;
   private long generation;
 
@@ -40,9 +42,30 @@ public final class Activity {
   }
 
   public <T> void run(String doing, BackgroundTask<T> task, Consumer<T> onSuccess, Consumer<Throwable> onFailure) {
+    start(doing, task, onSuccess, onFailure, true);
+  }
+
+  /**
+   * Runs a step that must be seen to its end: once started on the server it goes on whether anyone
+   * waits or not (a swap across nodes and its switch-back, the start of runs), so the step offers no
+   * Cancel and its result is always applied; another step waits until it has ended.
+   */
+  public <T> void runToTheEnd(String doing, BackgroundTask<T> task, Consumer<T> onSuccess,
+      Consumer<Throwable> onFailure) {
+    start(doing, task, onSuccess, onFailure, false);
+  }
+
+  private <T> void start(String doing, BackgroundTask<T> task, Consumer<T> onSuccess, Consumer<Throwable> onFailure,
+      boolean mayCancel) {
     if (handle != null && !handle.done()) {
+      if (!cancellable.get()) {
+        error.set("Wait until " + this.doing + " has ended: it cannot be cancelled once started.");
+        return;
+      }
       handle.cancel();
     }
+    this.doing = doing;
+    cancellable.set(mayCancel);
     long mine = ++generation;
     error.set("");
     message.set(capitalise(doing) + "…");
@@ -74,7 +97,7 @@ public final class Activity {
 
   /** Stops waiting for the step; the screen is usable at once. */
   public void cancel() {
-    if (handle != null && running.get()) {
+    if (handle != null && running.get() && cancellable.get()) {
       handle.cancel();
       generation++;
       running.set(false);
@@ -90,6 +113,11 @@ public final class Activity {
 
   public void clearError() {
     error.set("");
+  }
+
+  /** Whether the step under way may be cancelled: false for one run {@link #runToTheEnd to the end}. */
+  public ReadOnlyBooleanProperty cancellableProperty() {
+    return cancellable;
   }
 
   public ReadOnlyBooleanProperty runningProperty() {

@@ -153,7 +153,13 @@ public final class Widgets {
     binder.watch(activity.runningProperty(), running -> {
       box.setVisible(running);
       box.setManaged(running);
-      cancel.setCancelButton(running);
+      cancel.setCancelButton(running && activity.cancellableProperty().get());
+    });
+    // A step that must be seen to its end offers no Cancel, and Esc does not pretend to stop it.
+    binder.watch(activity.cancellableProperty(), may -> {
+      cancel.setVisible(may);
+      cancel.setManaged(may);
+      cancel.setCancelButton(may && activity.runningProperty().get());
     });
     return box;
   }

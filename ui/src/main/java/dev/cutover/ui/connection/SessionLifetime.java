@@ -45,6 +45,11 @@ public final class SessionLifetime {
   void connect() {
     Target target = model.chosen();
     Target now = model.connectedToProperty().get();
+    if (workspace.drivingShardsProperty().get() && !target.equals(now)) {
+      model.error("A step runs on the shards of the loaded spec (a backfill, a swap or a check); wait for it, or "
+          + "cancel the backfill on the Shards screen, before connecting to another server.");
+      return;
+    }
     if (workspace.drivingProperty().get() && !target.equals(now)) {
       model.error("This console drives a backfill run; pause or cancel it on the Backfill screen before connecting "
           + "to another server.");

@@ -9,6 +9,7 @@ import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -24,6 +25,8 @@ final class SpecController {
   private final Workspace workspace;
   private final Activity loading;
   private final Supplier<Session> sessions;
+  /** Repairs opened by a load whose result is not shown yet; see {@link #closeUnclaimed}. */
+  private final java.util.Set<ShardedRepair> unclaimed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   SpecController(SpecChoice choice, Workspace workspace, Supplier<Session> sessions) {
     this.sessions = sessions;
@@ -42,6 +45,11 @@ final class SpecController {
 
   /** Loads and validates the spec named in the field, in the background. */
   void load() {
+    if (workspace.drivingShardsProperty().get()) {
+      loading.fail("A step runs on the shards of the loaded spec (a backfill, a swap or a check) and holds its "
+          + "connections; wait for it, or cancel the backfill on the Shards screen, before loading a spec.");
+      return;
+    }
     Engine engine = workspace.engine();
     if (engine == null) {
       loading.fail("Connect first: the spec is checked against the server.");
@@ -77,7 +85,7 @@ final class SpecController {
    * A spec that names a cluster is repaired on every node of it: the repair is opened here, off the FX
    * thread, and a node that does not answer refuses the spec, by name.
    */
-  private static Optional<ShardedRepair> sharded(Session session, TableSpec spec, TaskExecutor.Progress progress) {
+  private Optional<ShardedRepair> sharded(Session session, TableSpec spec, TaskExecutor.Progress progress) {
     if (spec.cluster().isEmpty()) {
       return Optional.empty();
     }
@@ -85,12 +93,31 @@ final class SpecController {
       throw new IllegalStateException("The connection closed while the spec was read; connect again.");
     }
     progress.update("open a connection to every node of the cluster " + spec.cluster().get().name(), -1);
-    return Optional.of(ShardedRepair.open(session, spec));
+    ShardedRepair opened = ShardedRepair.open(session, spec);
+    unclaimed.add(opened);
+    return Optional.of(opened);
   }
 
   private void show(Loaded loaded) {
+    loaded.sharded().ifPresent(unclaimed::remove);
+    closeUnclaimed();
     workspace.shardedProperty().set(loaded.sharded().orElse(null));
     choice.show(loaded.spec(), loaded.path());
+  }
+
+  /**
+   * Closes the repairs opened for a load whose result was never shown (cancelled, or overtaken by a
+   * later load): only the newest load's result is shown, so every other one opened before it is done with.
+   */
+  private void closeUnclaimed() {
+    List<ShardedRepair> closing = List.copyOf(unclaimed);
+    unclaimed.removeAll(closing);
+    if (!closing.isEmpty()) {
+      workspace.executor().submit(p -> {
+        closing.forEach(ShardedRepair::close);
+        return closing.size();
+      }, closed -> {}, failure -> {});
+    }
   }
 
   /** Reads the spec file again after a reconnect and checks it on the server; an unchanged spec is kept. */
@@ -100,6 +127,9 @@ final class SpecController {
     if (engine == null || workspace.spec() == null || path.isEmpty()) {
       return;
     }
+    if (workspace.drivingShardsProperty().get()) {
+      return; // the repair's connections are in use by a step; the operator loads the spec again once it has ended
+    }
     Session session = sessions.get();
     TableSpec before = workspace.spec();
     loading.run("read the spec " + path.get().getFileName() + " again", p -> {
@@ -108,6 +138,8 @@ final class SpecController {
     }, loaded -> {
       if (!loaded.spec().equals(workspace.spec())) {
         show(loaded);
+      } else {
+        closeUnclaimed();
       }
     });
   }

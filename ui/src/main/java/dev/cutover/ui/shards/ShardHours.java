@@ -26,9 +26,10 @@ final class ShardHours {
 
   /**
    * Lays out {@code states} over the runs' range and boundary, up to the hour after {@code now}, and
-   * marks each hour as the shards' ledgers merge; with no run, an empty grid.
+   * marks each hour as the ledgers of {@code shards} shards merge (a shard with no run, or never read,
+   * holds no hour: its hours stay pending); with no run, an empty grid.
    */
-  static void fill(HourStates states, Collection<Ledger> ledgers, HourPartition now) {
+  static void fill(HourStates states, Collection<Ledger> ledgers, int shards, HourPartition now) {
     if (ledgers.isEmpty()) {
       states.layout(now, now, now, now);
       return;
@@ -43,7 +44,7 @@ final class ShardHours {
     for (Ledger l : ledgers) {
       l.entries().forEach((h, e) -> byHour.computeIfAbsent(h, k -> new ArrayList<>()).add(e));
     }
-    byHour.forEach((hour, entries) -> merged(entries, ledgers.size())
+    byHour.forEach((hour, entries) -> merged(entries, shards)
         .ifPresent(cell -> states.set(hour, cell, entries.stream().mapToLong(LedgerEntry::rows).sum())));
     states.changed();
   }

@@ -7,6 +7,7 @@ import dev.cutover.engine.ShardedRepair.ClusterVerdict;
 import dev.cutover.engine.ShardedRepair.ShardReading;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.ShardRef;
@@ -39,8 +40,8 @@ final class ShardWords {
         .map(HourPartition::toString).orElse("—");
     Optional<RunRecord> run = status.flatMap(ShardedRepair.ShardStatus::latestRun);
     String runWords = run.map(r -> r.id() + " · " + r.shownState(Instant.now())).orElse("—");
-    String hours = run.map(r -> Formats.count(reading.ledger().size()) + " of " + Formats.count(r.range().hours()))
-        .orElse("—");
+    String hours = run.map(r -> Formats.count(reading.ledger().values().stream().filter(LedgerEntry::complete)
+        .count()) + " of " + Formats.count(r.range().hours())).orElse("—");
     String reads = status.map(st -> version(st.reads())).orElse("unknown");
     String read = silent.map(why -> status.isPresent() ? "not answering; line as of " + Formats.clock(at)
         : "not answering; never read").orElse("read at " + Formats.clock(at));

@@ -25,6 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 import javafx.application.Platform;
 import javafx.beans.value.ObservableBooleanValue;
@@ -49,6 +53,8 @@ public final class ShardsController implements ScreenController {
   private final Activity activity;
   private TaskExecutor.Handle timer;
   private volatile ClusterRun run;
+  /** The last step that must be seen to its end (a swap, the start of runs); the console's close waits for it. */
+  private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
 
   public ShardsController(ShardsModel model) {
     this.model = model;
@@ -78,6 +84,8 @@ public final class ShardsController implements ScreenController {
 
   @Override
   public void reread() {
+    // After a reconnect nothing checked before may clear a backfill: the plan and preflight are made again.
+    model.forgetPreflight();
     read();
   }
 
@@ -87,7 +95,16 @@ public final class ShardsController implements ScreenController {
   }
 
   private Optional<ShardedRepair> repair() {
-    return Optional.ofNullable(workspace.shardedProperty().get());
+    Optional<ShardedRepair> r = Optional.ofNullable(workspace.shardedProperty().get());
+    if (r.isEmpty()) {
+      activity.fail("No sharded repair is open: load a spec that names a cluster on the Connection screen.");
+    }
+    return r;
+  }
+
+  /** Whether {@code r} is still the repair the screen works on: a result of another is dropped, never shown. */
+  private boolean current(ShardedRepair r) {
+    return workspace.shardedProperty().get() == r;
   }
 
   /** Reads every shard, off the FX thread; a read under way is not doubled. */
@@ -108,7 +125,11 @@ public final class ShardsController implements ScreenController {
       activity.run("plan and preflight every shard", p -> {
         ClusterPlan plan = r.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
         return new Checked(plan, r.preflight(plan, acknowledged));
-      }, c -> model.checked(c.plan(), c.preflight()));
+      }, c -> {
+        if (current(r)) {
+          model.checked(r, c.plan(), c.preflight());
+        }
+      });
     });
   }
 
@@ -117,49 +138,59 @@ public final class ShardsController implements ScreenController {
     Optional<ShardedRepair> repair = repair();
     ClusterPreflight checked = model.preflightProperty().get();
     ClusterPlan plan = model.planProperty().get();
-    if (repair.isEmpty() || checked == null || !checked.passed()) {
-      activity.fail("Run the preflight first: the backfill starts only once every shard's preflight passed.");
+    if (repair.isEmpty() || checked == null || !checked.passed() || model.checkedBy() != repair.get()) {
+      activity.fail("Plan and preflight first: the backfill starts only from a preflight every shard passed, on the "
+          + "repair open now.");
       return;
     }
-    TableSpec spec = repair.get().spec();
+    ShardedRepair r = repair.get();
+    TableSpec spec = r.spec();
     int shards = checked.reports().size();
+    long computed = plan.plans().values().stream().mapToLong(p -> p.computed().size()).sum();
     if (!workspace.dialogs().confirmBackfill(new DialogService.BackfillRequest(spec.targetTable() + " on each of "
-        + shards + " shards of " + spec.cluster().orElseThrow().name(), plan.range(), plan.boundary(),
-        plan.range().hours() * shards, "Every shard at once, each from its own sources into its own v2 with the "
-        + "spec's throttle; one ledger line per shard and hour."))) {
+        + shards + " shards of " + spec.cluster().orElseThrow().name(), plan.range(), plan.boundary(), computed,
+        "Every shard at once, each from its own sources into its own v2, each with its own throttle within its share "
+        + "of the cluster's totals; one ledger line per shard and hour."))) {
       return;
     }
-    start("start the backfill on every shard", () -> repair.get().backfill(checked, s -> BackfillEvent.Listener.NONE));
+    start(r, "start the backfill on every shard", () -> r.backfill(checked, s -> BackfillEvent.Listener.NONE));
   }
 
   /** Resumes every shard whose latest run did not succeed, from its own ledger. */
   public void resume() {
-    repair().ifPresent(r -> start("resume every shard whose run did not succeed",
+    repair().ifPresent(r -> start(r, "resume every shard whose run did not succeed",
         () -> r.resume(UnaryOperator.identity(), s -> BackfillEvent.Listener.NONE)));
   }
 
-  private void start(String doing, java.util.function.Supplier<ClusterRun> starting) {
-    activity.run(doing, p -> starting.get(), started -> {
+  /**
+   * Starts runs to the end: once the shards' runs have started they run whether anyone waits or not, so
+   * the start is not cancellable and its runs are always followed, cancelled on close, and reported.
+   */
+  private void start(ShardedRepair r, String doing, java.util.function.Supplier<ClusterRun> starting) {
+    CompletableFuture<Void> step = new CompletableFuture<>();
+    inFlight = step;
+    activity.runToTheEnd(doing, p -> starting.get(), started -> {
       run = started;
-      workspace.drivingShardsProperty().set(true);
+      step.complete(null);
       model.started("Backfill running on " + started.runs().size() + " shard(s): " + String.join(", ",
           started.runs().keySet().stream().map(s -> s.shard() + "").toList()) + ".");
       read();
-      workspace.executor().submit(p -> started.await(), this::ended, failure -> {
-        workspace.drivingShardsProperty().set(false);
+      workspace.executor().submit(p -> started.await(), ended -> ended(r, ended), failure -> {
+        run = null;
         model.ended("The runs could not be followed to their end: " + Errors.sentence(failure, "follow the runs"));
       });
-    });
+    }, failure -> step.complete(null));
   }
 
-  private void ended(Map<ShardRef, RunRecord> ended) {
+  private void ended(ShardedRepair r, Map<ShardRef, RunRecord> ended) {
     run = null;
-    workspace.drivingShardsProperty().set(false);
     List<String> failed = ClusterRun.failed(ended);
     model.ended(failed.isEmpty() ? "The backfill succeeded on all " + ended.size() + " shard(s)."
         : "The backfill did not succeed on " + failed.size() + " shard(s): " + String.join("; ", failed)
         + ". Resume finishes only those shards.");
-    read();
+    if (current(r)) {
+      read();
+    }
   }
 
   /** Cancels the runs this console started; batches under way finish, and every shard stays resumable. */
@@ -175,10 +206,57 @@ public final class ShardsController implements ScreenController {
     return Optional.ofNullable(run);
   }
 
+  /**
+   * Whether the console may close: yes unless this console drives a backfill on the shards and the
+   * operator, asked, keeps it. Closing cancels the runs; every shard stays resumable from its ledger.
+   */
+  public boolean mayClose() {
+    if (run == null) {
+      return true;
+    }
+    long[] progress = model.progress();
+    return workspace.dialogs().confirmCloseWhileRunning("on " + run.runs().size() + " shards", progress[0], progress[1]);
+  }
+
+  /**
+   * For the console's close, off the FX thread: waits up to {@code limit} for a step that must be seen to
+   * its end (a swap across nodes, the start of runs), then cancels this console's runs and waits for them
+   * to stop, each shard resumable.
+   */
+  public void closing(Duration limit) {
+    try {
+      inFlight.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (ExecutionException | TimeoutException e) {
+      // The step did not end in time: closing goes on, and each shard's state says where it stopped.
+    }
+    ClusterRun r = run;
+    if (r == null) {
+      return;
+    }
+    r.runs().values().forEach(RunHandle::cancel);
+    for (RunHandle h : r.runs().values()) {
+      try {
+        h.completion().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (ExecutionException | TimeoutException e) {
+        // The run stays resumable from its ledger.
+      }
+    }
+  }
+
   /** Reconciles every shard over the whole repair: one verdict, green only when every shard's is. */
   public void reconcile() {
     repair().ifPresent(r -> activity.run("reconcile every shard", p -> r.reconcile(Reconciliation.Scope.REPAIR,
-        KEY_LIMIT), model::reconciled));
+        KEY_LIMIT), v -> {
+          if (current(r)) {
+            model.reconciled(v);
+          }
+        }));
   }
 
   /** Accepts the unexpected differences of a whole hour on every shard, with the operator's reason. */
@@ -188,12 +266,20 @@ public final class ShardsController implements ScreenController {
         activity.run("acknowledge hour " + hour + " on every shard", p -> {
           r.acknowledge(hour, List.of(), reason);
           return r.reconcile(Reconciliation.Scope.REPAIR, KEY_LIMIT);
-        }, model::reconciled)));
+        }, v -> {
+          if (current(r)) {
+            model.reconciled(v);
+          }
+        })));
   }
 
   /** Judges every node's cutover gate, or the rollback gate of nodes that read v2. */
   public void judgeGates() {
-    repair().ifPresent(r -> activity.run("judge every node's gate", p -> gates(r), g -> model.gates(g, Instant.now())));
+    repair().ifPresent(r -> activity.run("judge every node's gate", p -> gates(r), g -> {
+      if (current(r)) {
+        model.gates(g, Instant.now());
+      }
+    }));
   }
 
   /** The gate of the swap the consumers can take now: a rollback once every node reads v2, else the cutover. */
@@ -229,22 +315,33 @@ public final class ShardsController implements ScreenController {
             .name(), Gate.Version.V1, spec.consumerLive().name(), Gate.Version.V2, spec.consumerTarget().name(), check))
         : workspace.dialogs().confirmRollback(new DialogService.SwapRequest("rollback", statement, spec.consumerView()
             .name(), Gate.Version.V2, spec.consumerTarget().name(), Gate.Version.V1, spec.consumerLive().name(), check));
-    typed.ifPresent(t -> {
-      String doing = forward ? "Cutover" : "Rollback";
-      model.swapStarted(doing, nodes);
-      activity.run((forward ? "cut over" : "roll back") + " on every node", p -> forward
-          ? r.cutover(t, this::switched) : r.rollback(t, this::switched), done -> {
-            model.swapEnded(doing + " done: every node reads " + (forward ? "v2" : "v1") + ", each verified.");
-            read();
-          }, failure -> {
-            model.swapEnded(Errors.sentence(failure, doing.toLowerCase(java.util.Locale.ROOT) + " on every node"));
-            read();
-          });
-    });
+    if (typed.isEmpty() || !current(r)) {
+      return;
+    }
+    String doing = forward ? "Cutover" : "Rollback";
+    model.swapStarted(doing, nodes);
+    CompletableFuture<Void> step = new CompletableFuture<>();
+    inFlight = step;
+    // A swap across nodes runs to its end, switch-back included: it offers no Cancel, and its outcome is always shown.
+    activity.runToTheEnd((forward ? "cut over" : "roll back") + " on every node", p -> forward
+        ? r.cutover(typed.get(), (s, result) -> switched(r, s, result))
+        : r.rollback(typed.get(), (s, result) -> switched(r, s, result)), done -> {
+          step.complete(null);
+          model.swapEnded(doing + " done: every node reads " + (forward ? "v2" : "v1") + ", each verified.");
+          read();
+        }, failure -> {
+          step.complete(null);
+          model.swapEnded(Errors.sentence(failure, doing.toLowerCase(java.util.Locale.ROOT) + " on every node"));
+          read();
+        });
   }
 
-  private void switched(ShardRef shard, SwapResult result) {
-    Platform.runLater(() -> model.switched(shard, result));
+  private void switched(ShardedRepair r, ShardRef shard, SwapResult result) {
+    Platform.runLater(() -> {
+      if (current(r)) {
+        model.switched(shard, result);
+      }
+    });
   }
 
   /**

@@ -71,14 +71,21 @@ public final class ShardsModel {
   private final ObservableList<String> gateLines = FXCollections.observableArrayList();
   private final ObservableList<String> swapLines = FXCollections.observableArrayList();
   private ShardedRepair readFrom;
+  private ShardedRepair checkedBy;
 
   public ShardsModel(Workspace workspace) {
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
     this.reading = new Activity(workspace.executor());
+    // While a step or a run holds the repair's connections, the console neither loads another spec nor connects
+    // elsewhere: either would close them under the step.
+    workspace.drivingShardsProperty().bind(running.or(activity.runningProperty()));
     shown.addListener((o, was, is) -> regrid());
     // Another repair (another spec, or the same spec loaded again): nothing read of the old one holds.
-    workspace.shardedProperty().addListener((o, was, is) -> forget());
+    workspace.shardedProperty().addListener((o, was, is) -> {
+      activity.cancel();
+      forget();
+    });
   }
 
   public Workspace workspace() {
@@ -99,9 +106,10 @@ public final class ShardsModel {
     kept.clear();
     rows.clear();
     shardChoices.clear();
+    shown.set(0);
     readFrom = null;
-    plan.set(null);
-    preflight.set(null);
+    runLine.set("");
+    forgetPreflight();
     preflightLines.clear();
     dependents.clear();
     acknowledged.clear();
@@ -120,7 +128,6 @@ public final class ShardsModel {
       return;
     }
     if (readFrom != repair) {
-      forget();
       readFrom = repair;
       List<String> choices = new ArrayList<>(List.of("All shards, merged"));
       read.keySet().forEach(s -> choices.add("Shard " + s.shard() + " (" + s.node() + ")"));
@@ -163,11 +170,25 @@ public final class ShardsModel {
             : " unknown: never read"));
       }
     }
-    ShardHours.fill(hours, ledgers, HourPartition.containing(Instant.now()));
+    ShardHours.fill(hours, ledgers, choice == 0 ? kept.size() : 1, HourPartition.containing(Instant.now()));
     gridCaption.set(ShardWords.grid(choice, ledgers.isEmpty(), stale));
   }
 
-  void checked(ClusterPlan p, ClusterPreflight f) {
+  /** A plan and preflight no longer stand once a run started from them, or the shards were read again after a loss. */
+  void forgetPreflight() {
+    checkedBy = null;
+    plan.set(null);
+    preflight.set(null);
+    preflightLines.clear();
+  }
+
+  /** The repair the current plan and preflight were made on, or null. */
+  ShardedRepair checkedBy() {
+    return checkedBy;
+  }
+
+  void checked(ShardedRepair repair, ClusterPlan p, ClusterPreflight f) {
+    checkedBy = repair;
     plan.set(p);
     preflight.set(f);
     List<String> lines = new ArrayList<>(List.of("Planned and checked at " + Formats.time(Instant.now()) + "."));
@@ -180,6 +201,21 @@ public final class ShardsModel {
   void started(String words) {
     running.set(true);
     runLine.set(words);
+    forgetPreflight();
+  }
+
+  /** Every shard's hours written and to write in its latest run, as last read: for the question before closing. */
+  long[] progress() {
+    long done = 0;
+    long total = 0;
+    for (Kept k : kept.values()) {
+      var run = k.reading().status().flatMap(ShardedRepair.ShardStatus::latestRun);
+      if (run.isPresent()) {
+        done += k.reading().ledger().values().stream().filter(dev.cutover.engine.api.LedgerEntry::complete).count();
+        total += run.get().range().hours();
+      }
+    }
+    return new long[] {done, total};
   }
 
   void ended(String words) {

@@ -1,7 +1,6 @@
 package dev.cutover.ui.shards;
 
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.backfill.HourGrid;
 import dev.cutover.ui.backfill.HoursCard;
 import dev.cutover.ui.common.DiffTables;
@@ -40,11 +39,12 @@ public final class ShardsView extends ScreenView {
   private final HourGrid grid;
 
   public ShardsView(ShardsModel model, ShardsController controller) {
-    TableSpec spec = model.workspace().spec();
-    Label title = Widgets.wrap(new Label(spec == null ? "" : spec.name() + ": " + spec.database() + "."
-        + spec.liveTable() + " (v1) repaired into " + spec.targetTable() + " (v2) on every shard of cluster "
-        + spec.cluster().map(c -> c.name()).orElse("?") + "; consumers read " + spec.consumerView() + " on each node, "
-        + "through " + spec.consumerLive() + " before the cutover and " + spec.consumerTarget() + " after it."));
+    Label title = Widgets.wrap(new Label());
+    binder.watch(model.workspace().specProperty(), spec -> title.setText(spec == null || spec.cluster().isEmpty() ? ""
+        : spec.name() + ": " + spec.database() + "." + spec.liveTable() + " (v1) repaired into " + spec.targetTable()
+        + " (v2) on every shard of cluster " + spec.cluster().get().name() + "; consumers read " + spec.consumerView()
+        + " on each node, through " + spec.consumerLive() + " before the cutover and " + spec.consumerTarget()
+        + " after it."));
     title.setId("shards-title");
     Label readAt = Widgets.wrap(Widgets.label("shards-read-at", "muted"));
     binder.bind(readAt.textProperty(), model.readAtProperty());
