@@ -15,9 +15,7 @@ import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveDeployment;
-import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
-import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.TableSpec;
@@ -143,12 +141,7 @@ class ShardedViewFedTest {
   }
 
   private ClusterPreflight cleared(ClusterPlan plan) {
-    ClusterPreflight first = repair.preflight(plan, List.of());
-    List<String> dependents = first.reports().values().stream().flatMap(r -> r.dependents().stream())
-        .map(PreflightReport.Dependent::name).distinct().toList();
-    ClusterPreflight checked = repair.preflight(plan, dependents);
-    assertTrue(checked.passed(), checked.failures().toString());
-    return checked;
+    return dev.cutover.engine.testing.Procedure.clear(repair, plan);
   }
 
   /** Keys whose folded v2 row on a shard differs from the corrected transform of that shard's trades. */

@@ -25,6 +25,21 @@ public final class Procedure {
         + checked.report().failures()));
   }
 
+  /**
+   * Every shard's plan through its preflight, every dependent on any shard acknowledged; fails the test with
+   * each shard's failures if a check fails.
+   */
+  public static dev.cutover.engine.ShardedRepair.ClusterPreflight clear(dev.cutover.engine.ShardedRepair repair,
+      dev.cutover.engine.ShardedRepair.ClusterPlan plan) {
+    List<String> dependents = repair.preflight(plan, List.of()).reports().values().stream()
+        .flatMap(r -> r.dependents().stream()).map(PreflightReport.Dependent::name).distinct().toList();
+    var checked = repair.preflight(plan, dependents);
+    if (!checked.passed()) {
+      throw new AssertionError("the preflight failed: " + checked.failures());
+    }
+    return checked;
+  }
+
   public static RunHandle start(Engine engine, Plan plan) {
     return engine.backfills().start(clear(engine, plan), BackfillEvent.Listener.NONE);
   }

@@ -99,7 +99,8 @@ public final class BackfillController implements ScreenController {
     progress.hours().changed();
     int c = model.concurrencyProperty().get();
     long r = model.rowsLimitProperty().get();
-    activity.run("start the backfill", p -> engine.backfills().start(cleared, run.listener()), started -> {
+    // Once started, the run goes on whether anyone waits: the start is not cancelled, so the run is always driven.
+    activity.runToTheEnd("start the backfill", p -> engine.backfills().start(cleared, run.listener()), started -> {
       run.drive(started);
       if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()) {
         run.applyThrottle();
@@ -123,7 +124,8 @@ public final class BackfillController implements ScreenController {
     int c = model.concurrencyProperty().get();
     long r = model.rowsLimitProperty().get();
     List<String> acks = acknowledgedDependents();
-    model.activity().run("check and resume run " + stopped.id(), p -> {
+    // It ends by starting the run, which goes on whether anyone waits: seen to its end, so the run is always driven.
+    model.activity().runToTheEnd("check and resume run " + stopped.id(), p -> {
       Plan plan = engine.plans().planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r));
       Preflighted checked = engine.plans().preflight(plan, acks, p);
       if (checked.cleared().isEmpty()) {
@@ -139,7 +141,7 @@ public final class BackfillController implements ScreenController {
       model.progress().show(resumed.run().record(), resumed.ledger(),
           RunReading.liveEnd(resumed.live(), stopped.boundary()), Instant.now(), false);
       run.drive(resumed.run());
-    });
+    }, failure -> {});
   }
 
   /** The dependents acknowledged in the last preflight of this console. */

@@ -129,7 +129,8 @@ public final class CutoverController implements ScreenController {
   private void swap(String doing, java.util.function.Function<Engine, SwapResult> action) {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    activity.run(doing + " " + spec.consumerView(), p -> {
+    // A swap runs to its end on the server whether anyone waits or not: no Cancel, and its outcome is always shown.
+    activity.runToTheEnd(doing + " " + spec.consumerView(), p -> {
       SwapResult result = action.apply(engine);
       return new Swapped(result, read(engine, spec));
     }, s -> {
@@ -165,7 +166,7 @@ public final class CutoverController implements ScreenController {
     activity.run("find what still uses " + table, p -> new DropPlan(engine.cutovers().v1Readers(spec),
         engine.cutovers().dropV1Statements(spec)), plan -> workspace.dialogs()
         .confirmDropV1(new DialogService.DropRequest(String.join(";\n", plan.statements()), table, words, early,
-            plan.readers())).ifPresent(reason -> activity.run("drop " + table, p -> {
+            plan.readers())).ifPresent(reason -> activity.runToTheEnd("drop " + table, p -> {
           List<String> dropped = engine.cutovers().dropV1(spec, early, reason,
               plan.readers().stream().map(V1Reader::name).toList());
           return new Dropped(dropped, read(engine, spec));
