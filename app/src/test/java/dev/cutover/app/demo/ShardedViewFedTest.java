@@ -87,8 +87,19 @@ class ShardedViewFedTest {
     assertEquals(1, planned.values().stream().map(LiveDeployment::boundary).distinct().count(), "one B: " + planned);
     assertTrue(planned.values().stream().noneMatch(LiveDeployment::exists), "planning creates nothing");
 
-    Map<ShardRef, LiveDeployment> deployed = repair.deployLive();
+    // Deployed as the console's Shards screen deploys it: its controller, the operator confirming the statement.
+    dev.cutover.ui.Workspace workspace = new dev.cutover.ui.Workspace(new dev.cutover.ui.tasks.ImmediateTaskExecutor(),
+        confirming());
+    workspace.specProperty().set(spec);
+    workspace.shardedProperty().set(repair);
+    dev.cutover.ui.shards.ShardsModel screen = new dev.cutover.ui.shards.ShardsModel(workspace);
+    new dev.cutover.ui.shards.ShardsController(screen).deployView();
+    assertEquals("", screen.activity().error());
+    assertTrue(screen.runLineProperty().get().contains("pinned on every shard"), screen.runLineProperty().get());
+    Map<ShardRef, LiveDeployment> deployed = repair.liveDeployment();
     HourPartition b = deployed.values().iterator().next().boundary();
+    assertEquals(List.of(b.toString(), b.toString(), b.toString()), screen.rows().stream()
+        .map(dev.cutover.ui.shards.ShardsModel.ShardRow::boundary).toList(), "the screen shows B pinned on every shard");
     assertEquals(planned.values().iterator().next().boundary(), b);
     assertTrue(deployed.values().stream().allMatch(LiveDeployment::exists), deployed.toString());
     assertTrue(deployed.values().stream().allMatch(d -> d.newestEvent().isBefore(b.start())), "B is in the future "
@@ -138,6 +149,13 @@ class ShardedViewFedTest {
     for (DemoNodes.Node node : nodes.all().subList(0, 2)) {
       assertFalse(viewExists(node, "pnl_v2_mv"), node.world() + " has no corrected view");
     }
+  }
+
+  /** The operator's answers: yes to every confirmation, nothing typed. */
+  private static dev.cutover.ui.dialogs.DialogService confirming() {
+    return (dev.cutover.ui.dialogs.DialogService) java.lang.reflect.Proxy.newProxyInstance(
+        ShardedViewFedTest.class.getClassLoader(), new Class<?>[] {dev.cutover.ui.dialogs.DialogService.class},
+        (proxy, method, args) -> method.getReturnType() == boolean.class ? Boolean.TRUE : Optional.empty());
   }
 
   private ClusterPreflight cleared(ClusterPlan plan) {

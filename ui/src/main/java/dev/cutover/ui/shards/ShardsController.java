@@ -249,6 +249,34 @@ public final class ShardsController implements ScreenController {
     }
   }
 
+  /**
+   * Deploys a view-fed table's corrected view on every shard from one future B, once the operator has
+   * read the statement and B: all or nothing, and the shards' lines then show B pinned on every shard.
+   */
+  public void deployView() {
+    repair().ifPresent(r -> activity.run("plan the corrected view on every shard", p -> r.liveDeployment(), planned -> {
+      if (!current(r)) {
+        return;
+      }
+      var first = planned.values().iterator().next();
+      if (planned.values().stream().allMatch(dev.cutover.engine.api.LiveDeployment::exists)) {
+        model.deployed("The corrected view " + first.view() + " already writes every shard's v2 from B = "
+            + first.boundary() + "; nothing was changed.");
+        return;
+      }
+      if (!workspace.dialogs().confirmDeployView(first, r.spec().targetTable() + " on every one of "
+          + planned.size() + " shards (the statement of shard 1; each shard's is the same on its own tables)")) {
+        return;
+      }
+      activity.runToTheEnd("deploy the corrected view on every shard", p -> r.deployLive(), deployed -> {
+        model.deployed("The corrected view " + first.view() + " writes every shard's v2 from B = "
+            + deployed.values().iterator().next().boundary() + ", pinned on every shard; the backfill writes the "
+            + "hours before B once B has closed.");
+        read();
+      }, failure -> read());
+    }));
+  }
+
   /** Reconciles every shard over the whole repair: one verdict, green only when every shard's is. */
   public void reconcile() {
     repair().ifPresent(r -> activity.run("reconcile every shard", p -> r.reconcile(Reconciliation.Scope.REPAIR,

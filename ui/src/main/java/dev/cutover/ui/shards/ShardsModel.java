@@ -218,6 +218,11 @@ public final class ShardsModel {
     return new long[] {done, total};
   }
 
+  /** What the deployment of the corrected view did, on the run's line. */
+  void deployed(String words) {
+    runLine.set(words);
+  }
+
   void ended(String words) {
     running.set(false);
     runLine.set(words);

@@ -68,6 +68,14 @@ public final class ShardsView extends ScreenView {
     Button preflight = Widgets.button("shards-preflight", "Plan and pre_flight");
     preflight.setOnAction(e -> controller.preflight());
     binder.bind(preflight.disableProperty(), busy);
+    Button deploy = Widgets.button("shards-deploy-view", "Deploy corrected _view…");
+    deploy.setOnAction(e -> controller.deployView());
+    binder.bind(deploy.disableProperty(), busy);
+    binder.watch(model.workspace().specProperty(), spec -> {
+      boolean viewFed = spec != null && spec.liveView().isPresent();
+      deploy.setVisible(viewFed);
+      deploy.setManaged(viewFed);
+    });
     Button backfill = Widgets.button("shards-backfill", "St_art backfill…");
     backfill.setOnAction(e -> controller.backfill());
     binder.bind(backfill.disableProperty(), busy.or(Bindings.createBooleanBinding(() -> model.preflightProperty().get()
@@ -120,7 +128,7 @@ public final class ShardsView extends ScreenView {
     split.setDividerPositions(0.52);
     VBox.setVgrow(split, Priority.ALWAYS);
 
-    FlowPane actions = new FlowPane(8, 8, preflight, backfill, resume, cancel, reconcile, gates, cutover, rollback);
+    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, reconcile, gates, cutover, rollback);
     root.getChildren().addAll(title, readAt, shards, actions, runLine, Widgets.activityBar("shards-activity", binder,
         model.activity()), Widgets.errorLabel("shards-error", binder, model.activity().errorProperty()),
         Widgets.errorLabel("shards-read-error", binder, model.reading().errorProperty()), split);
