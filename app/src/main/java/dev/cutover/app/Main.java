@@ -222,7 +222,8 @@ public final class Main implements Callable<Integer> {
       int shards = connection.localShards();
       java.nio.file.Path root = connection.clusterRoot();
       CutoverConsole.launch(new ConsoleStartup("embedded local cluster of " + shards + " shards (data: " + root + ")",
-          progress -> Session.cluster(root, shards, progress)).withDefaultSpec(SpecOptions.demoClusterSpec()));
+          progress -> Session.cluster(root, shards, progress)).withDefaultSpec(SpecOptions.demoClusterSpec())
+          .withDemo(new ClusterDemoConsole(root, shards)));
       return ExitCodes.OK;
     }
     boolean embedded = connection.embedded();

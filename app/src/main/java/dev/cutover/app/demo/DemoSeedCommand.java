@@ -59,7 +59,7 @@ public final class DemoSeedCommand implements Callable<Integer> {
       if (reset && !nodes.sharded()) {
         abandonRepairOfTheOldWorld(session, world, options.viewFed()).ifPresent(spec.commandLine().getErr()::println);
       }
-      List<String> lines = new java.util.ArrayList<>(DemoText.seedResult(world, result));
+      List<String> lines = new java.util.ArrayList<>(DemoText.seedResult(nodes.all().getFirst().world(), result));
       if (nodes.sharded()) {
         lines.add("The world is sharded by book over the " + nodes.all().size() + " shards of the local cluster: each "
             + "holds its books' trades and pnl_v1, every one the marks and FX rates; consumers read pnl through "

@@ -30,14 +30,16 @@ final class DemoText {
         + Text.count(result.v1Rows()) + " rows in " + Text.hours(result.v1Hours()) + ".");
     if (s.viewFed()) {
       out.add("pnl_v1 is a SummingMergeTree fed by the materialized view pnl_v1_mv on trades, with the fee bug. "
-          + "Deploy the corrected view with './cutover deploy-live --spec demo --confirm': it writes pnl_v2 from a "
+          + "Deploy the corrected view with './cutover " + world.shard().map(o -> "--shards " + o.count() + " cluster ")
+          .orElse("") + "deploy-live --spec demo --confirm': it writes pnl_v2 from a "
           + "boundary in the future, and the backfill writes the hours before it once that boundary has closed.");
     }
     s.incidentHour().ifPresent(h -> out.add("Incident: pnl_v1 holds the hour " + Hours.readable(h)
         + " twice (a retried append)."));
     if (s.bugFrom().isAfter(s.historyStart())) {
       out.add("The fee bug shipped at " + Hours.readable(s.bugFrom()) + ": pnl_v1 is correct before it. Repair only "
-          + "the affected hours with './cutover plan --spec demo --affected " + Hours.iso(s.bugFrom())
+          + "the affected hours with './cutover " + world.shard().map(o -> "--shards " + o.count() + " cluster ")
+          .orElse("") + "plan --spec demo --affected " + Hours.iso(s.bugFrom())
           + "/<boundary>' (and the same on backfill).");
     }
     return out;

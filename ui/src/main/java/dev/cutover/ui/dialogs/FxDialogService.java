@@ -173,6 +173,8 @@ public final class FxDialogService implements DialogService {
     text.setWrapText(true);
     text.setMaxWidth(560);
     alert.getDialogPane().setContent(text);
+    // The header wraps at the body's width rather than widening the dialog past the screen.
+    alert.getDialogPane().setPrefWidth(600);
     ButtonType ok = new ButtonType(okText, ButtonBar.ButtonData.OK_DONE);
     alert.getButtonTypes().setAll(ok, ButtonType.CANCEL);
     return show(alert).filter(b -> b == ok).isPresent();

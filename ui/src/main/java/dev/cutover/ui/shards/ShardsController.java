@@ -264,8 +264,8 @@ public final class ShardsController implements ScreenController {
             + first.boundary() + "; nothing was changed.");
         return;
       }
-      if (!workspace.dialogs().confirmDeployView(first, r.spec().targetTable() + " on every one of "
-          + planned.size() + " shards (the statement of shard 1; each shard's is the same on its own tables)")) {
+      if (!workspace.dialogs().confirmDeployView(first, r.spec().targetTable() + " on each of " + planned.size()
+          + " shards")) {
         return;
       }
       activity.runToTheEnd("deploy the corrected view on every shard", p -> r.deployLive(), deployed -> {
