@@ -90,5 +90,16 @@ class ClusterCommandsTest {
     JsonContract.requireDocument("cluster", rollback);
     assertEquals(3, run("cluster", "status").out().lines().filter(l -> l.contains("consumers read V1")).count());
     assertEquals(0, run("cluster", "cutover", "--confirm", "visits").exit());
+
+    CommandRun held = run("cluster", "abandon", "--confirm", "visits_v2", "--reason", "the fix is taken back");
+    assertEquals(6, held.exit(), held.out() + held.err());
+    assertTrue(held.err().contains("not abandoned on any shard") && held.err().contains("consumers read v2 (roll "
+        + "back first)"), held.err());
+    assertEquals(0, run("cluster", "rollback", "--confirm", "visits").exit());
+    CommandRun abandon = run("cluster", "abandon", "--confirm", "visits_v2", "--reason", "the fix is taken back",
+        "--json");
+    assertEquals(0, abandon.exit(), abandon.out() + abandon.err());
+    JsonContract.requireDocument("cluster", abandon);
+    assertEquals(3, run("cluster", "status").out().lines().filter(l -> l.contains(": abandoned;")).count());
   }
 }

@@ -425,6 +425,56 @@ public final class ShardedRepair implements AutoCloseable {
         .orElseThrow() : pinned.getFirst();
   }
 
+  /**
+   * Gives the repair up on every shard that has one open, with the operator's reason, so that the next
+   * backfill starts one new repair everywhere (a new B): each shard's boundary and ledger stop counting,
+   * v2 stays, and a corrected view the repair deployed is dropped. Refused, nothing abandoned, while
+   * consumers read v2 on any node or an operation (a backfill, a swap) holds any shard's repair; a shard
+   * that refuses midway is named with the shards already abandoned. An empty value: nothing was open there.
+   */
+  public Map<ShardRef, Optional<Repair>> abandon(String confirmation, String reason) {
+    if (!spec.targetTable().name().equals(confirmation)) {
+      throw new InvalidInputException("confirm", "To abandon the repair on every shard, confirm with the target's "
+          + "name, " + spec.targetTable() + (confirmation == null || confirmation.isBlank() ? "" : " (you typed '"
+          + confirmation + "')") + ".");
+    }
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidInputException("reason", "Abandoning a repair needs a written reason; it goes to every shard's "
+          + "audit trail and the repair's history.");
+    }
+    Map<Shard, ShardStatus> now = shards.each("abandonment", this::statusOf);
+    List<String> blocking = new ArrayList<>();
+    now.forEach((s, st) -> {
+      if (st.reads() == Gate.Version.V2) {
+        blocking.add(s.name() + ": consumers read v2 (roll back first)");
+      }
+      st.repair().flatMap(Repair::operation).ifPresent(o -> blocking.add(s.name() + ": " + o.describe()));
+    });
+    if (!blocking.isEmpty()) {
+      throw new StepRefusedException("abandon", "The repair is not abandoned on any shard: " + String.join("; ",
+          blocking) + ".", blocking, Optional.empty());
+    }
+    Map<ShardRef, Optional<Repair>> done = new LinkedHashMap<>();
+    for (Shard s : shards.all()) {
+      boolean open = now.get(s).repair().filter(r -> !r.phase().ended()).isPresent();
+      if (!open) {
+        done.put(s.ref(), Optional.empty());
+        continue;
+      }
+      try {
+        done.put(s.ref(), Optional.of(s.engine().repairs().abandon(spec, confirmation, reason)));
+      } catch (RuntimeException e) {
+        List<String> abandoned = done.entrySet().stream().filter(d -> d.getValue().isPresent())
+            .map(d -> d.getKey().toString()).toList();
+        throw new StepRefusedException("abandon", "The repair could not be abandoned on " + s.name() + ": "
+            + e.getMessage() + (abandoned.isEmpty() ? " No shard was abandoned." : " It was abandoned on "
+            + String.join(", ", abandoned) + "; abandon again once " + s.name() + " can be."), List.of(s.name()),
+            Optional.empty());
+      }
+    }
+    return done;
+  }
+
   /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */
   public ClusterVerdict reconcile(Reconciliation.Scope scope, int keyLimit) {
     return new ClusterVerdict(byRef(shards.each("reconciliation", s -> s.engine().reconciliations().reconcile(spec,

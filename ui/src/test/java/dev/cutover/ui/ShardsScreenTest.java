@@ -150,6 +150,15 @@ class ShardsScreenTest {
     assertTrue(model.swapLines().getLast().contains("refused"), String.join("\n", model.swapLines()));
     fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
 
+    // Given up on every shard: the operator types the target's name and a reason; every shard's line says so.
+    fire(fx, "shards-abandon");
+    var abandon = dialogs.last(DialogService.AbandonRequest.class);
+    assertEquals("visits_v2", abandon.table());
+    fx.waitFor(60, () -> model.rows().stream().allMatch(r -> r.phase().equals("abandoned")), () -> model.rows()
+        + " " + model.activity().error());
+    assertTrue(model.runLineProperty().get().startsWith("The repair is abandoned on 3 shard(s)"),
+        model.runLineProperty().get());
+
     // Shard 3's node stops: its line says so and when it was last read, the others are still read, and the merged
     // grid names it rather than showing its hours as if they were read now.
     String before = model.rows().get(2).read();

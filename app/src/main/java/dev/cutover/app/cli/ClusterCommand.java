@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
 @Command(name = "cluster", mixinStandardHelpOptions = true,
     subcommands = {ClusterCommand.PlanStep.class, ClusterCommand.BackfillStep.class, ClusterCommand.ReconcileStep.class, ClusterCommand.AckStep.class,
         ClusterCommand.CutoverStep.class, ClusterCommand.RollbackStep.class, ClusterCommand.StatusStep.class,
-        ClusterCommand.DeployLiveStep.class},
+        ClusterCommand.DeployLiveStep.class, ClusterCommand.AbandonStep.class},
     description = {"The repair of a table sharded over a cluster: plan, backfill, reconcile, cutover, rollback and "
         + "status on every shard at once, with one boundary, one verdict, and consumers switched on every node all "
         + "or nothing. The spec names the cluster and its Distributed tables (docs/CLUSTER.md)."})
@@ -230,6 +230,30 @@ public final class ClusterCommand {
       err().println(d.values().iterator().next().statement());
       err().flush();
       return report(true, sentence, lines, ExitCodes.OK);
+    }
+  }
+
+  @Command(name = "abandon", mixinStandardHelpOptions = true,
+      description = {"Give the repair up on every shard that has one open, with a reason, so that the next backfill "
+          + "starts one new repair everywhere (a new B). v2 stays; a corrected view the repair deployed is dropped. "
+          + "Refused, nothing abandoned, while consumers read v2 on any node or a backfill or swap holds a shard."})
+  static final class AbandonStep extends SpecStep {
+    @Option(names = "--confirm", paramLabel = "TABLE", required = true, description = "The target table's name, "
+        + "typed to confirm.")
+    String confirm;
+
+    @Option(names = "--reason", paramLabel = "TEXT", required = true, description = "Why the repair is given up; "
+        + "it goes to every shard's audit trail.")
+    String reason;
+
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      List<ShardLine> lines = new ArrayList<>();
+      repair.abandon(confirm, reason).forEach((s, r) -> lines.add(new ShardLine(s.shard(), s.node(), r.isPresent()
+          ? "abandoned" : "nothing open", r.map(x -> "repair " + x.id() + ", B = " + x.boundary().map(Text::hour)
+          .orElse("not pinned")).orElse(""))));
+      return report(true, "The repair is abandoned on every shard that had one open; the next backfill starts a new "
+          + "repair on every shard, with a boundary of its own.", lines, ExitCodes.OK);
     }
   }
 

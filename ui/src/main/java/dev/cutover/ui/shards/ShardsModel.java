@@ -218,7 +218,7 @@ public final class ShardsModel {
     return new long[] {done, total};
   }
 
-  /** What the deployment of the corrected view did, on the run's line. */
+  /** What a step on the repair itself did (the corrected view deployed, the repair abandoned), on the run's line. */
   void deployed(String words) {
     runLine.set(words);
   }

@@ -98,6 +98,9 @@ public final class ShardsView extends ScreenView {
     Button rollback = Widgets.button("shards-rollback", "Ro_ll back…");
     rollback.setOnAction(e -> controller.rollback());
     binder.bind(rollback.disableProperty(), busy);
+    Button abandon = Widgets.button("shards-abandon", "Abandon repa_ir…");
+    abandon.setOnAction(e -> controller.abandon());
+    binder.bind(abandon.disableProperty(), busy);
     Label runLine = Widgets.wrap(Widgets.label("shards-run"));
     binder.bind(runLine.textProperty(), model.runLineProperty());
 
@@ -128,7 +131,8 @@ public final class ShardsView extends ScreenView {
     split.setDividerPositions(0.52);
     VBox.setVgrow(split, Priority.ALWAYS);
 
-    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, reconcile, gates, cutover, rollback);
+    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, reconcile, gates, cutover, rollback,
+        abandon);
     root.getChildren().addAll(title, readAt, shards, actions, runLine, Widgets.activityBar("shards-activity", binder,
         model.activity()), Widgets.errorLabel("shards-error", binder, model.activity().errorProperty()),
         Widgets.errorLabel("shards-read-error", binder, model.reading().errorProperty()), split);
