@@ -60,16 +60,25 @@ public final class ShardedRepair implements AutoCloseable {
   /** Every shard's plan, over one range and one boundary. */
   public record ClusterPlan(HourRange range, HourPartition boundary, Map<ShardRef, Plan> plans) {}
 
-  /** Every shard's preflight; the plans it cleared when every shard passed. */
-  public record ClusterPreflight(Map<ShardRef, PreflightReport> reports, Map<ShardRef, ClearedPlan> cleared) {
+  /**
+   * Every shard's preflight; the plans it cleared when every shard passed. {@code acrossShards} are the
+   * checks of the shards together (copies, sameness, distributed DDL), in every shard's report too.
+   */
+  public record ClusterPreflight(Map<ShardRef, PreflightReport> reports, Map<ShardRef, ClearedPlan> cleared,
+      List<PreflightReport.Check> acrossShards) {
     public boolean passed() {
       return cleared.size() == reports.size();
     }
 
-    /** Each failed check, named by its shard. */
+    /** Each failed check, named by its shard; a check of the shards together once, as "every shard". */
     public List<String> failures() {
       List<String> out = new ArrayList<>();
-      reports.forEach((s, r) -> r.failures().forEach(c -> out.add(s + ": " + c.name() + ": " + c.finding())));
+      java.util.Set<String> together = new java.util.HashSet<>();
+      acrossShards.forEach(c -> together.add(c.name()));
+      reports.forEach((s, r) -> r.failures().stream().filter(c -> !together.contains(c.name()))
+          .forEach(c -> out.add(s + ": " + c.name() + ": " + c.finding())));
+      acrossShards.stream().filter(c -> c.status() == PreflightReport.Status.FAIL)
+          .forEach(c -> out.add("every shard: " + c.name() + ": " + c.finding()));
       return out;
     }
   }
@@ -266,21 +275,23 @@ public final class ShardedRepair implements AutoCloseable {
       Preflighted p = s.engine().plans().preflight(plan.plans().get(s.ref()), acknowledged);
       return p;
     });
-    Map<Shard, PreflightReport.Check> sharding = shards.each("preflight", s -> ClusterChecks.sharding(s, spec));
+    Map<Shard, List<PreflightReport.Check>> sharding = shards.each("preflight", s -> List.of(
+        ClusterChecks.sharding(s, spec), ClusterChecks.ownHistory(s, spec, plan.range())));
     List<PreflightReport.Check> acrossShards = ClusterChecks.acrossShards(shards, spec, plan.range());
     Map<ShardRef, PreflightReport> reports = new LinkedHashMap<>();
     Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
     boolean shardsAgree = acrossShards.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
     each.forEach((s, p) -> {
       List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
-      checks.add(sharding.get(s));
+      checks.addAll(sharding.get(s));
       checks.addAll(acrossShards);
       reports.put(s.ref(), new PreflightReport(checks, p.report().dependents()));
-      if (p.passed() && sharding.get(s).status() != PreflightReport.Status.FAIL && shardsAgree) {
+      if (p.passed() && sharding.get(s).stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL)
+          && shardsAgree) {
         cleared.put(s.ref(), p.cleared().orElseThrow());
       }
     });
-    return new ClusterPreflight(reports, cleared);
+    return new ClusterPreflight(reports, cleared, acrossShards);
   }
 
   /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
@@ -369,9 +380,38 @@ public final class ShardedRepair implements AutoCloseable {
    * the others do not share. Shards deployed before keep their deployment.
    */
   public Map<ShardRef, LiveDeployment> deployLive() {
+    return deployLive(Optional.empty());
+  }
+
+  /**
+   * As {@link #deployLive()}, refused unless B is still {@code confirmed}: the B the operator read in the
+   * confirmation (the newest event may have moved it since).
+   */
+  public Map<ShardRef, LiveDeployment> deployLive(Optional<HourPartition> confirmed) {
     requireLiveView();
     Map<Shard, LiveDeployment> own = shards.each("deployment", s -> s.engine().repairs().liveDeployment(spec));
     HourPartition b = oneBoundary(own);
+    if (confirmed.isPresent() && !confirmed.get().equals(b)) {
+      throw new StepRefusedException("deploy-live", "B is now " + b + ", not " + confirmed.get() + " as confirmed: "
+          + "events arrived meanwhile. Nothing was deployed; confirm the new B.", List.of("boundary"), Optional.empty());
+    }
+    // Every shard without its view must take B before any shard is written: a B too early for a shard, or one its
+    // sources already reached, refuses the step here, with nothing changed.
+    Map<Shard, LiveDeployment> at = shards.each("deployment", s -> own.get(s).exists() ? own.get(s)
+        : s.engine().repairs().liveDeployment(spec, b));
+    List<String> reached = new ArrayList<>();
+    at.forEach((s, d) -> {
+      if (!d.exists() && !d.newestEvent().isBefore(b.start())) {
+        reached.add(s.name() + " (newest event " + d.newestEvent() + ")");
+      }
+    });
+    if (!reached.isEmpty()) {
+      throw new StepRefusedException("deploy-live", "The sources already hold events at or after B = " + b + " on "
+          + String.join(", ", reached) + ": a view created now would miss them. Nothing was deployed. "
+          + (own.values().stream().anyMatch(d -> d.repairId().isPresent()) ? "B is pinned by the shards' repairs; give "
+          + "them up on every shard (./cutover cluster abandon) and deploy again." : "Deploy again: B is chosen "
+          + "after the newest event."), reached, Optional.empty());
+    }
     Map<Shard, LiveDeployment> done = new LinkedHashMap<>();
     List<Shard> deployedHere = new ArrayList<>();
     for (Shard s : shards.all()) {
@@ -380,9 +420,18 @@ public final class ShardedRepair implements AutoCloseable {
         continue;
       }
       try {
-        done.put(s, s.engine().repairs().deployLive(spec, b));
+        LiveDeployment d = s.engine().repairs().deployLive(spec, b);
         deployedHere.add(s);
+        if (!d.boundary().equals(b)) {
+          throw new StepRefusedException("deploy-live", s.name() + " deployed from B = " + d.boundary() + ", not " + b);
+        }
+        done.put(s, d);
       } catch (RuntimeException e) {
+        // The failing shard may have recorded its repair before its view failed: undone too, when this step made it.
+        if (!deployedHere.contains(s) && own.get(s).repairId().isEmpty()
+            && s.engine().repairs().current(spec).filter(r -> !r.phase().ended()).isPresent()) {
+          deployedHere.add(s);
+        }
         List<String> undone = new ArrayList<>();
         for (Shard d : deployedHere) {
           try {
@@ -394,9 +443,9 @@ public final class ShardedRepair implements AutoCloseable {
           }
         }
         throw new StepRefusedException("deploy-live", "The corrected view could not be deployed on " + s.name() + ": "
-            + e.getMessage() + (undone.isEmpty() ? " No shard was changed." : " The deployments of this step on "
-            + String.join(", ", undone) + " were abandoned and their views dropped; deploy again on every shard."),
-            List.of(s.name()), Optional.empty());
+            + e.getMessage() + (undone.isEmpty() ? " No shard was changed by this step." : " The deployments this "
+            + "step made on " + String.join(", ", undone) + " were abandoned and their views dropped; deploy again "
+            + "on every shard."), List.of(s.name()), Optional.empty());
       }
     }
     return byRef(done);

@@ -10,6 +10,11 @@ public final class ClusterChecks {
 
   private ClusterChecks() {}
 
+  /** On one shard: whether its own sources still hold the hours of the range its v1 holds (see {@link OwnHistory}). */
+  public static Check ownHistory(Shards.Shard shard, TableSpec spec, dev.cutover.engine.api.HourRange range) {
+    return OwnHistory.check(shard, spec, range);
+  }
+
   /** On one node: whether a shard's hours are complete from its own sources (see {@link ShardingCheck}). */
   public static Check sharding(Shards.Shard shard, TableSpec spec) {
     return new ShardingCheck(shard.database().sql(), spec).check();

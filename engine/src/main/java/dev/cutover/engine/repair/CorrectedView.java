@@ -65,6 +65,11 @@ public final class CorrectedView {
     Optional<Repair> open = repairs.settled();
     if (open.isPresent() && open.get().liveView().isPresent()) {
       HourPartition b = open.get().boundary().orElseThrow();
+      if (at.isPresent() && !at.get().equals(b)) {
+        throw new StepRefusedException("deploy-live", "Repair " + open.get().id() + " on this server pinned B = " + b
+            + " for its corrected view, not " + at.get() + "; one repair has one B everywhere. Deploy from " + b
+            + ", or abandon the repair and deploy again.");
+      }
       boolean exists = new TargetTables(sql, spec).exists(view);
       return new LiveDeployment(view, b, statement(view, b), newestEvent(), exists, Optional.of(open.get().id()));
     }
@@ -95,6 +100,14 @@ public final class CorrectedView {
     LiveDeployment planned = plan(at);
     if (planned.exists()) {
       return planned;
+    }
+    if (planned.repairId().isEmpty() && new TargetTables(sql, spec).exists(planned.view())) {
+      // Not this repair's (none is recorded): left by one given up whose view could not be dropped. Taking it for the
+      // new one would let an old view, from an old B and maybe an old transform, write v2.
+      throw new StepRefusedException("deploy-live", spec.qualified(planned.view()) + " exists already, and no open "
+          + "repair deployed it: it may write " + spec.targetTable() + " from another boundary or with another "
+          + "transform. Read it (SHOW CREATE TABLE " + spec.qualified(planned.view()) + "), drop it if it is not "
+          + "wanted (DROP VIEW " + spec.qualified(planned.view()) + "), and deploy again.");
     }
     requireFuture(planned, "before the view was created");
     new TargetTables(sql, spec).createTargetIfAbsent();

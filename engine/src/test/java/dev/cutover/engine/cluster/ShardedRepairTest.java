@@ -340,6 +340,17 @@ class ShardedRepairTest {
     ClusterPreflight again = labelled.preflight(plan, List.of("visits_v1_all"));
     assertTrue(again.failures().stream().noneMatch(f -> f.contains("copies of labels")), again.failures().toString());
 
+    // A shard whose own clicks lost the first three hours its v1 still holds would recompute them empty.
+    HourPartition start = plan.range().from();
+    shards.shard(2).database().sql().execute("lose shard 2's first clicks", "DELETE FROM world.clicks WHERE ts < "
+        + "toDateTime(?, 'UTC')", start.plusHours(3).epochSecond());
+    ClusterPreflight lost = labelled.preflight(plan, List.of("visits_v1_all"));
+    String history = lost.failures().stream().filter(f -> f.contains(": own history: ")).findFirst()
+        .orElseThrow(() -> new AssertionError(lost.failures().toString()));
+    assertTrue(history.startsWith(shards.shard(2).name()) && history.contains("but its clicks starts at "
+        + start.plusHours(3)), history);
+    assertEquals(1, lost.failures().stream().filter(f -> f.contains(": own history: ")).count(), "only shard 2");
+
     // A shard whose v1 has a column the others lack would be backfilled into another v2.
     shards.shard(3).database().sql().execute("drift", "ALTER TABLE world.visits_v1 ADD COLUMN note String DEFAULT ''");
     ClusterPreflight drifted = labelled.preflight(plan, List.of("visits_v1_all"));

@@ -268,7 +268,8 @@ public final class ShardsController implements ScreenController {
           + " shards")) {
         return;
       }
-      activity.runToTheEnd("deploy the corrected view on every shard", p -> r.deployLive(), deployed -> {
+      activity.runToTheEnd("deploy the corrected view on every shard", p -> r.deployLive(Optional.of(first.boundary())),
+          deployed -> {
         model.deployed("The corrected view " + first.view() + " writes every shard's v2 from B = "
             + deployed.values().iterator().next().boundary() + ", pinned on every shard; the backfill writes the "
             + "hours before B once B has closed.");
