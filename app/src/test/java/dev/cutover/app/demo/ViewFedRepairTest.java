@@ -187,6 +187,15 @@ class ViewFedRepairTest {
    * view could no longer see all of B, and the step says to abandon.
    */
   @Test
+  void aViewOfTheCorrectedNameThatNoOpenRepairDeployedIsNotTakenForTheNewOne() {
+    sql.execute("a view left by a repair given up", "CREATE VIEW " + world.database().quoted() + ".pnl_v2_mv AS SELECT 1");
+    var refused = assertThrows(StepRefusedException.class, () -> engine.repairs().deployLive(spec));
+    assertTrue(refused.getMessage().contains("pnl_v2_mv` exists already, and no open repair deployed it"),
+        refused.getMessage());
+    assertTrue(engine.repairs().current(spec).isEmpty(), "no repair was recorded");
+  }
+
+  @Test
   void aDeploymentThatDidNotCreateItsViewIsCompletedOnlyWhileBIsStillAhead() {
     LiveDeployment first = engine.repairs().deployLive(spec);
     sql.execute("the view lost", "DROP VIEW " + world.database().quoted() + ".pnl_v2_mv");
