@@ -408,8 +408,8 @@ public final class ShardedRepair implements AutoCloseable {
     if (!reached.isEmpty()) {
       throw new StepRefusedException("deploy-live", "The sources already hold events at or after B = " + b + " on "
           + String.join(", ", reached) + ": a view created now would miss them. Nothing was deployed. "
-          + (own.values().stream().anyMatch(d -> d.repairId().isPresent()) ? "B is pinned by the shards' repairs; give "
-          + "them up on every shard (./cutover cluster abandon) and deploy again." : "Deploy again: B is chosen "
+          + (own.values().stream().anyMatch(d -> d.repairId().isPresent()) ? "B is pinned by the shards' repairs; abandon "
+          + "the repair on every shard and deploy again." : "Deploy again: B is chosen "
           + "after the newest event."), reached, Optional.empty());
     }
     Map<Shard, LiveDeployment> done = new LinkedHashMap<>();

@@ -183,8 +183,8 @@ public final class CorrectedView {
       Repair r = open.get();
       throw new StepRefusedException("deploy-live", "Repair " + r.id() + " pinned B = " + r.boundary().get() + " for "
           + "a live writer outside the database; a view created now sees only inserts from now on and could not "
-          + "write " + spec.targetTable() + " from " + r.boundary().get() + ". Abandon that repair first (./cutover "
-          + "abandon), then deploy the view with a boundary of its own.");
+          + "write " + spec.targetTable() + " from " + r.boundary().get() + ". Abandon that repair first, "
+          + "then deploy the view with a boundary of its own.");
     }
   }
 
