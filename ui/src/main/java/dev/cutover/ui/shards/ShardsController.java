@@ -5,32 +5,19 @@ import dev.cutover.engine.ShardedRepair.ClusterPlan;
 import dev.cutover.engine.ShardedRepair.ClusterPreflight;
 import dev.cutover.engine.ShardedRepair.ClusterRun;
 import dev.cutover.engine.api.BackfillEvent;
-import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
-import dev.cutover.engine.api.RunHandle;
-import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.ShardRef;
-import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
-import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
-import javafx.application.Platform;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
@@ -38,7 +25,8 @@ import javafx.beans.value.ObservableBooleanValue;
  * shard every {@link #PERIOD} while the screen is shown; plans and preflights every shard over one
  * range and one boundary; starts, resumes and cancels the backfill on every shard; reconciles every
  * shard into one verdict and accepts a difference on every shard; judges every node's gate; and
- * switches consumers node by node, all or nothing, behind the confirmation dialog of one server's swap.
+ * switches consumers node by node, all or nothing, behind the confirmation dialog of one server's swap
+ * (the runs it starts are {@link ShardRuns}', the swaps {@link ShardSwaps}').
  */
 public final class ShardsController implements ScreenController {
 
@@ -51,15 +39,16 @@ public final class ShardsController implements ScreenController {
   private final ShardsModel model;
   private final Workspace workspace;
   private final Activity activity;
+  private final ShardRuns runs;
+  private final ShardSwaps swaps;
   private TaskExecutor.Handle timer;
-  private volatile ClusterRun run;
-  /** The last step that must be seen to its end (a swap, the start of runs); the console's close waits for it. */
-  private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
 
   public ShardsController(ShardsModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
+    this.runs = new ShardRuns(model, this::current, this::read);
+    this.swaps = new ShardSwaps(model, this::current, this::read);
   }
 
   @Override
@@ -103,7 +92,7 @@ public final class ShardsController implements ScreenController {
   }
 
   /** Whether {@code r} is still the repair the screen works on: a result of another is dropped, never shown. */
-  private boolean current(ShardedRepair r) {
+  boolean current(ShardedRepair r) {
     return workspace.shardedProperty().get() == r;
   }
 
@@ -153,100 +142,13 @@ public final class ShardsController implements ScreenController {
         + "of the cluster's totals; one ledger line per shard and hour."))) {
       return;
     }
-    start(r, "start the backfill on every shard", () -> r.backfill(checked, s -> BackfillEvent.Listener.NONE));
+    runs.start(r, "start the backfill on every shard", () -> r.backfill(checked, s -> BackfillEvent.Listener.NONE));
   }
 
   /** Resumes every shard whose latest run did not succeed, from its own ledger. */
   public void resume() {
-    repair().ifPresent(r -> start(r, "resume every shard whose run did not succeed",
+    repair().ifPresent(r -> runs.start(r, "resume every shard whose run did not succeed",
         () -> r.resume(UnaryOperator.identity(), s -> BackfillEvent.Listener.NONE)));
-  }
-
-  /**
-   * Starts runs to the end: once the shards' runs have started they run whether anyone waits or not, so
-   * the start is not cancellable and its runs are always followed, cancelled on close, and reported.
-   */
-  private void start(ShardedRepair r, String doing, java.util.function.Supplier<ClusterRun> starting) {
-    CompletableFuture<Void> step = new CompletableFuture<>();
-    inFlight = step;
-    activity.runToTheEnd(doing, p -> starting.get(), started -> {
-      run = started;
-      step.complete(null);
-      model.started("Backfill running on " + started.runs().size() + " shard(s): " + String.join(", ",
-          started.runs().keySet().stream().map(s -> s.shard() + "").toList()) + ".");
-      read();
-      workspace.executor().submit(p -> started.await(), ended -> ended(r, ended), failure -> {
-        run = null;
-        model.ended("The runs could not be followed to their end: " + Errors.sentence(failure, "follow the runs"));
-      });
-    }, failure -> step.complete(null));
-  }
-
-  private void ended(ShardedRepair r, Map<ShardRef, RunRecord> ended) {
-    run = null;
-    List<String> failed = ClusterRun.failed(ended);
-    model.ended(failed.isEmpty() ? "The backfill succeeded on all " + ended.size() + " shard(s)."
-        : "The backfill did not succeed on " + failed.size() + " shard(s): " + String.join("; ", failed)
-        + ". Resume finishes only those shards.");
-    if (current(r)) {
-      read();
-    }
-  }
-
-  /** Cancels the runs this console started; batches under way finish, and every shard stays resumable. */
-  public void cancel() {
-    ClusterRun r = run;
-    if (r != null) {
-      r.runs().values().forEach(RunHandle::cancel);
-    }
-  }
-
-  /** Whether this console drives a backfill on some shard now. */
-  public Optional<ClusterRun> driven() {
-    return Optional.ofNullable(run);
-  }
-
-  /**
-   * Whether the console may close: yes unless this console drives a backfill on the shards and the
-   * operator, asked, keeps it. Closing cancels the runs; every shard stays resumable from its ledger.
-   */
-  public boolean mayClose() {
-    if (run == null) {
-      return true;
-    }
-    long[] progress = model.progress();
-    return workspace.dialogs().confirmCloseWhileRunning("on " + run.runs().size() + " shards", progress[0], progress[1]);
-  }
-
-  /**
-   * For the console's close, off the FX thread: waits up to {@code limit} for a step that must be seen to
-   * its end (a swap across nodes, the start of runs), then cancels this console's runs and waits for them
-   * to stop, each shard resumable.
-   */
-  public void closing(Duration limit) {
-    try {
-      inFlight.get(limit.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
-    } catch (ExecutionException | TimeoutException e) {
-      // The step did not end in time: closing goes on, and each shard's state says where it stopped.
-    }
-    ClusterRun r = run;
-    if (r == null) {
-      return;
-    }
-    r.runs().values().forEach(RunHandle::cancel);
-    for (RunHandle h : r.runs().values()) {
-      try {
-        h.completion().get(limit.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (ExecutionException | TimeoutException e) {
-        // The run stays resumable from its ledger.
-      }
-    }
   }
 
   /**
@@ -336,86 +238,46 @@ public final class ShardsController implements ScreenController {
         })));
   }
 
-  /** Judges every node's cutover gate, or the rollback gate of nodes that read v2. */
-  public void judgeGates() {
-    repair().ifPresent(r -> activity.run("judge every node's gate", p -> gates(r), g -> {
-      if (current(r)) {
-        model.gates(g, Instant.now());
-      }
-    }));
+  /** Cancels the runs this console started; batches under way finish, and every shard stays resumable. */
+  public void cancel() {
+    runs.cancel();
   }
 
-  /** The gate of the swap the consumers can take now: a rollback once every node reads v2, else the cutover. */
-  private static Map<ShardRef, Gate> gates(ShardedRepair r) {
-    boolean allV2 = r.status().values().stream().allMatch(s -> s.reads() == Gate.Version.V2);
-    return allV2 ? r.rollbackGates() : r.gates();
+  /** Whether this console drives a backfill on some shard now. */
+  public Optional<ClusterRun> driven() {
+    return runs.driven();
+  }
+
+  /**
+   * Whether the console may close: yes unless this console drives a backfill on the shards and the
+   * operator, asked, keeps it. Closing cancels the runs; every shard stays resumable from its ledger.
+   */
+  public boolean mayClose() {
+    return runs.mayClose();
+  }
+
+  /**
+   * For the console's close, off the FX thread: waits up to {@code limit} for a swap across nodes to end
+   * (it must not lose its connections halfway), then for the start of runs, then cancels this console's
+   * runs and waits for them to stop, each shard resumable.
+   */
+  public void closing(Duration limit) {
+    swaps.awaitEnd(limit);
+    runs.closing(limit);
+  }
+
+  /** Judges every node's cutover gate, or the rollback gate of nodes that read v2. */
+  public void judgeGates() {
+    repair().ifPresent(swaps::judgeGates);
   }
 
   /** Switches consumers to v2 on every node once the operator typed the view's name with every gate open. */
   public void cutover() {
-    swap(true);
+    repair().ifPresent(r -> swaps.swap(r, true));
   }
 
   /** Switches consumers back to v1 on every node once the operator typed the view's name with every gate open. */
   public void rollback() {
-    swap(false);
-  }
-
-  private void swap(boolean forward) {
-    Optional<ShardedRepair> repair = repair();
-    if (repair.isEmpty()) {
-      return;
-    }
-    ShardedRepair r = repair.get();
-    TableSpec spec = r.spec();
-    int nodes = r.shardRefs().size();
-    String statement = "On each of the " + nodes + " nodes in turn, each verified, all or nothing:\n" + r.statement();
-    DialogService.GateCheck check = (judged, failed) -> workspace.executor().submit(p -> merged(forward
-        ? r.gates() : r.rollbackGates()), g -> judged.accept(g, Instant.now()),
-        failure -> failed.accept(Errors.sentence(failure, "judge every node's gate")));
-    Optional<String> typed = forward
-        ? workspace.dialogs().confirmCutover(new DialogService.SwapRequest("cutover", statement, spec.consumerView()
-            .name(), Gate.Version.V1, spec.consumerLive().name(), Gate.Version.V2, spec.consumerTarget().name(), check))
-        : workspace.dialogs().confirmRollback(new DialogService.SwapRequest("rollback", statement, spec.consumerView()
-            .name(), Gate.Version.V2, spec.consumerTarget().name(), Gate.Version.V1, spec.consumerLive().name(), check));
-    if (typed.isEmpty() || !current(r)) {
-      return;
-    }
-    String doing = forward ? "Cutover" : "Rollback";
-    model.swapStarted(doing, nodes);
-    CompletableFuture<Void> step = new CompletableFuture<>();
-    inFlight = step;
-    // A swap across nodes runs to its end, switch-back included: it offers no Cancel, and its outcome is always shown.
-    activity.runToTheEnd((forward ? "cut over" : "roll back") + " on every node", p -> forward
-        ? r.cutover(typed.get(), (s, result) -> switched(r, s, result))
-        : r.rollback(typed.get(), (s, result) -> switched(r, s, result)), done -> {
-          step.complete(null);
-          model.swapEnded(doing + " done: every node reads " + (forward ? "v2" : "v1") + ", each verified.");
-          read();
-        }, failure -> {
-          step.complete(null);
-          model.swapEnded(Errors.sentence(failure, doing.toLowerCase(java.util.Locale.ROOT) + " on every node"));
-          read();
-        });
-  }
-
-  private void switched(ShardedRepair r, ShardRef shard, SwapResult result) {
-    Platform.runLater(() -> {
-      if (current(r)) {
-        model.switched(shard, result);
-      }
-    });
-  }
-
-  /**
-   * Every node's gate as one, for the confirmation dialog: open only when every node's is, each
-   * condition named by its node.
-   */
-  static Gate merged(Map<ShardRef, Gate> gates) {
-    List<Gate.Condition> conditions = new ArrayList<>();
-    gates.forEach((s, g) -> g.conditions().forEach(c -> conditions.add(new Gate.Condition(s + ": " + c.name(), c.met(),
-        c.detail()))));
-    Gate first = gates.values().iterator().next();
-    return new Gate(first.step(), conditions, first.current(), first.judged());
+    repair().ifPresent(r -> swaps.swap(r, false));
   }
 }
