@@ -65,42 +65,23 @@ public final class ShardsView extends ScreenView {
     binder.mirror(shards.getItems(), model.rows());
 
     BooleanBinding busy = model.activity().runningProperty().or(model.runningProperty());
-    Button preflight = Widgets.button("shards-preflight", "Plan and pre_flight");
-    preflight.setOnAction(e -> controller.preflight());
-    binder.bind(preflight.disableProperty(), busy);
-    Button deploy = Widgets.button("shards-deploy-view", "Deploy corrected _view…");
-    deploy.setOnAction(e -> controller.deployView());
-    binder.bind(deploy.disableProperty(), busy);
+    Button deploy = action("shards-deploy-view", "Deploy corrected _view…", controller::deployView, busy);
     binder.watch(model.workspace().specProperty(), spec -> {
       boolean viewFed = spec != null && spec.liveView().isPresent();
       deploy.setVisible(viewFed);
       deploy.setManaged(viewFed);
     });
-    Button backfill = Widgets.button("shards-backfill", "St_art backfill…");
-    backfill.setOnAction(e -> controller.backfill());
-    binder.bind(backfill.disableProperty(), busy.or(Bindings.createBooleanBinding(() -> model.preflightProperty().get()
-        == null || !model.preflightProperty().get().passed(), model.preflightProperty())));
-    Button resume = Widgets.button("shards-resume", "Res_ume");
-    resume.setOnAction(e -> controller.resume());
-    binder.bind(resume.disableProperty(), busy);
-    Button cancel = Widgets.button("shards-cancel", "Cancel runs");
-    cancel.setOnAction(e -> controller.cancel());
-    binder.bind(cancel.disableProperty(), model.runningProperty().not());
-    Button reconcile = Widgets.button("shards-reconcile", "Reco_ncile");
-    reconcile.setOnAction(e -> controller.reconcile());
-    binder.bind(reconcile.disableProperty(), busy);
-    Button gates = Widgets.button("shards-gates", "_Judge gates");
-    gates.setOnAction(e -> controller.judgeGates());
-    binder.bind(gates.disableProperty(), busy);
-    Button cutover = Widgets.button("shards-cutover", "Cut _over…");
-    cutover.setOnAction(e -> controller.cutover());
-    binder.bind(cutover.disableProperty(), busy);
-    Button rollback = Widgets.button("shards-rollback", "Ro_ll back…");
-    rollback.setOnAction(e -> controller.rollback());
-    binder.bind(rollback.disableProperty(), busy);
-    Button abandon = Widgets.button("shards-abandon", "Abandon repa_ir…");
-    abandon.setOnAction(e -> controller.abandon());
-    binder.bind(abandon.disableProperty(), busy);
+    Button preflight = action("shards-preflight", "Plan and pre_flight", controller::preflight, busy);
+    Button backfill = action("shards-backfill", "St_art backfill…", controller::backfill, busy.or(Bindings
+        .createBooleanBinding(() -> model.preflightProperty().get() == null || !model.preflightProperty().get()
+        .passed(), model.preflightProperty())));
+    Button resume = action("shards-resume", "Res_ume", controller::resume, busy);
+    Button cancel = action("shards-cancel", "Cancel runs", controller::cancel, model.runningProperty().not());
+    Button reconcile = action("shards-reconcile", "Reco_ncile", controller::reconcile, busy);
+    Button gates = action("shards-gates", "_Judge gates", controller::judgeGates, busy);
+    Button cutover = action("shards-cutover", "Cut _over…", controller::cutover, busy);
+    Button rollback = action("shards-rollback", "Ro_ll back…", controller::rollback, busy);
+    Button abandon = action("shards-abandon", "Abandon repa_ir…", controller::abandon, busy);
     Label runLine = Widgets.wrap(Widgets.label("shards-run"));
     binder.bind(runLine.textProperty(), model.runLineProperty());
 
@@ -185,6 +166,14 @@ public final class ShardsView extends ScreenView {
     VBox box = new VBox(8, verdict, lines, Widgets.row(8, Widgets.muted("Unexpected on some shard"), hour, ack));
     VBox.setVgrow(lines, Priority.ALWAYS);
     return box;
+  }
+
+  /** A button of one step, off while {@code off} holds. */
+  private Button action(String id, String text, Runnable step, javafx.beans.value.ObservableValue<Boolean> off) {
+    Button b = Widgets.button(id, text);
+    b.setOnAction(e -> step.run());
+    binder.bind(b.disableProperty(), off);
+    return b;
   }
 
   private ListView<String> list(String id, ObservableList<String> items, String empty) {
