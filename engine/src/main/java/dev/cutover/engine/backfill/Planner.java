@@ -75,7 +75,7 @@ public final class Planner {
     if (spec.liveView().isPresent() && repair.flatMap(Repair::liveView).isEmpty()) {
       throw new dev.cutover.engine.api.StepRefusedException("plan", "The spec's corrected live writer is the "
           + "materialized view " + spec.liveView().get() + ", which no repair has deployed: a view sees only inserts "
-          + "made after it exists, so B cannot lie behind the live edge. Deploy it first, "
+          + "made after it exists, so B cannot lie behind the live edge. Deploy it first (./cutover deploy-live), "
           + "which pins a boundary in the future; the backfill then writes the hours before it.");
     }
     Optional<HourPartition> pinned = repair.flatMap(Repair::boundary);
