@@ -7,6 +7,7 @@ import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.spec.Determinism;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.LiveReader;
 import dev.cutover.engine.tables.Transform;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,12 +56,25 @@ final class DeterminismCheck {
         + first + "), and the transform calls no non-deterministic function.", "");
   }
 
-  /** The hour of the range with the most rows in v1: an empty hour would prove nothing. */
+  /**
+   * The closed hour of the range with the most rows in v1: an empty hour would prove nothing, and an hour
+   * whose events may still arrive (within the safety margin of the newest event) would differ between two
+   * reads for that reason alone. A table a view appends to holds the most raw rows in its open hour, so
+   * the open hours are left out before the busiest is chosen.
+   */
   private HourPartition busiestHour(Plan plan) {
+    HourPartition end = plan.range().to();
+    var newest = new LiveReader(sql, spec).read().newestEvent();
+    if (newest.isPresent()) {
+      HourPartition open = HourPartition.containing(newest.get().minus(spec.safetyMargin()));
+      if (open.isBefore(end) && plan.range().from().isBefore(open)) {
+        end = open;
+      }
+    }
     long seconds = sql.queryLong("find a busy hour", "SELECT toUnixTimestamp(argMax(h, n)) FROM (SELECT toStartOfHour("
         + spec.timeColumn().quoted() + ") AS h, count() AS n FROM " + spec.qualified(spec.liveTable()) + " WHERE "
         + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
-        + " < toDateTime(?, 'UTC') GROUP BY h)", plan.range().from().epochSecond(), plan.range().to().epochSecond());
+        + " < toDateTime(?, 'UTC') GROUP BY h)", plan.range().from().epochSecond(), end.epochSecond());
     return seconds > 0 ? HourPartition.ofEpochSecond(seconds) : plan.range().from().plusHours(plan.range().hours() / 2);
   }
 }
