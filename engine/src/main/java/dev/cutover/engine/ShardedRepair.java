@@ -19,7 +19,10 @@ import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.cluster.ClusterAbandon;
+import dev.cutover.engine.cluster.ClusterDeployment;
 import dev.cutover.engine.cluster.ClusterNodes;
+import dev.cutover.engine.cluster.PinnedBoundary;
 import dev.cutover.engine.cluster.ClusterSwap;
 import dev.cutover.engine.cluster.ClusterChecks;
 import dev.cutover.engine.cluster.ShareOfTotal;
@@ -35,7 +38,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 
 /**
  * One repair of a table sharded over a cluster: the single-node procedure on every shard at once, on the
@@ -250,13 +252,8 @@ public final class ShardedRepair implements AutoCloseable {
         pinned.put(s, p.boundary());
       }
     });
-    if (pinned.values().stream().distinct().count() > 1) {
-      throw new StepRefusedException("plan", "The shards' repairs pinned different boundaries ("
-          + pinned.entrySet().stream().map(e -> e.getKey().name() + ": B = " + e.getValue()).collect(Collectors.joining(", "))
-          + "); one repair has one boundary on every shard. Abandon the repair on every shard and plan it again.");
-    }
-    HourPartition b = pinned.values().stream().findFirst().orElseGet(() -> own.values().stream().map(Plan::boundary)
-        .min(Comparator.naturalOrder()).orElseThrow());
+    HourPartition b = PinnedBoundary.agreed("plan", pinned, "plan it again").orElseGet(() -> own.values().stream()
+        .map(Plan::boundary).min(Comparator.naturalOrder()).orElseThrow());
     HourPartition start = from.orElseGet(() -> own.values().stream().map(p -> p.range().from())
         .min(Comparator.naturalOrder()).orElseThrow());
     Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
@@ -365,11 +362,7 @@ public final class ShardedRepair implements AutoCloseable {
    * only.
    */
   public Map<ShardRef, LiveDeployment> liveDeployment() {
-    requireLiveView();
-    Map<Shard, LiveDeployment> own = shards.each("deployment", s -> s.engine().repairs().liveDeployment(spec));
-    HourPartition b = oneBoundary(own);
-    return byRef(shards.each("deployment", s -> own.get(s).boundary().equals(b) ? own.get(s)
-        : s.engine().repairs().liveDeployment(spec, b)));
+    return byRef(new ClusterDeployment(shards, spec).plan());
   }
 
   /**
@@ -388,90 +381,7 @@ public final class ShardedRepair implements AutoCloseable {
    * confirmation (the newest event may have moved it since).
    */
   public Map<ShardRef, LiveDeployment> deployLive(Optional<HourPartition> confirmed) {
-    requireLiveView();
-    Map<Shard, LiveDeployment> own = shards.each("deployment", s -> s.engine().repairs().liveDeployment(spec));
-    HourPartition b = oneBoundary(own);
-    if (confirmed.isPresent() && !confirmed.get().equals(b)) {
-      throw new StepRefusedException("deploy-live", "B is now " + b + ", not " + confirmed.get() + " as confirmed: "
-          + "events arrived meanwhile. Nothing was deployed; confirm the new B.", List.of("boundary"), Optional.empty());
-    }
-    // Every shard without its view must take B before any shard is written: a B too early for a shard, or one its
-    // sources already reached, refuses the step here, with nothing changed.
-    Map<Shard, LiveDeployment> at = shards.each("deployment", s -> own.get(s).exists() ? own.get(s)
-        : s.engine().repairs().liveDeployment(spec, b));
-    List<String> reached = new ArrayList<>();
-    at.forEach((s, d) -> {
-      if (!d.exists() && !d.newestEvent().isBefore(b.start())) {
-        reached.add(s.name() + " (newest event " + d.newestEvent() + ")");
-      }
-    });
-    if (!reached.isEmpty()) {
-      throw new StepRefusedException("deploy-live", "The sources already hold events at or after B = " + b + " on "
-          + String.join(", ", reached) + ": a view created now would miss them. Nothing was deployed. "
-          + (own.values().stream().anyMatch(d -> d.repairId().isPresent()) ? "B is pinned by the shards' repairs; abandon "
-          + "the repair on every shard and deploy again." : "Deploy again: B is chosen "
-          + "after the newest event."), reached, Optional.empty());
-    }
-    Map<Shard, LiveDeployment> done = new LinkedHashMap<>();
-    List<Shard> deployedHere = new ArrayList<>();
-    for (Shard s : shards.all()) {
-      if (own.get(s).exists()) {
-        done.put(s, own.get(s));
-        continue;
-      }
-      try {
-        LiveDeployment d = s.engine().repairs().deployLive(spec, b);
-        deployedHere.add(s);
-        if (!d.boundary().equals(b)) {
-          throw new StepRefusedException("deploy-live", s.name() + " deployed from B = " + d.boundary() + ", not " + b);
-        }
-        done.put(s, d);
-      } catch (RuntimeException e) {
-        // The failing shard may have recorded its repair before its view failed: undone too, when this step made it.
-        if (!deployedHere.contains(s) && own.get(s).repairId().isEmpty()
-            && s.engine().repairs().current(spec).filter(r -> !r.phase().ended()).isPresent()) {
-          deployedHere.add(s);
-        }
-        List<String> undone = new ArrayList<>();
-        for (Shard d : deployedHere) {
-          try {
-            d.engine().repairs().abandon(spec, spec.targetTable().name(), "the corrected view could not be deployed "
-                + "on " + s.name() + " from the same B = " + b);
-            undone.add(d.name());
-          } catch (RuntimeException again) {
-            undone.add(d.name() + " NOT abandoned (" + again.getMessage() + ")");
-          }
-        }
-        throw new StepRefusedException("deploy-live", "The corrected view could not be deployed on " + s.name() + ": "
-            + e.getMessage() + (undone.isEmpty() ? " No shard was changed by this step." : " The deployments this "
-            + "step made on " + String.join(", ", undone) + " were abandoned and their views dropped; deploy again "
-            + "on every shard."), List.of(s.name()), Optional.empty());
-      }
-    }
-    return byRef(done);
-  }
-
-  private void requireLiveView() {
-    if (spec.liveView().isEmpty()) {
-      throw new InvalidInputException("spec.tables.live_view", "The spec " + spec.name() + " names no corrected view "
-          + "to deploy; add 'live_view: NAME' under tables (the materialized view Cutover creates TO "
-          + spec.targetTable() + " on every shard), or point your own live writer at " + spec.targetTable()
-          + " on every shard instead.");
-    }
-  }
-
-  /** The B every shard deploys from: the one their deployments pinned, or the latest any shard allows. */
-  private static HourPartition oneBoundary(Map<Shard, LiveDeployment> own) {
-    List<HourPartition> pinned = own.values().stream().filter(d -> d.repairId().isPresent())
-        .map(LiveDeployment::boundary).distinct().toList();
-    if (pinned.size() > 1) {
-      throw new StepRefusedException("deploy-live", "The shards' repairs pinned different boundaries ("
-          + own.entrySet().stream().filter(e -> e.getValue().repairId().isPresent()).map(e -> e.getKey().name()
-          + ": B = " + e.getValue().boundary()).collect(Collectors.joining(", ")) + "); one repair has one boundary "
-          + "on every shard. Abandon the repair on every shard and deploy again.");
-    }
-    return pinned.isEmpty() ? own.values().stream().map(LiveDeployment::boundary).max(Comparator.naturalOrder())
-        .orElseThrow() : pinned.getFirst();
+    return byRef(new ClusterDeployment(shards, spec).deploy(confirmed));
   }
 
   /**
@@ -482,46 +392,7 @@ public final class ShardedRepair implements AutoCloseable {
    * that refuses midway is named with the shards already abandoned. An empty value: nothing was open there.
    */
   public Map<ShardRef, Optional<Repair>> abandon(String confirmation, String reason) {
-    if (!spec.targetTable().name().equals(confirmation)) {
-      throw new InvalidInputException("confirm", "To abandon the repair on every shard, confirm with the target's "
-          + "name, " + spec.targetTable() + (confirmation == null || confirmation.isBlank() ? "" : " (you typed '"
-          + confirmation + "')") + ".");
-    }
-    if (reason == null || reason.isBlank()) {
-      throw new InvalidInputException("reason", "Abandoning a repair needs a written reason; it goes to every shard's "
-          + "audit trail and the repair's history.");
-    }
-    Map<Shard, ShardStatus> now = shards.each("abandonment", this::statusOf);
-    List<String> blocking = new ArrayList<>();
-    now.forEach((s, st) -> {
-      if (st.reads() == Gate.Version.V2) {
-        blocking.add(s.name() + ": consumers read v2 (roll back first)");
-      }
-      st.repair().flatMap(Repair::operation).ifPresent(o -> blocking.add(s.name() + ": " + o.describe()));
-    });
-    if (!blocking.isEmpty()) {
-      throw new StepRefusedException("abandon", "The repair is not abandoned on any shard: " + String.join("; ",
-          blocking) + ".", blocking, Optional.empty());
-    }
-    Map<ShardRef, Optional<Repair>> done = new LinkedHashMap<>();
-    for (Shard s : shards.all()) {
-      boolean open = now.get(s).repair().filter(r -> !r.phase().ended()).isPresent();
-      if (!open) {
-        done.put(s.ref(), Optional.empty());
-        continue;
-      }
-      try {
-        done.put(s.ref(), Optional.of(s.engine().repairs().abandon(spec, confirmation, reason)));
-      } catch (RuntimeException e) {
-        List<String> abandoned = done.entrySet().stream().filter(d -> d.getValue().isPresent())
-            .map(d -> d.getKey().toString()).toList();
-        throw new StepRefusedException("abandon", "The repair could not be abandoned on " + s.name() + ": "
-            + e.getMessage() + (abandoned.isEmpty() ? " No shard was abandoned." : " It was abandoned on "
-            + String.join(", ", abandoned) + "; abandon again once " + s.name() + " can be."), List.of(s.name()),
-            Optional.empty());
-      }
-    }
-    return done;
+    return byRef(new ClusterAbandon(shards, spec).abandon(confirmation, reason));
   }
 
   /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */
