@@ -164,14 +164,7 @@ class ShardedViewFedTest {
 
   /** Keys whose folded v2 row on a shard differs from the corrected transform of that shard's trades. */
   private static long mismatches(DemoNodes.Node node) {
-    DemoWorld world = node.world();
-    return count(node, "SELECT count() FROM (SELECT hour, book, instrument, currency, sum(quantity) AS q, "
-        + "sum(notional) AS n, sum(fees) AS f, sum(cash_pnl) AS c, sum(trade_count) AS t FROM " + world.pnlV2().sql()
-        + " GROUP BY hour, book, instrument, currency) AS v FULL OUTER JOIN (SELECT toStartOfHour(event_time) AS hour, "
-        + "book, instrument, currency, sum(if(side = 'buy', 1, -1) * toInt64(quantity)) AS q, sum(toInt64(quantity) "
-        + "* price) AS n, sum(fee) AS f, sum(if(side = 'sell', 1, -1) * toInt64(quantity) * price) - sum(fee) AS c, "
-        + "count() AS t FROM " + world.trades().sql() + " GROUP BY hour, book, instrument, currency) AS s USING (hour, "
-        + "book, instrument, currency) WHERE v.q != s.q OR v.n != s.n OR v.f != s.f OR v.c != s.c OR v.t != s.t");
+    return CorrectedTransform.mismatches(new Sql(node.statements()), node.world());
   }
 
   private static long count(DemoNodes.Node node, String sql, Object... values) {
