@@ -94,7 +94,7 @@ final class ShardRuns {
     if (run == null) {
       return true;
     }
-    long[] progress = model.progress();
+    long[] progress = model.readings().progress();
     return workspace.dialogs().confirmCloseWhileRunning("on " + run.runs().size() + " shards", progress[0], progress[1]);
   }
 

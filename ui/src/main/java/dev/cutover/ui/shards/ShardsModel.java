@@ -16,17 +16,14 @@ import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Formats;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleBooleanProperty;
-import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
@@ -34,10 +31,10 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * What the Shards screen shows of a repair on every shard of a cluster, on the FX thread: each shard's
- * repair, run and consumer view as last read (and when, or why it could not be read), the hours of the
- * shards' runs for one shard or merged, the plan and preflight of every shard, the verdict and coverage
- * of each shard, every node's gate, and each node's swap as it happens.
+ * What the Shards screen shows of a repair on every shard of a cluster, on the FX thread: what was last
+ * read of each shard ({@link ShardReadings}), and what the operator's steps found: the plan and preflight
+ * of every shard, the verdict and coverage of each shard, every node's gate, and each node's swap as it
+ * happens.
  */
 public final class ShardsModel {
 
@@ -45,19 +42,10 @@ public final class ShardsModel {
   public record ShardRow(String shard, String node, String phase, String boundary, String run, String hours,
       String reads, String read) {}
 
-  /** The last good reading of a shard, when it was taken, and why the latest read failed, if it did. */
-  private record Kept(ShardReading reading, Instant at, Optional<String> silent) {}
-
   private final Workspace workspace;
   private final Activity activity;
   private final Activity reading;
-  private final ObservableList<ShardRow> rows = FXCollections.observableArrayList();
-  private final Map<ShardRef, Kept> kept = new LinkedHashMap<>();
-  private final HourStates hours = new HourStates();
-  private final ObservableList<String> shardChoices = FXCollections.observableArrayList();
-  private final IntegerProperty shown = new SimpleIntegerProperty(0);
-  private final StringProperty gridCaption = new SimpleStringProperty("");
-  private final StringProperty readAt = new SimpleStringProperty("Not read yet.");
+  private final ShardReadings readings = new ShardReadings();
   private final ObjectProperty<ClusterPlan> plan = new SimpleObjectProperty<>();
   private final ObjectProperty<ClusterPreflight> preflight = new SimpleObjectProperty<>();
   private final ObservableList<String> preflightLines = FXCollections.observableArrayList();
@@ -70,7 +58,6 @@ public final class ShardsModel {
   private final ObservableList<HourPartition> unexpectedHours = FXCollections.observableArrayList();
   private final ObservableList<String> gateLines = FXCollections.observableArrayList();
   private final ObservableList<String> swapLines = FXCollections.observableArrayList();
-  private ShardedRepair readFrom;
   private ShardedRepair checkedBy;
 
   public ShardsModel(Workspace workspace) {
@@ -80,7 +67,6 @@ public final class ShardsModel {
     // While a step or a run holds the repair's connections, the console neither loads another spec nor connects
     // elsewhere: either would close them under the step.
     workspace.drivingShardsProperty().bind(running.or(activity.runningProperty()));
-    shown.addListener((o, was, is) -> regrid());
     // Another repair (another spec, or the same spec loaded again): nothing read of the old one holds.
     workspace.shardedProperty().addListener((o, was, is) -> {
       activity.cancel();
@@ -103,11 +89,7 @@ public final class ShardsModel {
   }
 
   private void forget() {
-    kept.clear();
-    rows.clear();
-    shardChoices.clear();
-    shown.set(0);
-    readFrom = null;
+    readings.forget();
     runLine.set("");
     forgetPreflight();
     preflightLines.clear();
@@ -118,60 +100,18 @@ public final class ShardsModel {
     unexpectedHours.clear();
     gateLines.clear();
     swapLines.clear();
-    readAt.set("Not read yet.");
-    regrid();
   }
 
-  /** Every shard as just read from {@code repair} at {@code at}; a shard that did not answer keeps its last reading, marked. */
+  /** Every shard as just read from {@code repair} at {@code at}; dropped unless {@code repair} is the one open now. */
   void read(ShardedRepair repair, Map<ShardRef, ShardReading> read, Instant at) {
-    if (repair != workspace.shardedProperty().get()) {
-      return;
+    if (repair == workspace.shardedProperty().get()) {
+      readings.read(repair, read, at);
     }
-    if (readFrom != repair) {
-      readFrom = repair;
-      List<String> choices = new ArrayList<>(List.of("All shards, merged"));
-      read.keySet().forEach(s -> choices.add("Shard " + s.shard() + " (" + s.node() + ")"));
-      shardChoices.setAll(choices);
-    }
-    read.forEach((s, r) -> {
-      Kept before = kept.get(s);
-      if (r.silent().isPresent() && before != null) {
-        kept.put(s, new Kept(before.reading(), before.at(), r.silent()));
-      } else {
-        kept.put(s, new Kept(r, at, r.silent()));
-      }
-    });
-    List<ShardRow> lines = new ArrayList<>();
-    kept.forEach((s, k) -> lines.add(ShardWords.row(s, k.reading(), k.at(), k.silent())));
-    rows.setAll(lines);
-    List<String> silent = new ArrayList<>();
-    kept.forEach((s, k) -> k.silent().ifPresent(why -> silent.add(s + ": " + why.replaceAll("[.\\s]+$", ""))));
-    readAt.set(silent.isEmpty() ? "Every shard read at " + Formats.time(at) + "." : "Read at " + Formats.time(at)
-        + "; not answering: " + String.join("; ", silent) + ". Its line and hours are as last read, and say when.");
-    regrid();
   }
 
-  /** Draws the grid again for the shard chosen, or all merged. */
-  void regrid() {
-    int choice = shown.get();
-    List<ShardHours.Ledger> ledgers = new ArrayList<>();
-    List<String> stale = new ArrayList<>();
-    int n = 0;
-    for (var e : kept.entrySet()) {
-      n++;
-      if (choice != 0 && choice != n) {
-        continue;
-      }
-      Kept k = e.getValue();
-      k.reading().status().flatMap(ShardedRepair.ShardStatus::latestRun)
-          .ifPresent(run -> ledgers.add(new ShardHours.Ledger(run, k.reading().ledger())));
-      if (k.silent().isPresent()) {
-        stale.add(e.getKey() + (k.reading().status().isPresent() ? " as read at " + Formats.time(k.at())
-            : " unknown: never read"));
-      }
-    }
-    ShardHours.fill(hours, ledgers, choice == 0 ? kept.size() : 1, HourPartition.containing(Instant.now()));
-    gridCaption.set(ShardWords.grid(choice, ledgers.isEmpty(), stale));
+  /** What was read of each shard: its line, its hours, and when. */
+  public ShardReadings readings() {
+    return readings;
   }
 
   /** A plan and preflight no longer stand once a run started from them, or the shards were read again after a loss. */
@@ -202,20 +142,6 @@ public final class ShardsModel {
     running.set(true);
     runLine.set(words);
     forgetPreflight();
-  }
-
-  /** Every shard's hours written and to write in its latest run, as last read: for the question before closing. */
-  long[] progress() {
-    long done = 0;
-    long total = 0;
-    for (Kept k : kept.values()) {
-      var run = k.reading().status().flatMap(ShardedRepair.ShardStatus::latestRun);
-      if (run.isPresent()) {
-        done += k.reading().ledger().values().stream().filter(dev.cutover.engine.api.LedgerEntry::complete).count();
-        total += run.get().range().hours();
-      }
-    }
-    return new long[] {done, total};
   }
 
   /** What a step on the repair itself did (the corrected view deployed, the repair abandoned), on the run's line. */
@@ -252,28 +178,28 @@ public final class ShardsModel {
   }
 
   public ObservableList<ShardRow> rows() {
-    return rows;
+    return readings.rows();
   }
 
   public HourStates hours() {
-    return hours;
+    return readings.hours();
   }
 
   public ObservableList<String> shardChoices() {
-    return shardChoices;
+    return readings.shardChoices();
   }
 
   /** Which grid is shown: 0 for every shard merged, n for shard n. */
   public IntegerProperty shownProperty() {
-    return shown;
+    return readings.shownProperty();
   }
 
   public StringProperty gridCaptionProperty() {
-    return gridCaption;
+    return readings.gridCaptionProperty();
   }
 
   public StringProperty readAtProperty() {
-    return readAt;
+    return readings.readAtProperty();
   }
 
   public ObjectProperty<ClusterPlan> planProperty() {
