@@ -3,7 +3,6 @@ package dev.cutover.engine.cutover;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Gate.Version;
 import dev.cutover.engine.api.GateClosedException;
-import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
@@ -22,7 +21,6 @@ import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.repair.CorrectedView;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
-import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.TableNames;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,16 +52,14 @@ public final class Swap {
     return gate.unmet().stream().allMatch(c -> c.name().equals("data now") || c.name().equals("v2 caught up"));
   }
 
-  private static void pause(long millis) {
+  /** Waits {@code millis} between two looks at a moment that may pass; an interrupt ends the wait. */
+  static void pause(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
-
-  /** Comparisons of the view with its version through a cluster before a difference counts (see verify). */
-  private static final int COMPARISONS = 4;
 
   private final Progress progress;
   private Optional<String> rowsNotCompared = Optional.empty();
@@ -217,7 +213,8 @@ public final class Swap {
     Duration took = Duration.ofNanos(System.nanoTime() - started);
     progress.update("Verifying what " + spec.consumerView() + " returns, hour by hour over " + window.hours()
         + " hours", 0.85);
-    Verification check = rowsNotCompared.isEmpty() ? verify(window, nowRead) : new Verification(false, "NOT verified: "
+    SwapVerification.Verification check = rowsNotCompared.isEmpty() ? new SwapVerification(sql, spec).verify(window,
+        nowRead) : new SwapVerification.Verification(false, "NOT verified: "
         + spec.consumerView() + "'s definition reads " + view.reads() + " (" + nowRead + "); its rows were not compared, "
         + "because " + rowsNotCompared.get());
     progress.update("Verified", 1.0);
@@ -226,65 +223,6 @@ public final class Swap {
     state.audit(TableNames.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host() + ": "
         + before + " -> " + after + "; " + check.sentence());
     return new SwapResult(action, statement(), before, after, at, took, window, check.verified(), check.sentence());
-  }
-
-  private record Verification(boolean verified, String sentence) {}
-
-  /**
-   * Does the consumer view return exactly what {@code expected} holds, hour by hour over the window?
-   * Both sides hash the view's own columns, so a view that selects fewer columns still compares.
-   */
-  private Verification verify(HourRange window, Identifier expected) {
-    List<Identifier> columns = sql.query("read the columns of " + spec.consumerView(), "SELECT name FROM system.columns "
-        + "WHERE database = ? AND table = ? ORDER BY position", rs -> Identifier.of(rs.getString(1)),
-        spec.database().name(), spec.consumerView().name());
-    String hashed = columns.stream().map(Identifier::quoted).collect(Collectors.joining(", "));
-    String time = spec.timeColumn().quoted();
-    boolean byHour = columns.contains(spec.timeColumn());
-    String side = "SELECT " + (byHour ? "toUnixTimestamp(toStartOfHour(" + time + "))" : "toUInt32(0)") + " AS h, "
-        + "count() AS n, reinterpretAsInt64(sum(cityHash64(" + hashed + "))) AS c FROM %s"
-        + (byHour ? " WHERE " + time + " >= toDateTime(?, 'UTC') AND " + time + " < toDateTime(?, 'UTC')" : "")
-        + " GROUP BY h";
-    Object[] values = byHour ? new Object[] {window.from().epochSecond(), window.to().epochSecond(),
-        window.from().epochSecond(), window.to().epochSecond()} : new Object[0];
-    long[] result = compare(side, spec.qualified(expected), expected, values);
-    // Through a Distributed table the two sides are read from every shard one after the other, not in one snapshot:
-    // an hour the live writer replaces in between differs for a moment. The view's definition does not change
-    // between two comparisons, so one comparison without a difference proves it returns the table's rows.
-    for (int attempt = 1; result[1] != 0 && attempt < COMPARISONS && spec.cluster().isPresent(); attempt++) {
-      pause(300L * attempt);
-      result = compare(side, spec.qualified(expected), expected, values);
-    }
-    String folded = new Readable(sql, spec).from(expected);
-    boolean byKey = false;
-    if (result[1] != 0 && !folded.equals(spec.qualified(expected))) {
-      // A table of partial rows is read by consumers as it means: a view that sums per hour and key returns
-      // its folded rows, which is what it must return.
-      long[] asFolded = compare(side, folded, expected, values);
-      if (asFolded[1] == 0) {
-        result = asFolded;
-        byKey = true;
-      }
-    }
-    long hours = result[0];
-    long differing = result[1];
-    if (differing == 0) {
-      return new Verification(true, "verified: " + spec.consumerView() + " returns " + expected + "'s rows for all "
-          + hours + " hour(s) of " + window + " (" + result[2] + " rows" + (byKey ? ", folded per hour and key as "
-          + "its engine merges them" : "") + ", same checksums)");
-    }
-    return new Verification(false, "NOT verified: " + spec.consumerView() + " does not return " + expected + "'s rows "
-        + "in " + differing + " of " + hours + " hour(s) of " + window + ", first " + HourPartition.ofEpochSecond(result[3])
-        + "; the view filters or changes rows, or something else changed it. Investigate before anything else");
-  }
-
-  /** Hours compared, hours that differ, the view's rows, and the first hour that differs. */
-  private long[] compare(String side, String expectedFrom, Identifier expected, Object[] values) {
-    return sql.queryOne("compare " + spec.consumerView() + " with " + expected, "SELECT count(), "
-            + "countIf(a.n != b.n OR a.c != b.c), sum(a.n), toUnixTimestamp(minIf(toDateTime(if(a.h = 0, b.h, a.h)), "
-            + "a.n != b.n OR a.c != b.c)) FROM (" + side.formatted(spec.qualified(spec.consumerView())) + ") AS a FULL "
-            + "OUTER JOIN (" + side.formatted(expectedFrom) + ") AS b ON a.h = b.h",
-        rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)}, values);
   }
 
   /** After a failure inside a swap: the repair is recorded as the consumer view's definition shows. */
