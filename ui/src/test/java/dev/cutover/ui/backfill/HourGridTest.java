@@ -1,0 +1,104 @@
+package dev.cutover.ui.backfill;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.ui.backfill.HourStates.Cell;
+import dev.cutover.ui.common.Palette;
+import java.util.concurrent.Callable;
+import javafx.scene.image.PixelFormat;
+import javafx.scene.image.WritableImage;
+import javafx.scene.paint.Color;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The hour grid paints only the cells that changed while its size, palette and cursor stay; what it
+ * shows must then be exactly what a grid painted whole from the same states shows, pixel for pixel.
+ */
+@ExtendWith(ApplicationExtension.class)
+class HourGridTest {
+
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 300;
+  private final HourPartition first = HourPartition.parse("hour", "2026-06-01T10:00");
+
+  @Test
+  void aGridPaintedChangeByChangeShowsWhatAGridPaintedWholeShows() {
+    HourStates states = new HourStates();
+    states.layout(first, first.plusHours(24 * 30), first.plusHours(24 * 30 + 5), first.plusHours(24 * 31));
+    HourGrid grid = onFx(() -> sized(new HourGrid(states)));
+
+    // A run as the screen sees it: a day's batch running, then written, the next running, one failed.
+    for (int day = 0; day < 12; day++) {
+      int d = day;
+      onFx(() -> {
+        for (int h = 0; h < 24; h++) {
+          states.set(first.plusHours(d * 24L + h), Cell.RUNNING, 0);
+          if (d > 0) {
+            states.set(first.plusHours((d - 1) * 24L + h), d == 7 && h == 3 ? Cell.FAILED : Cell.WRITTEN, 100);
+          }
+        }
+        states.changed();
+        grid.redraw();
+        return null;
+      });
+    }
+    int[] changeByChange = pixels(grid);
+    int[] whole = pixels(onFx(() -> sized(new HourGrid(states))));
+    assertArrayEquals(whole, changeByChange, "the grid painted change by change differs from one painted whole");
+
+    // The cells show the states: a written hour, a failed one, a running one, a pending one.
+    assertEquals(colourAt(grid, 0), onFx(() -> grid.colour(Cell.WRITTEN)));
+    assertEquals(colourAt(grid, 6 * 24 + 3), onFx(() -> grid.colour(Cell.FAILED)));
+    assertEquals(colourAt(grid, 11 * 24), onFx(() -> grid.colour(Cell.RUNNING)));
+    assertEquals(colourAt(grid, 20 * 24), onFx(() -> grid.colour(Cell.PENDING)));
+
+    // A new palette repaints every cell, the unchanged ones too.
+    Color pendingBefore = colourAt(grid, 20 * 24);
+    onFx(() -> {
+      grid.setPalette(Palette.DARK);
+      return null;
+    });
+    assertNotEquals(pendingBefore, colourAt(grid, 20 * 24));
+    assertEquals(colourAt(grid, 20 * 24), onFx(() -> grid.colour(Cell.PENDING)));
+    HourGrid darkWhole = onFx(() -> {
+      HourGrid g = sized(new HourGrid(states));
+      g.setPalette(Palette.DARK);
+      return g;
+    });
+    assertArrayEquals(pixels(darkWhole), pixels(grid));
+  }
+
+  private static HourGrid sized(HourGrid grid) {
+    grid.resize(WIDTH, HEIGHT);
+    grid.layout();
+    return grid;
+  }
+
+  private Color colourAt(HourGrid grid, int index) {
+    return onFx(() -> {
+      double[] at = grid.centreOf(index);
+      return grid.snapshot(null, null).getPixelReader().getColor((int) at[0], (int) at[1]);
+    });
+  }
+
+  private static int[] pixels(HourGrid grid) {
+    return onFx(() -> {
+      WritableImage image = grid.snapshot(null, null);
+      int w = (int) image.getWidth();
+      int h = (int) image.getHeight();
+      int[] out = new int[w * h];
+      image.getPixelReader().getPixels(0, 0, w, h, PixelFormat.getIntArgbInstance(), out, 0, w);
+      return out;
+    });
+  }
+
+  private static <T> T onFx(Callable<T> work) {
+    return WaitForAsyncUtils.waitFor(WaitForAsyncUtils.asyncFx(work));
+  }
+}
