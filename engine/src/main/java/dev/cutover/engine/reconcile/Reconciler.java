@@ -70,7 +70,8 @@ public final class Reconciler {
   /**
    * The hours a reconciliation of {@code scope} covers now: the repair window
    * {@code [first hour, newest hour both versions have closed + 1h)}, or its part before or from B,
-   * or {@code range}, which must lie within the repair window.
+   * or {@code range}, which must lie within the repair window. Where views write v1 and v2, the window
+   * ends at the first hour within the safety margin of the newest event: later hours may still change.
    */
   public HourRange window(Repair repair, Scope scope, Optional<HourRange> range) {
     HourPartition first = repair.firstHour().orElseThrow();
@@ -82,6 +83,14 @@ public final class Reconciler {
           : live.targetEdge().get();
       if (!both.isBefore(boundary)) {
         end = both.plusHours(1);
+      }
+    }
+    // Views append to v1 and v2 as events arrive, each at its own moment of an insert, and events arrive up to
+    // the safety margin late: an hour that recent may still change, and is judged once it has settled.
+    if (spec.liveView().isPresent() && live.newestEvent().isPresent()) {
+      HourPartition settled = HourPartition.containing(live.newestEvent().get().minus(spec.safetyMargin()));
+      if (settled.isBefore(end)) {
+        end = settled.isBefore(boundary) ? boundary : settled;
       }
     }
     return switch (scope) {
