@@ -35,6 +35,8 @@ public final class HourGrid extends CanvasRegion {
   // What the canvas shows now, so that a redraw paints only what changed.
   private byte[] drawn = new byte[0];
   private Geometry drawnGeometry;
+  private double drawnWidth = -1;
+  private double drawnHeight = -1;
   private Palette drawnPalette;
   private int drawnCursor = -1;
   private Color outside;
@@ -140,7 +142,8 @@ public final class HourGrid extends CanvasRegion {
     Geometry geo = geometry();
     int cursorShown = cursor >= 0 && cursor < states.size() && (isFocused() || isHover()) ? cursor : -1;
     boolean whole = geo == null || !geo.equals(drawnGeometry) || palette != drawnPalette || cursorShown != drawnCursor
-        || drawn.length != states.size() || cursorShown >= 0;
+        || drawn.length != states.size() || cursorShown >= 0 || canvas.getWidth() != drawnWidth
+        || canvas.getHeight() != drawnHeight;
     if (whole) {
       paintWhole(geo, cursorShown);
     } else {
@@ -165,6 +168,8 @@ public final class HourGrid extends CanvasRegion {
     g.setFill(palette.surface());
     g.fillRect(0, 0, canvas.getWidth(), canvas.getHeight());
     drawnGeometry = geo;
+    drawnWidth = canvas.getWidth();
+    drawnHeight = canvas.getHeight();
     drawnPalette = palette;
     drawnCursor = cursorShown;
     drawn = new byte[geo == null ? 0 : states.size()];

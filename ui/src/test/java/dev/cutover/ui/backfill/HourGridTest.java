@@ -72,10 +72,27 @@ class HourGridTest {
       return g;
     });
     assertArrayEquals(pixels(darkWhole), pixels(grid));
+
+    // A few pixels wider, the cells keep their size: the grid is still painted whole, its new strip too.
+    onFx(() -> {
+      grid.resize(WIDTH + 3, HEIGHT);
+      grid.layout();
+      return null;
+    });
+    HourGrid wider = onFx(() -> {
+      HourGrid g = sized(new HourGrid(states), WIDTH + 3);
+      g.setPalette(Palette.DARK);
+      return g;
+    });
+    assertArrayEquals(pixels(wider), pixels(grid));
   }
 
   private static HourGrid sized(HourGrid grid) {
-    grid.resize(WIDTH, HEIGHT);
+    return sized(grid, WIDTH);
+  }
+
+  private static HourGrid sized(HourGrid grid, int width) {
+    grid.resize(width, HEIGHT);
     grid.layout();
     return grid;
   }
