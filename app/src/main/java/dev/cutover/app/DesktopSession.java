@@ -28,6 +28,25 @@ final class DesktopSession {
     return sentence("the display " + display + " cannot be opened", launcher);
   }
 
+  /**
+   * The sentence for a failure of JavaFX to open the window, or empty when it is not one this class
+   * knows: a display that cannot be opened, or a machine without the GTK 3 library JavaFX draws with.
+   */
+  static Optional<String> windowFailure(String message, String display, String launcher) {
+    if (message == null) {
+      return Optional.empty();
+    }
+    if (message.contains("DISPLAY")) {
+      return Optional.of(unreachable(display, launcher));
+    }
+    if (message.contains("GTK")) {
+      return Optional.of("The console draws its window with GTK 3, which this machine does not have (JavaFX could "
+          + "not load its GTK library): install it (libgtk-3-0 on Debian and Ubuntu), or use the command line "
+          + "instead (" + launcher + " --help lists its commands).");
+    }
+    return Optional.empty();
+  }
+
   private static String sentence(String why, String launcher) {
     return "The console needs a desktop session, and " + why + ": use the command line instead ("
         + launcher + " --help lists its commands), or run the console under a virtual display with xvfb-run "

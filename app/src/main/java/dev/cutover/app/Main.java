@@ -50,7 +50,7 @@ import picocli.CommandLine.Mixin;
     exitCodeList = {
         "0:success", "1:internal error", "2:bad input", "3:could not connect, or the server is unsuitable",
         "4:the embedded engine could not be fetched or started", "5:a statement failed on the server",
-        "6:a check found a blocking problem, or a step was refused", "7:the console cannot open a window (no desktop session)",
+        "6:a check found a blocking problem, or a step was refused", "7:the console cannot open a window (no desktop session, or no GTK 3)",
         "8:another process holds the repair or the target; try again later",
         "130:interrupted"})
 public final class Main implements Callable<Integer> {
@@ -208,10 +208,9 @@ public final class Main implements Callable<Integer> {
     try {
       return console();
     } catch (UnsupportedOperationException e) {
-      if (e.getMessage() == null || !e.getMessage().contains("DISPLAY")) {
-        throw e;
-      }
-      self.commandLine().getErr().println("error: " + DesktopSession.unreachable(System.getenv("DISPLAY"), DesktopSession.launcher()));
+      String sentence = DesktopSession.windowFailure(e.getMessage(), System.getenv("DISPLAY"), DesktopSession.launcher())
+          .orElseThrow(() -> e);
+      self.commandLine().getErr().println("error: " + sentence);
       return ExitCodes.NO_DESKTOP;
     }
   }

@@ -47,4 +47,17 @@ class ConsoleWithoutDisplayTest {
         + "opened: use the command line instead (./cutover --help"), run.err());
     assertFalse(run.err().contains("Exception") || run.err().contains("\tat "), run.err());
   }
+
+  @Test
+  void aMachineWithoutGtkIsToldToInstallItNotToReportABug() {
+    // JavaFX's own words when the GTK 3 library is missing; a display that cannot be opened names DISPLAY.
+    assertEquals(java.util.Optional.of("The console draws its window with GTK 3, which this machine does not have "
+        + "(JavaFX could not load its GTK library): install it (libgtk-3-0 on Debian and Ubuntu), or use the command "
+        + "line instead (./cutover --help lists its commands)."),
+        DesktopSession.windowFailure("Unable to load glass GTK library.", ":0", "./cutover"));
+    assertEquals(java.util.Optional.of(DesktopSession.unreachable(":93", "./cutover")),
+        DesktopSession.windowFailure("Unable to open DISPLAY", ":93", "./cutover"));
+    assertEquals(java.util.Optional.empty(), DesktopSession.windowFailure("something else", ":0", "./cutover"),
+        "any other failure stays an internal error, with its stack trace");
+  }
 }

@@ -22,7 +22,8 @@ import dev.cutover.engine.api.StepRefusedException;
  *   <li>5 a statement failed on the server
  *   <li>6 a step was refused in the state it found, or a check found a blocking problem: a closed gate,
  *       a phase of the repair that does not allow the step, a failed preflight, a red reconciliation
- *   <li>7 the console cannot open its window: no desktop session (no display); the command line still works
+ *   <li>7 the console cannot open its window: no desktop session (no display), or no GTK 3 to draw with; the
+ *       command line still works
  *   <li>8 another process holds the repair or the target (a backfill run, a cutover, a rollback, a drop
  *       of v1): nothing was changed, and the same command can succeed once it ends, so a script may retry
  *       it later ({@link HeldByAnotherProcessException})
