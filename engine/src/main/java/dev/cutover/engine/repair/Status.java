@@ -17,6 +17,7 @@ import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -53,9 +54,15 @@ public final class Status {
             : live.targetEdge().get();
         end = both.isBefore(end) ? end : both.plusHours(1);
       }
-      if (r.firstHour().get().isBefore(end)) {
-        writer = Optional.of(new Observation(sql, state, spec).liveWriter(r, new HourRange(r.firstHour().get(), end),
+      // A backfill's batch writes v2 before its ledger line, so while a run holds the repair an hour below B with
+      // rows and no line is a batch under way, not a second writer: the hours below B are judged once it lets go.
+      boolean backfilling = r.operation().filter(op -> op.action().equals(Repair.Operation.BACKFILL)).isPresent();
+      HourPartition from = backfilling ? r.boundary().get() : r.firstHour().get();
+      if (from.isBefore(end)) {
+        writer = Optional.of(new Observation(sql, state, spec).liveWriter(r, new HourRange(from, end),
             live.targetEdge()));
+      } else if (backfilling) {
+        writer = Optional.of(new LiveWriter(r.boundary().get(), Optional.empty(), 0, List.of(), List.of(), List.of()));
       }
       verdict = reports.decisive(r.target(), r.id()).map(s -> new RepairStatus.Verdict(s.id(), s.created(), s.window(),
           s.verdict(), s.unexpectedKeys(), s.acknowledged(), s.coverageIssues(), s.specSha256().equals(spec.sha256()),

@@ -1,0 +1,70 @@
+package dev.cutover.engine.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LiveWriter;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.Procedure;
+import dev.cutover.engine.testing.TestEngine;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A backfill's batch lands in v2 before its ledger line. While a run holds the repair, the status must
+ * not call such an hour a second writer (the console's banner once said "two writers on one hour" for
+ * every batch under way); once the run lets go, the same rows without a line are one, and are named.
+ */
+class StatusWhileBackfillingTest {
+
+  private HourlyWorld world;
+  private TableSpec spec;
+  private Engine engine;
+
+  @BeforeEach
+  void world() {
+    world = HourlyWorld.create(TestEngine.freshDatabase(StatusWhileBackfillingTest.class), 3);
+    spec = world.spec();
+    engine = new Engine(world.db);
+  }
+
+  @AfterEach
+  void close() {
+    world.db.close();
+  }
+
+  @Test
+  void rowsAheadOfTheLedgerAreABatchUnderWayWhileTheRunHoldsTheRepairAndAnotherWriterAfter() throws Exception {
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(1));
+    RunHandle run = Procedure.start(engine, plan);
+    run.pause();
+    HourPartition b = plan.boundary();
+    HourPartition ahead = b.plusHours(-1); // the run writes in order: its last hour is far from written
+    // What a batch under way leaves for an instant: its rows in v2, its ledger line not yet written.
+    world.sql.execute("rows ahead of the ledger", "INSERT INTO visits_v2 SELECT * FROM visits_v1 WHERE hour = "
+        + "toDateTime(?, 'UTC')", ahead.epochSecond());
+    assertTrue(world.sql.queryLong("rows", "SELECT count() FROM visits_v2 WHERE hour = toDateTime(?, 'UTC')",
+        ahead.epochSecond()) > 0, "the hour before B has clicks in this world");
+
+    LiveWriter during = engine.repairs().status(spec).liveWriter().orElseThrow();
+    assertEquals(List.of(), during.belowBoundary(), during.describe());
+    assertFalse(during.describe().contains("two writers"), during.describe());
+
+    run.cancel();
+    assertEquals(RunState.CANCELLED, run.await().state());
+    LiveWriter after = engine.repairs().status(spec).liveWriter().orElseThrow();
+    assertTrue(after.belowBoundary().contains(ahead), "rows no run of the repair wrote, once no run holds it: "
+        + after.describe());
+  }
+}
