@@ -72,7 +72,7 @@ class RepairSimulationTest {
   @Test
   void whateverOperatorsDoTheRepairKeepsItsGuarantees() throws Exception {
     long seed = Long.getLong("cutover.seed", System.nanoTime());
-    int actions = Integer.getInteger("cutover.actions", 200);
+    int actions = Integer.getInteger("cutover.actions", 120);
     random = new Random(seed);
     System.out.println("[repair-simulation] seed " + seed + ", " + actions + " actions");
     world = HourlyWorld.create(TestEngine.freshDatabase(RepairSimulationTest.class), 2);
