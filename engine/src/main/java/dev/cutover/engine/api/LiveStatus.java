@@ -14,4 +14,13 @@ import java.util.Optional;
  * @param lag how far the newest event is past the end of the live edge (zero when caught up)
  */
 public record LiveStatus(Optional<HourPartition> liveEdge, Optional<HourPartition> targetEdge,
-    Optional<Instant> newestEvent, Duration lag) {}
+    Optional<Instant> newestEvent, Duration lag) {
+
+  /**
+   * The first hour that may still change: the hour of the newest event less {@code margin}, since
+   * events arrive up to the margin late. The hours before it have settled; empty with no event.
+   */
+  public Optional<HourPartition> unsettledFrom(Duration margin) {
+    return newestEvent.map(n -> HourPartition.containing(n.minus(margin)));
+  }
+}

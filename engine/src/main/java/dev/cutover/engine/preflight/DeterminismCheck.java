@@ -64,12 +64,9 @@ final class DeterminismCheck {
    */
   private HourPartition busiestHour(Plan plan) {
     HourPartition end = plan.range().to();
-    var newest = new LiveReader(sql, spec).read().newestEvent();
-    if (newest.isPresent()) {
-      HourPartition open = HourPartition.containing(newest.get().minus(spec.safetyMargin()));
-      if (open.isBefore(end) && plan.range().from().isBefore(open)) {
-        end = open;
-      }
+    var open = new LiveReader(sql, spec).read().unsettledFrom(spec.safetyMargin());
+    if (open.isPresent() && open.get().isBefore(end) && plan.range().from().isBefore(open.get())) {
+      end = open.get();
     }
     long seconds = sql.queryLong("find a busy hour", "SELECT toUnixTimestamp(argMax(h, n)) FROM (SELECT toStartOfHour("
         + spec.timeColumn().quoted() + ") AS h, count() AS n FROM " + spec.qualified(spec.liveTable()) + " WHERE "

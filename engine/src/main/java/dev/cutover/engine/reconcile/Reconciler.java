@@ -87,11 +87,9 @@ public final class Reconciler {
     }
     // Views append to v1 and v2 as events arrive, each at its own moment of an insert, and events arrive up to
     // the safety margin late: an hour that recent may still change, and is judged once it has settled.
-    if (spec.liveView().isPresent() && live.newestEvent().isPresent()) {
-      HourPartition settled = HourPartition.containing(live.newestEvent().get().minus(spec.safetyMargin()));
-      if (settled.isBefore(end)) {
-        end = settled.isBefore(boundary) ? boundary : settled;
-      }
+    Optional<HourPartition> unsettled = spec.liveView().flatMap(v -> live.unsettledFrom(spec.safetyMargin()));
+    if (unsettled.isPresent() && unsettled.get().isBefore(end)) {
+      end = unsettled.get().isBefore(boundary) ? boundary : unsettled.get();
     }
     return switch (scope) {
       case REPAIR -> new HourRange(first, end);
