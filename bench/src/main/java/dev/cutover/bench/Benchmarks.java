@@ -286,12 +286,22 @@ public final class Benchmarks {
 
   private void liveImpact(DemoWorld world) throws Exception {
     report.heading("2. Live job: time to write a closed hour, alone and beside a backfill at the spec's default "
-        + "throttle, in turns of " + LIVE_TURN + " hours while the backfill is paused and running; the backfill's "
-        + "threads at nice 0 (the default), then at 19");
+        + "throttle, in turns of " + LIVE_TURN + " hours while the backfill is paused and running: a live job that "
+        + "never rests (its next step as soon as the last ends), with the backfill's threads at nice 0 (the default) "
+        + "and 19, then a live job that closes an hour every " + PACED_HOUR.toMillis() + " ms, at nice 0");
     BackfillSettings throttled = engine.plans().defaults(spec);
     List<String> ratios = new ArrayList<>();
-    for (int nice : new int[] {0, 19}) {
-      ratios.add(String.format("nice %d: %.2f×", nice, inTurns(world, throttled.withNice(nice))));
+    // -Dbench.live=paced or =resting runs one kind of live job alone.
+    String kinds = System.getProperty("bench.live", "resting,paced");
+    if (kinds.contains("resting")) {
+      for (int nice : new int[] {0, 19}) {
+        ratios.add(String.format("never resting, nice %d: %.2f×", nice,
+            inTurns(world, throttled.withNice(nice), Duration.ZERO)));
+      }
+    }
+    if (kinds.contains("paced")) {
+      ratios.add(String.format("an hour every %d ms, nice 0: %.2f×", PACED_HOUR.toMillis(),
+          inTurns(world, throttled, PACED_HOUR)));
     }
     report.line("p99 ratios, beside over alone: " + String.join(", ", ratios)
         + ". Target: p99 ratio ≤ 1.25 beside the default throttle (nice 0).");
@@ -301,17 +311,21 @@ public final class Benchmarks {
   private static final int LIVE_HOURS = 100;
   /** Closed hours in one turn of a condition. */
   private static final int LIVE_TURN = 10;
+  /** The paced live job's simulated hour: six steps of ten minutes, one every sixth of it. */
+  private static final Duration PACED_HOUR = Duration.ofSeconds(1);
 
   /**
    * The live job while one backfill is paused and running in turns, so that both conditions meet the
    * same server at the same time of the run (a live job timed alone before a backfill and beside it
    * after meets another server: its own tables have grown, merges run); returns the p99 beside over
-   * the p99 alone.
+   * the p99 alone. With a {@code simulatedHour} the job steps at that pace, as a streaming job rests
+   * between its writes; with zero it takes its next step as soon as the last ends.
    */
-  private double inTurns(DemoWorld world, BackfillSettings settings) throws Exception {
+  private double inTurns(DemoWorld world, BackfillSettings settings, Duration simulatedHour) throws Exception {
     List<Double> alone = new ArrayList<>();
     List<Double> beside = new ArrayList<>();
     List<String> runs = new ArrayList<>();
+    long stepNanos = simulatedHour.toNanos() / 6;
     // A backfill running half the time ends before 100 hours beside it are timed: then the next one, from scratch.
     for (int backfill = 0; backfill < 4 && (alone.size() < LIVE_HOURS || beside.size() < LIVE_HOURS); backfill++) {
       freshTarget();
@@ -321,10 +335,16 @@ public final class Benchmarks {
       Thread.sleep(LIVE_SETTLE_MS);
       boolean running = false;
       try (LiveJob job = LiveJob.open(session.statements(), world, LiveOptions.defaults())) {
+        long next = System.nanoTime();
         while (!run.completion().isDone() && (alone.size() < LIVE_HOURS || beside.size() < LIVE_HOURS)) {
           List<Double> into = running ? beside : alone;
           for (int written = 0; written < LIVE_TURN && !run.completion().isDone(); ) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+              Thread.sleep(Duration.ofNanos(wait));
+            }
             long t0 = System.nanoTime();
+            next = Math.max(next + stepNanos, t0);
             if (!job.step().written().isEmpty()) {
               into.add((System.nanoTime() - t0) / 1e6);
               written++;
@@ -336,6 +356,7 @@ public final class Benchmarks {
           } else {
             run.pause();
             Thread.sleep(LIVE_SETTLE_MS); // the batch under way ends: a paused run starts none
+            next = System.nanoTime();
           }
         }
       }
@@ -343,8 +364,9 @@ public final class Benchmarks {
       RunRecord finished = run.await();
       runs.add(finished.state().name().toLowerCase() + ", " + plan.hours().size() + " hours");
     }
-    report.latency("live job alone, the backfill paused", alone, null);
-    report.latency("live job beside the backfill at nice " + settings.nice(), beside, alone);
+    String pace = simulatedHour.isZero() ? "never resting" : "an hour every " + simulatedHour.toMillis() + " ms";
+    report.latency("live job (" + pace + ") alone, the backfill paused", alone, null);
+    report.latency("live job (" + pace + ") beside the backfill at nice " + settings.nice(), beside, alone);
     report.line("The backfills, one after the other from scratch, at concurrency " + settings.concurrency()
         + ", max_threads " + settings.maxThreads() + ", priority " + settings.priority() + ", nice " + settings.nice()
         + ": " + String.join("; ", runs) + ".");
