@@ -128,8 +128,10 @@ class ReadmeProcedureTest {
   }
 
   private ChildRun cutover(Path work, String command) throws Exception {
+    long started = System.nanoTime();
     ChildRun outcome = ChildRun.of(work, env, arguments(work, command));
-    transcript.append("\n$ ").append(command).append(" -> ").append(outcome.exit()).append('\n')
+    transcript.append("\n$ ").append(command).append(" -> ").append(outcome.exit())
+        .append(String.format(" (%.1f s)", (System.nanoTime() - started) / 1e9)).append('\n')
         .append(outcome.out()).append(outcome.err());
     return outcome;
   }
