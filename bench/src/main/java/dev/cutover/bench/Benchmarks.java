@@ -93,6 +93,8 @@ public final class Benchmarks {
       section(report, "backfill", b::backfillThroughput);
       section(report, "breakdown", b::batchBreakdown);
       section(report, "live", () -> b.liveImpact(world));
+      section(report, "livecause", () -> new LiveCauseBench(b.session, b.engine, b.spec, b.sql, report)
+          .run(world, b::freshTarget));
       section(report, "reconcile", () -> new ReconcileBench(b.sql, b.session, b.engine, b.spec, report).run());
       section(report, "cutover", b::cutover);
       section(report, "bounded", () -> new BoundedBench(b.session, b.engine, b.sql, report, scale).run());
