@@ -32,7 +32,7 @@ run() { # $1: the run's number, $2: one JVM option
     -cp "$classpath" dev.cutover.bench.Benchmarks > "$root/bench/target/aot-ui-$1.log" 2>&1
   echo "run $1 ($2):"
   grep -E '^Backfill screen' "$root/bench/target/aot-ui-$1.log" | grep -oE 'less one frame \(16.7 ms\): [0-9]+ ms' \
-    | sed 's/^/  the FX thread's longest stall: the longest gap /'
+    | sed 's/^/  longest stall of the FX thread, the longest gap /'
   grep -E '^Reconcile screen' "$root/bench/target/aot-ui-$1.log" \
     | grep -oE 'first [0-9]+ ms, then over 10 switches p50 [0-9]+ ms, max [0-9]+ ms|To pixels[^.]*' | sed 's/^/  /'
 }
