@@ -16,11 +16,15 @@ import dev.cutover.engine.api.Statement;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.testing.BenchProbes;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Section 2b: what in a backfill slows the live job. The live job that never rests writes closed hours
@@ -30,6 +34,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * which is what a batch writes), a query that only computes, and a busy loop outside the server. Every
  * load in the server runs at {@code max_threads} 1 and nice 19, so that its share of the CPU is the
  * smallest the server gives; what still slows the live job is what the load does beside computing.
+ * Then, from the server's query log (which {@link Benchmarks} has the engine keep when this section
+ * runs), the counters of time that grew most in the live job's statements under each load.
  */
 final class LiveCauseBench {
 
@@ -79,6 +85,8 @@ final class LiveCauseBench {
     loads.put("a busy loop outside the server (one core, nice 0)", "busy");
     Map<String, List<Double>> timed = new LinkedHashMap<>();
     loads.keySet().forEach(k -> timed.put(k, new ArrayList<>()));
+    Map<String, List<long[]>> turns = new LinkedHashMap<>();
+    loads.keySet().forEach(k -> turns.put(k, new ArrayList<>()));
 
     freshTarget.run();
     BackfillSettings settings = engine.plans().defaults(spec).withNice(19);
@@ -101,6 +109,7 @@ final class LiveCauseBench {
             loop = Thread.ofPlatform().name("bench-load").start(() -> transformLoop(range, load.getValue(), stop));
           }
           List<Double> into = timed.get(load.getKey());
+          long turnStart = System.currentTimeMillis();
           for (int written = 0; written < TURN; ) {
             long t0 = System.nanoTime();
             if (!job.step().written().isEmpty()) {
@@ -108,6 +117,7 @@ final class LiveCauseBench {
               written++;
             }
           }
+          turns.get(load.getKey()).add(new long[] {turnStart, System.currentTimeMillis()});
           stop.set(true);
           if (busy != null) {
             busy.destroyForcibly().waitFor();
@@ -125,9 +135,48 @@ final class LiveCauseBench {
     backfill.resume();
     backfill.await();
     timed.forEach((load, millis) -> report.latency(load, millis, timed.get("alone")));
+    counters(turns);
     for (String table : List.of(hourly, single, nowhere)) {
       sql.execute("scratch", "DROP TABLE IF EXISTS " + table + " SYNC");
     }
+  }
+
+  /**
+   * Where the live job's statements spent their time under each load, from the server's own counters
+   * (the query log's ProfileEvents of the live job's statements in the turns of that load, per statement):
+   * the counters of time that grew most against the live job alone.
+   */
+  private void counters(Map<String, List<long[]>> turns) {
+    sql.execute("flush the query log", "SYSTEM FLUSH LOGS");
+    String db = spec.database().name();
+    String liveTables = Stream.of("trades", "marks", "fx_rates", "pnl_v1", "pnl_v1_live_staging", "demo_writes",
+        "demo_state").map(t -> "'" + db + "." + t + "'").collect(Collectors.joining(", "));
+    Map<String, Map<String, Double>> perLoad = new LinkedHashMap<>();
+    for (var load : turns.entrySet()) {
+      String windows = load.getValue().stream().map(w -> "event_time_microseconds BETWEEN fromUnixTimestamp64Milli("
+          + w[0] + ") AND fromUnixTimestamp64Milli(" + w[1] + ")").collect(Collectors.joining(" OR "));
+      String text = sql.queryOne("read the live job's counters", "SELECT arrayStringConcat(arrayMap((k, v) -> concat(k, "
+          + "'=', toString(v / c)), s.1, s.2), ';') FROM (SELECT count() AS c, sumMap(mapKeys(ProfileEvents), "
+          + "mapValues(ProfileEvents)) AS s FROM system.query_log WHERE type = 'QueryFinish' AND (" + windows + ") "
+          + "AND arrayExists(t -> t IN (" + liveTables + "), tables) AND Settings['os_thread_priority'] != '19' "
+          + "AND NOT startsWith(log_comment, 'cutover'))", rs -> rs.string(1));
+      Map<String, Double> counters = new HashMap<>();
+      for (String pair : text.split(";")) {
+        int eq = pair.indexOf('=');
+        if (eq > 0 && pair.substring(0, eq).endsWith("Microseconds")) {
+          counters.put(pair.substring(0, eq), Double.parseDouble(pair.substring(eq + 1)));
+        }
+      }
+      perLoad.put(load.getKey(), counters);
+    }
+    Map<String, Double> alone = perLoad.get("alone");
+    perLoad.forEach((load, counters) -> report.line("Per statement of the live job, " + load + ": "
+        + counters.entrySet().stream()
+            .sorted(Comparator.comparingDouble(e -> alone.getOrDefault(e.getKey(), 0.0) - e.getValue()))
+            .limit(6)
+            .map(e -> String.format("%s %.2f ms (alone %.2f)", e.getKey().replace("Microseconds", ""),
+                e.getValue() / 1000, alone.getOrDefault(e.getKey(), 0.0) / 1000))
+            .collect(Collectors.joining(", "))));
   }
 
   /** The corrected transform of one day after another of {@code range}, written into {@code into} or counted. */
