@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  * load in the server runs at {@code max_threads} 1 and nice 19, so that its share of the CPU is the
  * smallest the server gives; what still slows the live job is what the load does beside computing.
  * Then, from the server's query log (which {@link Benchmarks} has the engine keep when this section
- * runs), the counters of time that grew most in the live job's statements under each load.
+ * is named), the counters of time that grew most in the live job's statements under each load.
  */
 final class LiveCauseBench {
 
@@ -147,6 +147,12 @@ final class LiveCauseBench {
    * the counters of time that grew most against the live job alone.
    */
   private void counters(Map<String, List<long[]>> turns) {
+    if (sql.queryLong("look for the query log", "SELECT count() FROM system.tables WHERE database = 'system' "
+        + "AND name = 'query_log'") == 0) {
+      report.line("The live job's counters need the server's query log, which the engine keeps only when this "
+          + "section is named (-Dbench.sections=livecause).");
+      return;
+    }
     sql.execute("flush the query log", "SYSTEM FLUSH LOGS");
     String db = spec.database().name();
     String liveTables = Stream.of("trades", "marks", "fx_rates", "pnl_v1", "pnl_v1_live_staging", "demo_writes",
