@@ -34,6 +34,7 @@ class ReadmeProcedureTest {
   @TempDir Path home;
   private final Map<String, String> env = new HashMap<>();
   private final List<Process> background = new ArrayList<>();
+  private final Map<Path, Process> backgroundLogs = new HashMap<>();
   private final StringBuilder transcript = new StringBuilder();
 
   @Test
@@ -103,7 +104,7 @@ class ReadmeProcedureTest {
         }
       } while (last.exit() != 0 && System.nanoTime() < deadline);
       assertEquals(0, last.exit(), "the gate did not open within " + GATE_WAIT_MINUTES + " minutes: " + last.out()
-          + transcript);
+          + backgroundJobs() + transcript);
       return;
     }
     if (command.equals("kill %1")) {
@@ -116,7 +117,9 @@ class ReadmeProcedureTest {
     if (command.endsWith("&")) {
       String[] parts = command.substring(0, command.length() - 1).strip().split(" > ");
       Path log = work.resolve(parts.length > 1 ? parts[1].strip() : "background.log");
-      background.add(ChildRun.start(work, env, arguments(work, parts[0]), log));
+      Process job = ChildRun.start(work, env, arguments(work, parts[0]), log);
+      background.add(job);
+      backgroundLogs.put(log, job);
       return;
     }
     ChildRun outcome = cutover(work, command);
@@ -125,6 +128,18 @@ class ReadmeProcedureTest {
       assertTrue(outcome.err().contains("add --acknowledge trading.pnl_alerts_mv"),
           "the refusal names the option that fixes it: " + outcome.err());
     }
+  }
+
+  /** What each job started with & wrote, and whether it still runs: a gate that never opens often means it stopped. */
+  private String backgroundJobs() throws Exception {
+    StringBuilder jobs = new StringBuilder();
+    for (var job : backgroundLogs.entrySet()) {
+      List<String> lines = Files.exists(job.getKey()) ? Files.readAllLines(job.getKey()) : List.of();
+      jobs.append("\n--- ").append(job.getKey().getFileName()).append(job.getValue().isAlive() ? " (still running)"
+          : " (ended with exit " + job.getValue().exitValue() + ")").append(", its last lines:\n")
+          .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+    }
+    return jobs.toString();
   }
 
   private ChildRun cutover(Path work, String command) throws Exception {
