@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fails the test. The normal build seeds a week of history ({@code --history-days 7} added to the seed line);
  * {@code -Dcutover.readme.full=true} (the Maven profile {@code readme-full}) runs the block exactly as printed.
  */
+@Tag("alone") // in a JVM with no other test class beside it (app/pom.xml)
 class ReadmeProcedureTest {
 
   private static final Pattern UNTIL = Pattern.compile("until (.+); do sleep (\\d+); done");
