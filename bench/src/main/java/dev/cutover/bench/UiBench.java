@@ -208,6 +208,7 @@ final class UiBench {
     });
     // The screen's first CSS, layout and render are its opening, not the backfill's: they end before the clock starts.
     Thread.sleep(1000);
+    GcPauses gc = new GcPauses();
     onFx(() -> {
       monitor.start();
       controller.start();
@@ -231,13 +232,14 @@ final class UiBench {
       view.dispose();
       return null;
     });
+    gc.close();
     double seconds = (System.nanoTime() - t0) / 1e9;
     long runEnded = System.nanoTime() - 2_000_000_000L;
     // When the longest gaps ended, from the start of the run: at the start, during it, or as it ended.
     String when = java.util.stream.IntStream.range(0, gaps.size()).boxed()
         .sorted((a, b) -> Long.compare(gaps.get(b), gaps.get(a))).limit(3)
-        .map(i -> String.format("%.0f ms at %.1f s%s", gaps.get(i) / 1e6, (ends.get(i) - t0) / 1e9,
-            ends.get(i) > runEnded ? " (after the run ended)" : ""))
+        .map(i -> String.format("%.0f ms at %.1f s%s%s", gaps.get(i) / 1e6, (ends.get(i) - t0) / 1e9,
+            ends.get(i) > runEnded ? " (after the run ended)" : "", pausedWithin(gc, ends.get(i) - gaps.get(i), ends.get(i))))
         .collect(java.util.stream.Collectors.joining(", "));
     List<Double> ms = gaps.stream().map(g -> g / 1e6).toList();
     double longest = ms.stream().mapToDouble(Double::doubleValue).max().orElse(0);
@@ -249,6 +251,19 @@ final class UiBench {
         + "The longest gaps: %s.",
         finished.state().name().toLowerCase(), plan.hours().size(), seconds, ms.size(), Report.percentile(ms, 50),
         Report.percentile(ms, 99), longest, over50, Math.max(0, longest - 16.7), when));
+    List<Double> pauses = gc.all().stream().map(GcPauses.Pause::millis).toList();
+    report.line(pauses.isEmpty() ? "The garbage collector paused this JVM not once meanwhile." : String.format(
+        "Garbage collection in this JVM meanwhile (%s): %d pauses, p50 %.1f ms, longest %.1f ms, %.0f ms in all.",
+        gc.all().stream().map(GcPauses.Pause::collector).distinct().collect(java.util.stream.Collectors.joining(", ")),
+        pauses.size(), Report.percentile(pauses, 50), max(pauses), pauses.stream().mapToDouble(Double::doubleValue).sum()));
+  }
+
+  /** What of the gap from {@code from} to {@code to} the collector's pauses took, or nothing when none fell in it. */
+  private static String pausedWithin(GcPauses gc, long from, long to) {
+    List<GcPauses.Pause> within = gc.within(from, to);
+    return within.isEmpty() ? "" : String.format(" (%d collector pauses in it, %.0f ms: %s)", within.size(),
+        within.stream().mapToDouble(GcPauses.Pause::millis).sum(), within.stream().map(GcPauses.Pause::cause).distinct()
+            .collect(java.util.stream.Collectors.joining(", ")));
   }
 
   private static double max(List<Double> values) {
