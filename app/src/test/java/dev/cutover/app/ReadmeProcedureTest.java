@@ -35,8 +35,8 @@ class ReadmeProcedureTest {
 
   @TempDir Path home;
   private final Map<String, String> env = new HashMap<>();
-  private final List<Process> background = new ArrayList<>();
-  private final Map<Path, Process> backgroundLogs = new HashMap<>();
+  /** The jobs started with &, each with the file its output goes to. */
+  private final List<Job> background = new ArrayList<>();
   private final StringBuilder transcript = new StringBuilder();
 
   @Test
@@ -79,7 +79,7 @@ class ReadmeProcedureTest {
       assertTrue(background.isEmpty(), "the README stops the live job it starts");
       System.out.println("The README's procedure, as run:" + transcript); // kept in the test's report
     } finally {
-      background.forEach(Process::destroy);
+      background.forEach(job -> job.process().destroy());
       EmbeddedServer.stopRunning(home.resolve("data/cutover/embedded"), "the test is done");
       for (int i = 1; i <= dev.cutover.engine.Session.MAX_LOCAL_SHARDS; i++) {
         Path node = dev.cutover.engine.Session.localClusterNode(home.resolve("data/cutover/embedded/cluster"), i);
@@ -111,7 +111,7 @@ class ReadmeProcedureTest {
     }
     if (command.equals("kill %1")) {
       assertEquals(1, background.size(), "kill %1 stops the one job started in the background");
-      Process job = background.removeFirst();
+      Process job = background.removeFirst().process();
       job.destroy();
       assertTrue(job.waitFor(60, TimeUnit.SECONDS), "the live job stops on SIGTERM");
       return;
@@ -119,9 +119,7 @@ class ReadmeProcedureTest {
     if (command.endsWith("&")) {
       String[] parts = command.substring(0, command.length() - 1).strip().split(" > ");
       Path log = work.resolve(parts.length > 1 ? parts[1].strip() : "background.log");
-      Process job = ChildRun.start(work, env, arguments(work, parts[0]), log);
-      background.add(job);
-      backgroundLogs.put(log, job);
+      background.add(new Job(ChildRun.start(work, env, arguments(work, parts[0]), log), log));
       return;
     }
     ChildRun outcome = cutover(work, command);
@@ -135,14 +133,16 @@ class ReadmeProcedureTest {
   /** What each job started with & wrote, and whether it still runs: a gate that never opens often means it stopped. */
   private String backgroundJobs() throws Exception {
     StringBuilder jobs = new StringBuilder();
-    for (var job : backgroundLogs.entrySet()) {
-      List<String> lines = Files.exists(job.getKey()) ? Files.readAllLines(job.getKey()) : List.of();
-      jobs.append("\n--- ").append(job.getKey().getFileName()).append(job.getValue().isAlive() ? " (still running)"
-          : " (ended with exit " + job.getValue().exitValue() + ")").append(", its last lines:\n")
+    for (Job job : background) {
+      List<String> lines = Files.exists(job.log()) ? Files.readAllLines(job.log()) : List.of();
+      jobs.append("\n--- ").append(job.log().getFileName()).append(job.process().isAlive() ? " (still running)"
+          : " (ended with exit " + job.process().exitValue() + ")").append(", its last lines:\n")
           .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
     }
     return jobs.toString();
   }
+
+  private record Job(Process process, Path log) {}
 
   private ChildRun cutover(Path work, String command) throws Exception {
     long started = System.nanoTime();

@@ -25,6 +25,10 @@ final class BenchSql {
     return statements.queryLong(what, Statement.of(text, values));
   }
 
+  <T> java.util.List<T> query(String what, String text, ResultRow.Reader<T> reader, Object... values) {
+    return statements.query(what, Statement.of(text, values), reader);
+  }
+
   <T> T queryOne(String what, String text, ResultRow.Reader<T> reader, Object... values) {
     return statements.queryFirst(what, Statement.of(text, values), reader)
         .orElseThrow(() -> new IllegalStateException("Could not " + what + ": the server returned no row"));

@@ -17,7 +17,6 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.testing.BenchProbes;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,18 +160,14 @@ final class LiveCauseBench {
     for (var load : turns.entrySet()) {
       String windows = load.getValue().stream().map(w -> "event_time_microseconds BETWEEN fromUnixTimestamp64Milli("
           + w[0] + ") AND fromUnixTimestamp64Milli(" + w[1] + ")").collect(Collectors.joining(" OR "));
-      String text = sql.queryOne("read the live job's counters", "SELECT arrayStringConcat(arrayMap((k, v) -> concat(k, "
-          + "'=', toString(v / c)), s.1, s.2), ';') FROM (SELECT count() AS c, sumMap(mapKeys(ProfileEvents), "
-          + "mapValues(ProfileEvents)) AS s FROM system.query_log WHERE type = 'QueryFinish' AND (" + windows + ") "
-          + "AND arrayExists(t -> t IN (" + liveTables + "), tables) AND Settings['os_thread_priority'] != '19' "
-          + "AND NOT startsWith(log_comment, 'cutover'))", rs -> rs.string(1));
-      Map<String, Double> counters = new HashMap<>();
-      for (String pair : text.split(";")) {
-        int eq = pair.indexOf('=');
-        if (eq > 0 && pair.substring(0, eq).endsWith("Microseconds")) {
-          counters.put(pair.substring(0, eq), Double.parseDouble(pair.substring(eq + 1)));
-        }
-      }
+      // One row per counter of time, per statement: the live job's statements' ProfileEvents summed, over their count.
+      Map<String, Double> counters = sql.query("read the live job's counters", "SELECT k, toString(v / c) FROM (SELECT count() AS c, "
+          + "sumMap(mapKeys(ProfileEvents), mapValues(ProfileEvents)) AS s FROM system.query_log WHERE type = "
+          + "'QueryFinish' AND (" + windows + ") AND arrayExists(t -> t IN (" + liveTables + "), tables) "
+          + "AND Settings['os_thread_priority'] != '19' AND NOT startsWith(log_comment, 'cutover')) "
+          + "ARRAY JOIN s.1 AS k, s.2 AS v WHERE endsWith(k, 'Microseconds')",
+          rs -> Map.entry(rs.string(1), Double.parseDouble(rs.string(2))))
+          .stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
       perLoad.put(load.getKey(), counters);
     }
     Map<String, Double> alone = perLoad.get("alone");
