@@ -181,26 +181,28 @@ public final class BackfillRun implements RunHandle {
     }
     Phaser inFlight = new Phaser(1);
     for (List<HourPartition> batch : Batches.inOrder(pending, this::computes, throttle.settings().batchHours())) {
-      if (!pacing.awaitTurn()) {
-        break;
-      }
+      // The place first, then the pace: a batch that ends while the dispatcher waits for its place has counted its
+      // rows by the time the rows ceiling is read.
       throttle.acquire();
-      if (lifecycle.stopping()) {
+      if (!pacing.awaitTurn() || lifecycle.stopping()) {
         throttle.release();
         break;
       }
       inFlight.register();
       Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
-        // Unless the run yields to a live writer (max_live_lag set), the batch's place is free once its rows
-        // are computed: its checksum, replace and ledger line only read and link, and overlap the next batch's
-        // compute. A run that yields keeps to its concurrency in statements, and leaves the live job its share.
+        // Unless the run yields to a live writer (max_live_lag set) or keeps to a rows ceiling, the batch's place
+        // is free once its rows are computed: its checksum, replace and ledger line only read and link, and overlap
+        // the next batch's compute. A run that yields keeps to its concurrency in statements, and leaves the live
+        // job its share; a run under a ceiling counts a batch's rows before the next batch may start, or the
+        // ceiling would be read one batch late.
         java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
         Runnable release = () -> {
           if (released.compareAndSet(false, true)) {
             throttle.release();
           }
         };
-        Runnable computed = throttle.settings().maxLiveLag().isZero() ? release : () -> { };
+        BackfillSettings now = throttle.settings();
+        Runnable computed = now.maxLiveLag().isZero() && now.rowsPerSecond() <= 0 ? release : () -> { };
         try {
           new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();
         } finally {

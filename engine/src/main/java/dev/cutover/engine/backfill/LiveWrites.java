@@ -34,8 +34,11 @@ final class LiveWrites {
 
   /** Whether the next batch should wait a little longer for the live writer. */
   boolean holdBack() {
+    boolean writing = writing();
+    // Seen as of the read's answer, not its question: on a loaded server the read itself can take longer than
+    // the quiet moment, which would otherwise be over before it began.
     Instant now = Instant.now();
-    if (writing()) {
+    if (writing) {
       lastSeen = now;
     }
     boolean recent = Duration.between(lastSeen, now).compareTo(QUIET) < 0;

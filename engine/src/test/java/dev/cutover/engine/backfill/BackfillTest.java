@@ -164,13 +164,31 @@ class BackfillTest {
 
   @Test
   void aRowsPerSecondLimitHoldsTheRunBackAndBackPressureWaitsForTheLiveWriter() throws Exception {
-    // Rows per second: the run may not finish sooner than its rows allow.
+    // Rows per second: whenever an hour is written, the rows written so far are within the ceiling times the time
+    // since the start, but for the batch that was let start within it. A batch starts only once the rows of the
+    // one before are counted.
     Plan limited = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(12).withRowsPerSecond(150));
+    List<double[]> written = new CopyOnWriteArrayList<>();
     long started = System.nanoTime();
-    RunRecord run = backfill.start(limited, BackfillEvent.Listener.NONE).await();
-    double seconds = (System.nanoTime() - started) / 1e9;
-    long rows = store.hours().ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
-    assertTrue(seconds >= (rows - 12 * 5) / 150.0 - 1, rows + " rows in " + seconds + " s at a limit of 150 rows/s");
+    long[] total = {0};
+    RunRecord run = backfill.start(limited, e -> {
+      if (e instanceof BackfillEvent.HourWritten w) {
+        total[0] += w.rows();
+        written.add(new double[] {(System.nanoTime() - started) / 1e9, total[0]});
+      }
+    }).await();
+    assertEquals(RunState.SUCCEEDED, run.state());
+    List<Long> hourly = store.hours().ledger(run.id()).entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> e.getValue().rows()).toList();
+    long batch = 0;
+    for (int i = 0; i + 12 <= hourly.size(); i++) {
+      batch = Math.max(batch, hourly.subList(i, i + 12).stream().mapToLong(Long::longValue).sum());
+    }
+    assertTrue(total[0] > 3 * batch, "enough batches for the ceiling to hold back: " + total[0] + " rows");
+    for (double[] w : written) {
+      assertTrue(w[1] <= 150 * w[0] + batch, (long) w[1] + " rows written " + w[0] + " s after the start, at a "
+          + "ceiling of 150 rows/s with batches of at most " + batch + " rows");
+    }
 
     // Back-pressure: new clicks arrive that the live writer has not aggregated, so it lags by hours.
     world.addClicks(world.liveEdge.plusHours(1), world.liveEdge.plusHours(4));
