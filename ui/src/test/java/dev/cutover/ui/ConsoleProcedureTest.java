@@ -164,8 +164,8 @@ class ConsoleProcedureTest {
 
     // 5. Backfill: the grid's counts match the ledger.
     fx.click("nav-backfill");
-    fx.click("backfill-start");
-    DialogService.BackfillRequest asked = dialogs.last(DialogService.BackfillRequest.class);
+    DialogService.BackfillRequest asked = dialogs.askedBy(DialogService.BackfillRequest.class,
+        () -> fx.click("backfill-start"));
     assertEquals(hours, asked.hours());
     assertEquals(boundary, asked.boundary());
     fx.waitFor(120, () -> console.backfill().drivenProperty().get() == null
@@ -277,8 +277,7 @@ class ConsoleProcedureTest {
     fx.waitFor(5, () -> keys.getItems().size() == 1, () -> keys.getItems().toString());
     fx.shot("10-reconcile-red");
 
-    fx.click("ack-hour");
-    DialogService.AckRequest ack = dialogs.last(DialogService.AckRequest.class);
+    DialogService.AckRequest ack = dialogs.askedBy(DialogService.AckRequest.class, () -> fx.click("ack-hour"));
     assertEquals(incident, ack.hour());
     assertTrue(ack.key().isEmpty(), "the whole hour");
     fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
@@ -324,8 +323,7 @@ class ConsoleProcedureTest {
     assertFalse(fx.node("cutover-run", javafx.scene.control.Button.class).isDisabled());
     assertTrue(fx.node("rollback-run", javafx.scene.control.Button.class).isDisabled(), "no rollback before a cutover");
     fx.shot("12-cutover-gate");
-    fx.click("cutover-run");
-    DialogService.SwapRequest swap = dialogs.last(DialogService.SwapRequest.class);
+    DialogService.SwapRequest swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fx.click("cutover-run"));
     assertEquals("EXCHANGE TABLES `" + disk.world().database + "`.`visits` AND `" + disk.world().database + "`.`visits__next`",
         swap.statement());
     assertEquals("visits", swap.consumerView());
@@ -355,8 +353,7 @@ class ConsoleProcedureTest {
     assertEquals("Cutover: Roll back… or Drop v1…", fx.text("repair-next-button"));
     fx.shot("13-cutover-done");
 
-    fx.click("rollback-run");
-    assertEquals("rollback", dialogs.last(DialogService.SwapRequest.class).action());
+    assertEquals("rollback", dialogs.askedBy(DialogService.SwapRequest.class, () -> fx.click("rollback-run")).action());
     fx.waitFor(60, () -> console.cutover().lastSwapProperty().get().action().equals("rollback"),
         () -> console.cutover().activity().error());
     assertEquals("consumers read V2 before, V1 after", fx.text("swap-versions"));
@@ -395,8 +392,7 @@ class ConsoleProcedureTest {
     fx.waitFor(60, () -> console.cutover().lastSwapProperty().get().action().equals("cutover"),
         () -> console.cutover().activity().error());
     fx.waitFor(10, () -> !fx.node("drop-v1", javafx.scene.control.Button.class).isDisabled(), () -> "drop enabled");
-    fx.click("drop-v1");
-    DialogService.DropRequest drop = dialogs.last(DialogService.DropRequest.class);
+    DialogService.DropRequest drop = dialogs.askedBy(DialogService.DropRequest.class, () -> fx.click("drop-v1"));
     assertTrue(drop.early(), "the retention horizon has not passed");
     assertEquals(disk.world().database + ".visits_v1", drop.table());
     assertEquals("DROP VIEW IF EXISTS `" + disk.world().database + "`.`visits__next`;\nDROP TABLE IF EXISTS `" + disk.world().database

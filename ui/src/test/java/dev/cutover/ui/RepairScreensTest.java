@@ -79,8 +79,8 @@ class RepairScreensTest {
 
     // The wrong name typed: the engine refuses, and the repair stays.
     dialogs.typedName = "visits";
-    fx.click("repair-abandon");
-    DialogService.AbandonRequest asked = dialogs.last(DialogService.AbandonRequest.class);
+    DialogService.AbandonRequest asked = dialogs.askedBy(DialogService.AbandonRequest.class,
+        () -> fx.click("repair-abandon"));
     assertEquals("visits_v2", asked.table());
     assertEquals(repair.id(), asked.repairId());
     assertEquals(Optional.of(pinned), asked.boundary());

@@ -126,8 +126,30 @@ public final class ScriptedDialogs implements DialogService {
     return confirm;
   }
 
+  /**
+   * Does {@code action}, then waits for the question of {@code type} it asks. The console may ask only after a
+   * read off the FX thread (the drop of v1 reads what still uses v1 first), so the question can come after the
+   * click has returned.
+   */
+  public <T> T askedBy(Class<T> type, Runnable action) throws InterruptedException {
+    long before = count(type);
+    action.run();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (count(type) == before) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("nothing of type " + type.getSimpleName() + " was asked within 60 s: " + asked);
+      }
+      Thread.sleep(20);
+    }
+    return last(type);
+  }
+
+  private long count(Class<?> type) {
+    return asked.stream().filter(type::isInstance).count();
+  }
+
   @SuppressWarnings("unchecked")
-  public <T> T last(Class<T> type) {
+  private <T> T last(Class<T> type) {
     for (int i = asked.size() - 1; i >= 0; i--) {
       if (type.isInstance(asked.get(i))) {
         return (T) asked.get(i);
