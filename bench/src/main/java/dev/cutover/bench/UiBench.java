@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.scene.Scene;
@@ -240,7 +241,7 @@ final class UiBench {
         .sorted((a, b) -> Long.compare(gaps.get(b), gaps.get(a))).limit(3)
         .map(i -> String.format("%.0f ms at %.1f s%s%s", gaps.get(i) / 1e6, (ends.get(i) - t0) / 1e9,
             ends.get(i) > runEnded ? " (after the run ended)" : "", pausedWithin(gc, ends.get(i) - gaps.get(i), ends.get(i))))
-        .collect(java.util.stream.Collectors.joining(", "));
+        .collect(Collectors.joining(", "));
     List<Double> ms = gaps.stream().map(g -> g / 1e6).toList();
     double longest = ms.stream().mapToDouble(Double::doubleValue).max().orElse(0);
     long over50 = ms.stream().filter(g -> g > 50).count();
@@ -254,7 +255,7 @@ final class UiBench {
     List<Double> pauses = gc.all().stream().map(GcPauses.Pause::millis).toList();
     report.line(pauses.isEmpty() ? "The garbage collector paused this JVM not once meanwhile." : String.format(
         "Garbage collection in this JVM meanwhile (%s): %d pauses, p50 %.1f ms, longest %.1f ms, %.0f ms in all.",
-        gc.all().stream().map(GcPauses.Pause::collector).distinct().collect(java.util.stream.Collectors.joining(", ")),
+        gc.all().stream().map(GcPauses.Pause::collector).distinct().collect(Collectors.joining(", ")),
         pauses.size(), Report.percentile(pauses, 50), max(pauses), pauses.stream().mapToDouble(Double::doubleValue).sum()));
   }
 
@@ -263,7 +264,7 @@ final class UiBench {
     List<GcPauses.Pause> within = gc.within(from, to);
     return within.isEmpty() ? "" : String.format(" (%d collector pauses in it, %.0f ms: %s)", within.size(),
         within.stream().mapToDouble(GcPauses.Pause::millis).sum(), within.stream().map(GcPauses.Pause::cause).distinct()
-            .collect(java.util.stream.Collectors.joining(", ")));
+            .collect(Collectors.joining(", ")));
   }
 
   private static double max(List<Double> values) {

@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.testfx.util.WaitForAsyncUtils;
 
 /** Answers the console's questions as a test scripts them, and remembers what was asked. */
 public final class ScriptedDialogs implements DialogService {
@@ -131,15 +134,13 @@ public final class ScriptedDialogs implements DialogService {
    * read off the FX thread (the drop of v1 reads what still uses v1 first), so the question can come after the
    * click has returned.
    */
-  public <T> T askedBy(Class<T> type, Runnable action) throws InterruptedException {
+  public <T> T askedBy(Class<T> type, Runnable action) {
     long before = count(type);
     action.run();
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-    while (count(type) == before) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("nothing of type " + type.getSimpleName() + " was asked within 60 s: " + asked);
-      }
-      Thread.sleep(20);
+    try {
+      WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> count(type) > before);
+    } catch (TimeoutException e) {
+      throw new AssertionError("nothing of type " + type.getSimpleName() + " was asked within 60 s: " + asked, e);
     }
     return last(type);
   }

@@ -190,19 +190,13 @@ public final class BackfillRun implements RunHandle {
       }
       inFlight.register();
       Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
-        // Unless the run yields to a live writer (max_live_lag set) or keeps to a rows ceiling, the batch's place
-        // is free once its rows are computed: its checksum, replace and ledger line only read and link, and overlap
-        // the next batch's compute. A run that yields keeps to its concurrency in statements, and leaves the live
-        // job its share; a run under a ceiling counts a batch's rows before the next batch may start, or the
-        // ceiling would be read one batch late.
         java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
         Runnable release = () -> {
           if (released.compareAndSet(false, true)) {
             throttle.release();
           }
         };
-        BackfillSettings now = throttle.settings();
-        Runnable computed = now.maxLiveLag().isZero() && now.rowsPerSecond() <= 0 ? release : () -> { };
+        Runnable computed = throttle.freesPlaceOnceComputed() ? release : () -> { };
         try {
           new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();
         } finally {

@@ -36,6 +36,17 @@ final class Throttle {
     settings.updateAndGet(s -> s.withRowsPerSecond(limit));
   }
 
+  /**
+   * Whether a batch frees its place as soon as its rows are computed, so that its checksum, replace and
+   * ledger line overlap the next batch's compute. Not when the run yields to a live writer (it keeps to
+   * its concurrency in statements, and leaves the live job its share), nor under a rows ceiling (the
+   * next batch may start only once this one's rows are counted, or the ceiling is read a batch late).
+   */
+  boolean freesPlaceOnceComputed() {
+    BackfillSettings now = settings.get();
+    return now.maxLiveLag().isZero() && now.rowsPerSecond() <= 0;
+  }
+
   /** Waits for a batch's turn among those that may run at once. */
   void acquire() throws InterruptedException {
     permits.acquire();

@@ -168,13 +168,12 @@ class BackfillTest {
     // since the start, but for the batch that was let start within it. A batch starts only once the rows of the
     // one before are counted.
     Plan limited = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(12).withRowsPerSecond(150));
-    List<double[]> written = new CopyOnWriteArrayList<>();
+    record Written(double seconds, long rows) {}
+    List<Written> written = new CopyOnWriteArrayList<>();
     long started = System.nanoTime();
-    long[] total = {0};
     RunRecord run = backfill.start(limited, e -> {
       if (e instanceof BackfillEvent.HourWritten w) {
-        total[0] += w.rows();
-        written.add(new double[] {(System.nanoTime() - started) / 1e9, total[0]});
+        written.add(new Written((System.nanoTime() - started) / 1e9, w.rows()));
       }
     }).await();
     assertEquals(RunState.SUCCEEDED, run.state());
@@ -184,11 +183,13 @@ class BackfillTest {
     for (int i = 0; i + 12 <= hourly.size(); i++) {
       batch = Math.max(batch, hourly.subList(i, i + 12).stream().mapToLong(Long::longValue).sum());
     }
-    assertTrue(total[0] > 3 * batch, "enough batches for the ceiling to hold back: " + total[0] + " rows");
-    for (double[] w : written) {
-      assertTrue(w[1] <= 150 * w[0] + batch, (long) w[1] + " rows written " + w[0] + " s after the start, at a "
-          + "ceiling of 150 rows/s with batches of at most " + batch + " rows");
+    long total = 0;
+    for (Written w : written) {
+      total += w.rows();
+      assertTrue(total <= 150 * w.seconds() + batch, total + " rows written " + w.seconds() + " s after the start, "
+          + "at a ceiling of 150 rows/s with batches of at most " + batch + " rows");
     }
+    assertTrue(total > 3 * batch, "enough batches for the ceiling to hold back: " + total + " rows");
 
     // Back-pressure: new clicks arrive that the live writer has not aggregated, so it lags by hours.
     world.addClicks(world.liveEdge.plusHours(1), world.liveEdge.plusHours(4));
