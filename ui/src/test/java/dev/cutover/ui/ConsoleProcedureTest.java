@@ -247,7 +247,7 @@ class ConsoleProcedureTest {
 
     // An incident in v1: an hour appended twice. Red, until acknowledged with a reason.
     LedgerEntry incidentEntry = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.WRITTEN
-        && !e.hour().isBefore(start.plusHours(8))).findFirst().orElseThrow();
+        && e.rows() > 0 && !e.hour().isBefore(start.plusHours(8))).findFirst().orElseThrow();
     HourPartition incident = incidentEntry.hour();
     long incidentKeys = incidentEntry.rows();
     disk.world().sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",

@@ -62,9 +62,10 @@ class ReconcileWindowTest {
     Plan plan = other.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.of(boundary), other.plans().defaults(spec));
     Procedure.backfill(other, plan);
     disk.world().writeLiveV2(boundary, disk.world().liveEdge.plusHours(1));
-    // Two hours of the overlap appended twice in v1: one accepted with a reason, one not.
-    HourPartition unexpected = boundary.plusHours(9);
-    HourPartition accepted = boundary.plusHours(21);
+    // Two hours of the overlap appended twice in v1: one accepted with a reason, one not. Hours with rows: the
+    // world leaves every 37th hour empty, and an empty hour appended twice is still empty.
+    HourPartition unexpected = disk.world().busyFrom(boundary.plusHours(9));
+    HourPartition accepted = disk.world().busyFrom(boundary.plusHours(21));
     for (HourPartition h : List.of(unexpected, accepted)) {
       disk.world().sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, "
           + "'UTC')", h.epochSecond());

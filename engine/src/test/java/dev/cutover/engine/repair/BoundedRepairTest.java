@@ -139,10 +139,7 @@ class BoundedRepairTest {
         engine.plans().defaults(failing).withConcurrency(1).withBatchHours(1).withRetries(1, java.time.Duration.ZERO));
     var cleared = Procedure.clear(engine, plan);
     // An hour with rows: the transform fails only on rows of the hour, and the world leaves every 37th hour empty.
-    HourPartition broken = affected.from().plusHours(5);
-    while (!world.busy(broken)) {
-      broken = broken.plusHours(1);
-    }
+    HourPartition broken = world.busyFrom(affected.from().plusHours(5));
     world.sql.execute("plant", "INSERT INTO fail_hours VALUES (toDateTime(?, 'UTC'))", broken.epochSecond());
     RunRecord failed = engine.backfills().start(cleared, BackfillEvent.Listener.NONE).await();
     assertEquals(RunState.FAILED, failed.state(), failed.message());

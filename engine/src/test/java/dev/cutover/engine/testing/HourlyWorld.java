@@ -79,6 +79,15 @@ public final class HourlyWorld {
     return h;
   }
 
+  /** The first hour at or after {@code h} that holds rows (see {@link #busyHour}). */
+  public HourPartition busyFrom(HourPartition h) {
+    HourPartition busy = h;
+    while (empty(busy)) {
+      busy = busy.plusHours(1);
+    }
+    return busy;
+  }
+
   /** Whether hour {@code h} holds rows (see {@link #busyHour}). */
   public boolean busy(HourPartition h) {
     return !empty(h);
