@@ -65,8 +65,7 @@ public final class HourlyWorld {
 
   /**
    * The {@code n}-th hour from the first (0 is the first) that holds rows: {@link #addClicks} leaves
-   * every 37th hour since the epoch empty, so a fixed offset from the first hour lands on an empty
-   * one at some times of day.
+   * every 37th hour empty, the first five hours after the world's first among them.
    */
   public HourPartition busyHour(int n) {
     HourPartition h = first;
@@ -94,22 +93,25 @@ public final class HourlyWorld {
   }
 
   private boolean empty(HourPartition h) {
-    return (h.epochSecond() / 3600) % 37 == 5 && !h.equals(first) && h.isBefore(liveEdge.plusHours(1 - FULL_LAST_HOURS));
+    return ((h.epochSecond() - first.epochSecond()) / 3600) % 37 == 5 && !h.equals(first) && h.isBefore(liveEdge.plusHours(1 - FULL_LAST_HOURS));
   }
 
   /**
-   * Inserts the clicks of {@code [from, to)}; every 37th hour (counted from the epoch) has none,
-   * except the first and the last six, so that the world's edges, and the hours near the live edge
-   * that tests double or drop, do not move with the wall clock.
+   * Inserts the clicks of {@code [from, to)}; every 37th hour (counted from the world's first, five
+   * hours in) has none, except the first and the last six, so that the world's edges, and the hours
+   * near the live edge that tests double or drop, do not move with the wall clock. Counted from the
+   * first hour, not from the epoch: an hour a fixed number of hours from the world's first or its live
+   * edge is empty at every time of day or at none, so a test that picks one fails every run, not one
+   * hour in 37.
    */
   public void addClicks(HourPartition from, HourPartition to) {
     long hours = (to.epochSecond() - from.epochSecond()) / 3600;
     sql.execute("generate clicks", "INSERT INTO clicks SELECT toDateTime(? + intDiv(number, ?) * 3600 "
         + "+ cityHash64(number, 7) % 3600, 'UTC') AS ts, ['north', 'south', 'east', 'west', 'web'][1 + cityHash64(number, 1) % 5] "
         + "AS site, cityHash64(number, 2) % 500, cityHash64(number, 3) % 60000 FROM numbers(?) "
-        + "WHERE ((intDiv(toUInt32(ts), 3600)) % 37 != 5 OR intDiv(number, ?) = 0 OR intDiv(number, ?) >= ?) AND ("
-        + clicksFilter + ")",
-        from.epochSecond(), PER_HOUR, hours * PER_HOUR, PER_HOUR, PER_HOUR, hours - FULL_LAST_HOURS);
+        + "WHERE (intDiv(toInt64(toUInt32(ts)) - ?, 3600) % 37 != 5 OR intDiv(number, ?) = 0 OR intDiv(number, ?) >= ?) "
+        + "AND (" + clicksFilter + ")",
+        from.epochSecond(), PER_HOUR, hours * PER_HOUR, first.epochSecond(), PER_HOUR, PER_HOUR, hours - FULL_LAST_HOURS);
   }
 
   static String transform(String divisor) {
