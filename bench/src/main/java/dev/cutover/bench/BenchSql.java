@@ -1,6 +1,8 @@
 package dev.cutover.bench;
 
 import dev.cutover.engine.Statements;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.ResultRow;
 import dev.cutover.engine.api.Statement;
 
@@ -27,6 +29,16 @@ final class BenchSql {
 
   <T> java.util.List<T> query(String what, String text, ResultRow.Reader<T> reader, Object... values) {
     return statements.query(what, Statement.of(text, values), reader);
+  }
+
+  /**
+   * The first hour at or after {@code from} in which {@code table} (with an hourly column {@code hour}) holds
+   * rows: the demo's world is seeded up to now and writes no trades in its weekly maintenance window, so a
+   * fixed offset from the first hour may land on an empty one, where a probe would measure nothing.
+   */
+  HourPartition firstHourWithRows(Identifier table, HourPartition from) {
+    return HourPartition.ofEpochSecond(queryLong("find an hour with rows", "SELECT toUnixTimestamp(min(hour)) FROM "
+        + table.quoted() + " WHERE hour >= toDateTime(?, 'UTC')", from.epochSecond()));
   }
 
   <T> T queryOne(String what, String text, ResultRow.Reader<T> reader, Object... values) {

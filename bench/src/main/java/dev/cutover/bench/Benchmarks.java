@@ -390,7 +390,8 @@ public final class Benchmarks {
 
   private void cutover() throws Exception {
     report.heading("4. Cutover: EXCHANGE TABLES under 8 concurrent readers");
-    HourPartition hour = engine.backfills().runs(spec).getFirst().range().from().plusHours(24 * 30 + 12);
+    HourPartition hour = sql.firstHourWithRows(spec.liveTable(),
+        engine.backfills().runs(spec).getFirst().range().from().plusHours(24 * 30 + 12));
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view") + " AS SELECT * FROM " + q(spec.liveTable().name()));
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view__next") + " AS SELECT * FROM "
         + q(spec.targetTable().name()));
