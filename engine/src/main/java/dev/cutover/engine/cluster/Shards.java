@@ -109,12 +109,25 @@ public final class Shards implements AutoCloseable {
     return out;
   }
 
-  /** One refusal for every shard that failed a step, each named with its own sentence. */
+  /**
+   * One refusal for every shard that failed a step. Shards refused with the same sentence are named
+   * together before it, so that a refusal the spec or the data brings on every shard alike (a plan's
+   * window, a preflight check) reads once, not once per shard; {@link StepRefusedException#unmet()}
+   * keeps each shard's own line.
+   */
   static StepRefusedException refusal(String step, Map<Shard, ? extends RuntimeException> failed) {
     List<String> each = failed.entrySet().stream().map(e -> e.getKey().name() + ": " + e.getValue().getMessage())
         .toList();
-    return new StepRefusedException(step, "The " + step + " failed on " + failed.size() + " shard(s): "
-        + String.join("; ", each), each, Optional.empty());
+    Map<String, List<String>> byReason = new LinkedHashMap<>();
+    failed.forEach((shard, e) -> byReason.computeIfAbsent(String.valueOf(e.getMessage()), m -> new ArrayList<>())
+        .add(shard.name()));
+    String reasons = byReason.size() == 1 && failed.size() > 1
+        ? String.join(", ", byReason.values().iterator().next()) + ", each for the same reason: "
+            + byReason.keySet().iterator().next()
+        : byReason.entrySet().stream().map(e -> String.join(", ", e.getValue()) + ": " + e.getKey())
+            .collect(java.util.stream.Collectors.joining("; "));
+    return new StepRefusedException(step, "The " + step + " failed on " + failed.size() + " shard(s): " + reasons, each,
+        Optional.empty());
   }
 
   @Override
