@@ -210,7 +210,12 @@ final class UiBench {
     // The screen's first CSS, layout and render are its opening, not the backfill's: they end before the clock starts.
     Thread.sleep(1000);
     GcPauses gc = new GcPauses();
+    // Each change of the hour grid's size or place repaints the whole grid and the screen around it.
+    List<Long> gridMoves = new ArrayList<>();
+    javafx.beans.InvalidationListener moved = o -> gridMoves.add(System.nanoTime());
     onFx(() -> {
+      view.grid().layoutBoundsProperty().addListener(moved);
+      view.grid().localToSceneTransformProperty().addListener(moved);
       monitor.start();
       controller.start();
       return null;
@@ -229,6 +234,8 @@ final class UiBench {
     Thread.sleep(2000); // the screen's last poll and redraw
     onFx(() -> {
       monitor.stop();
+      view.grid().layoutBoundsProperty().removeListener(moved);
+      view.grid().localToSceneTransformProperty().removeListener(moved);
       controller.hidden();
       view.dispose();
       return null;
@@ -252,6 +259,10 @@ final class UiBench {
         + "The longest gaps: %s.",
         finished.state().name().toLowerCase(), plan.hours().size(), seconds, ms.size(), Report.percentile(ms, 50),
         Report.percentile(ms, 99), longest, over50, Math.max(0, longest - 16.7), when));
+    report.line(gridMoves.isEmpty() ? "The hour grid kept its size and place throughout the run." : String.format(
+        "The hour grid changed its size or place %d times during the run (at %s s), each a repaint of the whole grid.",
+        gridMoves.size(), gridMoves.stream().limit(12).map(t -> String.format("%.1f", (t - t0) / 1e9))
+            .collect(Collectors.joining(", "))));
     List<Double> pauses = gc.all().stream().map(GcPauses.Pause::millis).toList();
     report.line(pauses.isEmpty() ? "The garbage collector paused this JVM not once meanwhile." : String.format(
         "Garbage collection in this JVM meanwhile (%s): %d pauses, p50 %.1f ms, longest %.1f ms, %.0f ms in all.",

@@ -41,6 +41,8 @@ public final class BackfillView extends ScreenView {
     writer.setPrefWidth(400);
     writer.setMinWidth(390);
     HBox top = new HBox(14, run, writer);
+    // The hour grid below never moves while a run starts, reports and ends: each move would repaint it whole.
+    Widgets.keepTallest(top);
     VBox hours = hoursCard(model, p);
     VBox.setVgrow(hours, Priority.ALWAYS);
     root.getChildren().addAll(top, hours);
@@ -155,7 +157,7 @@ public final class BackfillView extends ScreenView {
     return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), message, commands,
         Widgets.safety("backfill-safety", Safety.BACKFILL), Widgets.row(10, bar, count),
         stats, Widgets.row(8, cl, concurrency, rl, rows, apply), waiting,
-        Widgets.activityBar("backfill-activity", binder, model.activity()),
+        Widgets.activityRow("backfill-activity", binder, model.activity()),
         Widgets.errorLabel("backfill-error", binder, model.activity().errorProperty()), pollError);
   }
 

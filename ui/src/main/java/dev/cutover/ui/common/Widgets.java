@@ -71,6 +71,20 @@ public final class Widgets {
     return label;
   }
 
+  /**
+   * Keeps {@code region} at the tallest height it has had at its present width, so that lines coming and
+   * going inside it (a step's bar, a run's message) never move what lies below it: a move repaints the
+   * whole screen below, in software a frame the FX thread waits for. A change of width starts over.
+   */
+  public static void keepTallest(Region region) {
+    region.heightProperty().addListener((o, was, is) -> {
+      if (is.doubleValue() > region.getMinHeight()) {
+        region.setMinHeight(is.doubleValue());
+      }
+    });
+    region.widthProperty().addListener((o, was, is) -> region.setMinHeight(Region.USE_COMPUTED_SIZE));
+  }
+
   /** A label that keeps its whole text: never shortened to an ellipsis when space is tight. */
   public static <T extends javafx.scene.control.Labeled> T whole(T labeled) {
     labeled.setMinWidth(Region.USE_PREF_SIZE);
@@ -137,6 +151,18 @@ public final class Widgets {
 
   /** Progress of an activity with its message and a Cancel button (Escape); hidden while idle. */
   public static HBox activityBar(String id, Binder binder, Activity activity) {
+    return activityBar(id, binder, activity, false);
+  }
+
+  /**
+   * As {@link #activityBar(String, Binder, Activity)}, its row kept while idle (hidden, not removed): for a
+   * card above content that must not move when a step starts or ends (see {@link #keepTallest}).
+   */
+  public static HBox activityRow(String id, Binder binder, Activity activity) {
+    return activityBar(id, binder, activity, true);
+  }
+
+  private static HBox activityBar(String id, Binder binder, Activity activity, boolean keepRow) {
     ProgressBar bar = new ProgressBar();
     bar.setPrefWidth(180);
     binder.bind(bar.progressProperty(), activity.progressProperty());
@@ -152,7 +178,7 @@ public final class Widgets {
     box.setAlignment(Pos.CENTER_LEFT);
     binder.watch(activity.runningProperty(), running -> {
       box.setVisible(running);
-      box.setManaged(running);
+      box.setManaged(running || keepRow);
       cancel.setCancelButton(running && activity.cancellableProperty().get());
     });
     // A step that must be seen to its end offers no Cancel, and Esc does not pretend to stop it.

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ActivityTest {
 
   /** Tasks that end only when the test says so, with the result it gives. */
-  private static final class Held implements TaskExecutor {
+  static final class Held implements TaskExecutor {
     final List<Consumer<Object>> successes = new ArrayList<>();
     final List<Boolean> cancelled = new ArrayList<>();
 
