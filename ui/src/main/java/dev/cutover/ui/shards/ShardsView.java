@@ -114,9 +114,12 @@ public final class ShardsView extends ScreenView {
 
     FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, reconcile, gates, cutover, rollback,
         abandon);
-    root.getChildren().addAll(title, readAt, shards, actions, runLine, Widgets.activityBar("shards-activity", binder,
+    // The hour grid below never moves while a step starts, reports and ends: each move would repaint it whole.
+    VBox head = new VBox(10, title, readAt, shards, actions, runLine, Widgets.activityRow("shards-activity", binder,
         model.activity()), Widgets.errorLabel("shards-error", binder, model.activity().errorProperty()),
-        Widgets.errorLabel("shards-read-error", binder, model.reading().errorProperty()), split);
+        Widgets.errorLabel("shards-read-error", binder, model.reading().errorProperty()));
+    Widgets.keepTallest(head);
+    root.getChildren().addAll(head, split);
   }
 
   private Node preflightTab(ShardsModel model) {
