@@ -26,7 +26,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import javafx.beans.InvalidationListener;
+import javafx.geometry.Bounds;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.TabPane;
@@ -175,18 +178,13 @@ class ConsoleProcedureTest {
     HourGrid grid = backfillView.grid();
     // Where the grid lies within the screen (the repair banner above the screen moves the whole screen when
     // its own lines change, as at the repair's first phase; that is the banner's, not the screen's).
-    Callable<javafx.geometry.Bounds> place = () -> backfillView.root().sceneToLocal(grid.localToScene(
-        grid.getLayoutBounds()));
-    javafx.geometry.Bounds before = fx.onFx(place);
-    List<String> gridMoves = new java.util.concurrent.CopyOnWriteArrayList<>();
-    javafx.beans.InvalidationListener moved = o -> {
-      try {
-        javafx.geometry.Bounds now = place.call();
-        if (!now.equals(before)) {
-          gridMoves.add(now + " as the run said '" + console.backfill().progress().messageProperty().get() + "'");
-        }
-      } catch (Exception e) {
-        gridMoves.add(e.toString());
+    Supplier<Bounds> place = () -> backfillView.root().sceneToLocal(grid.localToScene(grid.getLayoutBounds()));
+    Bounds before = fx.onFx(place::get);
+    List<String> gridMoves = new CopyOnWriteArrayList<>();
+    InvalidationListener moved = o -> {
+      Bounds now = place.get();
+      if (!now.equals(before)) {
+        gridMoves.add(now + " as the run said '" + console.backfill().progress().messageProperty().get() + "'");
       }
     };
     fx.interact(() -> {

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * One engine per shard of a cluster, each on its own node's connection as the same operator and in the
@@ -121,11 +122,9 @@ public final class Shards implements AutoCloseable {
     Map<String, List<String>> byReason = new LinkedHashMap<>();
     failed.forEach((shard, e) -> byReason.computeIfAbsent(String.valueOf(e.getMessage()), m -> new ArrayList<>())
         .add(shard.name()));
-    String reasons = byReason.size() == 1 && failed.size() > 1
-        ? String.join(", ", byReason.values().iterator().next()) + ", each for the same reason: "
-            + byReason.keySet().iterator().next()
-        : byReason.entrySet().stream().map(e -> String.join(", ", e.getValue()) + ": " + e.getKey())
-            .collect(java.util.stream.Collectors.joining("; "));
+    String reasons = byReason.entrySet().stream().map(e -> String.join(", ", e.getValue())
+        + (byReason.size() == 1 && failed.size() > 1 ? ", each for the same reason: " : ": ") + e.getKey())
+        .collect(Collectors.joining("; "));
     return new StepRefusedException(step, "The " + step + " failed on " + failed.size() + " shard(s): " + reasons, each,
         Optional.empty());
   }

@@ -68,12 +68,9 @@ public final class HourlyWorld {
    * every 37th hour empty, the first five hours after the world's first among them.
    */
   public HourPartition busyHour(int n) {
-    HourPartition h = first;
-    for (int seen = empty(h) ? -1 : 0; seen < n || empty(h); ) {
-      h = h.plusHours(1);
-      if (!empty(h)) {
-        seen++;
-      }
+    HourPartition h = busyFrom(first);
+    for (int seen = 0; seen < n; seen++) {
+      h = busyFrom(h.plusHours(1));
     }
     return h;
   }
@@ -93,7 +90,8 @@ public final class HourlyWorld {
   }
 
   private boolean empty(HourPartition h) {
-    return ((h.epochSecond() - first.epochSecond()) / 3600) % 37 == 5 && !h.equals(first) && h.isBefore(liveEdge.plusHours(1 - FULL_LAST_HOURS));
+    return ((h.epochSecond() - first.epochSecond()) / 3600) % 37 == 5 && !h.equals(first)
+        && h.isBefore(liveEdge.plusHours(1 - FULL_LAST_HOURS));
   }
 
   /**
