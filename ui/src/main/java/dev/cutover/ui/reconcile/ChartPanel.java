@@ -11,6 +11,7 @@ import dev.cutover.ui.reconcile.ChartWindow.Choice;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -37,7 +38,10 @@ final class ChartPanel {
   ChartPanel(Binder binder, ReconcileModel model, TableSpec spec, TotalsChart totals, DeltaChart delta,
       CoverageStrip coverage) {
     ChartWindow window = model.window();
-    ComboBox<Identifier> measure = new ComboBox<>();
+    // A ChoiceBox, not a ComboBox: a ComboBox whose value changes makes the next pulse repaint the whole
+    // scene (JavaFX 25, seen with its pulse logger), a second software frame of the whole screen after
+    // every switch of the measure; a ChoiceBox repaints only itself (docs/BENCHMARKS.md, section 17).
+    ChoiceBox<Identifier> measure = new ChoiceBox<>();
     measure.setId("reconcile-measure");
     measure.getItems().setAll(spec.measures());
     measure.setMinWidth(Region.USE_PREF_SIZE);

@@ -2,7 +2,6 @@ package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
-import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.HourStatus;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.Palette;
@@ -20,7 +19,7 @@ import javafx.scene.text.Font;
 public final class DeltaChart extends HourCanvas {
 
   private Identifier measure;
-  private double[] deltas = new double[0];
+  private MeasureTotals.Series series = MeasureTotals.Series.empty(0);
 
   DeltaChart() {
     super("delta-chart");
@@ -28,16 +27,14 @@ public final class DeltaChart extends HourCanvas {
     setPrefHeight(100);
   }
 
-  /** Lays out v2 − v1 of {@code m} hour by hour, once per report and measure; drawing reads only the array. */
-  void measure(Identifier m, Reconciliation r) {
+  /** Shows v2 − v1 of {@code m}, from the totals laid out once per report in {@code t}. */
+  void measure(Identifier m, MeasureTotals t) {
     measure = m;
-    int n = r == null ? 0 : (int) r.window().hours();
-    deltas = new double[n];
-    totalsOf(r, m, (t, i) -> deltas[i] = t.delta());
+    series = t.series(m);
   }
 
   double delta(int i) {
-    return i < deltas.length ? deltas[i] : 0;
+    return series.delta(i);
   }
 
   @Override

@@ -1,13 +1,10 @@
 package dev.cutover.ui.reconcile;
 
-import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.ui.common.CanvasRegion;
 import dev.cutover.ui.common.Palette;
 import java.util.function.Consumer;
-import java.util.function.ObjIntConsumer;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.Tooltip;
 import javafx.scene.paint.Color;
@@ -201,30 +198,6 @@ public abstract class HourCanvas extends CanvasRegion {
   /** Whether the overlap since B is shaded behind this canvas's drawing. */
   boolean shadesOverlap() {
     return true;
-  }
-
-  /**
-   * Hands each hour's total of {@code measure} in {@code r} to {@code each}, with the hour's index in
-   * the window: what a chart lays out once per report and measure, so that drawing reads arrays only.
-   */
-  static void totalsOf(Reconciliation r, Identifier measure, ObjIntConsumer<Diff.Total> each) {
-    if (r == null || measure == null) {
-      return;
-    }
-    long from = r.window().from().epochSecond();
-    long n = r.window().hours();
-    for (Diff.HourDiff h : r.hours()) {
-      long i = (h.hour().epochSecond() - from) / 3600;
-      if (i < 0 || i >= n) {
-        continue;
-      }
-      for (Diff.Total t : h.totals()) {
-        if (t.measure().equals(measure)) {
-          each.accept(t, (int) i);
-          break;
-        }
-      }
-    }
   }
 
   abstract void draw(GraphicsContext g, double width, double height);

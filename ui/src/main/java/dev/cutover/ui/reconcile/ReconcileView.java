@@ -64,16 +64,17 @@ public final class ReconcileView extends ScreenView {
     };
     // A new report lays out the hours' classes and a new measure its totals, once each; the window, selection
     // and theme only redraw. The coverage strip does not show a measure and is not redrawn for one.
+    MeasureTotals[] laidOut = {MeasureTotals.NONE};
     Runnable layOutMeasure = () -> {
-      Reconciliation r = model.reportProperty().get();
-      totals.measure(model.measureProperty().get(), r);
-      delta.measure(model.measureProperty().get(), r);
+      totals.measure(model.measureProperty().get(), laidOut[0]);
+      delta.measure(model.measureProperty().get(), laidOut[0]);
     };
     binder.watch(model.reportProperty(), r -> {
       HourClasses classes = HourClasses.of(r);
       for (HourCanvas c : new HourCanvas[] {totals, delta, coverage}) {
         c.report(r, classes);
       }
+      laidOut[0] = MeasureTotals.of(r);
       layOutMeasure.run();
       redraw.run();
     });

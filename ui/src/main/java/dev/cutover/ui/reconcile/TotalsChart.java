@@ -2,7 +2,6 @@ package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
-import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.ui.common.Formats;
 import java.util.Arrays;
 import javafx.scene.canvas.GraphicsContext;
@@ -33,18 +32,13 @@ public final class TotalsChart extends HourCanvas {
     setPrefHeight(190);
   }
 
-  /** Lays out the totals of {@code m} in {@code r}, hour by hour; drawing reads only these arrays. */
-  void measure(Identifier m, Reconciliation r) {
+  /** Shows the totals of {@code m}, laid out once per report in {@code t}; drawing reads only these arrays. */
+  void measure(Identifier m, MeasureTotals t) {
     measure = m;
-    int n = r == null ? 0 : (int) r.window().hours();
-    v1 = new double[n];
-    v2 = new double[n];
-    present = new boolean[n];
-    totalsOf(r, m, (t, i) -> {
-      v1[i] = t.v1();
-      v2[i] = t.v2();
-      present[i] = true;
-    });
+    MeasureTotals.Series s = t.series(m);
+    v1 = s.v1();
+    v2 = s.v2();
+    present = s.present();
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.javafx.perf.PerformanceTracker;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
@@ -17,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -150,6 +153,44 @@ class SixMonthsChartsTest {
         .filter(n -> n instanceof TableCell<?, ?> c && c.getTableColumn().getText().equals("Key") && !c.isEmpty())
         .map(n -> ((Text) n.lookup(".text")).getText()).toList());
     assertTrue(drawn.contains(longest), "the whole key is drawn, not cut: " + drawn);
+  }
+
+  /**
+   * A switch of the measure repaints the charts in one frame, and nothing after it: the measure picker
+   * must not make the next pulse repaint the whole screen, a second software frame for nothing (a
+   * ComboBox does, after every change of its value). Frames are counted by the renderer's own callback.
+   */
+  @Test
+  void aMeasureSwitchIsOneFrame(FxRobot robot) throws Exception {
+    open(robot, sixMonths());
+    AtomicInteger frames = new AtomicInteger();
+    AtomicLong lastFrame = new AtomicLong(System.nanoTime());
+    robot.interact(() -> {
+      PerformanceTracker.getSceneTracker(view.root().getScene()).setOnRenderedFrameTask(() -> {
+        lastFrame.set(System.nanoTime());
+        frames.incrementAndGet();
+      });
+      // Away from the key limit's text field, whose caret would blink frames of its own.
+      view.totals().requestFocus();
+    });
+    for (var m : List.of(Reports.FEES, Reports.QUANTITY, Reports.PNL)) {
+      quiet(lastFrame);
+      int before = frames.get();
+      robot.interact(() -> model.chooseMeasure(m));
+      WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> frames.get() > before);
+      quiet(lastFrame);
+      assertEquals(1, frames.get() - before, "frames rendered for the switch to " + m);
+      int last = HOURS - 1;
+      assertTrue(on(() -> view.totals().describe(last)).contains(m.toString()), "the totals chart shows " + m);
+    }
+  }
+
+  /** Waits until no frame has been rendered for 300 ms. */
+  private static void quiet(AtomicLong lastFrame) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (System.nanoTime() - lastFrame.get() < 300_000_000L && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
   }
 
   /** Median time of five refreshes of the three charts at the current zoom, on the FX thread. */
