@@ -1,17 +1,14 @@
 package dev.cutover.ui.backfill;
 
-import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
-import java.util.List;
-import java.util.Locale;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ComboBox;
+import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Spinner;
@@ -19,7 +16,6 @@ import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
-import javafx.util.StringConverter;
 
 /**
  * The backfill screen: the run (state, progress, rate, ETA, the live writer's lag), its commands and
@@ -49,29 +45,7 @@ public final class BackfillView extends ScreenView {
   }
 
   private VBox runCard(BackfillModel model, RunProgress p) {
-    ComboBox<String> runs = new ComboBox<>();
-    runs.setId("run-select");
-    binder.bind(runs.promptTextProperty(), p.recordProperty().map(r -> "latest: " + r.id()).orElse("no run yet"));
-    runs.setPrefWidth(320);
-    binder.watchList(model.runs(), () -> {
-      List<String> ids = model.runs().stream().map(RunRecord::id).toList();
-      if (!ids.equals(runs.getItems())) {
-        runs.getItems().setAll(ids);
-      }
-    });
-    runs.setConverter(new StringConverter<>() {
-      @Override
-      public String toString(String id) {
-        return id == null ? "" : model.runs().stream().filter(r -> r.id().equals(id)).findFirst()
-            .map(r -> id + " · " + r.state().name().toLowerCase(Locale.ROOT)).orElse(id);
-      }
-
-      @Override
-      public String fromString(String s) {
-        return s;
-      }
-    });
-    binder.bindBidirectional(runs.valueProperty(), model.selectedRunProperty());
+    ChoiceBox<String> runs = new RunPicker(binder, model).node();
     Label runLabel = new Label("Run");
     runLabel.setLabelFor(runs);
 
