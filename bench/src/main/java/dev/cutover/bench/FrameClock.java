@@ -19,8 +19,8 @@ final class FrameClock {
   /** The screen counts as quiet once no frame has been rendered for this long. */
   private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
 
-  /** What one step cost: its handler, the first pulse after it, and the frames it caused. */
-  record Sample(double handler, double pulse, double firstFrame, double lastFrame, int frames) {}
+  /** What one step cost: its handler, the first pulse after it, and its last frame after the click and how many it caused. */
+  record Sample(double handler, double pulse, double lastFrame, int frames) {}
 
   private final AtomicLong lastFrame = new AtomicLong(System.nanoTime());
   private final AtomicInteger frames = new AtomicInteger();
@@ -67,13 +67,12 @@ final class FrameClock {
     while (frames.get() == before && System.nanoTime() < deadline) {
       Thread.sleep(1);
     }
-    long first = lastFrame.get();
     quiet();
     armed = false;
     int caused = frames.get() - before;
     double pulse = pulseEnd == 0 ? Double.NaN : (pulseEnd - pulseStart) / 1e6;
-    return new Sample((t[1] - t[0]) / 1e6, pulse, caused == 0 ? Double.NaN : (first - t[0]) / 1e6,
-        caused == 0 ? Double.NaN : (lastFrame.get() - t[0]) / 1e6, caused);
+    return new Sample((t[1] - t[0]) / 1e6, pulse, caused == 0 ? Double.NaN : (lastFrame.get() - t[0]) / 1e6,
+        caused);
   }
 
   private void quiet() throws InterruptedException {

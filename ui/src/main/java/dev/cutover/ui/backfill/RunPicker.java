@@ -22,7 +22,7 @@ final class RunPicker {
   private final ChoiceBox<String> box = new ChoiceBox<>();
   private final BackfillModel model;
   /** Each entry's words as last written: a run's state is in them. */
-  private List<String> words = List.of();
+  private List<String> written = List.of();
   /** While the list is filled or the model's choice shown, the box's changes are not the operator's. */
   private boolean quiet;
 
@@ -50,10 +50,10 @@ final class RunPicker {
   private void fill() {
     List<String> entries = Stream.concat(Stream.of(LATEST), model.runs().stream().map(RunRecord::id)).toList();
     List<String> now = entries.stream().map(this::words).toList();
-    if (now.equals(words)) {
+    if (now.equals(written)) {
       return;
     }
-    words = now;
+    written = now;
     quiet = true;
     try {
       if (!entries.equals(box.getItems())) {

@@ -42,6 +42,8 @@ public final class ReconcileView extends ScreenView {
   private final SplitPane split;
 
   private final ReconcileController controller;
+  /** Every measure's totals of the report shown, laid out once when it arrives. */
+  private MeasureTotals laidOut = MeasureTotals.NONE;
 
   public ReconcileView(ReconcileModel model, ReconcileController controller) {
     this.controller = controller;
@@ -64,17 +66,16 @@ public final class ReconcileView extends ScreenView {
     };
     // A new report lays out the hours' classes and a new measure its totals, once each; the window, selection
     // and theme only redraw. The coverage strip does not show a measure and is not redrawn for one.
-    MeasureTotals[] laidOut = {MeasureTotals.NONE};
     Runnable layOutMeasure = () -> {
-      totals.measure(model.measureProperty().get(), laidOut[0]);
-      delta.measure(model.measureProperty().get(), laidOut[0]);
+      totals.measure(model.measureProperty().get(), laidOut);
+      delta.measure(model.measureProperty().get(), laidOut);
     };
     binder.watch(model.reportProperty(), r -> {
       HourClasses classes = HourClasses.of(r);
       for (HourCanvas c : new HourCanvas[] {totals, delta, coverage}) {
         c.report(r, classes);
       }
-      laidOut[0] = MeasureTotals.of(r);
+      laidOut = MeasureTotals.of(r);
       layOutMeasure.run();
       redraw.run();
     });

@@ -4,20 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.javafx.perf.PerformanceTracker;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
+import dev.cutover.ui.RenderedFrames;
 import dev.cutover.ui.ScriptedDialogs;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Binder;
 import dev.cutover.ui.tasks.ImmediateTaskExecutor;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
@@ -41,8 +38,7 @@ class RunPickerTest {
 
   private BackfillModel model;
   private ChoiceBox<String> box;
-  private final AtomicInteger frames = new AtomicInteger();
-  private final AtomicLong lastFrame = new AtomicLong(System.nanoTime());
+  private RenderedFrames frames;
 
   private static RunRecord run(String id, RunState state) {
     Instant now = Instant.parse("2026-12-02T01:00:00Z");
@@ -63,10 +59,7 @@ class RunPickerTest {
       Stage stage = new Stage();
       stage.setScene(scene);
       stage.show();
-      PerformanceTracker.getSceneTracker(scene).setOnRenderedFrameTask(() -> {
-        lastFrame.set(System.nanoTime());
-        frames.incrementAndGet();
-      });
+      frames = new RenderedFrames(scene);
     });
     WaitForAsyncUtils.waitForFxEvents();
   }
@@ -110,16 +103,16 @@ class RunPickerTest {
   void aNewRunInTheListIsNotARepaintOfTheScreen(FxRobot robot) throws Exception {
     open(robot);
     for (int n = 1; n <= 3; n++) {
-      quiet();
-      int before = frames.get();
+      frames.awaitQuiet();
+      int before = frames.count();
       List<RunRecord> runs = new java.util.ArrayList<>();
       for (int i = n; i >= 1; i--) {
         runs.add(run("r" + i, i == n ? RunState.RUNNING : RunState.SUCCEEDED));
       }
       robot.interact(() -> model.runs().setAll(runs));
       Thread.sleep(200);
-      quiet();
-      assertTrue(frames.get() - before <= 1, "frames rendered for run r" + n + " in the list: " + (frames.get() - before));
+      frames.awaitQuiet();
+      assertTrue(frames.count() - before <= 1, "frames rendered for run r" + n + " in the list: " + (frames.count() - before));
       assertEquals("latest: r" + n + " · running", text());
     }
   }
@@ -128,12 +121,5 @@ class RunPickerTest {
   private String text() {
     WaitForAsyncUtils.waitForFxEvents();
     return WaitForAsyncUtils.waitForAsyncFx(10_000, () -> ((Labeled) box.lookup(".label")).getText());
-  }
-
-  private void quiet() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() - lastFrame.get() < TimeUnit.MILLISECONDS.toNanos(300) && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
   }
 }

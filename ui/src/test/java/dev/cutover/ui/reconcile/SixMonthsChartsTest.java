@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.javafx.perf.PerformanceTracker;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.ui.RenderedFrames;
 import dev.cutover.ui.ScriptedDialogs;
 import dev.cutover.ui.Themes;
 import dev.cutover.ui.Workspace;
@@ -18,8 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -163,33 +161,20 @@ class SixMonthsChartsTest {
   @Test
   void aMeasureSwitchIsOneFrame(FxRobot robot) throws Exception {
     open(robot, sixMonths());
-    AtomicInteger frames = new AtomicInteger();
-    AtomicLong lastFrame = new AtomicLong(System.nanoTime());
-    robot.interact(() -> {
-      PerformanceTracker.getSceneTracker(view.root().getScene()).setOnRenderedFrameTask(() -> {
-        lastFrame.set(System.nanoTime());
-        frames.incrementAndGet();
-      });
+    RenderedFrames frames = on(() -> {
       // Away from the key limit's text field, whose caret would blink frames of its own.
       view.totals().requestFocus();
+      return new RenderedFrames(view.root().getScene());
     });
     for (var m : List.of(Reports.FEES, Reports.QUANTITY, Reports.PNL)) {
-      quiet(lastFrame);
-      int before = frames.get();
+      frames.awaitQuiet();
+      int before = frames.count();
       robot.interact(() -> model.chooseMeasure(m));
-      WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> frames.get() > before);
-      quiet(lastFrame);
-      assertEquals(1, frames.get() - before, "frames rendered for the switch to " + m);
+      WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> frames.count() > before);
+      frames.awaitQuiet();
+      assertEquals(1, frames.count() - before, "frames rendered for the switch to " + m);
       int last = HOURS - 1;
       assertTrue(on(() -> view.totals().describe(last)).contains(m.toString()), "the totals chart shows " + m);
-    }
-  }
-
-  /** Waits until no frame has been rendered for 300 ms. */
-  private static void quiet(AtomicLong lastFrame) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (System.nanoTime() - lastFrame.get() < 300_000_000L && System.nanoTime() < deadline) {
-      Thread.sleep(10);
     }
   }
 
