@@ -178,7 +178,7 @@ public final class Main implements Callable<Integer> {
    */
   private static final java.util.Set<String> HINTED = java.util.Set.of("confirm", "reason", "from", "to", "hours",
       "user", "concurrency", "batch-hours", "max-threads", "priority", "attempts", "server-wait", "force",
-      "acknowledge", "nice");
+      "acknowledge", "nice", "rest-percent");
 
   static String optionHint(CutoverException e, CommandLine commandLine) {
     if (e.getMessage().contains("--")) {

@@ -144,6 +144,7 @@ public final class BackfillCommand extends EngineCommand {
   static String throttle(BackfillSettings s) {
     return s.concurrency() + " batch(es) of " + s.batchHours() + " h at once, " + (s.rowsPerSecond() > 0
         ? "at most " + Text.count(s.rowsPerSecond()) + " rows/s" : "no rows/s limit") + (s.maxThreads() > 0
-            ? ", max_threads " + s.maxThreads() : "");
+            ? ", max_threads " + s.maxThreads() : "") + (s.restPercent() > 0
+            ? ", resting " + s.restPercent() + "% of each batch's time after it" : "");
   }
 }

@@ -54,6 +54,11 @@ public final class SpecOptions {
       + "throttle, else 0, the server's own).")
   Integer nice;
 
+  @Option(names = "--rest-percent", paramLabel = "0-1000", description = "After each batch, keep its place "
+      + "for this share of the batch's own length before the next starts: 100 rests as long as each batch took, "
+      + "so the backfill computes at most half the time (default: the spec's throttle, else 0).")
+  Integer restPercent;
+
   @Option(names = "--server-wait", paramLabel = "MINUTES", description = "Stop the run when the server has not "
       + "answered for this long (default: 10); the run waits once for it, not per batch.")
   Long serverWait;
@@ -181,6 +186,9 @@ public final class SpecOptions {
     }
     if (nice != null) {
       s = s.withNice(nice);
+    }
+    if (restPercent != null) {
+      s = s.withRestPercent(restPercent);
     }
     return s;
   }

@@ -19,9 +19,16 @@ import java.time.Duration;
  * @param nice the Linux nice value of the server threads that run the backfill's statements
  *     ({@code os_thread_priority}), 0 to 19: the higher, the more the backfill yields the CPU to the
  *     live job and every other query; 0 leaves them as the server's
+ * @param restPercent how long each batch's place stays taken after the batch ended, in percent of
+ *     the batch's own length: 100 rests as long as the batch took, so that each place computes at most
+ *     half the time; 0 starts the next batch at once
  */
 public record BackfillSettings(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
-    long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff, Duration serverWait, int nice) {
+    long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff, Duration serverWait, int nice,
+    int restPercent) {
+
+  /** The longest rest after a batch, in percent of its length: ten times it. */
+  public static final int MOST_REST_PERCENT = 1000;
 
   /** A run waits this long for a server that does not answer before it stops, unless told otherwise. */
   public static final Duration DEFAULT_SERVER_WAIT = Duration.ofMinutes(10);
@@ -33,11 +40,11 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
    */
   public static final int DEFAULT_NICE = 0;
 
-  /** Settings with the server's own thread priority (nice 0). */
+  /** Settings with the server's own thread priority (nice 0) and no rest between batches. */
   public BackfillSettings(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
       long rowsPerSecond, Duration maxLiveLag, int maxAttempts, Duration retryBackoff, Duration serverWait) {
     this(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag, maxAttempts,
-        retryBackoff, serverWait, 0);
+        retryBackoff, serverWait, 0, 0);
   }
 
   public BackfillSettings {
@@ -46,6 +53,7 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
     check("max-threads", maxThreads, 0, 256);
     check("priority", priority, 0, 100);
     check("nice", nice, 0, 19);
+    check("rest-percent", restPercent, 0, MOST_REST_PERCENT);
     check("attempts", maxAttempts, 1, 20);
     if (maxMemoryUsage < 0 || rowsPerSecond < 0 || maxLiveLag.isNegative() || retryBackoff.isNegative()) {
       throw new InvalidInputException("throttle", "Throttle limits cannot be negative; use 0 for no limit.");
@@ -69,6 +77,7 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
       case "batch-hours" -> "The number of hours per batch";
       case "max-threads" -> "The thread limit per statement (max_threads)";
       case "attempts" -> "The number of attempts per batch";
+      case "rest-percent" -> "The rest after each batch, in percent of its length,";
       default -> "The " + field;
     };
   }
@@ -79,47 +88,57 @@ public record BackfillSettings(int concurrency, int batchHours, int maxThreads, 
    */
   public static BackfillSettings from(TableSpec.Throttle t) {
     return new BackfillSettings(t.concurrency(), t.batchHours(), t.maxThreads(), t.priority(), t.maxMemoryUsage(),
-        t.rowsPerSecond(), t.maxLiveLag(), 5, Duration.ofSeconds(1), DEFAULT_SERVER_WAIT, t.nice());
+        t.rowsPerSecond(), t.maxLiveLag(), 5, Duration.ofSeconds(1), DEFAULT_SERVER_WAIT, t.nice(), t.restPercent());
   }
 
   public BackfillSettings withConcurrency(int value) {
     return new BackfillSettings(value, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait, nice);
+        maxAttempts, retryBackoff, serverWait, nice, restPercent);
   }
 
   public BackfillSettings withMaxThreads(int value) {
     return new BackfillSettings(concurrency, batchHours, value, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait, nice);
+        maxAttempts, retryBackoff, serverWait, nice, restPercent);
   }
 
   public BackfillSettings withBatchHours(int value) {
     return new BackfillSettings(concurrency, value, maxThreads, priority, maxMemoryUsage, rowsPerSecond, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait, nice);
+        maxAttempts, retryBackoff, serverWait, nice, restPercent);
   }
 
   public BackfillSettings withRowsPerSecond(long value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, value, maxLiveLag,
-        maxAttempts, retryBackoff, serverWait, nice);
+        maxAttempts, retryBackoff, serverWait, nice, restPercent);
   }
 
   public BackfillSettings withMaxLiveLag(Duration value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond, value,
-        maxAttempts, retryBackoff, serverWait, nice);
+        maxAttempts, retryBackoff, serverWait, nice, restPercent);
   }
 
   public BackfillSettings withRetries(int attempts, Duration backoff) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
-        maxLiveLag, attempts, backoff, serverWait, nice);
+        maxLiveLag, attempts, backoff, serverWait, nice, restPercent);
   }
 
   public BackfillSettings withServerWait(Duration value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
-        maxLiveLag, maxAttempts, retryBackoff, value, nice);
+        maxLiveLag, maxAttempts, retryBackoff, value, nice, restPercent);
   }
 
   public BackfillSettings withNice(int value) {
     return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
-        maxLiveLag, maxAttempts, retryBackoff, serverWait, value);
+        maxLiveLag, maxAttempts, retryBackoff, serverWait, value, restPercent);
+  }
+
+  public BackfillSettings withRestPercent(int value) {
+    return new BackfillSettings(concurrency, batchHours, maxThreads, priority, maxMemoryUsage, rowsPerSecond,
+        maxLiveLag, maxAttempts, retryBackoff, serverWait, nice, value);
+  }
+
+  /** How long a batch that took {@code length} keeps its place after it ended. */
+  public Duration restAfter(Duration length) {
+    return length.multipliedBy(restPercent).dividedBy(100);
   }
 
   /** The SETTINGS clause for the statements that read sources, or an empty string. */

@@ -140,9 +140,11 @@ public record TableSpec(
    * How hard a backfill may push the server. Zero means "no limit" for the optional ones.
    *
    * @param nice the Linux nice value of the backfill's query threads on the server (0 to 19)
+   * @param restPercent how long a batch's place stays taken after it ends, in percent of the batch's
+   *     own length (0 to 1000): 100 rests as long as each batch took
    */
   public record Throttle(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
-      long rowsPerSecond, Duration maxLiveLag, int nice) {}
+      long rowsPerSecond, Duration maxLiveLag, int nice, int restPercent) {}
 
   /** A downstream reader and how long it may cache what it read. */
   public record Consumer(String name, Duration cacheLifetime) {}

@@ -16,6 +16,7 @@ import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TargetTables;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -197,8 +198,10 @@ public final class BackfillRun implements RunHandle {
           }
         };
         Runnable computed = throttle.freesPlaceOnceComputed() ? release : () -> { };
+        long started = System.nanoTime();
         try {
           new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();
+          pacing.rest(Duration.ofNanos(System.nanoTime() - started));
         } finally {
           release.run();
           inFlight.arriveAndDeregister();

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
  * When a run may start its next batch: not while it is paused or stopping, while its server gives no
  * answer, while it is ahead of its rows-per-second ceiling, and, when its throttle yields to a live
  * writer ({@code max_live_lag}), not while that writer writes v1 ({@link LiveWrites}) or lags more
- * than the limit ({@link LiveLag}).
+ * than the limit ({@link LiveLag}); and each batch keeps its place for the throttle's rest after it.
  */
 final class Pacing {
 
@@ -67,6 +67,25 @@ final class Pacing {
       return true;
     }
   }
+
+  /**
+   * Keeps the place of a batch that took {@code length} for the throttle's rest after it
+   * ({@code rest_percent} of that length), or until the run stops. A rest in proportion to the
+   * batch follows the server's load: where batches slow down, the run yields longer.
+   */
+  void rest(Duration length) {
+    long until = System.nanoTime() + throttle.settings().restAfter(length).toNanos();
+    try {
+      for (long left = until - System.nanoTime(); left > 0 && !lifecycle.stopping(); left = until - System.nanoTime()) {
+        Thread.sleep(Duration.ofNanos(Math.min(left, REST_SLICE.toNanos())));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A resting batch looks this often whether its run is stopping. */
+  private static final Duration REST_SLICE = Duration.ofMillis(200);
 
   private static String minutes(Duration d) {
     return d.toMinutes() + " min";

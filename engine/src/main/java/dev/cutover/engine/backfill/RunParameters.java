@@ -20,7 +20,7 @@ public final class RunParameters {
 
   record Stored(int concurrency, int batchHours, int maxThreads, int priority, long maxMemoryUsage,
       long rowsPerSecond, long maxLiveLagMinutes, int maxAttempts, long retryBackoffMs, long serverWaitSeconds,
-      Long affectedFrom, Long affectedTo, int nice) {}
+      Long affectedFrom, Long affectedTo, int nice, int restPercent) {}
 
   private RunParameters() {}
 
@@ -33,7 +33,7 @@ public final class RunParameters {
     return JSON.writeValueAsString(new Stored(s.concurrency(), s.batchHours(), s.maxThreads(), s.priority(),
         s.maxMemoryUsage(), s.rowsPerSecond(), s.maxLiveLag().toMinutes(), s.maxAttempts(), s.retryBackoff().toMillis(),
         s.serverWait().toSeconds(), affected.map(a -> a.from().epochSecond()).orElse(null),
-        affected.map(a -> a.to().epochSecond()).orElse(null), s.nice()));
+        affected.map(a -> a.to().epochSecond()).orElse(null), s.nice(), s.restPercent()));
   }
 
   /** The affected hours a run was started with; empty when it recomputes every hour of its range. */
@@ -71,7 +71,8 @@ public final class RunParameters {
               : fallback.retryBackoff(),
           node.has("server_wait_seconds") ? Duration.ofSeconds(node.get("server_wait_seconds").asLong())
               : fallback.serverWait(),
-          node.path("nice").asInt(fallback.nice()));
+          node.path("nice").asInt(fallback.nice()),
+          node.path("rest_percent").asInt(fallback.restPercent()));
     } catch (JacksonException e) {
       return fallback;
     }

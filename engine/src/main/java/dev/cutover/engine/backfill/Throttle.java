@@ -40,11 +40,12 @@ final class Throttle {
    * Whether a batch frees its place as soon as its rows are computed, so that its checksum, replace and
    * ledger line overlap the next batch's compute. Not when the run yields to a live writer (it keeps to
    * its concurrency in statements, and leaves the live job its share), nor under a rows ceiling (the
-   * next batch may start only once this one's rows are counted, or the ceiling is read a batch late).
+   * next batch may start only once this one's rows are counted, or the ceiling is read a batch late),
+   * nor when it rests after each batch (the rest follows the whole batch, its place kept).
    */
   boolean freesPlaceOnceComputed() {
     BackfillSettings now = settings.get();
-    return now.maxLiveLag().isZero() && now.rowsPerSecond() <= 0;
+    return now.maxLiveLag().isZero() && now.rowsPerSecond() <= 0 && now.restPercent() == 0;
   }
 
   /** Waits for a batch's turn among those that may run at once. */

@@ -116,7 +116,7 @@ public final class SpecLoader {
 
     Fields t = f.optionalChild("throttle");
     t.allowOnly(Set.of("concurrency", "batch_hours", "max_threads", "priority", "max_memory_usage_bytes",
-        "rows_per_second", "max_live_lag", "nice"));
+        "rows_per_second", "max_live_lag", "nice", "rest_percent"));
     Throttle throttle = new Throttle(
         t.integer("concurrency", 2, 1, 32),
         t.integer("batch_hours", 24, 1, 96),
@@ -125,7 +125,8 @@ public final class SpecLoader {
         t.longInteger("max_memory_usage_bytes", 0, 0, Long.MAX_VALUE),
         t.longInteger("rows_per_second", 0, 0, Long.MAX_VALUE),
         t.duration("max_live_lag", Duration.ZERO, Duration.ofDays(7)),
-        t.integer("nice", BackfillSettings.DEFAULT_NICE, 0, 19));
+        t.integer("nice", BackfillSettings.DEFAULT_NICE, 0, 19),
+        t.integer("rest_percent", 0, 0, BackfillSettings.MOST_REST_PERCENT));
 
     Fields b = f.optionalChild("boundary");
     b.allowOnly(Set.of("safety_margin_hours"));

@@ -18,6 +18,7 @@ import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -160,6 +161,38 @@ class BackfillTest {
     }
     assertEquals(RunState.SUCCEEDED, backfill.start(plan, BackfillEvent.Listener.NONE).await().state(),
         "once the first run ends, the target is free");
+  }
+
+  @Test
+  void aRestAfterEachBatchKeepsItsPlaceAtLeastAsLongAsTheBatchTook() throws Exception {
+    // Concurrency 1, a rest of 100%: between the last hour one batch wrote and the start of the next, at least as
+    // long as that batch took from its start to its last hour. Without the rest the next batch starts at once.
+    Plan resting = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(6).withRestPercent(100));
+    record Seen(double seconds, boolean started) {}
+    List<Seen> seen = new CopyOnWriteArrayList<>();
+    long t0 = System.nanoTime();
+    RunRecord run = backfill.start(resting, e -> {
+      if (e instanceof BackfillEvent.BatchStarted || e instanceof BackfillEvent.HourWritten) {
+        seen.add(new Seen((System.nanoTime() - t0) / 1e9, e instanceof BackfillEvent.BatchStarted));
+      }
+    }).await();
+    assertEquals(RunState.SUCCEEDED, run.state());
+    List<double[]> batches = new ArrayList<>(); // start, last hour written
+    for (Seen s : seen) {
+      if (s.started()) {
+        batches.add(new double[] {s.seconds(), s.seconds()});
+      } else {
+        batches.getLast()[1] = s.seconds();
+      }
+    }
+    assertTrue(batches.size() >= 4, "enough batches to rest between: " + batches.size());
+    for (int i = 0; i + 1 < batches.size(); i++) {
+      double took = batches.get(i)[1] - batches.get(i)[0];
+      double rested = batches.get(i + 1)[0] - batches.get(i)[1];
+      assertTrue(rested >= took, "batch " + (i + 1) + " took " + took + " s and the next started " + rested
+          + " s after its last hour");
+    }
+    assertTrue(run.parameters().contains("\"rest_percent\":100"), run.parameters());
   }
 
   @Test

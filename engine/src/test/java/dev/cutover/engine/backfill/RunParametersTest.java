@@ -27,5 +27,9 @@ class RunParametersTest {
     assertEquals(nice, RunParameters.decode(RunParameters.encode(nice), settings), "a resumed run keeps its nice value");
     assertEquals(7, RunParameters.decode("{\"concurrency\": 2}", settings.withNice(7)).nice(),
         "a record from before takes the fallback's");
+    BackfillSettings resting = settings.withRestPercent(100);
+    assertEquals(resting, RunParameters.decode(RunParameters.encode(resting), settings), "a resumed run keeps its rest");
+    assertEquals(0, RunParameters.decode("{\"concurrency\": 2}", settings).restPercent(),
+        "a record from before rested not at all");
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class ShareOfTotalTest {
 
   private static final BackfillSettings OWN = BackfillSettings.from(new TableSpec.Throttle(4, 24, 0, 0, 0, 0,
-      java.time.Duration.ZERO, 0));
+      java.time.Duration.ZERO, 0, 0));
 
   @Test
   void threeShardsShareSixBatchesAndNineHundredThousandRowsPerSecond() {

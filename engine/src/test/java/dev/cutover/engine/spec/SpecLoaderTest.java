@@ -76,6 +76,21 @@ class SpecLoaderTest {
   }
 
   @Test
+  void theBackfillRestsAfterEachBatchOnlyWhenTheSpecSaysHowLong() {
+    assertEquals(0, SpecLoader.parse(VALID, "s.yaml").throttle().restPercent());
+    TableSpec resting = SpecLoader.parse(VALID.replace("concurrency: 3", "concurrency: 3\n  rest_percent: 150"), "s.yaml");
+    var settings = dev.cutover.engine.api.BackfillSettings.from(resting.throttle());
+    assertEquals(150, settings.restPercent());
+    assertEquals(Duration.ofMillis(300), settings.restAfter(Duration.ofMillis(200)), "one and a half times the batch");
+    var e = refused(VALID.replace("concurrency: 3", "concurrency: 3\n  rest_percent: 1001"));
+    assertEquals("In the spec s.yaml, field 'throttle.rest_percent' is '1001'; expected a whole number from 0 to 1000.",
+        e.getMessage());
+    var flag = assertThrows(InvalidInputException.class, () -> settings.withRestPercent(-1));
+    assertEquals("The rest after each batch, in percent of its length, is -1; give a whole number from 0 to 1000.",
+        flag.getMessage());
+  }
+
+  @Test
   void aMissingFieldIsNamed() {
     var e = refused(VALID.replace("time_column: hour\n", ""));
     assertEquals("In the spec s.yaml, field 'time_column' is missing; expected a value (see docs/SPEC.md).", e.getMessage());

@@ -128,6 +128,7 @@ final class RunControls {
     return s.concurrency() + " batch(es) of " + s.batchHours() + " h at once"
         + (s.rowsPerSecond() > 0 ? ", at most " + s.rowsPerSecond() + " rows/s" : ", no rows/s limit")
         + (s.maxLiveLag().isZero() ? "" : ", waits while the live writer lags more than " + s.maxLiveLag().toMinutes()
-            + " min");
+            + " min")
+        + (s.restPercent() > 0 ? ", rests " + s.restPercent() + "% of each batch's time after it" : "");
   }
 }
