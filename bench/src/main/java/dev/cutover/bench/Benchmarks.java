@@ -296,26 +296,26 @@ public final class Benchmarks {
   }
 
   private void liveImpact(DemoWorld world) throws Exception {
-    report.heading("2. Live job: time to write a closed hour, alone and beside a backfill at the spec's default "
-        + "throttle, in turns of " + LIVE_TURN + " hours while the backfill is paused and running: a live job that "
-        + "never rests (its next step as soon as the last ends), with the backfill's threads at nice 0 (the default) "
-        + "and 19, then a live job that closes an hour every " + PACED_HOUR.toMillis() + " ms, at nice 0");
     BackfillSettings throttled = engine.plans().defaults(spec);
+    report.heading("2. Live job: time to write a closed hour, alone and beside a backfill at the spec's default "
+        + "throttle (a rest of " + throttled.restPercent() + "% of each batch's time after it), in turns of " + LIVE_TURN
+        + " hours while the backfill is paused and running: a live job that never rests (its next step as soon as the "
+        + "last ends), beside the default throttle and beside the same throttle without the rest, then a live job that "
+        + "closes an hour every " + PACED_HOUR.toMillis() + " ms, beside the default throttle");
     List<String> ratios = new ArrayList<>();
     // -Dbench.live=paced or =resting runs one kind of live job alone.
     String kinds = System.getProperty("bench.live", "resting,paced");
     if (kinds.contains("resting")) {
-      for (int nice : new int[] {0, 19}) {
-        ratios.add(String.format("never resting, nice %d: %.2f×", nice,
-            inTurns(world, throttled.withNice(nice), Duration.ZERO)));
-      }
+      ratios.add(String.format("never resting, the default throttle: %.2f×", inTurns(world, throttled, Duration.ZERO)));
+      ratios.add(String.format("never resting, without the rest: %.2f×",
+          inTurns(world, throttled.withRestPercent(0), Duration.ZERO)));
     }
     if (kinds.contains("paced")) {
-      ratios.add(String.format("an hour every %d ms, nice 0: %.2f×", PACED_HOUR.toMillis(),
+      ratios.add(String.format("an hour every %d ms, the default throttle: %.2f×", PACED_HOUR.toMillis(),
           inTurns(world, throttled, PACED_HOUR)));
     }
     report.line("p99 ratios, beside over alone: " + String.join(", ", ratios)
-        + ". Target: p99 ratio ≤ 1.25 beside the default throttle (nice 0).");
+        + ". Target: p99 ratio ≤ 1.25 beside the default throttle.");
   }
 
   /** Closed hours timed per condition: a p99 of fewer is little more than their slowest. */
@@ -377,9 +377,10 @@ public final class Benchmarks {
     }
     String pace = simulatedHour.isZero() ? "never resting" : "an hour every " + simulatedHour.toMillis() + " ms";
     report.latency("live job (" + pace + ") alone, the backfill paused", alone, null);
-    report.latency("live job (" + pace + ") beside the backfill at nice " + settings.nice(), beside, alone);
+    report.latency("live job (" + pace + ") beside the backfill resting " + settings.restPercent() + "%", beside, alone);
     report.line("The backfills, one after the other from scratch, at concurrency " + settings.concurrency()
         + ", max_threads " + settings.maxThreads() + ", priority " + settings.priority() + ", nice " + settings.nice()
+        + ", rest " + settings.restPercent() + "%"
         + ": " + String.join("; ", runs) + ".");
     return beside.isEmpty() || alone.isEmpty() ? Double.NaN
         : Report.percentile(beside, 99) / Report.percentile(alone, 99);
