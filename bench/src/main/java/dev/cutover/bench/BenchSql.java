@@ -36,9 +36,9 @@ final class BenchSql {
    * rows: the demo's world is seeded up to now and writes no trades in its weekly maintenance window, so a
    * fixed offset from the first hour may land on an empty one, where a probe would measure nothing.
    */
-  HourPartition firstHourWithRows(Identifier table, HourPartition from) {
+  HourPartition firstHourWithRows(String qualifiedTable, HourPartition from) {
     return HourPartition.ofEpochSecond(queryLong("find an hour with rows", "SELECT toUnixTimestamp(min(hour)) FROM "
-        + table.quoted() + " WHERE hour >= toDateTime(?, 'UTC')", from.epochSecond()));
+        + qualifiedTable + " WHERE hour >= toDateTime(?, 'UTC')", from.epochSecond()));
   }
 
   <T> T queryOne(String what, String text, ResultRow.Reader<T> reader, Object... values) {

@@ -391,7 +391,7 @@ public final class Benchmarks {
 
   private void cutover() throws Exception {
     report.heading("4. Cutover: EXCHANGE TABLES under 8 concurrent readers");
-    HourPartition hour = sql.firstHourWithRows(spec.liveTable(),
+    HourPartition hour = sql.firstHourWithRows(spec.qualified(spec.liveTable()),
         engine.backfills().runs(spec).getFirst().range().from().plusHours(24 * 30 + 12));
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view") + " AS SELECT * FROM " + q(spec.liveTable().name()));
     sql.execute("view", "CREATE OR REPLACE VIEW " + q("bench_view__next") + " AS SELECT * FROM "

@@ -99,7 +99,7 @@ final class ReconcileBench {
   private void oneChangedHour(HourRange history) {
     Identifier v2 = spec.targetTable();
     Identifier copy = Identifier.of("pnl_copy");
-    HourPartition changed = sql.firstHourWithRows(v2, history.from().plusHours(history.hours() / 2));
+    HourPartition changed = sql.firstHourWithRows(spec.qualified(v2), history.from().plusHours(history.hours() / 2));
     long t0 = System.nanoTime();
     String how = copyWithOneHourChanged(v2, copy, changed);
     double built = seconds(t0);

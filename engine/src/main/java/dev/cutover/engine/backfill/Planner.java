@@ -226,8 +226,10 @@ public final class Planner {
       long startNanos = System.nanoTime();
       sql.queryLong("compute a sample hour", "SELECT count() FROM (" + t.sql() + ")", t.values().toArray());
       sample = Duration.ofNanos(System.nanoTime() - startNanos);
-      // A batch of hours costs about as much as its hours computed together; batches run side by side.
-      total = sample.multipliedBy(computed).dividedBy(Math.max(1, settings.concurrency()));
+      // A batch of hours costs about as much as its hours computed together; batches run side by side, and each
+      // keeps its place for the throttle's rest after it.
+      Duration computing = sample.multipliedBy(computed).dividedBy(Math.max(1, settings.concurrency()));
+      total = computing.plus(settings.restAfter(computing));
     }
     return new Plan.Estimates(rows, bytes, sample, total);
   }
