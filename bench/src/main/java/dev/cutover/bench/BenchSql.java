@@ -2,7 +2,6 @@ package dev.cutover.bench;
 
 import dev.cutover.engine.Statements;
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.ResultRow;
 import dev.cutover.engine.api.Statement;
 
