@@ -68,10 +68,14 @@ class JsonContractTest {
       JsonNode sample = document("sample", 0, run(on, "sample", "--hour", world.busyHour(3).toString(), "--keys", "2"));
       assertTrue(sample.get("keys_truncated").asBoolean(), sample.toString());
 
-      CommandRun backfillRun = run(on, "backfill", "--progress", "json");
+      CommandRun backfillRun = run(on, "backfill", "--progress", "json", "--rest-percent", "10");
       JsonNode backfill = document("backfill", 0, backfillRun);
       assertEquals("succeeded", backfill.get("run").get("state").asString());
-      assertTrue(backfill.get("run").get("parameters").get("concurrency").isInt(), "parameters are an object");
+      // The throttle the run ran with: the command line's rest over the spec's, and the spec's defaults.
+      JsonNode parameters = backfill.get("run").get("parameters");
+      assertEquals(10, parameters.get("rest_percent").asInt(), parameters.toString());
+      assertEquals(0, parameters.get("nice").asInt(), parameters.toString());
+      assertTrue(parameters.get("concurrency").isInt(), parameters.toString());
       assertTrue(backfill.get("next").get("command").asString().startsWith("./cutover status --spec " + spec),
           backfill.toString());
       requireProgressEvents(backfillRun.err(), "backfill", "Backfill");

@@ -47,11 +47,12 @@ final class RepairDocuments {
 
   /** A run's throttle, as it runs or will run. */
   record Settings(int concurrency, int batchHours, long rowsPerSecond, BigDecimal maxLiveLagSeconds, int maxThreads,
-      int priority, long maxMemoryUsage, int maxAttempts, BigDecimal retryBackoffSeconds, BigDecimal serverWaitSeconds) {
+      int priority, int nice, int restPercent, long maxMemoryUsage, int maxAttempts, BigDecimal retryBackoffSeconds,
+      BigDecimal serverWaitSeconds) {
 
     static Settings of(BackfillSettings s) {
       return new Settings(s.concurrency(), s.batchHours(), s.rowsPerSecond(), seconds(s.maxLiveLag()), s.maxThreads(),
-          s.priority(), s.maxMemoryUsage(), s.maxAttempts(), seconds(s.retryBackoff()), seconds(s.serverWait()));
+          s.priority(), s.nice(), s.restPercent(), s.maxMemoryUsage(), s.maxAttempts(), seconds(s.retryBackoff()), seconds(s.serverWait()));
     }
   }
 
