@@ -88,7 +88,11 @@ class BackfillFollowTest {
         () -> console.backfill().activity().messageProperty().get());
     fx.click("backfill-resume");
     fx.waitFor(30, () -> fx.text("run-state").equals("Running"), () -> fx.text("run-state"));
-    fx.interact(() -> rows.getValueFactory().setValue(0));
+    Spinner<Integer> rest = fx.node("throttle-rest", Spinner.class);
+    fx.interact(() -> {
+      rows.getValueFactory().setValue(0);
+      rest.getValueFactory().setValue(50);
+    });
     fx.click("throttle-apply");
     fx.waitFor(120, () -> console.backfill().drivenProperty().get() == null && fx.text("run-state").equals("Succeeded"),
         () -> fx.text("run-state") + " " + fx.text("run-message"));
@@ -102,6 +106,10 @@ class BackfillFollowTest {
     assertEquals("Pending 0", fx.text("legend-pending"));
     assertTrue(other.repairs().audit(runId, 50).stream().anyMatch(a -> a.action().equals("throttle")
         && a.detail().equals("rows per second limit set to none")), "the throttle change reached the run");
+    assertTrue(other.repairs().audit(runId, 50).stream().anyMatch(a -> a.action().equals("throttle")
+        && a.detail().equals("rest after each batch set to 50% of its time")), "the rest reached the run");
+    // What a later resume would run with: the run's record keeps the throttle as last changed.
+    assertEquals(50, other.plans().runSettings(spec, other.backfills().run(runId).orElseThrow()).restPercent());
     assertTrue(other.repairs().audit(runId, 50).stream().anyMatch(a -> a.action().equals("resume")));
   }
 

@@ -35,6 +35,12 @@ public interface RunHandle {
   /** The ceiling on rows written per second from the next batch on; 0 lifts it. */
   void setRowsPerSecond(long limit);
 
+  /**
+   * The rest after each batch, in percent of the batch's length, from the next batch that ends on;
+   * 0 ends the rests. Within 0 and {@link BackfillSettings#MOST_REST_PERCENT}.
+   */
+  void setRestPercent(int percent);
+
   /** The throttle the run uses now. */
   BackfillSettings settings();
 }

@@ -143,6 +143,12 @@ public final class BackfillRun implements RunHandle {
     recorder.audit("throttle", "rows per second limit set to " + (limit == 0 ? "none" : limit));
   }
 
+  public void setRestPercent(int percent) {
+    throttle.restPercent(percent);
+    recorder.parameters(RunParameters.encode(throttle.settings(), affected));
+    recorder.audit("throttle", "rest after each batch set to " + (percent == 0 ? "none" : percent + "% of its time"));
+  }
+
   public BackfillSettings settings() {
     return throttle.settings();
   }

@@ -36,6 +36,11 @@ final class Throttle {
     settings.updateAndGet(s -> s.withRowsPerSecond(limit));
   }
 
+  /** Changes the rest after each batch; a batch under way rests by the setting as it ends. */
+  void restPercent(int percent) {
+    settings.updateAndGet(s -> s.withRestPercent(percent));
+  }
+
   /**
    * Whether a batch frees its place as soon as its rows are computed, so that its checksum, replace and
    * ledger line overlap the next batch's compute. Not when the run yields to a live writer (it keeps to

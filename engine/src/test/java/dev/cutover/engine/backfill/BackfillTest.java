@@ -18,7 +18,6 @@ import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -168,31 +167,52 @@ class BackfillTest {
     // Concurrency 1, a rest of 100%: between the last hour one batch wrote and the start of the next, at least as
     // long as that batch took from its start to its last hour. Without the rest the next batch starts at once.
     Plan resting = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(6).withRestPercent(100));
-    record Seen(double seconds, boolean started) {}
-    List<Seen> seen = new CopyOnWriteArrayList<>();
-    long t0 = System.nanoTime();
-    RunRecord run = backfill.start(resting, e -> {
-      if (e instanceof BackfillEvent.BatchStarted || e instanceof BackfillEvent.HourWritten) {
-        seen.add(new Seen((System.nanoTime() - t0) / 1e9, e instanceof BackfillEvent.BatchStarted));
-      }
-    }).await();
+    BatchClock clock = new BatchClock();
+    RunRecord run = backfill.start(resting, clock).await();
     assertEquals(RunState.SUCCEEDED, run.state());
-    List<double[]> batches = new ArrayList<>(); // start, last hour written
-    for (Seen s : seen) {
-      if (s.started()) {
-        batches.add(new double[] {s.seconds(), s.seconds()});
-      } else {
-        batches.getLast()[1] = s.seconds();
+    clock.assertRestedFrom(0);
+    assertTrue(run.parameters().contains("\"rest_percent\":100"), run.parameters());
+  }
+
+  @Test
+  void aRestSetWhileTheRunRunsTakesEffectFromTheNextBatchAndIsKeptForAResume() throws Exception {
+    // Started without a rest; the operator sets 100% at once (the console's Apply throttle, from its next batch on).
+    Plan plain = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(6).withRestPercent(0));
+    BatchClock clock = new BatchClock();
+    BackfillRun handle = backfill.start(plain, clock);
+    handle.setRestPercent(100);
+    RunRecord run = handle.await();
+    assertEquals(RunState.SUCCEEDED, run.state());
+    // The batch under way when it was set may have let its place go already; every batch after it rests.
+    clock.assertRestedFrom(1);
+    assertTrue(run.parameters().contains("\"rest_percent\":100"), "a resume rests too: " + run.parameters());
+  }
+
+  /** When each batch of a run started and wrote its last hour, from its events. */
+  private static final class BatchClock implements BackfillEvent.Listener {
+    private final long t0 = System.nanoTime();
+    private final List<double[]> batches = new CopyOnWriteArrayList<>(); // start, last hour written
+
+    @Override
+    public void on(BackfillEvent e) {
+      double now = (System.nanoTime() - t0) / 1e9;
+      if (e instanceof BackfillEvent.BatchStarted) {
+        batches.add(new double[] {now, now});
+      } else if (e instanceof BackfillEvent.HourWritten) {
+        batches.getLast()[1] = now;
       }
     }
-    assertTrue(batches.size() >= 4, "enough batches to rest between: " + batches.size());
-    for (int i = 0; i + 1 < batches.size(); i++) {
-      double took = batches.get(i)[1] - batches.get(i)[0];
-      double rested = batches.get(i + 1)[0] - batches.get(i)[1];
-      assertTrue(rested >= took, "batch " + (i + 1) + " took " + took + " s and the next started " + rested
-          + " s after its last hour");
+
+    /** Between each batch from {@code first} on and the next: a rest at least as long as the batch took. */
+    void assertRestedFrom(int first) {
+      assertTrue(batches.size() >= first + 4, "enough batches to rest between: " + batches.size());
+      for (int i = first; i + 1 < batches.size(); i++) {
+        double took = batches.get(i)[1] - batches.get(i)[0];
+        double rested = batches.get(i + 1)[0] - batches.get(i)[1];
+        assertTrue(rested >= took, "batch " + (i + 1) + " took " + took + " s and the next started " + rested
+            + " s after its last hour");
+      }
     }
-    assertTrue(run.parameters().contains("\"rest_percent\":100"), run.parameters());
   }
 
   @Test

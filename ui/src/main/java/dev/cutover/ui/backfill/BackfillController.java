@@ -99,10 +99,12 @@ public final class BackfillController implements ScreenController {
     progress.hours().changed();
     int c = model.concurrencyProperty().get();
     long r = model.rowsLimitProperty().get();
+    int rest = model.restPercentProperty().get();
     // Once started, the run goes on whether anyone waits: the start is not cancelled, so the run is always driven.
     activity.runToTheEnd("start the backfill", p -> engine.backfills().start(cleared, run.listener()), started -> {
       run.drive(started);
-      if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()) {
+      if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()
+          || rest != plan.settings().restPercent()) {
         run.applyThrottle();
       }
     }, failure -> workspace.repair().refresh());
@@ -110,8 +112,8 @@ public final class BackfillController implements ScreenController {
 
   /**
    * Continues a run that failed, was cancelled or was interrupted, from its ledger, through the same
-   * door as a new run: its plan (the run's range and boundary, its throttle with the concurrency and
-   * rows/s set here) passes the preflight first, with the dependents acknowledged on the Plan screen.
+   * door as a new run: its plan (the run's range and boundary, its throttle with the concurrency,
+   * rows/s and rest set here) passes the preflight first, with the dependents acknowledged on the Plan screen.
    */
   public void resumeRun() {
     RunRecord stopped = model.progress().recordProperty().get();
@@ -123,10 +125,12 @@ public final class BackfillController implements ScreenController {
     }
     int c = model.concurrencyProperty().get();
     long r = model.rowsLimitProperty().get();
+    int rest = model.restPercentProperty().get();
     List<String> acks = acknowledgedDependents();
     // It ends by starting the run, which goes on whether anyone waits: seen to its end, so the run is always driven.
     model.activity().runToTheEnd("check and resume run " + stopped.id(), p -> {
-      Plan plan = engine.plans().planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r));
+      Plan plan = engine.plans().planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r)
+          .withRestPercent(rest));
       Preflighted checked = engine.plans().preflight(plan, acks, p);
       if (checked.cleared().isEmpty()) {
         throw new StepRefusedException("resume", "The preflight of the resumed run failed: " + checked.report()
@@ -171,7 +175,7 @@ public final class BackfillController implements ScreenController {
     return run.mayClose();
   }
 
-  /** Applies the concurrency and rows-per-second limit to the running run, from its next batch on. */
+  /** Applies the throttle set on the screen to the running run, from its next batch on. */
   public void applyThrottle() {
     run.applyThrottle();
   }

@@ -41,6 +41,7 @@ public final class BackfillModel {
   private final BooleanProperty paused = new SimpleBooleanProperty();
   private final IntegerProperty concurrency = new SimpleIntegerProperty(2);
   private final LongProperty rowsLimit = new SimpleLongProperty(0);
+  private final IntegerProperty restPercent = new SimpleIntegerProperty(0);
   private final ObjectProperty<LiveStatus> live = new SimpleObjectProperty<>();
   private final StringProperty pollError = new SimpleStringProperty("");
   private final BooleanProperty reading = new SimpleBooleanProperty();
@@ -67,6 +68,7 @@ public final class BackfillModel {
       if (is != null) {
         concurrency.set(is.settings().concurrency());
         rowsLimit.set(is.settings().rowsPerSecond());
+        restPercent.set(is.settings().restPercent());
       }
     });
   }
@@ -129,6 +131,11 @@ public final class BackfillModel {
 
   public LongProperty rowsLimitProperty() {
     return rowsLimit;
+  }
+
+  /** The rest after each batch, in percent of its length, to apply to the run; 0 for none. */
+  public IntegerProperty restPercentProperty() {
+    return restPercent;
   }
 
   public ReadOnlyObjectProperty<LiveStatus> liveProperty() {

@@ -1,5 +1,6 @@
 package dev.cutover.ui.backfill;
 
+import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
@@ -113,12 +114,21 @@ public final class BackfillView extends ScreenView {
     rows.setPrefWidth(130);
     binder.watch(model.rowsLimitProperty(), v -> rows.getValueFactory().setValue(v.intValue()));
     rows.valueProperty().addListener((o, a, b) -> model.rowsLimitProperty().set(b));
+    Spinner<Integer> rest = new Spinner<>(0, BackfillSettings.MOST_REST_PERCENT, model.restPercentProperty().get(), 25);
+    rest.setId("throttle-rest");
+    rest.setEditable(true);
+    rest.setPrefWidth(90);
+    binder.watch(model.restPercentProperty(), v -> rest.getValueFactory().setValue(v.intValue()));
+    rest.valueProperty().addListener((o, a, b) -> model.restPercentProperty().set(b));
     Label cl = new Label("Concurrenc_y");
     cl.setMnemonicParsing(true);
     cl.setLabelFor(concurrency);
     Label rl = new Label("Rows/s l_imit (0: none)");
     rl.setMnemonicParsing(true);
     rl.setLabelFor(rows);
+    Label restLabel = new Label("Rest a_fter each batch (% of its time)");
+    restLabel.setMnemonicParsing(true);
+    restLabel.setLabelFor(rest);
     Button apply = Widgets.button("throttle-apply", "Apply thrott_le");
     apply.setOnAction(e -> controller.applyThrottle());
     binder.bind(apply.disableProperty(), driving.not().or(busy));
@@ -130,7 +140,8 @@ public final class BackfillView extends ScreenView {
 
     return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), message, commands,
         Widgets.safety("backfill-safety", Safety.BACKFILL), Widgets.row(10, bar, count),
-        stats, Widgets.row(8, cl, concurrency, rl, rows, apply), waiting,
+        stats, Widgets.row(8, cl, concurrency, rl, rows),
+        Widgets.row(8, restLabel, rest, apply), waiting,
         Widgets.activityRow("backfill-activity", binder, model.activity()),
         Widgets.errorLabel("backfill-error", binder, model.activity().errorProperty()), pollError);
   }

@@ -106,11 +106,15 @@ final class RunControls {
         model.progress().totalProperty().get());
   }
 
-  /** Applies the concurrency and rows-per-second limit to the running run, from its next batch on. */
+  /**
+   * Applies the concurrency, the rows-per-second limit and the rest after each batch to the running
+   * run, from its next batch on.
+   */
   void applyThrottle() {
     RunHandle run = model.drivenProperty().get();
     int c = model.concurrencyProperty().get();
     long r = model.rowsLimitProperty().get();
+    int rest = model.restPercentProperty().get();
     if (run != null) {
       model.activity().run("change the throttle of run " + run.id(), p -> {
         if (run.settings().concurrency() != c) {
@@ -118,6 +122,9 @@ final class RunControls {
         }
         if (run.settings().rowsPerSecond() != r) {
           run.setRowsPerSecond(r);
+        }
+        if (run.settings().restPercent() != rest) {
+          run.setRestPercent(rest);
         }
         return run.settings();
       }, s -> model.progress().waitingProperty().set("Throttle applied: " + settingsText(s) + "."));
