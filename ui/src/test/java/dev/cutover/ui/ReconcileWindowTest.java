@@ -126,9 +126,9 @@ class ReconcileWindowTest {
 
     // 3. The window selector: B ± a day, 48 hours; the charts draw other hours.
     int[] overlapPixels = pixels(view.totals());
-    robot.clickOn("#reconcile-window");
-    robot.clickOn("B ± a day");
+    robot.clickOn("#reconcile-window-around-b");
     WaitForAsyncUtils.waitForFxEvents();
+    assertEquals("B ± a day", shownChoice());
     assertEquals(new HourRange(boundary.plusHours(-24), boundary.plusHours(24)), chartWindow.range());
     assertFalse(Arrays.equals(overlapPixels, pixels(view.totals())), "other hours are drawn");
     assertEquals(fx.onFx(() -> (view.delta().getWidth() - 64 - 10) / 48), fx.onFx(() -> view.delta().columnOf(boundary)[1]),
@@ -147,6 +147,7 @@ class ReconcileWindowTest {
     robot.type(KeyCode.HOME);
     assertEquals(Choice.WHOLE, chartWindow.choiceProperty().get());
     assertEquals(report.window(), chartWindow.range());
+    assertEquals("Whole", shownChoice());
     // Arrows move the hour; the view follows it.
     robot.type(KeyCode.RIGHT);
     assertEquals(unexpected.plusHours(1), console.reconcile().selectedHourProperty().get());
@@ -177,7 +178,7 @@ class ReconcileWindowTest {
     WaitForAsyncUtils.waitForFxEvents();
     assertEquals(Choice.CHOSEN, chartWindow.choiceProperty().get());
     assertEquals(new HourRange(boundary.plusHours(2), boundary.plusHours(14)), chartWindow.range());
-    assertEquals("Picked on the chart", shownChoice());
+    assertEquals("none: the view is the operator's own", shownChoice());
     robot.interact(() -> console.reconcile().selectedHourProperty().set(unexpected));
     fx.shot("23-reconcile-zoomed-range");
     // None of it read the server: the report is the one reconciled above.
@@ -193,9 +194,12 @@ class ReconcileWindowTest {
     });
   }
 
-  /** What the window selector shows. */
+  /** Which named window the selector shows chosen, by its words. */
   private String shownChoice() {
-    return fx.onFx(() -> fx.node("reconcile-window", javafx.scene.control.ComboBox.class).getButtonCell().getText());
+    return fx.onFx(() -> java.util.stream.Stream.of("whole", "overlap", "around-b")
+        .map(id -> fx.node("reconcile-window-" + id, javafx.scene.control.ToggleButton.class))
+        .filter(javafx.scene.control.ToggleButton::isSelected).map(javafx.scene.control.ToggleButton::getText)
+        .findFirst().orElse("none: the view is the operator's own"));
   }
 
   private Point2D screen(Region chart, double x) {

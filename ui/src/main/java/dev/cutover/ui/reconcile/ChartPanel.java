@@ -8,13 +8,17 @@ import dev.cutover.ui.common.Binder;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.reconcile.ChartWindow.Choice;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
-import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
@@ -22,7 +26,6 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
-import javafx.util.StringConverter;
 
 /**
  * The charts card of the reconcile screen: the measure, the window of hours in view (chosen, zoomed
@@ -49,53 +52,45 @@ final class ChartPanel {
     measure.setOnAction(e -> model.chooseMeasure(measure.getValue()));
     Label ml = Widgets.labelFor("M_easure", measure);
 
-    ComboBox<Choice> choice = new ComboBox<>();
-    choice.setId("reconcile-window");
-    choice.setConverter(new StringConverter<>() {
-      @Override
-      public String toString(Choice c) {
-        return c == null ? "" : c.words();
-      }
-
-      @Override
-      public Choice fromString(String s) {
-        return null;
-      }
-    });
-    choice.setPrefWidth(175);
-    choice.setMinWidth(Region.USE_PREF_SIZE);
-    // Every choice is listed; the overlap only when the report has one.
-    choice.getItems().setAll(Choice.values());
-    choice.setCellFactory(list -> new ListCell<>() {
-      @Override
-      protected void updateItem(Choice c, boolean empty) {
-        super.updateItem(c, empty);
-        setText(empty || c == null ? null : c.words() + (c == Choice.OVERLAP && !window.hasOverlap()
-            ? " (none in this report)" : ""));
-        setDisable(!empty && c == Choice.OVERLAP && !window.hasOverlap());
-      }
-    });
-    // A button cell of its own: with a cell factory, the default one may show nothing after a change.
-    choice.setButtonCell(new ListCell<>() {
-      @Override
-      protected void updateItem(Choice c, boolean empty) {
-        super.updateItem(c, empty);
-        setText(empty || c == null ? null : c.words());
-      }
-    });
-    binder.watch(window.choiceProperty(), choice::setValue);
-    choice.setOnAction(e -> {
-      if (choice.getValue() != null && choice.getValue() != window.choiceProperty().get()) {
-        window.choose(choice.getValue());
-      }
-    });
-    Label wl = Widgets.labelFor("Wind_ow", choice);
+    // Toggle buttons, not a ComboBox: a ComboBox whose value changes costs a second frame of the whole screen
+    // (above), and zooming or panning moves the view between a named window and one of the operator's own.
+    // A view of the operator's own (zoomed, panned, picked on the chart) selects none of them.
+    ToggleGroup windows = new ToggleGroup();
+    Map<Choice, ToggleButton> named = new EnumMap<>(Choice.class);
+    HBox picker = new HBox();
+    Runnable showChoice = () -> windows.selectToggle(named.get(window.choiceProperty().get()));
+    for (Choice c : List.of(Choice.WHOLE, Choice.OVERLAP, Choice.AROUND_B)) {
+      ToggleButton b = new ToggleButton(c.words());
+      b.setId("reconcile-window-" + c.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+      b.setMnemonicParsing(false);
+      b.setMinWidth(Region.USE_PREF_SIZE);
+      b.setToggleGroup(windows);
+      // A click on the chosen window shows it again (its hours, as the preset has them) and keeps it chosen.
+      b.setOnAction(e -> {
+        window.choose(c);
+        showChoice.run();
+      });
+      named.put(c, b);
+      picker.getChildren().add(b);
+    }
+    // Modena's pills: three buttons drawn as one control.
+    picker.getChildren().getFirst().getStyleClass().add("left-pill");
+    picker.getChildren().get(1).getStyleClass().add("center-pill");
+    picker.getChildren().getLast().getStyleClass().add("right-pill");
+    binder.watch(window.choiceProperty(), c -> showChoice.run());
+    ToggleButton overlap = named.get(Choice.OVERLAP);
+    Tooltip.install(overlap, new Tooltip("The hours from B on, which both live writers wrote; "
+        + "a report without them leaves this off"));
+    Runnable overlapState = () -> overlap.setDisable(!window.hasOverlap());
+    binder.watch(window.spanProperty(), s -> overlapState.run());
+    binder.onChange(model.reportProperty(), r -> overlapState.run());
+    Label wl = Widgets.labelFor("Wind_ow", named.get(Choice.WHOLE));
     Button zoomIn = zoomButton("zoom-in", "+", "Show fewer hours, wider (+ on a chart, or the wheel)");
     zoomIn.setOnAction(e -> window.zoom(2 / 3.0));
     Button zoomOut = zoomButton("zoom-out", "−", "Show more hours, narrower (− on a chart, or the wheel)");
     zoomOut.setOnAction(e -> window.zoom(1.5));
     var noReport = model.reportProperty().isNull();
-    for (Node n : new Node[] {choice, zoomIn, zoomOut}) {
+    for (Node n : new Node[] {named.get(Choice.WHOLE), named.get(Choice.AROUND_B), zoomIn, zoomOut}) {
       binder.bind(n.disableProperty(), noReport);
     }
     Label range = Widgets.label("reconcile-window-range", "muted");
@@ -110,7 +105,7 @@ final class ChartPanel {
     };
     binder.watch(window.spanProperty(), s -> words.run());
     binder.onChange(model.reportProperty(), r -> words.run());
-    HBox controls = Widgets.row(8, ml, measure, gap(), wl, choice, zoomOut, zoomIn, range);
+    HBox controls = Widgets.row(8, ml, measure, gap(), wl, picker, zoomOut, zoomIn, range);
 
     FlowPane legend = new FlowPane(9, 2, swatch("v1", "legend-v1"), swatch("v2", "legend-v2"),
         Widgets.muted("· v2 − v1:"), swatch("expected", "legend-expected"), swatch("unexpected", "legend-unexpected"),

@@ -26,7 +26,7 @@ public final class ChartWindow {
 
   /** The ways the operator picks the hours in view. */
   public enum Choice {
-    WHOLE("Whole window"),
+    WHOLE("Whole"),
     OVERLAP("Overlap since B"),
     AROUND_B("B ± a day"),
     CHOSEN("Picked on the chart");

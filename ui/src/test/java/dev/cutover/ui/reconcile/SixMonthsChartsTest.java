@@ -178,6 +178,48 @@ class SixMonthsChartsTest {
     }
   }
 
+  @Test
+  void theOverlapIsOfferedOnlyWhenTheReportHasOne(FxRobot robot) {
+    // B at the window's end: no hour from B on, so no overlap to show.
+    open(robot, Reports.of(FIRST, HOURS, FIRST.plusHours(HOURS), 0, 0));
+    javafx.scene.control.ToggleButton overlap = on(() -> (javafx.scene.control.ToggleButton) view.root()
+        .lookup("#reconcile-window-overlap"));
+    javafx.scene.control.ToggleButton whole = on(() -> (javafx.scene.control.ToggleButton) view.root()
+        .lookup("#reconcile-window-whole"));
+    assertEquals(Choice.WHOLE, model.window().choiceProperty().get());
+    assertTrue(on(overlap::isDisabled), "no overlap in this report");
+    assertTrue(on(whole::isSelected), "the whole window is shown chosen");
+    robot.interact(() -> model.show(sixMonths()));
+    assertTrue(!on(overlap::isDisabled), "a report with hours from B on offers them");
+    assertTrue(on(overlap::isSelected), "and opens on them");
+  }
+
+  /**
+   * Zooming from a named window into one of the operator's own, and back, is one frame each: the window
+   * picker follows the view without a second frame of the whole screen (a ComboBox's value costs one).
+   */
+  @Test
+  void aMoveBetweenANamedWindowAndOneOfTheOperatorsIsOneFrame(FxRobot robot) throws Exception {
+    open(robot, sixMonths());
+    RenderedFrames frames = on(() -> {
+      view.totals().requestFocus();
+      return new RenderedFrames(view.root().getScene());
+    });
+    ChartWindow window = model.window();
+    for (Runnable move : List.<Runnable>of(() -> window.zoom(2 / 3.0), window::whole, () -> window.zoom(2 / 3.0),
+        window::whole)) {
+      frames.awaitQuiet();
+      Choice was = on(() -> window.choiceProperty().get());
+      int before = frames.count();
+      robot.interact(move);
+      WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> frames.count() > before);
+      frames.awaitQuiet();
+      Choice is = on(() -> window.choiceProperty().get());
+      assertTrue(was != is, "the move changes the window's choice: " + was + " to " + is);
+      assertEquals(1, frames.count() - before, "frames rendered for the move from " + was + " to " + is);
+    }
+  }
+
   /** Median time of five refreshes of the three charts at the current zoom, on the FX thread. */
   private double refreshMillis(ChartWindow window) {
     List<Double> ms = new ArrayList<>();
