@@ -43,6 +43,14 @@ public record Plan(TableSpec spec, HourRange range, HourPartition boundary, Hour
     return affected.map(a -> a.contains(hour)).orElse(true);
   }
 
+  /**
+   * The hours whose sources the backfill reads: the affected hours of a bounded repair, else the whole
+   * range. Carried hours read v1 only, by hard link.
+   */
+  public HourRange recomputedRange() {
+    return affected.orElse(range);
+  }
+
   /** The hours the backfill recomputes with the corrected transform. */
   public List<HourPartition> computed() {
     return hours.stream().filter(this::computes).toList();

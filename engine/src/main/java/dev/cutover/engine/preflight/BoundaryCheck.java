@@ -47,7 +47,7 @@ final class BoundaryCheck {
     if (repair.isEmpty() || repair.get().boundary().isEmpty()) {
       // Hours of the range that v2 holds and no backfill of the target ever wrote: another writer's.
       Map<HourPartition, LedgerEntry> any = store.hours().targetLedger(TableNames.target(spec));
-      Map<HourPartition, HourSums.Hour> hours = v2 ? new HourSums(sql, spec).of(below, Coverage.carried(any))
+      Map<HourPartition, HourSums.Hour> hours = v2 ? new HourSums(sql, spec).target(below, Coverage.carried(any))
           : Map.of();
       List<HourPartition> foreign = hours.entrySet().stream().filter(e -> e.getValue().rowsV2() > 0)
           .filter(e -> !written(any.get(e.getKey()), e.getValue())).map(Map.Entry::getKey).toList();
@@ -65,7 +65,7 @@ final class BoundaryCheck {
     }
     Repair r = repair.get();
     Map<HourPartition, LedgerEntry> ledger = store.hours().repairLedger(r.id());
-    Map<HourPartition, HourSums.Hour> hours = v2 ? new HourSums(sql, spec).of(below, Coverage.carried(ledger))
+    Map<HourPartition, HourSums.Hour> hours = v2 ? new HourSums(sql, spec).target(below, Coverage.carried(ledger))
         : Map.of();
     List<HourPartition> foreign = hours.entrySet().stream().filter(e -> e.getValue().rowsV2() > 0)
         .filter(e -> plan.range().contains(e.getKey()) && !written(ledger.get(e.getKey()), e.getValue()))

@@ -1,6 +1,7 @@
 package dev.cutover.engine.preflight;
 
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
@@ -57,21 +58,23 @@ final class DeterminismCheck {
   }
 
   /**
-   * The closed hour of the range with the most rows in v1: an empty hour would prove nothing, and an hour
+   * The closed hour the backfill recomputes (the range, or a bounded repair's affected hours: a carried
+   * hour never runs the transform) with the most rows in v1: an empty hour would prove nothing, and an hour
    * whose events may still arrive (within the safety margin of the newest event) would differ between two
    * reads for that reason alone. A table a view appends to holds the most raw rows in its open hour, so
    * the open hours are left out before the busiest is chosen.
    */
   private HourPartition busiestHour(Plan plan) {
-    HourPartition end = plan.range().to();
+    HourRange recomputed = plan.recomputedRange();
+    HourPartition end = recomputed.to();
     var open = new LiveReader(sql, spec).read().unsettledFrom(spec.safetyMargin());
-    if (open.isPresent() && open.get().isBefore(end) && plan.range().from().isBefore(open.get())) {
+    if (open.isPresent() && open.get().isBefore(end) && recomputed.from().isBefore(open.get())) {
       end = open.get();
     }
     long seconds = sql.queryLong("find a busy hour", "SELECT toUnixTimestamp(argMax(h, n)) FROM (SELECT toStartOfHour("
         + spec.timeColumn().quoted() + ") AS h, count() AS n FROM " + spec.qualified(spec.liveTable()) + " WHERE "
         + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
-        + " < toDateTime(?, 'UTC') GROUP BY h)", plan.range().from().epochSecond(), end.epochSecond());
-    return seconds > 0 ? HourPartition.ofEpochSecond(seconds) : plan.range().from().plusHours(plan.range().hours() / 2);
+        + " < toDateTime(?, 'UTC') GROUP BY h)", recomputed.from().epochSecond(), end.epochSecond());
+    return seconds > 0 ? HourPartition.ofEpochSecond(seconds) : recomputed.from().plusHours(recomputed.hours() / 2);
   }
 }

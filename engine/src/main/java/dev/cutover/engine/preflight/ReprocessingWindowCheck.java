@@ -1,6 +1,7 @@
 package dev.cutover.engine.preflight;
 
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
@@ -28,6 +29,9 @@ final class ReprocessingWindowCheck {
   }
 
   Check check(Plan plan) {
+    // A bounded repair reads the sources only for its affected hours; the carried ones come from v1.
+    HourRange read = plan.recomputedRange();
+    String what = plan.affected().isPresent() ? "the affected hours " + read : "the range " + read;
     for (TableSpec.Source source : spec.sources()) {
       String engineFull = sql.query("read the definition of " + source.table(), "SELECT engine_full FROM system.tables "
           + "WHERE database = ? AND name = ?", rs -> rs.getString(1), spec.database().name(), source.table().name())
@@ -41,17 +45,27 @@ final class ReprocessingWindowCheck {
           case "Month" -> Duration.ofDays(31 * amount);
           default -> Duration.ofDays(amount);
         };
-        Instant expires = plan.range().from().start().plus(ttl);
+        Instant expires = read.from().start().plus(ttl);
         Instant finish = Instant.now().plus(plan.estimates().duration()).plus(Duration.ofHours(1));
         if (expires.isBefore(finish)) {
           return new Check("reprocessing window", Status.FAIL, "Source " + source.table() + " keeps rows for "
-              + ttl.toDays() + " days (TTL on " + m.group(1) + "): the hour " + plan.range().from() + " expires at "
-              + expires + ", before the backfill can finish.", "Start the range later than "
-              + HourPartition.containing(Instant.now().minus(ttl).plus(Duration.ofHours(2))) + ", or extend the TTL first.");
+              + ttl.toDays() + " days (TTL on " + m.group(1) + "): the hour " + read.from() + " of " + what + " expires at "
+              + expires + ", before the backfill can finish.", fix(plan, HourPartition.containing(Instant.now().minus(ttl).plus(Duration.ofHours(2)))));
         }
       }
     }
-    return new Check("reprocessing window", Status.PASS, "Every source holds the range " + plan.range()
-        + " and no TTL removes it before the backfill ends.", "");
+    return new Check("reprocessing window", Status.PASS, "Every source holds " + what
+        + " and no TTL removes it before the backfill ends" + (plan.affected().isPresent()
+            ? "; the carried hours are copied from " + spec.liveTable() + " and read no source." : "."), "");
+  }
+
+  /** How to get within the sources' TTL: recompute only hours later than {@code earliest}. */
+  private static String fix(Plan plan, HourPartition earliest) {
+    if (plan.affected().isPresent()) {
+      return "Start the affected hours later than " + earliest + " (hours before them are carried from v1 as they "
+          + "are, which reads no source), or extend the TTL first.";
+    }
+    return "Start the range later than " + earliest + "; or, if the bug touched only recent hours, bound the repair "
+        + "to them (--affected FROM/TO: the other hours are carried from v1 and read no source); or extend the TTL first.";
   }
 }

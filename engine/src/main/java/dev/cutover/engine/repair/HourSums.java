@@ -49,7 +49,23 @@ public final class HourSums {
    * checksum of both sides (see {@link SameFiles}); every other hour is read row by row.
    */
   public Map<HourPartition, Hour> of(HourRange range, Set<HourPartition> carried) {
+    return read(range, carried, true);
+  }
+
+  /**
+   * Hours of {@code range} that v2 holds, as {@link #of(HourRange, Set)} has them, without reading v1: for
+   * an hour read row by row, its v1 side is zero. What v2 holds is all a check of its writers needs, and
+   * v1 may hold months that a bounded repair carries.
+   */
+  public Map<HourPartition, Hour> target(HourRange range, Set<HourPartition> carried) {
+    return read(range, carried, false);
+  }
+
+  private Map<HourPartition, Hour> read(HourRange range, Set<HourPartition> carried, boolean live) {
     boolean v2 = new TargetTables(sql, spec).exists(spec.targetTable());
+    if (!live && !v2) {
+      return Map.of();
+    }
     List<HourPartition> carriedHere = carried.stream().filter(range::contains).toList();
     SameFiles.Proof proof = v2 && !carriedHere.isEmpty()
         ? new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), carriedHere)
@@ -67,18 +83,22 @@ public final class HourSums {
       String where = HourFilter.of(spec.timeColumn(), read, values);
       String side = "SELECT toUnixTimestamp(toStartOfHour(" + time + ")) AS h, count() AS n, reinterpretAsInt64(sum("
           + "cityHash64(" + TargetTables.columnList(columns) + "))) AS c FROM %s WHERE " + where + " GROUP BY h";
-      List<Object> both = new ArrayList<>(values);
       Readable readable = new Readable(sql, spec);
-      String right;
+      String none = "SELECT toUInt32(0) AS h, toUInt64(0) AS n, toInt64(0) AS c WHERE 0";
+      List<Object> both = new ArrayList<>();
+      String left = none;
+      if (live) {
+        left = side.formatted(readable.from(spec.liveTable()));
+        both.addAll(values);
+      }
+      String right = none;
       if (v2) {
         right = side.formatted(readable.from(spec.targetTable()));
         both.addAll(values);
-      } else {
-        right = "SELECT toUInt32(0) AS h, toUInt64(0) AS n, toInt64(0) AS c WHERE 0";
       }
-      sql.query("checksum " + spec.liveTable() + " and " + spec.targetTable() + " hour by hour", "SELECT if(a.h = 0, "
-              + "b.h, a.h) AS hh, a.n, a.c, b.n, b.c FROM (" + side.formatted(readable.from(spec.liveTable()))
-              + ") AS a FULL OUTER JOIN (" + right + ") AS b ON a.h = b.h ORDER BY hh",
+      sql.query("checksum " + (live ? spec.liveTable() + " and " : "") + spec.targetTable() + " hour by hour",
+          "SELECT if(a.h = 0, b.h, a.h) AS hh, a.n, a.c, b.n, b.c FROM (" + left + ") AS a FULL OUTER JOIN (" + right
+              + ") AS b ON a.h = b.h ORDER BY hh",
           rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), new Hour(rs.getLong(2), rs.getLong(3),
               rs.getLong(4), rs.getLong(5))),
           both.toArray());
