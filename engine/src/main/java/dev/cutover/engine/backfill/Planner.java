@@ -117,16 +117,31 @@ public final class Planner {
       Optional<String> resumes, TargetTables tables, LiveReader reader) {
     HourPartition windowStart = reader.reprocessingStart().orElseThrow(() -> new InvalidInputException("spec.sources",
         "The sources of " + spec.name() + " hold no rows, so there is nothing to recompute."));
-    HourPartition f = from.orElse(windowStart);
+    // A bounded repair carries from v1 every hour outside its affected window, so it may reach back as far as v1
+    // does even where the sources no longer hold those hours; only its affected hours are recomputed from them.
+    Optional<HourPartition> carriedFrom = affected.isPresent() && spec.cluster().isEmpty()
+        ? reader.oldestLiveHour().filter(h -> h.isBefore(windowStart)) : Optional.empty();
+    HourPartition earliest = carriedFrom.orElse(windowStart);
+    HourPartition f = from.orElse(earliest);
     HourPartition t = to.orElse(b);
     if (b.isBefore(t)) {
       throw new InvalidInputException("to", "The range end " + t + " is after the boundary " + b + "; the backfill "
           + "writes only hours before the boundary (the live writer owns the rest). Leave the end out or give " + b
           + " or earlier.");
     }
-    if (f.isBefore(windowStart)) {
-      throw new InvalidInputException("from", "The range start " + f + " is before the reprocessing window, which "
-          + "starts at " + windowStart + " (" + limitingSource() + "); start at " + windowStart + " or later.");
+    if (f.isBefore(earliest)) {
+      throw new InvalidInputException("from", carriedFrom.isPresent()
+          ? "The range start " + f + " is before the oldest hour of " + spec.liveTable() + ", " + earliest + ": a bounded "
+              + "repair carries v1's hours and has nothing to carry before it; start at " + earliest + " or later."
+          : "The range start " + f + " is before the reprocessing window, which starts at " + windowStart + " ("
+              + limitingSource() + "); start at " + windowStart + " or later" + (affected.isEmpty() && spec.cluster()
+                  .isEmpty() ? ", or bound the repair to the hours the bug touched (--affected FROM/TO): the other "
+                  + "hours are carried from " + spec.liveTable() + " and need no source" : "") + ".");
+    }
+    if (affected.isPresent() && affected.get().from().isBefore(windowStart)) {
+      throw new InvalidInputException("affected", "The affected window " + affected.get() + " starts before the "
+          + "reprocessing window, which starts at " + windowStart + " (" + limitingSource() + "): those hours can no "
+          + "longer be recomputed. Start the affected window at " + windowStart + " or later.");
     }
     if (!f.isBefore(b)) {
       throw new InvalidInputException("boundary", "The boundary " + b + " is not after the range start " + f

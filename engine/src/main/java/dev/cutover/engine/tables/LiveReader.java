@@ -49,7 +49,14 @@ public final class LiveReader {
     return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
   }
 
-  /** The oldest hour every source still holds: how far back a backfill can reach. */
+  /** The oldest hour the live table (v1) holds, from its parts' min-max indexes; empty while it holds none. */
+  public Optional<HourPartition> oldestLiveHour() {
+    long seconds = sql.queryLong("read the oldest hour of " + spec.liveTable(), "SELECT toUnixTimestamp(toStartOfHour(min("
+        + spec.timeColumn().quoted() + "))) FROM " + spec.qualified(spec.liveTable()));
+    return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
+  }
+
+  /** The oldest hour every source still holds: how far back a recompute can reach. */
   public Optional<HourPartition> reprocessingStart() {
     Optional<HourPartition> start = Optional.empty();
     for (TableSpec.Source source : spec.sources()) {

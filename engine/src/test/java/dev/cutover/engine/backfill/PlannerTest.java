@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.TableSpec;
@@ -123,8 +124,47 @@ class PlannerTest {
     HourPartition early = world.first.plusHours(-24);
     var e = assertThrows(InvalidInputException.class, () -> plan(early, null, null));
     assertEquals("The range start " + early + " is before the reprocessing window, which starts at " + world.first
-        + " (the sources hold data clicks from " + world.first + "); start at " + world.first + " or later.",
-        e.getMessage());
+        + " (the sources hold data clicks from " + world.first + "); start at " + world.first + " or later, or bound "
+        + "the repair to the hours the bug touched (--affected FROM/TO): the other hours are carried from visits_v1 "
+        + "and need no source.", e.getMessage());
+  }
+
+  @Test
+  void aBoundedRepairReachesBackAsFarAsV1WhereTheSourcesNoLongerDo() {
+    HourlyWorld trimmed = HourlyWorld.create(TestEngine.freshDatabase(PlannerTest.class), 3);
+    try {
+      // The sources' oldest day has expired; v1 still holds its hours.
+      trimmed.sql.execute("expire a day of clicks", "ALTER TABLE clicks DROP PARTITION '"
+          + trimmed.first.toString().substring(0, 10) + "'");
+      TableSpec s = trimmed.spec();
+      Planner p = new Planner(trimmed.sql, new dev.cutover.engine.ledger.StateStore(trimmed.sql, trimmed.database), s);
+      BackfillSettings st = BackfillSettings.from(s.throttle());
+      Plan whole = p.plan(Optional.empty(), Optional.empty(), Optional.empty(), st, false);
+      HourPartition sourcesFrom = whole.range().from();
+      assertTrue(trimmed.first.isBefore(sourcesFrom), "a full recompute starts where the sources do: " + sourcesFrom);
+
+      HourRange affected = new HourRange(whole.boundary().plusHours(-6), whole.boundary());
+      Plan bounded = p.plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected), st, false);
+      assertEquals(trimmed.first, bounded.range().from(), "v1's oldest hour: the hours before the sources are carried");
+      assertEquals(6, bounded.computed().size());
+      assertEquals(bounded.range().hours() - 6, bounded.carried().size());
+
+      HourRange expired = new HourRange(trimmed.first, trimmed.first.plusHours(2));
+      var e = assertThrows(InvalidInputException.class, () -> p.plan(Optional.empty(), Optional.empty(),
+          Optional.empty(), Optional.of(expired), st, false));
+      assertEquals("The affected window " + expired + " starts before the reprocessing window, which starts at "
+          + sourcesFrom + " (the sources hold data clicks from " + sourcesFrom + "): those hours can no longer be "
+          + "recomputed. Start the affected window at " + sourcesFrom + " or later.", e.getMessage());
+
+      HourPartition early = trimmed.first.plusHours(-5);
+      var before = assertThrows(InvalidInputException.class, () -> p.plan(Optional.of(early), Optional.empty(),
+          Optional.empty(), Optional.of(affected), st, false));
+      assertEquals("The range start " + early + " is before the oldest hour of visits_v1, " + trimmed.first + ": a "
+          + "bounded repair carries v1's hours and has nothing to carry before it; start at " + trimmed.first
+          + " or later.", before.getMessage());
+    } finally {
+      trimmed.db.close();
+    }
   }
 
   @Test
