@@ -109,7 +109,9 @@ class BadInputTest {
             + "write it as 2026-11-29T10:00 (UTC) or 2026-11-29 for midnight.", "--from", "yesterday"),
         backfill("a range before the reprocessing window", () -> "The range start " + first.plusHours(-24) + " is "
             + "before the reprocessing window, which starts at " + first + " (the sources hold data clicks from "
-            + first + "); start at " + first + " or later. (option --from)", "--from", first.plusHours(-24).toString()),
+            + first + "); start at " + first + " or later, or bound the repair to the hours the bug touched (an affected "
+            + "window): the other hours are carried from visits_v1 and need no source. (option --from)", "--from",
+            first.plusHours(-24).toString()),
         backfill("a range from after to", () -> "The range starts at " + first.plusHours(10) + " and ends at "
             + first.plusHours(5) + ", so it holds no hour; give a start before the end.",
             "--from", first.plusHours(10).toString(), "--to", first.plusHours(5).toString()),

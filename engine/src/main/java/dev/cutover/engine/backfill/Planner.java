@@ -135,7 +135,7 @@ public final class Planner {
               + "repair carries v1's hours and has nothing to carry before it; start at " + earliest + " or later."
           : "The range start " + f + " is before the reprocessing window, which starts at " + windowStart + " ("
               + limitingSource() + "); start at " + windowStart + " or later" + (affected.isEmpty() && spec.cluster()
-                  .isEmpty() ? ", or bound the repair to the hours the bug touched (--affected FROM/TO): the other "
+                  .isEmpty() ? ", or bound the repair to the hours the bug touched (an affected window): the other "
                   + "hours are carried from " + spec.liveTable() + " and need no source" : "") + ".");
     }
     if (affected.isPresent() && affected.get().from().isBefore(windowStart)) {

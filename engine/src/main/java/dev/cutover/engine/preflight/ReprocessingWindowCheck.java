@@ -66,6 +66,6 @@ final class ReprocessingWindowCheck {
           + "are, which reads no source), or extend the TTL first.";
     }
     return "Start the range later than " + earliest + "; or, if the bug touched only recent hours, bound the repair "
-        + "to them (--affected FROM/TO: the other hours are carried from v1 and read no source); or extend the TTL first.";
+        + "to them (an affected window: the other hours are carried from v1 and read no source); or extend the TTL first.";
   }
 }

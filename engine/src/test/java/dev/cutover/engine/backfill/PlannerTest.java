@@ -125,7 +125,7 @@ class PlannerTest {
     var e = assertThrows(InvalidInputException.class, () -> plan(early, null, null));
     assertEquals("The range start " + early + " is before the reprocessing window, which starts at " + world.first
         + " (the sources hold data clicks from " + world.first + "); start at " + world.first + " or later, or bound "
-        + "the repair to the hours the bug touched (--affected FROM/TO): the other hours are carried from visits_v1 "
+        + "the repair to the hours the bug touched (an affected window): the other hours are carried from visits_v1 "
         + "and need no source.", e.getMessage());
   }
 

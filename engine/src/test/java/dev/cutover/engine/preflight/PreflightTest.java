@@ -123,7 +123,7 @@ class PreflightTest {
     Check c = check(run(world.spec(), List.of()), "reprocessing window");
     assertEquals(Status.FAIL, c.status(), c.toString());
     assertTrue(c.finding().startsWith("Source clicks keeps rows for 1 days (TTL on ts): the hour " + world.first), c.finding());
-    assertTrue(c.fix().contains("bound the repair to them (--affected FROM/TO"), c.fix());
+    assertTrue(c.fix().contains("bound the repair to them (an affected window"), c.fix());
   }
 
   @Test
