@@ -53,7 +53,7 @@ public final class Preflight {
         Map.entry("roles", () -> new RolesCheck(sql, spec, tables).check()),
         Map.entry("boundary", () -> new BoundaryCheck(sql, spec, store).check(plan)),
         Map.entry("live writer", () -> new LiveWriterCheck(sql, spec, store).check(plan)),
-        Map.entry("reprocessing window", () -> new ReprocessingWindowCheck(sql, spec).check(plan)),
+        Map.entry("reprocessing window", () -> new ReprocessingWindowCheck(sql, spec, store).check(plan)),
         Map.entry("side effects", () -> sideEffects.check(dependents)),
         Map.entry("determinism (a sample hour, twice)", () -> new DeterminismCheck(sql, spec).check(plan)),
         Map.entry("privileges", () -> new Privileges(sql, spec, store.database()).check()),

@@ -5,10 +5,15 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
+import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.LiveReader;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,10 +27,12 @@ final class ReprocessingWindowCheck {
 
   private final Sql sql;
   private final TableSpec spec;
+  private final StateStore store;
 
-  ReprocessingWindowCheck(Sql sql, TableSpec spec) {
+  ReprocessingWindowCheck(Sql sql, TableSpec spec, StateStore store) {
     this.sql = sql;
     this.spec = spec;
+    this.store = store;
   }
 
   Check check(Plan plan) {
@@ -54,6 +61,17 @@ final class ReprocessingWindowCheck {
         }
       }
     }
+    Optional<HourPartition> older = historyBefore(plan);
+    if (older.isPresent()) {
+      HourPartition oldest = older.get();
+      return new Check("reprocessing window", Status.WARN, "Every source holds " + what + ", but " + spec.liveTable()
+          + " holds hours from " + oldest + ", " + Duration.between(oldest.start(), plan.range().from().start()).toHours()
+          + " hours before the range: " + spec.targetTable() + " will not hold them, so consumers no longer see them "
+          + "once they read " + spec.targetTable() + ".", plan.affected().isPresent()
+              ? "Start the range at " + oldest + ", so that they are carried from v1 unchanged."
+              : "Start the range at " + oldest + "; where the sources no longer hold those hours, bound the repair to "
+                  + "the hours the bug touched (an affected window): the others are carried from v1 unchanged.");
+    }
     return new Check("reprocessing window", Status.PASS, "Every source holds " + what
         + " and no TTL removes it before the backfill ends" + (plan.affected().isPresent()
             ? "; the carried hours are copied from " + spec.liveTable() + " and read no source." : "."), "");
@@ -67,5 +85,19 @@ final class ReprocessingWindowCheck {
     }
     return "Start the range later than " + earliest + "; or, if the bug touched only recent hours, bound the repair "
         + "to them (an affected window: the other hours are carried from v1 and read no source); or extend the TTL first.";
+  }
+
+  /**
+   * The oldest hour of v1 when it lies before every hour the repair covers (this plan's range and the
+   * repair's earlier backfills): consumers would lose it at the cutover. Not on a cluster, where each
+   * shard's v1 begins with its own keys.
+   */
+  private Optional<HourPartition> historyBefore(Plan plan) {
+    if (spec.cluster().isPresent()) {
+      return Optional.empty();
+    }
+    HourPartition covered = new Repairs(sql, store, spec).open().flatMap(Repair::firstHour)
+        .filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
+    return new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(covered));
   }
 }

@@ -127,6 +127,22 @@ class PreflightTest {
   }
 
   @Test
+  void aRangeThatLeavesOutV1sOldestHoursWarnsThatConsumersWouldLoseThem() {
+    TableSpec spec = world.spec();
+    HourPartition from = world.first.plusHours(5);
+    Plan late = new Planner(world.sql, store(), spec).plan(Optional.of(from), Optional.empty(), Optional.empty(),
+        BackfillSettings.from(spec.throttle()), false);
+    PreflightReport report = new Preflight(world.sql, spec, store()).run(late, List.of());
+    Check c = check(report, "reprocessing window");
+    assertEquals(Status.WARN, c.status(), c.toString());
+    assertEquals("Every source holds the range " + late.range() + ", but visits_v1 holds hours from " + world.first
+        + ", 5 hours before the range: visits_v2 will not hold them, so consumers no longer see them once they read "
+        + "visits_v2.", c.finding());
+    assertTrue(c.fix().startsWith("Start the range at " + world.first + ";"), c.fix());
+    assertTrue(report.passed(), "a warning, not a refusal: " + report);
+  }
+
+  @Test
   void aBoundedRepairNeedsItsSourcesOnlyForTheAffectedHoursAndSamplesOneOfThem() {
     // Sources kept for a day, two days of history: only a repair bounded to recent hours can read what it recomputes.
     world.sql.execute("ttl", "ALTER TABLE clicks MODIFY TTL ts + INTERVAL 1 DAY SETTINGS materialize_ttl_after_modify = 0");
