@@ -160,19 +160,9 @@ class SixMonthsChartsTest {
    */
   @Test
   void aMeasureSwitchIsOneFrame(FxRobot robot) throws Exception {
-    open(robot, sixMonths());
-    RenderedFrames frames = on(() -> {
-      // Away from the key limit's text field, whose caret would blink frames of its own.
-      view.totals().requestFocus();
-      return new RenderedFrames(view.root().getScene());
-    });
+    RenderedFrames frames = sixMonthsCountingFrames(robot);
     for (var m : List.of(Reports.FEES, Reports.QUANTITY, Reports.PNL)) {
-      frames.awaitQuiet();
-      int before = frames.count();
-      robot.interact(() -> model.chooseMeasure(m));
-      WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> frames.count() > before);
-      frames.awaitQuiet();
-      assertEquals(1, frames.count() - before, "frames rendered for the switch to " + m);
+      assertEquals(1, framesFor(frames, robot, () -> model.chooseMeasure(m)), "frames rendered for the switch to " + m);
       int last = HOURS - 1;
       assertTrue(on(() -> view.totals().describe(last)).contains(m.toString()), "the totals chart shows " + m);
     }
@@ -200,24 +190,36 @@ class SixMonthsChartsTest {
    */
   @Test
   void aMoveBetweenANamedWindowAndOneOfTheOperatorsIsOneFrame(FxRobot robot) throws Exception {
-    open(robot, sixMonths());
-    RenderedFrames frames = on(() -> {
-      view.totals().requestFocus();
-      return new RenderedFrames(view.root().getScene());
-    });
+    RenderedFrames frames = sixMonthsCountingFrames(robot);
     ChartWindow window = model.window();
     for (Runnable move : List.<Runnable>of(() -> window.zoom(2 / 3.0), window::whole, () -> window.zoom(2 / 3.0),
         window::whole)) {
-      frames.awaitQuiet();
       Choice was = on(() -> window.choiceProperty().get());
-      int before = frames.count();
-      robot.interact(move);
-      WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> frames.count() > before);
-      frames.awaitQuiet();
+      int rendered = framesFor(frames, robot, move);
       Choice is = on(() -> window.choiceProperty().get());
       assertTrue(was != is, "the move changes the window's choice: " + was + " to " + is);
-      assertEquals(1, frames.count() - before, "frames rendered for the move from " + was + " to " + is);
+      assertEquals(1, rendered, "frames rendered for the move from " + was + " to " + is);
     }
+  }
+
+  /** The six months' report on screen, its frames counted from now on. */
+  private RenderedFrames sixMonthsCountingFrames(FxRobot robot) {
+    open(robot, sixMonths());
+    return on(() -> {
+      // Away from the key limit's text field, whose caret would blink frames of its own.
+      view.totals().requestFocus();
+      return new RenderedFrames(view.root().getScene());
+    });
+  }
+
+  /** How many frames the renderer draws for {@code action}, from a quiet screen to a quiet screen. */
+  private static int framesFor(RenderedFrames frames, FxRobot robot, Runnable action) throws Exception {
+    frames.awaitQuiet();
+    int before = frames.count();
+    robot.interact(action);
+    WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> frames.count() > before);
+    frames.awaitQuiet();
+    return frames.count() - before;
   }
 
   /** Median time of five refreshes of the three charts at the current zoom, on the FX thread. */
