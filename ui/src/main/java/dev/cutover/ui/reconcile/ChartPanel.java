@@ -58,6 +58,7 @@ final class ChartPanel {
     ToggleGroup windows = new ToggleGroup();
     Map<Choice, ToggleButton> named = new EnumMap<>(Choice.class);
     HBox picker = new HBox();
+    picker.getStyleClass().add("window-picker");
     Runnable showChoice = () -> windows.selectToggle(named.get(window.choiceProperty().get()));
     for (Choice c : List.of(Choice.WHOLE, Choice.OVERLAP, Choice.AROUND_B)) {
       ToggleButton b = new ToggleButton(c.words());
