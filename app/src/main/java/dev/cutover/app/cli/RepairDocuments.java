@@ -52,7 +52,8 @@ final class RepairDocuments {
 
     static Settings of(BackfillSettings s) {
       return new Settings(s.concurrency(), s.batchHours(), s.rowsPerSecond(), seconds(s.maxLiveLag()), s.maxThreads(),
-          s.priority(), s.nice(), s.restPercent(), s.maxMemoryUsage(), s.maxAttempts(), seconds(s.retryBackoff()), seconds(s.serverWait()));
+          s.priority(), s.nice(), s.restPercent(), s.maxMemoryUsage(), s.maxAttempts(), seconds(s.retryBackoff()),
+          seconds(s.serverWait()));
     }
   }
 

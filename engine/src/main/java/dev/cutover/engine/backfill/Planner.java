@@ -130,13 +130,7 @@ public final class Planner {
           + " or earlier.");
     }
     if (f.isBefore(earliest)) {
-      throw new InvalidInputException("from", carriedFrom.isPresent()
-          ? "The range start " + f + " is before the oldest hour of " + spec.liveTable() + ", " + earliest + ": a bounded "
-              + "repair carries v1's hours and has nothing to carry before it; start at " + earliest + " or later."
-          : "The range start " + f + " is before the reprocessing window, which starts at " + windowStart + " ("
-              + limitingSource() + "); start at " + windowStart + " or later" + (affected.isEmpty() && spec.cluster()
-                  .isEmpty() ? ", or bound the repair to the hours the bug touched (an affected window): the other "
-                  + "hours are carried from " + spec.liveTable() + " and need no source" : "") + ".");
+      throw startTooEarly(f, earliest, carriedFrom.isPresent(), affected.isEmpty());
     }
     if (affected.isPresent() && affected.get().from().isBefore(windowStart)) {
       throw new InvalidInputException("affected", "The affected window " + affected.get() + " starts before the "
@@ -156,6 +150,24 @@ public final class Planner {
     Plan.Estimates estimates = estimate(affected.orElse(range), computed, settings, measureSample);
     return new Plan(spec, range, b, edge, hours, overlap, estimates,
         statements(tables, affected.orElse(range), settings, range, affected), settings, pinned, resumes, affected);
+  }
+
+  /**
+   * The refusal of a range start before {@code earliest}: v1's oldest hour where a bounded repair carries
+   * the hours the sources no longer hold, else the sources' reprocessing window, which a bounded repair
+   * would not need for all of its hours.
+   */
+  private InvalidInputException startTooEarly(HourPartition f, HourPartition earliest, boolean carries,
+      boolean unbounded) {
+    if (carries) {
+      return new InvalidInputException("from", "The range start " + f + " is before the oldest hour of "
+          + spec.liveTable() + ", " + earliest + ": a bounded repair carries v1's hours and has nothing to carry "
+          + "before it; start at " + earliest + " or later.");
+    }
+    String bound = unbounded && spec.cluster().isEmpty() ? ", or bound the repair to the hours the bug touched (an "
+        + "affected window): the other hours are carried from " + spec.liveTable() + " and need no source" : "";
+    return new InvalidInputException("from", "The range start " + f + " is before the reprocessing window, which "
+        + "starts at " + earliest + " (" + limitingSource() + "); start at " + earliest + " or later" + bound + ".");
   }
 
   /** The affected hours lie inside the range, hence before the boundary; refused in a sentence otherwise. */

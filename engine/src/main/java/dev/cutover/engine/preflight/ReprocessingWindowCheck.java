@@ -56,8 +56,9 @@ final class ReprocessingWindowCheck {
         Instant finish = Instant.now().plus(plan.estimates().duration()).plus(Duration.ofHours(1));
         if (expires.isBefore(finish)) {
           return new Check("reprocessing window", Status.FAIL, "Source " + source.table() + " keeps rows for "
-              + ttl.toDays() + " days (TTL on " + m.group(1) + "): the hour " + read.from() + " of " + what + " expires at "
-              + expires + ", before the backfill can finish.", fix(plan, HourPartition.containing(Instant.now().minus(ttl).plus(Duration.ofHours(2)))));
+              + ttl.toDays() + " days (TTL on " + m.group(1) + "): the hour " + read.from() + " of " + what
+              + " expires at " + expires + ", before the backfill can finish.",
+              fix(plan, HourPartition.containing(Instant.now().minus(ttl).plus(Duration.ofHours(2)))));
         }
       }
     }

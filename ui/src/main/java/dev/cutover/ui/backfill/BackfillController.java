@@ -3,6 +3,7 @@ package dev.cutover.ui.backfill;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
@@ -19,6 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import javafx.beans.value.ObservableBooleanValue;
 
@@ -97,14 +99,11 @@ public final class BackfillController implements ScreenController {
     progress.clear();
     progress.layout(plan.range().from(), plan.range().to(), plan.boundary(), plan.liveEdge().plusHours(1));
     progress.hours().changed();
-    int c = model.concurrencyProperty().get();
-    long r = model.rowsLimitProperty().get();
-    int rest = model.restPercentProperty().get();
+    UnaryOperator<BackfillSettings> throttle = model.screenThrottle();
     // Once started, the run goes on whether anyone waits: the start is not cancelled, so the run is always driven.
     activity.runToTheEnd("start the backfill", p -> engine.backfills().start(cleared, run.listener()), started -> {
       run.drive(started);
-      if (c != plan.settings().concurrency() || r != plan.settings().rowsPerSecond()
-          || rest != plan.settings().restPercent()) {
+      if (!throttle.apply(plan.settings()).equals(plan.settings())) {
         run.applyThrottle();
       }
     }, failure -> workspace.repair().refresh());
@@ -123,14 +122,11 @@ public final class BackfillController implements ScreenController {
       model.activity().fail("There is no run to resume.");
       return;
     }
-    int c = model.concurrencyProperty().get();
-    long r = model.rowsLimitProperty().get();
-    int rest = model.restPercentProperty().get();
+    UnaryOperator<BackfillSettings> throttle = model.screenThrottle();
     List<String> acks = acknowledgedDependents();
     // It ends by starting the run, which goes on whether anyone waits: seen to its end, so the run is always driven.
     model.activity().runToTheEnd("check and resume run " + stopped.id(), p -> {
-      Plan plan = engine.plans().planResume(spec, stopped.id(), s -> s.withConcurrency(c).withRowsPerSecond(r)
-          .withRestPercent(rest));
+      Plan plan = engine.plans().planResume(spec, stopped.id(), throttle);
       Preflighted checked = engine.plans().preflight(plan, acks, p);
       if (checked.cleared().isEmpty()) {
         throw new StepRefusedException("resume", "The preflight of the resumed run failed: " + checked.report()

@@ -1,5 +1,6 @@
 package dev.cutover.ui.backfill;
 
+import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
@@ -8,6 +9,7 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.LongProperty;
@@ -136,6 +138,17 @@ public final class BackfillModel {
   /** The rest after each batch, in percent of its length, to apply to the run; 0 for none. */
   public IntegerProperty restPercentProperty() {
     return restPercent;
+  }
+
+  /**
+   * The throttle set on the screen (concurrency, rows/s limit, rest), read now on the FX thread, as a
+   * change to lay over a run's or a plan's settings on any thread.
+   */
+  public UnaryOperator<BackfillSettings> screenThrottle() {
+    int c = concurrency.get();
+    long r = rowsLimit.get();
+    int rest = restPercent.get();
+    return s -> s.withConcurrency(c).withRowsPerSecond(r).withRestPercent(rest);
   }
 
   public ReadOnlyObjectProperty<LiveStatus> liveProperty() {

@@ -7,6 +7,7 @@ import dev.cutover.ui.Workspace;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 
 /**
  * The run this console drives: its events, which come on the run's threads, shown on the FX thread
@@ -112,19 +113,19 @@ final class RunControls {
    */
   void applyThrottle() {
     RunHandle run = model.drivenProperty().get();
-    int c = model.concurrencyProperty().get();
-    long r = model.rowsLimitProperty().get();
-    int rest = model.restPercentProperty().get();
+    UnaryOperator<BackfillSettings> throttle = model.screenThrottle();
     if (run != null) {
       model.activity().run("change the throttle of run " + run.id(), p -> {
-        if (run.settings().concurrency() != c) {
-          run.setConcurrency(c);
+        BackfillSettings now = run.settings();
+        BackfillSettings wanted = throttle.apply(now);
+        if (wanted.concurrency() != now.concurrency()) {
+          run.setConcurrency(wanted.concurrency());
         }
-        if (run.settings().rowsPerSecond() != r) {
-          run.setRowsPerSecond(r);
+        if (wanted.rowsPerSecond() != now.rowsPerSecond()) {
+          run.setRowsPerSecond(wanted.rowsPerSecond());
         }
-        if (run.settings().restPercent() != rest) {
-          run.setRestPercent(rest);
+        if (wanted.restPercent() != now.restPercent()) {
+          run.setRestPercent(wanted.restPercent());
         }
         return run.settings();
       }, s -> model.progress().waitingProperty().set("Throttle applied: " + settingsText(s) + "."));
