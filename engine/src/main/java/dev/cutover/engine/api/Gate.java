@@ -34,6 +34,9 @@ public record Gate(String step, List<Condition> conditions, Version current, Opt
   /** The only condition of a gate once v1 is dropped: it is unmet, and nothing can be switched any more. */
   public static final String V1_KEPT = "v1 kept";
 
+  /** The cutover gate's condition that v1 holds no hour older than the repair, which consumers would lose. */
+  public static final String OLDER_HOURS = "no older hours in v1";
+
   /** Whether v1 was dropped after the cutover: the procedure is over. */
   public boolean v1Dropped() {
     return conditions.stream().anyMatch(c -> c.name().equals(V1_KEPT) && !c.met());

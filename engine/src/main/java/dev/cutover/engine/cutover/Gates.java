@@ -3,6 +3,7 @@ package dev.cutover.engine.cutover;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Gate.Condition;
 import dev.cutover.engine.api.Gate.Version;
+import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Reconciliation.Scope;
@@ -102,6 +103,7 @@ public final class Gates {
       Repair r = repair.get();
       HourRange window = new Reconciler(sql, state, reports, spec).window(r, Scope.REPAIR, Optional.empty());
       Optional<ReportSummary> verdict = reports.decisive(r.target(), r.id());
+      conditions.add(olderHours(r));
       conditions.add(verdictCondition(r, verdict));
       Recheck.Result now = null;
       if (verdict.isPresent() && verdict.get().verdict().allowsCutover()) {
@@ -190,6 +192,26 @@ public final class Gates {
     return new Condition("no backfill running", none, active.map(r -> "Run " + r.id() + " is "
         + r.state().name().toLowerCase() + " on " + TableNames.target(spec) + ".").or(() -> op.map(o -> "The "
             + o.describe() + " holds the repair.")).orElse("No backfill is running on " + TableNames.target(spec) + "."));
+  }
+
+  /**
+   * v1 holds no hour before the repair's first hour. Such hours are outside every window the repair
+   * backfilled and reconciled, so v2 does not hold them and consumers would stop seeing them at the
+   * exchange, with a green verdict: a loss nothing else would name.
+   */
+  private Condition olderHours(Repair r) {
+    HourPartition first = r.firstHour().get();
+    Optional<HourPartition> oldest = new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(first));
+    if (oldest.isEmpty()) {
+      return new Condition(Gate.OLDER_HOURS, true, spec.liveTable() + " holds no hour before the repair's first hour "
+          + first + ": consumers lose none at the cutover.");
+    }
+    HourPartition o = oldest.get();
+    return new Condition(Gate.OLDER_HOURS, false, spec.liveTable() + " holds hours from " + o + ", " + java.time.Duration
+        .between(o.start(), first.start()).toHours() + " hours before the repair's first hour " + first + ", and "
+        + spec.targetTable() + " does not: consumers would no longer see them after the cutover. Carry them into the "
+        + "repair (backfill --from " + o + "; with an affected window they are copied from v1 unchanged) and reconcile "
+        + "again, or, if they are meant to go, drop them from " + spec.liveTable() + " first.");
   }
 
   private Condition verdictCondition(Repair r, Optional<ReportSummary> verdict) {

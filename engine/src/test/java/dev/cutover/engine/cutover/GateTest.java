@@ -267,6 +267,35 @@ class GateTest {
     world.sql.execute("and drop the view", "DROP VIEW visits__next");
   }
 
+  /**
+   * v1 holds hours older than the repair (written before the sources' window, or a range started
+   * late): v2 does not hold them, and a green verdict over the repair says nothing of them. The gate
+   * stays closed until they are carried or dropped, rather than letting consumers lose them.
+   */
+  @Test
+  void hoursOfV1OlderThanTheRepairKeepTheGateClosed() {
+    HourPartition older = world.first.plusHours(-48);
+    world.sql.execute("v1 holds an older hour", "INSERT INTO visits_v1 SELECT hour - INTERVAL 48 HOUR AS older, site, "
+        + "clicks, users, duration_s FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')", world.first.epochSecond());
+    assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict(),
+        "the verdict covers the repair alone, from its first hour");
+    Gate gate = engine.cutovers().gate(spec);
+    assertEquals(List.of(Gate.OLDER_HOURS), gate.unmet().stream().map(Gate.Condition::name).toList());
+    assertEquals("visits_v1 holds hours from " + older + ", 48 hours before the repair's first hour " + world.first
+        + ", and visits_v2 does not: consumers would no longer see them after the cutover. Carry them into the repair "
+        + "(backfill --from " + older + "; with an affected window they are copied from v1 unchanged) and reconcile "
+        + "again, or, if they are meant to go, drop them from visits_v1 first.", condition(gate, Gate.OLDER_HOURS).detail());
+    var refused = assertThrows(GateClosedException.class, () -> engine.cutovers().cutover(spec, "visits"));
+    assertEquals(List.of(Gate.OLDER_HOURS), refused.unmetConditions().stream().map(Gate.Condition::name).toList());
+    assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "consumers still read v1");
+
+    world.sql.execute("drop them from v1", "ALTER TABLE visits_v1 DROP PARTITION ID '" + older.partitionId() + "'");
+    Gate open = engine.cutovers().gate(spec);
+    assertTrue(open.open(), open.unmet().toString());
+    assertEquals("visits_v1 holds no hour before the repair's first hour " + world.first + ": consumers lose none at "
+        + "the cutover.", condition(open, Gate.OLDER_HOURS).detail());
+  }
+
   /** Too short an overlap closes the gate with how many hours are still needed and what writes them. */
   @Test
   void aShortOverlapSaysHowManyHoursAreStillNeeded() {
