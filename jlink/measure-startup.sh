@@ -10,7 +10,8 @@ image="$root/jlink/target/cutover"
 app="$root/app/target"
 data="$(mktemp -d)"
 aot="$(mktemp -d)"
-trap 'rm -rf "$data" "$aot"' EXIT
+failures="$(mktemp)"
+trap 'rm -rf "$data" "$aot" "$failures"' EXIT
 
 dev() { "$JAVA_HOME/bin/java" "$@" --module-path "$app/javafx" --add-modules javafx.controls,javafx.swing \
   --enable-native-access=javafx.graphics,ALL-UNNAMED -Dcutover.startup.probe=true \
@@ -28,21 +29,41 @@ env -i PATH=/usr/bin:/bin HOME="$HOME" "$image/bin/java" -XX:AOTCacheOutput="$ao
   dev.cutover.app.AotTraining >/dev/null 2>&1 || true
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-measure() { for _ in $(seq "$runs"); do "$@" 2>/dev/null | sed -n 's/first window after \([0-9]*\) ms/\1/p'; done | median; }
+# One launch: its milliseconds to the first frame, or nothing; a launch that fails (no frame, or an exit
+# other than 0) is counted and its last lines kept, so that a run says why a figure is missing.
+one() {
+  local variant="$1" out status
+  shift
+  out="$("$@" 2>&1)" && status=0 || status=$?
+  local ms
+  ms="$(printf '%s\n' "$out" | sed -n 's/first window after \([0-9]*\) ms/\1/p' | head -1)"
+  if [ -z "$ms" ] || [ "$status" -ne 0 ]; then
+    printf '%s exited %s; its last lines:\n%s\n' "$variant" "$status" "$(printf '%s\n' "$out" | tail -5)" >> "$failures"
+  fi
+  printf '%s' "$ms"
+}
 
 # Interleave the variants so that background load affects them alike.
 declare -A results
 for variant in dev dev-aot image image-aot image-launcher; do results[$variant]=""; done
 for _ in $(seq "$runs"); do
-  results[dev]+="$(dev 2>/dev/null | sed -n 's/first window after \([0-9]*\) ms/\1/p') "
-  results[dev-aot]+="$(dev -XX:AOTCache="$aot/dev.aot" 2>/dev/null | sed -n 's/first window after \([0-9]*\) ms/\1/p') "
-  results[image]+="$(img 2>/dev/null | sed -n 's/first window after \([0-9]*\) ms/\1/p') "
-  results[image-aot]+="$(img -XX:AOTCache="$aot/img.aot" 2>/dev/null | sed -n 's/first window after \([0-9]*\) ms/\1/p') "
-  results[image-launcher]+="$(img -XX:AOTCache="$aot/launcher.aot" 2>/dev/null | sed -n 's/first window after \([0-9]*\) ms/\1/p') "
+  results[dev]+="$(one dev dev) "
+  results[dev-aot]+="$(one dev-aot dev -XX:AOTCache="$aot/dev.aot") "
+  results[image]+="$(one image img) "
+  results[image-aot]+="$(one image-aot img -XX:AOTCache="$aot/img.aot") "
+  results[image-launcher]+="$(one image-launcher img -XX:AOTCache="$aot/launcher.aot") "
 done
 base=$(echo ${results[dev]} | tr ' ' '\n' | median)
 printf '%-10s %8s %8s   (median of %s runs, ms from JVM start to first frame)\n' variant median ratio "$runs"
 for variant in dev dev-aot image image-aot image-launcher; do
   m=$(echo ${results[$variant]} | tr ' ' '\n' | median)
-  printf '%-10s %8s %8.2f   runs: %s\n' "$variant" "$m" "$(echo "$m / $base" | bc -l)" "${results[$variant]}"
+  if [ -n "$m" ] && [ -n "$base" ]; then
+    printf '%-10s %8s %8.2f   runs: %s\n' "$variant" "$m" "$(echo "$m / $base" | bc -l)" "${results[$variant]}"
+  else
+    printf '%-10s %8s %8s   runs: %s\n' "$variant" "${m:--}" - "${results[$variant]}"
+  fi
 done
+if [ -s "$failures" ]; then
+  echo "Failed launches ($(grep -c ' exited ' "$failures")):"
+  cat "$failures"
+fi

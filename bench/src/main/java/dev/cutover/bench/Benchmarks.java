@@ -454,8 +454,8 @@ public final class Benchmarks {
     Process p = new ProcessBuilder("bash", script.toString(), "5").directory(root.toFile()).redirectErrorStream(true)
         .start();
     String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    p.waitFor();
-    report.line("```\n" + out.strip() + "\n```");
+    int code = p.waitFor();
+    report.line("```\n" + out.strip() + "\n```" + (code == 0 ? "" : "\njlink/measure-startup.sh exited " + code + "."));
   }
 
   private static String loadAverage() {
