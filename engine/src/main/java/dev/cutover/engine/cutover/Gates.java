@@ -22,6 +22,7 @@ import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
 import dev.cutover.engine.tables.TableNames;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,8 +208,8 @@ public final class Gates {
           + first + ": consumers lose none at the cutover.");
     }
     HourPartition o = oldest.get();
-    return new Condition(Gate.OLDER_HOURS, false, spec.liveTable() + " holds hours from " + o + ", " + java.time.Duration
-        .between(o.start(), first.start()).toHours() + " hours before the repair's first hour " + first + ", and "
+    return new Condition(Gate.OLDER_HOURS, false, spec.liveTable() + " holds hours from " + o + ", "
+        + Duration.between(o.start(), first.start()).toHours() + " hours before the repair's first hour " + first + ", and "
         + spec.targetTable() + " does not: consumers would no longer see them after the cutover. Carry them into the "
         + "repair (backfill --from " + o + "; with an affected window they are copied from v1 unchanged) and reconcile "
         + "again, or, if they are meant to go, drop them from " + spec.liveTable() + " first.");

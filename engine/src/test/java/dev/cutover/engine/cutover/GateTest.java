@@ -16,6 +16,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.RepairPhase;
+import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
@@ -288,12 +289,17 @@ class GateTest {
     var refused = assertThrows(GateClosedException.class, () -> engine.cutovers().cutover(spec, "visits"));
     assertEquals(List.of(Gate.OLDER_HOURS), refused.unmetConditions().stream().map(Gate.Condition::name).toList());
     assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "consumers still read v1");
+    var next = engine.repairs().status(spec).next();
+    assertEquals(RepairStatus.Kind.BACKFILL, next.kind(), "status names the step that carries them, not the cutover");
+    assertTrue(next.sentence().startsWith("visits_v1 holds hours from " + older + ", before the repair's first hour "
+        + world.first + ", which visits_v2 does not hold"), next.sentence());
 
     world.sql.execute("drop them from v1", "ALTER TABLE visits_v1 DROP PARTITION ID '" + older.partitionId() + "'");
     Gate open = engine.cutovers().gate(spec);
     assertTrue(open.open(), open.unmet().toString());
     assertEquals("visits_v1 holds no hour before the repair's first hour " + world.first + ": consumers lose none at "
         + "the cutover.", condition(open, Gate.OLDER_HOURS).detail());
+    assertEquals(RepairStatus.Kind.CUTOVER, engine.repairs().status(spec).next().kind());
   }
 
   /** Too short an overlap closes the gate with how many hours are still needed and what writes them. */
