@@ -11,7 +11,7 @@ app="$root/app/target"
 data="$(mktemp -d)"
 aot="$(mktemp -d)"
 failures="$(mktemp)"
-trap 'rm -rf "$data" "$aot" "$failures"' EXIT
+trap 'rm -rf "$data" "$aot" "$failures" "$failures".*' EXIT
 
 dev() { "$JAVA_HOME/bin/java" "$@" --module-path "$app/javafx" --add-modules javafx.controls,javafx.swing \
   --enable-native-access=javafx.graphics,ALL-UNNAMED -Dcutover.startup.probe=true \
@@ -38,7 +38,10 @@ one() {
   local ms
   ms="$(printf '%s\n' "$out" | sed -n 's/first window after \([0-9]*\) ms/\1/p' | head -1)"
   if [ -z "$ms" ] || [ "$status" -ne 0 ]; then
-    printf '%s exited %s; its last lines:\n%s\n' "$variant" "$status" "$(printf '%s\n' "$out" | tail -5)" >> "$failures"
+    echo "$variant" >> "$failures"
+    # The first failure of each variant is kept whole; the others are counted.
+    [ -e "$failures.$variant" ] || printf '%s exited %s; its last lines:\n%s\n' "$variant" "$status" \
+      "$(printf '%s\n' "$out" | tail -5)" > "$failures.$variant"
   fi
   printf '%s' "$ms"
 }
@@ -64,6 +67,6 @@ for variant in dev dev-aot image image-aot image-launcher; do
   fi
 done
 if [ -s "$failures" ]; then
-  echo "Failed launches ($(grep -c ' exited ' "$failures")):"
-  cat "$failures"
+  echo "Failed launches: $(sort "$failures" | uniq -c | awk '{printf "%s%s %s", sep, $1, $2; sep=", "}'); the first of each:"
+  cat "$failures".*
 fi
