@@ -35,7 +35,7 @@ public record Gate(String step, List<Condition> conditions, Version current, Opt
   public static final String V1_KEPT = "v1 kept";
 
   /** The cutover gate's condition that v1 holds no hour older than the repair, which consumers would lose. */
-  public static final String OLDER_HOURS = "no older hours in v1";
+  public static final String OLDER_HOURS = "nothing older in v1";
 
   /** Whether v1 was dropped after the cutover: the procedure is over. */
   public boolean v1Dropped() {

@@ -68,10 +68,8 @@ final class ReprocessingWindowCheck {
       return new Check("reprocessing window", Status.WARN, "Every source holds " + what + ", but " + spec.liveTable()
           + " holds hours from " + oldest + ", " + Duration.between(oldest.start(), plan.range().from().start()).toHours()
           + " hours before the range: " + spec.targetTable() + " will not hold them, so consumers no longer see them "
-          + "once they read " + spec.targetTable() + ".", plan.affected().isPresent()
-              ? "Start the range at " + oldest + ", so that they are carried from v1 unchanged."
-              : "Start the range at " + oldest + "; where the sources no longer hold those hours, bound the repair to "
-                  + "the hours the bug touched (an affected window): the others are carried from v1 unchanged.");
+          + "once they read " + spec.targetTable() + " (the cutover gate stays closed while they remain).",
+          olderHoursFix(plan, oldest));
     }
     return new Check("reprocessing window", Status.PASS, "Every source holds " + what
         + " and no TTL removes it before the backfill ends" + (plan.affected().isPresent()
@@ -88,15 +86,25 @@ final class ReprocessingWindowCheck {
         + "to them (an affected window: the other hours are carried from v1 and read no source); or extend the TTL first.";
   }
 
+  /** How to keep v1's hours before the range: carry them, or let them go on purpose. */
+  private String olderHoursFix(Plan plan, HourPartition oldest) {
+    if (spec.cluster().isPresent()) {
+      // A cluster's range starts where the sources do on every shard alike: what they no longer hold, no repair can
+      // carry into this shard's v2.
+      return "Start the range at " + oldest + " if every source still holds it; otherwise drop those hours from this "
+          + "shard's " + spec.liveTable() + " on purpose before the cutover.";
+    }
+    return plan.affected().isPresent()
+        ? "Start the range at " + oldest + ", so that they are carried from v1 unchanged."
+        : "Start the range at " + oldest + "; where the sources no longer hold those hours, bound the repair to "
+            + "the hours the bug touched (an affected window): the others are carried from v1 unchanged.";
+  }
+
   /**
-   * The oldest hour of v1 when it lies before every hour the repair covers (this plan's range and the
-   * repair's earlier backfills): consumers would lose it at the cutover. Not on a cluster, where each
-   * shard's v1 begins with its own keys.
+   * The oldest hour of v1 (on a cluster, this shard's v1) when it lies before every hour the repair
+   * covers (this plan's range and the repair's earlier backfills): consumers would lose it at the cutover.
    */
   private Optional<HourPartition> historyBefore(Plan plan) {
-    if (spec.cluster().isPresent()) {
-      return Optional.empty();
-    }
     HourPartition covered = new Repairs(sql, store, spec).open().flatMap(Repair::firstHour)
         .filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
     return new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(covered));

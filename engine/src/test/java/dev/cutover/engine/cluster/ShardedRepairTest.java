@@ -24,6 +24,7 @@ import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.LocalCluster;
 import dev.cutover.engine.repair.ConsumerView;
+import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.ShardedWorld;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -184,13 +185,25 @@ class ShardedRepairTest {
     dev.cutover.engine.api.HourRange affected = new dev.cutover.engine.api.HourRange(first.plusHours(12),
         first.plusHours(24));
     world.shards.forEach(w -> w.boundTheBugTo(affected));
+    // The second shard's v1 holds an hour older than every source: no repair on a cluster carries it, so the
+    // preflight warns on that shard and its gate stays closed until the hour is dropped on purpose.
+    HourlyWorld second = world.shards.get(1);
+    HourPartition older = first.plusHours(-24);
+    second.sql.execute("an hour older than the sources", "INSERT INTO visits_v1 SELECT hour - INTERVAL 24 HOUR AS "
+        + "older, site, clicks, users, duration_s FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')", first.epochSecond());
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
         s -> s.withConcurrency(1));
+    ClusterPreflight preflight = cleared(plan);
+    preflight.reports().forEach((s, report) -> {
+      var window = report.checks().stream().filter(c -> c.name().equals("reprocessing window")).findFirst().orElseThrow();
+      assertEquals(s.shard() == 2 ? PreflightReport.Status.WARN : PreflightReport.Status.PASS, window.status(),
+          s + ": " + window.finding());
+    });
     plan.plans().forEach((s, p) -> {
       assertEquals(affected.list(), p.computed(), s + " recomputes only the affected hours");
       assertEquals(plan.range().hours() - 12, p.carried().size(), s.toString());
     });
-    Map<ShardRef, RunRecord> ended = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE).await();
+    Map<ShardRef, RunRecord> ended = repair.backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     HourPartition b = plan.boundary();
     for (Shard s : shards.all()) {
@@ -207,6 +220,12 @@ class ShardedRepairTest {
       assertTrue(r.coverage().isEmpty(), s + ": " + r.coverage());
       assertTrue(r.keys().stream().allMatch(k -> affected.contains(k.hour())), s + ": keys only in affected hours");
     });
+    repair.gates().forEach((s, g) -> assertEquals(s.shard() == 2 ? List.of(Gate.OLDER_HOURS) : List.of(),
+        g.unmet().stream().map(Gate.Condition::name).toList(), s.toString()));
+    var refused = assertThrows(StepRefusedException.class, () -> repair.cutover("visits", ShardedRepair.SwapListener.NONE));
+    assertTrue(refused.getMessage().contains(Gate.OLDER_HOURS), refused.getMessage());
+    shards.all().forEach(s -> assertEquals(Gate.Version.V1, reads(s), s.name()));
+    second.sql.execute("drop it on purpose", "ALTER TABLE visits_v1 DROP PARTITION ID '" + older.partitionId() + "'");
     var switched = repair.cutover("visits", ShardedRepair.SwapListener.NONE);
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
   }

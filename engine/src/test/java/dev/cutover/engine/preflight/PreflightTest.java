@@ -137,7 +137,7 @@ class PreflightTest {
     assertEquals(Status.WARN, c.status(), c.toString());
     assertEquals("Every source holds the range " + late.range() + ", but visits_v1 holds hours from " + world.first
         + ", 5 hours before the range: visits_v2 will not hold them, so consumers no longer see them once they read "
-        + "visits_v2.", c.finding());
+        + "visits_v2 (the cutover gate stays closed while they remain).", c.finding());
     assertTrue(c.fix().startsWith("Start the range at " + world.first + ";"), c.fix());
     assertTrue(report.passed(), "a warning, not a refusal: " + report);
   }
