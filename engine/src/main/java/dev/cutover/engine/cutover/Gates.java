@@ -18,11 +18,11 @@ import dev.cutover.engine.reconcile.Recheck;
 import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.repair.CorrectedView;
+import dev.cutover.engine.repair.OlderHours;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
 import dev.cutover.engine.tables.TableNames;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -195,24 +195,13 @@ public final class Gates {
             + o.describe() + " holds the repair.")).orElse("No backfill is running on " + TableNames.target(spec) + "."));
   }
 
-  /**
-   * v1 holds no hour before the repair's first hour. Such hours are outside every window the repair
-   * backfilled and reconciled, so v2 does not hold them and consumers would stop seeing them at the
-   * exchange, with a green verdict: a loss nothing else would name.
-   */
+  /** v1 holds no hour before the repair's first hour, which v2 would not hold ({@link OlderHours}). */
   private Condition olderHours(Repair r) {
     HourPartition first = r.firstHour().get();
-    Optional<HourPartition> oldest = new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(first));
-    if (oldest.isEmpty()) {
-      return new Condition(Gate.OLDER_HOURS, true, spec.liveTable() + " holds no hour before the repair's first hour "
-          + first + ": consumers lose none at the cutover.");
-    }
-    HourPartition o = oldest.get();
-    return new Condition(Gate.OLDER_HOURS, false, spec.liveTable() + " holds hours from " + o + ", "
-        + Duration.between(o.start(), first.start()).toHours() + " hours before the repair's first hour " + first + ", and "
-        + spec.targetTable() + " does not: consumers would no longer see them after the cutover. Carry them into the "
-        + "repair (backfill --from " + o + "; with an affected window they are copied from v1 unchanged) and reconcile "
-        + "again, or, if they are meant to go, drop them from " + spec.liveTable() + " first.");
+    OlderHours older = new OlderHours(sql, spec);
+    return older.before(r).map(o -> new Condition(Gate.OLDER_HOURS, false, older.lost(o, first) + " "
+        + older.remedy(o))).orElse(new Condition(Gate.OLDER_HOURS, true, spec.liveTable() + " holds no hour before "
+        + "the repair's first hour " + first + ": consumers lose none at the cutover."));
   }
 
   private Condition verdictCondition(Repair r, Optional<ReportSummary> verdict) {

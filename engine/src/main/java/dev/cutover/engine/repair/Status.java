@@ -134,16 +134,13 @@ public final class Status {
       return new NextStep(Kind.WATCH_CONSUMERS, "Consumers read " + spec.targetTable() + ". Watch them; roll back with "
           + "the same single statement while " + spec.liveTable() + " is kept, and drop it once its retention is over.");
     }
-    HourPartition first = r.firstHour().orElse(b);
-    Optional<HourPartition> older = new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(first));
+    OlderHours olderHours = new OlderHours(sql, spec);
+    Optional<HourPartition> older = olderHours.before(r);
     if (older.isPresent()) {
-      // Found before the live writer's steps: carrying them moves the repair's first hour, which every verdict
-      // after it must cover.
-      return new NextStep(Kind.BACKFILL, spec.liveTable() + " holds hours from " + older.get() + ", before the repair's "
-          + "first hour " + first + ", which " + spec.targetTable() + " does not hold: consumers would lose them at the "
-          + "cutover, whose gate stays closed while they remain. Backfill from " + older.get() + " (the default start "
-          + "where the sources or, for a bounded repair, v1 still hold it), or drop them from " + spec.liveTable()
-          + " on purpose.");
+      // Named before the live writer's steps: carrying them moves the repair's first hour, which the verdict must
+      // then cover again.
+      return new NextStep(Kind.BACKFILL, olderHours.lost(older.get(), r.firstHour().get()) + " The cutover gate stays "
+          + "closed while they remain. " + olderHours.remedy(older.get()));
     }
     LiveWriter live = writer.orElse(null);
     if (live == null || live.start().isEmpty() && live.belowBoundary().isEmpty()) {

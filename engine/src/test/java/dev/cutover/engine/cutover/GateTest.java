@@ -291,8 +291,8 @@ class GateTest {
     assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "consumers still read v1");
     var next = engine.repairs().status(spec).next();
     assertEquals(RepairStatus.Kind.BACKFILL, next.kind(), "status names the step that carries them, not the cutover");
-    assertTrue(next.sentence().startsWith("visits_v1 holds hours from " + older + ", before the repair's first hour "
-        + world.first + ", which visits_v2 does not hold"), next.sentence());
+    assertTrue(next.sentence().startsWith("visits_v1 holds hours from " + older + ", 48 hours before the repair's "
+        + "first hour " + world.first + ", and visits_v2 does not"), next.sentence());
 
     world.sql.execute("drop them from v1", "ALTER TABLE visits_v1 DROP PARTITION ID '" + older.partitionId() + "'");
     Gate open = engine.cutovers().gate(spec);
