@@ -134,14 +134,6 @@ public final class Status {
       return new NextStep(Kind.WATCH_CONSUMERS, "Consumers read " + spec.targetTable() + ". Watch them; roll back with "
           + "the same single statement while " + spec.liveTable() + " is kept, and drop it once its retention is over.");
     }
-    OlderHours olderHours = new OlderHours(sql, spec);
-    Optional<HourPartition> older = olderHours.before(r);
-    if (older.isPresent()) {
-      // Named before the live writer's steps: carrying them moves the repair's first hour, which the verdict must
-      // then cover again.
-      return new NextStep(Kind.BACKFILL, olderHours.lost(older.get(), r.firstHour().get()) + " The cutover gate stays "
-          + "closed while they remain. " + olderHours.remedy(older.get()));
-    }
     LiveWriter live = writer.orElse(null);
     if (live == null || live.start().isEmpty() && live.belowBoundary().isEmpty()) {
       return new NextStep(Kind.DEPLOY_LIVE_WRITER, "Deploy the corrected live writer so that it writes "
@@ -161,6 +153,14 @@ public final class Status {
       return new NextStep(Kind.WAIT_FOR_LIVE_WRITER, "The corrected live writer is behind v1 (v2's newest hour "
           + edges.targetEdge().map(Object::toString).orElse("none") + ", v1's " + edges.liveEdge().get() + "); the gate "
           + "opens only once v2 has caught up.");
+    }
+    OlderHours olderHours = new OlderHours(sql, spec);
+    Optional<HourPartition> older = olderHours.before(r);
+    if (older.isPresent()) {
+      // Named after the live writer's steps, which cannot wait (the live edge moves on from B), and before the
+      // verdict: carrying them moves the repair's first hour, which the verdict must cover.
+      return new NextStep(Kind.BACKFILL, olderHours.lost(older.get(), r.firstHour().get()) + " The cutover gate stays "
+          + "closed while they remain. " + olderHours.remedy(older.get()));
     }
     if (verdict.isEmpty() || !verdict.get().counts()) {
       return new NextStep(Kind.RECONCILE, verdict.isEmpty() ? "Reconcile the whole repair: only that verdict can open "
