@@ -8,9 +8,9 @@ import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.repair.OlderHours;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
-import dev.cutover.engine.tables.LiveReader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -107,6 +107,6 @@ final class ReprocessingWindowCheck {
   private Optional<HourPartition> historyBefore(Plan plan) {
     HourPartition covered = new Repairs(sql, store, spec).open().flatMap(Repair::firstHour)
         .filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
-    return new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(covered));
+    return new OlderHours(sql, spec).before(covered);
   }
 }

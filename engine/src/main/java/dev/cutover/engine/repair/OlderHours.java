@@ -25,7 +25,12 @@ public final class OlderHours {
 
   /** The oldest hour of v1 when it lies before {@code repair}'s first hour (read from v1's parts). */
   public Optional<HourPartition> before(Repair repair) {
-    return repair.firstHour().flatMap(first -> new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(first)));
+    return repair.firstHour().flatMap(this::before);
+  }
+
+  /** The oldest hour of v1 when it lies before {@code first}: a repair that starts there leaves it out. */
+  public Optional<HourPartition> before(HourPartition first) {
+    return new LiveReader(sql, spec).oldestLiveHour().filter(h -> h.isBefore(first));
   }
 
   /** What is lost: v1's hours from {@code oldest} to the repair's {@code first} hour. */
