@@ -120,10 +120,16 @@ public final class Gates {
       conditions.add(new Condition("live writer from B", liveWriter.startsAtBoundary(), liveWriter.describe()));
       long minimum = spec.minimumOverlap().toHours();
       conditions.add(new Condition("overlap", liveWriter.startsAtBoundary() && liveWriter.hours() >= minimum,
-          "v1 and v2 were both written live for " + liveWriter.hours() + " hour(s) since B = " + r.boundary().get()
-              + "; at least " + minimum + " are required" + (liveWriter.hours() >= minimum ? "." : ", so "
-              + (minimum - liveWriter.hours()) + " more hour(s) are needed: keep both live writers running (on the "
-              + "demo world, ./cutover demo live writes them) and check again.")));
+          !liveWriter.startsAtBoundary()
+              // Hours are only overlap once the live writer is proven to own them from B: saying "N of M" here
+              // would read as a pass beside a failure.
+              ? "Not counted until the corrected live writer is proven to write v2 from B = " + r.boundary().get()
+                  + " (\"live writer from B\"): v2 reaches " + liveWriter.hours() + " hour(s) past B, at least "
+                  + minimum + " are required."
+              : "v1 and v2 were both written live for " + liveWriter.hours() + " hour(s) since B = " + r.boundary().get()
+                  + "; at least " + minimum + " are required" + (liveWriter.hours() >= minimum ? "." : ", so "
+                  + (minimum - liveWriter.hours()) + " more hour(s) are needed: keep both live writers running (on the "
+                  + "demo world, ./cutover demo live writes them) and check again.")));
     }
     conditions.add(atomic());
     return new Gate(Gate.CUTOVER, conditions, current, judged);

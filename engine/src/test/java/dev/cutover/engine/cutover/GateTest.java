@@ -317,6 +317,25 @@ class GateTest {
   }
 
   /**
+   * Hours past B are overlap only once the live writer is proven to own them from B: with B's own hour
+   * missing from v2, the overlap does not say "N hours of the M required" beside that failure.
+   */
+  @Test
+  void anOverlapIsNotCountedWhileTheLiveWriterFromBIsUnproven() {
+    assertTrue(engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict().allowsCutover());
+    world.sql.execute("the live writer skipped B", "ALTER TABLE visits_v2 DROP PARTITION ID '"
+        + plan.boundary().partitionId() + "'");
+    Gate gate = engine.cutovers().gate(spec);
+    assertTrue(gate.unmet().stream().map(Gate.Condition::name).toList().containsAll(List.of("live writer from B",
+        "overlap")), gate.unmet().toString());
+    long reached = java.time.Duration.between(plan.boundary().start(), world.liveEdge.plusHours(1).start()).toHours();
+    assertTrue(reached >= spec.minimumOverlap().toHours(), "the hours past B would be enough: " + reached);
+    assertEquals("Not counted until the corrected live writer is proven to write v2 from B = " + plan.boundary()
+        + " (\"live writer from B\"): v2 reaches " + reached + " hour(s) past B, at least 3 are required.",
+        condition(gate, "overlap").detail());
+  }
+
+  /**
    * Hours changed after an acknowledged verdict are judged on the spot with the acknowledgements: a
    * whole hour accepted stays accepted whatever else changes in it; keys accepted one by one cover
    * only themselves, so a new unexpected key in that hour closes the gate.
