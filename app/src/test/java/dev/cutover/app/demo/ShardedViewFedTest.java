@@ -42,11 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ShardedViewFedTest {
 
   private static final Instant END = Instant.parse("2026-11-30T09:00:00Z");
-  /**
-   * The overlap the gate requires from B, shortened from the demo's 24 hours: the live jobs step ten minutes at
-   * a time on three shards, and a day of steps was most of this test's time.
-   */
-  private static final int OVERLAP_HOURS = 2;
 
   @TempDir Path dir;
   private Session session;
@@ -56,14 +51,14 @@ class ShardedViewFedTest {
   private final List<LiveJob> jobs = new ArrayList<>();
 
   @BeforeEach
-  void viewFedCluster() throws Exception {
+  void viewFedCluster() {
     session = Session.cluster(dir.resolve("cluster"), 3, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
     nodes = DemoNodes.of(session, DemoWorld.in(DemoSpec.DEFAULT_DATABASE));
     for (DemoNodes.Node node : nodes.all()) {
       new Seeder(node.statements(), node.world()).seed(new SeedOptions(29, 0.03, 2, END, 0, true), SeedProgress.NONE);
     }
     nodes.distribute();
-    spec = Specs.read(shortOverlap(DemoSpec.exportCluster(dir.resolve("spec"), DemoSpec.DEFAULT_DATABASE, true,
+    spec = Specs.read(ShortOverlap.in(DemoSpec.exportCluster(dir.resolve("spec"), DemoSpec.DEFAULT_DATABASE, true,
         true)));
     repair = ShardedRepair.open(session, spec);
     for (DemoNodes.Node node : nodes.all()) {
@@ -162,15 +157,7 @@ class ShardedViewFedTest {
    * safety margin past it.
    */
   private Instant settled(HourPartition b) {
-    return b.start().plus(Duration.ofHours(OVERLAP_HOURS + 1)).plus(spec.safetyMargin());
-  }
-
-  private static Path shortOverlap(Path spec) throws java.io.IOException {
-    String text = java.nio.file.Files.readString(spec);
-    assertTrue(text.contains("minimum_overlap_hours: 24"), text);
-    java.nio.file.Files.writeString(spec, text.replace("minimum_overlap_hours: 24",
-        "minimum_overlap_hours: " + OVERLAP_HOURS));
-    return spec;
+    return b.start().plus(spec.minimumOverlap()).plus(Duration.ofHours(1)).plus(spec.safetyMargin());
   }
 
   /** The operator's answers: yes to every confirmation, nothing typed. */

@@ -47,6 +47,7 @@ class ViewFedRepairTest {
   /** Late trades carry ids from here, apart from the generator's. */
   private static final long LATE_IDS = 9_000_000_000_000_000L;
 
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
   private Database database;
   private DemoWorld world;
   private Sql sql;
@@ -62,7 +63,7 @@ class ViewFedRepairTest {
     world = DemoWorld.in(database.profile().database());
     sql = new Sql(Statements.over(database));
     new Seeder(Statements.over(database), world).seed(new SeedOptions(29, 0.03, 2, END, 0, true), SeedProgress.NONE);
-    spec = DemoSpec.load(world.database().name(), true);
+    spec = dev.cutover.engine.Specs.read(ShortOverlap.in(DemoSpec.export(dir, world.database().name(), true, true)));
     engine = new Engine(database);
     job = LiveJob.open(Statements.over(database), world, new LiveOptions(Duration.ofSeconds(1), s -> { }, e -> { }));
   }
@@ -96,7 +97,7 @@ class ViewFedRepairTest {
     HourPartition closes = b.plusHours(spec.safetyMargin().toHours());
     long lateBelow = 0;
     long lateFrom = 0;
-    while (!run.completion().isDone() || job.state().clock().isBefore(b.start().plus(Duration.ofHours(26)))) {
+    while (!run.completion().isDone() || job.state().clock().isBefore(settled(b))) {
       HourPartition edge = HourPartition.containing(job.state().clock().minusSeconds(1));
       if (edge.isBefore(closes)) {
         assertEquals(0, engine.backfills().ledger(run.id()).size(), "nothing is written before B has closed (edge "
@@ -168,8 +169,7 @@ class ViewFedRepairTest {
     Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         engine.plans().defaults(spec));
     RunHandle run = Procedure.start(engine, plan);
-    while (!run.completion().isDone() || job.state().clock().isBefore(plan.boundary().start()
-        .plus(spec.minimumOverlap()).plus(Duration.ofHours(2)))) {
+    while (!run.completion().isDone() || job.state().clock().isBefore(settled(plan.boundary()))) {
       job.step();
     }
     assertEquals(RunState.SUCCEEDED, run.completion().get().state());
@@ -251,5 +251,13 @@ class ViewFedRepairTest {
   private boolean viewExists(String name) {
     return sql.queryLong("look for " + name, "SELECT count() FROM system.tables WHERE database = ? AND name = ?",
         world.database().name(), name) > 0;
+  }
+
+  /**
+   * When the overlap the gate requires has settled: a view-fed hour is judged once the newest event is the spec's
+   * safety margin past it.
+   */
+  private Instant settled(HourPartition b) {
+    return b.start().plus(spec.minimumOverlap()).plus(Duration.ofHours(1)).plus(spec.safetyMargin());
   }
 }

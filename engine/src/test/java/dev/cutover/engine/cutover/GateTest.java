@@ -154,8 +154,7 @@ class GateTest {
     assertEquals(new HourRange(world.first, world.liveEdge.plusHours(1)), later.judged().orElseThrow());
 
     HourPartition changed = world.busyHour(10);
-    world.sql.execute("a value changes", "ALTER TABLE visits_v1 UPDATE clicks = clicks + 1 WHERE hour = toDateTime(?, "
-        + "'UTC') AND site = 'north' SETTINGS mutations_sync = 1", changed.epochSecond());
+    bump(changed, "north");
     Gate gate = engine.cutovers().gate(spec);
     assertFalse(gate.open());
     assertTrue(condition(gate, "data now").detail().contains("1 unexpected key(s) in 1 hour(s) from " + changed),
@@ -367,7 +366,6 @@ class GateTest {
   }
 
   private void bump(HourPartition hour, String site) {
-    world.sql.execute("a value changes", "ALTER TABLE visits_v1 UPDATE clicks = clicks + 1 WHERE hour = toDateTime(?, "
-        + "'UTC') AND site = ? SETTINGS mutations_sync = 1", hour.epochSecond(), site);
+    world.bumpClicks(hour, site);
   }
 }
