@@ -39,11 +39,17 @@ public record RepairStatus(String target, Instant at, Optional<Repair> repair, L
    * the command line as a command, the console as its screen and button.
    *
    * @param runId the run the step is about (the run to resume); empty for the other kinds
+   * @param from where a backfill step must start when the default start would leave hours out (v1's hours
+   *     older than the repair); empty for the other kinds
    */
-  public record NextStep(Kind kind, String sentence, String runId) {
+  public record NextStep(Kind kind, String sentence, String runId, Optional<HourPartition> from) {
 
     public NextStep(Kind kind, String sentence) {
       this(kind, sentence, "");
+    }
+
+    public NextStep(Kind kind, String sentence, String runId) {
+      this(kind, sentence, runId, Optional.empty());
     }
   }
 

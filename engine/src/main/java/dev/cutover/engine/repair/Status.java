@@ -160,7 +160,7 @@ public final class Status {
       // Named after the live writer's steps, which cannot wait (the live edge moves on from B), and before the
       // verdict: carrying them moves the repair's first hour, which the verdict must cover.
       return new NextStep(Kind.BACKFILL, olderHours.lost(older.get(), r.firstHour().get()) + " The cutover gate stays "
-          + "closed while they remain. " + olderHours.remedy(older.get()));
+          + "closed while they remain. " + olderHours.remedy(older.get()), "", older);
     }
     if (verdict.isEmpty() || !verdict.get().counts()) {
       return new NextStep(Kind.RECONCILE, verdict.isEmpty() ? "Reconcile the whole repair: only that verdict can open "

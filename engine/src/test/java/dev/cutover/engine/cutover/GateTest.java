@@ -290,6 +290,7 @@ class GateTest {
     assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "consumers still read v1");
     var next = engine.repairs().status(spec).next();
     assertEquals(RepairStatus.Kind.BACKFILL, next.kind(), "status names the step that carries them, not the cutover");
+    assertEquals(Optional.of(older), next.from(), "the backfill it names starts at v1's oldest hour");
     assertTrue(next.sentence().startsWith("visits_v1 holds hours from " + older + ", 48 hours before the repair's "
         + "first hour " + world.first + ", and visits_v2 does not"), next.sentence());
 

@@ -40,7 +40,7 @@ public final class NextStepWords {
   public static String command(NextStep step, String spec, String consumerView, String target) {
     String s = " --spec " + spec;
     return switch (step.kind()) {
-      case BACKFILL, START_OVER -> "./cutover backfill" + s;
+      case BACKFILL, START_OVER -> "./cutover backfill" + s + step.from().map(h -> " --from \"" + h + "\"").orElse("");
       case DEPLOY_VIEW -> "./cutover deploy-live" + s + " --confirm";
       case ABANDON -> "./cutover abandon" + s + " --confirm " + target + " --reason \"…\"";
       case RESUME -> "./cutover backfill" + s + " --resume " + step.runId();

@@ -1,0 +1,25 @@
+package dev.cutover.ui.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.RepairStatus.Kind;
+import dev.cutover.engine.api.RepairStatus.NextStep;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The command a script is told to run next is the one that does the step, with what the step needs. */
+class NextStepWordsTest {
+
+  @Test
+  void aBackfillThatMustReachOlderHoursStartsThere() {
+    HourPartition oldest = HourPartition.containing(Instant.parse("2026-11-25T13:20:00Z"));
+    assertEquals("./cutover backfill --spec demo --from \"2026-11-25 13:00\"", NextStepWords.command(new NextStep(
+        Kind.BACKFILL, "v1 holds older hours.", "", Optional.of(oldest)), "demo", "pnl", "pnl_v2"));
+    assertEquals("./cutover backfill --spec demo", NextStepWords.command(new NextStep(Kind.BACKFILL, "Plan it."),
+        "demo", "pnl", "pnl_v2"));
+    assertEquals("./cutover backfill --spec demo --resume r1", NextStepWords.command(new NextStep(Kind.RESUME,
+        "Resume it.", "r1"), "demo", "pnl", "pnl_v2"));
+  }
+}
