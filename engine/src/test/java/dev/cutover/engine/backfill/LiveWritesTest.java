@@ -36,12 +36,12 @@ class LiveWritesTest {
     try (Database other = Database.open(world.db.profile())) {
       Sql live = new Sql(other.dataSource());
       // The run's own statements carry its mark and are not the live writer's.
-      CompletableFuture<Void> own = slowInsert(live, "log_comment = '" + BatchWriter.markerOf(spec) + "run 1'");
-      waitUntilRunning();
+      CompletableFuture<Void> own = slowInsert(live, "own", "log_comment = '" + BatchWriter.markerOf(spec) + "run 1'");
+      waitUntilRunning("own");
       assertFalse(writes.holdBack(), "the run's own statement does not hold it back");
       own.get();
-      CompletableFuture<Void> writer = slowInsert(live, "log_comment = ''");
-      waitUntilRunning();
+      CompletableFuture<Void> writer = slowInsert(live, "live", "log_comment = ''");
+      waitUntilRunning("live");
       // The run asks every 50 ms while it holds back, as its dispatcher does.
       while (!writer.isDone()) {
         assertTrue(writes.holdBack(), "a statement writing v1 holds the next batch back");
@@ -54,16 +54,21 @@ class LiveWritesTest {
     }
   }
 
-  private CompletableFuture<Void> slowInsert(Sql live, String comment) {
+  /** A write of v1 that takes 0.8 s, its rows' site named {@code slow-<tag>}. */
+  private CompletableFuture<Void> slowInsert(Sql live, String tag, String comment) {
     return CompletableFuture.runAsync(() -> live.execute("a slow write of v1", "INSERT INTO visits_v1 SELECT "
-        + "toDateTime('2026-01-01 00:00:00', 'UTC'), 'slow', 1, 1, 1 FROM numbers(8) WHERE sleepEachRow(0.1) = 0 "
-        + "SETTINGS max_block_size = 1, " + comment));
+        + "toDateTime('2026-01-01 00:00:00', 'UTC'), 'slow-" + tag + "', 1, 1, 1 FROM numbers(8) WHERE "
+        + "sleepEachRow(0.1) = 0 SETTINGS max_block_size = 1, " + comment));
   }
 
-  private void waitUntilRunning() throws InterruptedException {
+  /**
+   * Until the server runs the insert tagged {@code tag}: an insert, so the question's own text, which names the
+   * tag too, is not taken for it.
+   */
+  private void waitUntilRunning(String tag) throws InterruptedException {
     long deadline = System.nanoTime() + 5_000_000_000L;
-    while (world.sql.queryLong("running", "SELECT count() FROM system.processes WHERE position(query, 'a slow') > 0 "
-        + "OR position(query, 'sleepEachRow(0.1)') > 0 AND query_kind = 'Insert'") == 0) {
+    while (world.sql.queryLong("running", "SELECT count() FROM system.processes WHERE query_kind = 'Insert' AND "
+        + "position(query, ?) > 0", "'slow-" + tag + "'") == 0) {
       assertTrue(System.nanoTime() < deadline, "the slow write started");
       Thread.sleep(20);
     }
