@@ -26,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * fails the test. The normal build seeds a week of history ({@code --history-days 7} added to the seed line);
  * {@code -Dcutover.readme.full=true} (the Maven profile {@code readme-full}) runs the block exactly as printed.
  */
-@Tag("alone") // in a JVM with no other test class beside it (app/pom.xml)
 class ReadmeProcedureTest {
 
   private static final Pattern UNTIL = Pattern.compile("until (.+); do sleep (\\d+); done");
@@ -50,6 +49,7 @@ class ReadmeProcedureTest {
   }
 
   @Test
+  @Tag("alone") // in a JVM with no other test class beside it (app/pom.xml)
   void theReadmeProcedureOnAShardedClusterReachesAVerifiedCutoverOnEveryNode() throws Exception {
     runBlock(procedure(Files.readString(readme()), "### On a sharded cluster"), false);
   }

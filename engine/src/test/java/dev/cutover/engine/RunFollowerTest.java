@@ -50,8 +50,10 @@ class RunFollowerTest {
   @Test
   void aFollowerOnAnotherPoolHearsEveryHourTheEndAndTheWholeProgress() throws Exception {
     Engine driver = new Engine(world.db);
+    // About 200 rows at 100 a second: two seconds of polls every 100 ms for the follower to see it running
+    // (at 2,000 a second a clean-clone run ended before the follower's first poll).
     Plan plan = driver.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
-        driver.plans().defaults(spec).withRowsPerSecond(2_000));
+        driver.plans().defaults(spec).withRowsPerSecond(100));
     try (Database other = Database.open(world.db.profile())) {
       Engine watcher = new Engine(other);
       RunHandle run = Procedure.start(driver, plan);

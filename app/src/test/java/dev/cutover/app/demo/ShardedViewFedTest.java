@@ -117,7 +117,7 @@ class ShardedViewFedTest {
     assertEquals(b, plan.range().to());
     ClusterRun run = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE);
     while (!run.runs().values().stream().allMatch(h -> h.completion().isDone())
-        || jobs.getFirst().state().clock().isBefore(settled(b))) {
+        || jobs.getFirst().state().clock().isBefore(ShortOverlap.settled(spec, b))) {
       jobs.forEach(LiveJob::step);
     }
     Map<ShardRef, RunRecord> ended = run.await();
@@ -152,13 +152,7 @@ class ShardedViewFedTest {
     }
   }
 
-  /**
-   * When the overlap the gate requires has settled: a view-fed hour is judged once the newest event is the spec's
-   * safety margin past it.
-   */
-  private Instant settled(HourPartition b) {
-    return b.start().plus(spec.minimumOverlap()).plus(Duration.ofHours(1)).plus(spec.safetyMargin());
-  }
+
 
   /** The operator's answers: yes to every confirmation, nothing typed. */
   private static dev.cutover.ui.dialogs.DialogService confirming() {

@@ -1,9 +1,13 @@
 package dev.cutover.app.demo;
 
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.TableSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * The demo's spec with the overlap the gate requires shortened from 24 hours: a test that steps the live job ten
@@ -28,5 +32,13 @@ final class ShortOverlap {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * When the live job's clock has gone far enough past {@code b} for the overlap {@code spec} requires to be
+   * judged: a view-fed hour is judged once the newest event is the spec's safety margin past it.
+   */
+  static Instant settled(TableSpec spec, HourPartition b) {
+    return b.start().plus(spec.minimumOverlap()).plus(Duration.ofHours(1)).plus(spec.safetyMargin());
   }
 }

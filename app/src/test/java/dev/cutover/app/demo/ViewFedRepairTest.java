@@ -97,7 +97,7 @@ class ViewFedRepairTest {
     HourPartition closes = b.plusHours(spec.safetyMargin().toHours());
     long lateBelow = 0;
     long lateFrom = 0;
-    while (!run.completion().isDone() || job.state().clock().isBefore(settled(b))) {
+    while (!run.completion().isDone() || job.state().clock().isBefore(ShortOverlap.settled(spec, b))) {
       HourPartition edge = HourPartition.containing(job.state().clock().minusSeconds(1));
       if (edge.isBefore(closes)) {
         assertEquals(0, engine.backfills().ledger(run.id()).size(), "nothing is written before B has closed (edge "
@@ -169,7 +169,7 @@ class ViewFedRepairTest {
     Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
         engine.plans().defaults(spec));
     RunHandle run = Procedure.start(engine, plan);
-    while (!run.completion().isDone() || job.state().clock().isBefore(settled(plan.boundary()))) {
+    while (!run.completion().isDone() || job.state().clock().isBefore(ShortOverlap.settled(spec, plan.boundary()))) {
       job.step();
     }
     assertEquals(RunState.SUCCEEDED, run.completion().get().state());
@@ -251,13 +251,5 @@ class ViewFedRepairTest {
   private boolean viewExists(String name) {
     return sql.queryLong("look for " + name, "SELECT count() FROM system.tables WHERE database = ? AND name = ?",
         world.database().name(), name) > 0;
-  }
-
-  /**
-   * When the overlap the gate requires has settled: a view-fed hour is judged once the newest event is the spec's
-   * safety margin past it.
-   */
-  private Instant settled(HourPartition b) {
-    return b.start().plus(spec.minimumOverlap()).plus(Duration.ofHours(1)).plus(spec.safetyMargin());
   }
 }
