@@ -166,7 +166,9 @@ public final class LocalCluster implements AutoCloseable {
         try (Writer out = text) {
           p.store(out, "The local cluster's layout: made once, kept for its life.");
         }
-        PrivateFiles.write(file, text.toString());
+        if (!PrivateFiles.create(file, text.toString())) {
+          return readOrMake(root, shards); // another process laid it out at the same moment: its layout holds
+        }
         return layout;
       } catch (IOException e) {
         throw new UncheckedIOException(e);

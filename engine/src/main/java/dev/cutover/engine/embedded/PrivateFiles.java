@@ -3,6 +3,7 @@ package dev.cutover.engine.embedded;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -78,13 +79,54 @@ final class PrivateFiles {
     }
   }
 
-  /** Writes {@code text} to a file beside the target, owner-only from the start, then moves it into place. */
+  /**
+   * Writes {@code text} to a file beside the target, owner-only from the start, then moves it into place. The
+   * file beside it has a name of its own: two processes that join one server at the same moment each write its
+   * files, and with one shared name one of them failed.
+   */
   static void write(Path file, String text) throws IOException {
-    Path partial = file.resolveSibling(file.getFileName() + ".partial");
-    Files.deleteIfExists(partial);
-    Files.createFile(partial, fileAttribute());
-    Files.writeString(partial, text);
-    Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Path partial = partial(file, text);
+    try {
+      Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(partial);
+    }
+  }
+
+  /**
+   * Creates {@code file} with {@code text}, whole and owner-only, unless it exists; returns whether this call
+   * made it. Of two processes making what must be made once (a secret, a layout of ports) at the same moment,
+   * one makes it and the other reads what the first made.
+   */
+  static boolean create(Path file, String text) throws IOException {
+    Path partial = partial(file, text);
+    try {
+      Files.createLink(file, partial); // refuses a name that exists, where a move would replace it
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } catch (UnsupportedOperationException | IOException e) {
+      try { // a file system without hard links: a plain move refuses an existing name too, if less atomically
+        Files.move(partial, file);
+        return true;
+      } catch (FileAlreadyExistsException taken) {
+        return false;
+      }
+    } finally {
+      Files.deleteIfExists(partial);
+    }
+  }
+
+  private static Path partial(Path file, String text) throws IOException {
+    Path partial = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".partial",
+        fileAttribute());
+    try {
+      Files.writeString(partial, text);
+      return partial;
+    } catch (IOException e) {
+      Files.deleteIfExists(partial);
+      throw e;
+    }
   }
 
   static FileAttribute<Set<PosixFilePermission>> fileAttribute() {

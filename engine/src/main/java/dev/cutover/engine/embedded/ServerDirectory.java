@@ -152,7 +152,7 @@ record ServerDirectory(Path root) {
       if (access.defaultRestricted() && !Files.isRegularFile(secret())) {
         byte[] random = new byte[32];
         new SecureRandom().nextBytes(random);
-        writePrivate(secret(), HexFormat.of().formatHex(random));
+        PrivateFiles.create(secret(), HexFormat.of().formatHex(random)); // another process's, if it was first
       }
       char[] operator = access.defaultRestricted() ? readSecret() : new char[0];
       String operatorHash = ServerAccess.sha256(operator);
