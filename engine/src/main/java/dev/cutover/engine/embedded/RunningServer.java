@@ -3,6 +3,7 @@ package dev.cutover.engine.embedded;
 import dev.cutover.engine.api.EmbeddedEngineException;
 import java.io.IOException;
 import java.net.HttpURLConnection;
+import java.net.Proxy;
 import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -96,7 +97,7 @@ final class RunningServer {
     HttpURLConnection connection = null;
     try {
       connection = (HttpURLConnection) URI.create("http://" + record.host() + ":" + record.port() + "/ping").toURL()
-          .openConnection();
+          .openConnection(Proxy.NO_PROXY); // the server is this machine's, whatever proxy the JVM was given
       connection.setConnectTimeout(1_000);
       connection.setReadTimeout(2_000);
       connection.setUseCaches(false);
