@@ -35,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShardedRepairTest {
 
-  @TempDir Path dir;
+  /** One cluster for every test: each lays its world out afresh on it, and a node a test kills starts again. */
+  @TempDir static Path dir;
+  private static ShardedWorld last;
   private ShardedWorld world;
   private TableSpec spec;
   private Database entry;
@@ -57,7 +60,8 @@ class ShardedRepairTest {
 
   @BeforeEach
   void cluster() {
-    world = ShardedWorld.create(dir.resolve("cluster"), 3, 2);
+    world = ShardedWorld.fresh(dir.resolve("cluster"), 3, 2);
+    last = world;
     spec = world.spec();
     entry = world.entry();
     shards = Shards.open(entry, LocalCluster.NAME, world.cluster()::jdbcUrl);
@@ -73,6 +77,13 @@ class ShardedRepairTest {
       entry.close();
     }
     world.close();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (last != null) {
+      last.stop();
+    }
   }
 
   private ClusterPreflight cleared(ClusterPlan plan) {

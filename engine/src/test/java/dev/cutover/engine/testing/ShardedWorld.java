@@ -30,14 +30,47 @@ public final class ShardedWorld implements AutoCloseable {
   public final Path root;
   public final List<HourlyWorld> shards = new ArrayList<>();
   private LocalCluster cluster;
+  private final boolean ownsCluster;
 
-  private ShardedWorld(Path root, LocalCluster cluster) {
+  private ShardedWorld(Path root, LocalCluster cluster, boolean ownsCluster) {
     this.root = root;
     this.cluster = cluster;
+    this.ownsCluster = ownsCluster;
   }
 
+  /** Starts a cluster of {@code shards} nodes in {@code root} and lays the world out on it; {@link #close} stops it. */
   public static ShardedWorld create(Path root, int shards, int days) {
-    ShardedWorld w = new ShardedWorld(root, start(root, shards));
+    return layOut(new ShardedWorld(root, start(root, shards), true), days);
+  }
+
+  /**
+   * The world laid out afresh on the cluster in {@code root}, started or joined (a node killed by an earlier
+   * test starts again): the world's and the repair's databases are dropped on every node first, so nothing of
+   * an earlier test remains. {@link #close} leaves the nodes running for the next test; {@link #stop} stops them.
+   */
+  public static ShardedWorld fresh(Path root, int shards, int days) {
+    ShardedWorld w = new ShardedWorld(root, start(root, shards), false);
+    for (EmbeddedServer node : w.cluster.nodes()) {
+      var profile = node.profile("default");
+      char[] password = profile.password().resolve();
+      try (var connection = java.sql.DriverManager.getConnection(node.jdbcUrl() + "/default", profile.user(),
+              new String(password));
+          var statement = connection.createStatement()) {
+        for (String name : List.of(DATABASE, "cutover")) {
+          statement.execute("DROP DATABASE IF EXISTS " + name + " SYNC");
+        }
+      } catch (java.sql.SQLException e) {
+        w.close();
+        throw new IllegalStateException("cannot drop what an earlier test left on " + node.jdbcUrl(), e);
+      } finally {
+        java.util.Arrays.fill(password, '\0');
+      }
+    }
+    return layOut(w, days);
+  }
+
+  private static ShardedWorld layOut(ShardedWorld w, int days) {
+    int shards = w.cluster.nodes().size();
     try {
       for (int i = 1; i <= shards; i++) {
         EmbeddedServer node = w.cluster.nodes().get(i - 1);
@@ -115,6 +148,13 @@ public final class ShardedWorld implements AutoCloseable {
   @Override
   public void close() {
     shards.forEach(s -> s.db.close());
+    if (ownsCluster) {
+      stop();
+    }
+  }
+
+  /** Stops every node of the cluster. */
+  public void stop() {
     if (cluster != null) {
       cluster.nodes().forEach(n -> n.stop("the test is done"));
     }
