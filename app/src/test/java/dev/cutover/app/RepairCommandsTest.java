@@ -3,6 +3,7 @@ package dev.cutover.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.app.output.JsonOutput;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.backfill.BackfillProbe;
@@ -82,6 +83,17 @@ class RepairCommandsTest {
     CommandRun json = run("status", "--spec", spec.toString(), "--json");
     assertTrue(json.out().contains("\"phase\":\"backfilled\""), json.out());
     assertTrue(json.out().contains("\"kind\":\"deploy_live_writer\""), json.out());
+
+    // Once the corrected writer is deployed, a backfill's next step is the repair's, not the deployment again.
+    world.writeLiveV2(b, world.liveEdge.plusHours(1));
+    CommandRun again = run("backfill", "--spec", spec.toString());
+    assertEquals(0, again.exit(), again.err());
+    var next = JsonOutput.mapper().readTree(run("status", "--spec", spec.toString(), "--json").out()).get("repair")
+        .get("next");
+    assertTrue(!next.get("kind").asString().equals("deploy_live_writer"), next.toString());
+    assertTrue(again.out().contains("Next: " + next.get("sentence").asString() + "\n  " + next.get("command")
+        .asString()), again.out() + "\n" + next);
+    assertTrue(!again.out().contains("must write every hour from"), again.out());
   }
 
   /**

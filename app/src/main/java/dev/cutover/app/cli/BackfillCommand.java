@@ -13,9 +13,11 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.repair.NextStepWords;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -44,7 +46,7 @@ public final class BackfillCommand extends EngineCommand {
     if (resume != null) {
       if (engine.backfills().run(resume).isEmpty()) {
         throw new InvalidInputException("resume", "There is no run " + resume + "; list runs with ./cutover status "
-            + "--spec " + options.spec + ".");
+            + "--spec " + specShown() + ".");
       }
       if (options.from != null || options.to != null || options.boundary != null) {
         throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
@@ -80,12 +82,14 @@ public final class BackfillCommand extends EngineCommand {
           + ". Ctrl-C cancels.");
       end = awaitCancellingOnInterrupt(run);
     }
-    RepairDocuments.Next next = end.state() == RunState.SUCCEEDED ? next(spec, plan) : null;
+    RepairDocuments.Next next = end.state() == RunState.SUCCEEDED ? next(engine, spec, plan) : null;
     List<String> lines = new ArrayList<>();
     lines.add(end.state().name().toLowerCase(java.util.Locale.ROOT) + ": run " + end.id() + ", " + end.message());
     if (next != null) {
       lines.add("Next: " + next.sentence());
-      lines.add("  " + next.command());
+      if (!next.command().isEmpty()) {
+        lines.add("  " + next.command());
+      }
     }
     print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
         end.shownState(java.time.Instant.now()), engine.plans().runSettings(spec, end)), next), lines);
@@ -119,17 +123,18 @@ public final class BackfillCommand extends EngineCommand {
   }
 
   /**
-   * The exact next step with its B: on the demo world the command that deploys its corrected live
-   * writer; elsewhere, the operator deploys theirs, and status and reconcile follow.
+   * The repair's next step once the run has succeeded, as {@code status} words it. Where that is to
+   * deploy the corrected live writer, the exact deployment with its B: on the demo world the command
+   * that deploys its writer; elsewhere, the operator deploys theirs, and status and reconcile follow.
    */
-  private RepairDocuments.Next next(TableSpec spec, Plan plan) {
-    String b = Text.hour(plan.boundary());
-    if (spec.liveView().isPresent()) {
-      return new RepairDocuments.Next("the corrected view " + spec.liveView().get() + " writes every hour from " + b
-          + " on. Watch the overlap grow and compare the versions with:", "./cutover status --spec " + options.spec
-          + " && ./cutover reconcile --spec " + options.spec);
+  private RepairDocuments.Next next(Engine engine, TableSpec spec, Plan plan) {
+    RepairStatus status = engine.repairs().status(spec);
+    if (status.next().kind() != RepairStatus.Kind.DEPLOY_LIVE_WRITER) {
+      return new RepairDocuments.Next(status.next().sentence(), NextStepWords.command(status.next(), specShown(),
+          spec.consumerView().name(), spec.targetTable().name()));
     }
-    String sentence = "the corrected live writer must write every hour from " + b + " on, and none before it.";
+    String sentence = "the corrected live writer must write every hour from " + Text.hour(plan.boundary())
+        + " on, and none before it.";
     if (spec.name().equals("pnl") && spec.targetTable().name().equals("pnl_v2")) {
       String database = spec.database().name();
       return new RepairDocuments.Next(sentence + " Deploy the demo's with:", "./cutover demo deploy-v2 --from "
@@ -137,8 +142,13 @@ public final class BackfillCommand extends EngineCommand {
               : " --demo-database " + database));
     }
     return new RepairDocuments.Next(sentence + " Deploy yours to start at " + Text.option(plan.boundary())
-        + ", then see where it starts and compare the versions with:", "./cutover status --spec " + options.spec
-            + " && ./cutover reconcile --spec " + options.spec);
+        + ", then see where it starts and compare the versions with:", "./cutover status --spec " + specShown()
+            + " && ./cutover reconcile --spec " + specShown());
+  }
+
+  /** The spec as the operator named it, on the command line or in the environment. */
+  private String specShown() {
+    return SpecOptions.path(options.spec).toString();
   }
 
   static String throttle(BackfillSettings s) {
