@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,7 +48,6 @@ class ReadmeProcedureTest {
   }
 
   @Test
-  @Tag("alone") // in a JVM with no other test class beside it (app/pom.xml)
   void theReadmeProcedureOnAShardedClusterReachesAVerifiedCutoverOnEveryNode() throws Exception {
     runBlock(procedure(Files.readString(readme()), "### On a sharded cluster"), false);
   }
