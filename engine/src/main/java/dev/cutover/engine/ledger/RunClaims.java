@@ -12,9 +12,10 @@ import java.util.Optional;
 /**
  * The claims that make a run's state change a compare-and-set. Each record of a run has a step;
  * moving the run from step N claims the name {@code run__<id>__s<N+1>}, and only the writer that
- * made that claim writes step N + 1. The claim's note holds the state it moves to and when, so a
- * loser can be told what the run now is, and a claim whose writer died before writing its row can
- * be recognised by its age.
+ * made that claim writes step N + 1. The claim's note holds the state it moves to, when, and the
+ * writer's host and process, so a loser can be told what the run now is, and a claim whose writer died
+ * before writing its row can be recognised: at once when that writer ran on this host and its process is
+ * gone, by its age otherwise.
  */
 final class RunClaims {
 
@@ -27,26 +28,40 @@ final class RunClaims {
     this.claims = new NameClaims(sql, database);
   }
 
-  /** The state a claim moved to, as its note says. */
-  record Note(RunState to, Instant at) {
+  /**
+   * The state a claim moved to, as its note says, and who made it ({@code host} empty and {@code pid} 0
+   * in a note written before claims named their writer).
+   */
+  record Note(RunState to, Instant at, String host, long pid) {
     String text() {
-      return to.name() + " " + at.toEpochMilli();
+      return to.name() + " " + at.toEpochMilli() + " " + pid + " " + host;
     }
 
     static Optional<Note> parse(String text) {
-      String[] parts = text.split(" ");
+      String[] parts = text.split(" ", 4);
       try {
-        return Optional.of(new Note(RunState.valueOf(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1]))));
+        return Optional.of(new Note(RunState.valueOf(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1])),
+            parts.length > 3 ? parts[3] : "", parts.length > 2 ? Long.parseLong(parts[2]) : 0));
       } catch (RuntimeException e) {
         return Optional.empty();
       }
+    }
+
+    /**
+     * Whether the writer's process is gone: another process of this host whose id no longer exists. A
+     * writer on another host, or in this process (another thread may be between its claim and its
+     * row), is never judged gone here.
+     */
+    boolean writerGone() {
+      return pid > 0 && pid != ProcessHandle.current().pid() && host.equals(Operator.host())
+          && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
     }
   }
 
   /** Claims step {@code step} of the run for a move to {@code to}; false when another writer has it. */
   boolean claim(String runId, long step, RunState to) {
     return claims.claim("move run " + runId + " to " + to.name().toLowerCase(Locale.ROOT), name(runId, step),
-        new Note(to, Instant.now()).text());
+        new Note(to, Instant.now(), Operator.host(), ProcessHandle.current().pid()).text());
   }
 
   /** What the claim of that step says, when it exists and can be read. */
@@ -55,13 +70,15 @@ final class RunClaims {
   }
 
   /**
-   * Withdraws a claim whose writer never wrote its step: it is older than {@code after} and the
-   * run's record is still at the step before. The writer failed between its two statements (the
-   * server went away, or its process died), and without this the run could never move again.
+   * Withdraws a claim whose writer never wrote its step (the caller saw the run's record still at the
+   * step before): its writer's process on this host is gone, or the claim is older than {@code after}.
+   * The writer failed between its two statements (its process was killed, or the server went away),
+   * and without this the run could never move again; a resume right after a kill would be told that
+   * another writer had moved the run.
    */
   boolean withdrawAbandoned(String runId, long step, Duration after) {
     Optional<Note> note = note(runId, step);
-    if (note.isPresent() && note.get().at().plus(after).isAfter(Instant.now())) {
+    if (note.isPresent() && note.get().at().plus(after).isAfter(Instant.now()) && !note.get().writerGone()) {
       return false;
     }
     claims.dropQuietly(name(runId, step));

@@ -135,6 +135,38 @@ class StateStoreTest {
     assertEquals(RunState.CANCELLED, store.run("abandoned").orElseThrow().state());
   }
 
+  /**
+   * A backfill killed between claiming its last state and writing it: a resume a moment later was told that
+   * another writer had moved the run (the claim was not stale yet). A claim whose writer ran on this host
+   * under a process that is gone is withdrawn at once; one whose writer still runs is not.
+   */
+  @Test
+  void aFreshClaimIsWithdrawnAtOnceWhenItsWritersProcessOnThisHostIsGone() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    assertTrue(gone.waitFor(10, java.util.concurrent.TimeUnit.SECONDS));
+    RunRecord killed = running("killed");
+    plantClaim("killed", RunState.SUCCEEDED, gone.pid());
+    StateStore store = new StateStore(sql, database);
+    assertEquals(RunState.CANCELLED, store.transition(killed, RunState.CANCELLED, "cancelled by the test").state());
+
+    Process alive = new ProcessBuilder("sleep", "60").start();
+    try {
+      RunRecord held = running("held-elsewhere");
+      plantClaim("held-elsewhere", RunState.PAUSED, alive.pid());
+      StepRefusedException refused = assertThrows(StepRefusedException.class,
+          () -> store.transition(held, RunState.CANCELLED, "cancelled by the test"));
+      assertTrue(refused.getMessage().startsWith("Run held-elsewhere is now paused: another writer moved it"),
+          refused.getMessage());
+    } finally {
+      alive.destroyForcibly();
+    }
+  }
+
+  private void plantClaim(String runId, RunState to, long pid) {
+    sql.execute("plant a claim", "CREATE TABLE `" + database + "`.`" + RunClaims.name(runId, 1) + "` (v UInt8) ENGINE "
+        + "= Null COMMENT '" + to.name() + " " + Instant.now().toEpochMilli() + " " + pid + " " + Operator.host() + "'");
+  }
+
   /** A heartbeat rewrites the record at its step: even after the server merges the rows, the newer state stands. */
   @Test
   void aHeartbeatNeverUndoesAStateChange() {
