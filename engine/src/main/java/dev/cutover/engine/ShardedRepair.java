@@ -60,7 +60,13 @@ public final class ShardedRepair implements AutoCloseable {
   }
 
   /** Every shard's plan, over one range and one boundary. */
-  public record ClusterPlan(HourRange range, HourPartition boundary, Map<ShardRef, Plan> plans) {}
+  public record ClusterPlan(HourRange range, HourPartition boundary, Map<ShardRef, Plan> plans) {
+
+    /** The hours every shard recomputes from its own sources: a bounded repair's affected window, else the range. */
+    public HourRange recomputedRange() {
+      return plans.values().stream().findFirst().map(Plan::recomputedRange).orElse(range);
+    }
+  }
 
   /**
    * Every shard's preflight; the plans it cleared when every shard passed. {@code acrossShards} are the
@@ -273,8 +279,9 @@ public final class ShardedRepair implements AutoCloseable {
       return p;
     });
     Map<Shard, List<PreflightReport.Check>> sharding = shards.each("preflight", s -> List.of(
-        ClusterChecks.sharding(s, spec), ClusterChecks.ownHistory(s, spec, plan.range())));
-    List<PreflightReport.Check> acrossShards = ClusterChecks.acrossShards(shards, spec, plan.range());
+        ClusterChecks.sharding(s, spec), ClusterChecks.ownHistory(s, spec, plan.recomputedRange())));
+    // The carried hours of a bounded repair come from each shard's own v1: only the recomputed ones read a source.
+    List<PreflightReport.Check> acrossShards = ClusterChecks.acrossShards(shards, spec, plan.recomputedRange());
     Map<ShardRef, PreflightReport> reports = new LinkedHashMap<>();
     Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
     boolean shardsAgree = acrossShards.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);

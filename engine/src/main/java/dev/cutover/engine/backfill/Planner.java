@@ -119,8 +119,9 @@ public final class Planner {
         "The sources of " + spec.name() + " hold no rows, so there is nothing to recompute."));
     // A bounded repair carries from v1 every hour outside its affected window, so it may reach back as far as v1
     // does even where the sources no longer hold those hours; only its affected hours are recomputed from them.
-    Optional<HourPartition> carriedFrom = affected.isPresent() && spec.cluster().isEmpty()
-        ? reader.oldestLiveHour().filter(h -> h.isBefore(windowStart)) : Optional.empty();
+    // On a cluster, as far as any shard's v1 does: every shard plans the same range.
+    Optional<HourPartition> carriedFrom = affected.isPresent()
+        ? reader.oldestCarriableHour().filter(h -> h.isBefore(windowStart)) : Optional.empty();
     HourPartition earliest = carriedFrom.orElse(windowStart);
     HourPartition f = from.orElse(earliest);
     HourPartition t = to.orElse(b);
@@ -164,7 +165,7 @@ public final class Planner {
           + spec.liveTable() + ", " + earliest + ": a bounded repair carries v1's hours and has nothing to carry "
           + "before it; start at " + earliest + " or later.");
     }
-    String bound = unbounded && spec.cluster().isEmpty() ? ", or bound the repair to the hours the bug touched (an "
+    String bound = unbounded ? ", or bound the repair to the hours the bug touched (an "
         + "affected window): the other hours are carried from " + spec.liveTable() + " and need no source" : "";
     return new InvalidInputException("from", "The range start " + f + " is before the reprocessing window, which "
         + "starts at " + earliest + " (" + limitingSource() + "); start at " + earliest + " or later" + bound + ".");

@@ -10,7 +10,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * On one shard: whether its own sharded sources still hold the hours its v1 holds in the range. The
+ * On one shard: whether its own sharded sources still hold the hours its v1 holds among those the repair
+ * recomputes (the range, or a bounded repair's affected window: its carried hours read no source). The
  * cluster's range starts at the oldest hour any shard's sources hold, so a shard whose keys had no event in
  * the first hours recomputes them empty, as they are in its v1. A shard whose sources lost hours that its
  * v1 still holds (a TTL written as an expression, a dropped partition, deleted rows) would recompute them
@@ -38,7 +39,8 @@ final class OwnHistory {
       }
     }
     if (start.isEmpty() || !range.from().isBefore(start.get())) {
-      return new Check(NAME, Status.PASS, "This shard's sources hold every hour of the range from its start.", "");
+      return new Check(NAME, Status.PASS, "This shard's sources hold every hour it recomputes, from " + range.from()
+          + ".", "");
     }
     HourPartition until = start.get().isBefore(range.to()) ? start.get() : range.to();
     long rows = sql.queryLong("count v1's rows before this shard's own sources", "SELECT count() FROM "
@@ -51,7 +53,8 @@ final class OwnHistory {
     }
     return new Check(NAME, Status.FAIL, "This shard's " + spec.liveTable() + " holds " + rows + " row(s) in ["
         + range.from() + ", " + until + "), but its " + limiting + " starts at " + start.get() + ": those hours "
-        + "would be recomputed from nothing and lost.", "Start the range at " + until + " or later (--from), or "
-        + "restore this shard's " + limiting + " for those hours, then run the preflight again.");
+        + "would be recomputed from nothing and lost.", "Recompute from " + until + " or later (--from, or a later "
+        + "--affected window for a bounded repair), or restore this shard's " + limiting + " for those hours, then "
+        + "run the preflight again.");
   }
 }

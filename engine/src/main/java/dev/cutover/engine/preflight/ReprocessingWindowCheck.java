@@ -88,12 +88,6 @@ final class ReprocessingWindowCheck {
 
   /** How to keep v1's hours before the range: carry them, or let them go on purpose. */
   private String olderHoursFix(Plan plan, HourPartition oldest) {
-    if (spec.cluster().isPresent()) {
-      // A cluster's range starts where the sources do on every shard alike: what they no longer hold, no repair can
-      // carry into this shard's v2.
-      return "Start the range at " + oldest + " if every source still holds it; otherwise drop those hours from this "
-          + "shard's " + spec.liveTable() + " on purpose before the cutover.";
-    }
     return plan.affected().isPresent()
         ? "Start the range at " + oldest + ", so that they are carried from v1 unchanged."
         : "Start the range at " + oldest + "; where the sources no longer hold those hours, bound the repair to "

@@ -49,6 +49,22 @@ public final class LiveReader {
     return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
   }
 
+  /**
+   * The oldest hour a bounded repair may carry from v1: on one server v1's oldest hour; on a cluster the
+   * oldest any shard's v1 holds, read whole through its {@code Distributed} table (shards that do not answer
+   * skipped, as {@link #reprocessingStart} does), so that every shard plans one range and a shard whose v1
+   * starts later carries those hours empty, as its v1 holds them.
+   */
+  public Optional<HourPartition> oldestCarriableHour() {
+    Optional<dev.cutover.engine.api.Identifier> whole = spec.cluster().map(TableSpec.Cluster::live);
+    if (whole.isEmpty()) {
+      return oldestLiveHour();
+    }
+    long seconds = sql.queryLong("read the oldest hour of " + whole.get(), "SELECT toUnixTimestamp(toStartOfHour(min("
+        + spec.timeColumn().quoted() + "))) FROM " + spec.qualified(whole.get()) + " SETTINGS skip_unavailable_shards = 1");
+    return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
+  }
+
   /** The oldest hour the live table (v1) holds, from its parts' min-max indexes; empty while it holds none. */
   public Optional<HourPartition> oldestLiveHour() {
     long seconds = sql.queryLong("read the oldest hour of " + spec.liveTable(), "SELECT toUnixTimestamp(toStartOfHour(min("
