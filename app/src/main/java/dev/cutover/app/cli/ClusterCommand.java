@@ -157,7 +157,7 @@ public final class ClusterCommand {
       List<String> failed = ShardedRepair.ClusterRun.failed(ended);
       return report(failed.isEmpty(), failed.isEmpty() ? "Every shard's history below B is backfilled."
           : failed.size() + " shard(s) did not finish; fix the cause and resume them: ./cutover cluster backfill "
-              + "--resume --spec " + options.spec + ".", lines, ExitCodes.QUERY);
+              + "--resume --spec " + SpecOptions.path(options.spec) + ".", lines, ExitCodes.QUERY);
     }
   }
 
