@@ -49,11 +49,12 @@ final class RunClaims {
 
     /**
      * Whether the writer's process is gone: another process of this host whose id no longer exists. A
-     * writer on another host, or in this process (another thread may be between its claim and its
-     * row), is never judged gone here.
+     * writer on another host, on a host whose name could not be read, or in this process (another thread
+     * may be between its claim and its row), is never judged gone here.
      */
     boolean writerGone() {
-      return pid > 0 && pid != ProcessHandle.current().pid() && host.equals(Operator.host())
+      return pid > 0 && pid != ProcessHandle.current().pid() && !host.equals("unknown")
+          && host.equals(Operator.host())
           && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
     }
   }
