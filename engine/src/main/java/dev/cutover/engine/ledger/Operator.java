@@ -12,12 +12,15 @@ public final class Operator {
     return user == null || user.isBlank() ? "unknown" : user;
   }
 
+  /** The host's name when it cannot be read: never taken for this host by {@link #gone}. */
+  private static final String UNKNOWN_HOST = "unknown";
+
   public static String host() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (java.io.IOException e) {
       String env = System.getenv("HOSTNAME");
-      return env == null ? "unknown" : env;
+      return env == null ? UNKNOWN_HOST : env;
     }
   }
 
@@ -28,12 +31,12 @@ public final class Operator {
 
   /**
    * Whether the process {@code actor} names is gone: on this host, when no such process runs; on
-   * another host, when it started its work longer ago than {@code patience} (its host cannot be
-   * asked from here).
+   * another host, or on one whose name could not be read, when it started its work longer ago than
+   * {@code patience} (its host cannot be asked from here).
    */
   public static boolean gone(dev.cutover.engine.api.Repair.Actor actor, java.time.Instant since,
       java.time.Duration patience, java.time.Instant now) {
-    if (actor.host().equals(host())) {
+    if (actor.host().equals(host()) && !actor.host().equals(UNKNOWN_HOST)) {
       if (actor.pid() == ProcessHandle.current().pid()) {
         return false;
       }

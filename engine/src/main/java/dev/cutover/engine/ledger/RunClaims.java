@@ -48,14 +48,12 @@ final class RunClaims {
     }
 
     /**
-     * Whether the writer's process is gone: another process of this host whose id no longer exists. A
-     * writer on another host, on a host whose name could not be read, or in this process (another thread
-     * may be between its claim and its row), is never judged gone here.
+     * Whether the writer never wrote its step and never will: the claim is older than {@code after}, or
+     * its writer ran on this host and its process is gone ({@link Operator#gone}).
      */
-    boolean writerGone() {
-      return pid > 0 && pid != ProcessHandle.current().pid() && !host.equals("unknown")
-          && host.equals(Operator.host())
-          && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+    boolean abandoned(Duration after, Instant now) {
+      return at.plus(after).isBefore(now)
+          || pid > 0 && Operator.gone(new dev.cutover.engine.api.Repair.Actor("", host, pid), at, after, now);
     }
   }
 
@@ -79,7 +77,7 @@ final class RunClaims {
    */
   boolean withdrawAbandoned(String runId, long step, Duration after) {
     Optional<Note> note = note(runId, step);
-    if (note.isPresent() && note.get().at().plus(after).isAfter(Instant.now()) && !note.get().writerGone()) {
+    if (note.isPresent() && !note.get().abandoned(after, Instant.now())) {
       return false;
     }
     claims.dropQuietly(name(runId, step));

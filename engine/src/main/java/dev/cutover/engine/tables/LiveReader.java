@@ -56,19 +56,18 @@ public final class LiveReader {
    * starts later carries those hours empty, as its v1 holds them.
    */
   public Optional<HourPartition> oldestCarriableHour() {
-    Optional<dev.cutover.engine.api.Identifier> whole = spec.cluster().map(TableSpec.Cluster::live);
-    if (whole.isEmpty()) {
-      return oldestLiveHour();
-    }
-    long seconds = sql.queryLong("read the oldest hour of " + whole.get(), "SELECT toUnixTimestamp(toStartOfHour(min("
-        + spec.timeColumn().quoted() + "))) FROM " + spec.qualified(whole.get()) + " SETTINGS skip_unavailable_shards = 1");
-    return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
+    return spec.cluster().map(c -> oldestHourOf(c.live(), " SETTINGS skip_unavailable_shards = 1"))
+        .orElseGet(this::oldestLiveHour);
   }
 
   /** The oldest hour the live table (v1) holds, from its parts' min-max indexes; empty while it holds none. */
   public Optional<HourPartition> oldestLiveHour() {
-    long seconds = sql.queryLong("read the oldest hour of " + spec.liveTable(), "SELECT toUnixTimestamp(toStartOfHour(min("
-        + spec.timeColumn().quoted() + "))) FROM " + spec.qualified(spec.liveTable()));
+    return oldestHourOf(spec.liveTable(), "");
+  }
+
+  private Optional<HourPartition> oldestHourOf(dev.cutover.engine.api.Identifier table, String settings) {
+    long seconds = sql.queryLong("read the oldest hour of " + table, "SELECT toUnixTimestamp(toStartOfHour(min("
+        + spec.timeColumn().quoted() + "))) FROM " + spec.qualified(table) + settings);
     return seconds > 0 ? Optional.of(HourPartition.ofEpochSecond(seconds)) : Optional.empty();
   }
 

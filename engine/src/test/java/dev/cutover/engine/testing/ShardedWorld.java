@@ -50,21 +50,19 @@ public final class ShardedWorld implements AutoCloseable {
    */
   public static ShardedWorld fresh(Path root, int shards, int days) {
     ShardedWorld w = new ShardedWorld(root, start(root, shards), false);
-    for (EmbeddedServer node : w.cluster.nodes()) {
-      var profile = node.profile("default");
-      char[] password = profile.password().resolve();
-      try (var connection = java.sql.DriverManager.getConnection(node.jdbcUrl() + "/default", profile.user(),
-              new String(password));
-          var statement = connection.createStatement()) {
-        for (String name : List.of(DATABASE, "cutover")) {
-          statement.execute("DROP DATABASE IF EXISTS " + name + " SYNC");
+    try {
+      for (EmbeddedServer node : w.cluster.nodes()) {
+        // A database may drop itself: the repair's, made if missing, is the connection's for both drops.
+        Database.createAtomicDatabase(node.jdbcUrl() + "/default", node.profile("default"), "cutover");
+        try (Database db = Database.open(node.profile("cutover"))) {
+          for (String name : List.of(DATABASE, "cutover")) {
+            db.sql().execute("drop what an earlier test left", "DROP DATABASE IF EXISTS " + name + " SYNC");
+          }
         }
-      } catch (java.sql.SQLException e) {
-        w.close();
-        throw new IllegalStateException("cannot drop what an earlier test left on " + node.jdbcUrl(), e);
-      } finally {
-        java.util.Arrays.fill(password, '\0');
       }
+    } catch (RuntimeException e) {
+      w.close();
+      throw e;
     }
     return layOut(w, days);
   }
