@@ -27,6 +27,8 @@ public final class BatchBreakdown {
 
   public static final String FLOOR = "floor: INSERT … SELECT into an empty table";
   public static final String NOW = "the engine's batch now (BatchWriter + ledger)";
+  public static final String DIRECT_INSERT = "the backfill's INSERT straight into an empty table";
+  public static final String DIRECT_CHECKSUM = "checksum of those hours";
   public static final String FIRST = "the first sequence, whole batch";
 
   private final Sql sql;
@@ -46,12 +48,14 @@ public final class BatchBreakdown {
     TargetTables tables = new TargetTables(sql, spec);
     Identifier before = tables.staging("bench-breakdown", 1);
     Identifier now = tables.staging("bench-breakdown", 2);
+    Identifier direct = tables.staging("bench-breakdown", 3);
+    sql.execute("empty", "TRUNCATE TABLE " + spec.qualified(direct));
     sql.execute("empty", "TRUNCATE TABLE " + spec.qualified(now));
     String stagingName = spec.qualified(before);
     BatchWriter writer = new BatchWriter(sql, spec, columns, settings, boundary, "bench-breakdown");
     Map<String, List<Double>> total = new LinkedHashMap<>();
     for (String step : List.of(FLOOR, "round trip (SELECT 1)", "TRUNCATE staging", "INSERT … SELECT into staging",
-        "checksum the staged hours", "ALTER … REPLACE PARTITION × batch", "ledger INSERT", FIRST, NOW)) {
+        "checksum the staged hours", "ALTER … REPLACE PARTITION × batch", "ledger INSERT", FIRST, NOW, DIRECT_INSERT, DIRECT_CHECKSUM)) {
       total.put(step, new ArrayList<>());
     }
     HourPartition from = first;
@@ -64,6 +68,13 @@ public final class BatchBreakdown {
       Transform floor = Transform.bind(spec, from, to);
       time(total, FLOOR, () -> sql.execute("floor", "INSERT INTO " + spec.qualified(floorTable) + " SELECT * FROM ("
           + floor.sql() + ")", floor.values().toArray()));
+      Transform straight = BatchWriter.insertStatement(spec, columns, spec.qualified(direct), hours.getFirst(), to,
+          settings, "bench-breakdown");
+      time(total, DIRECT_INSERT, () -> sql.execute("insert", straight.sql(), straight.values().toArray()));
+      time(total, DIRECT_CHECKSUM, () -> sql.query("checksum", BatchWriter.checksumQuery(spec.qualified(direct),
+          " WHERE " + spec.timeColumn().quoted() + " >= toDateTime(?, 'UTC') AND " + spec.timeColumn().quoted()
+          + " < toDateTime(?, 'UTC')", columns, spec.timeColumn()), rs -> rs.getLong(1), hours.getFirst().epochSecond(),
+          to.epochSecond()));
       time(total, "round trip (SELECT 1)", () -> sql.queryLong("ping", "SELECT 1"));
       Runnable first_ = () -> {
         time(total, "TRUNCATE staging", () -> sql.execute("truncate", "TRUNCATE TABLE " + stagingName));
@@ -92,6 +103,7 @@ public final class BatchBreakdown {
     }
     sql.execute("drop", "DROP TABLE IF EXISTS " + stagingName);
     sql.execute("drop", "DROP TABLE IF EXISTS " + spec.qualified(now));
+    sql.execute("drop", "DROP TABLE IF EXISTS " + spec.qualified(direct));
     return total;
   }
 

@@ -167,6 +167,18 @@ class PreflightTest {
   }
 
   @Test
+  void theDeterminismCheckSamplesVOnesBusiestSettledHourCountingEveryPart() {
+    // Two more rows for one hour of the middle of the history, in a part of their own: that hour is now the busiest.
+    HourPartition busiest = world.busyHour(20);
+    world.sql.execute("two more rows", "INSERT INTO visits_v1 SELECT hour, concat(site, '-again'), clicks, users, "
+        + "duration_s FROM visits_v1 WHERE hour = toDateTime(?, 'UTC') LIMIT 2", busiest.epochSecond());
+    Check determinism = check(run(world.spec(), List.of()), "determinism");
+    Matcher sampled = Pattern.compile("The hour (\\S+ \\S+) gave").matcher(determinism.finding());
+    assertTrue(sampled.find(), determinism.finding());
+    assertEquals(busiest, HourPartition.parse("hour", sampled.group(1)), determinism.finding());
+  }
+
+  @Test
   void aMaterializedViewOnTheLiveTableBlocksUntilAcknowledged() {
     world.sql.execute("alerts", "CREATE TABLE alerts (hour DateTime, site String) ENGINE = MergeTree ORDER BY hour");
     world.sql.execute("mv", "CREATE MATERIALIZED VIEW alerts_mv TO alerts AS SELECT hour, site FROM visits_v1 WHERE clicks > 100");
