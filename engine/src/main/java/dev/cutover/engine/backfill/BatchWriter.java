@@ -6,6 +6,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.HourFilter;
 import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.tables.Transform;
@@ -202,17 +203,12 @@ final class BatchWriter {
   /**
    * Per hour: epoch second, rows, and an order-independent checksum that counts duplicates.
    *
-   * <p>Its settings fit what it reads, the parts of a batch's hours just written: the time window selects whole
-   * partitions (the table is partitioned by the hour), so reading the time column first to filter rows
-   * ({@code PREWHERE}) only adds a pass over each part; the parts are in the page cache, so reading them
-   * through the server's read thread pool only adds a hand-off per file; and one thread leaves the other
-   * cores to the next batch's INSERT, which runs beside it. On the demo's six months, a batch's checksum
-   * took about 31 ms with the server's defaults and 15 to 19 ms with these, beside the next batch's INSERT
-   * (docs/BENCHMARKS.md, section 22).
+   * <p>It reads whole hours ({@link HourFilter#WHOLE_PARTITIONS}), on one thread: the next batch's INSERT
+   * runs beside it, and a checksum of a batch's parts gains nothing from a second one.
    */
   static String checksumQuery(String table, String where, List<Identifier> columns, Identifier time) {
     return "SELECT toUnixTimestamp(toStartOfHour(" + time.quoted() + ")) AS h, count(), reinterpretAsInt64(sum(cityHash64("
         + TargetTables.columnList(columns) + "))) FROM " + table + where + " GROUP BY h ORDER BY h"
-        + " SETTINGS optimize_move_to_prewhere = 0, local_filesystem_read_method = 'pread', max_threads = 1";
+        + " SETTINGS " + HourFilter.WHOLE_PARTITIONS + ", max_threads = 1";
   }
 }

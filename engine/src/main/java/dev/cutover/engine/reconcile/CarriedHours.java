@@ -6,6 +6,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.HourFilter;
 import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.SameFiles;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ final class CarriedHours {
     }
     String query = "SELECT toUnixTimestamp(toStartOfHour(" + spec.timeColumn().quoted() + ")) AS _cutover_h"
         + (totals.isEmpty() ? "" : ", " + String.join(", ", totals)) + " FROM " + readable.from(v1) + " WHERE " + where
-        + " GROUP BY _cutover_h ORDER BY _cutover_h";
+        + " GROUP BY _cutover_h ORDER BY _cutover_h SETTINGS " + HourFilter.WHOLE_PARTITIONS;
     return sql.query("total the hours " + v1 + " and its carried copy share", query, rs -> {
       HourPartition h = HourPartition.ofEpochSecond(rs.getLong(1));
       SameFiles.Hour files = same.get(h);

@@ -10,6 +10,7 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.HourFilter;
 import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.TargetTables;
 import java.util.ArrayList;
@@ -73,7 +74,8 @@ public final class Differ {
     String query = "SELECT if(v1._cutover_h = 0, v2._cutover_h, v1._cutover_h) AS hh, v1._cutover_n, v2._cutover_n, "
         + "v1._cutover_k, v2._cutover_k, v1._cutover_c, v2._cutover_c, " + measures
         + " FROM (" + side.formatted(readable.from(v1)) + ") AS v1 FULL OUTER JOIN ("
-        + side.formatted(readable.from(v2)) + ") AS v2 ON v1._cutover_h = v2._cutover_h ORDER BY hh";
+        + side.formatted(readable.from(v2)) + ") AS v2 ON v1._cutover_h = v2._cutover_h ORDER BY hh"
+        + (contiguous(only) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS : "");
     return sql.query("compare " + v1 + " and " + v2 + " hour by hour", query, rs -> {
       List<Total> t = new ArrayList<>();
       for (int i = 0; i < spec.measures().size(); i++) {
@@ -117,11 +119,18 @@ public final class Differ {
    * partitions, and has() to keep only the hours asked for where they have gaps. Its values are added
    * to {@code values} twice, for v1 and v2.
    */
+  /** Whether {@code hours} are every hour from the first to the last: {@link #filter} is then one range. */
+  private static boolean contiguous(List<HourPartition> hours) {
+    HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
+    HourPartition last = hours.stream().max(HourPartition::compareTo).orElseThrow();
+    return hours.size() == new HourRange(first, last.plusHours(1)).hours();
+  }
+
   private String filter(List<HourPartition> hours, List<Object> values) {
     String time = spec.timeColumn().quoted();
     HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
     HourPartition last = hours.stream().max(HourPartition::compareTo).orElseThrow();
-    boolean everyHour = hours.size() == new HourRange(first, last.plusHours(1)).hours();
+    boolean everyHour = contiguous(hours);
     List<Long> epochs = hours.stream().map(HourPartition::epochSecond).toList();
     for (int i = 0; i < 2; i++) {
       values.add(first.epochSecond());

@@ -98,7 +98,8 @@ public final class HourSums {
       }
       sql.query("checksum " + (live ? spec.liveTable() + " and " : "") + spec.targetTable() + " hour by hour",
           "SELECT if(a.h = 0, b.h, a.h) AS hh, a.n, a.c, b.n, b.c FROM (" + left + ") AS a FULL OUTER JOIN (" + right
-              + ") AS b ON a.h = b.h ORDER BY hh",
+              + ") AS b ON a.h = b.h ORDER BY hh" + (HourFilter.byRanges(read) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS
+              : ""),
           rs -> out.put(HourPartition.ofEpochSecond(rs.getLong(1)), new Hour(rs.getLong(2), rs.getLong(3),
               rs.getLong(4), rs.getLong(5))),
           both.toArray());
