@@ -41,6 +41,8 @@ public final class HourGrid extends CanvasRegion {
   private int drawnCursor = -1;
   private Color outside;
   private Palette outsideOf;
+  /** Cells painted since the grid was made: each is a command the renderer draws in the next frame. */
+  private long cellsPainted;
 
   public HourGrid(HourStates states) {
     this.states = states;
@@ -202,6 +204,7 @@ public final class HourGrid extends CanvasRegion {
   }
 
   private void paintCell(GraphicsContext g, Geometry geo, double gap, int i) {
+    cellsPainted++;
     int slot = i + geo.offset();
     g.setFill(colour(states.cell(i)));
     g.fillRect(LEFT + (slot / 24) * geo.cellW(), TOP + (slot % 24) * geo.cellH(), geo.cellW() - gap,
@@ -218,6 +221,10 @@ public final class HourGrid extends CanvasRegion {
       outsideOf = palette;
     }
     return outside;
+  }
+
+  long cellsPainted() {
+    return cellsPainted;
   }
 
   Color colour(Cell c) {

@@ -54,7 +54,11 @@ public final class HourStates {
 
   /**
    * Lays out {@code [first, end)}: the run's hours {@code [first, rangeEnd)} pending, the hours up to
-   * the boundary outside, and the hours from the boundary on owned by the live writer.
+   * the boundary outside, and the hours from the boundary on owned by the live writer. Like {@link #set},
+   * it begins a batch of changes that the caller ends with {@link #changed()}: a run laid out again and
+   * filled with the states it already showed (a run followed afresh from its ledger, the same shards read
+   * again) then redraws no cell, where announcing the layout alone would paint every cell pending and
+   * then back, two frames of thousands of cells.
    */
   public void layout(HourPartition first, HourPartition rangeEnd, HourPartition boundary, HourPartition end) {
     this.first = first;
@@ -69,7 +73,6 @@ public final class HourStates {
       cells[i] = (byte) c.ordinal();
       counts[c.ordinal()]++;
     }
-    changed();
   }
 
   /** Sets one hour's state; hours outside the layout, and the live writer's hours, are left alone. */

@@ -32,6 +32,7 @@ final class ShardHours {
   static void fill(HourStates states, Collection<Ledger> ledgers, int shards, HourPartition now) {
     if (ledgers.isEmpty()) {
       states.layout(now, now, now, now);
+      states.changed();
       return;
     }
     List<RunRecord> runs = ledgers.stream().map(Ledger::run).toList();

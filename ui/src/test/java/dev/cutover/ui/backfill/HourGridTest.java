@@ -87,6 +87,46 @@ class HourGridTest {
     assertArrayEquals(pixels(wider), pixels(grid));
   }
 
+  /**
+   * When the run the screen drove ends, the screen follows it afresh from its ledger: the hours are laid
+   * out again and filled with the states they already show. The grid then paints no cell; announcing the
+   * layout alone would paint every cell pending and then back, thousands of cells in two frames.
+   */
+  @Test
+  void aRunLaidOutAgainWithTheStatesItShowedPaintsNoCell() {
+    HourPartition rangeEnd = first.plusHours(24 * 30);
+    HourPartition boundary = rangeEnd.plusHours(5);
+    HourPartition end = first.plusHours(24 * 31);
+    HourStates states = new HourStates();
+    HourGrid grid = onFx(() -> {
+      HourGrid g = sized(new HourGrid(states));
+      // As the hours card does: every batch of changes the states announce redraws the grid.
+      states.revisionProperty().addListener((o, was, is) -> g.redraw());
+      states.layout(first, rangeEnd, boundary, end);
+      writeAll(states, rangeEnd);
+      states.changed();
+      return g;
+    });
+    long before = onFx(grid::cellsPainted);
+
+    onFx(() -> {
+      states.layout(first, rangeEnd, boundary, end);
+      writeAll(states, rangeEnd);
+      states.changed();
+      return null;
+    });
+
+    assertEquals(before, (long) onFx(grid::cellsPainted), "cells painted again though none changed");
+    assertArrayEquals(pixels(onFx(() -> sized(new HourGrid(states)))), pixels(grid));
+    assertEquals(colourAt(grid, 0), onFx(() -> grid.colour(Cell.WRITTEN)));
+  }
+
+  private void writeAll(HourStates states, HourPartition rangeEnd) {
+    for (HourPartition h = first; h.isBefore(rangeEnd); h = h.plusHours(1)) {
+      states.set(h, Cell.WRITTEN, 10);
+    }
+  }
+
   private static HourGrid sized(HourGrid grid) {
     return sized(grid, WIDTH);
   }
