@@ -133,17 +133,26 @@ public final class Benchmarks {
   /**
    * Runs one section unless {@code -Dbench.sections} names others (a comma-separated list, for work on
    * one section; the documented command runs all); a failure is reported and the next section still runs.
+   * Each starts on a quiet machine ({@link QuietMachine}), whatever the section before it left running.
    */
   private static void section(Report report, String name, Section section) {
     if (!named().isEmpty() && !named().contains(name)) {
+      return;
+    }
+    String quiet;
+    try {
+      quiet = QuietMachine.await().describe();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return;
     }
     String loadBefore = loadAverage();
     long t0 = System.nanoTime();
     try {
       section.run();
-      report.line(String.format("Section %s took %.0f s; load average (1 min) %s before, %s after: the two cores "
-          + "are shared with whatever else runs on the machine.", name, seconds(t0), loadBefore, loadAverage()));
+      report.line(String.format("Section %s %s, took %.0f s; load average (1 min) %s before, %s after: the two "
+          + "cores are shared with whatever else runs on the machine.", name, quiet, seconds(t0), loadBefore,
+          loadAverage()));
     } catch (Throwable e) {
       report.line("This section failed: " + e);
       e.printStackTrace();
