@@ -32,6 +32,11 @@ final class ServerStop {
   /** Asks the server on {@code dir} whose process is {@code pid} to stop, and waits for it. */
   static boolean request(ServerDirectory dir, long pid, String reason) {
     writeRequest(dir, reason);
+    return awaitExit(pid);
+  }
+
+  /** Waits for the process {@code pid} to end, at most the stop's grace and 5 s; true once it has ended. */
+  private static boolean awaitExit(long pid) {
     Optional<ProcessHandle> process = ProcessHandle.of(pid);
     if (process.isEmpty()) {
       return true;
@@ -51,7 +56,9 @@ final class ServerStop {
 
   /**
    * Stops the server that runs on {@code dir}, if one does, gracefully; returns where it served, or
-   * empty when none ran.
+   * empty when none ran. Either way no server process of {@code dir} runs once it returns: one already
+   * on its way down (its last client gone, or asked by another process) has withdrawn its record but
+   * still writes the directory as it closes its tables, and is waited for too.
    */
   static Optional<String> stopRunning(ServerDirectory dir, String reason) {
     try {
@@ -63,6 +70,12 @@ final class ServerStop {
     }
     Optional<ServerRecord> record = dir.readRecord();
     if (record.isEmpty()) {
+      java.util.OptionalLong stopping = dir.stoppingServer();
+      if (stopping.isPresent() && !awaitExit(stopping.getAsLong())) {
+        throw new EmbeddedEngineException("The server on " + dir.root() + " (process " + stopping.getAsLong()
+            + ") has been stopping for more than " + (ServerLife.STOP_GRACE.toSeconds() + 5) + " s. Its log "
+            + dir.log() + " ends with: " + ServerLog.tail(dir, 8));
+      }
       return Optional.empty();
     }
     if (!request(dir, record.get().pid(), reason)) {
