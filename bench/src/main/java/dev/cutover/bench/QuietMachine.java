@@ -23,6 +23,9 @@ final class QuietMachine {
   /** What the wait found: how long it took, the last second's busy share, and whether it gave up. */
   record Wait(double seconds, double lastBusy, boolean gaveUp) {
     String describe() {
+      if (Double.isNaN(lastBusy)) {
+        return "started without knowing whether the machine was quiet (/proc/stat could not be read)";
+      }
       return gaveUp
           ? String.format("the machine was not quiet after %.0f s (CPUs %.0f%% busy in the last second); measured anyway",
               seconds, lastBusy * 100)
@@ -47,6 +50,9 @@ final class QuietMachine {
       }
       Thread.sleep(1000);
       long[] now = cpu();
+      if (now == null) {
+        return new Wait(Benchmarks.seconds(t0), Double.NaN, true);
+      }
       busy = busyShare(before, now);
       before = now;
       quiet = busy < BUSY_SHARE ? quiet + 1 : 0;

@@ -42,12 +42,17 @@ final class RunningServer {
     Instant deadline = Instant.now().plus(ServerLife.STOP_GRACE).plusSeconds(5);
     while (lockHeld(dir)) {
       if (Instant.now().isAfter(deadline)) {
-        throw new EmbeddedEngineException("The server on " + dir.root() + " has been stopping for more than "
-            + ServerLife.STOP_GRACE.plusSeconds(5).toSeconds() + " s. Its log " + dir.log() + " ends with: "
-            + ServerLog.tail(dir, 8));
+        throw stillStopping(dir);
       }
       sleep(100);
     }
+  }
+
+  /** Why a wait for a stopping server gave up: it has outlived its grace, in the words of its log. */
+  static EmbeddedEngineException stillStopping(ServerDirectory dir) {
+    return new EmbeddedEngineException("The server on " + dir.root() + " has been stopping for more than "
+        + ServerLife.STOP_GRACE.plusSeconds(5).toSeconds() + " s. Its log " + dir.log() + " ends with: "
+        + ServerLog.tail(dir, 8));
   }
 
   /**

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -70,11 +71,9 @@ final class ServerStop {
     }
     Optional<ServerRecord> record = dir.readRecord();
     if (record.isEmpty()) {
-      java.util.OptionalLong stopping = dir.stoppingServer();
+      OptionalLong stopping = dir.stoppingServer();
       if (stopping.isPresent() && !awaitExit(stopping.getAsLong())) {
-        throw new EmbeddedEngineException("The server on " + dir.root() + " (process " + stopping.getAsLong()
-            + ") has been stopping for more than " + (ServerLife.STOP_GRACE.toSeconds() + 5) + " s. Its log "
-            + dir.log() + " ends with: " + ServerLog.tail(dir, 8));
+        throw RunningServer.stillStopping(dir);
       }
       return Optional.empty();
     }
