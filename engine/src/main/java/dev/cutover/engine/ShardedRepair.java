@@ -15,16 +15,13 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
-import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.cluster.ClusterAbandon;
 import dev.cutover.engine.cluster.ClusterDeployment;
 import dev.cutover.engine.cluster.ClusterNodes;
-import dev.cutover.engine.cluster.PinnedBoundary;
 import dev.cutover.engine.cluster.ClusterSwap;
-import dev.cutover.engine.cluster.ClusterChecks;
 import dev.cutover.engine.cluster.ShareOfTotal;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
@@ -47,7 +44,9 @@ import java.util.function.UnaryOperator;
  * from its own sources; each shard backfills its own hours into its own v2 and keeps its own ledger, so a
  * shard that fails is named and resumed alone; the reconciliation is green only when every shard's is;
  * and consumers switch node by node only once every node's gate is open, with the nodes already switched
- * switched back when one fails, so that no node is left reading the other version.
+ * switched back when one fails, so that no node is left reading the other version. Each public method
+ * is one step of the procedure; the backfill's steps are {@link ClusterBackfills}, the others the
+ * {@code cluster} package's.
  */
 public final class ShardedRepair implements AutoCloseable {
 
@@ -132,6 +131,7 @@ public final class ShardedRepair implements AutoCloseable {
 
   private final Shards shards;
   private final TableSpec spec;
+  private final ClusterBackfills backfills;
 
   /**
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
@@ -162,6 +162,7 @@ public final class ShardedRepair implements AutoCloseable {
     requireCluster(spec);
     this.shards = shards;
     this.spec = spec;
+    this.backfills = new ClusterBackfills(shards, spec);
   }
 
   /** Every shard, in order. */
@@ -174,7 +175,7 @@ public final class ShardedRepair implements AutoCloseable {
     return shards.shard(n).ref();
   }
 
-  private static <T> Map<ShardRef, T> byRef(Map<Shard, T> each) {
+  static <T> Map<ShardRef, T> byRef(Map<Shard, T> each) {
     Map<ShardRef, T> out = new LinkedHashMap<>();
     each.forEach((s, t) -> out.put(s.ref(), t));
     return out;
@@ -246,26 +247,7 @@ public final class ShardedRepair implements AutoCloseable {
    */
   public ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
       Optional<HourRange> affected, UnaryOperator<BackfillSettings> overrides) {
-    TableSpec.Total total = spec.cluster().orElseThrow().total();
-    int n = shards.all().size();
-    ShareOfTotal.check(total, n);
-    UnaryOperator<BackfillSettings> settings = s -> ShareOfTotal.of(overrides.apply(s), total, n);
-    Map<Shard, Plan> own = shards.each("plan", s -> s.engine().plans().plan(spec, from, to, boundary, affected,
-        settings.apply(s.engine().plans().defaults(spec))));
-    Map<Shard, HourPartition> pinned = new LinkedHashMap<>();
-    own.forEach((s, p) -> {
-      if (p.pinned()) {
-        pinned.put(s, p.boundary());
-      }
-    });
-    HourPartition b = PinnedBoundary.agreed("plan", pinned, "plan it again").orElseGet(() -> own.values().stream()
-        .map(Plan::boundary).min(Comparator.naturalOrder()).orElseThrow());
-    HourPartition start = from.orElseGet(() -> own.values().stream().map(p -> p.range().from())
-        .min(Comparator.naturalOrder()).orElseThrow());
-    Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
-        Optional.of(b), affected, settings.apply(s.engine().plans().defaults(spec))));
-    HourRange range = plans.values().iterator().next().range();
-    return new ClusterPlan(range, b, byRef(plans));
+    return backfills.plan(from, to, boundary, affected, overrides);
   }
 
   /**
@@ -274,93 +256,22 @@ public final class ShardedRepair implements AutoCloseable {
    * operator acknowledged, on any shard.
    */
   public ClusterPreflight preflight(ClusterPlan plan, List<String> acknowledged) {
-    Map<Shard, Preflighted> each = shards.each("preflight", s -> {
-      Preflighted p = s.engine().plans().preflight(plan.plans().get(s.ref()), acknowledged);
-      return p;
-    });
-    Map<Shard, List<PreflightReport.Check>> sharding = shards.each("preflight", s -> List.of(
-        ClusterChecks.sharding(s, spec), ClusterChecks.ownHistory(s, spec, plan.recomputedRange())));
-    // The carried hours of a bounded repair come from each shard's own v1: only the recomputed ones read a source.
-    List<PreflightReport.Check> acrossShards = ClusterChecks.acrossShards(shards, spec, plan.recomputedRange());
-    Map<ShardRef, PreflightReport> reports = new LinkedHashMap<>();
-    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
-    boolean shardsAgree = acrossShards.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
-    each.forEach((s, p) -> {
-      List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
-      checks.addAll(sharding.get(s));
-      checks.addAll(acrossShards);
-      reports.put(s.ref(), new PreflightReport(checks, p.report().dependents()));
-      if (p.passed() && sharding.get(s).stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL)
-          && shardsAgree) {
-        cleared.put(s.ref(), p.cleared().orElseThrow());
-      }
-    });
-    return new ClusterPreflight(reports, cleared, acrossShards);
+    return backfills.preflight(plan, acknowledged);
   }
 
   /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
   public ClusterRun backfill(ClusterPreflight preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
-    if (!preflight.passed()) {
-      throw new StepRefusedException("backfill", "The backfill is refused: the preflight failed on "
-          + (preflight.reports().size() - preflight.cleared().size()) + " shard(s): " + String.join("; ",
-          preflight.failures()) + ". No shard was written.", preflight.failures(), Optional.empty());
-    }
-    return new ClusterRun(start(preflight.cleared(), listeners));
+    return backfills.backfill(preflight, listeners);
   }
 
   /**
    * Resumes every shard whose latest run of this repair did not succeed, from its own ledger, with the
    * throttle it ran with unless {@code overrides} says otherwise (within its share of the cluster's
-   * totals); a shard whose run succeeded is left
-   * alone. Refuses, resuming none, when a shard has no run to resume or its preflight fails.
+   * totals); a shard whose run succeeded is left alone. Refuses, resuming none, when a shard has no run to
+   * resume or its preflight fails.
    */
   public ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<ShardRef, BackfillEvent.Listener> listeners) {
-    Map<Shard, Optional<RunRecord>> latest = shards.each("resume", s -> s.engine().backfills().runs(spec).stream()
-        .max(Comparator.comparing(RunRecord::created)));
-    List<String> none = latest.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
-        .toList();
-    if (!none.isEmpty()) {
-      throw new StepRefusedException("resume", "There is nothing to resume on " + String.join(", ", none) + ": no "
-          + "backfill of " + spec.targetTable() + " ran there. Start the backfill instead.", none, Optional.empty());
-    }
-    ShareOfTotal.check(spec.cluster().orElseThrow().total(), shards.all().size());
-    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
-    List<String> failures = new ArrayList<>();
-    Map<Shard, Optional<Preflighted>> checked = shards.each("resume", s -> {
-      RunRecord run = latest.get(s).orElseThrow();
-      if (run.state() == RunState.SUCCEEDED) {
-        return Optional.<Preflighted>empty();
-      }
-      Plan plan = s.engine().plans().planResume(spec, run.id(), t -> ShareOfTotal.of(overrides.apply(t),
-          spec.cluster().orElseThrow().total(), shards.all().size()));
-      return Optional.of(s.engine().plans().preflight(plan, List.of()));
-    });
-    checked.forEach((s, p) -> p.ifPresent(f -> {
-      f.cleared().ifPresent(c -> cleared.put(s.ref(), c));
-      f.report().failures().forEach(c -> failures.add(s.name() + ": " + c.name() + ": " + c.finding()));
-    }));
-    if (!failures.isEmpty()) {
-      throw new StepRefusedException("resume", "The resume is refused: the preflight failed: " + String.join("; ",
-          failures) + ". No shard was written.", failures, Optional.empty());
-    }
-    return new ClusterRun(start(cleared, listeners));
-  }
-
-  private Map<ShardRef, RunHandle> start(Map<ShardRef, ClearedPlan> cleared,
-      Function<ShardRef, BackfillEvent.Listener> listeners) {
-    Map<ShardRef, RunHandle> runs = new LinkedHashMap<>();
-    try {
-      for (Shard s : shards.all()) {
-        ClearedPlan c = cleared.get(s.ref());
-        if (c != null) {
-          runs.put(s.ref(), s.engine().backfills().start(c, listeners.apply(s.ref())));
-        }
-      }
-    } catch (RuntimeException e) {
-      runs.values().forEach(RunHandle::cancel);
-      throw e;
-    }
-    return runs;
+    return backfills.resume(overrides, listeners);
   }
 
   /**

@@ -1,0 +1,167 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.StepRefusedException;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.ClusterChecks;
+import dev.cutover.engine.cluster.PinnedBoundary;
+import dev.cutover.engine.cluster.ShareOfTotal;
+import dev.cutover.engine.cluster.Shards;
+import dev.cutover.engine.cluster.Shards.Shard;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * The backfill of a sharded repair, across its shards: one range and one boundary B planned for every
+ * shard, every shard's preflight with the cluster's own checks, and every shard's run started at once or
+ * none, fresh or resumed. {@link ShardedRepair}'s backfill steps.
+ */
+final class ClusterBackfills {
+
+  private final Shards shards;
+  private final TableSpec spec;
+
+  ClusterBackfills(Shards shards, TableSpec spec) {
+    this.shards = shards;
+    this.spec = spec;
+  }
+
+  /**
+   * Plans every shard over one range and one boundary: {@code boundary} when given, or the one the
+   * shards' repairs pinned (they must agree), or else the earliest every shard's live edge allows; the
+   * range starts at the earliest any shard's would. With {@code affected} (or the spec's), only those
+   * hours are recomputed and each shard carries the others from its own v1. Each shard's throttle is
+   * {@code overrides} of its defaults within its share of the cluster's totals. Reads only.
+   */
+  ShardedRepair.ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      Optional<HourRange> affected, UnaryOperator<BackfillSettings> overrides) {
+    TableSpec.Total total = spec.cluster().orElseThrow().total();
+    int n = shards.all().size();
+    ShareOfTotal.check(total, n);
+    UnaryOperator<BackfillSettings> settings = s -> ShareOfTotal.of(overrides.apply(s), total, n);
+    Map<Shard, Plan> own = shards.each("plan", s -> s.engine().plans().plan(spec, from, to, boundary, affected,
+        settings.apply(s.engine().plans().defaults(spec))));
+    Map<Shard, HourPartition> pinned = new LinkedHashMap<>();
+    own.forEach((s, p) -> {
+      if (p.pinned()) {
+        pinned.put(s, p.boundary());
+      }
+    });
+    HourPartition b = PinnedBoundary.agreed("plan", pinned, "plan it again").orElseGet(() -> own.values().stream()
+        .map(Plan::boundary).min(Comparator.naturalOrder()).orElseThrow());
+    HourPartition start = from.orElseGet(() -> own.values().stream().map(p -> p.range().from())
+        .min(Comparator.naturalOrder()).orElseThrow());
+    Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
+        Optional.of(b), affected, settings.apply(s.engine().plans().defaults(spec))));
+    HourRange range = plans.values().iterator().next().range();
+    return new ShardedRepair.ClusterPlan(range, b, ShardedRepair.byRef(plans));
+  }
+
+  /**
+   * Every shard's preflight, with the check that its hours are complete from its own sources; clears
+   * every shard's plan only when every shard passed. {@code acknowledged} names the dependents of v1 the
+   * operator acknowledged, on any shard.
+   */
+  ShardedRepair.ClusterPreflight preflight(ShardedRepair.ClusterPlan plan, List<String> acknowledged) {
+    Map<Shard, Preflighted> each = shards.each("preflight",
+        s -> s.engine().plans().preflight(plan.plans().get(s.ref()), acknowledged));
+    Map<Shard, List<PreflightReport.Check>> sharding = shards.each("preflight", s -> List.of(
+        ClusterChecks.sharding(s, spec), ClusterChecks.ownHistory(s, spec, plan.recomputedRange())));
+    // The carried hours of a bounded repair come from each shard's own v1: only the recomputed ones read a source.
+    List<PreflightReport.Check> acrossShards = ClusterChecks.acrossShards(shards, spec, plan.recomputedRange());
+    Map<ShardRef, PreflightReport> reports = new LinkedHashMap<>();
+    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
+    boolean shardsAgree = acrossShards.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
+    each.forEach((s, p) -> {
+      List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
+      checks.addAll(sharding.get(s));
+      checks.addAll(acrossShards);
+      reports.put(s.ref(), new PreflightReport(checks, p.report().dependents()));
+      if (p.passed() && sharding.get(s).stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL)
+          && shardsAgree) {
+        cleared.put(s.ref(), p.cleared().orElseThrow());
+      }
+    });
+    return new ShardedRepair.ClusterPreflight(reports, cleared, acrossShards);
+  }
+
+  /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
+  ShardedRepair.ClusterRun backfill(ShardedRepair.ClusterPreflight preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
+    if (!preflight.passed()) {
+      throw new StepRefusedException("backfill", "The backfill is refused: the preflight failed on "
+          + (preflight.reports().size() - preflight.cleared().size()) + " shard(s): " + String.join("; ",
+          preflight.failures()) + ". No shard was written.", preflight.failures(), Optional.empty());
+    }
+    return new ShardedRepair.ClusterRun(start(preflight.cleared(), listeners));
+  }
+
+  /**
+   * Resumes every shard whose latest run of this repair did not succeed, from its own ledger, with the
+   * throttle it ran with unless {@code overrides} says otherwise (within its share of the cluster's
+   * totals); a shard whose run succeeded is left
+   * alone. Refuses, resuming none, when a shard has no run to resume or its preflight fails.
+   */
+  ShardedRepair.ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<ShardRef, BackfillEvent.Listener> listeners) {
+    Map<Shard, Optional<RunRecord>> latest = shards.each("resume", s -> s.engine().backfills().runs(spec).stream()
+        .max(Comparator.comparing(RunRecord::created)));
+    List<String> none = latest.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
+        .toList();
+    if (!none.isEmpty()) {
+      throw new StepRefusedException("resume", "There is nothing to resume on " + String.join(", ", none) + ": no "
+          + "backfill of " + spec.targetTable() + " ran there. Start the backfill instead.", none, Optional.empty());
+    }
+    ShareOfTotal.check(spec.cluster().orElseThrow().total(), shards.all().size());
+    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
+    List<String> failures = new ArrayList<>();
+    Map<Shard, Optional<Preflighted>> checked = shards.each("resume", s -> {
+      RunRecord run = latest.get(s).orElseThrow();
+      if (run.state() == RunState.SUCCEEDED) {
+        return Optional.<Preflighted>empty();
+      }
+      Plan plan = s.engine().plans().planResume(spec, run.id(), t -> ShareOfTotal.of(overrides.apply(t),
+          spec.cluster().orElseThrow().total(), shards.all().size()));
+      return Optional.of(s.engine().plans().preflight(plan, List.of()));
+    });
+    checked.forEach((s, p) -> p.ifPresent(f -> {
+      f.cleared().ifPresent(c -> cleared.put(s.ref(), c));
+      f.report().failures().forEach(c -> failures.add(s.name() + ": " + c.name() + ": " + c.finding()));
+    }));
+    if (!failures.isEmpty()) {
+      throw new StepRefusedException("resume", "The resume is refused: the preflight failed: " + String.join("; ",
+          failures) + ". No shard was written.", failures, Optional.empty());
+    }
+    return new ShardedRepair.ClusterRun(start(cleared, listeners));
+  }
+
+  private Map<ShardRef, RunHandle> start(Map<ShardRef, ClearedPlan> cleared,
+      Function<ShardRef, BackfillEvent.Listener> listeners) {
+    Map<ShardRef, RunHandle> runs = new LinkedHashMap<>();
+    try {
+      for (Shard s : shards.all()) {
+        ClearedPlan c = cleared.get(s.ref());
+        if (c != null) {
+          runs.put(s.ref(), s.engine().backfills().start(c, listeners.apply(s.ref())));
+        }
+      }
+    } catch (RuntimeException e) {
+      runs.values().forEach(RunHandle::cancel);
+      throw e;
+    }
+    return runs;
+  }
+}
