@@ -87,9 +87,17 @@ public record ServerAccess(boolean defaultRestricted, List<User> users) {
     }
   }
 
-  /** The users file: default restricted (or open), operator with the directory's secret, and the further users. */
-  String usersXml(String operatorSha256) {
-    StringBuilder xml = new StringBuilder("<clickhouse>\n  <profiles><default/></profiles>\n  <quotas><default/></quotas>\n"
+  /**
+   * The users file: default restricted (or open), operator with the directory's secret, and the further
+   * users, all with one profile; {@code plainReads} when the server reads its files by plain {@code
+   * pread} (see {@link ServerDirectory#plainReads()}).
+   */
+  String usersXml(String operatorSha256, boolean plainReads) {
+    String profile = plainReads
+        ? "<default><local_filesystem_read_method>pread</local_filesystem_read_method></default>"
+        : "<default/>";
+    StringBuilder xml = new StringBuilder("<clickhouse>\n  <profiles>" + profile + "</profiles>\n"
+        + "  <quotas><default/></quotas>\n"
         + "  <users>\n    <default>\n      <password></password>\n      <profile>default</profile>\n"
         + "      <quota>default</quota>\n");
     if (defaultRestricted) {

@@ -90,9 +90,12 @@ final class ServerLaunch {
     }
   }
 
-  /** Writes who may connect; an open server with no users of its own has a configuration without users. */
+  /**
+   * Writes who may connect; an open server with no users of its own has a configuration without users,
+   * unless its profile must read by plain pread.
+   */
   private static void prepareAccess(ServerDirectory dir, ServerAccess access) throws IOException {
-    if (access.configured()) {
+    if (access.configured() || dir.plainReads()) {
       dir.writeAccess(access);
     } else {
       Files.deleteIfExists(dir.users());
