@@ -25,6 +25,7 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.Statement;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.testing.BenchProbes;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,7 +92,8 @@ public final class Benchmarks {
     }
     try (Session session = Session.embedded(data, EngineProgress.NONE)) {
       report.line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
-          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; " + session.describe());
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; " + session.describe() + "; its data on "
+          + fileSystem(data));
       DemoWorld world = DemoWorld.in(DemoWorld.DEFAULT_DATABASE);
       Instant end = Instant.now().truncatedTo(ChronoUnit.HOURS);
       SeedOptions seedOptions = new SeedOptions(SeedOptions.DEFAULT_SEED, scale, SeedOptions.DEFAULT_HISTORY_DAYS, end);
@@ -195,6 +197,16 @@ public final class Benchmarks {
 
   private void freshTarget() {
     sql.execute("drop the target", "DROP TABLE IF EXISTS " + q(spec.targetTable().name()) + " SYNC");
+  }
+
+  /** The file system the engine's data lies on, which sets what each new file and each read costs. */
+  private static String fileSystem(Path data) {
+    try {
+      String type = Files.getFileStore(data).type();
+      return type.equals("tmpfs") ? "tmpfs, which the embedded server reads by plain pread" : type;
+    } catch (IOException e) {
+      return "a file system that could not be told (" + e.getMessage() + ")";
+    }
   }
 
   private static double median(List<Double> values) {
