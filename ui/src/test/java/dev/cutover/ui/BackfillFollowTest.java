@@ -12,6 +12,8 @@ import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.common.Formats;
+import dev.cutover.ui.repair.RepairWatch;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import javafx.scene.control.Spinner;
@@ -111,6 +113,39 @@ class BackfillFollowTest {
     // What a later resume would run with: the run's record keeps the throttle as last changed.
     assertEquals(50, other.plans().runSettings(spec, other.backfills().run(runId).orElseThrow()).restPercent());
     assertTrue(other.repairs().audit(runId, 50).stream().anyMatch(a -> a.action().equals("resume")));
+  }
+
+  @Test
+  void aRunStartedOrEndedElsewhereBringsTheRepairBannerUpToDateAtOnce(FxRobot robot) throws Exception {
+    open(robot, new ScriptedDialogs());
+    RepairWatch watch = console.workspace().repair();
+    fx.waitFor(15, () -> fx.onFx(() -> watch.statusProperty().get() != null), () -> fx.text("run-state"));
+    assertEquals(Optional.empty(), fx.onFx(() -> watch.statusProperty().get().repair()), "no repair yet");
+    // From here on only what the screens ask for reads the repair: its period (30 s) would hide whether they do.
+    fx.onFx(() -> {
+      watch.stop();
+      return null;
+    });
+
+    // Another process starts the first backfill, which opens the repair and pins B.
+    Engine other = new Engine(TestEngine.session().database());
+    TableSpec spec = other.specs().load(disk.specFile());
+    Plan plan = other.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        other.plans().defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
+    elsewhere = dev.cutover.engine.testing.Procedure.start(other, plan);
+    fx.waitFor(10, () -> fx.onFx(() -> watch.statusProperty().get().repair().isPresent()),
+        () -> fx.onFx(() -> watch.asOfProperty().get() + " " + watch.statusProperty().get().repair()));
+    assertEquals(Optional.of(plan.boundary()), fx.onFx(() -> watch.statusProperty().get().repair().orElseThrow()
+        .boundary()));
+
+    // Stopped there: the banner reads the repair again once the screen sees the run end.
+    elsewhere.cancel();
+    assertEquals(RunState.CANCELLED, elsewhere.await().state());
+    elsewhere = null;
+    Instant ended = Instant.now();
+    fx.waitFor(10, () -> fx.onFx(() -> watch.statusProperty().get().at().isAfter(ended)),
+        () -> fx.onFx(() -> watch.asOfProperty().get()));
+    assertEquals("Cancelled", fx.text("run-state"));
   }
 
   @Test
