@@ -185,6 +185,51 @@ class ReconcileWindowTest {
     assertEquals(report, console.reconcile().reportProperty().get());
   }
 
+  @Test
+  void aReconciliationStoredElsewhereWhileTheScreenIsShownTakesThePlaceOfTheOneShown(FxRobot robot) throws Exception {
+    Engine other = new Engine(TestEngine.session().database());
+    TableSpec spec = other.specs().load(disk.specFile());
+    HourPartition boundary = disk.world().liveEdge.plusHours(1 - OVERLAP);
+    Procedure.backfill(other, other.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.of(boundary),
+        other.plans().defaults(spec)));
+    disk.world().writeLiveV2(boundary, disk.world().liveEdge.plusHours(1));
+
+    ConsoleWindow window = ConsoleWindow.open(robot, disk.specFile(), dialogs);
+    console = window.console();
+    fx = window.fx();
+    fx.click("nav-reconcile");
+    fx.waitFor(30, () -> fx.text("verdict-detail").contains("No reconciliation has run for this target yet"),
+        () -> fx.text("verdict") + " / " + fx.text("verdict-detail"));
+
+    // The command line reconciles while the screen is shown: the screen shows that one, not "none yet".
+    Reconciliation first = other.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    fx.waitFor(15, () -> fx.onFx(() -> console.reconcile().reportProperty().get() != null
+            && console.reconcile().reportProperty().get().id().equals(first.id())),
+        () -> fx.text("verdict") + " / " + fx.text("verdict-detail"));
+    assertTrue(fx.text("verdict").endsWith("(stored)"), fx.text("verdict"));
+
+    // Another console reconciles after v1 changed: its newer verdict takes the place of the one shown, and says so.
+    HourPartition appended = disk.world().busyFrom(boundary.plusHours(9));
+    disk.world().sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = "
+        + "toDateTime(?, 'UTC')", appended.epochSecond());
+    Reconciliation second = other.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    assertEquals(Reconciliation.Verdict.RED, second.verdict());
+    fx.waitFor(15, () -> fx.onFx(() -> console.reconcile().reportProperty().get().id().equals(second.id())),
+        () -> fx.text("verdict") + " / " + fx.text("verdict-detail"));
+    assertEquals("RED: " + second.unexpectedKeys() + " unexpected key difference(s) (stored)", fx.text("verdict"));
+    assertTrue(fx.text("verdict-detail").contains("A newer reconciliation was stored than the one shown"),
+        fx.text("verdict-detail"));
+
+    // One made here is the newest stored: the screen keeps it, and no look replaces it with itself.
+    fx.click("reconcile-run");
+    fx.waitFor(120, () -> !console.reconcile().reportProperty().get().id().equals(second.id())
+        && !console.reconcile().activity().running(), () -> console.reconcile().activity().error());
+    Reconciliation mine = console.reconcile().reportProperty().get();
+    Thread.sleep(2 * 5_000 + 1_000); // two looks for a newer one
+    assertEquals(mine.id(), console.reconcile().reportProperty().get().id());
+    assertFalse(fx.text("verdict").endsWith("(stored)"), fx.text("verdict"));
+  }
+
   private void wheel(FxRobot robot, Region chart, double x, double deltaY) {
     robot.interact(() -> {
       Point2D at = chart.localToScreen(x, chart.getHeight() / 2);

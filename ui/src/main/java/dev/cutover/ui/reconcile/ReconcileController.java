@@ -13,7 +13,9 @@ import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService.AckRequest;
+import dev.cutover.ui.tasks.TaskExecutor;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,9 +29,14 @@ public final class ReconcileController implements ScreenController {
 
   private static final int HOUR_KEY_LIMIT = 5000;
 
+  /** How often the screen, while shown, looks for a reconciliation stored since the one it shows. */
+  static final Duration WATCH = Duration.ofSeconds(5);
+
   private final ReconcileModel model;
   private final Workspace workspace;
   private final Activity activity;
+  private TaskExecutor.Handle watch;
+  private boolean looking;
 
   public ReconcileController(ReconcileModel model) {
     this.model = model;
@@ -43,15 +50,35 @@ public final class ReconcileController implements ScreenController {
   public void shown() {
     model.defaultMeasure();
     if (model.reportProperty().get() == null && !activity.running()) {
-      readStored();
+      readStored(false);
+    }
+    if (watch == null) {
+      watch = workspace.executor().every(WATCH, this::lookForNewer);
+    }
+  }
+
+  /** After a reconnect, shown or not: the newest stored reconciliation again, without the shown screen's watch. */
+  @Override
+  public void reread() {
+    if (model.reportProperty().get() == null && !activity.running()) {
+      readStored(false);
+    }
+  }
+
+  @Override
+  public void hidden() {
+    if (watch != null) {
+      watch.cancel();
+      watch = null;
     }
   }
 
   /**
    * The newest stored reconciliation of the target, read back whole in the background: the screen
-   * shows it, charts and all, marked as stored, until a reconciliation runs here.
+   * shows it, charts and all, marked as stored, until a reconciliation runs here; {@code replacing}
+   * when it takes the place of an older one shown.
    */
-  private void readStored() {
+  private void readStored(boolean replacing) {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     if (spec == null || engine == null) {
@@ -62,7 +89,7 @@ public final class ReconcileController implements ScreenController {
       List<ReportSummary> list = engine.reconciliations().stored(spec);
       return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliations().load(list.getFirst().id()));
     }, found -> {
-      if (model.reportProperty().get() != null || spec != workspace.spec()) {
+      if ((!replacing && model.reportProperty().get() != null) || activity.running() || spec != workspace.spec()) {
         return;
       }
       if (found == null) {
@@ -71,12 +98,47 @@ public final class ReconcileController implements ScreenController {
             + "repair.");
         return;
       }
+      String newer = replacing && model.reportProperty().get() != null
+          ? "A newer reconciliation was stored than the one shown (another console or the command line made it). " : "";
       model.stored(found.summary());
       found.report().ifPresentOrElse(r -> {
         model.show(r);
-        model.note(Verdicts.storedShown(found.summary()));
-      }, () -> model.note(Verdicts.stored(found.summary())));
+        model.note(newer + Verdicts.storedShown(found.summary()));
+      }, () -> model.note(newer + Verdicts.stored(found.summary())));
     }, failure -> model.note(Errors.sentence(failure, "read the stored reconciliations")));
+  }
+
+  /**
+   * While the screen is shown, looks for a reconciliation stored since the one it shows, by another
+   * console or the command line, and shows that one instead, saying so: the verdict on the screen is
+   * never one a later reconciliation has overtaken, and "no reconciliation yet" never outlives the
+   * first. A reconciliation running here is left to end, and shows its own.
+   */
+  private void lookForNewer() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (looking || spec == null || engine == null || activity.running() || workspace.lost().get()) {
+      return;
+    }
+    looking = true;
+    workspace.executor().submit(p -> engine.reconciliations().stored(spec).stream().findFirst().map(ReportSummary::id),
+        newest -> {
+          looking = false;
+          if (spec == workspace.spec() && !activity.running() && newest.isPresent()
+              && !newest.get().equals(shownId())) {
+            readStored(true);
+          }
+        }, failure -> looking = false); // the next look tries again; the connection's own watch says if it is lost
+  }
+
+  /** The id of the reconciliation the screen shows (or names, when it could not be read back), if any. */
+  private String shownId() {
+    Reconciliation shown = model.reportProperty().get();
+    if (shown != null) {
+      return shown.id();
+    }
+    ReportSummary named = model.storedProperty().get();
+    return named == null ? null : named.id();
   }
 
   /** Compares v1 and v2 over the whole window, in the background, and stores the report. */
