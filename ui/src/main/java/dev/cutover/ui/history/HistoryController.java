@@ -8,15 +8,27 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.ScreenController;
+import dev.cutover.ui.tasks.TaskExecutor;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import javafx.beans.value.ObservableBooleanValue;
 
-/** The history screen's reads: the runs of the target, its reconciliations and the audit trail, each time it is shown. */
+/**
+ * The history screen's reads: the runs of the target, its reconciliations and the audit trail, each
+ * time it is shown, on Refresh, and every {@link #WATCH} while it is shown (what another console or the
+ * command line did appears without a click; a read that fails leaves the time of the last one shown).
+ */
 public final class HistoryController implements ScreenController {
 
   private final HistoryModel model;
   private final Workspace workspace;
   private final Activity activity;
+  private TaskExecutor.Handle watch;
+  private boolean looking;
+
+  /** How often the screen reads the history again while it is shown. */
+  static final Duration WATCH = Duration.ofSeconds(5);
 
   public HistoryController(HistoryModel model) {
     this.model = model;
@@ -27,6 +39,17 @@ public final class HistoryController implements ScreenController {
   @Override
   public void shown() {
     refresh();
+    if (watch == null) {
+      watch = workspace.executor().every(WATCH, this::readQuietly);
+    }
+  }
+
+  @Override
+  public void hidden() {
+    if (watch != null) {
+      watch.cancel();
+      watch = null;
+    }
   }
 
   @Override
@@ -41,12 +64,37 @@ public final class HistoryController implements ScreenController {
     return activity.runningProperty();
   }
 
-  private record Snapshot(List<RunRecord> runs, List<ReportSummary> reconciliations, List<AuditEntry> audit) {}
+  private record Snapshot(List<RunRecord> runs, List<ReportSummary> reconciliations, List<AuditEntry> audit,
+      Instant at) {}
 
   public void refresh() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    activity.run("read the history", p -> new Snapshot(engine.backfills().runs(spec), engine.reconciliations().stored(spec),
-        engine.repairs().audit(null, HistoryModel.AUDIT_LIMIT)), s -> model.read(s.runs(), s.reconciliations(), s.audit()));
+    activity.run("read the history", p -> read(engine, spec), this::show);
+  }
+
+  /** The periodic read, without a progress bar every few seconds; skipped while any read of this screen runs. */
+  private void readQuietly() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (looking || spec == null || engine == null || activity.running() || workspace.lost().get()) {
+      return;
+    }
+    looking = true;
+    workspace.executor().submit(p -> read(engine, spec), s -> {
+      looking = false;
+      if (spec == workspace.spec() && !activity.running()) {
+        show(s);
+      }
+    }, failure -> looking = false);
+  }
+
+  private static Snapshot read(Engine engine, TableSpec spec) {
+    return new Snapshot(engine.backfills().runs(spec), engine.reconciliations().stored(spec),
+        engine.repairs().audit(null, HistoryModel.AUDIT_LIMIT), Instant.now());
+  }
+
+  private void show(Snapshot s) {
+    model.read(s.runs(), s.reconciliations(), s.audit(), s.at());
   }
 }

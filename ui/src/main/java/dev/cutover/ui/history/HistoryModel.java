@@ -5,7 +5,12 @@ import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.common.Formats;
+import java.time.Instant;
 import java.util.List;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -23,17 +28,33 @@ public final class HistoryModel {
   private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
   private final ObservableList<ReportSummary> reconciliations = FXCollections.observableArrayList();
   private final ObservableList<AuditEntry> audit = FXCollections.observableArrayList();
+  private final StringProperty asOf = new SimpleStringProperty("");
 
   public HistoryModel(Workspace workspace) {
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
   }
 
-  /** The history as read now, all three lists at once. */
-  void read(List<RunRecord> runsRead, List<ReportSummary> reconciliationsRead, List<AuditEntry> auditRead) {
-    runs.setAll(runsRead);
-    reconciliations.setAll(reconciliationsRead);
-    audit.setAll(auditRead);
+  /**
+   * The history as read at {@code at}, all three lists at once; a list that did not change is left as it
+   * is, so that a read every few seconds keeps the operator's selection and scroll.
+   */
+  void read(List<RunRecord> runsRead, List<ReportSummary> reconciliationsRead, List<AuditEntry> auditRead, Instant at) {
+    if (!runs.equals(runsRead)) {
+      runs.setAll(runsRead);
+    }
+    if (!reconciliations.equals(reconciliationsRead)) {
+      reconciliations.setAll(reconciliationsRead);
+    }
+    if (!audit.equals(auditRead)) {
+      audit.setAll(auditRead);
+    }
+    asOf.set("as of " + Formats.clock(at));
+  }
+
+  /** When the lists shown were read, in words; empty before the first read. */
+  public ReadOnlyStringProperty asOfProperty() {
+    return asOf;
   }
 
   public Activity activity() {

@@ -14,6 +14,7 @@ import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
@@ -71,7 +72,9 @@ public final class HistoryView extends ScreenView {
     split.setOrientation(Orientation.VERTICAL);
     split.setDividerPositions(0.26, 0.54);
     VBox.setVgrow(split, Priority.ALWAYS);
-    root.getChildren().addAll(Widgets.row(10, refresh, Widgets.activityBar("history-activity", binder,
+    Label asOf = Widgets.label("history-as-of", "muted");
+    binder.bind(asOf.textProperty(), model.asOfProperty());
+    root.getChildren().addAll(Widgets.row(10, refresh, asOf, Widgets.activityBar("history-activity", binder,
         model.activity())), Widgets.errorLabel("history-error", binder, model.activity().errorProperty()), split);
   }
 
