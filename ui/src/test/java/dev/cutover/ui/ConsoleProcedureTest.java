@@ -398,6 +398,18 @@ class ConsoleProcedureTest {
     assertEquals("Nothing to drop: no staging or sample table is left.", fx.text("cleanup-result"));
     fx.shot("14-rollback");
 
+    // Another console cuts over, then rolls back, while this screen stays shown: within its next looks the screen
+    // judges the gate again and follows, never saying consumers read a version they no longer read.
+    Engine other = new Engine(TestEngine.session().database());
+    var otherSpec = other.specs().load(disk.specFile());
+    other.cutovers().cutover(otherSpec, "visits");
+    fx.waitFor(20, () -> fx.text("gate-title").equals("Rollback gate") && !console.cutover().activity().running(),
+        () -> fx.text("gate-title") + " / " + fx.text("consumer-version"));
+    assertEquals("Consumers of visits read v2 (visits_v2).", fx.text("consumer-version"));
+    other.cutovers().rollback(otherSpec, "visits");
+    fx.waitFor(20, () -> fx.text("gate-title").equals("Cutover gate") && !console.cutover().activity().running(),
+        () -> fx.text("gate-title") + " / " + fx.text("consumer-version"));
+
     // 9. History (Ctrl+6): the run, the three reconciliations, and the audit trail of what was done.
     robot.push(KeyCode.SHORTCUT, KeyCode.DIGIT6);
     fx.waitFor(5, () -> console.currentScreen().equals("history"), console::currentScreen);

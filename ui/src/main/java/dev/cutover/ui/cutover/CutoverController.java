@@ -3,6 +3,7 @@ package dev.cutover.ui.cutover;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
@@ -14,6 +15,8 @@ import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
+import dev.cutover.ui.tasks.TaskExecutor;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -29,6 +32,10 @@ public final class CutoverController implements ScreenController {
   private final CutoverModel model;
   private final Workspace workspace;
   private final Activity activity;
+  private TaskExecutor.Handle watch;
+  private boolean looking;
+  /** The newest stored reconciliation when the gate shown was judged. */
+  private Optional<String> judgedReport = Optional.empty();
 
   public CutoverController(CutoverModel model) {
     this.model = model;
@@ -51,9 +58,60 @@ public final class CutoverController implements ScreenController {
   @Override
   public void shown() {
     refresh();
+    if (watch == null) {
+      watch = workspace.executor().every(WATCH, this::lookForChange);
+    }
   }
 
-  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at) {}
+  @Override
+  public void hidden() {
+    if (watch != null) {
+      watch.cancel();
+      watch = null;
+    }
+  }
+
+  /** How often the screen, while shown, looks whether the repair moved since its gate was judged. */
+  static final Duration WATCH = Duration.ofSeconds(5);
+
+  /**
+   * Judging the gate reads the data, too much to repeat every few seconds; what another console or
+   * the command line does to the repair (a cutover, a rollback, a new verdict) is cheap to see: the
+   * repair's record and the newest stored reconciliation. When either moved since the gate shown was
+   * judged, the gate is judged again, so that the headline never says consumers read a version they
+   * no longer read.
+   */
+  private void lookForChange() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (looking || spec == null || engine == null || activity.running() || workspace.lost().get()
+        || model.gateProperty().get() == null) {
+      return;
+    }
+    looking = true;
+    workspace.executor().submit(p -> new Moves(engine.repairs().current(spec), newestReport(engine, spec)), now -> {
+      looking = false;
+      if (spec == workspace.spec() && !activity.running() && moved(now)) {
+        refresh();
+      }
+    }, failure -> looking = false);
+  }
+
+  private record Moves(Optional<Repair> repair, Optional<String> newestReport) {}
+
+  private boolean moved(Moves now) {
+    Repair judged = model.repairProperty().get();
+    long judgedVersion = judged == null ? -1 : judged.version();
+    return now.repair().map(Repair::version).orElse(-1L) != judgedVersion
+        || !now.newestReport().equals(judgedReport);
+  }
+
+  private static Optional<String> newestReport(Engine engine, TableSpec spec) {
+    return engine.reconciliations().stored(spec).stream().findFirst().map(ReportSummary::id);
+  }
+
+  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at,
+      Optional<String> newestReport) {}
 
   /** Reads the gate of the step consumers can take now, the statement and the retention horizon. */
   public void refresh() {
@@ -75,8 +133,10 @@ public final class CutoverController implements ScreenController {
   private static State read(Engine engine, TableSpec spec) {
     Gate rollback = engine.cutovers().rollbackGate(spec);
     Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.cutovers().gate(spec);
+    // The newest verdict first: a newer one stored while the gate is judged is seen by the next look.
+    Optional<String> newest = newestReport(engine, spec);
     return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), engine.repairs().current(spec),
-        Instant.now());
+        Instant.now(), newest);
   }
 
   /** A gate that arrives after the server was lost is not shown: the gate stays unknown. */
@@ -84,6 +144,7 @@ public final class CutoverController implements ScreenController {
     if (workspace.lost().get()) {
       return;
     }
+    judgedReport = s.newestReport();
     model.judged(s.gate(), s.retention(), s.repair().orElse(null), s.at());
   }
 
