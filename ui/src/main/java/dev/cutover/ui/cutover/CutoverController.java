@@ -8,6 +8,7 @@ import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
+import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
@@ -15,7 +16,6 @@ import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
-import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,8 +32,8 @@ public final class CutoverController implements ScreenController {
   private final CutoverModel model;
   private final Workspace workspace;
   private final Activity activity;
-  private TaskExecutor.Handle watch;
-  private boolean looking;
+  /** While shown: the repair's record and the newest stored verdict, to tell whether the gate shown may be stale. */
+  private final ShownWatch<Moves> watch;
   /** The newest stored reconciliation when the gate shown was judged. */
   private Optional<String> judgedReport = Optional.empty();
 
@@ -41,6 +41,8 @@ public final class CutoverController implements ScreenController {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
+    this.watch = new ShownWatch<>(workspace, activity, WATCH,
+        (engine, spec) -> new Moves(engine.repairs().current(spec), newestReport(engine, spec)), this::judgeAgainIfMoved);
   }
 
   @Override
@@ -58,17 +60,12 @@ public final class CutoverController implements ScreenController {
   @Override
   public void shown() {
     refresh();
-    if (watch == null) {
-      watch = workspace.executor().every(WATCH, this::lookForChange);
-    }
+    watch.start();
   }
 
   @Override
   public void hidden() {
-    if (watch != null) {
-      watch.cancel();
-      watch = null;
-    }
+    watch.stop();
   }
 
   /** How often the screen, while shown, looks whether the repair moved since its gate was judged. */
@@ -81,20 +78,10 @@ public final class CutoverController implements ScreenController {
    * judged, the gate is judged again, so that the headline never says consumers read a version they
    * no longer read.
    */
-  private void lookForChange() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (looking || spec == null || engine == null || activity.running() || workspace.lost().get()
-        || model.gateProperty().get() == null) {
-      return;
+  private void judgeAgainIfMoved(Moves now) {
+    if (model.gateProperty().get() != null && moved(now)) {
+      refresh();
     }
-    looking = true;
-    workspace.executor().submit(p -> new Moves(engine.repairs().current(spec), newestReport(engine, spec)), now -> {
-      looking = false;
-      if (spec == workspace.spec() && !activity.running() && moved(now)) {
-        refresh();
-      }
-    }, failure -> looking = false);
   }
 
   private record Moves(Optional<Repair> repair, Optional<String> newestReport) {}

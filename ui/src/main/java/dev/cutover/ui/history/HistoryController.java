@@ -5,10 +5,10 @@ import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.ScreenController;
-import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,8 +24,7 @@ public final class HistoryController implements ScreenController {
   private final HistoryModel model;
   private final Workspace workspace;
   private final Activity activity;
-  private TaskExecutor.Handle watch;
-  private boolean looking;
+  private final ShownWatch<Snapshot> watch;
 
   /** How often the screen reads the history again while it is shown. */
   static final Duration WATCH = Duration.ofSeconds(5);
@@ -34,22 +33,18 @@ public final class HistoryController implements ScreenController {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
+    this.watch = new ShownWatch<>(workspace, activity, WATCH, HistoryController::read, this::show);
   }
 
   @Override
   public void shown() {
     refresh();
-    if (watch == null) {
-      watch = workspace.executor().every(WATCH, this::readQuietly);
-    }
+    watch.start();
   }
 
   @Override
   public void hidden() {
-    if (watch != null) {
-      watch.cancel();
-      watch = null;
-    }
+    watch.stop();
   }
 
   @Override
@@ -71,22 +66,6 @@ public final class HistoryController implements ScreenController {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     activity.run("read the history", p -> read(engine, spec), this::show);
-  }
-
-  /** The periodic read, without a progress bar every few seconds; skipped while any read of this screen runs. */
-  private void readQuietly() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (looking || spec == null || engine == null || activity.running() || workspace.lost().get()) {
-      return;
-    }
-    looking = true;
-    workspace.executor().submit(p -> read(engine, spec), s -> {
-      looking = false;
-      if (spec == workspace.spec() && !activity.running()) {
-        show(s);
-      }
-    }, failure -> looking = false);
   }
 
   private static Snapshot read(Engine engine, TableSpec spec) {

@@ -8,12 +8,12 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService.AckRequest;
-import dev.cutover.ui.tasks.TaskExecutor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -35,13 +35,16 @@ public final class ReconcileController implements ScreenController {
   private final ReconcileModel model;
   private final Workspace workspace;
   private final Activity activity;
-  private TaskExecutor.Handle watch;
-  private boolean looking;
+  /** While shown: the newest stored reconciliation's id, to tell whether a newer one than the one shown exists. */
+  private final ShownWatch<Optional<String>> watch;
 
   public ReconcileController(ReconcileModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
+    this.watch = new ShownWatch<>(workspace, activity, WATCH,
+        (engine, spec) -> engine.reconciliations().stored(spec).stream().findFirst().map(ReportSummary::id),
+        this::showIfNewer);
     model.selectedHourProperty().addListener((o, was, is) -> readHourKeys());
     model.reportProperty().addListener((o, was, is) -> readHourKeys());
   }
@@ -52,9 +55,7 @@ public final class ReconcileController implements ScreenController {
     if (model.reportProperty().get() == null && !activity.running()) {
       readStored(false);
     }
-    if (watch == null) {
-      watch = workspace.executor().every(WATCH, this::lookForNewer);
-    }
+    watch.start();
   }
 
   /** After a reconnect, shown or not: the newest stored reconciliation again, without the shown screen's watch. */
@@ -67,10 +68,7 @@ public final class ReconcileController implements ScreenController {
 
   @Override
   public void hidden() {
-    if (watch != null) {
-      watch.cancel();
-      watch = null;
-    }
+    watch.stop();
   }
 
   /**
@@ -109,26 +107,15 @@ public final class ReconcileController implements ScreenController {
   }
 
   /**
-   * While the screen is shown, looks for a reconciliation stored since the one it shows, by another
-   * console or the command line, and shows that one instead, saying so: the verdict on the screen is
-   * never one a later reconciliation has overtaken, and "no reconciliation yet" never outlives the
-   * first. A reconciliation running here is left to end, and shows its own.
+   * A reconciliation stored since the one shown, by another console or the command line, is shown
+   * instead, saying so: the verdict on the screen is never one a later reconciliation has overtaken,
+   * and "no reconciliation yet" never outlives the first. A reconciliation running here is left to
+   * end, and shows its own.
    */
-  private void lookForNewer() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (looking || spec == null || engine == null || activity.running() || workspace.lost().get()) {
-      return;
+  private void showIfNewer(Optional<String> newest) {
+    if (newest.isPresent() && !newest.get().equals(shownId())) {
+      readStored(true);
     }
-    looking = true;
-    workspace.executor().submit(p -> engine.reconciliations().stored(spec).stream().findFirst().map(ReportSummary::id),
-        newest -> {
-          looking = false;
-          if (spec == workspace.spec() && !activity.running() && newest.isPresent()
-              && !newest.get().equals(shownId())) {
-            readStored(true);
-          }
-        }, failure -> looking = false); // the next look tries again; the connection's own watch says if it is lost
   }
 
   /** The id of the reconciliation the screen shows (or names, when it could not be read back), if any. */

@@ -1,0 +1,73 @@
+package dev.cutover.ui;
+
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.common.Activity;
+import dev.cutover.ui.tasks.TaskExecutor;
+import java.time.Duration;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+
+/**
+ * A cheap read every period while a screen is shown, so that what another console or the command
+ * line did reaches the screen without a click: one read at a time, none while the screen's own step
+ * runs or the server does not answer, and an answer for another spec, or one that arrives once a
+ * step has started here, is dropped. A read that fails changes nothing; the next one tries again
+ * (the connection's own watch says when the server is lost).
+ *
+ * <pre>{@code
+ * watch = new ShownWatch<>(workspace, activity, Duration.ofSeconds(5),
+ *     (engine, spec) -> engine.reconciliations().stored(spec), this::compare);
+ * watch.start(); // in shown()
+ * watch.stop();  // in hidden()
+ * }</pre>
+ */
+public final class ShownWatch<T> {
+
+  private final Workspace workspace;
+  private final Activity activity;
+  private final Duration period;
+  private final BiFunction<Engine, TableSpec, T> read;
+  private final Consumer<T> apply;
+  private TaskExecutor.Handle timer;
+  private boolean reading;
+
+  /** {@code read} runs off the FX thread; {@code apply} on it, with the answer for the spec loaded now. */
+  public ShownWatch(Workspace workspace, Activity activity, Duration period, BiFunction<Engine, TableSpec, T> read,
+      Consumer<T> apply) {
+    this.workspace = workspace;
+    this.activity = activity;
+    this.period = period;
+    this.read = read;
+    this.apply = apply;
+  }
+
+  /** Reads every period from now on, until {@link #stop()}; starting twice starts one timer. */
+  public void start() {
+    if (timer == null) {
+      timer = workspace.executor().every(period, this::look);
+    }
+  }
+
+  public void stop() {
+    if (timer != null) {
+      timer.cancel();
+      timer = null;
+    }
+  }
+
+  private void look() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (reading || spec == null || engine == null || activity.running() || workspace.lost().get()) {
+      return;
+    }
+    reading = true;
+    workspace.executor().submit(p -> read.apply(engine, spec), answer -> {
+      reading = false;
+      if (spec == workspace.spec() && !activity.running()) {
+        apply.accept(answer);
+      }
+    }, failure -> reading = false);
+  }
+}
