@@ -406,9 +406,11 @@ class ConsoleProcedureTest {
     fx.waitFor(20, () -> fx.text("gate-title").equals("Rollback gate") && !console.cutover().activity().running(),
         () -> fx.text("gate-title") + " / " + fx.text("consumer-version"));
     assertEquals("Consumers of visits read v2 (visits_v2).", fx.text("consumer-version"));
+    fx.waitFor(10, () -> fx.text("repair-phase").equals("cut over"), () -> fx.text("repair-phase"));
     other.cutovers().rollback(otherSpec, "visits");
     fx.waitFor(20, () -> fx.text("gate-title").equals("Cutover gate") && !console.cutover().activity().running(),
         () -> fx.text("gate-title") + " / " + fx.text("consumer-version"));
+    fx.waitFor(10, () -> fx.text("repair-phase").equals("rolled back"), () -> fx.text("repair-phase"));
 
     // 9. History (Ctrl+6): the run, the three reconciliations, and the audit trail of what was done.
     robot.push(KeyCode.SHORTCUT, KeyCode.DIGIT6);

@@ -81,6 +81,7 @@ public final class CutoverController implements ScreenController {
   private void judgeAgainIfMoved(Moves now) {
     if (model.gateProperty().get() != null && moved(now)) {
       refresh();
+      workspace.repair().refresh(); // the banner's phase and next step, too
     }
   }
 

@@ -115,6 +115,7 @@ public final class ReconcileController implements ScreenController {
   private void showIfNewer(Optional<String> newest) {
     if (newest.isPresent() && !newest.get().equals(shownId())) {
       readStored(true);
+      workspace.repair().refresh(); // the banner's verdict line, too
     }
   }
 
