@@ -87,8 +87,9 @@ public final class ReconcileController implements ScreenController {
       List<ReportSummary> list = engine.reconciliations().stored(spec);
       return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliations().load(list.getFirst().id()));
     }, found -> {
-      if ((!replacing && model.reportProperty().get() != null) || activity.running() || spec != workspace.spec()) {
-        return;
+      if ((!replacing && model.reportProperty().get() != null) || activity.running() || spec != workspace.spec()
+          || (found != null && found.summary().id().equals(shownId()))) {
+        return; // one made here meanwhile, or the one shown: nothing newer to show
       }
       if (found == null) {
         model.stored(null);
