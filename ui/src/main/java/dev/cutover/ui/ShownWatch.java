@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 /**
  * A cheap read every period while a screen is shown, so that what another console or the command
  * line did reaches the screen without a click: one read at a time, none while the screen's own step
- * runs or the server does not answer, and an answer for another spec, or one that arrives once a
- * step has started here, is dropped. A read that fails changes nothing; the next one tries again
+ * runs or the server does not answer, and an answer for another spec or connection, one that arrives
+ * once a step has started here, or one asked for before the screen was last hidden, is dropped. A read that fails changes nothing; the next one tries again
  * (the connection's own watch says when the server is lost).
  *
  * <pre>{@code
@@ -31,6 +31,8 @@ public final class ShownWatch<T> {
   private final Consumer<T> apply;
   private TaskExecutor.Handle timer;
   private boolean reading;
+  /** Counts the stops: an answer asked for before the last one is dropped. */
+  private long generation;
 
   /** {@code read} runs off the FX thread; {@code apply} on it, with the answer for the spec loaded now. */
   public ShownWatch(Workspace workspace, Activity activity, Duration period, BiFunction<Engine, TableSpec, T> read,
@@ -49,11 +51,17 @@ public final class ShownWatch<T> {
     }
   }
 
+  /**
+   * Stops the timer; the answer of a read still under way is dropped, and one that hangs on a lost
+   * connection does not hold back the reads of a later {@link #start()}.
+   */
   public void stop() {
     if (timer != null) {
       timer.cancel();
       timer = null;
     }
+    generation++;
+    reading = false;
   }
 
   private void look() {
@@ -63,11 +71,19 @@ public final class ShownWatch<T> {
       return;
     }
     reading = true;
+    long asked = generation;
     workspace.executor().submit(p -> read.apply(engine, spec), answer -> {
+      if (asked != generation) {
+        return; // stopped since: the screen is hidden, or shown anew with reads of its own
+      }
       reading = false;
-      if (spec == workspace.spec() && !activity.running()) {
+      if (spec == workspace.spec() && engine == workspace.engine() && !activity.running()) {
         apply.accept(answer);
       }
-    }, failure -> reading = false);
+    }, failure -> {
+      if (asked == generation) {
+        reading = false;
+      }
+    });
   }
 }

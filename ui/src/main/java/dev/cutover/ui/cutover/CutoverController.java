@@ -36,6 +36,8 @@ public final class CutoverController implements ScreenController {
   private final ShownWatch<Moves> watch;
   /** The newest stored reconciliation when the gate shown was judged. */
   private Optional<String> judgedReport = Optional.empty();
+  /** The move that last made the screen judge the gate again. */
+  private Moves lastMove;
 
   public CutoverController(CutoverModel model) {
     this.model = model;
@@ -79,7 +81,9 @@ public final class CutoverController implements ScreenController {
    * no longer read.
    */
   private void judgeAgainIfMoved(Moves now) {
-    if (model.gateProperty().get() != null && moved(now)) {
+    // Once per move: a judgement that fails leaves the old gate, and is not tried again every few seconds.
+    if (model.gateProperty().get() != null && moved(now) && !now.equals(lastMove)) {
+      lastMove = now;
       refresh();
       workspace.repair().refresh(); // the banner's phase and next step, too
     }
@@ -119,11 +123,13 @@ public final class CutoverController implements ScreenController {
    * rollback gate is read first because it is cheap, while the cutover gate checks the data.
    */
   private static State read(Engine engine, TableSpec spec) {
+    // The repair and the newest verdict before the gate: a cutover or a verdict that lands while the gate is
+    // judged is then newer than what the screen remembers, and the next look judges the gate again.
+    Optional<Repair> repair = engine.repairs().current(spec);
+    Optional<String> newest = newestReport(engine, spec);
     Gate rollback = engine.cutovers().rollbackGate(spec);
     Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.cutovers().gate(spec);
-    // The newest verdict first: a newer one stored while the gate is judged is seen by the next look.
-    Optional<String> newest = newestReport(engine, spec);
-    return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), engine.repairs().current(spec),
+    return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), repair,
         Instant.now(), newest);
   }
 

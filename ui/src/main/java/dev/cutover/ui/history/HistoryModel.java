@@ -37,10 +37,13 @@ public final class HistoryModel {
 
   /**
    * The history as read at {@code at}, all three lists at once; a list that did not change is left as it
-   * is, so that a read every few seconds keeps the operator's selection and scroll.
+   * is, so that a read every few seconds keeps the operator's selection and scroll (but for runs under
+   * way, which are drawn again).
    */
   void read(List<RunRecord> runsRead, List<ReportSummary> reconciliationsRead, List<AuditEntry> auditRead, Instant at) {
-    if (!runs.equals(runsRead)) {
+    // A run still marked active is drawn again at every read even if its record did not change: whether it
+    // shows as running or interrupted depends on how old its heartbeat is now.
+    if (!runs.equals(runsRead) || runsRead.stream().anyMatch(r -> r.state().active())) {
       runs.setAll(runsRead);
     }
     if (!reconciliations.equals(reconciliationsRead)) {

@@ -37,6 +37,8 @@ public final class ReconcileController implements ScreenController {
   private final Activity activity;
   /** While shown: the newest stored reconciliation's id, to tell whether a newer one than the one shown exists. */
   private final ShownWatch<Optional<String>> watch;
+  /** The newest stored reconciliation the watch last asked to show. */
+  private String lastTried;
 
   public ReconcileController(ReconcileModel model) {
     this.model = model;
@@ -83,11 +85,13 @@ public final class ReconcileController implements ScreenController {
       return;
     }
     record Stored(ReportSummary summary, Optional<Reconciliation> report) {}
+    String shownBefore = shownId();
     workspace.executor().submit(p -> {
       List<ReportSummary> list = engine.reconciliations().stored(spec);
       return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliations().load(list.getFirst().id()));
     }, found -> {
       if ((!replacing && model.reportProperty().get() != null) || activity.running() || spec != workspace.spec()
+          || !java.util.Objects.equals(shownBefore, shownId())
           || (found != null && found.summary().id().equals(shownId()))) {
         return; // one made here meanwhile, or the one shown: nothing newer to show
       }
@@ -114,7 +118,9 @@ public final class ReconcileController implements ScreenController {
    * end, and shows its own.
    */
   private void showIfNewer(Optional<String> newest) {
-    if (newest.isPresent() && !newest.get().equals(shownId())) {
+    // Once per newer id: a report that cannot be read back is said once, not loaded again every few seconds.
+    if (newest.isPresent() && !newest.get().equals(shownId()) && !newest.get().equals(lastTried)) {
+      lastTried = newest.get();
       readStored(true);
       workspace.repair().refresh(); // the banner's verdict line, too
     }
