@@ -11,9 +11,10 @@ import java.util.function.Consumer;
 /**
  * A cheap read every period while a screen is shown, so that what another console or the command
  * line did reaches the screen without a click: one read at a time, none while the screen's own step
- * runs or the server does not answer, and an answer for another spec or connection, one that arrives
- * once a step has started here, or one asked for before the screen was last hidden, is dropped. A read that fails changes nothing; the next one tries again
- * (the connection's own watch says when the server is lost).
+ * runs or the server does not answer. An answer for another spec or connection, one that arrives once
+ * a step has started here, or one asked for before the screen was last hidden, is dropped. A read
+ * that fails changes nothing; the next one tries again (the connection's own watch says when the
+ * server is lost).
  *
  * <pre>{@code
  * watch = new ShownWatch<>(workspace, activity, Duration.ofSeconds(5),

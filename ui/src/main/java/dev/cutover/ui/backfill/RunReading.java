@@ -7,9 +7,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunHandle;
-import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Errors;
@@ -17,9 +15,7 @@ import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Reads the target's runs and the live status every two seconds while the screen is shown, and
@@ -36,9 +32,6 @@ final class RunReading {
   private final Workspace workspace;
   private TaskExecutor.Handle poll;
   private long generation;
-  private RunRecord lastRead;
-  /** Each run's state as the last read found it; null before the first read since {@link #forget()}. */
-  private Map<String, RunState> seenStates;
   /** The feed of the run shown, when this console follows it; read by one background task at a time. */
   private RunFeed feed;
 
@@ -79,9 +72,7 @@ final class RunReading {
 
   /** The shown run changed, or the run this console drove ended: it is followed afresh, from its whole ledger. */
   void forget() {
-    lastRead = null;
     feed = null;
-    seenStates = null;
   }
 
   /** Reads the runs and the live status, and the feed of the shown run unless this console drives it. */
@@ -131,12 +122,8 @@ final class RunReading {
     RunProgress progress = model.progress();
     model.reading().set(false);
     model.pollErrorProperty().set("");
-    // A run that started, stopped or ended (here or elsewhere) may have moved the repair: the banner reads it
-    // again now rather than at its next period, so that it never says less than this screen shows.
-    if (runsMoved(s.runs())) {
-      workspace.repair().refresh();
-    }
-    seenStates = s.runs().stream().collect(Collectors.toMap(RunRecord::id, RunRecord::state, (a, b) -> a));
+    // A run that started, stopped or ended (here or elsewhere) may have moved the repair.
+    workspace.repair().runsSeen(s.runs());
     model.runs().setAll(s.runs());
     model.live().set(s.live());
     RunHandle mine = model.drivenProperty().get();
@@ -145,7 +132,6 @@ final class RunReading {
     }
     if (s.feed() != null) {
       RunRecord run = s.shown().orElseThrow();
-      lastRead = run;
       feed = s.feed();
       if (s.fresh()) {
         progress.follow(run, liveEnd(s.live(), run.boundary()));
@@ -162,20 +148,6 @@ final class RunReading {
         progress.totalProperty().set(plan.hours().size());
       }
     }
-  }
-
-  /**
-   * Whether a run started, or changed its state, since the last read; on the first read, since the banner
-   * last read the repair (a run started or ended by another process before this screen was shown), or
-   * always when the banner has no reading yet (one under way may have begun before the run).
-   */
-  private boolean runsMoved(List<RunRecord> runs) {
-    if (seenStates != null) {
-      return runs.stream().anyMatch(r -> seenStates.get(r.id()) != r.state());
-    }
-    RepairStatus banner = workspace.repair().statusProperty().get();
-    return banner == null || runs.stream().anyMatch(r -> r.created().isAfter(banner.at())
-        || (!r.state().active() && r.heartbeat().isAfter(banner.at())));
   }
 
   /** Where the hours shown end: the hour after the live edge, or the boundary while v1 has none. */

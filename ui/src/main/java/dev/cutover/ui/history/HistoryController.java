@@ -4,7 +4,6 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
@@ -13,8 +12,6 @@ import dev.cutover.ui.common.ScreenController;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
@@ -77,18 +74,15 @@ public final class HistoryController implements ScreenController {
   }
 
   private void show(Snapshot s) {
-    // A run that appeared or changed state, or a new verdict, may have moved the repair: the banner above
-    // reads it again now, so that it never says less than the lists under it.
-    boolean moved = model.asOfProperty().get().isEmpty() ? false
-        : !states(model.runs()).equals(states(s.runs())) || !ids(model.reconciliations()).equals(ids(s.reconciliations()));
+    // A new verdict, or a run that appeared or changed state, may have moved the repair: the banner above reads
+    // it again, so that it never says less than the lists under it.
+    boolean newVerdict = !model.asOfProperty().get().isEmpty()
+        && !ids(model.reconciliations()).equals(ids(s.reconciliations()));
     model.read(s.runs(), s.reconciliations(), s.audit(), s.at());
-    if (moved) {
+    workspace.repair().runsSeen(s.runs());
+    if (newVerdict) {
       workspace.repair().refresh();
     }
-  }
-
-  private static Map<String, RunState> states(List<RunRecord> runs) {
-    return runs.stream().collect(Collectors.toMap(RunRecord::id, RunRecord::state, (a, b) -> a));
   }
 
   private static List<String> ids(List<ReportSummary> reports) {

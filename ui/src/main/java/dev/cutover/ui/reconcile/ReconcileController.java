@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -55,7 +56,7 @@ public final class ReconcileController implements ScreenController {
   public void shown() {
     model.defaultMeasure();
     if (model.reportProperty().get() == null && !activity.running()) {
-      readStored(false);
+      readStored();
     }
     watch.start();
   }
@@ -64,7 +65,7 @@ public final class ReconcileController implements ScreenController {
   @Override
   public void reread() {
     if (model.reportProperty().get() == null && !activity.running()) {
-      readStored(false);
+      readStored();
     }
   }
 
@@ -75,10 +76,10 @@ public final class ReconcileController implements ScreenController {
 
   /**
    * The newest stored reconciliation of the target, read back whole in the background: the screen
-   * shows it, charts and all, marked as stored, until a reconciliation runs here; {@code replacing}
-   * when it takes the place of an older one shown.
+   * shows it, charts and all, marked as stored, until a reconciliation runs here, or a newer one is
+   * stored. Its answer is dropped once what the screen shows changed since it was asked for.
    */
-  private void readStored(boolean replacing) {
+  private void readStored() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     if (spec == null || engine == null) {
@@ -90,10 +91,9 @@ public final class ReconcileController implements ScreenController {
       List<ReportSummary> list = engine.reconciliations().stored(spec);
       return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliations().load(list.getFirst().id()));
     }, found -> {
-      if ((!replacing && model.reportProperty().get() != null) || activity.running() || spec != workspace.spec()
-          || !java.util.Objects.equals(shownBefore, shownId())
-          || (found != null && found.summary().id().equals(shownId()))) {
-        return; // one made here meanwhile, or the one shown: nothing newer to show
+      if (activity.running() || spec != workspace.spec() || !Objects.equals(shownBefore, shownId())
+          || (found != null && found.summary().id().equals(shownBefore))) {
+        return; // one made or shown here meanwhile, or the one shown: nothing newer to show
       }
       if (found == null) {
         model.stored(null);
@@ -101,7 +101,7 @@ public final class ReconcileController implements ScreenController {
             + "repair.");
         return;
       }
-      String newer = replacing && model.reportProperty().get() != null
+      String newer = model.reportProperty().get() != null
           ? "A newer reconciliation was stored than the one shown (another console or the command line made it). " : "";
       model.stored(found.summary());
       found.report().ifPresentOrElse(r -> {
@@ -121,7 +121,7 @@ public final class ReconcileController implements ScreenController {
     // Once per newer id: a report that cannot be read back is said once, not loaded again every few seconds.
     if (newest.isPresent() && !newest.get().equals(shownId()) && !newest.get().equals(lastTried)) {
       lastTried = newest.get();
-      readStored(true);
+      readStored();
       workspace.repair().refresh(); // the banner's verdict line, too
     }
   }

@@ -3,13 +3,18 @@ package dev.cutover.ui.repair;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairStatus;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -58,6 +63,8 @@ public final class RepairWatch {
   private boolean inFlight;
   private boolean again;
   private TaskExecutor.Handle timer;
+  /** Each run's state as a screen last told it; null until one does, and again after the spec or server changed. */
+  private Map<String, RunState> seenRuns;
 
   public RepairWatch(TaskExecutor executor, ObservableValue<Engine> engine, ObservableValue<TableSpec> spec) {
     this(executor, engine, spec, new javafx.beans.property.ReadOnlyBooleanWrapper(true));
@@ -105,7 +112,27 @@ public final class RepairWatch {
     status.set(null);
     record.set(null);
     error.set("");
+    seenRuns = null;
     refresh();
+  }
+
+  /**
+   * The target's runs as a screen just read them (the Backfill screen every 2 s, the History screen
+   * every 5 s): when one appeared or changed state since a screen last told, the repair is read again
+   * now rather than at the next period, so that the banner never says less than the screen under it.
+   * The first time, a run started or ended since the last read counts, and so does any run while
+   * nothing was read yet (a read under way may have begun before it).
+   */
+  public void runsSeen(List<RunRecord> runs) {
+    Map<String, RunState> now = runs.stream().collect(Collectors.toMap(RunRecord::id, RunRecord::state, (a, b) -> a));
+    RepairStatus read = status.get();
+    boolean moved = seenRuns != null ? runs.stream().anyMatch(r -> seenRuns.get(r.id()) != r.state())
+        : read == null || runs.stream().anyMatch(r -> r.created().isAfter(read.at())
+            || (!r.state().active() && r.heartbeat().isAfter(read.at())));
+    seenRuns = now;
+    if (moved) {
+      refresh();
+    }
   }
 
   /**
