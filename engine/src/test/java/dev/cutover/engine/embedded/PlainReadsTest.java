@@ -13,7 +13,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.AnnotatedElementContext;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.io.TempDirFactory;
 
 /**
  * An embedded server whose data lies on tmpfs reads its files by plain pread: tmpfs refuses the read
@@ -27,16 +30,15 @@ class PlainReadsTest {
   @TempDir Path onDisk;
 
   @Test
-  void aServerWithItsDataOnTmpfsReadsByPlainPreadWhateverItsAccess() throws Exception {
-    assumeTrue(fileSystem(SHARED_MEMORY).equals("tmpfs"), "/dev/shm is not a tmpfs here");
-    for (ServerAccess access : new ServerAccess[] {ServerAccess.restricted(), ServerAccess.open()}) {
-      Path dir = Files.createTempDirectory(SHARED_MEMORY, "cutover-plain-reads-");
-      try {
-        assertEquals("pread", readMethod(dir, access), access.toString());
-      } finally {
-        EmbeddedServer.stopRunning(dir, "the test is done");
-        deleteTree(dir);
-      }
+  void aServerWithItsDataOnTmpfsReadsByPlainPreadWhateverItsAccess(@TempDir(factory = SharedMemory.class) Path restricted,
+      @TempDir(factory = SharedMemory.class) Path open) throws Exception {
+    assumeTrue(fileSystem(restricted).equals("tmpfs"), "/dev/shm is not a tmpfs here");
+    try {
+      assertEquals("pread", readMethod(restricted, ServerAccess.restricted()));
+      assertEquals("pread", readMethod(open, ServerAccess.open()));
+    } finally {
+      EmbeddedServer.stopRunning(restricted, "the test is done");
+      EmbeddedServer.stopRunning(open, "the test is done");
     }
   }
 
@@ -67,11 +69,12 @@ class PlainReadsTest {
     return Files.getFileStore(path).type();
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+  /** A temporary folder on /dev/shm, where there is one; JUnit removes it after the test. */
+  static final class SharedMemory implements TempDirFactory {
+    @Override
+    public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context) throws IOException {
+      return Files.isDirectory(SHARED_MEMORY) ? Files.createTempDirectory(SHARED_MEMORY, "cutover-plain-reads-")
+          : Files.createTempDirectory("cutover-plain-reads-");
     }
   }
 }
