@@ -187,7 +187,15 @@ public final class BackfillRun implements RunHandle {
       pending = notDone(pending);
     }
     Phaser inFlight = new Phaser(1);
-    for (List<HourPartition> batch : Batches.inOrder(pending, this::computes, throttle.settings().batchHours())) {
+    List<List<HourPartition>> batches = Batches.inOrder(pending, this::computes, throttle.settings().batchHours());
+    for (int next = 0; next < batches.size(); ) {
+      // Unthrottled, batches the target never held are written a few to a task: their INSERTs as they are, then
+      // one checksum and one ledger statement for all of them. A throttle that rests, paces or watches the live
+      // writer keeps one batch to a task, so that what it measures and waits for is a batch.
+      int together = throttle.freesPlaceOnceComputed()
+          ? Batches.together(batches, next, h -> computes(h) && context.neverHeld().test(h)) : 1;
+      List<HourPartition> batch = batches.subList(next, next + together).stream().flatMap(List::stream).toList();
+      next += together;
       // The place first, then the pace: a batch that ends while the dispatcher waits for its place has counted its
       // rows by the time the rows ceiling is read.
       throttle.acquire();

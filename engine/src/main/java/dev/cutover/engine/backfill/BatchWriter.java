@@ -20,9 +20,9 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * Writes one batch of consecutive hours, each hour an idempotent overwrite: the corrected transform for
- * the whole batch goes into the staging table private to this worker, then one ALTER replaces each
- * hour's partition of the target atomically. An hour with no corrected rows empties its target
+ * Writes one batch of consecutive hours, or a few batches one after the other ({@link Batches#together}),
+ * each hour an idempotent overwrite: the corrected transform goes into the staging table private to this
+ * worker, one INSERT per batch, then one ALTER replaces each hour's partition of the target atomically. An hour with no corrected rows empties its target
  * partition on purpose. Never touches an hour at or after the boundary.
  *
  * <p>Staging is emptied only when the caller says it may hold rows of the batch's hours: on a worker's
@@ -57,22 +57,19 @@ final class BatchWriter {
   }
 
   /**
-   * {@code computed} is told once the batch's rows are computed (its INSERT is done): what follows
+   * {@code computed} is told once the hours' rows are computed (their INSERTs are done): what follows
    * (checksum, replace) only reads and links, and may overlap the next batch's compute.
    *
    * <p>Writes {@code hours} straight into the target, which holds none of them (no part of theirs, and no
    * statement of another process still writing them: see {@link #stopStatements}). No staging round
-   * trip: the batch costs what the floor's INSERT costs, plus its checksum. If it fails, part of it may
+   * trip: each batch costs what the floor's INSERT costs, plus its share of the one checksum of them all. If it fails, part of it may
    * be written: the retry goes through staging, whose replace overwrites each hour whole.
    */
   List<HourOutput> writeDirect(List<HourPartition> hours, Runnable computed) {
     HourPartition first = hours.getFirst();
     HourPartition end = hours.getLast().plusHours(1);
     refuseFromBoundary(hours);
-    String target = spec.qualified(spec.targetTable());
-    Transform insert = insertStatement(spec, columns, target, first, end, settings, marker(first));
-    sql.execute("compute hours " + first + " to " + end + " into " + spec.targetTable(), insert.sql(),
-        insert.values().toArray());
+    compute(hours, spec.qualified(spec.targetTable()), spec.targetTable().name());
     computed.run();
     Map<HourPartition, HourOutput> outputs = new HashMap<>();
     sql.query("checksum the written hours", checksumQuery(readable.from(spec.targetTable()), window(), columns,
@@ -92,8 +89,7 @@ final class BatchWriter {
     if (emptyFirst) {
       sql.execute("empty staging table " + staging, "TRUNCATE TABLE " + stagingName);
     }
-    Transform insert = insertStatement(spec, columns, stagingName, first, end, settings, marker(first));
-    sql.execute("compute hours " + first + " to " + end + " into staging", insert.sql(), insert.values().toArray());
+    compute(hours, stagingName, "staging");
     computed.run();
 
     // The checksum and the replace both only read staging: they run at once, one round trip less per batch.
@@ -116,6 +112,21 @@ final class BatchWriter {
     }
     // Staging keeps its copy of these hours until the run's end drops it.
     return hours.stream().map(h -> outputs.getOrDefault(h, new HourOutput(h, 0, 0))).toList();
+  }
+
+  /**
+   * The corrected rows of {@code hours} into {@code into}: one INSERT per batch of the run's size, one after
+   * the other (a task may write a few batches: {@link Batches#together}). Every one of them carries the mark of
+   * the task's first hour, which {@link #stopBatch} stops.
+   */
+  private void compute(List<HourPartition> hours, String into, String shown) {
+    String marker = marker(hours.getFirst());
+    for (List<HourPartition> batch : Batches.of(hours, settings.batchHours())) {
+      HourPartition from = batch.getFirst();
+      HourPartition to = batch.getLast().plusHours(1);
+      Transform insert = insertStatement(spec, columns, into, from, to, settings, marker);
+      sql.execute("compute hours " + from + " to " + to + " into " + shown, insert.sql(), insert.values().toArray());
+    }
   }
 
   private void refuseFromBoundary(List<HourPartition> hours) {

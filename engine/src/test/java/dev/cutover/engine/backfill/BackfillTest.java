@@ -188,6 +188,44 @@ class BackfillTest {
     assertTrue(run.parameters().contains("\"rest_percent\":100"), "a resume rests too: " + run.parameters());
   }
 
+  @Test
+  void anUnthrottledRunChecksumsAndRecordsFourBatchesAtOnceWhileEachInsertStaysOneBatch() throws Exception {
+    // Nothing holds the run back: four batches of 6 hours to a task, their INSERTs one batch each, then one checksum
+    // and one ledger statement. Each batch had a checksum and a ledger statement of its own before.
+    Plan plain = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(6).withRestPercent(0));
+    List<String> sent = new CopyOnWriteArrayList<>();
+    List<BackfillEvent> events = new CopyOnWriteArrayList<>();
+    var logged = new dev.cutover.engine.sql.Sql(StatementLog.of(world.db.dataSource(), sent));
+    RunRecord run = new Backfill(logged, new StateStore(logged, world.database)).start(plain, events::add).await();
+    assertEquals(RunState.SUCCEEDED, run.state(), run.message());
+    assertEquals(world.expected(plain.range().from(), plain.range().to()),
+        world.checksums("visits_v2", plain.range().from(), plain.range().to()));
+
+    List<Integer> started = events.stream().filter(e -> e instanceof BackfillEvent.BatchStarted)
+        .map(e -> ((BackfillEvent.BatchStarted) e).hours().size()).toList();
+    int batches = (plain.hours().size() + 5) / 6;
+    assertEquals(24, started.getFirst(), "the first task writes four batches: " + started);
+    assertEquals((batches + 3) / 4, started.size(), started.toString());
+    String target = spec.qualified(spec.targetTable());
+    assertEquals(batches, sent.stream().filter(q -> q.startsWith("INSERT INTO " + target + " ")).count(),
+        "one INSERT per batch of 6 hours, as the throttle says");
+    assertEquals(started.size(), sent.stream().filter(q -> q.contains("cityHash64") && q.contains(" FROM " + target)).count(),
+        "one checksum per task");
+    assertEquals(started.size(), sent.stream().filter(q -> q.startsWith("INSERT INTO") && q.contains(".ledger ")).count(),
+        "one ledger statement per task");
+    assertEquals(plain.hours().size(), store.hours().ledger(run.id()).size());
+  }
+
+  @Test
+  void aRunThatRestsWritesOneBatchToATask() throws Exception {
+    Plan resting = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(6).withRestPercent(10));
+    List<BackfillEvent> events = new CopyOnWriteArrayList<>();
+    RunRecord run = backfill.start(resting, events::add).await();
+    assertEquals(RunState.SUCCEEDED, run.state(), run.message());
+    assertTrue(events.stream().filter(e -> e instanceof BackfillEvent.BatchStarted)
+        .allMatch(e -> ((BackfillEvent.BatchStarted) e).hours().size() <= 6), "what a rest follows is one batch");
+  }
+
   /** When each batch of a run started and wrote its last hour, from its events. */
   private static final class BatchClock implements BackfillEvent.Listener {
     private final long t0 = System.nanoTime();
