@@ -125,6 +125,11 @@ final class DemoConsole implements DemoControls, AutoCloseable {
   }
 
   @Override
+  public java.util.Optional<HourPartition> deployedFrom() {
+    return DemoStatus.v2From(session().statements(), world).map(HourPartition::of);
+  }
+
+  @Override
   public void close() {
     LiveJob job = live.getAndSet(null);
     if (job != null) {

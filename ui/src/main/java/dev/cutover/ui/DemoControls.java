@@ -46,6 +46,15 @@ public interface DemoControls {
   void deployV2(HourPartition from);
 
   /**
+   * The hour from which the demo's corrected live writer was deployed, by this console or by another
+   * process ({@code demo deploy-v2}), or empty while it was not. Blocking (reads the server); never
+   * called on the FX thread.
+   */
+  default java.util.Optional<HourPartition> deployedFrom() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * The spec file to load when the operator names {@code named}: the demo world's own spec when
    * {@code named} is the demo's default and the world as seeded now is of another kind (its v1 fed by
    * a materialized view), else {@code named}. Blocking (reads the server); never on the FX thread.

@@ -58,6 +58,9 @@ class ConsoleProcedureTest {
   private Scene scene;
   private Fx fx;
   private final ScriptedDialogs dialogs = new ScriptedDialogs();
+  /** Where the demo's state says its corrected live writer was deployed from: by this console, or by another process. */
+  private final java.util.concurrent.atomic.AtomicReference<HourPartition> deployedFrom =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
 
   private ConsoleStartup startup() {
@@ -87,7 +90,12 @@ class ConsoleProcedureTest {
 
           @Override
           public void deployV2(HourPartition from) {
-            disk.world().writeLiveV2(from, disk.world().liveEdge.plusHours(1));
+            deployedFrom.set(from); // the live job writes v2 at its next step
+          }
+
+          @Override
+          public Optional<HourPartition> deployedFrom() {
+            return Optional.ofNullable(deployedFrom.get());
           }
         });
   }
@@ -239,8 +247,20 @@ class ConsoleProcedureTest {
     pointAtFirstHour(robot, grid, start);
     fx.shot("07-backfill-done");
 
-    // 6. The corrected live writer from B, through the demo controls; v2's live edge follows.
+    // 6. The corrected live writer from B, through the demo controls; v2's live edge follows. First, another process
+    // deployed the demo's writer from another hour: the card says so, and offers nothing the demo would refuse.
+    javafx.scene.control.Button deploy = fx.node("deploy-live-writer", javafx.scene.control.Button.class);
+    deployedFrom.set(boundary.plusHours(-1));
+    fx.waitFor(30, () -> fx.text("v2-status").equals("The demo's corrected live writer was deployed from "
+        + boundary.plusHours(-1) + " UTC, not from this B; its boundary never moves: reset the demo world (./cutover "
+        + "demo seed) to deploy it from another.") && deploy.isDisabled(), () -> fx.text("v2-status"));
+    deployedFrom.set(null);
+    fx.waitFor(30, () -> !deploy.isDisabled(), () -> fx.text("v2-status"));
     fx.click("deploy-live-writer");
+    fx.waitFor(30, () -> fx.text("v2-status").equals("Deployed from B: no hour at or after B in v2 yet; the live job "
+        + "writes them, catching up first, at its next step once it runs.") && deploy.isDisabled(),
+        () -> fx.text("v2-status"));
+    disk.world().writeLiveV2(boundary, disk.world().liveEdge.plusHours(1)); // the live job's next step
     fx.waitFor(60, () -> fx.text("v2-status").equals("The corrected live writer has caught up with v1."),
         () -> fx.text("v2-status") + " " + fx.text("v2-edge"));
     assertEquals(disk.world().liveEdge + " UTC", fx.text("v2-edge"));

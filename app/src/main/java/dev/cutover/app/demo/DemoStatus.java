@@ -43,6 +43,14 @@ public record DemoStatus(DemoWorld world, Optional<DemoState> state, Volumes vol
         LiveJob.isHeld(state.get(), Instant.now()));
   }
 
+  /**
+   * The boundary from which the live job writes v2, as any process deployed it, or empty before {@code
+   * deploy-v2} or on a world not seeded. One read of the world's state.
+   */
+  public static Optional<Instant> v2From(Statements statements, DemoWorld world) {
+    return new StateStore(new Sql(statements), world).read().flatMap(DemoState::v2From);
+  }
+
   public boolean seeded() {
     return state.isPresent();
   }

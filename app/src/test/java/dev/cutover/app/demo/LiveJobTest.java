@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -107,9 +108,12 @@ class LiveJobTest {
     assertEquals("The boundary 2026-11-30T07:30 is not on the hour; give a whole UTC hour such as 2026-11-30T07:00.",
         refusedHalfHour.getMessage());
     assertTrue(job.state().v2From().isEmpty(), "nothing written for a refused boundary");
+    assertEquals(Optional.empty(), DemoStatus.v2From(Statements.over(database), world));
 
     V2Deployment deployment = job.deployV2(boundary);
     assertTrue(deployment.newlyDeployed());
+    // What the console reads to stop offering the deployment, from any process, before the job wrote an hour of v2.
+    assertEquals(Optional.of(boundary), DemoStatus.v2From(Statements.over(database), world));
     assertEquals(3, deployment.hoursToCatchUp());
     assertFalse(job.deployV2(boundary).newlyDeployed(), "the same boundary again changes nothing");
     var moved = assertThrows(InvalidInputException.class, () -> job.deployV2(boundary.plus(Hours.ONE)));

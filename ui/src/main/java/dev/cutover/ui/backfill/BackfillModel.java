@@ -45,6 +45,7 @@ public final class BackfillModel {
   private final LongProperty rowsLimit = new SimpleLongProperty(0);
   private final IntegerProperty restPercent = new SimpleIntegerProperty(0);
   private final ObjectProperty<LiveStatus> live = new SimpleObjectProperty<>();
+  private final ObjectProperty<Optional<HourPartition>> demoDeployedFrom = new SimpleObjectProperty<>(Optional.empty());
   private final StringProperty pollError = new SimpleStringProperty("");
   private final BooleanProperty reading = new SimpleBooleanProperty();
   private final BooleanProperty repairedByView = new SimpleBooleanProperty();
@@ -157,6 +158,15 @@ public final class BackfillModel {
 
   ObjectProperty<LiveStatus> live() {
     return live;
+  }
+
+  /** Where the demo's corrected live writer was deployed from, as last read (by any process); empty outside the demo. */
+  public ReadOnlyObjectProperty<Optional<HourPartition>> demoDeployedFromProperty() {
+    return demoDeployedFrom;
+  }
+
+  ObjectProperty<Optional<HourPartition>> demoDeployedFrom() {
+    return demoDeployedFrom;
   }
 
   public StringProperty pollErrorProperty() {

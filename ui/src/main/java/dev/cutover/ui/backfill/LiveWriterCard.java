@@ -43,20 +43,23 @@ final class LiveWriterCard {
     Widgets.fact(edges, "v1 newest hour", v1);
     TableSpec spec = model.workspace().spec();
     // The boundary comes from the shown run or the plan, which may arrive after the live edges: all three redraw.
-    javafx.beans.property.BooleanProperty started = new javafx.beans.property.SimpleBooleanProperty();
+    // Nothing is left to deploy once v2 holds an hour from B, or once the demo's writer was deployed (from anywhere).
+    javafx.beans.property.BooleanProperty deployed = new javafx.beans.property.SimpleBooleanProperty();
     Runnable update = () -> {
       LiveStatus live = model.liveProperty().get();
+      Optional<HourPartition> demoFrom = model.demoDeployedFromProperty().get();
       what.setText(instructions(model, spec));
       v2.setText(live == null ? "—" : live.targetEdge().map(h -> h + " UTC").orElse("none"));
       v1.setText(live == null ? "—" : live.liveEdge().map(h -> h + " UTC").orElse("none"));
-      status.setText(live == null ? "" : takeOver(live, model.boundary()));
-      started.set(live != null && live.targetEdge().isPresent() && model.boundary().isPresent()
+      status.setText(live == null ? "" : takeOver(live, model.boundary(), demoFrom));
+      deployed.set(demoFrom.isPresent() || live != null && live.targetEdge().isPresent() && model.boundary().isPresent()
           && !live.targetEdge().get().isBefore(model.boundary().get()));
     };
     binder.watch(model.progress().recordProperty(), r -> update.run());
     binder.onChange(model.workspace().planProperty(), p -> update.run());
     binder.watch(model.liveProperty(), live -> update.run());
-    binder.onChange(model.repairedByViewProperty(), deployed -> update.run());
+    binder.onChange(model.demoDeployedFromProperty(), from -> update.run());
+    binder.onChange(model.repairedByViewProperty(), byView -> update.run());
     VBox card = Widgets.card("Corrected live writer", what, edges, status,
         Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
     if (spec.liveView().isPresent()) {
@@ -80,7 +83,7 @@ final class LiveWriterCard {
       liveRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
       Button deploy = Widgets.button("deploy-live-writer", "Deploy corrected live _writer from B");
       deploy.setOnAction(e -> controller.deployLiveWriter());
-      binder.bind(deploy.disableProperty(), model.writer().runningProperty().or(started));
+      binder.bind(deploy.disableProperty(), model.writer().runningProperty().or(deployed));
       // A view-fed world's corrected writer is the view above; its live job only inserts trades.
       deploy.setVisible(spec.liveView().isEmpty());
       deploy.setManaged(spec.liveView().isEmpty());
@@ -117,9 +120,17 @@ final class LiveWriterCard {
         + "the old job keeps writing " + spec.liveTable() + " until the cutover.";
   }
 
-  static String takeOver(LiveStatus live, Optional<HourPartition> boundary) {
+  /** Where the corrected live writer stands; {@code demoFrom}: where the demo's writer was deployed from, if it was. */
+  static String takeOver(LiveStatus live, Optional<HourPartition> boundary, Optional<HourPartition> demoFrom) {
+    if (demoFrom.isPresent() && boundary.isPresent() && !demoFrom.get().equals(boundary.get())) {
+      return "The demo's corrected live writer was deployed from " + demoFrom.get() + " UTC, not from this B; its "
+          + "boundary never moves: reset the demo world (./cutover demo seed) to deploy it from another.";
+    }
     if (live.targetEdge().isEmpty() || boundary.isEmpty() || live.targetEdge().get().isBefore(boundary.get())) {
-      return "No hour at or after B in v2 yet: the corrected live writer has not started.";
+      return demoFrom.isPresent()
+          ? "Deployed from B: no hour at or after B in v2 yet; the live job writes them, catching up first, at its "
+              + "next step once it runs."
+          : "No hour at or after B in v2 yet: the corrected live writer has not started.";
     }
     HourPartition v2 = live.targetEdge().get();
     long behind = live.liveEdge().map(v1 -> Duration.between(v2.start(), v1.start()).toHours()).orElse(0L);

@@ -88,13 +88,16 @@ final class RunReading {
     String wanted = model.selectedRunProperty().get();
     RunHandle mine = model.drivenProperty().get();
     RunFeed current = feed;
+    var demo = workspace.demo();
     workspace.executor().submit(p -> {
       List<RunRecord> all = engine.backfills().runs(spec);
       LiveStatus status = engine.plans().live(spec);
+      // Deployed here or by another process (demo deploy-v2): the card stops offering what is done.
+      Optional<HourPartition> deployed = demo.flatMap(dev.cutover.ui.DemoControls::deployedFrom);
       Optional<RunRecord> shown = all.stream().filter(r -> r.id().equals(wanted)).findFirst()
           .or(() -> wanted == null ? all.stream().findFirst() : Optional.empty());
       if (shown.isEmpty() || (mine != null && mine.id().equals(shown.get().id()))) {
-        return new Snapshot(all, status, shown, null, false, List.of(), false);
+        return new Snapshot(all, status, deployed, shown, null, false, List.of(), false);
       }
       boolean fresh = current == null || !current.runId().equals(shown.get().id());
       RunFeed followed = fresh ? engine.backfills().feed(spec, shown.get().id()) : current;
@@ -102,7 +105,7 @@ final class RunReading {
       List<BackfillEvent> events = fresh || !followed.ended() ? followed.next() : List.of();
       RunRecord run = followed.record().orElse(shown.get());
       boolean interrupted = run.interrupted(Instant.now(), RunRecord.STALE_AFTER);
-      return new Snapshot(all, status, Optional.of(run), followed, fresh, events, interrupted);
+      return new Snapshot(all, status, deployed, Optional.of(run), followed, fresh, events, interrupted);
     }, (message, fraction) -> {}, s -> {
       if (read == generation) {
         apply(s);
@@ -115,7 +118,8 @@ final class RunReading {
     });
   }
 
-  private record Snapshot(List<RunRecord> runs, LiveStatus live, Optional<RunRecord> shown, RunFeed feed,
+  private record Snapshot(List<RunRecord> runs, LiveStatus live, Optional<HourPartition> deployedFrom,
+      Optional<RunRecord> shown, RunFeed feed,
       boolean fresh, List<BackfillEvent> events, boolean interrupted) {}
 
   private void apply(Snapshot s) {
@@ -125,6 +129,7 @@ final class RunReading {
     // A run that started, stopped or ended (here or elsewhere) may have moved the repair.
     workspace.repair().runsSeen(s.runs());
     model.runs().setAll(s.runs());
+    model.demoDeployedFrom().set(s.deployedFrom());
     model.live().set(s.live());
     RunHandle mine = model.drivenProperty().get();
     if (mine == null) {
