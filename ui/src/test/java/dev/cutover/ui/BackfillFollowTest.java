@@ -47,6 +47,20 @@ class BackfillFollowTest {
   }
 
   @Test
+  void beforeAnyPlanTheThrottleShownIsTheSpecs(FxRobot robot) throws Exception {
+    // The spec asks for one batch at a time and a rest as long as each batch: the controls say so before any plan
+    // (they showed 2 and 0 whatever the spec said).
+    java.nio.file.Files.writeString(disk.specFile(), disk.world().specYaml().replace("concurrency: 2",
+        "concurrency: 1\n  rest_percent: 100\n  rows_per_second: 500"));
+    open(robot, new ScriptedDialogs());
+    fx.waitFor(30, () -> fx.node("throttle-concurrency", Spinner.class).getValue().equals(1)
+        && fx.node("throttle-rest", Spinner.class).getValue().equals(100)
+        && ((Number) fx.node("throttle-rows", Spinner.class).getValue()).longValue() == 500,
+        () -> fx.node("throttle-concurrency", Spinner.class).getValue() + " "
+            + fx.node("throttle-rest", Spinner.class).getValue() + " " + fx.node("throttle-rows", Spinner.class).getValue());
+  }
+
+  @Test
   void aRunStartedElsewhereIsFollowedAndAStoppedRunIsResumedAndDrivenHere(FxRobot robot) throws Exception {
     // Another process: an engine on the same working database, throttled so that the run takes a while.
     Engine other = new Engine(TestEngine.session().database());

@@ -56,7 +56,10 @@ public final class BackfillModel {
     this.activity = new Activity(workspace.executor());
     this.writer = new Activity(workspace.executor());
     this.demoLive = new DemoLive(workspace);
+    // The throttle a run started here would get: the spec's until a plan says otherwise (it starts from the spec's too).
+    throttleFrom(workspace.spec());
     workspace.specProperty().addListener((o, was, is) -> {
+      throttleFrom(is);
       runs.clear();
       selectedRun.set(null);
       progress.clear();
@@ -74,6 +77,15 @@ public final class BackfillModel {
         restPercent.set(is.settings().restPercent());
       }
     });
+  }
+
+  private void throttleFrom(dev.cutover.engine.api.TableSpec spec) {
+    if (spec != null) {
+      var settings = dev.cutover.engine.api.BackfillSettings.from(spec.throttle());
+      concurrency.set(settings.concurrency());
+      rowsLimit.set(settings.rowsPerSecond());
+      restPercent.set(settings.restPercent());
+    }
   }
 
   /** Whether the repair has deployed its corrected view (so there is nothing to deploy), as last read. */
