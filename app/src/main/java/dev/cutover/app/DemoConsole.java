@@ -124,9 +124,17 @@ final class DemoConsole implements DemoControls, AutoCloseable {
     }
   }
 
+  /**
+   * Read on the session the demo already has, never opening one: the screen asks every few seconds, and a
+   * read must not start a server or stop the demo's live job. Empty while there is no such session.
+   */
   @Override
   public java.util.Optional<HourPartition> deployedFrom() {
-    return DemoStatus.v2From(session().statements(), world).map(HourPartition::of);
+    Session s = session.get();
+    if (s == null || !s.embedded().map(EmbeddedEngine::running).orElse(true)) {
+      return java.util.Optional.empty();
+    }
+    return DemoStatus.v2From(s.statements(), world).map(HourPartition::of);
   }
 
   @Override

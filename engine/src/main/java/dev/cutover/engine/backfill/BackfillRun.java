@@ -189,13 +189,6 @@ public final class BackfillRun implements RunHandle {
     Phaser inFlight = new Phaser(1);
     List<List<HourPartition>> batches = Batches.inOrder(pending, this::computes, throttle.settings().batchHours());
     for (int next = 0; next < batches.size(); ) {
-      // Unthrottled, batches the target never held are written a few to a task: their INSERTs as they are, then
-      // one checksum and one ledger statement for all of them. A throttle that rests, paces or watches the live
-      // writer keeps one batch to a task, so that what it measures and waits for is a batch.
-      int together = throttle.freesPlaceOnceComputed()
-          ? Batches.together(batches, next, h -> computes(h) && context.neverHeld().test(h)) : 1;
-      List<HourPartition> batch = batches.subList(next, next + together).stream().flatMap(List::stream).toList();
-      next += together;
       // The place first, then the pace: a batch that ends while the dispatcher waits for its place has counted its
       // rows by the time the rows ceiling is read.
       throttle.acquire();
@@ -203,6 +196,14 @@ public final class BackfillRun implements RunHandle {
         throttle.release();
         break;
       }
+      // Unthrottled, batches the target never held are written a few to a task: their INSERTs as they are, then
+      // one checksum and one ledger statement for all of them. A throttle that rests, paces or watches the live
+      // writer keeps one batch to a task, so that what it measures and waits for is a batch. Decided once the task
+      // may start, so that a throttle set while the dispatcher waited (a pause, then a rest) applies to it.
+      boolean freesPlace = throttle.freesPlaceOnceComputed();
+      int together = freesPlace ? Batches.together(batches, next, h -> computes(h) && context.neverHeld().test(h)) : 1;
+      List<HourPartition> batch = batches.subList(next, next + together).stream().flatMap(List::stream).toList();
+      next += together;
       inFlight.register();
       Thread.ofVirtual().name("batch-" + batch.getFirst()).start(() -> {
         java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
@@ -211,7 +212,7 @@ public final class BackfillRun implements RunHandle {
             throttle.release();
           }
         };
-        Runnable computed = throttle.freesPlaceOnceComputed() ? release : () -> { };
+        Runnable computed = freesPlace ? release : () -> { };
         long started = System.nanoTime();
         try {
           new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();

@@ -213,7 +213,13 @@ class BackfillTest {
         "one checksum per task");
     assertEquals(started.size(), sent.stream().filter(q -> q.startsWith("INSERT INTO") && q.contains(".ledger ")).count(),
         "one ledger statement per task");
-    assertEquals(plain.hours().size(), store.hours().ledger(run.id()).size());
+    var ledger = store.hours().ledger(run.id());
+    assertEquals(plain.hours(), List.copyOf(ledger.keySet()));
+    Map<HourPartition, String> expected = world.expected(plain.range().from(), plain.range().to());
+    for (var entry : ledger.values()) {
+      assertEquals(expected.getOrDefault(entry.hour(), "0:0"), entry.rows() + ":" + entry.checksum(),
+          "the ledger of " + entry.hour() + " holds what the task's one checksum read for it");
+    }
   }
 
   @Test

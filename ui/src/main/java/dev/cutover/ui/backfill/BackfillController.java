@@ -214,6 +214,7 @@ public final class BackfillController implements ScreenController {
         demo.deployV2(from.get());
         return true;
       }, ok -> {
+        model.demoDeployedFrom().set(from); // a read already under way may have read the state before it
         reading.refresh();
         workspace.repair().refresh();
       });

@@ -121,7 +121,9 @@ final class LiveWriterCard {
   }
 
   /** Where the corrected live writer stands; {@code demoFrom}: where the demo's writer was deployed from, if it was. */
-  static String takeOver(LiveStatus live, Optional<HourPartition> boundary, Optional<HourPartition> demoFrom) {
+  static String takeOver(LiveStatus live, Optional<HourPartition> shown, Optional<HourPartition> demoFrom) {
+    // Before a plan or a run says B, the demo's deployment does.
+    Optional<HourPartition> boundary = shown.or(() -> demoFrom);
     if (demoFrom.isPresent() && boundary.isPresent() && !demoFrom.get().equals(boundary.get())) {
       return "The demo's corrected live writer was deployed from " + demoFrom.get() + " UTC, not from this B; its "
           + "boundary never moves: reset the demo world (./cutover demo seed) to deploy it from another.";

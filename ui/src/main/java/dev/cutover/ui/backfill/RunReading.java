@@ -92,8 +92,14 @@ final class RunReading {
     workspace.executor().submit(p -> {
       List<RunRecord> all = engine.backfills().runs(spec);
       LiveStatus status = engine.plans().live(spec);
-      // Deployed here or by another process (demo deploy-v2): the card stops offering what is done.
-      Optional<HourPartition> deployed = demo.flatMap(dev.cutover.ui.DemoControls::deployedFrom);
+      // Deployed here or by another process (demo deploy-v2): the card stops offering what is done. A read that
+      // fails (the demo's world being seeded again) leaves what the card shows as it was: null.
+      Optional<HourPartition> deployed;
+      try {
+        deployed = demo.flatMap(dev.cutover.ui.DemoControls::deployedFrom);
+      } catch (RuntimeException e) {
+        deployed = null;
+      }
       Optional<RunRecord> shown = all.stream().filter(r -> r.id().equals(wanted)).findFirst()
           .or(() -> wanted == null ? all.stream().findFirst() : Optional.empty());
       if (shown.isEmpty() || (mine != null && mine.id().equals(shown.get().id()))) {
@@ -129,7 +135,9 @@ final class RunReading {
     // A run that started, stopped or ended (here or elsewhere) may have moved the repair.
     workspace.repair().runsSeen(s.runs());
     model.runs().setAll(s.runs());
-    model.demoDeployedFrom().set(s.deployedFrom());
+    if (s.deployedFrom() != null) {
+      model.demoDeployedFrom().set(s.deployedFrom());
+    }
     model.live().set(s.live());
     RunHandle mine = model.drivenProperty().get();
     if (mine == null) {
