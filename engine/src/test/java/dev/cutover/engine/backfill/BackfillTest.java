@@ -223,6 +223,28 @@ class BackfillTest {
   }
 
   @Test
+  void aRestSetWhileTheRunIsPausedAppliesToTheFirstTaskAfterTheResume() throws Exception {
+    // Started unthrottled and paused at once; a rest is set, then the run resumes. Every task that starts after the
+    // resume is one batch: the dispatcher decides a task's batches once it may start, not before it waits its turn.
+    Plan plain = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(6).withRestPercent(0));
+    List<Integer> started = new CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean resumed = new java.util.concurrent.atomic.AtomicBoolean();
+    BackfillRun handle = backfill.start(plain, e -> {
+      if (e instanceof BackfillEvent.BatchStarted b && resumed.get()) {
+        started.add(b.hours().size());
+      }
+    });
+    handle.pause();
+    Thread.sleep(300); // whatever was dispatched before the pause has started by now
+    handle.setRestPercent(10);
+    resumed.set(true);
+    handle.resume();
+    RunRecord run = handle.await();
+    assertEquals(RunState.SUCCEEDED, run.state(), run.message());
+    assertTrue(!started.isEmpty() && started.stream().allMatch(n -> n <= 6), "tasks after the resume: " + started);
+  }
+
+  @Test
   void aRunThatRestsWritesOneBatchToATask() throws Exception {
     Plan resting = plan(BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(6).withRestPercent(10));
     List<BackfillEvent> events = new CopyOnWriteArrayList<>();
