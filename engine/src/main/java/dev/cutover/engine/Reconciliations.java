@@ -69,11 +69,19 @@ public final class Reconciliations {
   }
 
   /**
+   * The id of the newest stored reconciliation of the spec's target: what a screen compares with the one
+   * it shows, to tell that another process stored a newer one. Empty when none was stored.
+   */
+  public Optional<String> newestId(TableSpec spec) {
+    return stored(spec).stream().findFirst().map(ReportSummary::id);
+  }
+
+  /**
    * The newest stored reconciliation of the spec's target, read back whole, as it was when it was
    * made: what a screen shows before anyone reconciles again. Empty when none was stored.
    */
   public Optional<Reconciliation> latest(TableSpec spec) {
-    return stored(spec).stream().findFirst().flatMap(s -> ground.reports().load(s.id()));
+    return newestId(spec).flatMap(ground.reports()::load);
   }
 
   /** A stored reconciliation by its id, read back whole. */

@@ -9,7 +9,7 @@ import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
- * A cheap read every period while a screen is shown, so that what another console or the command
+ * A cheap read every {@link #PERIOD} while a screen is shown, so that what another console or the command
  * line did reaches the screen without a click: one read at a time, none while the screen's own step
  * runs or the server does not answer. An answer for another spec or connection, one that arrives once
  * a step has started here, or one asked for before the screen was last hidden, is dropped. A read
@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * server is lost).
  *
  * <pre>{@code
- * watch = new ShownWatch<>(workspace, activity, Duration.ofSeconds(5),
+ * watch = new ShownWatch<>(workspace, activity,
  *     (engine, spec) -> engine.reconciliations().stored(spec), this::compare);
  * watch.start(); // in shown()
  * watch.stop();  // in hidden()
@@ -27,7 +27,6 @@ public final class ShownWatch<T> {
 
   private final Workspace workspace;
   private final Activity activity;
-  private final Duration period;
   private final BiFunction<Engine, TableSpec, T> read;
   private final Consumer<T> apply;
   private TaskExecutor.Handle timer;
@@ -35,20 +34,21 @@ public final class ShownWatch<T> {
   /** Counts the stops: an answer asked for before the last one is dropped. */
   private long generation;
 
+  /** How often a shown screen looks: what another process did is on it within seconds, at a read's cost. */
+  public static final Duration PERIOD = Duration.ofSeconds(5);
+
   /** {@code read} runs off the FX thread; {@code apply} on it, with the answer for the spec loaded now. */
-  public ShownWatch(Workspace workspace, Activity activity, Duration period, BiFunction<Engine, TableSpec, T> read,
-      Consumer<T> apply) {
+  public ShownWatch(Workspace workspace, Activity activity, BiFunction<Engine, TableSpec, T> read, Consumer<T> apply) {
     this.workspace = workspace;
     this.activity = activity;
-    this.period = period;
     this.read = read;
     this.apply = apply;
   }
 
-  /** Reads every period from now on, until {@link #stop()}; starting twice starts one timer. */
+  /** Reads every {@link #PERIOD} from now on, until {@link #stop()}; starting twice starts one timer. */
   public void start() {
     if (timer == null) {
-      timer = workspace.executor().every(period, this::look);
+      timer = workspace.executor().every(PERIOD, this::look);
     }
   }
 

@@ -22,8 +22,9 @@ import java.util.stream.Collectors;
 /**
  * Writes one batch of consecutive hours, or a few batches one after the other ({@link Batches#together}),
  * each hour an idempotent overwrite: the corrected transform goes into the staging table private to this
- * worker, one INSERT per batch, then one ALTER replaces each hour's partition of the target atomically. An hour with no corrected rows empties its target
- * partition on purpose. Never touches an hour at or after the boundary.
+ * worker, one INSERT per batch, then one ALTER replaces each hour's partition of the target atomically.
+ * An hour with no corrected rows empties its target partition on purpose. Never touches an hour at or
+ * after the boundary.
  *
  * <p>Staging is emptied only when the caller says it may hold rows of the batch's hours: on a worker's
  * first batch (a crashed process may have left the table) and before a retry (a failed insert may have
@@ -62,8 +63,9 @@ final class BatchWriter {
    *
    * <p>Writes {@code hours} straight into the target, which holds none of them (no part of theirs, and no
    * statement of another process still writing them: see {@link #stopStatements}). No staging round
-   * trip: each batch costs what the floor's INSERT costs, plus its share of the one checksum of them all. If it fails, part of it may
-   * be written: the retry goes through staging, whose replace overwrites each hour whole.
+   * trip: each batch costs what the floor's INSERT costs, plus its share of the one checksum of them all.
+   * If it fails, part of it may be written: the retry goes through staging, whose replace overwrites each
+   * hour whole.
    */
   List<HourOutput> writeDirect(List<HourPartition> hours, Runnable computed) {
     HourPartition first = hours.getFirst();

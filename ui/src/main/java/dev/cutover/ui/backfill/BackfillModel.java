@@ -57,9 +57,11 @@ public final class BackfillModel {
     this.writer = new Activity(workspace.executor());
     this.demoLive = new DemoLive(workspace);
     // The throttle a run started here would get: the spec's until a plan says otherwise (it starts from the spec's too).
-    throttleFrom(workspace.spec());
+    Optional.ofNullable(workspace.spec()).ifPresent(s -> throttleFrom(BackfillSettings.from(s.throttle())));
     workspace.specProperty().addListener((o, was, is) -> {
-      throttleFrom(is);
+      if (is != null) {
+        throttleFrom(BackfillSettings.from(is.throttle()));
+      }
       runs.clear();
       selectedRun.set(null);
       progress.clear();
@@ -72,20 +74,15 @@ public final class BackfillModel {
     }, workspace.repair().statusProperty()));
     workspace.planProperty().addListener((o, was, is) -> {
       if (is != null) {
-        concurrency.set(is.settings().concurrency());
-        rowsLimit.set(is.settings().rowsPerSecond());
-        restPercent.set(is.settings().restPercent());
+        throttleFrom(is.settings());
       }
     });
   }
 
-  private void throttleFrom(dev.cutover.engine.api.TableSpec spec) {
-    if (spec != null) {
-      var settings = dev.cutover.engine.api.BackfillSettings.from(spec.throttle());
-      concurrency.set(settings.concurrency());
-      rowsLimit.set(settings.rowsPerSecond());
-      restPercent.set(settings.restPercent());
-    }
+  private void throttleFrom(BackfillSettings settings) {
+    concurrency.set(settings.concurrency());
+    rowsLimit.set(settings.rowsPerSecond());
+    restPercent.set(settings.restPercent());
   }
 
   /** Whether the repair has deployed its corrected view (so there is nothing to deploy), as last read. */

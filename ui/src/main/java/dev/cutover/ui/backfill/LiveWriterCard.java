@@ -52,8 +52,7 @@ final class LiveWriterCard {
       v2.setText(live == null ? "—" : live.targetEdge().map(h -> h + " UTC").orElse("none"));
       v1.setText(live == null ? "—" : live.liveEdge().map(h -> h + " UTC").orElse("none"));
       status.setText(live == null ? "" : takeOver(live, model.boundary(), demoFrom));
-      deployed.set(demoFrom.isPresent() || live != null && live.targetEdge().isPresent() && model.boundary().isPresent()
-          && !live.targetEdge().get().isBefore(model.boundary().get()));
+      deployed.set(demoFrom.isPresent() || live != null && writesFromB(live, model.boundary()));
     };
     binder.watch(model.progress().recordProperty(), r -> update.run());
     binder.onChange(model.workspace().planProperty(), p -> update.run());
@@ -120,6 +119,11 @@ final class LiveWriterCard {
         + "the old job keeps writing " + spec.liveTable() + " until the cutover.";
   }
 
+  /** Whether v2 holds an hour at or after {@code boundary}: the corrected live writer has started. */
+  private static boolean writesFromB(LiveStatus live, Optional<HourPartition> boundary) {
+    return live.targetEdge().isPresent() && boundary.isPresent() && !live.targetEdge().get().isBefore(boundary.get());
+  }
+
   /** Where the corrected live writer stands; {@code demoFrom}: where the demo's writer was deployed from, if it was. */
   static String takeOver(LiveStatus live, Optional<HourPartition> shown, Optional<HourPartition> demoFrom) {
     // Before a plan or a run says B, the demo's deployment does.
@@ -128,7 +132,7 @@ final class LiveWriterCard {
       return "The demo's corrected live writer was deployed from " + demoFrom.get() + " UTC, not from this B; its "
           + "boundary never moves: reset the demo world (./cutover demo seed) to deploy it from another.";
     }
-    if (live.targetEdge().isEmpty() || boundary.isEmpty() || live.targetEdge().get().isBefore(boundary.get())) {
+    if (!writesFromB(live, boundary)) {
       return demoFrom.isPresent()
           ? "Deployed from B: no hour at or after B in v2 yet; the live job writes them, catching up first, at its "
               + "next step once it runs."

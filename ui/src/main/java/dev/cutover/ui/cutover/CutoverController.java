@@ -3,7 +3,6 @@ package dev.cutover.ui.cutover;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
@@ -16,7 +15,6 @@ import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -43,8 +41,9 @@ public final class CutoverController implements ScreenController {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.watch = new ShownWatch<>(workspace, activity, WATCH,
-        (engine, spec) -> new Moves(engine.repairs().current(spec), newestReport(engine, spec)), this::judgeAgainIfMoved);
+    this.watch = new ShownWatch<>(workspace, activity,
+        (engine, spec) -> new Moves(engine.repairs().current(spec), engine.reconciliations().newestId(spec)),
+        this::judgeAgainIfMoved);
   }
 
   @Override
@@ -69,9 +68,6 @@ public final class CutoverController implements ScreenController {
   public void hidden() {
     watch.stop();
   }
-
-  /** How often the screen, while shown, looks whether the repair moved since its gate was judged. */
-  static final Duration WATCH = Duration.ofSeconds(5);
 
   /**
    * Judging the gate reads the data, too much to repeat every few seconds; what another console or
@@ -98,10 +94,6 @@ public final class CutoverController implements ScreenController {
         || !now.newestReport().equals(judgedReport);
   }
 
-  private static Optional<String> newestReport(Engine engine, TableSpec spec) {
-    return engine.reconciliations().stored(spec).stream().findFirst().map(ReportSummary::id);
-  }
-
   private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at,
       Optional<String> newestReport) {}
 
@@ -126,7 +118,7 @@ public final class CutoverController implements ScreenController {
     // The repair and the newest verdict before the gate: a cutover or a verdict that lands while the gate is
     // judged is then newer than what the screen remembers, and the next look judges the gate again.
     Optional<Repair> repair = engine.repairs().current(spec);
-    Optional<String> newest = newestReport(engine, spec);
+    Optional<String> newest = engine.reconciliations().newestId(spec);
     Gate rollback = engine.cutovers().rollbackGate(spec);
     Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.cutovers().gate(spec);
     return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), repair,

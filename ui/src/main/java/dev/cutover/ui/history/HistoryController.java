@@ -9,14 +9,13 @@ import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.ScreenController;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
  * The history screen's reads: the runs of the target, its reconciliations and the audit trail, each
- * time it is shown, on Refresh, and every {@link #WATCH} while it is shown (what another console or the
+ * time it is shown, on Refresh, and every {@link ShownWatch#PERIOD} while it is shown (what another console or the
  * command line did appears without a click; a read that fails leaves the time of the last one shown).
  */
 public final class HistoryController implements ScreenController {
@@ -26,14 +25,11 @@ public final class HistoryController implements ScreenController {
   private final Activity activity;
   private final ShownWatch<Snapshot> watch;
 
-  /** How often the screen reads the history again while it is shown. */
-  static final Duration WATCH = Duration.ofSeconds(5);
-
   public HistoryController(HistoryModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.watch = new ShownWatch<>(workspace, activity, WATCH, HistoryController::read, this::show);
+    this.watch = new ShownWatch<>(workspace, activity, HistoryController::read, this::show);
   }
 
   @Override

@@ -15,7 +15,6 @@ import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService.AckRequest;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -30,9 +29,6 @@ public final class ReconcileController implements ScreenController {
 
   private static final int HOUR_KEY_LIMIT = 5000;
 
-  /** How often the screen, while shown, looks for a reconciliation stored since the one it shows. */
-  static final Duration WATCH = Duration.ofSeconds(5);
-
   private final ReconcileModel model;
   private final Workspace workspace;
   private final Activity activity;
@@ -45,8 +41,8 @@ public final class ReconcileController implements ScreenController {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.watch = new ShownWatch<>(workspace, activity, WATCH,
-        (engine, spec) -> engine.reconciliations().stored(spec).stream().findFirst().map(ReportSummary::id),
+    this.watch = new ShownWatch<>(workspace, activity,
+        (engine, spec) -> engine.reconciliations().newestId(spec),
         this::showIfNewer);
     model.selectedHourProperty().addListener((o, was, is) -> readHourKeys());
     model.reportProperty().addListener((o, was, is) -> readHourKeys());
