@@ -2,9 +2,11 @@ package dev.cutover.app;
 
 import dev.cutover.app.demo.DemoStatus;
 import dev.cutover.app.demo.DemoWorld;
+import dev.cutover.app.demo.DemoWriterDeclaration;
 import dev.cutover.app.demo.LiveJob;
 import dev.cutover.app.demo.LiveOptions;
 import dev.cutover.engine.EmbeddedEngine;
+import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.HourPartition;
@@ -117,11 +119,12 @@ final class DemoConsole implements DemoControls, AutoCloseable {
     LiveJob job = live.get();
     if (job != null) {
       job.deployV2(from.start());
-      return;
+    } else {
+      try (LiveJob once = LiveJob.open(s.statements(), world, LiveOptions.defaults())) {
+        once.deployV2(from.start());
+      }
     }
-    try (LiveJob once = LiveJob.open(s.statements(), world, LiveOptions.defaults())) {
-      once.deployV2(from.start());
-    }
+    DemoWriterDeclaration.declare(new Engine(s), world, from.start());
   }
 
   /**

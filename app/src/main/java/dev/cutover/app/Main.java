@@ -44,7 +44,8 @@ import picocli.CommandLine.Mixin;
     subcommands = {CheckCommand.class, ServerCommand.class, PlanCommand.class, PreflightCommand.class,
         SampleCommand.class, BackfillCommand.class, StatusCommand.class, ReconcileCommand.class, AckCommand.class,
         SwapCommands.CutoverCommand.class, SwapCommands.RollbackCommand.class, RetentionCommand.class, AbandonCommand.class,
-        dev.cutover.app.cli.DeployLiveCommand.class, dev.cutover.app.cli.ClusterCommand.class,
+        dev.cutover.app.cli.DeployLiveCommand.class, dev.cutover.app.cli.DeclareLiveCommand.class,
+        dev.cutover.app.cli.ClusterCommand.class,
         CleanupCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -76,10 +76,13 @@ class JsonContractTest {
       assertEquals(10, parameters.get("rest_percent").asInt(), parameters.toString());
       assertEquals(0, parameters.get("nice").asInt(), parameters.toString());
       assertTrue(parameters.get("concurrency").isInt(), parameters.toString());
-      assertTrue(backfill.get("next").get("command").asString().startsWith("./cutover status --spec " + spec),
+      assertTrue(backfill.get("next").get("command").asString().startsWith("./cutover declare-live --spec " + spec),
           backfill.toString());
       requireProgressEvents(backfillRun.err(), "backfill", "Backfill");
 
+      JsonNode declared = document("declare-live", 0, run(on, "declare-live", "--writer", "visits-job 4.2"));
+      assertEquals("declared", declared.get("state").asString(), declared.toString());
+      assertEquals(b.start().toString(), declared.get("boundary").asString());
       world.writeLiveV2(b, world.liveEdge.plusHours(1));
       JsonNode status = document("status", 0, run(on, "status"));
       assertEquals(b.start().toString(), status.get("repair").get("boundary").asString());

@@ -61,8 +61,8 @@ class RepairCommandsTest {
     assertTrue(first.err().contains("boundary " + b + " UTC (pinned by this run)"), first.err());
     assertTrue(first.out().contains("Next: the corrected live writer must write every hour from " + b + " UTC on"),
         first.out());
-    assertTrue(first.out().contains("\n  ./cutover status --spec " + spec + " && ./cutover reconcile --spec " + spec),
-        first.out());
+    assertTrue(first.out().contains("\n  ./cutover declare-live --spec " + spec + " --writer \"…\" && ./cutover "
+        + "status --spec " + spec), first.out());
 
     world.advance(5, java.util.Optional.empty());
     CommandRun plan = run("plan", "--spec", spec.toString());
@@ -83,6 +83,23 @@ class RepairCommandsTest {
     CommandRun json = run("status", "--spec", spec.toString(), "--json");
     assertTrue(json.out().contains("\"phase\":\"backfilled\""), json.out());
     assertTrue(json.out().contains("\"kind\":\"deploy_live_writer\""), json.out());
+
+    // The operator declares their writer deployed: the repair waits for its first hour instead of asking again.
+    CommandRun blank = run("declare-live", "--spec", spec.toString(), "--writer", " ");
+    assertEquals(2, blank.exit(), blank.err());
+    assertTrue(blank.err().startsWith("error: Say which writer was deployed"), blank.err());
+    CommandRun declared = run("declare-live", "--spec", spec.toString(), "--writer", "visits-job 4.2");
+    assertEquals(0, declared.exit(), declared.err());
+    assertTrue(declared.out().startsWith("Declared: visits-job 4.2 writes visits_v2 from B = " + b + " UTC for "
+        + "repair "), declared.out());
+    var waiting = JsonOutput.mapper().readTree(run("status", "--spec", spec.toString(), "--json").out()).get("repair")
+        .get("next");
+    assertEquals("wait_for_live_writer", waiting.get("kind").asString(), waiting.toString());
+    assertTrue(waiting.get("sentence").asString().startsWith("The corrected live writer (visits-job 4.2) was declared "
+        + "deployed from B = " + b + " by "), waiting.toString());
+    var redeclared = JsonOutput.mapper().readTree(run("declare-live", "--spec", spec.toString(), "--writer",
+        "visits-job 4.2", "--json").out());
+    assertEquals("already declared", redeclared.get("state").asString(), redeclared.toString());
 
     // Once the corrected writer is deployed, a backfill's next step is the repair's, not the deployment again.
     world.writeLiveV2(b, world.liveEdge.plusHours(1));
@@ -156,5 +173,11 @@ class RepairCommandsTest {
     CommandRun pinned = run("demo", "deploy-v2", "--demo-database", demo);
     assertEquals(0, pinned.exit(), pinned.err());
     assertTrue(pinned.out().startsWith("v2 deployed from 2026-11-30 05:00 UTC"), pinned.out());
+    var next = JsonOutput.mapper().readTree(run("status", "--spec", demoSpec.toString(), "--json").out())
+        .get("repair").get("next");
+    assertEquals("wait_for_live_writer", next.get("kind").asString(), next.toString());
+    assertTrue(next.get("sentence").asString().startsWith("The corrected live writer ("
+        + dev.cutover.app.demo.DemoWriterDeclaration.WRITER + ") was declared deployed from B = 2026-11-30 05:00 by "),
+        next.toString());
   }
 }

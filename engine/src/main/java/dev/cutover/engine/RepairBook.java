@@ -4,6 +4,7 @@ import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveDeployment;
+import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.TableSpec;
@@ -71,6 +72,21 @@ public final class RepairBook {
   public LiveDeployment deployLive(TableSpec spec, HourPartition boundary) {
     ground.store().ensureSchema();
     return new CorrectedView(ground.sql(), ground.store(), spec).deploy(java.util.Optional.of(boundary));
+  }
+
+  /**
+   * Records in the audit trail that the open repair's corrected live writer, a job outside the database,
+   * was deployed from B: the repair then waits for its first hour rather than asking for it. Declaring
+   * the same writer again writes nothing. What the writer writes is still proven from the data.
+   */
+  public LiveWriterNote declareLiveWriter(TableSpec spec, String writer) {
+    return repairs(spec).liveWriterNotes().declare(writer);
+  }
+
+  /** The newest declaration of the open repair's live writer; empty when there is none, or no open repair. */
+  public Optional<LiveWriterNote> liveWriterNote(TableSpec spec) {
+    Repairs repairs = repairs(spec);
+    return repairs.open().flatMap(r -> repairs.liveWriterNotes().newest(r));
   }
 
   /**

@@ -91,6 +91,8 @@ class ConsoleProcedureTest {
           @Override
           public void deployV2(HourPartition from) {
             deployedFrom.set(from); // the live job writes v2 at its next step
+            console.workspace().engine().repairs().declareLiveWriter(console.workspace().spec(),
+                "the test world's live job"); // as the demo's does
           }
 
           @Override
@@ -260,6 +262,10 @@ class ConsoleProcedureTest {
     fx.waitFor(30, () -> fx.text("v2-status").equals("Deployed from B: no hour at or after B in v2 yet; the live job "
         + "writes them, catching up first, at its next step once it runs.") && deploy.isDisabled(),
         () -> fx.text("v2-status"));
+    // The banner agrees with the card: the declared writer is waited for, not asked for again.
+    fx.waitFor(30, () -> fx.text("repair-next").startsWith("The corrected live writer (the test world's live job) was "
+        + "declared deployed from B = " + boundary + " by ") && fx.text("repair-next-button").equals("Backfill"),
+        () -> fx.text("repair-next-button") + " / " + fx.text("repair-next") + " / " + fx.text("writer-error"));
     disk.world().writeLiveV2(boundary, disk.world().liveEdge.plusHours(1)); // the live job's next step
     fx.waitFor(60, () -> fx.text("v2-status").equals("The corrected live writer has caught up with v1."),
         () -> fx.text("v2-status") + " " + fx.text("v2-edge"));

@@ -142,8 +142,8 @@ public final class BackfillCommand extends EngineCommand {
               : " --demo-database " + database));
     }
     return new RepairDocuments.Next(sentence + " Deploy yours to start at " + Text.option(plan.boundary())
-        + ", then see where it starts and compare the versions with:", "./cutover status --spec " + specShown()
-            + " && ./cutover reconcile --spec " + specShown());
+        + ", then declare it (the repair waits for its first hour) and see where it starts with:",
+        "./cutover declare-live --spec " + specShown() + " --writer \"…\" && ./cutover status --spec " + specShown());
   }
 
   /** The spec as the operator named it, on the command line or in the environment. */

@@ -62,6 +62,7 @@ public final class DemoDeployV2Command implements Callable<Integer> {
           }
           boundary = b;
           V2Deployment one = job.deployV2(b);
+          DemoWriterDeclaration.declare(new Engine(node.session()), node.world(), b);
           deployment = deployment == null ? one : deployment;
           running |= LiveJob.isHeld(job.state(), Instant.now());
         }

@@ -34,6 +34,10 @@ public final class Safety {
       + "plus the safety margin), which its deployment pins: it writes every hour from B, the backfill every hour "
       + "before B once B has closed, and no hour is written by both or by neither.";
 
+  public static final String DECLARE_LIVE = "Declaring the corrected live writer deployed writes one line to the audit "
+      + "trail and nothing else: who deployed what, for which repair and boundary. It proves nothing; where the "
+      + "writer starts and whether it keeps to B is still read from the data, and the gate opens on that alone.";
+
   public static final String RECONCILE = "The reconciliation compares v1 and v2 over the whole repair window, exactly "
       + "for integers and decimals, and proves every hour present once with no key counted twice. Only a verdict "
       + "over the whole repair, under the spec it was made with, can open the gate; narrower ones are for looking.";

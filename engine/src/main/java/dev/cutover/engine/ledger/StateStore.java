@@ -265,10 +265,25 @@ public final class StateStore {
     }
     String where = subject == null ? "" : " WHERE subject = ?";
     Object[] values = subject == null ? new Object[] {limit} : new Object[] {subject, limit};
-    return sql.query("read the audit trail", "SELECT toUnixTimestamp64Milli(at), actor, host, subject, action, detail FROM "
-            + t("audit") + where + " ORDER BY at DESC LIMIT ?",
-        rs -> new AuditEntry(Instant.ofEpochMilli(rs.getLong(1)), rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), rs.getString(6)), values);
+    return sql.query("read the audit trail", "SELECT " + AUDIT_COLUMNS + " FROM " + t("audit") + where
+        + " ORDER BY at DESC LIMIT ?", StateStore::auditEntry, values);
+  }
+
+  /** The newest entry about {@code subject} of {@code action} whose detail starts with {@code prefix}. */
+  public Optional<AuditEntry> newestAudit(String subject, String action, String prefix) {
+    if (!present()) {
+      return Optional.empty();
+    }
+    return sql.query("read the audit trail", "SELECT " + AUDIT_COLUMNS + " FROM " + t("audit") + " WHERE subject = ? "
+        + "AND action = ? AND startsWith(detail, ?) ORDER BY at DESC LIMIT 1", StateStore::auditEntry, subject, action,
+        prefix).stream().findFirst();
+  }
+
+  private static final String AUDIT_COLUMNS = "toUnixTimestamp64Milli(at), actor, host, subject, action, detail";
+
+  private static AuditEntry auditEntry(ResultSet rs) throws SQLException {
+    return new AuditEntry(Instant.ofEpochMilli(rs.getLong(1)), rs.getString(2), rs.getString(3), rs.getString(4),
+        rs.getString(5), rs.getString(6));
   }
 
   private static final java.util.concurrent.atomic.AtomicLong LAST_VERSION = new java.util.concurrent.atomic.AtomicLong();

@@ -57,6 +57,11 @@ public final class Repairs {
     return target;
   }
 
+  /** Declarations that the repair's corrected live writer, a job outside the database, was deployed. */
+  public LiveWriterNotes liveWriterNotes() {
+    return new LiveWriterNotes(runs, spec, this);
+  }
+
   /** The target's newest repair record, ended or not. */
   public Optional<Repair> latest() {
     return store.current(target);

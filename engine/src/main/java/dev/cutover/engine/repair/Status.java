@@ -4,6 +4,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.LiveWriter;
+import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.RepairStatus;
@@ -136,6 +137,10 @@ public final class Status {
     }
     LiveWriter live = writer.orElse(null);
     if (live == null || live.start().isEmpty() && live.belowBoundary().isEmpty()) {
+      Optional<LiveWriterNote> declared = repairs.liveWriterNotes().newest(r);
+      if (declared.isPresent()) {
+        return new NextStep(Kind.WAIT_FOR_LIVE_WRITER, declared.get().describe() + " " + firstHourDue(b, edges));
+      }
       return new NextStep(Kind.DEPLOY_LIVE_WRITER, "Deploy the corrected live writer so that it writes "
           + spec.targetTable() + " for every hour from B = " + b + " on, and never before it.");
     }
@@ -176,5 +181,20 @@ public final class Status {
     Duration age = Duration.between(verdict.get().created(), Instant.now());
     return new NextStep(Kind.CUTOVER, "The verdict over the whole repair allows the cutover (made " + age.toHours()
         + " h ago; the gate checks every hour changed since). Check the gate, then cut over, typing " + view + ".");
+  }
+
+  /**
+   * Where a declared writer's first hour stands: due once v1 has written B, overdue once v1 has written
+   * hours past it, when the declaration may be wrong or the writer stopped.
+   */
+  private String firstHourDue(HourPartition b, LiveStatus edges) {
+    Optional<HourPartition> v1 = edges.liveEdge().filter(e -> !e.isBefore(b));
+    if (v1.isEmpty()) {
+      return spec.targetTable() + " holds no hour from B yet, nor does v1 (its newest hour: " + edges.liveEdge()
+          .map(Object::toString).orElse("none") + "); the writer's first hour is B, once it has closed.";
+    }
+    long behind = Duration.between(b.start(), v1.get().start()).toHours() + 1;
+    return spec.targetTable() + " holds no hour from B yet, while v1 has written " + behind + " hour(s) from B (up "
+        + "to " + v1.get() + "): if the writer's first hour does not come, check that it runs and starts at B.";
   }
 }

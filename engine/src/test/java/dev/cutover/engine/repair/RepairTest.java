@@ -133,6 +133,62 @@ class RepairTest {
         .anyMatch(a -> a.action().equals("abandon") && a.detail().contains("live job moved")));
   }
 
+  /**
+   * A corrected live writer outside the database, once declared deployed, is waited for rather than asked
+   * for again; the declaration is a line of the audit trail that names its repair, so it never counts for
+   * the next repair, and what the writer writes is still read from the data.
+   */
+  @Test
+  void aDeclaredLiveWriterIsWaitedForUntilItsFirstHour() throws Exception {
+    var before = assertThrows(StepRefusedException.class, () -> engine.repairs().declareLiveWriter(spec, "visits-job"));
+    assertTrue(before.getMessage().startsWith("The target " + world.database + ".visits_v2 has no repair under way "
+        + "with a boundary B"), before.getMessage());
+    Plan first = plan(Optional.empty(), Optional.empty());
+    Procedure.backfill(engine, first);
+    HourPartition b = first.boundary();
+    assertEquals(RepairStatus.Kind.DEPLOY_LIVE_WRITER, engine.repairs().status(spec).next().kind());
+
+    String target = world.database + ".visits_v2";
+    for (String bad : List.of(" ", "visits-job\n4.2", "v".repeat(201))) {
+      var refused = assertThrows(InvalidInputException.class, () -> engine.repairs().declareLiveWriter(spec, bad));
+      assertEquals("writer", refused.field());
+    }
+    assertTrue(declarations(target).isEmpty(), "nothing written for bad input");
+
+    var declared = engine.repairs().declareLiveWriter(spec, "  visits-job 4.2 (the fix) ");
+    assertEquals("visits-job 4.2 (the fix)", declared.writer());
+    assertEquals(b, declared.boundary());
+    assertEquals(Operator.user(), declared.actor());
+    RepairStatus waiting = engine.repairs().status(spec);
+    assertEquals(RepairStatus.Kind.WAIT_FOR_LIVE_WRITER, waiting.next().kind(), waiting.next().sentence());
+    HourPartition v1 = waiting.live().liveEdge().orElseThrow();
+    assertTrue(declared.describe().matches("The corrected live writer \\(visits-job 4\\.2 \\(the fix\\)\\) was "
+        + "declared deployed from B = " + b + " by " + declared.actor() + "@" + declared.host()
+        + " at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\."), declared.describe());
+    assertEquals(declared.describe() + " visits_v2 holds no hour from B yet, "
+        + "while v1 has written " + (java.time.Duration.between(b.start(), v1.start()).toHours() + 1) + " hour(s) "
+        + "from B (up to " + v1 + "): if the writer's first hour does not come, check that it runs and starts at B.",
+        waiting.next().sentence());
+    assertEquals(declared.at(), engine.repairs().declareLiveWriter(spec, "visits-job 4.2 (the fix)").at(),
+        "declared again: the first declaration stands");
+    assertEquals(1, declarations(target).size());
+
+    world.writeLiveV2(b, world.liveEdge.plusHours(1));
+    assertTrue(engine.repairs().status(spec).next().kind() != RepairStatus.Kind.WAIT_FOR_LIVE_WRITER,
+        "the writer's hours are read from the data once it writes");
+
+    engine.repairs().abandon(spec, "visits_v2", "the writer is redeployed with another boundary");
+    HourPartition earlier = b.plusHours(-6);
+    world.sql.execute("empty v2", "TRUNCATE TABLE " + world.database + ".visits_v2");
+    Procedure.backfill(engine, plan(Optional.empty(), Optional.of(earlier)));
+    assertEquals(RepairStatus.Kind.DEPLOY_LIVE_WRITER, engine.repairs().status(spec).next().kind(),
+        "the abandoned repair's declaration does not count for the next");
+  }
+
+  private List<dev.cutover.engine.api.AuditEntry> declarations(String target) {
+    return engine.repairs().audit(target, 50).stream().filter(a -> a.action().equals(LiveWriterNotes.ACTION)).toList();
+  }
+
   /** Two processes that read the same version cannot both write the next one; the loser is told who won. */
   @Test
   void ofTwoWritersOfOneVersionExactlyOneWins() throws Exception {

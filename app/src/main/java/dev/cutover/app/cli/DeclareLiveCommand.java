@@ -1,0 +1,48 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.app.output.Text;
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.Session;
+import dev.cutover.engine.api.LiveWriterNote;
+import dev.cutover.engine.api.Safety;
+import dev.cutover.engine.api.TableSpec;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "declare-live", mixinStandardHelpOptions = true,
+    description = {"Record that the corrected live writer, a job outside the database (a stream processor, a "
+        + "scheduled job), has been deployed to write the target from the repair's boundary B. The repair then waits "
+        + "for the writer's first hour instead of asking for its deployment, and the audit trail says who deployed "
+        + "what and when. Declaring the same writer again changes nothing.", Safety.DECLARE_LIVE})
+public final class DeclareLiveCommand extends EngineCommand {
+
+  @Mixin SpecFile specFile;
+
+  @Option(names = "--writer", paramLabel = "TEXT", required = true,
+      description = "What was deployed, on one line of at most 200 characters, such as the job's name and version.")
+  String writer;
+
+  @Override
+  int run(Session session, Engine engine) {
+    TableSpec spec = specFile.load(session, engine);
+    Optional<LiveWriterNote> before = engine.repairs().liveWriterNote(spec);
+    LiveWriterNote note = engine.repairs().declareLiveWriter(spec, writer);
+    boolean written = before.map(b -> !b.writer().equals(note.writer())).orElse(true);
+    print(new DeclareLiveDocument("declare-live", written ? "declared" : "already declared", note.repairId(),
+        spec.database().name() + "." + spec.targetTable().name(), note.boundary().start(), note.writer(), note.at(),
+        note.actor() + "@" + note.host()), List.of(
+            (written ? "Declared" : "Already declared") + ": " + note.writer() + " writes " + spec.targetTable()
+                + " from B = " + Text.hour(note.boundary()) + " for repair " + note.repairId() + " (by " + note.actor()
+                + "@" + note.host() + " at " + Text.time(note.at()) + ").",
+            "Its hours are read from the data: ./cutover status --spec " + specFile.shown() + " says where it starts."));
+    return ExitCodes.OK;
+  }
+
+  /** {@code declare-live --json}: the declaration that stands. */
+  record DeclareLiveDocument(String command, String state, String repair, String target, Instant boundary,
+      String writer, Instant declaredAt, String declaredBy) {}
+}
