@@ -85,6 +85,7 @@ class JsonContractTest {
       assertEquals(b.start().toString(), declared.get("boundary").asString());
       world.writeLiveV2(b, world.liveEdge.plusHours(1));
       JsonNode status = document("status", 0, run(on, "status"));
+      assertEquals("visits-job 4.2", status.get("repair").get("declared_writer").get("writer").asString());
       assertEquals(b.start().toString(), status.get("repair").get("boundary").asString());
       assertEquals(0, status.get("ledger").get("pending").asLong());
 

@@ -20,6 +20,7 @@ public final class ScriptedDialogs implements DialogService {
   public volatile boolean confirm = true;
   public volatile String ackReason = "v1 appended this hour twice on a retry; v2 is right";
   public volatile String typedName;
+  public volatile String declaredWriter = "visits-job 4.2";
 
   @Override
   public Optional<Path> chooseSpecFile(Optional<Path> current) {
@@ -61,6 +62,12 @@ public final class ScriptedDialogs implements DialogService {
   public boolean confirmDeployLiveWriter(HourPartition from, String description) {
     asked.add("deploy " + from);
     return confirm;
+  }
+
+  @Override
+  public Optional<String> declareLiveWriter(HourPartition from, String target) {
+    asked.add("declare " + target + " from " + from);
+    return Optional.ofNullable(declaredWriter);
   }
 
   @Override

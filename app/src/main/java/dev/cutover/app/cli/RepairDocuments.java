@@ -90,7 +90,8 @@ final class RepairDocuments {
   record StatusDocument(String command, Repair repair, Live live, List<Run> runs, Ledger ledger) {}
 
   record Repair(String target, String id, String phase, Instant since, String by, Instant boundary, Instant firstHour,
-      String liveView, String heldBy, LiveWriter liveWriter, Verdict verdict, NextStep next) {
+      String liveView, String heldBy, LiveWriter liveWriter, DeclaredWriter declaredWriter, Verdict verdict,
+      NextStep next) {
 
     static Repair of(RepairStatus s, String spec, String consumerView) {
       var r = s.repair();
@@ -104,6 +105,7 @@ final class RepairDocuments {
           s.liveWriter().map(w -> new LiveWriter(hour(w.start()), w.startsAtBoundary(), w.hours(),
               hours(w.belowBoundary()), hours(w.backfilledFromBoundary()), hours(w.missedFromBoundary())))
               .orElse(null),
+          s.declaredWriter().map(d -> new DeclaredWriter(d.writer(), d.actor() + "@" + d.host(), d.at())).orElse(null),
           s.verdict().map(v -> new Verdict(v.id(), name(v.verdict()), Window.of(v.window()), v.created(),
               v.unexpectedKeys(), v.acknowledged(), v.coverageIssues(), v.counts())).orElse(null),
           new NextStep(name(s.next().kind()), s.next().sentence(), NextStepWords.command(s.next(), spec, consumerView,
@@ -111,6 +113,9 @@ final class RepairDocuments {
               NextStepWords.button(s.next())));
     }
   }
+
+  /** The operator's declaration that the corrected live writer was deployed (declare-live): a claim, not proof. */
+  record DeclaredWriter(String writer, String declaredBy, Instant declaredAt) {}
 
   record LiveWriter(Instant start, boolean startsAtBoundary, long hours, List<Instant> belowBoundary,
       List<Instant> backfilledFromBoundary, List<Instant> missedFromBoundary) {}

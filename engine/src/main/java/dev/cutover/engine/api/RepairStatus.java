@@ -10,10 +10,13 @@ import java.util.Optional;
  *
  * @param repair the newest repair record of the target, ended or not; empty before its first backfill
  * @param liveWriter what the data say of the corrected live writer, once the repair has a boundary
+ * @param declaredWriter the newest declaration that the open repair's live writer, a job outside the
+ *     database, was deployed; the operator's word, never proof
  * @param verdict the newest reconciliation over the whole repair, if any
  */
 public record RepairStatus(String target, Instant at, Optional<Repair> repair, LiveStatus live,
-    Optional<LiveWriter> liveWriter, Optional<Verdict> verdict, NextStep next) {
+    Optional<LiveWriter> liveWriter, Optional<LiveWriterNote> declaredWriter, Optional<Verdict> verdict,
+    NextStep next) {
 
   /** The phase, or empty before the first backfill. */
   public Optional<RepairPhase> phase() {

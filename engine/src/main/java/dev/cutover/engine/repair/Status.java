@@ -47,6 +47,8 @@ public final class Status {
     LiveStatus live = new LiveReader(sql, spec).read();
     Optional<LiveWriter> writer = Optional.empty();
     Optional<RepairStatus.Verdict> verdict = Optional.empty();
+    Optional<LiveWriterNote> declared = open.filter(r -> r.liveView().isEmpty())
+        .flatMap(r -> repairs.liveWriterNotes().newest(r));
     if (open.isPresent() && open.get().boundary().isPresent() && open.get().firstHour().isPresent()) {
       Repair r = open.get();
       HourPartition end = r.boundary().get();
@@ -69,12 +71,12 @@ public final class Status {
           s.verdict(), s.unexpectedKeys(), s.acknowledged(), s.coverageIssues(), s.specSha256().equals(spec.sha256()),
           s.boundary().equals(r.boundary().get()) && s.window().from().equals(r.firstHour().get())));
     }
-    return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, verdict,
-        next(repair, writer, verdict, live));
+    return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, declared, verdict,
+        next(repair, writer, declared, verdict, live));
   }
 
-  private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<RepairStatus.Verdict> verdict,
-      LiveStatus edges) {
+  private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<LiveWriterNote> declared,
+      Optional<RepairStatus.Verdict> verdict, LiveStatus edges) {
     String view = spec.consumerView().name();
     if (spec.liveView().isPresent() && (repair.isEmpty() || repair.get().phase().ended())) {
       return new NextStep(Kind.DEPLOY_VIEW, "Deploy the corrected view " + spec.liveView().get() + " first: a view "
@@ -137,7 +139,6 @@ public final class Status {
     }
     LiveWriter live = writer.orElse(null);
     if (live == null || live.start().isEmpty() && live.belowBoundary().isEmpty()) {
-      Optional<LiveWriterNote> declared = repairs.liveWriterNotes().newest(r);
       if (declared.isPresent()) {
         return new NextStep(Kind.WAIT_FOR_LIVE_WRITER, declared.get().describe() + " " + firstHourDue(b, edges));
       }

@@ -200,6 +200,27 @@ public final class BackfillController implements ScreenController {
     });
   }
 
+  /**
+   * Declares the operator's corrected live writer (a job outside the database) deployed from the open
+   * repair's B, in their words: one line of the audit trail, after which the repair waits for its first hour.
+   */
+  public void declareLiveWriter() {
+    Optional<HourPartition> b = model.openBoundaryProperty().getValue();
+    Activity writer = model.writer();
+    TableSpec spec = workspace.spec();
+    if (b.isEmpty()) {
+      writer.fail("There is no repair with a boundary yet: its first backfill pins B.");
+      return;
+    }
+    Optional<String> words = workspace.dialogs().declareLiveWriter(b.get(), spec.database() + "."
+        + spec.targetTable());
+    if (words.isPresent()) {
+      Engine engine = workspace.engine();
+      writer.run("declare the corrected live writer", p -> engine.repairs().declareLiveWriter(spec, words.get()),
+          note -> workspace.repair().refresh());
+    }
+  }
+
   /** Starts the corrected live writer from the boundary, on the demo world, once the operator confirmed. */
   public void deployLiveWriter() {
     Optional<HourPartition> from = model.boundary();

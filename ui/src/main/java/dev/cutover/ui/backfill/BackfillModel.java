@@ -3,6 +3,7 @@ package dev.cutover.ui.backfill;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
@@ -22,6 +23,7 @@ import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.beans.value.ObservableBooleanValue;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -49,6 +51,9 @@ public final class BackfillModel {
   private final StringProperty pollError = new SimpleStringProperty("");
   private final BooleanProperty reading = new SimpleBooleanProperty();
   private final BooleanProperty repairedByView = new SimpleBooleanProperty();
+  private final ObjectProperty<Optional<LiveWriterNote>> declaredWriter =
+      new SimpleObjectProperty<>(Optional.empty());
+  private final ObjectProperty<Optional<HourPartition>> openBoundary = new SimpleObjectProperty<>(Optional.empty());
 
   public BackfillModel(Workspace workspace) {
     workspace.drivingProperty().bind(driven.isNotNull().or(workspace.drivingShardsProperty()));
@@ -72,6 +77,10 @@ public final class BackfillModel {
       return status != null && status.repair().filter(r -> !r.phase().ended()).flatMap(r -> r.liveView())
           .isPresent() && status.next().kind() != dev.cutover.engine.api.RepairStatus.Kind.DEPLOY_VIEW;
     }, workspace.repair().statusProperty()));
+    declaredWriter.bind(workspace.repair().statusProperty().map(s -> s.declaredWriter())
+        .orElse(Optional.empty()));
+    openBoundary.bind(workspace.repair().statusProperty().map(s -> s.repair().filter(r -> !r.phase().ended())
+        .flatMap(r -> r.boundary())).orElse(Optional.empty()));
     workspace.planProperty().addListener((o, was, is) -> {
       if (is != null) {
         throttleFrom(is.settings());
@@ -88,6 +97,16 @@ public final class BackfillModel {
   /** Whether the repair has deployed its corrected view (so there is nothing to deploy), as last read. */
   public javafx.beans.property.ReadOnlyBooleanProperty repairedByViewProperty() {
     return repairedByView;
+  }
+
+  /** The newest declaration that the open repair's live writer was deployed, as last read. */
+  public ObservableValue<Optional<LiveWriterNote>> declaredWriterProperty() {
+    return declaredWriter;
+  }
+
+  /** The boundary the open repair pinned, as last read; empty before its first backfill or once it ended. */
+  public ObservableValue<Optional<HourPartition>> openBoundaryProperty() {
+    return openBoundary;
   }
 
   /** The boundary from which the live writer owns v2: the shown run's, or the plan's. */

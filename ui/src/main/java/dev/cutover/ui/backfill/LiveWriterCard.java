@@ -2,6 +2,7 @@ package dev.cutover.ui.backfill;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Binder;
@@ -51,7 +52,8 @@ final class LiveWriterCard {
       what.setText(instructions(model, spec));
       v2.setText(live == null ? "—" : live.targetEdge().map(h -> h + " UTC").orElse("none"));
       v1.setText(live == null ? "—" : live.liveEdge().map(h -> h + " UTC").orElse("none"));
-      status.setText(live == null ? "" : takeOver(live, model.boundary(), demoFrom));
+      status.setText(live == null ? "" : takeOver(live, model.boundary(), demoFrom,
+          model.declaredWriterProperty().getValue()));
       deployed.set(demoFrom.isPresent() || live != null && writesFromB(live, model.boundary()));
     };
     binder.watch(model.progress().recordProperty(), r -> update.run());
@@ -59,6 +61,7 @@ final class LiveWriterCard {
     binder.watch(model.liveProperty(), live -> update.run());
     binder.onChange(model.demoDeployedFromProperty(), from -> update.run());
     binder.onChange(model.repairedByViewProperty(), byView -> update.run());
+    binder.onChange(model.declaredWriterProperty(), declared -> update.run());
     VBox card = Widgets.card("Corrected live writer", what, edges, status,
         Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
     if (spec.liveView().isPresent()) {
@@ -66,6 +69,17 @@ final class LiveWriterCard {
       view.setOnAction(e -> controller.deployView());
       binder.bind(view.disableProperty(), model.writer().runningProperty().or(model.repairedByViewProperty()));
       card.getChildren().addAll(view, Widgets.safety("deploy-view-safety", Safety.DEPLOY_LIVE));
+    }
+    if (model.workspace().demo().isEmpty() && spec.liveView().isEmpty()) {
+      // Your own writer is deployed outside Cutover; declaring it lets the repair wait for it rather than ask for it.
+      Button declare = Widgets.button("declare-live-writer", "Declare _writer deployed…");
+      declare.setOnAction(e -> controller.declareLiveWriter());
+      binder.bind(declare.disableProperty(), model.writer().runningProperty().or(deployed)
+          .or(javafx.beans.binding.Bindings.createBooleanBinding(() -> model.openBoundaryProperty().getValue()
+              .isEmpty(), model.openBoundaryProperty())));
+      card.getChildren().addAll(declare, Widgets.safety("declare-live-safety", Safety.DECLARE_LIVE),
+          Widgets.activityBar("writer-activity", binder, model.writer()),
+          Widgets.errorLabel("writer-error", binder, model.writer().errorProperty()));
     }
     if (model.workspace().demo().isPresent()) {
       // The demo's live job runs only once the operator starts it here; the label says whether it runs.
@@ -116,7 +130,8 @@ final class LiveWriterCard {
     }
     return "Start the corrected live job now, writing " + spec.database() + "." + spec.targetTable() + " for every "
         + "hour from B = " + b.get() + " UTC on. It must not write any hour before B (the backfill owns those), and "
-        + "the old job keeps writing " + spec.liveTable() + " until the cutover.";
+        + "the old job keeps writing " + spec.liveTable() + " until the cutover. Then declare it here: the repair "
+        + "waits for its first hour.";
   }
 
   /** Whether v2 holds an hour at or after {@code boundary}: the corrected live writer has started. */
@@ -124,8 +139,12 @@ final class LiveWriterCard {
     return live.targetEdge().isPresent() && boundary.isPresent() && !live.targetEdge().get().isBefore(boundary.get());
   }
 
-  /** Where the corrected live writer stands; {@code demoFrom}: where the demo's writer was deployed from, if it was. */
-  static String takeOver(LiveStatus live, Optional<HourPartition> shown, Optional<HourPartition> demoFrom) {
+  /**
+   * Where the corrected live writer stands; {@code demoFrom}: where the demo's writer was deployed from, if it
+   * was; {@code declared}: the operator's declaration of their writer, if any.
+   */
+  static String takeOver(LiveStatus live, Optional<HourPartition> shown, Optional<HourPartition> demoFrom,
+      Optional<LiveWriterNote> declared) {
     // Before a plan or a run says B, the demo's deployment does.
     Optional<HourPartition> boundary = shown.or(() -> demoFrom);
     if (demoFrom.isPresent() && boundary.isPresent() && !demoFrom.get().equals(boundary.get())) {
@@ -133,10 +152,17 @@ final class LiveWriterCard {
           + "boundary never moves: reset the demo world (./cutover demo seed) to deploy it from another.";
     }
     if (!writesFromB(live, boundary)) {
-      return demoFrom.isPresent()
-          ? "Deployed from B: no hour at or after B in v2 yet; the live job writes them, catching up first, at its "
-              + "next step once it runs."
-          : "No hour at or after B in v2 yet: the corrected live writer has not started.";
+      if (demoFrom.isPresent()) {
+        return "Deployed from B: no hour at or after B in v2 yet; the live job writes them, catching up first, at its "
+            + "next step once it runs.";
+      }
+      long v1FromB = boundary.flatMap(b -> live.liveEdge().map(v1 -> Duration.between(b.start(), v1.start())
+          .toHours() + 1)).orElse(0L);
+      return declared.map(d -> "Declared deployed (" + d.writer() + ") by " + d.actor() + "@" + d.host() + " at "
+          + Formats.clock(d.at()) + ": no hour at or after B in v2 yet" + (v1FromB > 0 ? ", while v1 has written "
+              + Formats.hours(v1FromB) + " from B. If its first hour does not come, check that it runs and starts at "
+              + "B." : ". Its first hour is B, once B has closed."))
+          .orElse("No hour at or after B in v2 yet: the corrected live writer has not started.");
     }
     HourPartition v2 = live.targetEdge().get();
     long behind = live.liveEdge().map(v1 -> Duration.between(v2.start(), v1.start()).toHours()).orElse(0L);

@@ -41,6 +41,12 @@ public interface DialogService {
   /** Whether to start the corrected live writer from the boundary (demo world only). */
   boolean confirmDeployLiveWriter(HourPartition from, String description);
 
+  /**
+   * What the operator deployed as the corrected live writer of {@code target} from {@code from}, in their
+   * words (a job's name and version), to declare in the audit trail; empty when they decline.
+   */
+  Optional<String> declareLiveWriter(HourPartition from, String target);
+
   /** The written reason for accepting an unexpected difference, or empty when the operator declines. */
   Optional<String> acknowledgeDifference(AckRequest request);
 

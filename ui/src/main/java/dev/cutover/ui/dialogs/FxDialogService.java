@@ -14,6 +14,7 @@ import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
@@ -95,6 +96,31 @@ public final class FxDialogService implements DialogService {
     return confirm("Deploy corrected live writer", "Start the corrected live writer from " + from + " UTC",
         description + "\n\nIt writes v2 for every hour from the boundary on; the backfill owns the hours before it.",
         "Deploy");
+  }
+
+  @Override
+  public Optional<String> declareLiveWriter(HourPartition from, String target) {
+    Dialog<String> dialog = new Dialog<>();
+    dialog.setTitle("Declare the corrected live writer");
+    dialog.setHeaderText("Your corrected live writer writes " + target + " from B = " + from + " UTC");
+    TextField writer = new TextField();
+    writer.setId("declare-live-writer-text");
+    writer.setPromptText("pnl-job 2.4.1");
+    Label what = new Label("Which writer did you deploy? Its name and version go to the audit trail, with your name "
+        + "and the time.\n\n" + dev.cutover.engine.api.Safety.DECLARE_LIVE);
+    what.setWrapText(true);
+    VBox box = new VBox(8, what, writer);
+    box.setPadding(new Insets(8, 4, 4, 4));
+    box.setPrefWidth(560);
+    dialog.getDialogPane().setContent(box);
+    ButtonType ok = new ButtonType("Declare deployed", ButtonBar.ButtonData.OK_DONE);
+    dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+    Node okButton = dialog.getDialogPane().lookupButton(ok);
+    okButton.setId("declare-live-writer-ok");
+    okButton.disableProperty().bind(writer.textProperty().map(String::isBlank));
+    dialog.setResultConverter(b -> b == ok ? writer.getText().strip() : null);
+    dialog.setOnShown(e -> writer.requestFocus());
+    return show(dialog);
   }
 
   @Override
