@@ -368,6 +368,11 @@ final class UiBench {
     }
 
     @Override
+    public Optional<String> declareLiveWriter(HourPartition from, String target) {
+      return Optional.empty();
+    }
+
+    @Override
     public Optional<String> acknowledgeDifference(AckRequest request) {
       return Optional.empty();
     }
