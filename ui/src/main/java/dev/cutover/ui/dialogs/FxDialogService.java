@@ -15,6 +15,7 @@ import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
+import javafx.scene.control.TextInputControl;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
@@ -100,53 +101,56 @@ public final class FxDialogService implements DialogService {
 
   @Override
   public Optional<String> declareLiveWriter(HourPartition from, String target) {
-    Dialog<String> dialog = new Dialog<>();
-    dialog.setTitle("Declare the corrected live writer");
-    dialog.setHeaderText("Your corrected live writer writes " + target + " from B = " + from + " UTC");
+    return show(declareLiveWriterDialog(from, target));
+  }
+
+  /** The question of {@link #declareLiveWriter}, not shown yet. */
+  public static Dialog<String> declareLiveWriterDialog(HourPartition from, String target) {
     TextField writer = new TextField();
     writer.setId("declare-live-writer-text");
     writer.setPromptText("pnl-job 2.4.1");
     Label what = new Label("Which writer did you deploy? Its name and version go to the audit trail, with your name "
         + "and the time.\n\n" + dev.cutover.engine.api.Safety.DECLARE_LIVE);
     what.setWrapText(true);
-    VBox box = new VBox(8, what, writer);
-    box.setPadding(new Insets(8, 4, 4, 4));
-    box.setPrefWidth(560);
-    dialog.getDialogPane().setContent(box);
-    ButtonType ok = new ButtonType("Declare deployed", ButtonBar.ButtonData.OK_DONE);
-    dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
-    Node okButton = dialog.getDialogPane().lookupButton(ok);
-    okButton.setId("declare-live-writer-ok");
-    okButton.disableProperty().bind(writer.textProperty().map(String::isBlank));
-    dialog.setResultConverter(b -> b == ok ? writer.getText().strip() : null);
-    dialog.setOnShown(e -> writer.requestFocus());
-    return show(dialog);
+    return textDialog("Declare the corrected live writer", "Your corrected live writer writes " + target + " from B = "
+        + from + " UTC", writer, "Declare deployed", "declare-live-writer-ok", what);
   }
 
   @Override
   public Optional<String> acknowledgeDifference(AckRequest r) {
-    Dialog<String> dialog = new Dialog<>();
-    dialog.setTitle("Acknowledge difference");
-    dialog.setHeaderText("Accept the difference at " + r.hour() + " UTC" + (r.key().isEmpty() ? " (whole hour)"
-        : ", key " + String.join(" / ", r.key())));
     TextArea reason = new TextArea();
     reason.setId("ack-reason");
     reason.setPrefRowCount(3);
     reason.setWrapText(true);
     Label summary = new Label(r.summary());
     summary.setWrapText(true);
-    VBox box = new VBox(8, summary, new Label("Why is it right? The reason goes to the audit trail and the verdict."),
-        reason);
+    return show(textDialog("Acknowledge difference", "Accept the difference at " + r.hour() + " UTC" + (r.key().isEmpty()
+        ? " (whole hour)" : ", key " + String.join(" / ", r.key())), reason, "Acknowledge", "ack-ok", summary,
+        new Label("Why is it right? The reason goes to the audit trail and the verdict.")));
+  }
+
+  /**
+   * A question answered in words: {@code above} explains it, {@code input} takes the answer, and the OK button
+   * stays disabled while the answer is blank. Its result is the answer stripped; null when the operator cancels.
+   */
+  private static Dialog<String> textDialog(String title, String header, TextInputControl input, String okText,
+      String okId, Node... above) {
+    Dialog<String> dialog = new Dialog<>();
+    dialog.setTitle(title);
+    dialog.setHeaderText(header);
+    VBox box = new VBox(8, above);
+    box.getChildren().add(input);
     box.setPadding(new Insets(8, 4, 4, 4));
     box.setPrefWidth(560);
     dialog.getDialogPane().setContent(box);
-    ButtonType ok = new ButtonType("Acknowledge", ButtonBar.ButtonData.OK_DONE);
+    ButtonType ok = new ButtonType(okText, ButtonBar.ButtonData.OK_DONE);
     dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
     Node okButton = dialog.getDialogPane().lookupButton(ok);
-    okButton.disableProperty().bind(reason.textProperty().map(String::isBlank));
-    dialog.setResultConverter(b -> b == ok ? reason.getText().strip() : null);
-    dialog.setOnShown(e -> reason.requestFocus());
-    return show(dialog);
+    okButton.setId(okId);
+    okButton.disableProperty().bind(input.textProperty().map(String::isBlank));
+    dialog.setResultConverter(b -> b == ok ? input.getText().strip() : null);
+    dialog.setOnShown(e -> input.requestFocus());
+    return dialog;
   }
 
   @Override
