@@ -239,12 +239,13 @@ final class UiBench {
     // Each change of the hour grid's size or place repaints the whole grid and the screen around it.
     List<Long> gridMoves = new ArrayList<>();
     javafx.beans.InvalidationListener moved = o -> gridMoves.add(System.nanoTime());
-    onFx(() -> {
+    StallSampler stalls = onFx(() -> {
       view.grid().layoutBoundsProperty().addListener(moved);
       view.grid().localToSceneTransformProperty().addListener(moved);
+      StallSampler sampler = new StallSampler();
       monitor.start();
       controller.start();
-      return null;
+      return sampler;
     });
     long t0 = System.nanoTime();
     RunHandle run = null;
@@ -260,6 +261,7 @@ final class UiBench {
     Thread.sleep(2000); // the screen's last poll and redraw
     onFx(() -> {
       monitor.stop();
+      stalls.close();
       view.grid().layoutBoundsProperty().removeListener(moved);
       view.grid().localToSceneTransformProperty().removeListener(moved);
       controller.hidden();
@@ -273,7 +275,8 @@ final class UiBench {
     String when = java.util.stream.IntStream.range(0, gaps.size()).boxed()
         .sorted((a, b) -> Long.compare(gaps.get(b), gaps.get(a))).limit(3)
         .map(i -> String.format("%.0f ms at %.1f s%s%s", gaps.get(i) / 1e6, (ends.get(i) - t0) / 1e9,
-            ends.get(i) > runEnded ? " (after the run ended)" : "", pausedWithin(gc, ends.get(i) - gaps.get(i), ends.get(i))))
+            ends.get(i) > runEnded ? " (after the run ended)" : "", pausedWithin(gc, ends.get(i) - gaps.get(i), ends.get(i))
+            + " [" + stalls.within(ends.get(i) - gaps.get(i), ends.get(i)) + "]"))
         .collect(Collectors.joining(", "));
     List<Double> ms = gaps.stream().map(g -> g / 1e6).toList();
     double longest = ms.stream().mapToDouble(Double::doubleValue).max().orElse(0);

@@ -9,8 +9,8 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuButton;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Spinner;
 import javafx.scene.layout.GridPane;
@@ -46,7 +46,7 @@ public final class BackfillView extends ScreenView {
   }
 
   private VBox runCard(BackfillModel model, RunProgress p) {
-    ChoiceBox<String> runs = new RunPicker(binder, model).node();
+    MenuButton runs = new RunPicker(binder, model).node();
     Label runLabel = new Label("Run");
     runLabel.setLabelFor(runs);
 

@@ -5,78 +5,53 @@ import dev.cutover.ui.common.Binder;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
-import javafx.scene.control.ChoiceBox;
-import javafx.util.StringConverter;
+import javafx.scene.control.MenuButton;
+import javafx.scene.control.RadioMenuItem;
+import javafx.scene.control.ToggleGroup;
 
 /**
  * The run the Backfill screen shows: the latest, followed from one run to the next (the default), or one
- * the operator picks by id. A ChoiceBox, not a ComboBox: a ComboBox whose list changes makes JavaFX repaint
- * the whole scene on the next two pulses, and this list changes as every run starts, when the screen is
- * busiest (docs/BENCHMARKS.md, section 17).
+ * the operator picks by id. Its menu is written only when the operator opens it. The list changes as
+ * every run starts, when the screen is busiest: a ComboBox's new list made JavaFX repaint the whole scene
+ * on the next two pulses (docs/BENCHMARKS.md, section 17), and a ChoiceBox wrote its whole menu again for
+ * each entry, new nodes styled on the FX thread (section 26); a button's words cost neither.
  */
 final class RunPicker {
 
   /** The entry that follows the latest run; every other entry is a run's id. */
   static final String LATEST = "";
 
-  private final ChoiceBox<String> box = new ChoiceBox<>();
+  private final MenuButton button = new MenuButton();
   private final BackfillModel model;
-  /** Each entry's words as last written: a run's state is in them. */
-  private List<String> written = List.of();
-  /** While the list is filled or the model's choice shown, the box's changes are not the operator's. */
-  private boolean quiet;
 
   RunPicker(Binder binder, BackfillModel model) {
     this.model = model;
-    box.setId("run-select");
-    box.setPrefWidth(320);
-    box.getItems().setAll(LATEST);
-    box.setConverter(converter());
-    box.setValue(LATEST);
-    binder.watchList(model.runs(), this::fill);
-    binder.watch(model.selectedRunProperty(), this::show);
-    box.setOnAction(e -> {
-      if (!quiet) {
-        String v = box.getValue();
-        model.selectedRunProperty().set(v == null || v.equals(LATEST) ? null : v);
-      }
-    });
+    button.setId("run-select");
+    button.setMnemonicParsing(false);
+    button.setPrefWidth(320);
+    button.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+    button.setOnShowing(e -> writeMenu());
+    binder.watchList(model.runs(), this::showChoice);
+    binder.watch(model.selectedRunProperty(), id -> showChoice());
   }
 
-  ChoiceBox<String> node() {
-    return box;
+  MenuButton node() {
+    return button;
   }
 
-  private void fill() {
-    List<String> entries = Stream.concat(Stream.of(LATEST), model.runs().stream().map(RunRecord::id)).toList();
-    List<String> now = entries.stream().map(this::words).toList();
-    if (now.equals(written)) {
-      return;
-    }
-    written = now;
-    quiet = true;
-    try {
-      if (!entries.equals(box.getItems())) {
-        box.getItems().setAll(entries);
-      }
-      box.setConverter(converter()); // writes every entry's words again, states included
-      show(model.selectedRunProperty().get());
-    } finally {
-      quiet = false;
-    }
+  /** The entries the menu offers, the latest first, as the menu would be written now. */
+  List<String> entries() {
+    return Stream.concat(Stream.of(LATEST), model.runs().stream().map(RunRecord::id)).toList();
   }
 
-  private void show(String id) {
-    boolean was = quiet;
-    quiet = true;
-    try {
-      box.setValue(id != null && box.getItems().contains(id) ? id : LATEST);
-    } finally {
-      quiet = was;
-    }
+  /** What picking {@code entry} in the menu does: the screen shows that run, or follows the latest. */
+  void pick(String entry) {
+    model.selectedRunProperty().set(entry == null || entry.equals(LATEST) || !entries().contains(entry) ? null
+        : entry);
   }
 
-  private String words(String entry) {
+  /** The words of {@code entry}, as its menu item and the button say them. */
+  String words(String entry) {
     if (entry == null || entry.equals(LATEST)) {
       return model.runs().isEmpty() ? "latest run (none yet)" : "latest: " + words(model.runs().getFirst().id());
     }
@@ -84,17 +59,30 @@ final class RunPicker {
         .map(r -> entry + " · " + r.state().name().toLowerCase(Locale.ROOT)).orElse(entry);
   }
 
-  private StringConverter<String> converter() {
-    return new StringConverter<>() {
-      @Override
-      public String toString(String entry) {
-        return words(entry);
-      }
+  /** The entry shown: the picked run while the list has it, else the latest. */
+  private String chosen() {
+    String id = model.selectedRunProperty().get();
+    return id != null && entries().contains(id) ? id : LATEST;
+  }
 
-      @Override
-      public String fromString(String s) {
-        return s;
-      }
-    };
+  private void showChoice() {
+    String words = words(chosen());
+    if (!words.equals(button.getText())) {
+      button.setText(words);
+    }
+  }
+
+  /** The menu, written as it opens: one item per entry, the one shown marked. */
+  private void writeMenu() {
+    ToggleGroup group = new ToggleGroup();
+    String chosen = chosen();
+    button.getItems().setAll(entries().stream().map(entry -> {
+      RadioMenuItem item = new RadioMenuItem(words(entry));
+      item.setMnemonicParsing(false);
+      item.setToggleGroup(group);
+      item.setSelected(entry.equals(chosen));
+      item.setOnAction(e -> pick(entry));
+      return item;
+    }).toList());
   }
 }

@@ -17,8 +17,9 @@ import java.time.Instant;
 import java.util.List;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
-import javafx.scene.control.ChoiceBox;
-import javafx.scene.control.Labeled;
+import javafx.scene.control.MenuButton;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.RadioMenuItem;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,8 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The Backfill screen's run picker: it follows the latest run until the operator picks one, keeps that
- * pick while runs start and end around it, and a new run in its list repaints no more than the picker.
+ * pick while runs start and end around it, and a new run in its list repaints no more than the picker and
+ * writes no menu.
  */
 @ExtendWith(ApplicationExtension.class)
 class RunPickerTest {
@@ -37,7 +39,8 @@ class RunPickerTest {
   private static final HourPartition FIRST = HourPartition.parse("first", "2026-06-01T00:00");
 
   private BackfillModel model;
-  private ChoiceBox<String> box;
+  private RunPicker picker;
+  private MenuButton box;
   private RenderedFrames frames;
 
   private static RunRecord run(String id, RunState state) {
@@ -49,7 +52,8 @@ class RunPickerTest {
   private void open(FxRobot robot) {
     robot.interact(() -> {
       model = new BackfillModel(new Workspace(new ImmediateTaskExecutor(), new ScriptedDialogs()));
-      box = new RunPicker(new Binder(), model).node();
+      picker = new RunPicker(new Binder(), model);
+      box = picker.node();
       // A screen's worth of other nodes around the picker: a repaint of the whole scene renders them all.
       VBox root = new VBox(8, box);
       for (int i = 0; i < 40; i++) {
@@ -69,12 +73,17 @@ class RunPickerTest {
     open(robot);
     assertEquals("latest run (none yet)", text());
     robot.interact(() -> model.runs().setAll(run("r2", RunState.RUNNING), run("r1", RunState.SUCCEEDED)));
-    assertEquals(List.of(RunPicker.LATEST, "r2", "r1"), List.copyOf(box.getItems()));
+    assertEquals(List.of(RunPicker.LATEST, "r2", "r1"), picker.entries());
     assertEquals("latest: r2 · running", text());
     assertNull(model.selectedRunProperty().get());
 
-    // The operator picks the older run.
-    robot.interact(() -> box.setValue("r1"));
+    // The operator opens the menu, written as it opens with the run shown marked, and picks the older run.
+    robot.interact(box::show);
+    assertEquals(List.of("latest: r2 · running", "r2 · running", "r1 · succeeded"),
+        box.getItems().stream().map(MenuItem::getText).toList());
+    assertTrue(((RadioMenuItem) box.getItems().getFirst()).isSelected());
+    robot.interact(() -> box.getItems().get(2).fire());
+    robot.interact(box::hide);
     assertEquals("r1", model.selectedRunProperty().get());
     assertEquals("r1 · succeeded", text());
 
@@ -83,14 +92,17 @@ class RunPickerTest {
     robot.interact(() -> model.runs().setAll(run("r3", RunState.RUNNING), run("r2", RunState.SUCCEEDED),
         run("r1", RunState.SUCCEEDED)));
     assertEquals("r1", model.selectedRunProperty().get());
-    assertEquals("r1", box.getValue());
-    assertEquals("r2 · succeeded", WaitForAsyncUtils.waitForAsyncFx(10_000, () -> box.getConverter().toString("r2")));
+    assertEquals("r1 · succeeded", text());
+    assertEquals("r2 · succeeded", WaitForAsyncUtils.waitForAsyncFx(10_000, () -> picker.words("r2")));
+    robot.interact(box::show);
+    assertTrue(((RadioMenuItem) box.getItems().get(3)).isSelected(), "the pick is marked where it now stands");
+    robot.interact(box::hide);
 
     // Back to the latest, by the picker or by the screen (a run this console starts).
-    robot.interact(() -> box.setValue(RunPicker.LATEST));
+    robot.interact(() -> picker.pick(RunPicker.LATEST));
     assertNull(model.selectedRunProperty().get());
     robot.interact(() -> model.selectedRunProperty().set("r2"));
-    assertEquals("r2", box.getValue());
+    assertEquals("r2 · succeeded", text());
     robot.interact(() -> model.selectedRunProperty().set(null));
     assertEquals("latest: r3 · running", text());
   }
@@ -114,12 +126,13 @@ class RunPickerTest {
       frames.awaitQuiet();
       assertTrue(frames.count() - before <= 1, "frames rendered for run r" + n + " in the list: " + (frames.count() - before));
       assertEquals("latest: r" + n + " · running", text());
+      assertTrue(box.getItems().isEmpty(), "a list that changes writes no menu until the operator opens it");
     }
   }
 
   /** What the picker shows. */
   private String text() {
     WaitForAsyncUtils.waitForFxEvents();
-    return WaitForAsyncUtils.waitForAsyncFx(10_000, () -> ((Labeled) box.lookup(".label")).getText());
+    return WaitForAsyncUtils.waitForAsyncFx(10_000, box::getText);
   }
 }
