@@ -3,7 +3,10 @@ package dev.cutover.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.RepairStatus;
+import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.testing.ShardedWorld;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,6 +67,11 @@ class ClusterCommandsTest {
     assertEquals(3, plan.out().lines().filter(l -> l.startsWith("shard ")).count(), plan.out());
     JsonContract.requireDocument("cluster", run("cluster", "plan", "--json"));
 
+    CommandRun early = run("cluster", "declare-live", "--writer", "visits-job 4.2");
+    assertEquals(6, early.exit(), early.out() + early.err());
+    assertTrue(early.err().contains("The corrected live writer is declared on no shard: ") && early.err().contains(
+        "no repair under way with a boundary (run cluster backfill first)"), early.err());
+
     CommandRun backfill = run("cluster", "backfill", "--concurrency", "1", "--json");
     assertEquals(0, backfill.exit(), backfill.out() + backfill.err());
     assertTrue(JsonContract.requireDocument("cluster", backfill).contains("\"state\":\"succeeded\""), backfill.out());
@@ -72,6 +80,22 @@ class ClusterCommandsTest {
         .matcher(plan.out());
     assertTrue(pinned.find(), plan.out());
     HourPartition b = HourPartition.parse("B", pinned.group(1) + "T" + pinned.group(2));
+    // The operator's own writer, declared on every shard: each shard's repair waits for its first hour from B.
+    CommandRun declared = run("cluster", "declare-live", "--writer", "visits-job 4.2", "--json");
+    assertEquals(0, declared.exit(), declared.out() + declared.err());
+    var shards = dev.cutover.app.output.JsonOutput.mapper().readTree(JsonContract.requireDocument("cluster", declared))
+        .get("shards");
+    assertEquals(3, shards.size(), declared.out());
+    shards.forEach(line -> assertEquals("declared", line.get("state").asString(), declared.out()));
+    for (var node : world.cluster().nodes()) { // each shard's repair, in the working database the commands use
+      RepairStatus.NextStep next;
+      try (Database db = Database.open(node.profile("cutover"))) {
+        next = new Engine(db).repairs().status(world.spec()).next();
+      }
+      assertEquals(RepairStatus.Kind.WAIT_FOR_LIVE_WRITER, next.kind(), next.sentence());
+      assertTrue(next.sentence().startsWith("The corrected live writer (visits-job 4.2) was declared deployed from "
+          + "B = " + b + " by "), next.sentence());
+    }
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
     CommandRun reconcile = run("cluster", "reconcile");
     assertEquals(0, reconcile.exit(), reconcile.out() + reconcile.err());

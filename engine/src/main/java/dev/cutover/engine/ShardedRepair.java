@@ -8,6 +8,7 @@ import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveDeployment;
+import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
@@ -19,6 +20,7 @@ import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.cluster.ClusterAbandon;
+import dev.cutover.engine.cluster.ClusterDeclaration;
 import dev.cutover.engine.cluster.ClusterDeployment;
 import dev.cutover.engine.cluster.ClusterNodes;
 import dev.cutover.engine.cluster.ClusterSwap;
@@ -311,6 +313,14 @@ public final class ShardedRepair implements AutoCloseable {
    */
   public Map<ShardRef, Optional<Repair>> abandon(String confirmation, String reason) {
     return byRef(new ClusterAbandon(shards, spec).abandon(confirmation, reason));
+  }
+
+  /**
+   * Declares the corrected live writer, a job outside the database, deployed on every shard from their one
+   * B; refused, nothing written, while any shard's repair has no B, another B, or a corrected view.
+   */
+  public Map<ShardRef, LiveWriterNote> declareLiveWriter(String writer) {
+    return byRef(new ClusterDeclaration(shards, spec).declare(writer));
   }
 
   /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */

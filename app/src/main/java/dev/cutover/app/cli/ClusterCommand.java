@@ -7,6 +7,7 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.app.output.Text;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Option;
 @Command(name = "cluster", mixinStandardHelpOptions = true,
     subcommands = {ClusterCommand.PlanStep.class, ClusterCommand.BackfillStep.class, ClusterCommand.ReconcileStep.class, ClusterCommand.AckStep.class,
         ClusterCommand.CutoverStep.class, ClusterCommand.RollbackStep.class, ClusterCommand.StatusStep.class,
-        ClusterCommand.DeployLiveStep.class, ClusterCommand.AbandonStep.class},
+        ClusterCommand.DeployLiveStep.class, ClusterCommand.DeclareLiveStep.class, ClusterCommand.AbandonStep.class},
     description = {"The repair of a table sharded over a cluster: plan, backfill, reconcile, cutover, rollback and "
         + "status on every shard at once, with one boundary, one verdict, and consumers switched on every node all "
         + "or nothing. The spec names the cluster and its Distributed tables (docs/CLUSTER.md)."})
@@ -230,6 +231,28 @@ public final class ClusterCommand {
       err().println(d.values().iterator().next().statement());
       err().flush();
       return report(true, sentence, lines, ExitCodes.OK);
+    }
+  }
+
+  @Command(name = "declare-live", mixinStandardHelpOptions = true,
+      description = {"Record on every shard that the corrected live writer, a job outside the database, has been "
+          + "deployed from the shards' one boundary B: each shard's repair then waits for the writer's first hour. "
+          + "Refused, nothing written, while any shard's repair has no B or another.", Safety.DECLARE_LIVE})
+  static final class DeclareLiveStep extends SpecStep {
+    @Option(names = "--writer", paramLabel = "TEXT", required = true,
+        description = "What was deployed, on one line of at most 200 characters, such as the job's name and version.")
+    String writer;
+
+    @Override
+    int step(TableSpec spec, ShardedRepair repair) {
+      List<ShardLine> lines = new ArrayList<>();
+      Map<ShardRef, dev.cutover.engine.api.LiveWriterNote> notes = repair.declareLiveWriter(writer);
+      notes.forEach((s, n) -> lines.add(new ShardLine(s.shard(), s.node(), "declared", "repair " + n.repairId()
+          + ", by " + n.actor() + "@" + n.host() + " at " + Text.time(n.at()))));
+      var first = notes.values().iterator().next();
+      return report(true, first.writer() + " writes " + spec.targetTable() + " from B = " + Text.hour(first.boundary())
+          + " on every shard, as declared; its hours are read from each shard's data: ./cutover cluster status --spec "
+          + specFile.shown() + " says where it starts.", lines, ExitCodes.OK);
     }
   }
 

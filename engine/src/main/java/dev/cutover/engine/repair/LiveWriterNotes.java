@@ -44,7 +44,7 @@ public final class LiveWriterNotes {
    *     corrected view that {@code deploy-live} created
    */
   public LiveWriterNote declare(String writer) {
-    String words = valid(writer);
+    String words = words(writer, spec);
     Repair r = repairs.open().filter(o -> o.boundary().isPresent()).orElseThrow(() -> new StepRefusedException(
         "declare-live", "The target " + repairs.target() + " has no repair under way with a boundary B, so no live "
         + "writer can start there yet: run the backfill first (its first run pins B), then deploy the corrected "
@@ -83,7 +83,12 @@ public final class LiveWriterNotes {
     return "repair " + r.id() + " (B = " + r.boundary().orElseThrow() + "): ";
   }
 
-  private String valid(String writer) {
+  /**
+   * The writer's description as it is kept: stripped, on one line of at most 200 characters.
+   *
+   * @throws InvalidInputException otherwise, saying how to give it
+   */
+  public static String words(String writer, TableSpec spec) {
     String words = writer == null ? "" : writer.strip();
     if (words.isEmpty()) {
       throw new InvalidInputException("writer", "Say which writer was deployed, such as the job's name and version "
