@@ -96,6 +96,9 @@ class ClusterCommandsTest {
       assertTrue(next.sentence().startsWith("The corrected live writer (visits-job 4.2) was declared deployed from "
           + "B = " + b + " by "), next.sentence());
     }
+    CommandRun waiting = run("cluster", "status");
+    assertEquals(3, waiting.out().lines().filter(l -> l.contains(", live writer declared (visits-job 4.2), consumers "
+        + "read V1")).count(), waiting.out());
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
     CommandRun reconcile = run("cluster", "reconcile");
     assertEquals(0, reconcile.exit(), reconcile.out() + reconcile.err());

@@ -189,8 +189,12 @@ public final class ShardedRepair implements AutoCloseable {
     shards.close();
   }
 
-  /** One shard's repair at a glance: its repair, its latest run, and the version its consumers read. */
-  public record ShardStatus(Optional<Repair> repair, Optional<RunRecord> latestRun, Gate.Version reads) {}
+  /**
+   * One shard's repair at a glance: its repair, its latest run, the version its consumers read, and the
+   * newest declaration of its corrected live writer (the operator's word, not proof).
+   */
+  public record ShardStatus(Optional<Repair> repair, Optional<RunRecord> latestRun, Gate.Version reads,
+      Optional<LiveWriterNote> declaredWriter) {}
 
   /**
    * One shard read for a screen: its repair, its latest run, that run's ledger and the version its
@@ -227,7 +231,7 @@ public final class ShardedRepair implements AutoCloseable {
   private ShardStatus statusOf(Shard s) {
     return new ShardStatus(s.engine().repairs().current(spec), s.engine().backfills().runs(spec).stream()
         .max(Comparator.comparing(RunRecord::created)), new dev.cutover.engine.repair.ConsumerView(s.database().sql(),
-        spec).reads());
+        spec).reads(), s.engine().repairs().liveWriterNote(spec));
   }
 
   /**

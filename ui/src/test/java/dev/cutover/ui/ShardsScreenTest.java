@@ -109,6 +109,11 @@ class ShardsScreenTest {
     fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(0));
     window.fx().shot("41-shards-backfilled");
 
+    // The operator's own writer, declared on every shard (cluster declare-live): each shard's line says so.
+    console.workspace().shardedProperty().get().declareLiveWriter("visits-job 4.2");
+    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.phase().equals("backfilled · writer declared")),
+        () -> model.rows().toString());
+
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
     fire(fx, "shards-reconcile");
     fx.waitFor(120, () -> model.verdictProperty().get().startsWith("Green"), () -> model.verdictProperty().get()

@@ -356,7 +356,8 @@ public final class ClusterCommand {
       repair.status().forEach((s, st) -> lines.put(s, new ShardLine(s.shard(), s.node(), st.repair().map(x -> x.phase()
           .name().toLowerCase(java.util.Locale.ROOT)).orElse("no repair"), "B = " + st.repair().flatMap(Repair::boundary)
           .map(Text::hour).orElse("not pinned") + ", latest run " + st.latestRun().map(x -> x.id() + " "
-          + x.shownState(java.time.Instant.now())).orElse("none") + ", consumers read " + st.reads())));
+          + x.shownState(java.time.Instant.now())).orElse("none") + st.declaredWriter().map(d -> ", live writer "
+          + "declared (" + d.writer() + ")").orElse("") + ", consumers read " + st.reads())));
       long boundaries = lines.values().stream().map(l -> l.detail().replaceAll(",.*", "")).distinct().count();
       long readings = lines.values().stream().map(l -> l.detail().replaceAll(".*consumers read ", "")).distinct().count();
       boolean consistent = boundaries == 1 && readings == 1;

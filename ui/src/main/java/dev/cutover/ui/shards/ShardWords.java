@@ -35,7 +35,8 @@ final class ShardWords {
   static ShardRow row(ShardRef s, ShardReading reading, Instant at, Optional<String> silent) {
     var status = reading.status();
     String phase = status.flatMap(ShardedRepair.ShardStatus::repair).map(r -> r.phase().name().toLowerCase(Locale.ROOT)
-        .replace('_', ' ')).orElse(status.isPresent() ? "no repair" : "unknown");
+        .replace('_', ' ')).orElse(status.isPresent() ? "no repair" : "unknown")
+        + status.flatMap(ShardedRepair.ShardStatus::declaredWriter).map(d -> " · writer declared").orElse("");
     String boundary = status.flatMap(ShardedRepair.ShardStatus::repair).flatMap(r -> r.boundary())
         .map(HourPartition::toString).orElse("—");
     Optional<RunRecord> run = status.flatMap(ShardedRepair.ShardStatus::latestRun);
