@@ -97,6 +97,8 @@ class RepairCommandsTest {
     assertEquals("wait_for_live_writer", waiting.get("kind").asString(), waiting.toString());
     assertTrue(waiting.get("sentence").asString().startsWith("The corrected live writer (visits-job 4.2) was declared "
         + "deployed from B = " + b + " by "), waiting.toString());
+    CommandRun shown = run("status", "--spec", spec.toString());
+    assertTrue(shown.out().contains("\n  declared     visits-job 4.2, by "), shown.out());
     var redeclared = JsonOutput.mapper().readTree(run("declare-live", "--spec", spec.toString(), "--writer",
         "visits-job 4.2", "--json").out());
     assertEquals("already declared", redeclared.get("state").asString(), redeclared.toString());

@@ -97,6 +97,8 @@ public final class StatusCommand extends EngineCommand {
       r.liveView().ifPresent(v -> t.row("corrected view", s.target().substring(0, s.target().indexOf('.') + 1)
           + v.name() + ", deployed by this repair to write v2 from B"));
       t.row("live writer", s.liveWriter().map(LiveWriter::describe).orElse("not observed yet"));
+      s.declaredWriter().ifPresent(d -> t.row("declared", d.writer() + ", by " + d.actor() + "@" + d.host() + " at "
+          + Text.time(d.at()) + " (declare-live; the line above is what the data say)"));
       t.row("verdict", s.verdict().map(v -> v.verdict().name().toLowerCase(Locale.ROOT) + ", reconciliation "
           + v.id() + " over " + Text.window(v.window()) + (v.counts() ? "" : v.underThisSpec()
               ? " (made before the repair's window moved: reconcile again)"
