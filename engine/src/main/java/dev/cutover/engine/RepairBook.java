@@ -9,6 +9,7 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.repair.CorrectedView;
+import dev.cutover.engine.repair.LiveWriterNotes;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.repair.Status;
 import dev.cutover.engine.tables.TableNames;
@@ -79,14 +80,28 @@ public final class RepairBook {
    * was deployed from B: the repair then waits for its first hour rather than asking for it. Declaring
    * the same writer again writes nothing. What the writer writes is still proven from the data.
    */
-  public LiveWriterNote declareLiveWriter(TableSpec spec, String writer) {
+  public LiveWriterNote.Declared declareLiveWriter(TableSpec spec, String writer) {
     return repairs(spec).liveWriterNotes().declare(writer);
+  }
+
+  /**
+   * Whether the open repair would take a declaration of a live writer deployed from {@code boundary}: it
+   * pinned that B, and its writer is no corrected view, and consumers do not read v2 yet.
+   */
+  public boolean takesLiveWriterFrom(TableSpec spec, HourPartition boundary) {
+    Optional<Repair> open = repairs(spec).open();
+    return open.flatMap(Repair::boundary).filter(boundary::equals).isPresent()
+        && LiveWriterNotes.refusal(open).isEmpty();
   }
 
   /** The newest declaration of the open repair's live writer; empty when there is none, or no open repair. */
   public Optional<LiveWriterNote> liveWriterNote(TableSpec spec) {
-    Repairs repairs = repairs(spec);
-    return repairs.open().flatMap(r -> repairs.liveWriterNotes().newest(r));
+    return liveWriterNote(spec, repairs(spec).open());
+  }
+
+  /** The newest declaration of the live writer of {@code open}, a repair already read; empty when it has none. */
+  public Optional<LiveWriterNote> liveWriterNote(TableSpec spec, Optional<Repair> open) {
+    return open.filter(r -> !r.phase().ended()).flatMap(r -> repairs(spec).liveWriterNotes().newest(r));
   }
 
   /**

@@ -229,9 +229,10 @@ public final class ShardedRepair implements AutoCloseable {
   }
 
   private ShardStatus statusOf(Shard s) {
-    return new ShardStatus(s.engine().repairs().current(spec), s.engine().backfills().runs(spec).stream()
+    Optional<Repair> repair = s.engine().repairs().current(spec);
+    return new ShardStatus(repair, s.engine().backfills().runs(spec).stream()
         .max(Comparator.comparing(RunRecord::created)), new dev.cutover.engine.repair.ConsumerView(s.database().sql(),
-        spec).reads(), s.engine().repairs().liveWriterNote(spec));
+        spec).reads(), s.engine().repairs().liveWriterNote(spec, repair));
   }
 
   /**

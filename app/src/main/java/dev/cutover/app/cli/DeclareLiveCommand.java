@@ -8,7 +8,6 @@ import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,9 +28,9 @@ public final class DeclareLiveCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(session, engine);
-    Optional<LiveWriterNote> before = engine.repairs().liveWriterNote(spec);
-    LiveWriterNote note = engine.repairs().declareLiveWriter(spec, writer);
-    boolean written = before.map(b -> !b.writer().equals(note.writer())).orElse(true);
+    LiveWriterNote.Declared declared = engine.repairs().declareLiveWriter(spec, writer);
+    LiveWriterNote note = declared.note();
+    boolean written = declared.written();
     print(new DeclareLiveDocument("declare-live", written ? "declared" : "already declared", note.repairId(),
         spec.database().name() + "." + spec.targetTable().name(), note.boundary().start(), note.writer(), note.at(),
         note.actor() + "@" + note.host()), List.of(

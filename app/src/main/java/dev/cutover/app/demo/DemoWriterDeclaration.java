@@ -4,8 +4,6 @@ import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveWriterNote;
-import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.TableSpec;
 import java.time.Instant;
 import java.util.Optional;
@@ -28,9 +26,7 @@ public final class DemoWriterDeclaration {
    */
   public static Optional<LiveWriterNote> declare(Engine engine, DemoWorld world, Instant boundary) {
     TableSpec spec = DemoSpec.load(world.database().name());
-    Optional<Repair> open = engine.repairs().current(spec).filter(r -> !r.phase().ended()
-        && r.phase() != RepairPhase.CUT_OVER && r.liveView().isEmpty()
-        && r.boundary().map(HourPartition::start).filter(boundary::equals).isPresent());
-    return open.map(r -> engine.repairs().declareLiveWriter(spec, WRITER));
+    return engine.repairs().takesLiveWriterFrom(spec, HourPartition.of(boundary))
+        ? Optional.of(engine.repairs().declareLiveWriter(spec, WRITER).note()) : Optional.empty();
   }
 }

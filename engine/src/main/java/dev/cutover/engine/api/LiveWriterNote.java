@@ -18,6 +18,12 @@ public record LiveWriterNote(String repairId, HourPartition boundary, String wri
   private static final DateTimeFormatter SECOND = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
       .withZone(ZoneOffset.UTC);
 
+  /**
+   * What a declaration left: the declaration that stands, and whether this one wrote it ({@code false}
+   * when the same writer was declared before, and nothing was written).
+   */
+  public record Declared(LiveWriterNote note, boolean written) {}
+
   /** One sentence: what was deployed, from where, by whom and when. */
   public String describe() {
     return "The corrected live writer (" + writer + ") was declared deployed from B = " + boundary + " by " + actor

@@ -3,7 +3,6 @@ package dev.cutover.engine.cluster;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.cluster.Shards.Shard;
@@ -41,12 +40,13 @@ public final class ClusterDeclaration {
     Optional<HourPartition> b = Optional.empty();
     for (Map.Entry<Shard, Optional<Repair>> e : open.entrySet()) {
       Optional<Repair> r = e.getValue();
-      if (r.flatMap(Repair::boundary).isEmpty()) {
-        blocking.add(e.getKey().name() + ": no repair under way with a boundary (run cluster backfill first)");
-      } else if (r.get().liveView().isPresent()) {
-        blocking.add(e.getKey().name() + ": its live writer is the corrected view " + r.get().liveView().get());
-      } else if (r.get().phase() == RepairPhase.CUT_OVER) {
-        blocking.add(e.getKey().name() + ": cut over");
+      Optional<LiveWriterNotes.Refusal> refusal = LiveWriterNotes.refusal(r);
+      if (refusal.isPresent()) {
+        blocking.add(e.getKey().name() + ": " + switch (refusal.get()) {
+          case NO_BOUNDARY -> "no repair under way with a boundary (run cluster backfill first)";
+          case CORRECTED_VIEW -> "its live writer is the corrected view " + r.get().liveView().get();
+          case CUT_OVER -> "cut over";
+        });
       } else if (b.isPresent() && !b.equals(r.get().boundary())) {
         blocking.add(e.getKey().name() + ": B = " + r.get().boundary().get() + ", not " + b.get());
       } else {
@@ -59,7 +59,7 @@ public final class ClusterDeclaration {
     }
     Map<Shard, LiveWriterNote> done = new LinkedHashMap<>();
     for (Shard s : shards.all()) {
-      done.put(s, s.engine().repairs().declareLiveWriter(spec, words));
+      done.put(s, s.engine().repairs().declareLiveWriter(spec, words).note());
     }
     return done;
   }

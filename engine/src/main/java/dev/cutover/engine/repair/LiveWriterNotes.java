@@ -36,35 +36,58 @@ public final class LiveWriterNotes {
 
   /**
    * Declares the open repair's corrected live writer deployed. Declaring the same writer again writes
-   * nothing and returns the first declaration.
+   * nothing and returns the first declaration, as not written.
    *
    * @throws InvalidInputException when {@code writer} is blank, longer than 200 characters or has a
    *     control character; nothing is written
    * @throws StepRefusedException when there is no open repair with a boundary, or its live writer is the
    *     corrected view that {@code deploy-live} created
    */
-  public LiveWriterNote declare(String writer) {
+  public LiveWriterNote.Declared declare(String writer) {
     String words = words(writer, spec);
-    Repair r = repairs.open().filter(o -> o.boundary().isPresent()).orElseThrow(() -> new StepRefusedException(
-        "declare-live", "The target " + repairs.target() + " has no repair under way with a boundary B, so no live "
-        + "writer can start there yet: run the backfill first (its first run pins B), then deploy the corrected "
-        + "writer from B and declare it."));
-    if (r.liveView().isPresent()) {
-      throw new StepRefusedException("declare-live", "Repair " + r.id() + " writes " + repairs.target() + " live "
-          + "through the corrected view " + r.liveView().get() + " that deploy-live created; it has no other writer "
-          + "to declare.");
+    Optional<Repair> open = repairs.open();
+    Optional<Refusal> refusal = refusal(open);
+    if (refusal.isPresent()) {
+      throw new StepRefusedException("declare-live", switch (refusal.get()) {
+        case NO_BOUNDARY -> "The target " + repairs.target() + " has no repair under way with a boundary B, so no "
+            + "live writer can start there yet: run the backfill first (its first run pins B), then deploy the "
+            + "corrected writer from B and declare it.";
+        case CORRECTED_VIEW -> "Repair " + open.get().id() + " writes " + repairs.target() + " live through the "
+            + "corrected view " + open.get().liveView().get() + " that deploy-live created; it has no other writer "
+            + "to declare.";
+        case CUT_OVER -> "Repair " + open.get().id() + " is cut over: consumers already read " + repairs.target()
+            + ", whose live writer was proven before the cutover.";
+      });
     }
-    if (r.phase() == RepairPhase.CUT_OVER) {
-      throw new StepRefusedException("declare-live", "Repair " + r.id() + " is cut over: consumers already read "
-          + repairs.target() + ", whose live writer was proven before the cutover.");
-    }
+    Repair r = open.get();
     Optional<LiveWriterNote> before = newest(r);
     if (before.isPresent() && before.get().writer().equals(words)) {
-      return before.get();
+      return new LiveWriterNote.Declared(before.get(), false);
     }
     store.ensureSchema();
     store.audit(repairs.target(), ACTION, prefix(r) + words);
-    return newest(r).orElseThrow();
+    return new LiveWriterNote.Declared(newest(r).orElseThrow(), true);
+  }
+
+  /** Why a repair can take no declaration of its live writer. */
+  public enum Refusal {
+    /** No repair is under way, or it has not pinned B yet. */
+    NO_BOUNDARY,
+    /** Its live writer is the corrected view that deploy-live created. */
+    CORRECTED_VIEW,
+    /** Consumers read v2 already: its live writer was proven before the cutover. */
+    CUT_OVER
+  }
+
+  /** Why the open repair {@code open} can take no declaration; empty when it can. */
+  public static Optional<Refusal> refusal(Optional<Repair> open) {
+    if (open.flatMap(Repair::boundary).isEmpty()) {
+      return Optional.of(Refusal.NO_BOUNDARY);
+    }
+    if (open.get().liveView().isPresent()) {
+      return Optional.of(Refusal.CORRECTED_VIEW);
+    }
+    return open.get().phase() == RepairPhase.CUT_OVER ? Optional.of(Refusal.CUT_OVER) : Optional.empty();
   }
 
   /** The newest declaration for repair {@code r}; empty when nobody declared its writer deployed. */

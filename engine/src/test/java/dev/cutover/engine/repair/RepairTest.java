@@ -155,7 +155,7 @@ class RepairTest {
     }
     assertTrue(declarations(target).isEmpty(), "nothing written for bad input");
 
-    var declared = engine.repairs().declareLiveWriter(spec, "  visits-job 4.2 (the fix) ");
+    var declared = engine.repairs().declareLiveWriter(spec, "  visits-job 4.2 (the fix) ").note();
     assertEquals("visits-job 4.2 (the fix)", declared.writer());
     assertEquals(b, declared.boundary());
     assertEquals(Operator.user(), declared.actor());
@@ -169,7 +169,7 @@ class RepairTest {
         + "while v1 has written " + (java.time.Duration.between(b.start(), v1.start()).toHours() + 1) + " hour(s) "
         + "from B (up to " + v1 + "): if the writer's first hour does not come, check that it runs and starts at B.",
         waiting.next().sentence());
-    assertEquals(declared.at(), engine.repairs().declareLiveWriter(spec, "visits-job 4.2 (the fix)").at(),
+    assertEquals(declared.at(), engine.repairs().declareLiveWriter(spec, "visits-job 4.2 (the fix)").note().at(),
         "declared again: the first declaration stands");
     assertEquals(1, declarations(target).size());
 
