@@ -275,6 +275,28 @@ class ShardedRepairTest {
         .allMatch(LedgerEntry::complete));
   }
 
+  @Test
+  void aLiveWriterIsDeclaredOnNoShardWhileOneShardPinnedABoundaryOfItsOwn() throws Exception {
+    // Each shard's repair begun alone, as `backfill` on one node does: the last one a boundary an hour earlier.
+    HourPartition b = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s).boundary();
+    Shard odd = shards.all().getLast();
+    for (Shard s : shards.all()) {
+      HourPartition own = s == odd ? b.plusHours(-1) : b;
+      Plan plan = s.engine().plans().plan(spec, Optional.of(own.plusHours(-6)), Optional.empty(), Optional.of(own),
+          s.engine().plans().defaults(spec).withConcurrency(1));
+      assertEquals(RunState.SUCCEEDED, dev.cutover.engine.testing.Procedure.backfill(s.engine(), plan).state(),
+          s.name());
+    }
+
+    StepRefusedException refused = assertThrows(StepRefusedException.class,
+        () -> repair.declareLiveWriter("visits-job 4.2"));
+    assertEquals("The corrected live writer is declared on no shard: " + odd.name() + ": B = " + b.plusHours(-1)
+        + ", not " + b + ".", refused.getMessage());
+    for (Shard s : shards.all()) {
+      assertEquals(Optional.empty(), s.engine().repairs().liveWriterNote(spec), s.name() + " holds no declaration");
+    }
+  }
+
   /**
    * Readers on every node, during 50 swaps ({@code -Psoak}; 10 in every build): each answer of the consumer view is v1's whole history or v2's
    * whole history, never a mixture of the two (the guarantee is per entry point: one node may read v2 while
