@@ -109,8 +109,20 @@ class ShardsScreenTest {
     fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(0));
     window.fx().shot("41-shards-backfilled");
 
-    // The operator's own writer, declared on every shard (cluster declare-live): each shard's line says so.
-    console.workspace().shardedProperty().get().declareLiveWriter("visits-job 4.2");
+    // The operator's own writer, declared on every shard: asked what was deployed and from which B, then each
+    // shard's line says so, and the run line says what the repair waits for.
+    dialogs.declaredWriter = null;
+    fire(fx, "shards-declare-live-writer");
+    String question = "declare world.visits_v2 on each of 3 shards from " + b;
+    fx.waitFor(30, () -> dialogs.asked.contains(question) && !model.activity().running(), () -> dialogs.asked
+        + " " + model.activity().error());
+    assertTrue(console.workspace().shardedProperty().get().status().values().stream()
+        .allMatch(st -> st.declaredWriter().isEmpty()), "declining the dialog declares nothing on any shard");
+    dialogs.declaredWriter = "visits-job 4.2";
+    fire(fx, "shards-declare-live-writer");
+    fx.waitFor(30, () -> model.runLineProperty().get().startsWith("The corrected live writer (visits-job 4.2) is "
+        + "declared deployed from B = " + b + " on 3 shard(s)"), () -> model.runLineProperty().get() + " "
+        + model.activity().error());
     fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.phase().equals("backfilled · writer declared")),
         () -> model.rows().toString());
 

@@ -181,6 +181,35 @@ public final class ShardsController implements ScreenController {
   }
 
   /**
+   * Declares the operator's corrected live writer (a job outside the database) deployed on every shard from
+   * their one B, in the operator's words: all or nothing, refused with nothing written while any shard has no
+   * B, another B or a corrected view. Each shard's repair then waits for the writer's first hour from B.
+   */
+  public void declareLiveWriter() {
+    repair().ifPresent(r -> activity.run("read every shard's repair", p -> r.status(), status -> {
+      if (!current(r)) {
+        return;
+      }
+      Optional<HourPartition> b = status.values().stream().flatMap(s -> s.repair().stream())
+          .filter(x -> !x.phase().ended()).flatMap(x -> x.boundary().stream()).findFirst();
+      if (b.isEmpty()) {
+        activity.fail("No shard has a repair with a boundary yet: the first backfill on every shard pins B, from "
+            + "which the corrected live writer writes.");
+        return;
+      }
+      TableSpec spec = r.spec();
+      workspace.dialogs().declareLiveWriter(b.get(), spec.database() + "." + spec.targetTable() + " on each of "
+          + status.size() + " shards").ifPresent(words ->
+          activity.runToTheEnd("declare the corrected live writer on every shard", p -> r.declareLiveWriter(words),
+              done -> {
+                model.deployed("The corrected live writer (" + words + ") is declared deployed from B = " + b.get()
+                    + " on " + done.size() + " shard(s); each shard's repair waits for its first hour from B.");
+                read();
+              }, failure -> read()));
+    }));
+  }
+
+  /**
    * Gives the repair up on every shard that has one open, once the operator typed the target's name and
    * wrote a reason; refused, nothing abandoned, while consumers read v2 on any node or a step holds a shard.
    */

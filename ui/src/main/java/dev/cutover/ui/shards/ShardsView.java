@@ -66,10 +66,15 @@ public final class ShardsView extends ScreenView {
 
     BooleanBinding busy = model.activity().runningProperty().or(model.runningProperty());
     Button deploy = action("shards-deploy-view", "Deploy corrected _view…", controller::deployView, busy);
+    // A view-fed table's writer is the corrected view the console deploys; any other's is the operator's own job.
+    Button declare = action("shards-declare-live-writer", "Declare _writer deployed…", controller::declareLiveWriter,
+        busy);
     binder.watch(model.workspace().specProperty(), spec -> {
       boolean viewFed = spec != null && spec.liveView().isPresent();
       deploy.setVisible(viewFed);
       deploy.setManaged(viewFed);
+      declare.setVisible(!viewFed);
+      declare.setManaged(!viewFed);
     });
     Button preflight = action("shards-preflight", "Plan and pre_flight", controller::preflight, busy);
     Button backfill = action("shards-backfill", "St_art backfill…", controller::backfill, busy.or(Bindings
@@ -112,7 +117,7 @@ public final class ShardsView extends ScreenView {
     split.setDividerPositions(0.52);
     VBox.setVgrow(split, Priority.ALWAYS);
 
-    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, reconcile, gates, cutover, rollback,
+    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, declare, reconcile, gates, cutover, rollback,
         abandon);
     // The hour grid below never moves while a step starts, reports and ends: each move would repaint it whole.
     VBox head = new VBox(10, title, readAt, shards, actions, runLine, Widgets.activityRow("shards-activity", binder,
