@@ -362,6 +362,19 @@ public final class Benchmarks {
       ratios.add(String.format("an hour every %d ms, the default throttle: %.2f×", PACED_HOUR.toMillis(),
           inTurns(world, throttled, PACED_HOUR)));
     }
+    // -Dbench.live.batchHours=N also times each kind beside the default throttle with batches of N hours.
+    Integer smaller = Integer.getInteger("bench.live.batchHours");
+    if (smaller != null) {
+      BackfillSettings other = throttled.withBatchHours(smaller);
+      if (kinds.contains("resting")) {
+        ratios.add(String.format("never resting, batches of %d hours: %.2f×", smaller,
+            inTurns(world, other, Duration.ZERO)));
+      }
+      if (kinds.contains("paced")) {
+        ratios.add(String.format("an hour every %d ms, batches of %d hours: %.2f×", PACED_HOUR.toMillis(), smaller,
+            inTurns(world, other, PACED_HOUR)));
+      }
+    }
     report.line("p99 ratios, beside over alone: " + String.join(", ", ratios)
         + ". Target: p99 ratio ≤ 1.25 beside the default throttle.");
   }
@@ -428,7 +441,7 @@ public final class Benchmarks {
     report.latency("live job (" + pace + ") beside the backfill resting " + settings.restPercent() + "%", beside, alone);
     report.line("The backfills, one after the other from scratch, at concurrency " + settings.concurrency()
         + ", max_threads " + settings.maxThreads() + ", priority " + settings.priority() + ", nice " + settings.nice()
-        + ", rest " + settings.restPercent() + "%"
+        + ", rest " + settings.restPercent() + "%, batches of " + settings.batchHours() + " hours"
         + ": " + String.join("; ", runs) + ".");
     return beside.isEmpty() || alone.isEmpty() ? Double.NaN
         : Report.percentile(beside, 99) / Report.percentile(alone, 99);
