@@ -73,7 +73,8 @@ final class Report {
     double p50 = percentile(millis, 50);
     double p99 = percentile(millis, 99);
     String ratio = baseline == null || baseline.isEmpty() ? ""
-        : String.format("; p99 ratio %.2f×, p50 ratio %.2f×", p99 / percentile(baseline, 99), p50 / percentile(baseline, 50));
+        : String.format("; p99 ratio %.2f× (90%% of resamples %s), p50 ratio %.2f×", p99 / percentile(baseline, 99),
+            RatioInterval.ofP99(millis, baseline), p50 / percentile(baseline, 50));
     line(String.format("%s: %d samples, p50 %.1f ms, p99 %.1f ms, max %.1f ms%s", what, millis.size(), p50, p99,
         millis.stream().mapToDouble(Double::doubleValue).max().orElse(0), ratio));
   }
