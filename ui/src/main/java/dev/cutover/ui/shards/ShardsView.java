@@ -117,8 +117,8 @@ public final class ShardsView extends ScreenView {
     split.setDividerPositions(0.52);
     VBox.setVgrow(split, Priority.ALWAYS);
 
-    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, declare, reconcile, gates, cutover, rollback,
-        abandon);
+    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, declare, reconcile, gates,
+        cutover, rollback, abandon);
     // The hour grid below never moves while a step starts, reports and ends: each move would repaint it whole.
     VBox head = new VBox(10, title, readAt, shards, actions, runLine, Widgets.activityRow("shards-activity", binder,
         model.activity()), Widgets.errorLabel("shards-error", binder, model.activity().errorProperty()),
