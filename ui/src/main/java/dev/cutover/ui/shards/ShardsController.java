@@ -26,7 +26,8 @@ import javafx.beans.value.ObservableBooleanValue;
  * range and one boundary; starts, resumes and cancels the backfill on every shard; reconciles every
  * shard into one verdict and accepts a difference on every shard; judges every node's gate; and
  * switches consumers node by node, all or nothing, behind the confirmation dialog of one server's swap
- * (the runs it starts are {@link ShardRuns}', the swaps {@link ShardSwaps}').
+ * (the runs it starts are {@link ShardRuns}', the swaps {@link ShardSwaps}', the steps on the repair itself
+ * {@link ShardRepairSteps}').
  */
 public final class ShardsController implements ScreenController {
 
@@ -41,6 +42,7 @@ public final class ShardsController implements ScreenController {
   private final Activity activity;
   private final ShardRuns runs;
   private final ShardSwaps swaps;
+  private final ShardRepairSteps steps;
   private TaskExecutor.Handle timer;
 
   public ShardsController(ShardsModel model) {
@@ -49,6 +51,7 @@ public final class ShardsController implements ScreenController {
     this.activity = model.activity();
     this.runs = new ShardRuns(model, this::current, this::read);
     this.swaps = new ShardSwaps(model, this::current, this::read);
+    this.steps = new ShardRepairSteps(model, this::current, this::read);
   }
 
   @Override
@@ -151,96 +154,19 @@ public final class ShardsController implements ScreenController {
         () -> r.resume(UnaryOperator.identity(), s -> BackfillEvent.Listener.NONE)));
   }
 
-  /**
-   * Deploys a view-fed table's corrected view on every shard from one future B, once the operator has
-   * read the statement and B: all or nothing, and the shards' lines then show B pinned on every shard.
-   */
+  /** Deploys a view-fed table's corrected view on every shard from one future B, once the operator confirmed it. */
   public void deployView() {
-    repair().ifPresent(r -> activity.run("plan the corrected view on every shard", p -> r.liveDeployment(), planned -> {
-      if (!current(r)) {
-        return;
-      }
-      var first = planned.values().iterator().next();
-      if (planned.values().stream().allMatch(dev.cutover.engine.api.LiveDeployment::exists)) {
-        model.deployed("The corrected view " + first.view() + " already writes every shard's v2 from B = "
-            + first.boundary() + "; nothing was changed.");
-        return;
-      }
-      if (!workspace.dialogs().confirmDeployView(first, r.spec().targetTable() + " on each of " + planned.size()
-          + " shards")) {
-        return;
-      }
-      activity.runToTheEnd("deploy the corrected view on every shard", p -> r.deployLive(Optional.of(first.boundary())),
-          deployed -> {
-        model.deployed("The corrected view " + first.view() + " writes every shard's v2 from B = "
-            + deployed.values().iterator().next().boundary() + ", pinned on every shard; the backfill writes the "
-            + "hours before B once B has closed.");
-        read();
-      }, failure -> read());
-    }));
+    repair().ifPresent(steps::deployView);
   }
 
-  /**
-   * Declares the operator's corrected live writer (a job outside the database) deployed on every shard from
-   * their one B, in the operator's words: all or nothing, refused with nothing written while any shard has no
-   * B, another B or a corrected view. Each shard's repair then waits for the writer's first hour from B.
-   */
+  /** Declares the operator's corrected live writer deployed on every shard from their one B, in their words. */
   public void declareLiveWriter() {
-    repair().ifPresent(r -> activity.run("read every shard's repair", p -> r.status(), status -> {
-      if (!current(r)) {
-        return;
-      }
-      Optional<HourPartition> b = status.values().stream().flatMap(s -> s.repair().stream())
-          .filter(x -> !x.phase().ended()).flatMap(x -> x.boundary().stream()).findFirst();
-      if (b.isEmpty()) {
-        activity.fail("No shard has a repair with a boundary yet: the first backfill on every shard pins B, from "
-            + "which the corrected live writer writes.");
-        return;
-      }
-      TableSpec spec = r.spec();
-      workspace.dialogs().declareLiveWriter(b.get(), spec.database() + "." + spec.targetTable() + " on each of "
-          + status.size() + " shards").ifPresent(words ->
-          activity.runToTheEnd("declare the corrected live writer on every shard", p -> r.declareLiveWriter(words),
-              done -> {
-                model.deployed("The corrected live writer (" + words + ") is declared deployed from B = " + b.get()
-                    + " on " + done.size() + " shard(s); each shard's repair waits for its first hour from B.");
-                read();
-              }, failure -> read()));
-    }));
+    repair().ifPresent(steps::declareLiveWriter);
   }
 
-  /**
-   * Gives the repair up on every shard that has one open, once the operator typed the target's name and
-   * wrote a reason; refused, nothing abandoned, while consumers read v2 on any node or a step holds a shard.
-   */
+  /** Gives the repair up on every shard that has one open, once the operator typed the target's name and a reason. */
   public void abandon() {
-    repair().ifPresent(r -> activity.run("read every shard's repair", p -> r.status(), status -> {
-      if (!current(r)) {
-        return;
-      }
-      var open = status.entrySet().stream().filter(e -> e.getValue().repair().filter(x -> !x.phase().ended())
-          .isPresent()).toList();
-      if (open.isEmpty()) {
-        activity.fail("No shard has a repair open: there is nothing to abandon.");
-        return;
-      }
-      var first = open.getFirst().getValue().repair().orElseThrow();
-      String ids = String.join(", ", open.stream().map(e -> e.getValue().repair().orElseThrow().id()).distinct()
-          .toList());
-      TableSpec spec = r.spec();
-      workspace.dialogs().confirmAbandon(new DialogService.AbandonRequest(spec.database() + "." + spec.targetTable()
-          + " on " + open.size() + " shard(s)", spec.targetTable().name(), ids, first.phase().name().toLowerCase(
-          java.util.Locale.ROOT).replace('_', ' '), first.boundary(), "Every shard's repair stops counting: its "
-          + "boundary B and its ledger. v2 stays as it is on every shard, and a corrected view the repair deployed "
-          + "is dropped. The next backfill starts one new repair on every shard, with a boundary of its own. Refused "
-          + "on every shard while consumers read v2 on any node.")).ifPresent(a ->
-          activity.runToTheEnd("abandon the repair on every shard", p -> r.abandon(a.typedName(), a.reason()), done -> {
-            model.deployed("The repair is abandoned on " + done.values().stream().filter(Optional::isPresent).count()
-                + " shard(s); the next backfill starts a new repair on every shard.");
-            model.forgetPreflight();
-            read();
-          }, failure -> read()));
-    }));
+    repair().ifPresent(steps::abandon);
   }
 
   /** Reconciles every shard over the whole repair: one verdict, green only when every shard's is. */
