@@ -317,8 +317,20 @@ class BadInputTest {
       dev.cutover.engine.testing.Procedure.backfill(engine, engine.plans().plan(own.spec(), java.util.Optional.empty(),
           java.util.Optional.empty(), java.util.Optional.empty(), engine.plans().defaults(own.spec())));
       String reason = "v1 retried'); DROP TABLE visits_v1; -- \" ` \\";
-      CommandRun ack = run(List.of("ack", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", own.database,
-          "--spec", ownSpec.toString(), "--hour", own.first.plusHours(3).toString(), "--reason", reason));
+      List<String> on = List.of("ack", "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", own.database,
+          "--spec", ownSpec.toString());
+      // An hour with nothing to accept, one not written by both versions, a year no DateTime holds: each refused,
+      // nothing written.
+      for (String hour : List.of(own.first.plusHours(3).toString(), own.liveEdge.plusHours(48).toString(),
+          "9999-12-31T23:00")) {
+        CommandRun refused = run(concat(on, List.of("--hour", hour, "--reason", "too early")));
+        assertEquals(ExitCodes.INPUT, refused.exit(), hour + ": " + refused.err());
+      }
+      assertEquals(0L, own.sql.queryLong("no acknowledgement table, so nothing acknowledged", "SELECT count() FROM "
+          + "system.tables WHERE database = ? AND name = 'acknowledgements'", own.database));
+      own.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+          own.first.plusHours(3).epochSecond());
+      CommandRun ack = run(concat(on, List.of("--hour", own.first.plusHours(3).toString(), "--reason", reason)));
       assertEquals(0, ack.exit(), ack.err());
       assertEquals(reason, own.sql.queryOne("read the reason", "SELECT reason FROM acknowledgements",
           rs -> rs.getString(1)));
@@ -394,6 +406,12 @@ class BadInputTest {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   private static CommandRun run(List<String> args) {

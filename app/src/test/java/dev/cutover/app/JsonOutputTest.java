@@ -37,7 +37,8 @@ class JsonOutputTest {
   @Test
   void theSchemasRefuseWhatTheContractRules() {
     String good = "{\"command\":\"ack\",\"hour\":\"2026-11-30T03:00:00Z\",\"whole_hour\":true,\"key\":[],"
-        + "\"reason\":\"v1 retried\"}";
+        + "\"reason\":\"v1 retried\",\"withdrawn\":false,\"accepted\":{\"keys\":1,\"kinds\":{\"changed\":1},"
+        + "\"sums\":{\"clicks\":\"1\"},\"description\":\"1 unexpected key(s): 1 changed; sum of v2 - v1: clicks 1\"}}";
     assertEquals(List.of(), JsonContract.problems("ack", good));
     // The old forms: an hour without its zone, a field too many, a window as a string.
     assertFalse(JsonContract.problems("ack", good.replace("03:00:00Z", "03:00")).isEmpty());

@@ -45,8 +45,11 @@ class TlsCommandsTest {
         commands++;
       }
       world.writeLiveV2(world.liveEdge.plusHours(-3), world.liveEdge.plusHours(1));
-      for (List<String> step : List.of(List.of("reconcile"),
-          List.of("ack", "--hour", hour, "--reason", "seen over TLS"), List.of("cutover", "--confirm", "visits"), List.of("rollback", "--confirm", "visits"), List.of("retention"),
+      // A retried append in v1, for the acknowledgement to accept before the reconciliation.
+      world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
+          world.busyHour(3).epochSecond());
+      for (List<String> step : List.of(List.of("ack", "--hour", hour, "--reason", "seen over TLS"), List.of("reconcile"),
+          List.of("cutover", "--confirm", "visits"), List.of("rollback", "--confirm", "visits"), List.of("retention"),
           List.of("cleanup"), List.of("abandon", "--confirm", "visits_v2", "--reason", "a test over TLS"))) {
         CommandRun run = through(tls, concat(step, withSpec));
         if (step.getFirst().equals("cutover")) {

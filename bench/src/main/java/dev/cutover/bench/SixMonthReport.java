@@ -75,7 +75,7 @@ record SixMonthReport(TableSpec spec, Reconciliation report, int unexpected) {
       }
       if (status == HourStatus.ACKNOWLEDGED) {
         acks.add(new Reconciliation.Acknowledgement(h, List.of(), "a retried append, corrected upstream", "operator",
-            MADE));
+            MADE, new Reconciliation.Fingerprint(1, java.util.Map.of("DUPLICATE_IN_V1", 1L), java.util.Map.of(), 1)));
       } else if (status == HourStatus.GAP) {
         coverage.add(new Reconciliation.CoverageIssue(h, "gap", "no completed backfill hour in the repair's ledger"));
       } else if (status == HourStatus.DUPLICATE) {

@@ -381,6 +381,11 @@ final class UiBench {
     }
 
     @Override
+    public Optional<String> withdrawAcknowledgement(WithdrawRequest request) {
+      return Optional.empty();
+    }
+
+    @Override
     public Optional<String> confirmCutover(SwapRequest request) {
       return Optional.empty();
     }

@@ -4,13 +4,11 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.ExportedReport;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
-import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Reconciliation;
-import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.ReportSummary;
-import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.reconcile.Acknowledging;
 import dev.cutover.engine.reconcile.Differ;
 import dev.cutover.engine.reconcile.Reconciler;
 import dev.cutover.engine.reconcile.ReportColumns;
@@ -107,20 +105,50 @@ public final class Reconciliations {
     }
   }
 
-  /** Accepts an unexpected difference (a whole hour when {@code key} is empty) with a written reason. */
-  public void acknowledge(TableSpec spec, HourPartition hour, List<String> key, String reason) {
-    if (reason == null || reason.isBlank()) {
-      throw new InvalidInputException("reason", "An acknowledgement needs a written reason; it goes "
-          + "to the audit trail and the verdict shows it.");
-    }
-    String target = TableNames.target(spec);
-    Repair repair = new Repairs(ground.sql(), ground.store(), spec).open().orElseThrow(() ->
-        new StepRefusedException("acknowledge", "No repair of " + target + " is under way; an acknowledgement "
-            + "belongs to one."));
-    ground.store().ensureSchema();
-    ground.reports().ensureSchema();
-    ground.reports().acknowledge(target, repair.id(), hour, key, reason.strip());
-    ground.store().audit(target, "acknowledge", "accepted the difference at " + hour
-        + (key.isEmpty() ? " (whole hour)" : " key " + key) + " in repair " + repair.id() + ": " + reason.strip());
+  /**
+   * The unexpected differences of {@code hour} (of one key of it when {@code key} is not empty) that an
+   * acknowledgement would accept now ({@link Reconciliation.Fingerprint#none()} when there are none): what to
+   * show the operator before asking for a reason. Refused, naming the field, for an hour outside the repair's
+   * window or not yet written by both versions, and a key whose values do not parse as the key columns' types.
+   */
+  public Reconciliation.Fingerprint differences(TableSpec spec, HourPartition hour, List<String> key) {
+    return new Acknowledging(ground.sql(), ground.store(), ground.reports(), spec).subject(hour, key).differences();
+  }
+
+  /**
+   * Accepts the unexpected differences of an hour (one key of it when {@code key} is not empty) with a
+   * written reason, bound to what they are now: once they change, the acknowledgement accepts nothing and
+   * the verdict says so. Returns what was accepted. Refused as {@link #differences} is, and when there is no
+   * unexpected difference to accept.
+   */
+  public Reconciliation.Fingerprint acknowledge(TableSpec spec, HourPartition hour, List<String> key, String reason) {
+    return acknowledge(spec, hour, key, reason, Optional.empty());
+  }
+
+  /**
+   * As {@link #acknowledge(TableSpec, HourPartition, List, String)}, refused when the differences are no
+   * longer {@code seen}, the ones the operator was shown.
+   */
+  public Reconciliation.Fingerprint acknowledge(TableSpec spec, HourPartition hour, List<String> key, String reason,
+      Optional<Reconciliation.Fingerprint> seen) {
+    String why = Reasons.check("reason", reason, "An acknowledgement needs a written reason; it goes to the audit "
+        + "trail and the verdict shows it.");
+    return new Acknowledging(ground.sql(), ground.store(), ground.reports(), spec).acknowledge(hour, key, seen, why);
+  }
+
+  /**
+   * Takes back the acknowledgement in force of an hour (of one key when {@code key} is not empty), with a
+   * written reason that goes to the audit trail: from now on it accepts nothing.
+   */
+  public Reconciliation.Acknowledgement withdraw(TableSpec spec, HourPartition hour, List<String> key, String reason) {
+    String why = Reasons.check("reason", reason, "Withdrawing an acknowledgement needs a written reason; it goes to "
+        + "the audit trail.");
+    return new Acknowledging(ground.sql(), ground.store(), ground.reports(), spec).withdraw(hour, key, why);
+  }
+
+  /** The acknowledgements in force in the repair under way, oldest hour first; none without a repair. */
+  public List<Reconciliation.Acknowledgement> acknowledgements(TableSpec spec) {
+    return new Repairs(ground.sql(), ground.store(), spec).open().map(r -> ground.reports().acknowledgements(
+        TableNames.target(spec), r.id())).orElse(List.of());
   }
 }

@@ -335,14 +335,21 @@ public final class ShardedRepair implements AutoCloseable {
   }
 
   /**
-   * Accepts an unexpected difference on every shard (a whole hour when {@code key} is empty): the rows of
-   * one key lie on one shard, and an acknowledgement of a key a shard does not hold accepts nothing there.
+   * Accepts an unexpected difference (a whole hour when {@code key} is empty) on every shard where that hour
+   * (or key) differs unexpectedly, each bound to its differences there: the rows of one key lie on one shard.
+   * Every shard checks the hour and key first; nothing is written while one refuses them, or when no shard
+   * has a difference to accept. Returns what each shard accepted.
    */
-  public void acknowledge(HourPartition hour, List<String> key, String reason) {
-    shards.each("acknowledgement", s -> {
-      s.engine().reconciliations().acknowledge(spec, hour, key, reason);
-      return true;
-    });
+  public Map<ShardRef, Reconciliation.Fingerprint> acknowledge(HourPartition hour, List<String> key, String reason) {
+    Map<ShardRef, Reconciliation.Fingerprint> seen = byRef(shards.each("unexpected differences",
+        s -> s.engine().reconciliations().differences(spec, hour, key)));
+    if (seen.values().stream().allMatch(Reconciliation.Fingerprint::none)) {
+      throw new InvalidInputException(key.isEmpty() ? "hour" : "key", (key.isEmpty()
+          ? "The hour " + hour : "Key " + key + " at " + hour) + " has no unexpected difference on any shard now: "
+          + "there is nothing to acknowledge.");
+    }
+    return byRef(shards.each("acknowledgement", s -> seen.get(s.ref()).none() ? Reconciliation.Fingerprint.NONE
+        : s.engine().reconciliations().acknowledge(spec, hour, key, reason, Optional.of(seen.get(s.ref())))));
   }
 
   /** The statement a swap runs on each node in turn (the same on every node: the consumer view's exchange). */

@@ -334,6 +334,8 @@ class ConsoleProcedureTest {
     DialogService.AckRequest ack = dialogs.askedBy(DialogService.AckRequest.class, () -> fx.click("ack-hour"));
     assertEquals(incident, ack.hour());
     assertTrue(ack.key().isEmpty(), "the whole hour");
+    assertTrue(ack.differences().startsWith(incidentKeys + " unexpected key(s): " + incidentKeys + " duplicate in v1; "
+        + "sum of v2 - v1: "), "the dialog says what the acknowledgement accepts: " + ack.differences());
     fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
         .verdict() == Reconciliation.Verdict.ACKNOWLEDGED, () -> fx.text("verdict") + console.reconcile().activity().error());
     assertEquals("ACKNOWLEDGED: green with 1 accepted difference(s)", fx.text("verdict"));
@@ -341,6 +343,16 @@ class ConsoleProcedureTest {
     fx.click("theme-toggle");
     fx.shot("11-reconcile-acknowledged-dark");
     fx.click("theme-toggle");
+    // Taken back with a reason, the hour is unexpected again; acknowledged again, green again.
+    DialogService.WithdrawRequest withdraw = dialogs.askedBy(DialogService.WithdrawRequest.class,
+        () -> fx.click("ack-withdraw"));
+    assertEquals(incident, withdraw.hour());
+    assertEquals(ack.differences(), withdraw.accepted());
+    fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
+        .verdict() == Reconciliation.Verdict.RED, () -> fx.text("verdict") + console.reconcile().activity().error());
+    dialogs.askedBy(DialogService.AckRequest.class, () -> fx.click("ack-hour"));
+    fx.waitFor(120, () -> !console.reconcile().activity().running() && console.reconcile().reportProperty().get()
+        .verdict() == Reconciliation.Verdict.ACKNOWLEDGED, () -> fx.text("verdict") + console.reconcile().activity().error());
     Path csv = Files.createTempFile("reconciliation-", ".csv");
     dialogs.exportFile = csv;
     fx.click("export-csv");
@@ -438,15 +450,17 @@ class ConsoleProcedureTest {
         () -> fx.text("gate-title") + " / " + fx.text("consumer-version"));
     fx.waitFor(10, () -> fx.text("repair-phase").equals("rolled back"), () -> fx.text("repair-phase"));
 
-    // 9. History (Ctrl+6): the run, the three reconciliations, and the audit trail of what was done.
+    // 9. History (Ctrl+6): the run, the five reconciliations (green, red, acknowledged, red once withdrawn,
+    // acknowledged again), and the audit trail of what was done.
     robot.push(KeyCode.SHORTCUT, KeyCode.DIGIT6);
     fx.waitFor(5, () -> console.currentScreen().equals("history"), console::currentScreen);
     fx.waitFor(30, () -> !fx.node("history-audit", TableView.class).getItems().isEmpty(),
         () -> console.history().activity().error());
     assertEquals(1, fx.node("history-runs", TableView.class).getItems().size());
-    assertEquals(3, fx.node("history-reconciliations", TableView.class).getItems().size());
+    assertEquals(5, fx.node("history-reconciliations", TableView.class).getItems().size());
     var actions = console.history().audit().stream().map(dev.cutover.engine.api.AuditEntry::action).toList();
-    assertTrue(actions.containsAll(java.util.List.of("start", "acknowledge", "reconcile", "cutover", "rollback")),
+    assertTrue(actions.containsAll(java.util.List.of("start", "acknowledge", "withdraw acknowledgement", "reconcile",
+        "cutover", "rollback")),
         actions.toString());
     fx.shot("15-history");
 

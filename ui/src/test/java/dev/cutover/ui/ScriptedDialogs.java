@@ -19,6 +19,7 @@ public final class ScriptedDialogs implements DialogService {
   public volatile Path exportFile;
   public volatile boolean confirm = true;
   public volatile String ackReason = "v1 appended this hour twice on a retry; v2 is right";
+  public volatile String withdrawReason = "acknowledged in error: the hour was not reviewed";
   public volatile String typedName;
   public volatile String declaredWriter = "visits-job 4.2";
 
@@ -74,6 +75,12 @@ public final class ScriptedDialogs implements DialogService {
   public Optional<String> acknowledgeDifference(AckRequest request) {
     asked.add(request);
     return Optional.ofNullable(ackReason);
+  }
+
+  @Override
+  public Optional<String> withdrawAcknowledgement(WithdrawRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(withdrawReason);
   }
 
   @Override

@@ -178,8 +178,8 @@ public final class ClusterCommand {
   }
 
   @Command(name = "ack", mixinStandardHelpOptions = true,
-      description = "Accept an unexpected difference on every shard, with a written reason: a whole hour, or one key "
-          + "(which lies on one shard).")
+      description = "Accept an unexpected difference, with a written reason, on every shard where it differs: a whole "
+          + "hour, or one key (which lies on one shard); each acknowledgement is bound to the differences there now.")
   static final class AckStep extends SpecStep {
     @Option(names = "--hour", paramLabel = "HOUR", required = true, description = "The hour of the difference, UTC.")
     String hour;
@@ -194,11 +194,13 @@ public final class ClusterCommand {
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
       dev.cutover.engine.api.HourPartition h = dev.cutover.engine.api.HourPartition.parse("hour", hour);
-      repair.acknowledge(h, key, reason);
+      var accepted = repair.acknowledge(h, key, reason);
       List<ShardLine> lines = new ArrayList<>();
-      repair.shardRefs().forEach(s -> lines.add(new ShardLine(s.shard(), s.node(), "acknowledged", "")));
-      return report(true, "Accepted " + (key.isEmpty() ? "every difference" : "key " + key) + " at " + Text.hour(h)
-          + " on every shard; the next reconciliation shows it as acknowledged.", lines, ExitCodes.OK);
+      accepted.forEach((s, f) -> lines.add(new ShardLine(s.shard(), s.node(), f.none() ? "nothing to accept"
+          : "acknowledged", f.describe())));
+      return report(true, "Accepted " + (key.isEmpty() ? "every unexpected difference" : "key " + key) + " at "
+          + Text.hour(h) + " on the shards where it differs, each bound to its differences there; the next "
+          + "reconciliation shows it as acknowledged, until they change.", lines, ExitCodes.OK);
     }
   }
 

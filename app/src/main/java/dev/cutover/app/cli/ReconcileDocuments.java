@@ -32,7 +32,8 @@ final class ReconcileDocuments {
           Differences.unexpected(r).stream().map(u -> new UnexpectedCount(hour(u.hour()), name(u.kind()), u.keys()))
               .toList(),
           keys.stream().map(Key::of).toList(), r.keysTruncated(),
-          r.acknowledged().stream().map(a -> new Acknowledgement(hour(a.hour()), a.key(), a.reason(), a.by(), a.at()))
+          r.acknowledged().stream().map(a -> new Acknowledgement(hour(a.hour()), a.key(), a.reason(), a.by(), a.at(),
+              a.seen().map(Reconciliation.Fingerprint::describe).orElse(null), a.holds(), a.lapsed().orElse(null)))
               .toList(),
           r.coverage().stream().map(c -> new Coverage(hour(c.hour()), c.kind(), c.detail())).toList(), export);
     }
@@ -42,7 +43,12 @@ final class ReconcileDocuments {
 
   record UnexpectedCount(Instant hour, String kind, long keys) {}
 
-  record Acknowledgement(Instant hour, List<String> key, String reason, String by, Instant at) {}
+  /**
+   * An acknowledgement the verdict judged: {@code accepted} what it was made for, {@code holds} whether the
+   * differences are still those, {@code lapsed} how they changed when they are not.
+   */
+  record Acknowledgement(Instant hour, List<String> key, String reason, String by, Instant at, String accepted,
+      boolean holds, String lapsed) {}
 
   record Coverage(Instant hour, String kind, String detail) {}
 

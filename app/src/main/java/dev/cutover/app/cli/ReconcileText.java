@@ -31,7 +31,7 @@ final class ReconcileText {
             : " (a narrower window: it is stored and shown, but only the whole repair can open the gate)"));
     out.add("  " + Text.hours(r.hours().size()) + ", " + Text.count(differing) + " differ; "
         + Text.count(r.expectedKeys()) + " keys differ as the rules expect, " + Text.count(r.unexpectedKeys())
-        + " unexpectedly, " + Text.count(r.acknowledged().size()) + " acknowledged; " + Text.count(r.coverage().size())
+        + " unexpectedly, " + Text.count(r.held().size()) + " acknowledged; " + Text.count(r.coverage().size())
         + " coverage issue(s)");
     var expected = Differences.expected(r);
     if (!expected.isEmpty()) {
@@ -60,6 +60,10 @@ final class ReconcileText {
         out.addAll(keys.lines());
       }
     }
+    // An acknowledgement that no longer holds is why the verdict is red even though somebody accepted the hour.
+    r.lapsed().forEach(a -> out.add("  acknowledgement of " + (a.key().isEmpty() ? Text.hour(a.hour()) + " (whole hour)"
+        : Text.hour(a.hour()) + " key " + a.key()) + " by " + a.by() + " no longer holds: " + a.lapsed().orElse("")
+        + "."));
     r.coverage().stream().limit(GROUPS_SHOWN).forEach(c -> out.add("  coverage " + Text.hour(c.hour()) + " "
         + c.kind() + ": " + c.detail()));
     return out;

@@ -56,8 +56,6 @@ final class SwapDocuments {
 
   record AbandonDocument(String command, String repair, String target, Instant boundary, String reason) {}
 
-  record AckDocument(String command, Instant hour, boolean wholeHour, List<String> key, String reason) {}
-
   record CleanupDocument(String command, List<String> dropped) {}
 
   /** {@code check}: the server connected to, and where. */

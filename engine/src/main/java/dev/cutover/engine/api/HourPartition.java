@@ -24,6 +24,10 @@ public record HourPartition(Instant start) implements Comparable<HourPartition> 
   private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
       .withZone(ZoneOffset.UTC);
 
+  /** The first and the last whole hour a ClickHouse {@code DateTime} (seconds since 1970 in 32 bits) holds. */
+  public static final HourPartition FIRST = new HourPartition(Instant.EPOCH);
+  public static final HourPartition LAST = new HourPartition(Instant.ofEpochSecond(0xFFFF_FFFFL / 3600 * 3600));
+
   public HourPartition {
     if (start == null) {
       throw new InvalidInputException("hour", "An hour is missing; give it as 2026-11-29T10:00 (UTC).");
@@ -70,6 +74,10 @@ public record HourPartition(Instant start) implements Comparable<HourPartition> 
     }
     if (!instant.truncatedTo(ChronoUnit.HOURS).equals(instant)) {
       throw new InvalidInputException(field, notOnTheHour("The " + field, instant, ""));
+    }
+    if (instant.isBefore(FIRST.start) || instant.isAfter(LAST.start)) {
+      throw new InvalidInputException(field, "The " + field + " " + DISPLAY.format(instant) + " is outside the hours a "
+          + "ClickHouse DateTime holds, " + FIRST + " to " + LAST + " UTC; check the year.");
     }
     return new HourPartition(instant);
   }

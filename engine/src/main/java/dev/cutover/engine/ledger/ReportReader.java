@@ -87,10 +87,19 @@ final class ReportReader {
         + "toUnixTimestamp(hour), kind, detail FROM " + tables + "reconciliation_coverage WHERE id = ? ORDER BY hour",
         rs -> new Reconciliation.CoverageIssue(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getString(2),
             rs.getString(3)), id);
-    // The acknowledgements it counted: made before it, in hours where it found unexpected keys.
+    // The acknowledgements it judged: in force when it was made, in hours where it found unexpected keys, each
+    // lapsed as it found it then.
+    Map<String, String> lapsed = new LinkedHashMap<>();
+    sql.query("read the lapsed acknowledgements of reconciliation " + id, "SELECT toUnixTimestamp(hour), key, detail FROM "
+        + tables + "reconciliation_lapsed WHERE id = ?", rs -> lapsed.put(rs.getLong(1) + " " + strings(rs.getArray(2)),
+            rs.getString(3)), id);
     List<Reconciliation.Acknowledgement> used = repairAcks.stream().filter(a -> !a.at().isAfter(h.created()))
         .filter(a -> counts.getOrDefault(a.hour(), Map.of()).keySet().stream()
-            .anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).toList();
+            .anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED)))
+        .map(a -> {
+          String why = lapsed.get(a.hour().epochSecond() + " " + a.key());
+          return why == null || !a.holds() ? a : a.lapse(why);
+        }).toList();
     return Optional.of(new Reconciliation(id, header.spec(), h.target(), h.scope(), h.repairId(), h.specSha256(),
         h.created(), h.window(), h.boundary(), h.verdict(), hours, keys, header.truncated(), counts, coverage, used, classes));
   }

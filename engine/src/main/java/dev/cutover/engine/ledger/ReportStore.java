@@ -105,6 +105,8 @@ public final class ReportStore {
     insert("store reconciliation counts", "reconciliation_counts", "id, hour, class, keys", countRows);
     insert("store reconciliation coverage", "reconciliation_coverage", "id, hour, kind, detail", r.coverage().stream()
         .map(c -> new Object[] {r.id(), c.hour().epochSecond(), c.kind(), c.detail()}).toList());
+    insert("store lapsed acknowledgements", "reconciliation_lapsed", "id, hour, key, detail", r.lapsed().stream()
+        .map(a -> new Object[] {r.id(), a.hour().epochSecond(), a.key(), a.lapsed().orElse("")}).toList());
     // The header goes last: a report whose process died while saving it has no header and is never read.
     long expected = r.expectedKeys();
     sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " (id, target, spec, created, "
@@ -114,7 +116,7 @@ public final class ReportStore {
             + "?, ?, ?, ?, ?, ?, ?, ?, ?)",
         r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),
         r.window().to().epochSecond(), r.boundary().epochSecond(), r.verdict().name(), (long) r.hours().size(),
-        r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.acknowledged().size(),
+        r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.held().size(),
         (long) r.coverage().size(), Operator.user(), r.scope().name(), r.repairId(), r.specSha256(),
         r.keysTruncated() ? 1 : 0);
   }
@@ -169,7 +171,7 @@ public final class ReportStore {
     Optional<ReportSummary> header = sql.query("find reconciliation " + id, SUMMARY + t("reconciliations") + " WHERE id = ? "
         + "LIMIT 1", ReportStore::summary, id).stream().findFirst();
     return header.flatMap(h -> new ReportReader(sql, database.quoted()).read(h, acknowledgements(h.target(),
-        h.repairId())));
+        h.repairId(), h.created())));
   }
 
   /** Each hour of a stored reconciliation, with the checksums both versions had then. */
@@ -183,21 +185,53 @@ public final class ReportStore {
     return out;
   }
 
-  public void acknowledge(String target, String repairId, HourPartition hour, List<String> key, String reason) {
+  /** Records an acknowledgement of what {@code seen} describes, made now by the operator. */
+  public void acknowledge(String target, String repairId, HourPartition hour, List<String> key, String reason,
+      Reconciliation.Fingerprint seen) {
     sql.execute("record the acknowledgement", "INSERT INTO " + t("acknowledgements") + " (target, hour, key, reason, by, "
-        + "at, repair_id) VALUES (?, toDateTime(?, 'UTC'), ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), ?)", target,
-        hour.epochSecond(), key, reason, Operator.user(), Instant.now().toEpochMilli(), repairId);
+        + "at, repair_id, seen) VALUES (?, toDateTime(?, 'UTC'), ?, ?, ?, fromUnixTimestamp64Milli(?, 'UTC'), ?, ?)", target,
+        hour.epochSecond(), key, reason, Operator.user(), Instant.now().toEpochMilli(), repairId, Fingerprints.json(seen));
   }
 
-  /** The acknowledgements made within one repair: those of an earlier repair of the target do not carry over. */
+  /** Records that the acknowledgements of {@code hour} (and {@code key}) in force are taken back, with a reason. */
+  public void withdraw(String target, String repairId, HourPartition hour, List<String> key, String reason) {
+    sql.execute("record the withdrawal of the acknowledgement", "INSERT INTO " + t("acknowledgement_withdrawals")
+        + " (target, repair_id, hour, key, reason, by, at) VALUES (?, ?, toDateTime(?, 'UTC'), ?, ?, ?, "
+        + "fromUnixTimestamp64Milli(?, 'UTC'))", target, repairId, hour.epochSecond(), key, reason, Operator.user(),
+        Instant.now().toEpochMilli());
+  }
+
+  /** The acknowledgements made within one repair and in force now: those of an earlier repair do not carry over. */
   public List<Acknowledgement> acknowledgements(String target, String repairId) {
+    return acknowledgements(target, repairId, Instant.now());
+  }
+
+  /**
+   * The acknowledgements of one repair in force at {@code asOf}: made by then and not withdrawn by then (a
+   * withdrawal takes back those of its hour and key made before it). One recorded without a fingerprint is
+   * read as lapsed.
+   */
+  public List<Acknowledgement> acknowledgements(String target, String repairId, Instant asOf) {
     if (!present()) {
       return List.of();
     }
-    return sql.query("read acknowledgements", "SELECT toUnixTimestamp(hour), key, reason, by, toUnixTimestamp64Milli(at) FROM "
-        + t("acknowledgements") + " WHERE target = ? AND repair_id = ? ORDER BY hour", rs -> new Acknowledgement(
-            HourPartition.ofEpochSecond(rs.getLong(1)), strings(rs.getArray(2)), rs.getString(3), rs.getString(4),
-            Instant.ofEpochMilli(rs.getLong(5))), target, repairId);
+    record Withdrawal(HourPartition hour, List<String> key, Instant at) {}
+    List<Withdrawal> withdrawals = sql.query("read withdrawn acknowledgements", "SELECT toUnixTimestamp(hour), key, "
+        + "toUnixTimestamp64Milli(at) FROM " + t("acknowledgement_withdrawals") + " WHERE target = ? AND repair_id = ?",
+        rs -> new Withdrawal(HourPartition.ofEpochSecond(rs.getLong(1)), strings(rs.getArray(2)),
+            Instant.ofEpochMilli(rs.getLong(3))), target, repairId);
+    return sql.query("read acknowledgements", "SELECT toUnixTimestamp(hour), key, reason, by, toUnixTimestamp64Milli(at), "
+        + "seen FROM " + t("acknowledgements") + " WHERE target = ? AND repair_id = ? ORDER BY hour, at", rs -> {
+          Optional<Reconciliation.Fingerprint> seen = Fingerprints.read(rs.getString(6));
+          Acknowledgement a = new Acknowledgement(HourPartition.ofEpochSecond(rs.getLong(1)), strings(rs.getArray(2)),
+              rs.getString(3), rs.getString(4), Instant.ofEpochMilli(rs.getLong(5)), seen, Optional.empty());
+          return seen.isPresent() ? a : a.lapse("it was recorded by an earlier version of Cutover, which did not record "
+              + "which differences it accepted; acknowledge the hour again");
+        }, target, repairId).stream()
+        .filter(a -> !a.at().isAfter(asOf))
+        .filter(a -> withdrawals.stream().noneMatch(w -> w.hour().equals(a.hour()) && w.key().equals(a.key())
+            && !w.at().isBefore(a.at()) && !w.at().isAfter(asOf)))
+        .toList();
   }
 
   public void recordSwap(SwapRecord s) {

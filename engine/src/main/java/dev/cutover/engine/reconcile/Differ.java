@@ -8,6 +8,7 @@ import dev.cutover.engine.api.Diff.Total;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.HourFilter;
@@ -256,6 +257,59 @@ public final class Differ {
       return null;
     }, values.toArray());
     return out;
+  }
+
+  /**
+   * The fingerprint of the unexpected differences of {@code hour}, or of one key of it when {@code key} is
+   * not empty (its values as the comparison prints them): counted, summed and hashed in ClickHouse, one row
+   * per kind. Each measure's sum of {@code v2 - v1} is the server's text of a sum in the measure's own type,
+   * so integers and decimals compare exactly.
+   */
+  public Reconciliation.Fingerprint fingerprint(Identifier v1, Identifier v2, HourPartition hour, List<String> key) {
+    List<Object> values = new ArrayList<>();
+    String joined = joined(v1, v2, values, List.of(hour));
+    StringBuilder where = new StringBuilder("startsWith(cls, '!')");
+    for (int i = 0; i < key.size(); i++) {
+      where.append(" AND ").append(Identifier.of("k_" + spec.keys().get(i).name()).quoted()).append(" = ?");
+      values.add(key.get(i));
+    }
+    String keyColumns = spec.keys().stream().map(k -> Identifier.of("k_" + k.name()).quoted())
+        .collect(Collectors.joining(", "));
+    String sums = spec.measures().stream().map(m -> ", toString(sum(b_" + m.name() + " - a_" + m.name() + "))")
+        .collect(Collectors.joining());
+    String query = "SELECT substring(cls, 2), count(), reinterpretAsInt64(groupBitXor(cityHash64(" + keyColumns + ", cls, n1, n2)))"
+        + sums
+        + " FROM (" + joined + ") WHERE " + where + " GROUP BY cls ORDER BY cls";
+    Map<String, Long> kinds = new LinkedHashMap<>();
+    Map<String, String> deltas = new LinkedHashMap<>();
+    long[] totals = new long[2];
+    sql.query("read the unexpected differences of " + hour + (key.isEmpty() ? "" : " key " + key), query, rs -> {
+      kinds.put(rs.getString(1), rs.getLong(2));
+      totals[0] += rs.getLong(2);
+      totals[1] ^= rs.getLong(3);
+      for (int i = 0; i < spec.measures().size(); i++) {
+        deltas.merge(spec.measures().get(i).name(), add("0", rs.getString(4 + i)), Differ::add);
+      }
+      return null;
+    }, values.toArray());
+    return new Reconciliation.Fingerprint(totals[0], kinds, deltas, totals[1]);
+  }
+
+  /**
+   * Two sums as the server printed them, added exactly; a float's {@code inf} or {@code nan} is no number and
+   * stays as printed, so a fingerprint that holds one equals only another that holds the same.
+   */
+  static String add(String a, String b) {
+    try {
+      return new java.math.BigDecimal(a).add(new java.math.BigDecimal(b)).stripTrailingZeros().toPlainString();
+    } catch (NumberFormatException e) {
+      return a + "+" + b;
+    }
+  }
+
+  /** Each measure's kind, from v1's column types: how a fingerprint's sums compare. */
+  public Map<Identifier, Rules.Kind> kinds() {
+    return kinds;
   }
 
   /** Hour-by-hour, then every differing key counted by class, then a list of keys, unexpected first. */

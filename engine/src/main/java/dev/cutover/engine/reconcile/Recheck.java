@@ -41,9 +41,10 @@ public final class Recheck {
    * @param changed hours that changed or appeared since, each compared key by key now
    * @param unexpected unexplained, unacknowledged keys per changed hour
    * @param coverage the coverage proof now, over the whole window, with keys counted twice in changed hours
+   * @param lapsed acknowledgements of changed hours whose differences are no longer those they accepted
    */
   public record Result(HourRange window, int unchanged, List<HourPartition> changed,
-      Map<HourPartition, Long> unexpected, List<CoverageIssue> coverage, LiveWriter live) {
+      Map<HourPartition, Long> unexpected, List<CoverageIssue> coverage, List<Acknowledgement> lapsed, LiveWriter live) {
 
     public boolean clean() {
       return unexpected.isEmpty() && coverage.isEmpty();
@@ -59,6 +60,11 @@ public final class Recheck {
       if (!unexpected.isEmpty()) {
         problems.add(unexpected.values().stream().mapToLong(Long::longValue).sum() + " unexpected key(s) in "
             + unexpected.size() + " hour(s) from " + unexpected.keySet().iterator().next());
+      }
+      if (!lapsed.isEmpty()) {
+        Acknowledgement first = lapsed.getFirst();
+        problems.add(lapsed.size() + " acknowledgement(s) no longer hold, first of " + first.subject() + ": "
+            + first.lapsed().orElse("it accepts nothing"));
       }
       if (!coverage.isEmpty()) {
         CoverageIssue first = coverage.getFirst();
@@ -118,28 +124,40 @@ public final class Recheck {
     Coverage.Result proof = Coverage.of(window, boundary, now, ledger, v2Edge);
     List<CoverageIssue> coverage = new ArrayList<>(proof.issues());
     Map<HourPartition, Long> unexpected = new TreeMap<>();
+    List<Acknowledgement> lapsed = new ArrayList<>();
     for (var hour : counts.entrySet()) {
       long twice = hour.getValue().getOrDefault(Reconciliation.UNEXPECTED + Diff.Kind.DUPLICATE_IN_V2.name(), 0L);
       if (twice > 0) {
         coverage.add(new CoverageIssue(hour.getKey(), "duplicate", twice + " key(s) appear more than once in v2"));
       }
-      long open = openKeys(differ, hour.getKey(), hour.getValue(), acks);
+      long open = openKeys(differ, hour.getKey(), hour.getValue(), acks, lapsed);
       if (open > 0) {
         unexpected.put(hour.getKey(), open);
       }
     }
     coverage.sort((a, b) -> a.hour().compareTo(b.hour()));
-    return new Result(window, unchanged, changed, unexpected, coverage, proof.live());
+    return new Result(window, unchanged, changed, unexpected, coverage, lapsed, proof.live());
   }
 
-  /** Unexpected keys of one hour that no acknowledgement accepts. */
-  private long openKeys(Differ differ, HourPartition hour, Map<String, Long> classes, List<Acknowledgement> acks) {
+  /**
+   * Unexpected keys of one hour that no acknowledgement accepts. The hour changed since the verdict, so its
+   * acknowledgements are judged again against what each was made for; one that lapsed accepts nothing.
+   */
+  private long openKeys(Differ differ, HourPartition hour, Map<String, Long> classes, List<Acknowledgement> all,
+      List<Acknowledgement> lapsed) {
     long total = classes.entrySet().stream().filter(e -> e.getKey().startsWith(Reconciliation.UNEXPECTED))
         .mapToLong(Map.Entry::getValue).sum();
-    if (total == 0 || acks.stream().anyMatch(a -> a.hour().equals(hour) && a.key().isEmpty())) {
+    if (total == 0) {
       return 0;
     }
-    if (acks.stream().noneMatch(a -> a.hour().equals(hour))) {
+    List<Acknowledgement> judged = HeldAcknowledgements.judge(differ, spec, all.stream()
+        .filter(a -> a.hour().equals(hour)).toList());
+    judged.stream().filter(a -> !a.holds()).forEach(lapsed::add);
+    List<Acknowledgement> acks = judged.stream().filter(Acknowledgement::holds).toList();
+    if (acks.stream().anyMatch(a -> a.key().isEmpty())) {
+      return 0;
+    }
+    if (acks.isEmpty()) {
       return total;
     }
     List<Diff.KeyDiff> keys = differ.keys(spec.liveTable(), spec.targetTable(), List.of(hour), KEY_LIMIT).stream()

@@ -201,11 +201,14 @@ public final class Reconciler {
     coverage.addAll(countedTwice(hours.stream().filter(h -> h.rowsV2() > h.keysV2() && !carried.contains(h.hour()))
         .map(Diff.HourDiff::hour).toList()));
     coverage.sort((a, b) -> a.hour().compareTo(b.hour()));
-    var acks = reports.acknowledgements(target, repair.id());
+    // The acknowledgements of hours with unexpected keys, each judged against what it was made for: one whose
+    // hour (or key) differs otherwise now accepts nothing, and the verdict says so.
+    progress.check("judging acknowledgements");
+    List<Reconciliation.Acknowledgement> used = HeldAcknowledgements.judge(differ, spec,
+        reports.acknowledgements(target, repair.id()).stream().filter(a -> counts.getOrDefault(a.hour(), Map.of())
+            .keySet().stream().anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).toList());
     Reconciliation draft = new Reconciliation("", spec.name(), target, scope, repair.id(), spec.sha256(), Instant.now(),
-        window, boundary, Verdict.RED, hours, keys, truncated, counts, coverage, acks, List.of());
-    List<Reconciliation.Acknowledgement> used = acks.stream().filter(a -> counts.getOrDefault(a.hour(), Map.of())
-        .keySet().stream().anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).toList();
+        window, boundary, Verdict.RED, hours, keys, truncated, counts, coverage, used, List.of());
 
     Set<HourPartition> issueHours = coverage.stream().map(CoverageIssue::hour).collect(Collectors.toCollection(TreeSet::new));
     List<HourClass> classes = new ArrayList<>();
@@ -230,7 +233,7 @@ public final class Reconciler {
 
     long unexpected = draft.unexpectedKeys();
     Verdict verdict = !coverage.isEmpty() || unexpected > 0 ? Verdict.RED
-        : used.isEmpty() ? Verdict.GREEN : Verdict.ACKNOWLEDGED;
+        : draft.held().isEmpty() ? Verdict.GREEN : Verdict.ACKNOWLEDGED;
     String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
         + UUID.randomUUID().toString().substring(0, 6);
     Reconciliation result = new Reconciliation(id, spec.name(), target, scope, repair.id(), spec.sha256(), Instant.now(),
@@ -240,7 +243,8 @@ public final class Reconciler {
     reports.save(result);
     state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
         + repair.id() + ": " + verdict.name().toLowerCase() + ", " + differing.size() + " differing hours, " + unexpected
-        + " unexpected keys, " + coverage.size() + " coverage issues" + (carried.isEmpty() ? ""
+        + " unexpected keys, " + coverage.size() + " coverage issues" + (draft.lapsed().isEmpty() ? ""
+            : ", " + draft.lapsed().size() + " acknowledgement(s) lapsed") + (carried.isEmpty() ? ""
             : ", " + carried.size() + " hours carried from " + spec.liveTable() + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     return result;

@@ -44,7 +44,9 @@ final class ReportPage {
   record MeasureHeader(String name, String type) {}
 
   /** One acknowledgement, as the table of acknowledgements shows it. */
-  record AcknowledgementRow(String hour, String key, String reason, String by, String at) {}
+  /** One acknowledgement the verdict judged: what it accepted, and whether that still holds. */
+  record AcknowledgementRow(String hour, String key, String reason, String by, String at, String accepted,
+      String standing) {}
 
   private ReportPage() {}
 
@@ -74,7 +76,9 @@ final class ReportPage {
             .map(m -> new MeasureHeader(m.name(), columns.type(m))).toList(),
         List.of(unexpected, acknowledged, lists.expected()), !r.acknowledged().isEmpty(),
         r.acknowledged().stream().map(a -> new AcknowledgementRow(a.hour().toString(), a.key().isEmpty()
-            ? "(the whole hour)" : String.join(", ", a.key()), a.reason(), a.by(), MADE.format(a.at()))).toList(),
+            ? "(the whole hour)" : String.join(", ", a.key()), a.reason(), a.by(), MADE.format(a.at()),
+            a.seen().map(Reconciliation.Fingerprint::describe).orElse("not recorded"),
+            a.holds() ? "holds" : "lapsed: " + a.lapsed().orElse("it accepts nothing"))).toList(),
         coverage(r), !r.coverage().isEmpty(), r.coverage());
     return PAGE.execute(page);
   }

@@ -58,3 +58,20 @@ ALTER TABLE {db}.acknowledgements ADD COLUMN IF NOT EXISTS repair_id String;
 CREATE TABLE IF NOT EXISTS {db}.swaps (
   target String, action String, at DateTime64(3, 'UTC'), by String, statement String, detail String)
 ENGINE = MergeTree ORDER BY (target, at);
+
+-- Added so that an acknowledgement is bound to what was seen: the fingerprint of the unexpected differences
+-- it accepted, as JSON; empty for one recorded before (which then accepts nothing).
+-- step: extend the acknowledgements table
+ALTER TABLE {db}.acknowledgements ADD COLUMN IF NOT EXISTS seen String;
+
+-- An acknowledgement taken back, with a reason: it accepts nothing from then on.
+-- step: create the acknowledgement withdrawals table
+CREATE TABLE IF NOT EXISTS {db}.acknowledgement_withdrawals (
+  target String, repair_id String, hour DateTime('UTC'), key Array(String), reason String, by String,
+  at DateTime64(3, 'UTC'))
+ENGINE = MergeTree ORDER BY (target, repair_id, hour);
+
+-- The acknowledgements a reconciliation found lapsed, and why: its verdict reads back as it was made.
+-- step: create the reconciliation lapsed table
+CREATE TABLE IF NOT EXISTS {db}.reconciliation_lapsed (id String, hour DateTime('UTC'), key Array(String), detail String)
+ENGINE = MergeTree ORDER BY (id, hour);

@@ -19,6 +19,8 @@ class OpenKeysTest {
 
   private static final HourPartition H = HourPartition.ofEpochSecond(1_780_000_000L / 3600 * 3600);
   private static final Instant AT = Instant.parse("2026-11-30T12:00:00Z");
+  private static final Reconciliation.Fingerprint SEEN = new Reconciliation.Fingerprint(3, Map.of("CHANGED", 3L),
+      Map.of("clicks", "-3"), 42);
 
   @Test
   void theOpenKeysOfAVerdictAreTheSumOfItsHoursLessWhatIsAcknowledged() {
@@ -33,10 +35,10 @@ class OpenKeysTest {
       keys.add(key(h, "explained", Optional.of("fees-subtracted")));
     }
     List<Acknowledgement> acks = List.of(
-        new Acknowledgement(H, List.of(), "the whole hour", "ops", AT),
-        new Acknowledgement(H.plusHours(1), List.of("k0"), "one key", "ops", AT),
-        new Acknowledgement(H.plusHours(1), List.of("k2"), "another", "ops", AT),
-        new Acknowledgement(H.plusHours(2), List.of("explained"), "an expected key accepts nothing", "ops", AT));
+        new Acknowledgement(H, List.of(), "the whole hour", "ops", AT, SEEN),
+        new Acknowledgement(H.plusHours(1), List.of("k0"), "one key", "ops", AT, SEEN),
+        new Acknowledgement(H.plusHours(1), List.of("k2"), "another", "ops", AT, SEEN),
+        new Acknowledgement(H.plusHours(2), List.of("explained"), "an expected key accepts nothing", "ops", AT, SEEN));
     Reconciliation r = new Reconciliation("r", "spec", "db.t_v2", Reconciliation.Scope.REPAIR, "repair", "sha", AT,
         new HourRange(H, H.plusHours(4)), H.plusHours(4), Reconciliation.Verdict.RED, List.of(), keys, false, counts,
         List.of(), acks, List.of());
@@ -45,6 +47,34 @@ class OpenKeysTest {
         r.unexpectedIn(H.plusHours(2)), r.unexpectedIn(H.plusHours(3))));
     assertEquals(7, r.unexpectedKeys());
     assertEquals(28, r.expectedKeys());
+  }
+
+  /** An acknowledgement whose hour changed since accepts nothing: its keys are open again, and it is listed as lapsed. */
+  @Test
+  void aLapsedAcknowledgementAcceptsNothing() {
+    Map<HourPartition, Map<String, Long>> counts = Map.of(H, Map.of(Reconciliation.UNEXPECTED + "CHANGED", 3L));
+    List<Diff.KeyDiff> keys = List.of(key(H, "k0", Optional.empty()), key(H, "k1", Optional.empty()),
+        key(H, "k2", Optional.empty()));
+    Acknowledgement whole = new Acknowledgement(H, List.of(), "the whole hour", "ops", AT, SEEN);
+    Acknowledgement lapsed = whole.lapse("the acknowledged hour changed since it was acknowledged");
+    Reconciliation held = reconciliation(counts, keys, List.of(whole));
+    Reconciliation changed = reconciliation(counts, keys, List.of(lapsed));
+
+    assertEquals(List.of(0L, 3L), List.of(held.unexpectedIn(H), changed.unexpectedIn(H)));
+    assertEquals(List.of(0L, 3L), List.of(held.unexpectedKeys(), changed.unexpectedKeys()));
+    assertEquals(List.of(List.of(whole), List.<Acknowledgement>of()), List.of(held.held(), changed.held()));
+    assertEquals(List.of(lapsed), changed.lapsed());
+    Acknowledgement unrecorded = new Acknowledgement(H, List.of(), "made by an earlier version", "ops", AT,
+        Optional.empty(), Optional.empty());
+    assertEquals(3L, reconciliation(counts, keys, List.of(unrecorded)).unexpectedKeys(),
+        "one recorded without what it accepted accepts nothing");
+  }
+
+  private static Reconciliation reconciliation(Map<HourPartition, Map<String, Long>> counts, List<Diff.KeyDiff> keys,
+      List<Acknowledgement> acks) {
+    return new Reconciliation("r", "spec", "db.t_v2", Reconciliation.Scope.REPAIR, "repair", "sha", AT,
+        new HourRange(H, H.plusHours(1)), H.plusHours(1), Reconciliation.Verdict.RED, List.of(), keys, false, counts,
+        List.of(), acks, List.of());
   }
 
   private static Diff.KeyDiff key(HourPartition h, String key, Optional<String> rule) {

@@ -336,12 +336,13 @@ class GateTest {
   }
 
   /**
-   * Hours changed after an acknowledged verdict are judged on the spot with the acknowledgements: a
-   * whole hour accepted stays accepted whatever else changes in it; keys accepted one by one cover
+   * Hours changed after an acknowledged verdict are judged on the spot with the acknowledgements, each
+   * bound to the differences it was made for: a whole hour accepted with one key does not accept a second
+   * one, so the gate closes and says the acknowledgement no longer holds; keys accepted one by one cover
    * only themselves, so a new unexpected key in that hour closes the gate.
    */
   @Test
-  void theGatesOnTheSpotCheckHonoursAcknowledgementsOfTheWholeHourAndOfKeysOnly() {
+  void theGatesOnTheSpotCheckHoldsAcknowledgementsToWhatTheyAccepted() {
     HourPartition wholeHour = world.busyHour(10);
     HourPartition someKeys = world.busyHour(20);
     for (HourPartition h : List.of(wholeHour, someKeys)) {
@@ -354,10 +355,18 @@ class GateTest {
     assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).unmet().toString());
 
     bump(wholeHour, "south");
-    Gate stillOpen = engine.cutovers().gate(spec);
-    assertTrue(stillOpen.open(), "the whole hour was accepted: " + stillOpen.unmet());
-    assertTrue(condition(stillOpen, "data now").detail().contains(" 1 changed or new"), "the hour did change: "
-        + condition(stillOpen, "data now").detail());
+    Gate lapsed = engine.cutovers().gate(spec);
+    assertFalse(lapsed.open(), "the whole hour was accepted with one key, not two");
+    assertTrue(condition(lapsed, "data now").detail().contains(" 1 changed or new"), "the hour did change: "
+        + condition(lapsed, "data now").detail());
+    assertTrue(condition(lapsed, "data now").detail().contains("1 acknowledgement(s) no longer hold, first of "
+        + wholeHour + " (whole hour): the acknowledged hour changed since it was acknowledged: then 1 unexpected "
+        + "key(s): 1 changed"), condition(lapsed, "data now").detail());
+    engine.reconciliations().withdraw(spec, wholeHour, List.of(), "accepted before the south feed was replayed too");
+    engine.reconciliations().acknowledge(spec, wholeHour, List.of(), "the upstream feed replayed both sites; finance "
+        + "accepts it");
+    assertEquals(Reconciliation.Verdict.ACKNOWLEDGED, engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000).verdict());
+    assertTrue(engine.cutovers().gate(spec).open(), "accepted again, as it is now");
 
     bump(someKeys, "south");
     Gate closed = engine.cutovers().gate(spec);

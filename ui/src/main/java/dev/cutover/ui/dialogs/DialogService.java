@@ -50,6 +50,9 @@ public interface DialogService {
   /** The written reason for accepting an unexpected difference, or empty when the operator declines. */
   Optional<String> acknowledgeDifference(AckRequest request);
 
+  /** The written reason for taking an acknowledgement back, or empty when the operator declines. */
+  Optional<String> withdrawAcknowledgement(WithdrawRequest request);
+
   /** The consumer view's name as the operator typed it to confirm the cutover, or empty. */
   Optional<String> confirmCutover(SwapRequest request);
 
@@ -108,9 +111,19 @@ public interface DialogService {
   /** The operator's answer to {@link AbandonRequest}: the name as typed and the reason for the audit trail. */
   record Abandonment(String typedName, String reason) {}
 
-  /** A difference about to be accepted; {@code key} is empty for the whole hour. */
-  record AckRequest(HourPartition hour, List<String> key, String summary) {
+  /**
+   * A difference about to be accepted; {@code key} is empty for the whole hour. {@code differences} is what the
+   * acknowledgement will accept, read from the data as the dialog opens: the keys, their kinds and sums.
+   */
+  record AckRequest(HourPartition hour, List<String> key, String summary, String differences) {
     public AckRequest {
+      key = List.copyOf(key);
+    }
+  }
+
+  /** An acknowledgement in force about to be taken back: whose, why it was given, and what it accepted. */
+  record WithdrawRequest(HourPartition hour, List<String> key, String by, String reason, String accepted) {
+    public WithdrawRequest {
       key = List.copyOf(key);
     }
   }

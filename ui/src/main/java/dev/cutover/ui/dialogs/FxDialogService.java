@@ -124,9 +124,27 @@ public final class FxDialogService implements DialogService {
     reason.setWrapText(true);
     Label summary = new Label(r.summary());
     summary.setWrapText(true);
+    Label accepted = new Label("You accept exactly this: " + r.differences() + ". Once these differences change, the "
+        + "acknowledgement accepts nothing and the verdict turns red.");
+    accepted.setId("ack-differences");
+    accepted.setWrapText(true);
     return show(textDialog("Acknowledge difference", "Accept the difference at " + r.hour() + " UTC" + (r.key().isEmpty()
         ? " (whole hour)" : ", key " + String.join(" / ", r.key())), reason, "Acknowledge", "ack-ok", summary,
-        new Label("Why is it right? The reason goes to the audit trail and the verdict.")));
+        accepted, new Label("Why is it right? The reason goes to the audit trail and the verdict.")));
+  }
+
+  @Override
+  public Optional<String> withdrawAcknowledgement(WithdrawRequest r) {
+    TextArea reason = new TextArea();
+    reason.setId("withdraw-reason");
+    reason.setPrefRowCount(3);
+    reason.setWrapText(true);
+    Label what = new Label("Acknowledged by " + r.by() + ": " + r.reason() + "\nIt accepted " + r.accepted() + ".\n\n"
+        + "Withdrawn, it accepts nothing: the next verdict counts these differences as unexpected again.");
+    what.setWrapText(true);
+    return show(textDialog("Withdraw acknowledgement", "Take back the acknowledgement of " + r.hour() + " UTC"
+        + (r.key().isEmpty() ? " (whole hour)" : ", key " + String.join(" / ", r.key())), reason, "Withdraw",
+        "withdraw-ok", what, new Label("Why is it taken back? The reason goes to the audit trail.")));
   }
 
   /**

@@ -42,7 +42,12 @@ final class KeyPanel {
     binder.bind(ackHour.disableProperty(), Bindings.createBooleanBinding(() -> model.shownKeys().stream()
         .noneMatch(k -> !k.expected() && !model.acknowledged(k)), model.shownKeys(), model.reportProperty())
         .or(model.activity().runningProperty()));
-    for (Button b : new Button[] {ackKey, ackHour}) {
+    Button withdraw = Widgets.button("ack-withdraw", "Wit_hdraw acknowledgement…");
+    withdraw.setOnAction(e -> controller.withdraw(keys.getSelectionModel().getSelectedItem()));
+    binder.bind(withdraw.disableProperty(), Bindings.createBooleanBinding(() -> model.acknowledgementToWithdraw(
+        keys.getSelectionModel().getSelectedItem()).isEmpty(), keys.getSelectionModel().selectedItemProperty(),
+        model.selectedHourProperty(), model.reportProperty()).or(model.activity().runningProperty()));
+    for (Button b : new Button[] {ackKey, ackHour, withdraw}) {
       b.setMaxWidth(Double.MAX_VALUE);
     }
     Label count = Widgets.label("reconcile-key-count", "muted");
@@ -50,7 +55,8 @@ final class KeyPanel {
     // How to move about the charts, where there is room for it: below the buttons of the hour.
     Label gestures = Widgets.wrap(Widgets.label("reconcile-gestures", "muted", "gestures"));
     gestures.setText(ChartPanel.GESTURES + ".");
-    VBox side = new VBox(8, hour, Widgets.row(8, fl, filter), count, ackKey, ackHour, Widgets.spacer(), gestures);
+    VBox side = new VBox(8, hour, Widgets.row(8, fl, filter), count, ackKey, ackHour, withdraw, Widgets.spacer(),
+        gestures);
     side.getStyleClass().add("key-panel");
     side.setPrefWidth(280);
     side.setMinWidth(240);

@@ -13,6 +13,7 @@ import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.ScreenController;
+import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.AckRequest;
 import java.nio.file.Path;
 import java.util.List;
@@ -179,16 +180,58 @@ public final class ReconcileController implements ScreenController {
     acknowledge(h, List.of(), unexpected + " key(s) of this hour differ in ways no rule of the spec explains.");
   }
 
+  /**
+   * Reads what the acknowledgement would accept (the differences there now), shows it in the question, and
+   * acknowledges exactly that: when the differences changed while the operator wrote the reason, the engine
+   * refuses and nothing is accepted.
+   */
   private void acknowledge(HourPartition hour, List<String> key, String summary) {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    Optional<String> reason = workspace.dialogs().acknowledgeDifference(new AckRequest(hour, key, summary));
+    int limit = model.keyLimitProperty().get();
+    activity.run("read the differences to acknowledge", p -> engine.reconciliations().differences(spec, hour, key),
+        seen -> {
+          if (seen.none()) {
+            activity.fail("Nothing to acknowledge at " + hour + ": v1 and v2 agree there now, or a rule explains every "
+                + "difference. Reconcile again to see the data as it is.");
+            return;
+          }
+          Optional<String> reason = workspace.dialogs().acknowledgeDifference(new AckRequest(hour, key, summary,
+              seen.describe()));
+          if (reason.isEmpty()) {
+            return;
+          }
+          activity.run("acknowledge the difference and reconcile again", p -> {
+            engine.reconciliations().acknowledge(spec, hour, key, reason.get(), Optional.of(seen));
+            return engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
+          }, r -> {
+            model.setReport(r);
+            workspace.repair().refresh();
+          }, failure -> workspace.repair().refresh());
+        });
+  }
+
+  /**
+   * Takes back the acknowledgement in force of the selected key, or else of the selected hour, with the reason
+   * the operator writes, and reconciles again.
+   */
+  public void withdraw(Diff.KeyDiff selectedKey) {
+    Optional<Reconciliation.Acknowledgement> a = model.acknowledgementToWithdraw(selectedKey);
+    if (a.isEmpty()) {
+      activity.fail("The selected hour has no acknowledgement to withdraw.");
+      return;
+    }
+    Reconciliation.Acknowledgement ack = a.get();
+    Optional<String> reason = workspace.dialogs().withdrawAcknowledgement(new DialogService.WithdrawRequest(ack.hour(),
+        ack.key(), ack.by(), ack.reason(), ack.seen().map(Reconciliation.Fingerprint::describe).orElse("(not recorded)")));
     if (reason.isEmpty()) {
       return;
     }
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
     int limit = model.keyLimitProperty().get();
-    activity.run("acknowledge the difference and reconcile again", p -> {
-      engine.reconciliations().acknowledge(spec, hour, key, reason.get());
+    activity.run("withdraw the acknowledgement and reconcile again", p -> {
+      engine.reconciliations().withdraw(spec, ack.hour(), ack.key(), reason.get());
       return engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
     }, r -> {
       model.setReport(r);

@@ -171,6 +171,22 @@ public final class ReconcileModel {
         || k.rule().orElse("unexpected").toLowerCase(Locale.ROOT).contains(f);
   }
 
+  /**
+   * The acknowledgement the report judged that the operator would take back: that of the selected key when one
+   * names it, else that of the selected hour's whole hour, else the hour's only one.
+   */
+  Optional<Reconciliation.Acknowledgement> acknowledgementToWithdraw(Diff.KeyDiff selectedKey) {
+    Reconciliation r = report.get();
+    HourPartition h = selectedKey != null ? selectedKey.hour() : selectedHour.get();
+    if (r == null || h == null) {
+      return Optional.empty();
+    }
+    List<Reconciliation.Acknowledgement> ofHour = r.acknowledged().stream().filter(a -> a.hour().equals(h)).toList();
+    return ofHour.stream().filter(a -> selectedKey != null && a.key().equals(selectedKey.key())).findFirst()
+        .or(() -> ofHour.stream().filter(a -> a.key().isEmpty()).findFirst())
+        .or(() -> ofHour.size() == 1 ? Optional.of(ofHour.getFirst()) : Optional.empty());
+  }
+
   public boolean acknowledged(Diff.KeyDiff k) {
     Reconciliation r = report.get();
     return r != null && !k.expected() && r.acknowledged().stream().anyMatch(a -> Reconciliation.covers(a, k));

@@ -16,9 +16,19 @@ final class Verdicts {
   static String headline(Reconciliation r) {
     return switch (r.verdict()) {
       case GREEN -> "GREEN: every difference is explained, coverage is complete";
-      case ACKNOWLEDGED -> "ACKNOWLEDGED: green with " + r.acknowledged().size() + " accepted difference(s)";
-      case RED -> "RED: " + problems(r);
+      case ACKNOWLEDGED -> "ACKNOWLEDGED: green with " + r.held().size() + " accepted difference(s)";
+      case RED -> "RED: " + problems(r) + lapsed(r);
     };
+  }
+
+  /** Why a red verdict has acknowledged hours among its problems: the acknowledgements that lapsed. */
+  private static String lapsed(Reconciliation r) {
+    if (r.lapsed().isEmpty()) {
+      return "";
+    }
+    var first = r.lapsed().getFirst();
+    return "; " + r.lapsed().size() + " acknowledgement(s) no longer hold (" + first.subject() + ": "
+        + first.lapsed().orElse("it accepts nothing") + ")";
   }
 
   private static String problems(Reconciliation r) {
@@ -76,7 +86,7 @@ final class Verdicts {
     return "Reconciliation " + r.id() + " of " + Formats.time(r.created()) + " over " + r.window() + ", boundary "
         + r.boundary() + ". " + Formats.hours(r.window().hours()) + ", " + differing + " differ; "
         + (expected + r.unexpectedKeys()) + " keys differ: " + expected + " expected, " + r.unexpectedKeys()
-        + " unexpected" + (r.keysTruncated() ? " (the first listed)" : "") + ", " + r.acknowledged().size() + " acknowledged. "
+        + " unexpected" + (r.keysTruncated() ? " (the first listed)" : "") + ", " + r.held().size() + " acknowledged. "
         + (r.coverage().isEmpty() ? "Every hour of v2 is present once, owned by one writer." : r.coverage().size()
             + " coverage problem(s).");
   }
@@ -92,6 +102,12 @@ final class Verdicts {
         .collect(Collectors.joining(", "))).orElse("no rows in either version");
     String coverage = r.coverage().stream().filter(c -> c.hour().equals(h)).map(c -> c.kind() + ": " + c.detail())
         .collect(Collectors.joining("; "));
+    String acks = r.acknowledged().stream().filter(a -> a.hour().equals(h)).map(a -> "acknowledged"
+        + (a.key().isEmpty() ? "" : " key " + String.join(" / ", a.key())) + " by " + a.by() + " ("
+        + a.seen().map(Reconciliation.Fingerprint::describe).orElse("what, not recorded") + ")"
+        + (a.holds() ? "" : ", no longer holds: " + a.lapsed().orElse("it accepts nothing")))
+        .collect(Collectors.joining("; "));
+    coverage = acks.isEmpty() ? coverage : coverage.isEmpty() ? acks : coverage + "; " + acks;
     return h + " UTC · " + cls.map(c -> c.status().name().toLowerCase(Locale.ROOT) + ", written by the "
         + (c.owner() == Reconciliation.Owner.CARRIED ? "backfill, carried from v1 (proven by checksum)"
             : c.owner().words())).orElse("outside the window")

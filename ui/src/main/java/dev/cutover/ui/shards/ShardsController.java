@@ -182,7 +182,9 @@ public final class ShardsController implements ScreenController {
   /** Accepts the unexpected differences of a whole hour on every shard, with the operator's reason. */
   public void acknowledge(HourPartition hour) {
     repair().ifPresent(r -> workspace.dialogs().acknowledgeDifference(new DialogService.AckRequest(hour, List.of(),
-        "Every unexpected difference of hour " + hour + ", on every shard that has one.")).ifPresent(reason ->
+        "Every unexpected difference of hour " + hour + ", on every shard that has one.", "the unexpected differences "
+            + "each shard holds in that hour when you confirm, each shard's acknowledgement bound to its own"))
+        .ifPresent(reason ->
         activity.run("acknowledge hour " + hour + " on every shard", p -> {
           r.acknowledge(hour, List.of(), reason);
           return r.reconcile(Reconciliation.Scope.REPAIR, KEY_LIMIT);

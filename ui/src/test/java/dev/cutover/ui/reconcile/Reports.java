@@ -69,7 +69,8 @@ final class Reports {
         }
         if (i == acknowledged) {
           acks.add(new Reconciliation.Acknowledgement(h, List.of(), "a retried append, corrected upstream",
-              "operator", Instant.parse("2026-11-30T09:00:00Z")));
+              "operator", Instant.parse("2026-11-30T09:00:00Z"), new Reconciliation.Fingerprint(1,
+                  java.util.Map.of("DUPLICATE_IN_V1", 1L), java.util.Map.of(), 1)));
         }
       } else {
         counts.put(h, Map.of("fee_fix", 12L));
