@@ -61,6 +61,7 @@ final class RuleProbes {
 
   /** Refuses the first delta or check of {@code rule} that checks nothing, naming the rule and the field. */
   void check(ExpectedDifference rule, Map<String, Parsed> fields) {
+    Map<String, String> written = RuleExpressions.fields(spec, rule);
     for (var field : fields.entrySet()) {
       String name = field.getKey();
       Parsed parsed = field.getValue();
@@ -69,16 +70,15 @@ final class RuleProbes {
         String a = "v1." + m.quoted();
         String b = "v2." + m.quoted();
         if (holdsOnEveryRow(parsed, false, a + " != " + b, "(" + parsed.expression() + ") = (" + b + " - " + a + ")")) {
-          throw RuleExpressions.refused(spec, rule, name, rule.expectedDelta().get(m), "the change the fix makes to "
+          throw RuleExpressions.refused(spec, rule, name, written.get(name), "the change the fix makes to "
               + m.name() + ": this one equals v2." + m.name() + " - v1." + m.name() + " whatever the values, so it "
               + "explains every change of " + m.name() + " and checks nothing (state what the fix does, such as -2 * "
               + "v1.fees, or bound it with a check such as v2." + m.name() + " <= v1." + m.name() + ")");
         }
       } else if (name.startsWith("check[")) {
         if (holdsOnEveryRow(parsed, true, "1", parsed.expression())) {
-          String text = rule.checks().get(Integer.parseInt(name.substring("check[".length(), name.length() - 1)));
-          throw RuleExpressions.refused(spec, rule, name, text, "a condition the fix guarantees: this one holds "
-              + "whatever the values, so it checks nothing (state a bound such as v2.clicks <= v1.clicks)");
+          throw RuleExpressions.refused(spec, rule, name, written.get(name), "a condition the fix guarantees: this "
+              + "one holds whatever the values, so it checks nothing (state a bound such as v2.clicks <= v1.clicks)");
         }
       }
     }
@@ -117,7 +117,7 @@ final class RuleProbes {
     for (var column : columns.entrySet()) {
       String name = column.getKey();
       String type = column.getValue();
-      String quoted = "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`";
+      String quoted = Identifier.of(name).quoted();
       int key = keyNames.indexOf(name.replaceFirst("^(k_|v1\\.|v2\\.)", ""));
       boolean isKey = key >= 0 && !name.equals("hh") && !name.endsWith(".n");
       // A key is the same text on both sides: the hash is the key's, not the column's.
@@ -128,12 +128,14 @@ final class RuleProbes {
       }
       String bare = type.replaceAll("^(Nullable|LowCardinality)\\((.*)\\)$", "$2");
       String probed = signed ? signedOf(bare) : bare;
-      String pool = bare.equals("String") ? "_cutover_texts" : "arrayFilter(x -> isNotNull(accurateCastOrNull(x, '"
-          + probed + "')), _cutover_numbers)";
+      String target = type.replace(bare, probed);
+      // The server named the type; an Enum's names are quoted in it, so it is quoted again as a text.
+      String named = "'" + probed.replace("\\", "\\\\").replace("'", "\\'") + "'";
+      String pool = bare.equals("String") ? "_cutover_texts"
+          : "arrayFilter(x -> isNotNull(accurateCastOrNull(x, " + named + ")), _cutover_numbers)";
       String value = "accurateCastOrDefault(arrayElement(" + pool + ", 1 + " + pick + " % greatest(1, length(" + pool
-          + "))), '" + probed + "')";
-      select.add((probed.equals(type) ? value : "CAST(" + value + " AS " + (signed ? type.replace(bare, probed) : type)
-          + ")") + " AS " + quoted);
+          + "))), " + named + ")";
+      select.add((target.equals(probed) ? value : "CAST(" + value + " AS " + target + ")") + " AS " + quoted);
     }
     return out.append(String.join(", ", select)).append(" FROM numbers(" + ROWS + ")").toString();
   }

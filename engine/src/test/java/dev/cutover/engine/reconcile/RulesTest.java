@@ -230,7 +230,7 @@ class RulesTest {
         refusedWhenLoaded("check: [v2.units <= v1.units, 'true']").field());
     for (String bound : List.of("v2.units <= v1.units", "v2.units >= 0", "v2.units <= 1000",
         "abs(v2.ratio - v1.ratio) <= 0.005", "v1.k != 'blocked'", "v1.k NOT IN ('a', 'zz')", "v2.amount != 12345.678",
-        "v2.amount < v1.amount OR v1.fee = 0", "v2.ratio < 1e300")) {
+        "v2.amount < v1.amount OR v1.fee = 0", "v2.ratio < 1e300", "v1.k != 'what?'")) {
       engine.specs().checkRules(rule("check: " + quoted(bound)));
     }
   }
