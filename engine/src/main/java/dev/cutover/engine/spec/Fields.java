@@ -123,8 +123,8 @@ final class Fields {
 
   /**
    * The largest tolerance a spec may state. The reconciliation compares within a tolerance as a
-   * decimal of at most 38 digits, beside a measure's own decimals; and a float of 1e15 keeps no
-   * fraction to tolerate (its last bit there is an eighth).
+   * decimal of at most 38 digits, beside a measure's own decimals; 1e15 is past any float sum that
+   * still has fractions to tolerate (a Float64 near it holds nothing finer than an eighth).
    */
   static final java.math.BigDecimal MOST_TOLERANCE = new java.math.BigDecimal("1000000000000000");
   /** The finest decimal place a tolerance may name: with the 16 digits above, 34 of the 38. */
