@@ -21,7 +21,9 @@ public final class Specs {
 
   /**
    * Loads a spec and checks its rules with the server: each {@code where}, {@code check} and
-   * {@code delta} must be one expression, and, when v1 exists, resolve against its columns.
+   * {@code delta} must be one expression that calls no non-deterministic function, and, when v1
+   * exists, resolve against its columns and check something (no delta that restates {@code v2 - v1},
+   * no check that holds whatever the values).
    */
   public TableSpec load(Path file) {
     TableSpec spec = SpecLoader.load(file);

@@ -12,19 +12,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
  * The spec's expected-difference rules as SQL the reconciliation runs, and the comparisons of
  * measures by their types.
  *
- * <p>Every {@code where}, {@code check} and {@code delta} is one expression: ClickHouse parses it
- * on its own ({@code formatQuerySingleLine}, then {@code EXPLAIN AST}), and anything else (a
- * clause, a second expression, an alias, a subquery, an unbalanced parenthesis) is refused naming
- * the rule and the field. The reconciliation embeds the server's own normalized text of each
+ * <p>Every {@code where}, {@code check} and {@code delta} is one deterministic expression, as
+ * {@link RuleExpressions} checks. The reconciliation embeds the server's own normalized text of each
  * expression in parentheses, so no rule can change how the others are combined. {@link #compile}
- * also resolves every expression against v1's and v2's columns before anything is written.
+ * also resolves every expression against v1's and v2's columns, and refuses a delta or a check that
+ * checks nothing ({@link RuleProbes}), before anything is written.
  *
  * <p>Integer and decimal measures are compared exactly; only floating-point measures allow a
  * tolerance, the one the rule or the measure states, else a relative 1e-9 that absorbs the
@@ -34,9 +32,6 @@ public final class Rules {
 
   /** The default allowance of a floating-point measure without a stated tolerance, relative to its size. */
   static final String FLOAT_RELATIVE = "1e-9";
-
-  /** Normalized text of each expression this process has checked, by its text as written. */
-  private static final Map<String, String> NORMALIZED = new ConcurrentHashMap<>();
 
   /** How a measure is compared. */
   public enum Kind {
@@ -48,10 +43,12 @@ public final class Rules {
 
   private final Sql sql;
   private final TableSpec spec;
+  private final RuleExpressions expressions;
 
   public Rules(Sql sql, TableSpec spec) {
     this.sql = sql;
     this.spec = spec;
+    this.expressions = new RuleExpressions(sql, spec);
   }
 
   /** Each measure's kind, from v1's column types. */
@@ -120,19 +117,20 @@ public final class Rules {
     for (ExpectedDifference rule : spec.expectedDifferences()) {
       List<String> conditions = new ArrayList<>();
       conditions.add("v1.n = 1 AND v2.n = 1");
-      conditions.add("(" + normalized(rule, "where", rule.where()) + ")");
+      conditions.add("(" + expressions.parse(rule, "where", rule.where()).expression() + ")");
       for (Identifier m : spec.measures()) {
         String a = "v1." + m.quoted();
         String b = "v2." + m.quoted();
         String expected = rule.expectedDelta().get(m);
         if (expected != null) {
-          conditions.add(delta(rule, m, kinds.get(m), a, b, "(" + normalized(rule, "delta." + m.name(), expected) + ")"));
+          String parsed = expressions.parse(rule, "delta." + m.name(), expected).expression();
+          conditions.add(delta(rule, m, kinds.get(m), a, b, "(" + parsed + ")"));
         } else if (!rule.checkedMeasures().contains(m)) {
           conditions.add(same(m, kinds.get(m), a, b));
         }
       }
       for (int i = 0; i < rule.checks().size(); i++) {
-        conditions.add("(" + normalized(rule, "check[" + i + "]", rule.checks().get(i)) + ")");
+        conditions.add("(" + expressions.parse(rule, "check[" + i + "]", rule.checks().get(i)).expression() + ")");
       }
       out.append(String.join(" AND ", conditions)).append(", ").append(quote(rule.name())).append(", ");
     }
@@ -141,50 +139,61 @@ public final class Rules {
 
   /**
    * Checks every expression of every rule and, when v1 exists, compiles each against v1's and v2's
-   * columns as the reconciliation sees them (keys as text, measures summed per hour and key).
+   * columns as the reconciliation sees them (keys as text, measures summed per hour and key), and
+   * tries each delta and check on made-up rows of those columns' types. Without v1 the types are
+   * unknown, and they decide what an expression computes, so the trial waits for v1 as the
+   * compilation does.
    *
    * @throws InvalidInputException naming the rule and the field of the first mistake
    */
   public void compile(boolean againstColumns) {
-    List<ExpectedDifference> rules = spec.expectedDifferences();
     // A spec that names a column v1 lacks is refused by the planner with its own sentence; the rules wait for it.
     String sides = againstColumns && namedColumnsExist() ? sides() : null;
-    for (int r = 0; r < rules.size(); r++) {
-      ExpectedDifference rule = rules.get(r);
-      Map<String, String> fields = new LinkedHashMap<>();
-      fields.put("where", rule.where());
-      rule.expectedDelta().forEach((m, e) -> fields.put("delta." + m.name(), e));
-      for (int i = 0; i < rule.checks().size(); i++) {
-        fields.put("check[" + i + "]", rule.checks().get(i));
-      }
+    RuleProbes probes = sides == null ? null : new RuleProbes(sql, spec, columns(sides));
+    for (ExpectedDifference rule : spec.expectedDifferences()) {
+      Map<String, String> fields = RuleExpressions.fields(spec, rule);
+      Map<String, RuleExpressions.Parsed> parsed = new LinkedHashMap<>();
       for (var field : fields.entrySet()) {
-        String expression = normalized(rule, field.getKey(), field.getValue());
-        if (sides != null) {
-          String type = typeOf(r, rule, field.getKey(), expression, sides);
-          boolean condition = !field.getKey().startsWith("delta.");
-          String bare = type.replaceAll("^(Nullable|LowCardinality)\\((.*)\\)$", "$2");
-          if (condition && !(bare.equals("UInt8") || bare.equals("Bool"))) {
-            throw refused(r, rule, field.getKey(), field.getValue(), "a condition (true or false), not a value of "
-                + "type " + type);
-          }
-          if (!condition && kind(bare) == Kind.OTHER) {
-            throw refused(r, rule, field.getKey(), field.getValue(), "a number (the expected v2 - v1), not a value of "
-                + "type " + type);
-          }
+        parsed.put(field.getKey(), expressions.parse(rule, field.getKey(), field.getValue()));
+      }
+      if (probes == null) {
+        continue;
+      }
+      for (var field : parsed.entrySet()) {
+        String written = fields.get(field.getKey());
+        String type = typeOf(rule, field.getKey(), field.getValue().expression(), sides);
+        boolean condition = !field.getKey().startsWith("delta.");
+        String bare = type.replaceAll("^(Nullable|LowCardinality)\\((.*)\\)$", "$2");
+        if (condition && !(bare.equals("UInt8") || bare.equals("Bool"))) {
+          throw RuleExpressions.refused(spec, rule, field.getKey(), written, "a condition (true or false), not a value "
+              + "of type " + type);
+        }
+        if (!condition && kind(bare) == Kind.OTHER) {
+          throw RuleExpressions.refused(spec, rule, field.getKey(), written, "a number (the expected v2 - v1), not a "
+              + "value of type " + type);
         }
       }
+      probes.check(rule, parsed);
     }
   }
 
-  private String typeOf(int r, ExpectedDifference rule, String field, String expression, String sides) {
+  private String typeOf(ExpectedDifference rule, String field, String expression, String sides) {
     try {
       return sql.query("compile rule " + rule.name(), "DESCRIBE (SELECT (" + expression + ") AS e " + sides + ")",
           rs -> rs.getString(2)).getFirst();
     } catch (QueryFailedException e) {
-      throw refused(r, rule, field, expression, "an expression over v1's and v2's columns "
+      throw RuleExpressions.refused(spec, rule, field, expression, "an expression over v1's and v2's columns "
           + spec.measures().stream().map(m -> "v1." + m.name()).collect(Collectors.joining(", ")) + ", … (the server "
-          + "says: " + serverSays(e, 0) + ")");
+          + "says: " + RuleExpressions.serverSays(e, 0) + ")");
     }
+  }
+
+  /** The names and types of the columns the rules read, as {@link #sides} gives them. */
+  private Map<String, String> columns(String sides) {
+    Map<String, String> out = new LinkedHashMap<>();
+    sql.query("read the columns of the rules", "DESCRIBE (SELECT * " + sides + ")",
+        rs -> out.put(rs.getString(1), rs.getString(2)));
+    return out;
   }
 
   private boolean namedColumnsExist() {
@@ -200,88 +209,6 @@ public final class Rules {
   private String sides() {
     String v1 = new Readable(sql, spec).from(spec.liveTable());
     return "FROM (" + KeySides.of(spec, v1, v1, "0") + ")";
-  }
-
-  /** The server's own single-line text of one expression, after checking that it is exactly one. */
-  private String normalized(ExpectedDifference rule, String field, String text) {
-    String known = NORMALIZED.get(text);
-    if (known != null) {
-      return known;
-    }
-    int index = spec.expectedDifferences().indexOf(rule);
-    String formatted;
-    try {
-      formatted = sql.queryOne("read rule " + rule.name(), "SELECT formatQuerySingleLine(?)", rs -> rs.getString(1),
-          "SELECT " + text);
-    } catch (QueryFailedException e) {
-      throw refused(index, rule, field, text, "one SQL expression (ClickHouse cannot parse it: "
-          + serverSays(e, "SELECT ".length()) + ")");
-    }
-    if (!formatted.startsWith("SELECT ")) {
-      throw refused(index, rule, field, text, "one SQL expression");
-    }
-    List<String> ast = sql.query("check rule " + rule.name(), "EXPLAIN AST " + formatted, rs -> rs.getString(1));
-    String problem = structure(ast);
-    if (problem != null) {
-      throw refused(index, rule, field, text, "exactly one SQL expression, without " + problem);
-    }
-    String expression = formatted.substring("SELECT ".length());
-    NORMALIZED.put(text, expression);
-    return expression;
-  }
-
-  /** What makes a parsed {@code SELECT <text>} more than one expression, or null when it is one. */
-  static String structure(List<String> ast) {
-    if (ast.size() < 5 || !ast.get(0).startsWith("SelectWithUnionQuery (children 1)")
-        || !ast.get(1).strip().equals("ExpressionList (children 1)")) {
-      return "a UNION or a second query";
-    }
-    if (!ast.get(2).strip().equals("SelectQuery (children 1)")) {
-      return "clauses such as FROM, WHERE or SETTINGS";
-    }
-    if (!ast.get(3).strip().equals("ExpressionList (children 1)")) {
-      return "a second expression after a comma";
-    }
-    if (ast.get(4).contains("(alias ")) {
-      return "an alias (AS name)";
-    }
-    for (int i = 5; i < ast.size(); i++) {
-      String node = ast.get(i).strip();
-      if (node.startsWith("Subquery") || node.startsWith("SelectWithUnionQuery") || node.startsWith("TableIdentifier")) {
-        return "a subquery: a rule speaks only of v1's and v2's columns";
-      }
-    }
-    return null;
-  }
-
-  /**
-   * The server's sentence without the statement it quotes: the operator wrote an expression, not
-   * our query. Positions are counted in the operator's text ({@code offset} characters were added
-   * before it).
-   */
-  static String serverSays(QueryFailedException e, int offset) {
-    String m = e.getMessage().replaceFirst("^Could not [^:]*: ", "").replaceFirst("^Code: \\d+\\. DB::Exception: ", "")
-        .replaceAll(" (Fix the cause and run it again|This can pass; Cutover retries it)\\.$", "")
-        // The statement the server quotes is ours, not the operator's: whatever its case, it goes.
-        .replaceAll("(?i)\\s*in scope .*?(?=( Maybe you meant|\\s*\\([A-Z_]+\\)\\.?$|$))", "")
-        .replaceAll("(?<![.])\\s+Maybe you meant", ". Maybe you meant")
-        .replaceAll("\\s*\\([A-Z_]+\\)\\.?$", "").replaceAll("[:.\\s]+$", "");
-    var position = java.util.regex.Pattern.compile("failed at position (\\d+)").matcher(m);
-    if (offset > 0 && position.find()) {
-      m = position.replaceFirst("failed at position " + Math.max(1, Integer.parseInt(position.group(1)) - offset));
-    }
-    return m;
-  }
-
-  private InvalidInputException refused(int index, ExpectedDifference rule, String field, String text, String expected) {
-    String path = "expected_differences[" + index + "]." + field;
-    return new InvalidInputException("spec." + path, "In the spec, rule '" + rule.name() + "' has " + field + " '"
-        + abbreviate(text) + "'; expected " + expected + ".");
-  }
-
-  private static String abbreviate(String text) {
-    String one = text.replaceAll("\\s+", " ").strip();
-    return one.length() > 80 ? one.substring(0, 77) + "..." : one;
   }
 
   private static String quote(String text) {

@@ -22,7 +22,9 @@ public final class Determinism {
   /**
    * Functions whose result changes from one run to the next whatever the data: the clock, random
    * numbers and identifiers, the position of a row in the blocks the server happens to read, the
-   * query's own id. A spec must allow each one it calls with a reason ({@code allow_nondeterministic}).
+   * query's own id. A spec must allow each one it calls with a reason ({@code allow_nondeterministic});
+   * an expected-difference rule may call none of them, allowed or not, as it must judge a key the same
+   * way every time.
    */
   public static final List<String> REFUSED = List.of(
       // the clock

@@ -121,15 +121,29 @@ final class Fields {
     return out;
   }
 
-  /** A tolerance: a number at least zero, kept as the decimal written. */
+  /**
+   * The largest tolerance a spec may state. The reconciliation compares within a tolerance as a
+   * decimal of at most 38 digits, beside a measure's own decimals; 1e15 is past any float sum that
+   * still has fractions to tolerate (a Float64 near it holds nothing finer than an eighth).
+   */
+  static final java.math.BigDecimal MOST_TOLERANCE = new java.math.BigDecimal("1000000000000000");
+  /** The finest decimal place a tolerance may name: with the 16 digits above, 34 of the 38. */
+  static final int TOLERANCE_PLACES = 18;
+
+  /** A tolerance: a number from 0 to {@link #MOST_TOLERANCE} with at most 18 decimal places, kept as written. */
   java.math.BigDecimal tolerance(String key) {
     Object v = required(key);
-    if (!(v instanceof Number n) || Double.isNaN(n.doubleValue()) || Double.isInfinite(n.doubleValue())
-        || n.doubleValue() < 0) {
-      throw error(key, v, "a number of at least 0, such as 0.000001");
+    String expected = "a number from 0 to 1000000000000000 (1e15) with at most " + TOLERANCE_PLACES + " decimal "
+        + "places, such as 0.000001 (the reconciliation compares within it as a decimal of at most 38 digits)";
+    if (!(v instanceof Number n) || Double.isNaN(n.doubleValue()) || Double.isInfinite(n.doubleValue())) {
+      throw error(key, v, expected);
     }
-    return n instanceof Double || n instanceof Float ? java.math.BigDecimal.valueOf(n.doubleValue())
+    java.math.BigDecimal t = n instanceof Double || n instanceof Float ? java.math.BigDecimal.valueOf(n.doubleValue())
         : new java.math.BigDecimal(n.toString());
+    if (t.signum() < 0 || t.compareTo(MOST_TOLERANCE) > 0 || t.stripTrailingZeros().scale() > TOLERANCE_PLACES) {
+      throw error(key, v, expected);
+    }
+    return t;
   }
 
   /** An item of a list that holds names or mappings. */

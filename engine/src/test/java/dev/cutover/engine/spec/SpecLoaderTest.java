@@ -213,6 +213,42 @@ class SpecLoaderTest {
         + "measures [clicks, duration_s].", e.getMessage());
   }
 
+  /**
+   * A tolerance of 1e308 passed the loader and failed in the reconciliation's SQL. Every tolerance,
+   * a rule's or a measure's, is now a number from 0 to 1e15 with at most 18 decimal places, checked
+   * when the spec loads, without a server.
+   */
+  @Test
+  void aToleranceIsBoundedWhenTheSpecLoads() {
+    String expected = "expected a number from 0 to 1000000000000000 (1e15) with at most 18 decimal places, such as "
+        + "0.000001 (the reconciliation compares within it as a decimal of at most 38 digits).";
+    var rule = refused(VALID.replace("tolerance: 0.001", "tolerance: 1e308"));
+    assertEquals("spec.expected_differences[0].tolerance", rule.field());
+    assertEquals("In the spec s.yaml, field 'expected_differences[0].tolerance' is '1.0E308'; " + expected,
+        rule.getMessage());
+    String measure = "measures: [clicks, {name: duration_s, tolerance: %s}]";
+    var wide = refused(VALID.replace("measures: [clicks, duration_s]", measure.formatted("1000000000000001")));
+    assertEquals("spec.measures[1].tolerance", wide.field());
+    assertEquals("In the spec s.yaml, field 'measures[1].tolerance' is '1000000000000001'; " + expected,
+        wide.getMessage());
+    for (String outside : List.of("1e16", "0.0000000000000000001", "1.5e-18", "-0.001", "'0.1'", ".inf", ".nan",
+        "184467440737095516150")) {
+      var e = refused(VALID.replace("tolerance: 0.001", "tolerance: " + outside));
+      assertEquals(true, e.getMessage().endsWith(expected), outside + ": " + e.getMessage());
+      var m = refused(VALID.replace("measures: [clicks, duration_s]", measure.formatted(outside)));
+      assertEquals(true, m.getMessage().endsWith(expected), outside + ": " + m.getMessage());
+    }
+    for (String inside : List.of("0", "1e15", "1000000000000000", "0.000000000000000001", "1.2e-17", "0.001")) {
+      TableSpec spec = SpecLoader.parse(VALID.replace("tolerance: 0.001", "tolerance: " + inside), "s.yaml");
+      assertEquals(0, new java.math.BigDecimal(inside).compareTo(spec.expectedDifferences().getFirst().tolerance()
+          .orElseThrow()), inside);
+      TableSpec measured = SpecLoader.parse(VALID.replace("measures: [clicks, duration_s]", measure.formatted(inside)),
+          "s.yaml");
+      assertEquals(0, new java.math.BigDecimal(inside).compareTo(measured.tolerances().get(Identifier.of("duration_s"))),
+          inside);
+    }
+  }
+
   @Test
   void brokenYamlSaysWhere() {
     var e = refused("spec: 1\nname: [unclosed\n");
