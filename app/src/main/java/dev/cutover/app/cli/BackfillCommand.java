@@ -40,6 +40,11 @@ public final class BackfillCommand extends EngineCommand {
   @Mixin AcknowledgeOptions acknowledge;
 
   @Override
+  void checkOptions() {
+    acknowledge.list();
+  }
+
+  @Override
   int run(Session session, Engine engine) throws Exception {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.load(session, engine);

@@ -122,6 +122,11 @@ public final class ClusterCommand {
     @Mixin AcknowledgeOptions acknowledge;
 
     @Override
+    void checkOptions() {
+      acknowledge.list();
+    }
+
+    @Override
     int step(TableSpec spec, ShardedRepair repair) throws Exception {
       List<AcknowledgedDependent> acknowledged = acknowledge.list();
       ShardedRepair.ClusterRun run;

@@ -20,6 +20,11 @@ public final class PreflightCommand extends EngineCommand {
   @Mixin AcknowledgeOptions acknowledge;
 
   @Override
+  void checkOptions() {
+    acknowledge.list();
+  }
+
+  @Override
   int run(Session session, Engine engine) {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.load(session, engine);
