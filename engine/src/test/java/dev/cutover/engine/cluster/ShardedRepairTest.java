@@ -278,12 +278,14 @@ class ShardedRepairTest {
   }
 
   @Test
-  void aViewOnEveryShardsV1AcknowledgedWithAReasonGoesToEachShardsAuditTrailWhenTheBackfillStarts() throws Exception {
+  void aViewOnEveryShardsV1AcknowledgedWithAReasonGoesToEachShardsAuditTrailWhenTheBackfillStartsOrResumes()
+      throws Exception {
     for (Shard s : shards.all()) {
       s.database().sql().execute("an alerting view", "CREATE MATERIALIZED VIEW world.alerts_mv ENGINE = MergeTree "
           + "ORDER BY site AS SELECT site, clicks FROM world.visits_v1 WHERE clicks > 100");
     }
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(),
+        s -> s.withConcurrency(1).withBatchHours(1).withRowsPerSecond(200));
     ClusterPreflight blocked = repair.preflight(plan, List.of());
     assertEquals(3, blocked.failures().stream().filter(f -> f.contains(": side effects: ")
         && f.contains("world.alerts_mv (reads visits_v1)")).count(), blocked.failures().toString());
@@ -291,15 +293,26 @@ class ShardedRepairTest {
     String reason = "each shard's alerts for replayed hours are dropped by the pager's age filter";
     ClusterPreflight checked = repair.preflight(plan, List.of(new AcknowledgedDependent("world.alerts_mv", reason)));
     assertTrue(checked.passed(), checked.failures().toString());
-    Map<ShardRef, RunRecord> ended = repair.backfill(checked, s -> BackfillEvent.Listener.NONE).await();
+    ClusterRun started = repair.backfill(checked, s -> BackfillEvent.Listener.NONE);
+    started.runs().values().forEach(h -> h.cancel());
+    Map<ShardRef, RunRecord> cancelled = started.await();
+    assertEquals(3, ClusterRun.failed(cancelled).size(), "every shard's run was cancelled: " + cancelled);
+
+    // The resume's preflight needs the acknowledgement again, and each shard's run writes it again.
+    assertThrows(StepRefusedException.class, () -> repair.resume(s -> s.withRowsPerSecond(0), List.of(),
+        s -> BackfillEvent.Listener.NONE));
+    String again = "the pager is muted for the replay window";
+    Map<ShardRef, RunRecord> ended = repair.resume(s -> s.withRowsPerSecond(0), List.of(new AcknowledgedDependent(
+        "world.alerts_mv", again)), s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     for (Shard s : shards.all()) {
+      RunRecord run = ended.get(s.ref());
       var lines = s.engine().backfills().sideEffectAcknowledgements(spec);
-      assertEquals(1, lines.size(), s.name() + ": " + lines);
-      var line = lines.getFirst();
-      assertEquals(List.of("world.alerts_mv", "visits_v1", reason, ended.get(s.ref()).id(),
-          ended.get(s.ref()).repairId(), System.getProperty("user.name")), List.of(line.dependent(), line.reads(),
-          line.reason(), line.runId(), line.repairId(), line.actor()), s.name());
+      assertEquals(List.of(again, reason), lines.stream().map(a -> a.reason()).toList(), s.name() + ": " + lines);
+      for (var line : lines) {
+        assertEquals(List.of("world.alerts_mv", "visits_v1", run.id(), run.repairId(), System.getProperty("user.name")),
+            List.of(line.dependent(), line.reads(), line.runId(), line.repairId(), line.actor()), s.name());
+      }
     }
   }
 
