@@ -37,7 +37,7 @@ public final class Backfill {
     this.store = store;
   }
 
-  /** Starts a new run of the plan, or continues the run it resumes, where nothing reads the target or v1. */
+  /** Starts a new run of the plan, or continues the run it resumes, with no acknowledged dependent to record. */
   public BackfillRun start(Plan plan, Listener listener) {
     return start(plan, List.of(), listener);
   }

@@ -85,7 +85,7 @@ public final class PreflightModel {
         + "backfill starts only from a preflight with the acknowledgements as they are now." : summary(report));
   }
 
-  /** Acknowledges {@code dependent} with the operator's reason; takes effect on the next run. */
+  /** Acknowledges a dependent with the operator's reason; takes effect on the next run. */
   void acknowledge(AcknowledgedDependent acknowledged) {
     reasons.put(acknowledged.name(), acknowledged.reason());
   }

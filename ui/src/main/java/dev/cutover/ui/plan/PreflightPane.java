@@ -71,9 +71,9 @@ final class PreflightPane {
     if (model.dependents().isEmpty()) {
       return;
     }
-    box.getChildren().add(Widgets.muted("Dependents that see the replayed history: acknowledge each with the reason "
-        + "that is safe, then run the preflight again. The backfill writes each reason to the audit trail, with your "
-        + "name, before any hour."));
+    box.getChildren().add(Widgets.wrap(Widgets.muted("Dependents that see the replayed history: acknowledge each with "
+        + "the reason that is safe, then run the preflight again. The backfill writes each reason to the audit trail, "
+        + "with your name, before any hour.")));
     for (Dependent d : model.dependents()) {
       Label name = new Label(d.name() + " (reads " + d.reads() + ")");
       // A table's name is data: "pnl_alerts_mv" must not lose its first underscore to a mnemonic.
