@@ -3,6 +3,7 @@ package dev.cutover.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import java.nio.file.Files;
@@ -41,6 +42,37 @@ class BackfillCommandsTest {
         world.database, "--spec", specFile.toString()));
     all.addAll(List.of(args));
     return CommandRun.of(all);
+  }
+
+  @Test
+  void anAcknowledgementWithoutAReasonIsRefusedBeforeAnythingIsWritten() {
+    StateStore store = new StateStore(world.sql, world.database);
+    int runs = store.runs(null).size();
+    int audit = store.auditTrail(null, 100_000).size();
+    String alerts = world.database + ".visits_alerts_mv";
+    for (String command : List.of("preflight", "backfill")) {
+      CommandRun bare = run(command, "--acknowledge", alerts);
+      assertEquals(2, bare.exit(), command + ": " + bare.out() + bare.err());
+      assertEquals("error: --acknowledge " + alerts + " needs --reason TEXT: add why replaying history through it is "
+          + "safe, such as --reason \"its alerts for replayed hours are suppressed downstream\". The backfill writes "
+          + "it to the audit trail, with your name, before any hour.", bare.err().strip(), command);
+
+      CommandRun blank = run(command, "--acknowledge", alerts, "--reason", " ");
+      assertEquals(2, blank.exit(), command + ": " + blank.out() + blank.err());
+      assertTrue(blank.err().startsWith("error: Acknowledging " + alerts + " needs a written reason: why replaying "
+          + "history through it is safe") && blank.err().strip().endsWith("(option --reason)"), blank.err());
+
+      CommandRun twoLines = run(command, "--acknowledge", alerts, "--reason", "muted\nuntil Monday");
+      assertEquals(2, twoLines.exit(), command + ": " + twoLines.out() + twoLines.err());
+      assertTrue(twoLines.err().contains("has a line break or another control character; give it on one line."),
+          twoLines.err());
+
+      CommandRun reasonAlone = run(command, "--reason", "alerts are muted");
+      assertEquals(2, reasonAlone.exit(), command + ": " + reasonAlone.out() + reasonAlone.err());
+      assertTrue(reasonAlone.err().startsWith("error: --reason is the reason for --acknowledge;"), reasonAlone.err());
+    }
+    assertEquals(runs, store.runs(null).size(), "no run was started");
+    assertEquals(audit, store.auditTrail(null, 100_000).size(), "nothing went to the audit trail");
   }
 
   @Test

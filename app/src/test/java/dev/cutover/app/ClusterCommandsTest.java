@@ -72,6 +72,11 @@ class ClusterCommandsTest {
     assertTrue(early.err().contains("The corrected live writer is declared on no shard: ") && early.err().contains(
         "no repair under way with a boundary (run cluster backfill first)"), early.err());
 
+    CommandRun bare = run("cluster", "backfill", "--acknowledge", "world.visits_alerts_mv");
+    assertEquals(2, bare.exit(), bare.out() + bare.err());
+    assertTrue(bare.err().startsWith("error: --acknowledge world.visits_alerts_mv needs --reason TEXT: add why "
+        + "replaying history through it is safe"), "refused before any shard is started or joined: " + bare.err());
+
     CommandRun backfill = run("cluster", "backfill", "--concurrency", "1", "--json");
     assertEquals(0, backfill.exit(), backfill.out() + backfill.err());
     assertTrue(JsonContract.requireDocument("cluster", backfill).contains("\"state\":\"succeeded\""), backfill.out());

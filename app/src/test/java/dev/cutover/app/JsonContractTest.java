@@ -31,6 +31,14 @@ class JsonContractTest {
     return CommandRun.of(all);
   }
 
+  /** {@code command}, then {@code options}, then {@code more}: one command's words. */
+  private static String[] with(String command, List<String> options, String... more) {
+    List<String> all = new ArrayList<>(List.of(command));
+    all.addAll(options);
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
+  }
+
   private static JsonNode parse(String json) {
     return JsonOutput.mapper().readTree(json);
   }
@@ -57,6 +65,12 @@ class JsonContractTest {
       HourPartition incident = world.busyHour(4);
       world.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 "
           + "WHERE hour = toDateTime(?, 'UTC')", incident.epochSecond());
+      // A view that alerts on v1: the backfill starts only once it is acknowledged with a reason.
+      world.sql.execute("an alerting view", "CREATE MATERIALIZED VIEW visits_alerts_mv ENGINE = MergeTree ORDER BY "
+          + "site AS SELECT site, clicks FROM visits_v1 WHERE clicks > 100");
+      String alerts = world.database + ".visits_alerts_mv";
+      String why = "its alerts for replayed hours are dropped by the pager's age filter";
+      List<String> acknowledge = List.of("--acknowledge", alerts, "--reason", why);
 
       JsonNode check = document("check", 0, run(on.subList(0, 4), "check", "--json"));
       assertEquals(world.database, check.get("database").asString());
@@ -64,11 +78,16 @@ class JsonContractTest {
       HourPartition b = world.liveEdge.plusHours(-3);
       assertEquals(b.start().toString(), plan.get("boundary").asString());
       assertEquals(world.first.start().toString(), plan.get("range").get("from").asString());
-      document("preflight", 0, run(on, "preflight"));
+      JsonNode blocked = document("preflight", 6, run(on, "preflight"));
+      assertEquals(alerts, blocked.get("dependents").get(0).get("name").asString(), blocked.toString());
+      assertTrue(blocked.get("dependents").get(0).get("reason").isNull(), blocked.toString());
+      JsonNode preflight = document("preflight", 0, run(on, with("preflight", acknowledge)));
+      assertEquals(why, preflight.get("dependents").get(0).get("reason").asString(), preflight.toString());
+      assertTrue(preflight.get("dependents").get(0).get("acknowledged").asBoolean(), preflight.toString());
       JsonNode sample = document("sample", 0, run(on, "sample", "--hour", world.busyHour(3).toString(), "--keys", "2"));
       assertTrue(sample.get("keys_truncated").asBoolean(), sample.toString());
 
-      CommandRun backfillRun = run(on, "backfill", "--progress", "json", "--rest-percent", "10");
+      CommandRun backfillRun = run(on, with("backfill", acknowledge, "--progress", "json", "--rest-percent", "10"));
       JsonNode backfill = document("backfill", 0, backfillRun);
       assertEquals("succeeded", backfill.get("run").get("state").asString());
       // The throttle the run ran with: the command line's rest over the spec's, and the spec's defaults.
@@ -88,6 +107,13 @@ class JsonContractTest {
       assertEquals("visits-job 4.2", status.get("repair").get("declared_writer").get("writer").asString());
       assertEquals(b.start().toString(), status.get("repair").get("boundary").asString());
       assertEquals(0, status.get("ledger").get("pending").asLong());
+      // The backfill wrote the acknowledgement to the audit trail when it started: who, when, which run, and why.
+      JsonNode sideEffect = status.get("repair").get("side_effects").get(0);
+      assertEquals(List.of(alerts, "visits_v1", why, backfill.get("run").get("id").asString(),
+          System.getProperty("user.name")), List.of(sideEffect.get("dependent").asString(),
+          sideEffect.get("reads").asString(), sideEffect.get("reason").asString(), sideEffect.get("run").asString(),
+          sideEffect.get("acknowledged_by").asString().split("@")[0]), sideEffect.toString());
+      assertEquals(1, status.get("repair").get("side_effects").size(), status.toString());
 
       JsonNode red = document("reconcile", 6, run(on, "reconcile", "--export", "html",
           dir.resolve("report.html").toString()));

@@ -123,8 +123,8 @@ class ReadmeProcedureTest {
     ChildRun outcome = cutover(work, command);
     assertEquals(expected, outcome.exit(), "README: " + command + "\n" + outcome.out() + outcome.err() + transcript);
     if (command.startsWith("./cutover backfill") && expected == 6) {
-      assertTrue(outcome.err().contains("add --acknowledge trading.pnl_alerts_mv"),
-          "the refusal names the option that fixes it: " + outcome.err());
+      assertTrue(outcome.err().contains("add --acknowledge trading.pnl_alerts_mv --reason \"…\" with why replaying "
+          + "history through it is safe"), "the refusal names the options that fix it: " + outcome.err());
     }
   }
 

@@ -161,8 +161,16 @@ class RepairCommandsTest {
     assertEquals(0, run("demo", "seed", "--scale", "0.05", "--history-days", "2", "--end", "2026-11-30T09:00", "--seed",
         "6", "--demo-database", demo).exit());
     Path demoSpec = dev.cutover.app.spec.DemoSpec.export(folder, demo, true);
-    CommandRun backfill = run("backfill", "--spec", demoSpec.toString(), "--acknowledge", demo + ".pnl_alerts_mv");
+    String why = "alerts for replayed hours are suppressed downstream";
+    CommandRun backfill = run("backfill", "--spec", demoSpec.toString(), "--acknowledge", demo + ".pnl_alerts_mv",
+        "--reason", why);
     assertEquals(0, backfill.exit(), backfill.err());
+    String runId = backfill.out().substring("succeeded: run ".length()).split(",")[0];
+    // The acknowledgement the run wrote to the audit trail when it started, as status shows it.
+    CommandRun status = run("status", "--spec", demoSpec.toString());
+    assertTrue(status.out().lines().anyMatch(l -> l.matches("  side effect +" + java.util.regex.Pattern.quote(demo
+        + ".pnl_alerts_mv (reads pnl_v1) acknowledged by " + System.getProperty("user.name") + "@") + ".* for run "
+        + runId + ": " + why)), status.out());
     assertTrue(backfill.out().contains("Next: the corrected live writer must write every hour from 2026-11-30 05:00 UTC "
         + "on"), backfill.out());
     assertTrue(backfill.out().contains("\n  ./cutover demo deploy-v2 --from 2026-11-30T05:00 --demo-database " + demo),

@@ -12,6 +12,7 @@ import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.EngineProgress;
@@ -179,17 +180,20 @@ public final class Benchmarks {
     return cleared(engine, plan, dependents(engine, plan));
   }
 
+  /** The reason the benchmarks give for acknowledging the demo's alerting view: its alerts reach no one here. */
+  static final String ACKNOWLEDGED_BECAUSE = "the benchmark's demo alerts reach no one";
+
   /**
-   * The dependents of the plan's tables that the operator acknowledges (`backfill --acknowledge`), as one
-   * preflight names them. Read before a timer starts: the operator names them on the command line.
+   * The dependents of the plan's tables that the operator acknowledges (`backfill --acknowledge … --reason
+   * …`), as one preflight names them. Read before a timer starts: the operator names them on the command line.
    */
-  static List<String> dependents(Engine engine, Plan plan) {
+  static List<AcknowledgedDependent> dependents(Engine engine, Plan plan) {
     return engine.plans().preflight(plan, List.of()).report().dependents().stream()
-        .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
+        .map(d -> new AcknowledgedDependent(d.name(), ACKNOWLEDGED_BECAUSE)).toList();
   }
 
   /** The plan through one preflight with {@code acknowledged}, as `backfill` runs it before its first batch. */
-  static ClearedPlan cleared(Engine engine, Plan plan, List<String> acknowledged) {
+  static ClearedPlan cleared(Engine engine, Plan plan, List<AcknowledgedDependent> acknowledged) {
     var checked = engine.plans().preflight(plan, acknowledged);
     return checked.cleared().orElseThrow(() -> new IllegalStateException("the preflight failed: "
         + checked.report().failures()));
@@ -327,7 +331,7 @@ public final class Benchmarks {
             floorRows, 0);
         sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor") + " SYNC");
         Plan plan = plan(unthrottled.withConcurrency(concurrency));
-        List<String> acknowledged = dependents(engine, plan);
+        List<AcknowledgedDependent> acknowledged = dependents(engine, plan);
         t0 = System.nanoTime();
         ClearedPlan checked = cleared(engine, plan, acknowledged);
         double preflight = seconds(t0);

@@ -67,7 +67,7 @@ final class BoundedBench {
 
       Plan days = engine.plans().plan(spec, Optional.of(bugFrom), Optional.of(boundary), Optional.of(boundary), settings);
       // Both are timed as `backfill --acknowledge …` runs: one preflight, then the run (see Benchmarks#dependents).
-      List<String> acknowledged = Benchmarks.dependents(engine, days);
+      List<dev.cutover.engine.api.AcknowledgedDependent> acknowledged = Benchmarks.dependents(engine, days);
       long t0 = System.nanoTime();
       RunRecord alone = engine.backfills().start(Benchmarks.cleared(engine, days, acknowledged),
           BackfillEvent.Listener.NONE).await();

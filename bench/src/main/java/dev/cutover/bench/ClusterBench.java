@@ -90,7 +90,8 @@ final class ClusterBench {
           }
           ShardedRepair.ClusterPlan again = repair.plan(Optional.of(range.from()), Optional.empty(),
               Optional.of(plan.boundary()), ClusterBench::unthrottled);
-          var checked = repair.preflight(again, List.of("trading.pnl_alerts_mv"));
+          var checked = repair.preflight(again, List.of(new dev.cutover.engine.api.AcknowledgedDependent(
+              "trading.pnl_alerts_mv", Benchmarks.ACKNOWLEDGED_BECAUSE)));
           long started = System.nanoTime();
           Map<ShardRef, RunRecord> ended = repair.backfill(checked, s -> e -> {}).await();
           double took = Benchmarks.seconds(started);

@@ -200,9 +200,7 @@ final class UiBench {
     BackfillSettings defaults = engine.plans().defaults(spec).withNice(Integer.getInteger("bench.nice", engine.plans().defaults(spec).nice()));
     Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), defaults);
     // The operator acknowledges the demo's alerting view on the Plan screen; the bench does the same.
-    List<String> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
-        .map(dev.cutover.engine.api.PreflightReport.Dependent::name).toList();
-    var checks = engine.plans().preflight(plan, dependents);
+    var checks = engine.plans().preflight(plan, Benchmarks.dependents(engine, plan));
     if (!checks.passed()) {
       report.line("The preflight failed, so the backfill screen cannot start a run: " + checks.report().failures());
       return;
@@ -372,6 +370,11 @@ final class UiBench {
 
     @Override
     public Optional<String> declareLiveWriter(HourPartition from, String target) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<String> acknowledgeSideEffect(SideEffectRequest request) {
       return Optional.empty();
     }
 

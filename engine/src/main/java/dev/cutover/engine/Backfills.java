@@ -6,9 +6,11 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.engine.api.Subscription;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
+import dev.cutover.engine.backfill.SideEffectNotes;
 import dev.cutover.engine.tables.TableNames;
 import java.time.Duration;
 import java.util.List;
@@ -30,9 +32,21 @@ public final class Backfills {
     this.plans = plans;
   }
 
-  /** Starts the cleared plan's backfill, or resumes the run it continues. */
+  /**
+   * Starts the cleared plan's backfill, or resumes the run it continues. Before it writes any hour, the run
+   * writes each dependent its preflight found acknowledged to the audit trail, with the operator's reason
+   * (see {@link #sideEffectAcknowledgements}).
+   */
   public RunHandle start(ClearedPlan cleared, BackfillEvent.Listener listener) {
-    return new Backfill(ground.sql(), ground.store()).start(cleared.plan(), listener);
+    return new Backfill(ground.sql(), ground.store()).start(cleared.plan(), cleared.report().dependents(), listener);
+  }
+
+  /**
+   * The dependents the runs of this spec's target were allowed to replay history through, newest first: who
+   * acknowledged each, when, for which run and repair, and why, as the audit trail keeps it.
+   */
+  public List<SideEffectAcknowledgement> sideEffectAcknowledgements(TableSpec spec) {
+    return new SideEffectNotes(ground.store()).read(TableNames.target(spec));
   }
 
   /** Runs against this spec's target, newest first. */

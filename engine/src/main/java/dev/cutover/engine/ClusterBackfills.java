@@ -1,5 +1,6 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
@@ -75,9 +76,9 @@ final class ClusterBackfills {
   /**
    * Every shard's preflight, with the check that its hours are complete from its own sources; clears
    * every shard's plan only when every shard passed. {@code acknowledged} names the dependents of v1 the
-   * operator acknowledged, on any shard.
+   * operator acknowledged, on any shard, each with its reason.
    */
-  ShardedRepair.ClusterPreflight preflight(ShardedRepair.ClusterPlan plan, List<String> acknowledged) {
+  ShardedRepair.ClusterPreflight preflight(ShardedRepair.ClusterPlan plan, List<AcknowledgedDependent> acknowledged) {
     Map<Shard, Preflighted> each = shards.each("preflight",
         s -> s.engine().plans().preflight(plan.plans().get(s.ref()), acknowledged));
     Map<Shard, List<PreflightReport.Check>> sharding = shards.each("preflight", s -> List.of(
@@ -114,9 +115,11 @@ final class ClusterBackfills {
    * Resumes every shard whose latest run of this repair did not succeed, from its own ledger, with the
    * throttle it ran with unless {@code overrides} says otherwise (within its share of the cluster's
    * totals); a shard whose run succeeded is left
-   * alone. Refuses, resuming none, when a shard has no run to resume or its preflight fails.
+   * alone. Each shard's preflight takes the {@code acknowledged} dependents. Refuses, resuming none, when a
+   * shard has no run to resume or its preflight fails.
    */
-  ShardedRepair.ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<ShardRef, BackfillEvent.Listener> listeners) {
+  ShardedRepair.ClusterRun resume(UnaryOperator<BackfillSettings> overrides, List<AcknowledgedDependent> acknowledged,
+      Function<ShardRef, BackfillEvent.Listener> listeners) {
     Map<Shard, Optional<RunRecord>> latest = shards.each("resume", s -> s.engine().backfills().runs(spec).stream()
         .max(Comparator.comparing(RunRecord::created)));
     List<String> none = latest.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
@@ -135,7 +138,7 @@ final class ClusterBackfills {
       }
       Plan plan = s.engine().plans().planResume(spec, run.id(), t -> ShareOfTotal.of(overrides.apply(t),
           spec.cluster().orElseThrow().total(), shards.all().size()));
-      return Optional.of(s.engine().plans().preflight(plan, List.of()));
+      return Optional.of(s.engine().plans().preflight(plan, acknowledged));
     });
     checked.forEach((s, p) -> p.ifPresent(f -> {
       f.cleared().ifPresent(c -> cleared.put(s.ref(), c));

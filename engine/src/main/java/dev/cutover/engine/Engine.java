@@ -13,7 +13,8 @@ import dev.cutover.engine.connect.Database;
  * TableSpec spec = engine.specs().load(Path.of("pnl.yaml"));
  * Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
  *     engine.plans().defaults(spec));
- * Preflighted checked = engine.plans().preflight(plan, List.of("trading.pnl_alerts_mv"), Progress.NONE);
+ * Preflighted checked = engine.plans().preflight(plan, List.of(new AcknowledgedDependent("trading.pnl_alerts_mv",
+ *     "alerts for replayed hours are suppressed downstream")), Progress.NONE);
  * RunHandle run = engine.backfills().start(checked.cleared().orElseThrow(), BackfillEvent.Listener.NONE);
  * Reconciliation r = engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 1000);
  * SwapResult done = engine.cutovers().cutover(spec, "pnl_v2");

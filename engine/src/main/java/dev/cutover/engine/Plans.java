@@ -1,5 +1,6 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
@@ -94,9 +95,12 @@ public final class Plans {
   /**
    * Runs every preflight check, reporting each as it starts; stops between checks once cancelled.
    * The plan is made again by the planner from its own request, and that plan is what a passing
-   * preflight clears: a plan edited or kept since it was shown cannot slip through.
+   * preflight clears: a plan edited or kept since it was shown cannot slip through. The dependents of the
+   * target and of v1 pass only when {@code acknowledgedDependents} names each, with the reason replaying
+   * history through it is safe; the cleared plan carries those reasons to the backfill, which writes them
+   * to the audit trail when it starts.
    */
-  public Preflighted preflight(Plan plan, List<String> acknowledgedDependents, Progress progress) {
+  public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledgedDependents, Progress progress) {
     Planner planner = planner(plan.spec());
     Plan fresh = plan.resumes().isPresent()
         ? planner.resume(backfill().check(plan.resumes().get(), plan.spec()), plan.settings())
@@ -110,7 +114,7 @@ public final class Plans {
     return new Preflighted(report, report.passed() ? Optional.of(new ClearedPlan(checked, report)) : Optional.empty());
   }
 
-  public Preflighted preflight(Plan plan, List<String> acknowledgedDependents) {
+  public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledgedDependents) {
     return preflight(plan, acknowledgedDependents, Progress.NONE);
   }
 

@@ -1,5 +1,6 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.Gate;
@@ -260,9 +261,10 @@ public final class ShardedRepair implements AutoCloseable {
   /**
    * Every shard's preflight, with the check that its hours are complete from its own sources; clears
    * every shard's plan only when every shard passed. {@code acknowledged} names the dependents of v1 the
-   * operator acknowledged, on any shard.
+   * operator acknowledged, on any shard, each with its reason; each shard's run writes those it found there
+   * to its own audit trail when it starts.
    */
-  public ClusterPreflight preflight(ClusterPlan plan, List<String> acknowledged) {
+  public ClusterPreflight preflight(ClusterPlan plan, List<AcknowledgedDependent> acknowledged) {
     return backfills.preflight(plan, acknowledged);
   }
 
@@ -274,11 +276,13 @@ public final class ShardedRepair implements AutoCloseable {
   /**
    * Resumes every shard whose latest run of this repair did not succeed, from its own ledger, with the
    * throttle it ran with unless {@code overrides} says otherwise (within its share of the cluster's
-   * totals); a shard whose run succeeded is left alone. Refuses, resuming none, when a shard has no run to
-   * resume or its preflight fails.
+   * totals); a shard whose run succeeded is left alone. Each shard's preflight takes the {@code acknowledged}
+   * dependents, as a fresh backfill's does. Refuses, resuming none, when a shard has no run to resume or its
+   * preflight fails.
    */
-  public ClusterRun resume(UnaryOperator<BackfillSettings> overrides, Function<ShardRef, BackfillEvent.Listener> listeners) {
-    return backfills.resume(overrides, listeners);
+  public ClusterRun resume(UnaryOperator<BackfillSettings> overrides, List<AcknowledgedDependent> acknowledged,
+      Function<ShardRef, BackfillEvent.Listener> listeners) {
+    return backfills.resume(overrides, acknowledged, listeners);
   }
 
   /**

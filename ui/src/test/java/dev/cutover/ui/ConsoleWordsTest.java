@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.Node;
 import javafx.scene.Parent;
-import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.TabPane;
 import javafx.scene.input.KeyCode;
@@ -24,7 +24,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
 /**
- * What the console's words say is what is: a table's name on a checkbox keeps its underscores (no
+ * What the console's words say is what is: a table's name among the preflight's dependents keeps its underscores (no
  * control showing data parses a mnemonic), and the demo's live job runs only when the operator starts
  * it, with its state in words.
  */
@@ -44,7 +44,7 @@ class ConsoleWordsTest {
   }
 
   @Test
-  void aTableNameOnACheckboxKeepsItsUnderscores(FxRobot robot) {
+  void aTableNameOfADependentKeepsItsUnderscores(FxRobot robot) {
     disk.world().sql.execute("an alerting view", "CREATE MATERIALIZED VIEW visits_alerts_mv ENGINE = MergeTree ORDER BY "
         + "site AS SELECT site, clicks FROM visits_v1 WHERE clicks > 100");
     open(robot, Optional.empty());
@@ -58,12 +58,12 @@ class ConsoleWordsTest {
     fx.waitFor(60, () -> !console.plan().preflight().dependents().isEmpty(),
         () -> console.plan().preflight().activity().error());
     String name = disk.world().database + ".visits_alerts_mv";
-    // The list fills on one pulse and its checkboxes draw their text on the next layout: wait for both.
-    fx.waitFor(10, () -> checkbox(name).map(b -> !drawn(b).isEmpty()).orElse(false),
-        () -> "the checkbox of " + name + " was not drawn");
-    CheckBox box = fx.onFx(() -> checkbox(name).orElseThrow());
-    assertFalse(box.isMnemonicParsing(), "a table's name is data, not a mnemonic");
-    assertEquals(name + " (reads visits_v1)", drawn(box), "the name as it is drawn");
+    // The list fills on one pulse and its labels draw their text on the next layout: wait for both.
+    fx.waitFor(10, () -> dependent(name).map(l -> !drawn(l).isEmpty()).orElse(false),
+        () -> "the name of " + name + " was not drawn");
+    Label label = fx.onFx(() -> dependent(name).orElseThrow());
+    assertFalse(label.isMnemonicParsing(), "a table's name is data, not a mnemonic");
+    assertEquals(name + " (reads visits_v1)", drawn(label), "the name as it is drawn");
     assertEquals(List.of(), parsingData(), "controls that show data and parse mnemonics");
 
     // Every other screen: no control whose text is data parses a mnemonic.
@@ -129,13 +129,12 @@ class ConsoleWordsTest {
     assertEquals(1, starts.get());
   }
 
-  /** The text a labeled control draws: with a mnemonic parsed, its first underscore is gone. */
-  private Optional<CheckBox> checkbox(String name) {
-    return fx.node("preflight-dependents", Parent.class).getChildrenUnmodifiable().stream()
-        .filter(n -> n instanceof CheckBox c && c.getId().equals("ack-" + name)).map(CheckBox.class::cast)
-        .findFirst();
+  /** The label that names a dependent in the preflight's list of dependents. */
+  private Optional<Label> dependent(String name) {
+    return Optional.ofNullable(fx.node("dependent-" + name.replace('.', '-'), Label.class));
   }
 
+  /** The text a labeled control draws: with a mnemonic parsed, its first underscore is gone. */
   private String drawn(Labeled l) {
     return fx.onFx(() -> l.getChildrenUnmodifiable().stream().filter(Text.class::isInstance).map(Text.class::cast)
         .map(Text::getText).findFirst().orElse(""));

@@ -71,6 +71,15 @@ public final class ScriptedDialogs implements DialogService {
     return Optional.ofNullable(declaredWriter);
   }
 
+  /** The reason given when acknowledging a dependent that sees the replayed history (null declines). */
+  public volatile String sideEffectReason = "the test's alerts reach no one; replayed hours page nobody";
+
+  @Override
+  public Optional<String> acknowledgeSideEffect(SideEffectRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(sideEffectReason);
+  }
+
   @Override
   public Optional<String> acknowledgeDifference(AckRequest request) {
     asked.add(request);

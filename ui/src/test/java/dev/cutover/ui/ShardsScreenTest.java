@@ -83,7 +83,7 @@ class ShardsScreenTest {
     fire(fx, "shards-preflight");
     fx.waitFor(120, () -> model.preflightProperty().get() != null, () -> model.activity().error());
     if (!model.preflightProperty().get().passed() && !model.dependents().isEmpty()) {
-      fx.interact(() -> model.acknowledged().addAll(model.dependents()));
+      fx.interact(() -> model.dependents().forEach(console.shardsController()::acknowledgeDependent));
       var first = model.preflightProperty().get();
       fire(fx, "shards-preflight");
       fx.waitFor(120, () -> model.preflightProperty().get() != first, () -> model.activity().error());

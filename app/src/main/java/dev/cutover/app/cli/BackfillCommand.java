@@ -7,6 +7,7 @@ import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
@@ -36,11 +37,16 @@ public final class BackfillCommand extends EngineCommand {
   @Option(names = "--resume", paramLabel = "RUN", description = "Continue this run (interrupted, failed or cancelled).")
   String resume;
 
-  @Option(names = "--acknowledge", paramLabel = "DB.TABLE", description = "A dependent reviewed and accepted; repeatable.")
-  List<String> acknowledged = new ArrayList<>();
+  @Mixin AcknowledgeOptions acknowledge;
+
+  @Override
+  void checkOptions() {
+    acknowledge.list();
+  }
 
   @Override
   int run(Session session, Engine engine) throws Exception {
+    List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.load(session, engine);
     Plan plan;
     if (resume != null) {

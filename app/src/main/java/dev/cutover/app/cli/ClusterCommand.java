@@ -2,6 +2,7 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Reconciliation;
@@ -118,18 +119,23 @@ public final class ClusterCommand {
     @Option(names = "--resume", description = "Continue the shards whose latest run did not succeed.")
     boolean resume;
 
-    @Option(names = "--acknowledge", paramLabel = "DB.TABLE", description = "A dependent reviewed and accepted; repeatable.")
-    List<String> acknowledged = new ArrayList<>();
+    @Mixin AcknowledgeOptions acknowledge;
+
+    @Override
+    void checkOptions() {
+      acknowledge.list();
+    }
 
     @Override
     int step(TableSpec spec, ShardedRepair repair) throws Exception {
+      List<AcknowledgedDependent> acknowledged = acknowledge.list();
       ShardedRepair.ClusterRun run;
       if (resume) {
         if (options.from != null || options.to != null || options.boundary != null) {
           throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
               + "and --boundary.");
         }
-        run = repair.resume(options::overrides, s -> e -> {});
+        run = repair.resume(options::overrides, acknowledged, s -> e -> {});
       } else {
         ShardedRepair.ClusterPreflight checked = repair.preflight(plan(repair), acknowledged);
         if (!checked.passed()) {

@@ -21,10 +21,14 @@ abstract class EngineCommand implements Callable<Integer> {
 
   @Override
   public final Integer call() throws Exception {
+    checkOptions();
     try (Session session = connection.open(err())) {
       return run(session, new Engine(session));
     }
   }
+
+  /** Refuses options that cannot go together before connecting: no server is started or written for them. */
+  void checkOptions() {}
 
   abstract int run(Session session, Engine engine) throws Exception;
 

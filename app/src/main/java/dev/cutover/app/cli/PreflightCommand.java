@@ -2,15 +2,14 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 @Command(name = "preflight", mixinStandardHelpOptions = true,
     description = {"Run every check before a backfill; exit 6 when one fails. Writes nothing.", Safety.PREFLIGHT})
@@ -18,12 +17,16 @@ public final class PreflightCommand extends EngineCommand {
 
   @Mixin SpecOptions options;
 
-  @Option(names = "--acknowledge", paramLabel = "DB.TABLE",
-      description = "A dependent (materialized view, …) reviewed and accepted; repeatable.")
-  List<String> acknowledged = new ArrayList<>();
+  @Mixin AcknowledgeOptions acknowledge;
+
+  @Override
+  void checkOptions() {
+    acknowledge.list();
+  }
 
   @Override
   int run(Session session, Engine engine) {
+    List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.load(session, engine);
     Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
         options.settings(engine, spec));

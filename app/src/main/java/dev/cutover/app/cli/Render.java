@@ -51,8 +51,11 @@ final class Render {
         .toList();
     if (!open.isEmpty()) {
       // The engine names the dependents; the options that acknowledge them are this command line's words.
-      out.add("To acknowledge " + (open.size() == 1 ? "it" : "them") + " here, add " + String.join(" ", open) + ".");
+      out.add("To acknowledge " + (open.size() == 1 ? "it" : "them") + " here, add " + String.join(" ", open)
+          + " --reason \"…\" with why replaying history through " + (open.size() == 1 ? "it" : "them") + " is safe.");
     }
+    r.dependents().forEach(d -> d.reason().ifPresent(reason -> out.add("Acknowledged " + d.name() + " (reads "
+        + d.reads() + "): " + reason)));
     out.add(r.passed() ? "Preflight passed." : "Preflight failed: " + r.failures().size()
         + (r.failures().size() == 1 ? " check blocks" : " checks block") + " the backfill.");
     return out;

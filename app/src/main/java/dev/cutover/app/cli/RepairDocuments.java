@@ -13,6 +13,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.ui.repair.NextStepWords;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -62,13 +63,14 @@ final class RepairDocuments {
     static PreflightDocument of(String command, PreflightReport r) {
       return new PreflightDocument(command, r.passed(), r.checks().stream().map(c -> new Check(c.name(),
           name(c.status()), c.finding(), c.fix())).toList(), r.dependents().stream().map(d -> new Dependent(d.name(),
-              d.reads(), d.acknowledged())).toList());
+              d.reads(), d.acknowledged(), d.reason().orElse(null))).toList());
     }
   }
 
   record Check(String name, String status, String finding, String fix) {}
 
-  record Dependent(String name, String reads, boolean acknowledged) {}
+  /** A dependent the side-effects check found; {@code reason} is the operator's, null until acknowledged. */
+  record Dependent(String name, String reads, boolean acknowledged, String reason) {}
 
   /** What a backfill did: refused by its preflight ({@code started} false, {@code run} null) or ran. */
   record BackfillDocument(String command, boolean started, PreflightDocument preflight, Run run, Next next) {}
@@ -90,10 +92,11 @@ final class RepairDocuments {
   record StatusDocument(String command, Repair repair, Live live, List<Run> runs, Ledger ledger) {}
 
   record Repair(String target, String id, String phase, Instant since, String by, Instant boundary, Instant firstHour,
-      String liveView, String heldBy, LiveWriter liveWriter, DeclaredWriter declaredWriter, Verdict verdict,
-      NextStep next) {
+      String liveView, String heldBy, LiveWriter liveWriter, DeclaredWriter declaredWriter,
+      List<SideEffect> sideEffects, Verdict verdict, NextStep next) {
 
-    static Repair of(RepairStatus s, String spec, String consumerView) {
+    /** {@code acknowledged}: the side-effect acknowledgements the runs of the target wrote, newest first. */
+    static Repair of(RepairStatus s, String spec, String consumerView, List<SideEffectAcknowledgement> acknowledged) {
       var r = s.repair();
       return new Repair(s.target(), r.map(x -> x.id()).orElse(null), r.map(x -> name(x.phase())).orElse(null),
           r.map(x -> x.at()).orElse(null), r.map(x -> x.by().user() + "@" + x.by().host()).orElse(null),
@@ -106,11 +109,27 @@ final class RepairDocuments {
               hours(w.belowBoundary()), hours(w.backfilledFromBoundary()), hours(w.missedFromBoundary())))
               .orElse(null),
           s.declaredWriter().map(d -> new DeclaredWriter(d.writer(), d.actor() + "@" + d.host(), d.at())).orElse(null),
+          SideEffect.of(s, acknowledged),
           s.verdict().map(v -> new Verdict(v.id(), name(v.verdict()), Window.of(v.window()), v.created(),
               v.unexpectedKeys(), v.acknowledged(), v.coverageIssues(), v.counts())).orElse(null),
           new NextStep(name(s.next().kind()), s.next().sentence(), NextStepWords.command(s.next(), spec, consumerView,
         s.target().substring(s.target().indexOf('.') + 1)),
               NextStepWords.button(s.next())));
+    }
+  }
+
+  /**
+   * A dependent that a run of the repair was allowed to replay history through: who acknowledged it, when
+   * (the run's start), for which run, and why.
+   */
+  record SideEffect(String dependent, String reads, String reason, String run, String acknowledgedBy,
+      Instant acknowledgedAt) {
+
+    /** Those of the repair {@code s} shows; none when it has no repair. */
+    static List<SideEffect> of(RepairStatus s, List<SideEffectAcknowledgement> acknowledged) {
+      String repair = s.repair().map(r -> r.id()).orElse(null);
+      return acknowledged.stream().filter(a -> a.repairId().equals(repair)).map(a -> new SideEffect(a.dependent(),
+          a.reads(), a.reason(), a.runId(), a.actor() + "@" + a.host(), a.at())).toList();
     }
   }
 

@@ -45,7 +45,9 @@ public final class StatusCommand extends EngineCommand {
     RepairDocuments.Ledger ledger = shown == null ? null
         : RepairDocuments.Ledger.of(shown.id(), shown.range().hours(), engine.backfills().ledger(shown.id()).values());
 
-    List<String> lines = new ArrayList<>(repairLines(status, specArgument, spec.consumerView().name()));
+    var acknowledged = engine.backfills().sideEffectAcknowledgements(spec);
+    var sideEffects = RepairDocuments.SideEffect.of(status, acknowledged);
+    List<String> lines = new ArrayList<>(repairLines(status, specArgument, spec.consumerView().name(), sideEffects));
     lines.add(liveLine(status.live()));
     if (runs.isEmpty()) {
       lines.add("No backfill run has written " + spec.database() + "." + spec.targetTable() + " yet.");
@@ -68,7 +70,7 @@ public final class StatusCommand extends EngineCommand {
       }
     }
     var document = new RepairDocuments.StatusDocument("status",
-        RepairDocuments.Repair.of(status, specArgument, spec.consumerView().name()),
+        RepairDocuments.Repair.of(status, specArgument, spec.consumerView().name(), acknowledged),
         RepairDocuments.Live.of(status.live()), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
             engine.plans().runSettings(spec, r))).toList(), ledger);
     print(document, lines);
@@ -81,7 +83,8 @@ public final class StatusCommand extends EngineCommand {
         + live.newestEvent().map(Text::time).orElse("none") + "; live writer lag " + Text.duration(live.lag());
   }
 
-  static List<String> repairLines(RepairStatus s, String spec, String consumerView) {
+  static List<String> repairLines(RepairStatus s, String spec, String consumerView,
+      List<RepairDocuments.SideEffect> sideEffects) {
     List<String> out = new ArrayList<>();
     TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
     if (s.repair().isEmpty()) {
@@ -99,6 +102,8 @@ public final class StatusCommand extends EngineCommand {
       t.row("live writer", s.liveWriter().map(LiveWriter::describe).orElse("not observed yet"));
       s.declaredWriter().ifPresent(d -> t.row("declared", d.writer() + ", by " + d.actor() + "@" + d.host() + " at "
           + Text.time(d.at()) + " (declare-live; the line above is what the data say)"));
+      sideEffects.forEach(a -> t.row("side effect", a.dependent() + " (reads " + a.reads() + ") acknowledged by "
+          + a.acknowledgedBy() + " at " + Text.time(a.acknowledgedAt()) + " for run " + a.run() + ": " + a.reason()));
       t.row("verdict", s.verdict().map(v -> v.verdict().name().toLowerCase(Locale.ROOT) + ", reconciliation "
           + v.id() + " over " + Text.window(v.window()) + (v.counts() ? "" : v.underThisSpec()
               ? " (made before the repair's window moved: reconcile again)"

@@ -1,11 +1,12 @@
 package dev.cutover.engine.api;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The result of every preflight check: each passes, warns or fails with a sentence and a fix; and
  * the dependents (materialized views and other readers) of the target and of v1 the side-effects
- * check found, which the operator acknowledges by name.
+ * check found, which the operator acknowledges by name with a reason.
  */
 public record PreflightReport(List<Check> checks, List<Dependent> dependents) {
 
@@ -18,8 +19,27 @@ public record PreflightReport(List<Check> checks, List<Dependent> dependents) {
     this(checks, List.of());
   }
 
-  /** A table that reads the target or v1: its name as {@code db.table}, the table it reads, and whether it is acknowledged. */
-  public record Dependent(String name, String reads, boolean acknowledged) {}
+  /**
+   * A table that reads the target or v1: its name as {@code db.table}, the table it reads, and, once the
+   * operator acknowledged it, why replaying history through it is safe.
+   */
+  public record Dependent(String name, String reads, Optional<String> reason) {
+
+    /** Whether the operator acknowledged it, with a reason. */
+    public boolean acknowledged() {
+      return reason.isPresent();
+    }
+
+    /** The operator's acknowledgement of it; empty when it is not acknowledged. */
+    public Optional<AcknowledgedDependent> acknowledgement() {
+      return reason.map(r -> new AcknowledgedDependent(name, r));
+    }
+
+    /** The dependents the operator acknowledged, as the acknowledgements to give the next preflight. */
+    public static List<AcknowledgedDependent> acknowledgements(List<Dependent> dependents) {
+      return dependents.stream().flatMap(d -> d.acknowledgement().stream()).toList();
+    }
+  }
 
   public enum Status {
     PASS,

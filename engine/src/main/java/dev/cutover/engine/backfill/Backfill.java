@@ -4,6 +4,7 @@ import dev.cutover.engine.api.BackfillEvent.Listener;
 import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport.Dependent;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -17,12 +18,14 @@ import dev.cutover.engine.tables.TargetTables;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * Starts and resumes backfill runs of a plan that passed its preflight. A run holds its target's
  * repair for as long as it writes: a second run, a cutover or an abandonment is refused meanwhile,
- * with a sentence naming the run that holds it. The first run of a repair pins its boundary.
+ * with a sentence naming the run that holds it. The first run of a repair pins its boundary. A run
+ * writes the dependents its preflight found acknowledged to the audit trail before any hour.
  */
 public final class Backfill {
 
@@ -34,12 +37,20 @@ public final class Backfill {
     this.store = store;
   }
 
-  /** Starts a new run of the plan, or continues the run it resumes. */
+  /** Starts a new run of the plan, or continues the run it resumes, with no acknowledged dependent to record. */
   public BackfillRun start(Plan plan, Listener listener) {
-    return plan.resumes().isPresent() ? resume(plan, listener) : fresh(plan, listener);
+    return start(plan, List.of(), listener);
   }
 
-  private BackfillRun fresh(Plan plan, Listener listener) {
+  /**
+   * Starts a new run of the plan, or continues the run it resumes; first writes one line to the audit trail
+   * for each of the {@code dependents} its preflight found acknowledged.
+   */
+  public BackfillRun start(Plan plan, List<Dependent> dependents, Listener listener) {
+    return plan.resumes().isPresent() ? resume(plan, dependents, listener) : fresh(plan, dependents, listener);
+  }
+
+  private BackfillRun fresh(Plan plan, List<Dependent> dependents, Listener listener) {
     TableSpec spec = plan.spec();
     store.ensureSchema();
     String runId = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
@@ -47,6 +58,8 @@ public final class Backfill {
     Repairs repairs = new Repairs(sql, store, spec);
     Repair held = repairs.beginBackfill(plan, runId);
     try {
+      // Before any table or hour is written: a replay the operator accepted is on record even if the run dies.
+      new SideEffectNotes(store).record(runId, held.id(), dependents);
       TargetTables tables = new TargetTables(sql, spec);
       // A bounded repair's fresh target starts as v1's carried hours, linked from v1 as the throttle allows.
       boolean cloned = plan.affected().isPresent() && !plan.carried().isEmpty() && tables.createTargetCarrying(runId,
@@ -76,7 +89,7 @@ public final class Backfill {
   }
 
   /** Continues a run that was interrupted, failed or cancelled, from its ledger, with the plan's throttle. */
-  private BackfillRun resume(Plan plan, Listener listener) {
+  private BackfillRun resume(Plan plan, List<Dependent> dependents, Listener listener) {
     TableSpec spec = plan.spec();
     String runId = plan.resumes().orElseThrow();
     store.ensureSchema();
@@ -90,6 +103,7 @@ public final class Backfill {
           run.toolVersion(), run.created(), Instant.now(), RunState.RUNNING, "resumed");
       // A resume is a state change like any other: of two processes resuming at once, one wins.
       store.replace(resumed);
+      new SideEffectNotes(store).record(runId, run.repairId(), dependents);
       store.audit(runId, "resume", "resumed from " + run.state().name().toLowerCase() + " by " + Operator.user()
           + ", " + parameters);
       return launch(plan, resumed, run.range().list(), listener, repairs, false);

@@ -269,6 +269,16 @@ public final class StateStore {
         + " ORDER BY at DESC LIMIT ?", StateStore::auditEntry, values);
   }
 
+  /** The entries of {@code action} about the runs of {@code target} ({@code database.table}), newest first. */
+  public List<AuditEntry> runAudit(String target, String action) {
+    if (!present()) {
+      return List.of();
+    }
+    return sql.query("read the audit trail of the runs of " + target, "SELECT " + AUDIT_COLUMNS + " FROM " + t("audit")
+        + " WHERE action = ? AND subject IN (SELECT id FROM " + t("runs") + " WHERE target = ?) ORDER BY at DESC",
+        StateStore::auditEntry, action, target);
+  }
+
   /** The newest entry about {@code subject} of {@code action} whose detail starts with {@code prefix}. */
   public Optional<AuditEntry> newestAudit(String subject, String action, String prefix) {
     if (!present()) {

@@ -1,5 +1,6 @@
 package dev.cutover.engine.preflight;
 
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.PreflightReport.Check;
@@ -36,14 +37,14 @@ public final class Preflight {
   /**
    * Runs every check for a plan.
    *
-   * @param acknowledgedDependents dependents of the target the operator has acknowledged (as {@code db.table})
+   * @param acknowledgedDependents dependents of the target or of v1 the operator has acknowledged, each with its reason
    */
-  public PreflightReport run(Plan plan, List<String> acknowledgedDependents) {
+  public PreflightReport run(Plan plan, List<AcknowledgedDependent> acknowledgedDependents) {
     return run(plan, acknowledgedDependents, Progress.NONE);
   }
 
   /** Runs every check for a plan, reporting each as it starts; stops between checks when cancelled. */
-  public PreflightReport run(Plan plan, List<String> acknowledgedDependents, Progress progress) {
+  public PreflightReport run(Plan plan, List<AcknowledgedDependent> acknowledgedDependents, Progress progress) {
     SideEffectsCheck sideEffects = new SideEffectsCheck(sql, spec);
     List<Dependent> dependents = sideEffects.dependents(acknowledgedDependents);
     List<Map.Entry<String, Supplier<Check>>> steps = List.of(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
@@ -25,6 +26,7 @@ import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.LocalCluster;
 import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.testing.HourlyWorld;
+import dev.cutover.engine.testing.Procedure;
 import dev.cutover.engine.testing.ShardedWorld;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -265,7 +267,7 @@ class ShardedRepairTest {
     assertTrue(failed.getFirst().contains("The server has not answered"), failed.getFirst());
 
     world.restart();
-    ClusterRun resumed = repair.resume(UnaryOperator.identity(), s -> BackfillEvent.Listener.NONE);
+    ClusterRun resumed = repair.resume(UnaryOperator.identity(), List.of(), s -> BackfillEvent.Listener.NONE);
     assertEquals(List.of(repair.ref(2)), List.copyOf(resumed.runs().keySet()), "only the failed shard resumes");
     Map<ShardRef, RunRecord> end = resumed.await();
     assertEquals(List.of(), ClusterRun.failed(end));
@@ -273,6 +275,45 @@ class ShardedRepairTest {
     assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), plan.boundary()));
     assertTrue(shards.shard(2).engine().backfills().ledger(end.get(repair.ref(2)).id()).values().stream()
         .allMatch(LedgerEntry::complete));
+  }
+
+  @Test
+  void aViewOnEveryShardsV1AcknowledgedWithAReasonGoesToEachShardsAuditTrailWhenTheBackfillStartsOrResumes()
+      throws Exception {
+    for (Shard s : shards.all()) {
+      s.database().sql().execute("an alerting view", "CREATE MATERIALIZED VIEW world.alerts_mv ENGINE = MergeTree "
+          + "ORDER BY site AS SELECT site, clicks FROM world.visits_v1 WHERE clicks > 100");
+    }
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(),
+        s -> s.withConcurrency(1).withBatchHours(1).withRowsPerSecond(200));
+    ClusterPreflight blocked = repair.preflight(plan, List.of());
+    assertEquals(3, blocked.failures().stream().filter(f -> f.contains(": side effects: ")
+        && f.contains("world.alerts_mv (reads visits_v1)")).count(), blocked.failures().toString());
+
+    String reason = "each shard's alerts for replayed hours are dropped by the pager's age filter";
+    ClusterPreflight checked = repair.preflight(plan, List.of(new AcknowledgedDependent("world.alerts_mv", reason)));
+    assertTrue(checked.passed(), checked.failures().toString());
+    ClusterRun started = repair.backfill(checked, s -> BackfillEvent.Listener.NONE);
+    started.runs().values().forEach(h -> h.cancel());
+    Map<ShardRef, RunRecord> cancelled = started.await();
+    assertEquals(3, ClusterRun.failed(cancelled).size(), "every shard's run was cancelled: " + cancelled);
+
+    // The resume's preflight needs the acknowledgement again, and each shard's run writes it again.
+    assertThrows(StepRefusedException.class, () -> repair.resume(s -> s.withRowsPerSecond(0), List.of(),
+        s -> BackfillEvent.Listener.NONE));
+    String again = "the pager is muted for the replay window";
+    Map<ShardRef, RunRecord> ended = repair.resume(s -> s.withRowsPerSecond(0), List.of(new AcknowledgedDependent(
+        "world.alerts_mv", again)), s -> BackfillEvent.Listener.NONE).await();
+    assertEquals(List.of(), ClusterRun.failed(ended));
+    for (Shard s : shards.all()) {
+      RunRecord run = ended.get(s.ref());
+      var lines = s.engine().backfills().sideEffectAcknowledgements(spec);
+      assertEquals(List.of(again, reason), lines.stream().map(a -> a.reason()).toList(), s.name() + ": " + lines);
+      for (var line : lines) {
+        assertEquals(List.of("world.alerts_mv", "visits_v1", run.id(), run.repairId(), System.getProperty("user.name")),
+            List.of(line.dependent(), line.reads(), line.runId(), line.repairId(), line.actor()), s.name());
+      }
+    }
   }
 
   @Test
@@ -350,7 +391,7 @@ class ShardedRepairTest {
           + "Distributed(" + LocalCluster.NAME + ", world, clicks, user_id)");
     }
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
-    ClusterPreflight preflight = repair.preflight(plan, List.of("visits_v1_all"));
+    ClusterPreflight preflight = repair.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!preflight.passed());
     String finding = preflight.failures().stream().filter(f -> f.contains(": sharding: ")).findFirst().orElseThrow();
     assertTrue(finding.contains("clicks_all shards clicks by user_id, which uses user_id, not a key of visits_v2 [site]"),
@@ -383,7 +424,7 @@ class ShardedRepairTest {
         + "  - table: labels\n    time_column: ts\n") + "  copied: [labels]\n", "visits.yaml");
     ShardedRepair labelled = new ShardedRepair(shards, withLabels);
     ClusterPlan plan = labelled.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
-    ClusterPreflight preflight = labelled.preflight(plan, List.of("visits_v1_all"));
+    ClusterPreflight preflight = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!preflight.passed());
     String finding = preflight.failures().stream().filter(f -> f.contains("copies of labels")).findFirst().orElseThrow();
     assertTrue(finding.contains("labels differs between shards over " + plan.range() + ": " + shards.shard(1).name()
@@ -391,14 +432,14 @@ class ShardedRepairTest {
     assertTrue(finding.contains(shards.shard(2).name() + " holds 11 rows"), finding);
 
     shards.shard(2).database().sql().execute("mend", "DELETE FROM world.labels WHERE label = 'late'");
-    ClusterPreflight again = labelled.preflight(plan, List.of("visits_v1_all"));
+    ClusterPreflight again = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(again.failures().stream().noneMatch(f -> f.contains("copies of labels")), again.failures().toString());
 
     // A shard whose own clicks lost the first three hours its v1 still holds would recompute them empty.
     HourPartition start = plan.range().from();
     shards.shard(2).database().sql().execute("lose shard 2's first clicks", "DELETE FROM world.clicks WHERE ts < "
         + "toDateTime(?, 'UTC')", start.plusHours(3).epochSecond());
-    ClusterPreflight lost = labelled.preflight(plan, List.of("visits_v1_all"));
+    ClusterPreflight lost = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     String history = lost.failures().stream().filter(f -> f.contains(": own history: ")).findFirst()
         .orElseThrow(() -> new AssertionError(lost.failures().toString()));
     HourPartition own = HourPartition.ofEpochSecond(shards.shard(2).database().sql().queryLong("shard 2's first clicks",
@@ -410,7 +451,7 @@ class ShardedRepairTest {
 
     // A shard whose v1 has a column the others lack would be backfilled into another v2.
     shards.shard(3).database().sql().execute("drift", "ALTER TABLE world.visits_v1 ADD COLUMN note String DEFAULT ''");
-    ClusterPreflight drifted = labelled.preflight(plan, List.of("visits_v1_all"));
+    ClusterPreflight drifted = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!drifted.passed());
     String differs = drifted.failures().stream().filter(f -> f.contains("same on every shard")).findFirst()
         .orElseThrow(() -> new AssertionError(drifted.failures().toString()));

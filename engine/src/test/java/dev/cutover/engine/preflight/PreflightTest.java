@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
@@ -42,7 +43,7 @@ class PreflightTest {
     world.db.close();
   }
 
-  private PreflightReport run(TableSpec spec, List<String> acknowledged) {
+  private PreflightReport run(TableSpec spec, List<AcknowledgedDependent> acknowledged) {
     Plan plan = new Planner(world.sql, store(), spec).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()), false);
     return new Preflight(world.sql, spec, store()).run(plan, acknowledged);
@@ -186,14 +187,18 @@ class PreflightTest {
     assertEquals(Status.FAIL, blocked.status());
     assertTrue(blocked.finding().startsWith("These dependents react to writes: " + world.database + ".alerts_mv (reads visits_v1)."),
         blocked.finding());
-    assertEquals("Review each one, then acknowledge it by name among the reviewed dependents: " + world.database
-        + ".alerts_mv.", blocked.fix());
-    assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", false)),
+    assertEquals("Review each one, then acknowledge it by name with the reason replaying history through it is safe "
+        + "(it goes to the audit trail when the backfill starts): " + world.database + ".alerts_mv.", blocked.fix());
+    assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", Optional.empty())),
         run(world.spec(), List.of()).dependents(), "the dependents come as a list to acknowledge by name");
-    PreflightReport again = run(world.spec(), List.of(world.database + ".alerts_mv"));
-    assertEquals(Status.WARN, check(again, "side effects").status());
-    assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", true)),
-        again.dependents());
+    String reason = "alerts carry the hour they are about; the pager drops those older than a day";
+    PreflightReport again = run(world.spec(), List.of(new AcknowledgedDependent(world.database + ".alerts_mv", reason)));
+    Check accepted = check(again, "side effects");
+    assertEquals(Status.WARN, accepted.status());
+    assertEquals("Acknowledged dependents, each with its reason: " + world.database + ".alerts_mv (reads visits_v1): "
+        + reason + ". The backfill writes each to the audit trail before any hour.", accepted.finding());
+    assertEquals(List.of(new PreflightReport.Dependent(world.database + ".alerts_mv", "visits_v1", Optional.of(reason))),
+        again.dependents(), "the report says why each dependent was acknowledged");
   }
 
   @Test

@@ -207,7 +207,8 @@ class RepairSimulationTest {
     };
     Plan plan = engine.plans().plan(spec, Optional.of(from), Optional.empty(), boundary,
         BackfillSettings.from(spec.throttle()).withConcurrency(1 + random.nextInt(2)).withBatchHours(1 + random.nextInt(8)));
-    var checked = engine.plans().preflight(plan, List.of("none"));
+    var checked = engine.plans().preflight(plan, List.of(new dev.cutover.engine.api.AcknowledgedDependent("none",
+        dev.cutover.engine.testing.Procedure.REASON)));
     if (checked.cleared().isEmpty()) {
       return "refused (preflight): " + checked.report().failures();
     }

@@ -3,6 +3,7 @@ package dev.cutover.engine.testing;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
@@ -16,10 +17,13 @@ public final class Procedure {
 
   private Procedure() {}
 
+  /** The reason the operator gives here for every dependent: the test worlds' dependents send nothing anywhere. */
+  public static final String REASON = "the test's views send nothing anywhere; replayed hours trigger nothing";
+
   /** The plan through its preflight, every dependent acknowledged; fails the test with the report if a check fails. */
   public static ClearedPlan clear(Engine engine, Plan plan) {
-    List<String> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
-        .map(PreflightReport.Dependent::name).toList();
+    List<AcknowledgedDependent> dependents = engine.plans().preflight(plan, List.of()).report().dependents().stream()
+        .map(d -> new AcknowledgedDependent(d.name(), REASON)).toList();
     Preflighted checked = engine.plans().preflight(plan, dependents);
     return checked.cleared().orElseThrow(() -> new AssertionError("the preflight failed: "
         + checked.report().failures()));
@@ -31,8 +35,9 @@ public final class Procedure {
    */
   public static dev.cutover.engine.ShardedRepair.ClusterPreflight clear(dev.cutover.engine.ShardedRepair repair,
       dev.cutover.engine.ShardedRepair.ClusterPlan plan) {
-    List<String> dependents = repair.preflight(plan, List.of()).reports().values().stream()
-        .flatMap(r -> r.dependents().stream()).map(PreflightReport.Dependent::name).distinct().toList();
+    List<AcknowledgedDependent> dependents = repair.preflight(plan, List.of()).reports().values().stream()
+        .flatMap(r -> r.dependents().stream()).map(PreflightReport.Dependent::name).distinct()
+        .map(name -> new AcknowledgedDependent(name, REASON)).toList();
     var checked = repair.preflight(plan, dependents);
     if (!checked.passed()) {
       throw new AssertionError("the preflight failed: " + checked.failures());

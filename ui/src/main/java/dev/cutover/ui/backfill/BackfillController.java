@@ -3,11 +3,13 @@ package dev.cutover.ui.backfill;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.StepRefusedException;
@@ -123,7 +125,7 @@ public final class BackfillController implements ScreenController {
       return;
     }
     UnaryOperator<BackfillSettings> throttle = model.screenThrottle();
-    List<String> acks = acknowledgedDependents();
+    List<AcknowledgedDependent> acks = acknowledgedDependents();
     // It ends by starting the run, which goes on whether anyone waits: seen to its end, so the run is always driven.
     model.activity().runToTheEnd("check and resume run " + stopped.id(), p -> {
       Plan plan = engine.plans().planResume(spec, stopped.id(), throttle);
@@ -144,11 +146,10 @@ public final class BackfillController implements ScreenController {
     }, failure -> {});
   }
 
-  /** The dependents acknowledged in the last preflight of this console. */
-  private List<String> acknowledgedDependents() {
+  /** The dependents acknowledged in the last preflight of this console, each with its reason. */
+  private List<AcknowledgedDependent> acknowledgedDependents() {
     Preflighted last = workspace.preflightProperty().get();
-    return last == null ? List.of() : last.report().dependents().stream().filter(d -> d.acknowledged())
-        .map(d -> d.name()).toList();
+    return last == null ? List.of() : PreflightReport.Dependent.acknowledgements(last.report().dependents());
   }
 
   private record Resumed(RunHandle run, Map<HourPartition, LedgerEntry> ledger, LiveStatus live) {}

@@ -6,7 +6,9 @@ import java.util.function.Consumer;
 import javafx.beans.property.Property;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
+import javafx.collections.MapChangeListener;
 import javafx.collections.ObservableList;
+import javafx.collections.ObservableMap;
 
 /**
  * Records every binding and listener a view makes to its model, so that leaving the screen releases
@@ -41,6 +43,14 @@ public final class Binder {
     ListChangeListener<T> listener = c -> action.run();
     list.addListener(listener);
     releases.add(() -> list.removeListener(listener));
+    action.run();
+  }
+
+  /** Calls {@code action} now and on every change of the map. */
+  public <K, V> void watchMap(ObservableMap<K, V> map, Runnable action) {
+    MapChangeListener<K, V> listener = c -> action.run();
+    map.addListener(listener);
+    releases.add(() -> map.removeListener(listener));
     action.run();
   }
 

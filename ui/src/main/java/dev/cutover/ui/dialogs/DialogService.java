@@ -47,6 +47,13 @@ public interface DialogService {
    */
   Optional<String> declareLiveWriter(HourPartition from, String target);
 
+  /**
+   * Why replaying history through a dependent of the target or of v1 is safe, in the operator's words, to
+   * acknowledge it for the backfill (whose run writes it to the audit trail before any hour); empty when
+   * they decline.
+   */
+  Optional<String> acknowledgeSideEffect(SideEffectRequest request);
+
   /** The written reason for accepting an unexpected difference, or empty when the operator declines. */
   Optional<String> acknowledgeDifference(AckRequest request);
 
@@ -110,6 +117,12 @@ public interface DialogService {
 
   /** The operator's answer to {@link AbandonRequest}: the name as typed and the reason for the audit trail. */
   record Abandonment(String typedName, String reason) {}
+
+  /**
+   * A dependent about to be acknowledged: it reads {@code reads} and may react again to the hours the backfill
+   * of {@code target} ({@code database.table}) replays.
+   */
+  record SideEffectRequest(String dependent, String reads, String target) {}
 
   /**
    * A difference about to be accepted; {@code key} is empty for the whole hour. {@code differences} is what the

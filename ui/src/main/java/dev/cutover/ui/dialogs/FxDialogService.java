@@ -117,6 +117,25 @@ public final class FxDialogService implements DialogService {
   }
 
   @Override
+  public Optional<String> acknowledgeSideEffect(SideEffectRequest r) {
+    return show(acknowledgeSideEffectDialog(r));
+  }
+
+  /** The question of {@link #acknowledgeSideEffect}, not shown yet. */
+  public static Dialog<String> acknowledgeSideEffectDialog(SideEffectRequest r) {
+    TextField reason = new TextField();
+    reason.setId("side-effect-reason");
+    reason.setPromptText("its alerts for replayed hours are suppressed downstream");
+    Label what = new Label(r.dependent() + " reads " + r.reads() + ". The backfill rewrites the history of " + r.target()
+        + " hour by hour; whatever reacts to those tables must not send its effects again for replayed hours (an "
+        + "alert paged twice, a message emitted again).\n\nWhy is replaying history through it safe? Your reason "
+        + "goes to the audit trail, with your name and the time, when the backfill starts.");
+    what.setWrapText(true);
+    return textDialog("Acknowledge side effect", "Let " + r.dependent() + " see the replayed history", reason,
+        "Acknowledge", "side-effect-ok", what);
+  }
+
+  @Override
   public Optional<String> acknowledgeDifference(AckRequest r) {
     TextArea reason = new TextArea();
     reason.setId("ack-reason");

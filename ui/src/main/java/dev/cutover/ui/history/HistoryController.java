@@ -4,6 +4,7 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
@@ -14,7 +15,8 @@ import java.util.List;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
- * The history screen's reads: the runs of the target, its reconciliations and the audit trail, each
+ * The history screen's reads: the runs of the target, its reconciliations, the side effects its runs were
+ * allowed to replay (read from the audit trail) and the audit trail, each
  * time it is shown, on Refresh, and every {@link ShownWatch#PERIOD} while it is shown (what another console or the
  * command line did appears without a click; a read that fails leaves the time of the last one shown).
  */
@@ -55,8 +57,8 @@ public final class HistoryController implements ScreenController {
     return activity.runningProperty();
   }
 
-  private record Snapshot(List<RunRecord> runs, List<ReportSummary> reconciliations, List<AuditEntry> audit,
-      Instant at) {}
+  private record Snapshot(List<RunRecord> runs, List<ReportSummary> reconciliations,
+      List<SideEffectAcknowledgement> sideEffects, List<AuditEntry> audit, Instant at) {}
 
   public void refresh() {
     TableSpec spec = workspace.spec();
@@ -66,7 +68,8 @@ public final class HistoryController implements ScreenController {
 
   private static Snapshot read(Engine engine, TableSpec spec) {
     return new Snapshot(engine.backfills().runs(spec), engine.reconciliations().stored(spec),
-        engine.repairs().audit(null, HistoryModel.AUDIT_LIMIT), Instant.now());
+        engine.backfills().sideEffectAcknowledgements(spec), engine.repairs().audit(null, HistoryModel.AUDIT_LIMIT),
+        Instant.now());
   }
 
   private void show(Snapshot s) {
@@ -74,7 +77,7 @@ public final class HistoryController implements ScreenController {
     // it again, so that it never says less than the lists under it.
     boolean newVerdict = !model.asOfProperty().get().isEmpty()
         && !ids(model.reconciliations()).equals(ids(s.reconciliations()));
-    model.read(s.runs(), s.reconciliations(), s.audit(), s.at());
+    model.read(s.runs(), s.reconciliations(), s.sideEffects(), s.audit(), s.at());
     workspace.repair().runsSeen(s.runs());
     if (newVerdict) {
       workspace.repair().refresh();

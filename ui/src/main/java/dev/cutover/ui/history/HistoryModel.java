@@ -3,6 +3,7 @@ package dev.cutover.ui.history;
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Formats;
@@ -15,8 +16,8 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * What the history screen shows, on the FX thread: the runs of the target, its reconciliations, and
- * the audit trail of every action. {@link HistoryController} reads them and writes here.
+ * What the history screen shows, on the FX thread: the runs of the target, its reconciliations, the side
+ * effects its runs were allowed to replay, and the audit trail of every action. {@link HistoryController} reads them and writes here.
  */
 public final class HistoryModel {
 
@@ -27,6 +28,7 @@ public final class HistoryModel {
   private final Activity activity;
   private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
   private final ObservableList<ReportSummary> reconciliations = FXCollections.observableArrayList();
+  private final ObservableList<SideEffectAcknowledgement> sideEffects = FXCollections.observableArrayList();
   private final ObservableList<AuditEntry> audit = FXCollections.observableArrayList();
   private final StringProperty asOf = new SimpleStringProperty("");
 
@@ -36,11 +38,12 @@ public final class HistoryModel {
   }
 
   /**
-   * The history as read at {@code at}, all three lists at once; a list that did not change is left as it
+   * The history as read at {@code at}, all four lists at once; a list that did not change is left as it
    * is, so that a read every few seconds keeps the operator's selection and scroll (but for runs under
    * way, which are drawn again).
    */
-  void read(List<RunRecord> runsRead, List<ReportSummary> reconciliationsRead, List<AuditEntry> auditRead, Instant at) {
+  void read(List<RunRecord> runsRead, List<ReportSummary> reconciliationsRead,
+      List<SideEffectAcknowledgement> sideEffectsRead, List<AuditEntry> auditRead, Instant at) {
     // A run still marked active is drawn again at every read even if its record did not change: whether it
     // shows as running or interrupted depends on how old its heartbeat is now.
     if (!runs.equals(runsRead) || runsRead.stream().anyMatch(r -> r.state().active())) {
@@ -48,6 +51,9 @@ public final class HistoryModel {
     }
     if (!reconciliations.equals(reconciliationsRead)) {
       reconciliations.setAll(reconciliationsRead);
+    }
+    if (!sideEffects.equals(sideEffectsRead)) {
+      sideEffects.setAll(sideEffectsRead);
     }
     if (!audit.equals(auditRead)) {
       audit.setAll(auditRead);
@@ -70,6 +76,14 @@ public final class HistoryModel {
 
   public ObservableList<ReportSummary> reconciliations() {
     return reconciliations;
+  }
+
+  /**
+   * The dependents the target's runs were allowed to replay history through, newest first: who acknowledged
+   * each, when, for which run, and why.
+   */
+  public ObservableList<SideEffectAcknowledgement> sideEffects() {
+    return sideEffects;
   }
 
   public ObservableList<AuditEntry> audit() {

@@ -6,6 +6,7 @@ import static dev.cutover.ui.common.DiffTables.text;
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
@@ -20,7 +21,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 
-/** The history screen: runs, reconciliations and the audit trail, each in a table. */
+/** The history screen: runs, reconciliations, acknowledged side effects and the audit trail, each in a table. */
 public final class HistoryView extends ScreenView {
 
   private final VBox root = new VBox(10);
@@ -53,6 +54,16 @@ public final class HistoryView extends ScreenView {
     recs.setPlaceholder(Widgets.muted("No reconciliation yet."));
     binder.mirror(recs.getItems(), model.reconciliations());
 
+    TableView<SideEffectAcknowledgement> sideEffects = new TableView<>();
+    sideEffects.setId("history-side-effects");
+    sideEffects.getColumns().add(text("When", 190, a -> Formats.time(a.at())));
+    sideEffects.getColumns().add(text("Who", 120, a -> a.actor() + "@" + a.host()));
+    sideEffects.getColumns().add(text("Dependent", 240, a -> a.dependent() + " (reads " + a.reads() + ")"));
+    sideEffects.getColumns().add(text("Run", 200, SideEffectAcknowledgement::runId));
+    sideEffects.getColumns().add(text("Reason", 640, SideEffectAcknowledgement::reason));
+    sideEffects.setPlaceholder(Widgets.muted("No run was allowed to replay history through a dependent."));
+    binder.mirror(sideEffects.getItems(), model.sideEffects());
+
     TableView<AuditEntry> audit = new TableView<>();
     audit.setId("history-audit");
     audit.getColumns().add(text("When", 190, a -> Formats.time(a.at())));
@@ -68,9 +79,10 @@ public final class HistoryView extends ScreenView {
     binder.bind(refresh.disableProperty(), model.activity().runningProperty());
 
     SplitPane split = new SplitPane(section("Runs", runs), section("Reconciliations", recs),
+        section("Side effects acknowledged (dependents a run replayed history through, and why)", sideEffects),
         section("Audit trail (newest first, at most " + HistoryModel.AUDIT_LIMIT + ")", audit));
     split.setOrientation(Orientation.VERTICAL);
-    split.setDividerPositions(0.26, 0.54);
+    split.setDividerPositions(0.22, 0.44, 0.6);
     VBox.setVgrow(split, Priority.ALWAYS);
     Label asOf = Widgets.label("history-as-of", "muted");
     binder.bind(asOf.textProperty(), model.asOfProperty());

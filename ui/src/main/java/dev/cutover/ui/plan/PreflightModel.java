@@ -1,6 +1,7 @@
 package dev.cutover.ui.plan;
 
 import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Dependent;
@@ -10,26 +11,26 @@ import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Formats;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import javafx.beans.property.BooleanProperty;
+import java.util.Optional;
 import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.collections.ObservableMap;
 
 /**
  * What the preflight step shows, on the FX thread: every check of the plan with its status, finding
- * and fix, and the dependents of the target the operator has reviewed and acknowledged. {@link
- * PreflightController} runs the checks and writes here.
+ * and fix, and the dependents of the target and of v1 with the reason the operator gave for each one
+ * acknowledged. {@link PreflightController} runs the checks and asks the reasons, and writes here.
  */
 public final class PreflightModel {
 
   private final Workspace workspace;
   private final Activity activity;
   private final ObservableList<Check> checks = FXCollections.observableArrayList();
-  private final Map<String, BooleanProperty> acknowledged = new LinkedHashMap<>();
+  private final ObservableMap<String, String> reasons = FXCollections.observableMap(new LinkedHashMap<>());
+  private final ObservableMap<String, String> shownReasons = FXCollections.unmodifiableObservableMap(reasons);
   private final ObservableList<Dependent> dependents = FXCollections.observableArrayList();
   private final StringProperty summary = new SimpleStringProperty("Make a plan, then run the preflight.");
 
@@ -64,20 +65,46 @@ public final class PreflightModel {
         + "starts only from a preflight of the server as it is now.");
   }
 
-  /** The dependents the operator has acknowledged so far, for the next run. */
-  List<String> acknowledgedDependents() {
-    return acknowledged.entrySet().stream().filter(e -> e.getValue().get()).map(Map.Entry::getKey).toList();
+  /** The dependents the operator has acknowledged so far, each with its reason, for the next run. */
+  List<AcknowledgedDependent> acknowledgedDependents() {
+    return reasons.entrySet().stream().map(e -> new AcknowledgedDependent(e.getKey(), e.getValue())).toList();
   }
 
-  /** The checks of a preflight just run: the backfill may start from it if it passed. */
+  /**
+   * The checks of a preflight just run: the backfill may start from it if it passed, unless an
+   * acknowledgement it ran with was taken back meanwhile.
+   */
   void checked(Preflighted checked) {
     PreflightReport report = checked.report();
-    workspace.preflightProperty().set(checked);
+    boolean takenBack = report.dependents().stream()
+        .anyMatch(d -> d.acknowledged() && !d.reason().equals(Optional.ofNullable(reasons.get(d.name()))));
+    workspace.preflightProperty().set(takenBack ? null : checked);
     checks.setAll(report.checks());
-    report.dependents().forEach(d -> acknowledged.computeIfAbsent(d.name(),
-        n -> new SimpleBooleanProperty(d.acknowledged())));
     dependents.setAll(report.dependents());
-    summary.set(summary(report));
+    summary.set(takenBack ? "An acknowledgement this preflight ran with was taken back meanwhile; run it again: the "
+        + "backfill starts only from a preflight with the acknowledgements as they are now." : summary(report));
+  }
+
+  /** Acknowledges a dependent with the operator's reason; takes effect on the next run. */
+  void acknowledge(AcknowledgedDependent acknowledged) {
+    reasons.put(acknowledged.name(), acknowledged.reason());
+  }
+
+  /**
+   * Takes back the acknowledgement of {@code dependent}. A preflight that passed with it no longer clears
+   * the backfill: the run would write to the audit trail a reason the operator withdrew.
+   */
+  void takeBack(String dependent) {
+    if (reasons.remove(dependent) == null) {
+      return;
+    }
+    Preflighted last = workspace.preflightProperty().get();
+    if (last != null && last.report().dependents().stream().anyMatch(d -> d.name().equals(dependent)
+        && d.acknowledged())) {
+      workspace.preflightProperty().set(null);
+      summary.set("The acknowledgement of " + dependent + " was taken back; run the preflight again: the backfill "
+          + "starts only from a preflight with the acknowledgements as they are now.");
+    }
   }
 
   static String summary(PreflightReport report) {
@@ -92,9 +119,12 @@ public final class PreflightModel {
     return r.checks().stream().filter(c -> c.status() == s).count();
   }
 
-  /** Whether the operator has acknowledged this dependent; takes effect on the next run. */
-  public BooleanProperty acknowledged(String dependent) {
-    return acknowledged.computeIfAbsent(dependent, n -> new SimpleBooleanProperty());
+  /**
+   * The reason the operator gave for each dependent acknowledged so far, by {@code db.table}; a dependent
+   * without one is not acknowledged. Read only: {@link PreflightController} asks and takes back.
+   */
+  public ObservableMap<String, String> reasons() {
+    return shownReasons;
   }
 
   public ObservableList<Check> checks() {

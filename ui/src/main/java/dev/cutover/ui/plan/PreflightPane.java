@@ -1,13 +1,13 @@
 package dev.cutover.ui.plan;
 
 import dev.cutover.engine.api.PreflightReport.Check;
+import dev.cutover.engine.api.PreflightReport.Dependent;
 import dev.cutover.ui.common.Binder;
 import dev.cutover.ui.common.Widgets;
 import java.util.Locale;
 import javafx.geometry.VPos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.layout.ColumnConstraints;
@@ -15,7 +15,10 @@ import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 
-/** The preflight tab: one row per check (status, name, finding, fix) and the dependents to acknowledge. */
+/**
+ * The preflight tab: one row per check (status, name, finding, fix) and the dependents to acknowledge,
+ * each with its reason once given.
+ */
 final class PreflightPane {
 
   private final VBox root;
@@ -42,21 +45,9 @@ final class PreflightPane {
 
     VBox dependents = new VBox(6);
     dependents.setId("preflight-dependents");
-    binder.watchList(model.dependents(), () -> {
-      dependents.getChildren().clear();
-      if (!model.dependents().isEmpty()) {
-        dependents.getChildren().add(Widgets.muted("Reviewed dependents (acknowledge each, then run the preflight "
-            + "again):"));
-      }
-      for (dev.cutover.engine.api.PreflightReport.Dependent d : model.dependents()) {
-        CheckBox box = new CheckBox(d.name() + " (reads " + d.reads() + ")");
-        // A table's name is data: "pnl_alerts_mv" must not lose its first underscore to a mnemonic.
-        box.setMnemonicParsing(false);
-        box.setId("ack-" + d.name());
-        binder.bindBidirectional(box.selectedProperty(), model.acknowledged(d.name()));
-        dependents.getChildren().add(box);
-      }
-    });
+    Runnable fillDependents = () -> fillDependents(dependents, model, controller);
+    binder.watchList(model.dependents(), fillDependents);
+    binder.watchMap(model.reasons(), fillDependents);
 
     ScrollPane scroll = new ScrollPane(grid);
     scroll.setFitToWidth(true);
@@ -69,6 +60,46 @@ final class PreflightPane {
     VBox.setVgrow(card, Priority.ALWAYS);
     root = new VBox(card);
     root.getStyleClass().add("tab-body");
+  }
+
+  /**
+   * One row per dependent: its name and what it reads, then "Acknowledge…" until the operator has given a
+   * reason, and the reason with "Take back" once they have.
+   */
+  private static void fillDependents(VBox box, PreflightModel model, PreflightController controller) {
+    box.getChildren().clear();
+    if (model.dependents().isEmpty()) {
+      return;
+    }
+    box.getChildren().add(Widgets.wrap(Widgets.muted("Dependents that see the replayed history: acknowledge each with "
+        + "the reason that is safe, then run the preflight again. The backfill writes each reason to the audit trail, "
+        + "with your name, before any hour.")));
+    for (Dependent d : model.dependents()) {
+      Label name = new Label(d.name() + " (reads " + d.reads() + ")");
+      // A table's name is data: "pnl_alerts_mv" must not lose its first underscore to a mnemonic.
+      name.setMnemonicParsing(false);
+      name.setId("dependent-" + id(d.name()));
+      name.getStyleClass().add("strong");
+      String reason = model.reasons().get(d.name());
+      if (reason == null) {
+        Button acknowledge = Widgets.button("ack-" + id(d.name()), "Acknowledge…");
+        acknowledge.setOnAction(e -> controller.acknowledge(d));
+        box.getChildren().add(Widgets.row(10, name, acknowledge));
+      } else {
+        Label because = new Label("acknowledged: " + reason);
+        because.setMnemonicParsing(false);
+        because.setId("ack-reason-" + id(d.name()));
+        Widgets.wrap(because);
+        Button takeBack = Widgets.button("ack-take-back-" + id(d.name()), "Take back");
+        takeBack.setOnAction(e -> controller.takeBack(d.name()));
+        box.getChildren().add(Widgets.row(10, name, because, takeBack));
+      }
+    }
+  }
+
+  /** A dependent's name as part of a node's id: its dots as dashes, which a lookup would read as a style class. */
+  static String id(String dependent) {
+    return dependent.replaceAll("[^A-Za-z0-9_-]", "-");
   }
 
   private static void fill(GridPane grid, PreflightModel model) {

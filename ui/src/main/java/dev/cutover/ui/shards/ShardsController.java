@@ -4,7 +4,9 @@ import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.ShardedRepair.ClusterPlan;
 import dev.cutover.engine.ShardedRepair.ClusterPreflight;
 import dev.cutover.engine.ShardedRepair.ClusterRun;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
@@ -110,10 +112,13 @@ public final class ShardsController implements ScreenController {
 
   private record Checked(ClusterPlan plan, ClusterPreflight preflight) {}
 
-  /** Plans every shard over one range and one boundary, and runs every shard's preflight with the ticked dependents. */
+  /**
+   * Plans every shard over one range and one boundary, and runs every shard's preflight with the dependents
+   * acknowledged so far.
+   */
   public void preflight() {
     repair().ifPresent(r -> {
-      List<String> acknowledged = List.copyOf(model.acknowledged());
+      List<AcknowledgedDependent> acknowledged = model.acknowledgedDependents();
       activity.run("plan and preflight every shard", p -> {
         ClusterPlan plan = r.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
         return new Checked(plan, r.preflight(plan, acknowledged));
@@ -148,10 +153,35 @@ public final class ShardsController implements ScreenController {
     runs.start(r, "start the backfill on every shard", () -> r.backfill(checked, s -> BackfillEvent.Listener.NONE));
   }
 
-  /** Resumes every shard whose latest run did not succeed, from its own ledger. */
+  /**
+   * Resumes every shard whose latest run did not succeed, from its own ledger, with the dependents acknowledged
+   * so far.
+   */
   public void resume() {
+    List<AcknowledgedDependent> acknowledged = model.acknowledgedDependents();
     repair().ifPresent(r -> runs.start(r, "resume every shard whose run did not succeed",
-        () -> r.resume(UnaryOperator.identity(), s -> BackfillEvent.Listener.NONE)));
+        () -> r.resume(UnaryOperator.identity(), acknowledged, s -> BackfillEvent.Listener.NONE)));
+  }
+
+  /**
+   * Asks why replaying history through {@code dependent}, which reads v1 on some shard, is safe; an answer
+   * acknowledges it for the next preflight or resume, a declined question leaves it as it was.
+   */
+  public void acknowledgeDependent(String dependent) {
+    TableSpec spec = workspace.spec();
+    workspace.dialogs().acknowledgeSideEffect(new DialogService.SideEffectRequest(dependent, spec.liveTable().name()
+        + " on some shard", spec.database() + "." + spec.targetTable())).ifPresent(reason -> {
+          try {
+            model.acknowledge(new AcknowledgedDependent(dependent, reason));
+          } catch (CutoverException refused) {
+            activity.fail(refused.getMessage());
+          }
+        });
+  }
+
+  /** Takes back the acknowledgement of {@code dependent}: the backfill needs the plan and preflight again. */
+  public void takeBack(String dependent) {
+    model.takeBack(dependent);
   }
 
   /** Deploys a view-fed table's corrected view on every shard from one future B, once the operator confirmed it. */

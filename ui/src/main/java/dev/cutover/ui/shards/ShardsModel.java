@@ -5,6 +5,7 @@ import dev.cutover.engine.ShardedRepair.ClusterPlan;
 import dev.cutover.engine.ShardedRepair.ClusterPreflight;
 import dev.cutover.engine.ShardedRepair.ClusterVerdict;
 import dev.cutover.engine.ShardedRepair.ShardReading;
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.PreflightReport;
@@ -16,10 +17,9 @@ import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Formats;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
@@ -29,6 +29,7 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.collections.ObservableMap;
 
 /**
  * What the Shards screen shows of a repair on every shard of a cluster, on the FX thread: what was last
@@ -50,7 +51,8 @@ public final class ShardsModel {
   private final ObjectProperty<ClusterPreflight> preflight = new SimpleObjectProperty<>();
   private final ObservableList<String> preflightLines = FXCollections.observableArrayList();
   private final ObservableList<String> dependents = FXCollections.observableArrayList();
-  private final Set<String> acknowledged = new LinkedHashSet<>();
+  private final ObservableMap<String, String> reasons = FXCollections.observableMap(new LinkedHashMap<>());
+  private final ObservableMap<String, String> shownReasons = FXCollections.unmodifiableObservableMap(reasons);
   private final BooleanProperty running = new SimpleBooleanProperty();
   private final StringProperty runLine = new SimpleStringProperty("");
   private final StringProperty verdict = new SimpleStringProperty("Not reconciled in this console yet.");
@@ -94,7 +96,7 @@ public final class ShardsModel {
     forgetPreflight();
     preflightLines.clear();
     dependents.clear();
-    acknowledged.clear();
+    reasons.clear();
     verdict.set("Not reconciled in this console yet.");
     verdictLines.clear();
     unexpectedHours.clear();
@@ -128,6 +130,13 @@ public final class ShardsModel {
   }
 
   void checked(ShardedRepair repair, ClusterPlan p, ClusterPreflight f) {
+    if (f.reports().values().stream().flatMap(r -> r.dependents().stream()).anyMatch(d -> d.acknowledged()
+        && !d.reason().equals(java.util.Optional.ofNullable(reasons.get(d.name()))))) {
+      forgetPreflight();
+      preflightLines.add("An acknowledgement this preflight ran with was taken back meanwhile: plan and preflight "
+          + "every shard again before the backfill.");
+      return;
+    }
     checkedBy = repair;
     plan.set(p);
     preflight.set(f);
@@ -219,9 +228,34 @@ public final class ShardsModel {
     return dependents;
   }
 
-  /** The dependents the operator ticked. */
-  public Set<String> acknowledged() {
-    return acknowledged;
+  /**
+   * The reason the operator gave for each dependent acknowledged so far, by {@code db.table}; a dependent
+   * without one is not acknowledged. {@link ShardsController} asks and takes back.
+   */
+  public ObservableMap<String, String> reasons() {
+    return shownReasons;
+  }
+
+  /** The acknowledgements given so far, for the next preflight or resume. */
+  List<AcknowledgedDependent> acknowledgedDependents() {
+    return reasons.entrySet().stream().map(e -> new AcknowledgedDependent(e.getKey(), e.getValue())).toList();
+  }
+
+  void acknowledge(AcknowledgedDependent acknowledged) {
+    reasons.put(acknowledged.name(), acknowledged.reason());
+  }
+
+  /**
+   * Takes back the acknowledgement of {@code dependent}; a preflight that passed with it no longer clears the
+   * backfill, so the plan and preflight are made again.
+   */
+  void takeBack(String dependent) {
+    if (reasons.remove(dependent) != null && preflight.get() != null && preflight.get().reports().values().stream()
+        .anyMatch(r -> r.dependents().stream().anyMatch(d -> d.name().equals(dependent) && d.acknowledged()))) {
+      forgetPreflight();
+      preflightLines.add("The acknowledgement of " + dependent + " was taken back: plan and preflight every shard "
+          + "again before the backfill.");
+    }
   }
 
   /** Whether a backfill this console started runs on some shard now. */

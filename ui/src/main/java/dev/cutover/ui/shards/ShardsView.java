@@ -13,7 +13,6 @@ import javafx.collections.ObservableList;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
@@ -106,7 +105,7 @@ public final class ShardsView extends ScreenView {
     VBox hours = HoursCard.of("Hours (a column per day, UTC)", grid, model.hours(),
         binder, model.workspace().paletteProperty(), Widgets.row(10, Widgets.muted("Show"), which), caption);
 
-    TabPane tabs = new TabPane(new Tab("Preflight", preflightTab(model)), new Tab("Verdict and coverage",
+    TabPane tabs = new TabPane(new Tab("Preflight", preflightTab(model, controller)), new Tab("Verdict and coverage",
         verdictTab(model, controller)), new Tab("Gates", list("shards-gates-list", model.gateLines(),
         "Judge the gates to see every node's.")), new Tab("Swap per node", list("shards-swaps", model.swapLines(),
         "No swap from this console yet.")));
@@ -127,28 +126,41 @@ public final class ShardsView extends ScreenView {
     root.getChildren().addAll(head, split);
   }
 
-  private Node preflightTab(ShardsModel model) {
+  /** A dependent's name as part of a node's id: its dots as dashes, which a lookup would read as a style class. */
+  private static String id(String dependent) {
+    return dependent.replaceAll("[^A-Za-z0-9_-]", "-");
+  }
+
+  private Node preflightTab(ShardsModel model, ShardsController controller) {
     ListView<String> lines = list("shards-preflight-lines", model.preflightLines(),
         "Plan and preflight every shard: one range and one boundary B for all.");
-    FlowPane ticks = new FlowPane(12, 6);
+    VBox ticks = new VBox(6);
     ticks.setId("shards-dependents");
-    binder.watchList(model.dependents(), () -> {
+    Runnable fill = () -> {
       ticks.getChildren().clear();
       for (String name : model.dependents()) {
-        CheckBox tick = new CheckBox("I reviewed " + name + ", which reads v1");
-        tick.setSelected(model.acknowledged().contains(name));
-        tick.selectedProperty().addListener((o, was, is) -> {
-          if (is) {
-            model.acknowledged().add(name);
-          } else {
-            model.acknowledged().remove(name);
-          }
-        });
-        ticks.getChildren().add(tick);
+        Label dependent = new Label(name + ", which reads v1");
+        dependent.setMnemonicParsing(false); // a table's name is data, not a mnemonic
+        String reason = model.reasons().get(name);
+        if (reason == null) {
+          Button acknowledge = Widgets.button("shards-ack-" + id(name), "Acknowledge…");
+          acknowledge.setOnAction(e -> controller.acknowledgeDependent(name));
+          ticks.getChildren().add(Widgets.row(10, dependent, acknowledge));
+        } else {
+          Label because = Widgets.wrap(new Label("acknowledged: " + reason));
+          because.setMnemonicParsing(false);
+          because.setId("shards-ack-reason-" + id(name));
+          Button takeBack = Widgets.button("shards-ack-take-back-" + id(name), "Take back");
+          takeBack.setOnAction(e -> controller.takeBack(name));
+          ticks.getChildren().add(Widgets.row(10, dependent, because, takeBack));
+        }
       }
-    });
-    Label hint = Widgets.wrap(Widgets.muted("A table that reads v1 on some shard (an alert, a materialized view) sees "
-        + "every replaced hour again unless it is reviewed: tick it, then plan and preflight again."));
+    };
+    binder.watchList(model.dependents(), fill);
+    binder.watchMap(model.reasons(), fill);
+    Label hint = Widgets.wrap(Widgets.muted("A table that reads v1 on some shard (an alert, a materialized view) may "
+        + "react to every replaced hour again: acknowledge it with the reason that is safe, then plan and preflight "
+        + "again. Each shard's backfill writes the reason to its audit trail, with your name, before any hour."));
     VBox box = new VBox(8, lines, ticks, hint);
     VBox.setVgrow(lines, Priority.ALWAYS);
     return box;

@@ -12,6 +12,7 @@ import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
 import dev.cutover.ui.ScriptedDialogs;
 import dev.cutover.ui.Workspace;
+import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.tasks.ImmediateTaskExecutor;
 import java.time.LocalDate;
 import java.util.Optional;
@@ -24,6 +25,7 @@ class PlanModelTest {
 
   private HourlyWorld world;
   private ImmediateTaskExecutor executor;
+  private ScriptedDialogs dialogs;
   private Workspace workspace;
   private PlanModel model;
   private PlanController controller;
@@ -33,7 +35,8 @@ class PlanModelTest {
   void world() {
     world = HourlyWorld.create(TestEngine.freshDatabase(PlanModelTest.class), 3);
     executor = new ImmediateTaskExecutor();
-    workspace = new Workspace(executor, new ScriptedDialogs());
+    dialogs = new ScriptedDialogs();
+    workspace = new Workspace(executor, dialogs);
     Engine engine = new Engine(TestEngine.session().database());
     workspace.engineProperty().set(engine);
     workspace.specProperty().set(world.spec());
@@ -129,12 +132,39 @@ class PlanModelTest {
     assertTrue(preflight.summaryProperty().get().endsWith("1 failed. Fix the failed checks before the backfill."),
         preflight.summaryProperty().get());
 
-    preflight.acknowledged(name).set(true);
+    // Declined: nothing is acknowledged, and the preflight still fails.
+    dialogs.sideEffectReason = null;
+    controller.preflight().acknowledge(preflight.dependents().getFirst());
+    assertEquals(new DialogService.SideEffectRequest(name, "visits_v1", world.database + ".visits_v2"),
+        dialogs.asked.getLast());
+    assertEquals(java.util.Map.of(), preflight.reasons());
+    controller.preflight().run();
+    assertFalse(workspace.preflightProperty().get().passed());
+
+    // A reason of blanks is refused in the engine's sentence, and acknowledges nothing.
+    dialogs.sideEffectReason = "  ";
+    controller.preflight().acknowledge(preflight.dependents().getFirst());
+    assertTrue(preflight.activity().error().startsWith("Acknowledging " + name + " needs a written reason"),
+        preflight.activity().error());
+    assertEquals(java.util.Map.of(), preflight.reasons());
+
+    String why = "the view only counts clicks for a dashboard that is rebuilt after the cutover";
+    dialogs.sideEffectReason = why;
+    controller.preflight().acknowledge(preflight.dependents().getFirst());
+    assertEquals(java.util.Map.of(name, why), preflight.reasons());
     controller.preflight().run();
     PreflightReport report = workspace.preflightProperty().get().report();
     assertTrue(report.passed(), report.failures().toString());
     assertEquals(PreflightReport.Status.WARN, report.checks().stream().filter(c -> c.name().equals("side effects"))
         .findFirst().orElseThrow().status());
-    assertTrue(preflight.acknowledged(name).get(), "the acknowledgement stays checked");
+    assertEquals(java.util.Optional.of(why), report.dependents().getFirst().reason());
+    assertEquals(java.util.Map.of(name, why), preflight.reasons(), "the acknowledgement stays with its reason");
+
+    // Taken back before the backfill: the passing preflight no longer clears it.
+    controller.preflight().takeBack(name);
+    assertEquals(java.util.Map.of(), preflight.reasons());
+    assertNull(workspace.preflightProperty().get(), "no backfill starts from a preflight with a withdrawn reason");
+    assertTrue(preflight.summaryProperty().get().startsWith("The acknowledgement of " + name + " was taken back; run "
+        + "the preflight again"), preflight.summaryProperty().get());
   }
 }
