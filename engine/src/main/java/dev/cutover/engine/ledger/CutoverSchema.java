@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -90,6 +89,11 @@ public final class CutoverSchema {
     return !recorded.isEmpty() && VERSION.equals(recorded.getFirst());
   }
 
+  /** Whether {@code table} is one of Cutover's own tables. */
+  public static boolean owns(String table) {
+    return TABLES.contains(table);
+  }
+
   /** Forgets what this process knew of {@code database} on {@code sql}: the next call reads again. */
   public static void forget(Sql sql, Identifier database) {
     Set<String> known = CURRENT.get(sql);
@@ -127,8 +131,8 @@ public final class CutoverSchema {
     return Collections.unmodifiableSet(out);
   }
 
-  /** The scripts' file names, in the order they run. */
-  static List<String> scripts() {
-    return new ArrayList<>(SCRIPT_NAMES);
+  /** The scripts, in the order they run. */
+  static List<SchemaScript> scripts() {
+    return SCRIPTS;
   }
 }
