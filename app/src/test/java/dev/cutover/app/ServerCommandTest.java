@@ -80,6 +80,42 @@ class ServerCommandTest {
     assertTrue(afterJson.out().contains("\"stopped\":false"), afterJson.out());
   }
 
+  /**
+   * A store a full disk left with an empty table definition: every command says so, naming it and the recovery,
+   * instead of a stack of failed starts; {@code server recover} sets it aside and the next command works with
+   * Cutover's state as it was.
+   */
+  @Test
+  void aStoreWithAnEmptyDefinitionIsNamedAndRecovered() throws Exception {
+    // Cutover's own tables, as the first step that writes its state makes them.
+    try (var session = dev.cutover.engine.Session.embedded(dir, dev.cutover.engine.api.EngineProgress.NONE)) {
+      new dev.cutover.engine.ledger.StateStore(session.database().sql(), "cutover").ensureSchema();
+    }
+    CommandRun.of(List.of("server", "stop", "--data-dir", dir.toString()));
+    Path store = dir.resolve("clickhouse");
+    String database = Files.readString(store.resolve("metadata").resolve("cutover.sql"));
+    String uuid = database.replaceAll("(?s).*UUID '([0-9a-f-]{36})'.*", "$1");
+    Path audit = store.resolve("store").resolve(uuid.substring(0, 3)).resolve(uuid).resolve("audit.sql");
+    Files.write(audit, new byte[0]);
+
+    CommandRun refused = CommandRun.of(List.of("check", "--data-dir", dir.toString()));
+    assertEquals(ExitCodes.EMBEDDED, refused.exit(), refused.err());
+    assertTrue(refused.err().contains("holds 1 table definition(s) left empty, as a disk that ran out of space leaves "
+        + "them: cutover.audit (clickhouse/store/"), refused.err());
+    assertTrue(refused.err().contains("cutover server recover"), refused.err());
+
+    CommandRun recovered = CommandRun.of(List.of("server", "recover", "--data-dir", dir.toString(), "--json"));
+    assertEquals(ExitCodes.OK, recovered.exit(), recovered.err());
+    JsonContract.requireDocument("server-recover", recovered);
+    assertTrue(recovered.out().contains("\"set_aside\":[\"cutover.audit\"]"), recovered.out());
+    CommandRun after = CommandRun.of(List.of("check", "--data-dir", dir.toString()));
+    assertEquals(ExitCodes.OK, after.exit(), after.err());
+    CommandRun nothing = CommandRun.of(List.of("server", "stop", "--data-dir", dir.toString()));
+    assertEquals(ExitCodes.OK, nothing.exit());
+    CommandRun again = CommandRun.of(List.of("server", "recover", "--data-dir", dir.toString()));
+    assertEquals("Nothing to recover: no table definition in " + dir + " is empty.", again.out().strip());
+  }
+
   @Test
   void anIdlePeriodThatIsNotADurationIsBadInputAndStartsNothing() {
     CommandRun bad = CommandRun.of(List.of("server", "--data-dir", dir.toString(), "--idle", "soon"));

@@ -1,6 +1,9 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.EngineProgress;
+import dev.cutover.engine.api.StoreRecovery;
 import dev.cutover.engine.embedded.EmbeddedServer;
+import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.UserDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,6 +71,16 @@ public final class EmbeddedEngine {
    */
   public static Optional<String> stop(Path dataDirectory, String reason) {
     return EmbeddedServer.stopRunning(dataDirectory, reason);
+  }
+
+  /**
+   * Recovers the store of {@code dataDirectory} after a full disk left table definitions empty (a server then
+   * refuses to start, and says so): with no server running, sets the empty definitions aside under
+   * {@code recovered/}, starts the server, gives Cutover's own tables their data back and creates the rest anew.
+   * Nothing is deleted; a table of the operator's is named, its data left in the store.
+   */
+  public static StoreRecovery recover(Path dataDirectory, EngineProgress progress) {
+    return Recovery.recover(dataDirectory, EngineLibrary.fromEnvironment(), progress);
   }
 
   public Path dataDirectory() {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
  * itself once none has used it for its idle period.
  */
 @Command(name = "server", mixinStandardHelpOptions = true,
-    subcommands = {ServerCommand.Stop.class, ServerCommand.Status.class},
+    subcommands = {ServerCommand.Stop.class, ServerCommand.Status.class, ServerCommand.Recover.class},
     description = {"Start the embedded ClickHouse (or join the one running on the data directory) and keep it up "
         + "while this command runs; Ctrl-C lets go of it. The server outlives whoever started it: it serves every "
         + "Cutover process on its data directory and stops by itself once none has used it for its idle period "
@@ -209,6 +209,48 @@ public final class ServerCommand implements Callable<Integer> {
       output.print(out, new StatusDocument("server status", connection.dataDirectory().toString(), running.isPresent(),
           running.orElse(null), users), lines);
       return running.isPresent() ? ExitCodes.OK : ExitCodes.CONNECTION;
+    }
+  }
+
+  @Command(name = "recover", mixinStandardHelpOptions = true,
+      description = {"Recover the store of the data directory after a full disk left table definitions empty (the "
+          + "server then refuses to start and names them). With no server running: sets the empty definitions aside "
+          + "under DIR/recovered/TIME/ (with set-aside.tsv saying where each came from), starts the server, attaches "
+          + "each of Cutover's own tables (runs, ledger, reports, audit) to its data again, and creates the rest of "
+          + "Cutover's tables anew. Nothing is deleted. A table of your own among them is named: its data stays in "
+          + "the store, to attach by hand (docs/RELIABILITY.md, \"A full disk\")."})
+  static final class Recover implements Callable<Integer> {
+    @Mixin ConnectionOptions connection;
+    @Mixin JsonOption output;
+    @Spec CommandSpec spec;
+
+    /** {@code cutover server recover --json}. */
+    record RecoverDocument(String command, String dataDirectory, List<String> setAside, String folder,
+        java.util.Map<String, String> restored, List<String> byHand) {}
+
+    @Override
+    public Integer call() {
+      requireEmbedded(connection);
+      PrintWriter out = spec.commandLine().getOut();
+      var r = EmbeddedEngine.recover(connection.dataDirectory(), dev.cutover.engine.api.EngineProgress.NONE);
+      List<String> lines = new java.util.ArrayList<>();
+      if (!r.anything()) {
+        lines.add("Nothing to recover: no table definition in " + connection.dataDirectory() + " is empty.");
+      } else {
+        lines.add("Set aside " + r.setAside().size() + " empty definition(s) in " + r.folder() + ": "
+            + String.join(", ", r.setAside()) + ".");
+        lines.add(r.restored().isEmpty() ? "No table of Cutover's had data to attach again."
+            : "Attached " + String.join(", ", r.restored().keySet()) + " to their data again; Cutover's other tables "
+                + "are there, those without data created anew.");
+        if (!r.byHand().isEmpty()) {
+          lines.add("Yours to attach by hand (their data is in the store, under clickhouse/store/): "
+              + String.join(", ", r.byHand()) + ".");
+        }
+        lines.add("The server runs again: ./cutover status --spec … shows where the repair stands.");
+      }
+      output.print(out, new RecoverDocument("server recover", connection.dataDirectory().toString(), r.setAside(),
+          r.folder() == null ? null : r.folder().toString(), r.restored(), r.byHand()), lines);
+      return ExitCodes.OK;
     }
   }
 }

@@ -31,6 +31,8 @@ public final class ErrorCodes {
   public static final int ABORTED = 236;
   public static final int MEMORY_LIMIT_EXCEEDED = 241;
   public static final int TABLE_IS_READ_ONLY = 242;
+  /** The server could not reserve the disk space a write needs; Cutover says the same of its reserve. */
+  public static final int NOT_ENOUGH_SPACE = 243;
   public static final int TOO_MANY_PARTS = 252;
   public static final int UNKNOWN_STATUS_OF_INSERT = 319;
   public static final int SYSTEM_ERROR = 425;

@@ -74,10 +74,13 @@ public final class BackfillRun implements RunHandle {
     this.recorder = new StateRecorder(store, listener, run);
     this.throttle = new Throttle(settings);
     this.liveLag = new LiveLag(sql, spec);
-    this.retry = new BatchRetry(new ServerOutage(sql), throttle::settings, lifecycle::cancelled);
+    DiskHeadroom disk = new DiskHeadroom(sql, spec, DiskHeadroom.batchBytes(sql, spec, run.range(),
+        settings.batchHours()), recorder, lifecycle::paused);
+    this.retry = new BatchRetry(new ServerOutage(sql), disk, throttle::settings, lifecycle::cancelled);
     this.staging = new StagingPool(new TargetTables(sql, spec), run.id());
     this.progress = new RunProgress(run.id(), this.hours.size(), listener);
-    this.pacing = new Pacing(lifecycle, retry, throttle, progress, liveLag, new LiveWrites(sql, spec), this::report);
+    this.pacing = new Pacing(lifecycle, retry, throttle, progress, liveLag, new LiveWrites(sql, spec), disk,
+        this::report);
   }
 
   void start() {

@@ -12,8 +12,8 @@ import java.util.function.Supplier;
  * as {@link QueryFailedException#retryable()} says) is retried after a backoff that doubles from
  * the run's first backoff up to a minute, up to the run's number of attempts. A server that gives
  * no answer is not this batch's fault: the batch waits once for the run's {@link ServerOutage}
- * instead, and its attempts stay unspent. Any other failure ends the batch at once and the run with
- * it.
+ * instead, and its attempts stay unspent; so does a batch the server refused for lack of disk space, which
+ * waits for room ({@link DiskHeadroom}). Any other failure ends the batch at once and the run with it.
  */
 final class BatchRetry {
 
@@ -47,11 +47,13 @@ final class BatchRetry {
   record GaveUp<T>(int attempts, String error, String fatal) implements Outcome<T> {}
 
   private final ServerOutage outage;
+  private final DiskHeadroom disk;
   private final Supplier<BackfillSettings> settings;
   private final BooleanSupplier cancelled;
 
-  BatchRetry(ServerOutage outage, Supplier<BackfillSettings> settings, BooleanSupplier cancelled) {
+  BatchRetry(ServerOutage outage, DiskHeadroom disk, Supplier<BackfillSettings> settings, BooleanSupplier cancelled) {
     this.outage = outage;
+    this.disk = disk;
     this.settings = settings;
     this.cancelled = cancelled;
   }
@@ -75,6 +77,14 @@ final class BatchRetry {
           }
           String sentence = outage.gaveUp();
           return new GaveUp<>(n, sentence == null ? e.getMessage() : sentence, sentence);
+        }
+        if (e.errorCode() == ErrorCodes.NOT_ENOUGH_SPACE && !cancelled.getAsBoolean()) {
+          // The disk filled under the batch: not the batch's fault either. It waits for room, then tries again.
+          if (disk.awaitRoom(cancelled, why -> waiting.retrying(0, DiskHeadroom.POLL, why.isEmpty() ? e.getMessage()
+              : why))) {
+            n--;
+            continue;
+          }
         }
         if (!e.retryable() || n >= maxAttempts || cancelled.getAsBoolean()) {
           return new GaveUp<>(n, e.getMessage(), e.retryable() ? null : e.getMessage());

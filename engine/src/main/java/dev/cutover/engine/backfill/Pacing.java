@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 
 /**
  * When a run may start its next batch: not while it is paused or stopping, while its server gives no
- * answer, while it is ahead of its rows-per-second ceiling, and, when its throttle yields to a live
+ * answer, while the server's disk has no room for it ({@link DiskHeadroom}), while it is ahead of its rows-per-second ceiling, and, when its throttle yields to a live
  * writer ({@code max_live_lag}), not while that writer writes v1 ({@link LiveWrites}) or lags more
  * than the limit ({@link LiveLag}); and each batch keeps its place for the throttle's rest after it.
  */
@@ -18,16 +18,18 @@ final class Pacing {
   private final RunProgress progress;
   private final LiveLag liveLag;
   private final LiveWrites liveWrites;
+  private final DiskHeadroom disk;
   private final Consumer<String> report;
 
   Pacing(RunLifecycle lifecycle, BatchRetry retry, Throttle throttle, RunProgress progress, LiveLag liveLag,
-      LiveWrites liveWrites, Consumer<String> report) {
+      LiveWrites liveWrites, DiskHeadroom disk, Consumer<String> report) {
     this.lifecycle = lifecycle;
     this.retry = retry;
     this.throttle = throttle;
     this.progress = progress;
     this.liveLag = liveLag;
     this.liveWrites = liveWrites;
+    this.disk = disk;
     this.report = report;
   }
 
@@ -44,6 +46,9 @@ final class Pacing {
       if (lifecycle.paused()) {
         lifecycle.awaitNotPaused(Duration.ofSeconds(1));
         continue;
+      }
+      if (!disk.awaitRoom(lifecycle::stopping, report)) {
+        return false;
       }
       Optional<Duration> rowsWait = throttle.rowsWait(progress.rowsWritten(), progress.startedAt());
       if (rowsWait.isPresent()) {

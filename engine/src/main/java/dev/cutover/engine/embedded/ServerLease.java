@@ -42,11 +42,30 @@ final class ServerLease implements AutoCloseable {
   private final Thread renewer;
   private volatile boolean closed;
 
-  private ServerLease(ServerDirectory dir, Path file, String what) {
+  private final String text;
+  /** Whether the lease's file is written: on a disk with no space left it is not, and each renewal tries again. */
+  private volatile boolean written;
+
+  private ServerLease(ServerDirectory dir, Path file, String what, String text) {
     this.dir = dir;
     this.file = file;
     this.what = what;
+    this.text = text;
+    this.written = write();
     this.renewer = Thread.ofPlatform().daemon().name("embedded-server-lease").start(this::renew);
+  }
+
+  /**
+   * Writes the lease's file; false when the disk has no room for it. A command that only reads still runs on a
+   * full disk: until its lease is written the server counts it by its idle period alone.
+   */
+  private boolean write() {
+    try {
+      PrivateFiles.write(file, text);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** Takes a lease for this process, saying what it is ({@code cutover console}, {@code cutover backfill}, …). */
@@ -61,9 +80,9 @@ final class ServerLease implements AutoCloseable {
       p.setProperty("since", Instant.now().toString());
       var text = new java.io.StringWriter();
       p.store(text, "A Cutover process that uses this embedded server");
-      PrivateFiles.write(file, text.toString());
+      ServerLease lease = new ServerLease(dir, file, what, text.toString());
       log(dir, "client " + pid + " (" + what + ") joined");
-      return new ServerLease(dir, file, what);
+      return lease;
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -105,7 +124,9 @@ final class ServerLease implements AutoCloseable {
     while (!closed) {
       try {
         Thread.sleep(RENEW);
-        if (!closed) {
+        if (!closed && !written) {
+          written = write();
+        } else if (!closed) {
           Files.setLastModifiedTime(file, FileTime.from(Instant.now()));
         }
       } catch (InterruptedException e) {

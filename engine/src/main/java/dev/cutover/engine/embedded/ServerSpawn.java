@@ -38,6 +38,7 @@ final class ServerSpawn {
    */
   static Started start(ServerDirectory dir, Path lib, boolean restricted, Duration idle, int preferredPort,
       EngineProgress progress) throws IOException {
+    EmptyDefinitions.refuseToStart(dir);
     rotateLog(dir);
     String lastFailure = null;
     for (int attempt = 1; attempt <= 3; attempt++) {

@@ -27,7 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ReportStore {
 
-  private static final SchemaScript SCHEMA = SchemaScript.resource("report-tables.sql");
 
   /** One hour of a stored reconciliation: what both versions held then, and how it was classified. */
   public record StoredHour(HourPartition hour, long rowsV1, long checksumV1, long rowsV2, long checksumV2,
@@ -59,17 +58,18 @@ public final class ReportStore {
           + "database = ? AND name IN ('reconciliations', 'reconciliation_hours', 'reconciliation_keys', "
           + "'acknowledgements', 'swaps')", database.name()) == 5;
       if (found) {
-        ensureSchema();
+        present = CutoverSchema.readable(sql, database);
       }
     }
     return present;
   }
 
+  /** Creates Cutover's tables when absent, or brings them to this version ({@link CutoverSchema}), once per store. */
   public void ensureSchema() {
     if (present) {
       return;
     }
-    SCHEMA.run(sql, database);
+    CutoverSchema.ensure(sql, database);
     present = true;
   }
 

@@ -27,7 +27,6 @@ import java.util.Optional;
  */
 public final class StateStore {
 
-  private static final SchemaScript SCHEMA = SchemaScript.resource("state-tables.sql");
 
 
   /**
@@ -73,18 +72,19 @@ public final class StateStore {
       boolean found = sql.queryLong("look for Cutover's state tables", "SELECT count() FROM system.tables WHERE "
           + "database = ? AND name IN ('runs', 'ledger', 'audit')", database.name()) == 3;
       if (found) {
-        ensureSchema(); // tables of an earlier version get the columns this one reads
+        // Tables of an earlier version get the columns this one reads; at this version, nothing is run.
+        present = CutoverSchema.readable(sql, database);
       }
     }
     return present;
   }
 
-  /** Creates the state tables when absent, once per store. */
+  /** Creates Cutover's tables when absent, or brings them to this version ({@link CutoverSchema}), once per store. */
   public void ensureSchema() {
     if (present) {
       return;
     }
-    SCHEMA.run(sql, database);
+    CutoverSchema.ensure(sql, database);
     present = true;
   }
 

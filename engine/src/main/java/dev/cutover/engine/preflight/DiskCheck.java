@@ -4,6 +4,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.sql.DiskSpace;
 import dev.cutover.engine.sql.Sql;
 
 /** Whether the target's disks hold what the backfill needs at its peak, with the sizes it read. */
@@ -25,11 +26,9 @@ final class DiskCheck {
     long liveBytes = sql.queryLong("measure " + spec.liveTable(), "SELECT sum(bytes_on_disk) " + parts, where);
     long largestHour = sql.queryLong("measure the largest hour of " + spec.liveTable(), "SELECT max(b) FROM (SELECT "
         + "sum(bytes_on_disk) AS b " + parts + " GROUP BY partition_id)", where);
-    long free = sql.queryLong("read free disk space", "SELECT min(free_space) FROM system.disks WHERE name IN (SELECT "
-        + "arrayJoin(disks) FROM system.storage_policies WHERE policy_name = ifNull((SELECT any(storage_policy) FROM "
-        + "system.tables WHERE database = ? AND name = ?), 'default'))", spec.database().name(), spec.liveTable().name());
+    long free = sql.disk().freeFor(spec.database(), spec.liveTable());
     return check(needed(liveBytes, largestHour, plan.hours().size(), plan.settings().batchHours(),
-        plan.settings().concurrency()), liveBytes, free);
+        plan.settings().concurrency()), liveBytes, free, DiskSpace.reserve());
   }
 
   /**
@@ -43,8 +42,15 @@ final class DiskCheck {
     return liveBytes + 2 * batch * concurrency + largestHour;
   }
 
-  static Check check(long needed, long liveBytes, long free) {
-    String sizes = "about " + mib(needed) + " needed (v1 holds " + mib(liveBytes) + " for the range), " + mib(free) + " free";
+  /**
+   * The check of {@code free} bytes against what the backfill needs at its peak plus the {@code reserve} Cutover
+   * keeps free on the server's disk ({@link DiskSpace}): a run that would eat into the reserve is refused before it
+   * writes, and one that gets there anyway pauses until space returns.
+   */
+  static Check check(long needed, long liveBytes, long free, long reserve) {
+    String sizes = "about " + mib(needed) + " needed (v1 holds " + mib(liveBytes) + " for the range) plus the reserve of "
+        + mib(reserve) + " Cutover keeps free, " + mib(free) + " free";
+    needed += reserve;
     if (free < needed) {
       return new Check("disk", Status.FAIL, "Not enough disk: " + sizes + ".", "Free space on the target's disks, "
           + "or backfill a shorter range at a time.");

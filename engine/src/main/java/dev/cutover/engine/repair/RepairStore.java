@@ -7,7 +7,7 @@ import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.StepRefusedException;
-import dev.cutover.engine.ledger.SchemaScript;
+import dev.cutover.engine.ledger.CutoverSchema;
 import dev.cutover.engine.sql.NameClaims;
 import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
@@ -33,17 +33,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class RepairStore {
 
-  private static final SchemaScript REPAIR_LOG = SchemaScript.resource("repair-log.sql");
 
   /** How many of the newest state records are kept as tables; the log keeps every one. */
   static final int KEEP = 3;
 
   private static final JsonMapper JSON = JsonMapper.builder()
       .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
-
-  /** The databases whose repair log exists, per server connection: created once, not before every record. */
-  private static final java.util.Map<Sql, java.util.Set<String>> LOGGED = java.util.Collections.synchronizedMap(
-      new java.util.WeakHashMap<>());
 
   private final Sql sql;
   private final Identifier database;
@@ -138,20 +133,13 @@ public final class RepairStore {
 
   private void log(Repair r) {
     try {
-      java.util.Set<String> logged = LOGGED.computeIfAbsent(sql, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
-      if (!logged.contains(database.name())) {
-        REPAIR_LOG.run(sql, database);
-        logged.add(database.name());
-      }
+      CutoverSchema.ensure(sql, database);
       sql.execute("log the repair of " + r.target(), "INSERT INTO " + database.quoted() + ".repair_log VALUES (?, ?, ?, ?, "
           + "fromUnixTimestamp64Milli(?, 'UTC'), ?)", r.target(), r.id(), r.version(), r.phase().name(),
           r.at().toEpochMilli(), encode(r));
     } catch (QueryFailedException e) {
       // The state record above is the truth; the log is its history for people and may miss a line.
-      java.util.Set<String> logged = LOGGED.get(sql);
-      if (logged != null) {
-        logged.remove(database.name()); // created again next time, if it went
-      }
+      CutoverSchema.forget(sql, database); // read again next time, if a table went
     }
   }
 

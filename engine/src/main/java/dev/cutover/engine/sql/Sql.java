@@ -21,6 +21,7 @@ public final class Sql {
 
   private final DataSource dataSource;
   private final Supplier<Optional<String>> whyLost;
+  private final DiskSpace disk = new DiskSpace(this);
 
   public Sql(DataSource dataSource) {
     this(dataSource, Optional::empty);
@@ -41,13 +42,25 @@ public final class Sql {
     T map(ResultSet rs) throws SQLException;
   }
 
+  /**
+   * Runs a statement that returns no rows. One that creates or alters a table is refused, before it is sent, while
+   * the server's disk has less than {@link DiskSpace#reserve()} free ({@link DiskSpace}).
+   */
   public void execute(String what, String sql, Object... values) {
+    if (DiskSpace.defines(sql)) {
+      disk.guard(what);
+    }
     try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
       bind(s, values);
       s.execute();
     } catch (SQLException e) {
       throw explained(what, e);
     }
+  }
+
+  /** Free space on the server's disks, read at most once a second. */
+  public DiskSpace disk() {
+    return disk;
   }
 
   public <T> List<T> query(String what, String sql, Row<T> row, Object... values) {

@@ -286,11 +286,14 @@ class PreflightTest {
 
   @Test
   void tooLittleDiskFails() {
-    assertEquals(Status.FAIL, DiskCheck.check(2L << 30, 1L << 30, 1L << 30).status());
-    assertEquals("Not enough disk: about 2048 MiB needed (v1 holds 1024 MiB for the range), 1024 MiB free.",
-        DiskCheck.check(2L << 30, 1L << 30, 1L << 30).finding());
-    assertEquals(Status.WARN, DiskCheck.check(2L << 30, 1L << 30, (3L << 30) - 1).status());
-    assertEquals(Status.PASS, DiskCheck.check(2L << 30, 1L << 30, 3L << 30).status());
+    long reserve = 64L << 20;
+    assertEquals(Status.FAIL, DiskCheck.check(2L << 30, 1L << 30, 1L << 30, reserve).status());
+    assertEquals("Not enough disk: about 2048 MiB needed (v1 holds 1024 MiB for the range) plus the reserve of 64 MiB "
+        + "Cutover keeps free, 1024 MiB free.", DiskCheck.check(2L << 30, 1L << 30, 1L << 30, reserve).finding());
+    assertEquals(Status.FAIL, DiskCheck.check(2L << 30, 1L << 30, (2L << 30) + reserve - 1, reserve).status(),
+        "the backfill would eat into the reserve");
+    assertEquals(Status.WARN, DiskCheck.check(2L << 30, 1L << 30, (2L << 30) + reserve, reserve).status());
+    assertEquals(Status.PASS, DiskCheck.check(2L << 30, 1L << 30, 4L << 30, reserve).status());
   }
 
   @Test
@@ -302,7 +305,7 @@ class PreflightTest {
     assertEquals(v1 + 8 * oneBatch + (40L << 20), needed, "v2, each batch in flight twice, and a merge of the "
         + "largest hour");
     long free = v1 + 4 * oneBatch + (40L << 20) / 2;
-    assertEquals(Status.FAIL, DiskCheck.check(needed, v1, free).status(), "room for v2 and one copy of each "
+    assertEquals(Status.FAIL, DiskCheck.check(needed, v1, free, 0).status(), "room for v2 and one copy of each "
         + "batch is not room for the backfill");
   }
 }
