@@ -101,6 +101,10 @@ public final class Swap {
     return this;
   }
 
+  private SwapHold hold() {
+    return new SwapHold(repairs, view, spec, answering);
+  }
+
   /** The one statement that switches consumers, both ways. */
   public String statement() {
     return "EXCHANGE TABLES " + spec.qualified(spec.consumerView()) + " AND " + spec.qualified(view.handle());
@@ -144,9 +148,9 @@ public final class Swap {
       requireHandle(Version.V1, Version.V2, "cutover");
       HourRange window = gate.judged().orElseThrow();
       SwapResult result = swap("cutover", Version.V1, Version.V2, spec.consumerTarget(), window);
-      return recorded(held, RepairPhase.CUT_OVER, "consumers read " + spec.targetTable(), result);
+      return hold().end(held, RepairPhase.CUT_OVER, "consumers read " + spec.targetTable(), result);
     } catch (RuntimeException e) {
-      settle(held, e);
+      hold().settle(held, e);
       throw e;
     }
   }
@@ -176,7 +180,7 @@ public final class Swap {
       requireHandle(Version.V2, Version.V1, "rollback");
       HourRange window = new Reconciler(sql, state, reports, spec).window(held, Scope.REPAIR, Optional.empty());
       SwapResult result = swap("rollback", Version.V2, Version.V1, spec.consumerLive(), window);
-      result = recorded(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again", result);
+      result = hold().end(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again", result);
       String repair = held.id();
       // A corrected view would keep writing a table nobody reads, under a fix that was just taken back.
       try {
@@ -189,7 +193,7 @@ public final class Swap {
       }
       return result;
     } catch (RuntimeException e) {
-      settle(held, e);
+      hold().settle(held, e);
       throw e;
     }
   }
@@ -261,49 +265,6 @@ public final class Swap {
       // The swap log keeps its request, which explains either version; the repair's record is settled below.
     }
     return new SwapResult(action, statement(), before, after, at, took, window, check.check(), check.sentence());
-  }
-
-  /**
-   * Ends the swap's hold on the repair with the phase it reached. Consumers were switched whatever happens to
-   * this record: when it cannot be written, the result says so, and the next process that reads the repair
-   * records it from the consumer view's definition.
-   */
-  private SwapResult recorded(Repair held, RepairPhase to, String note, SwapResult result) {
-    String unwritten = ". The repair's record of the " + result.action() + " could not be written now (%s); the next "
-        + "process that reads the repair records it as " + spec.consumerView() + "'s definition shows";
-    // A server that does not answer would keep each statement below waiting for a connection.
-    if (result.check() == SwapResult.Check.INCOMPLETE && !answering.getAsBoolean()) {
-      repairs.letGo(held);
-      return result.withVerification(result.verification() + unwritten.formatted("the server does not answer"));
-    }
-    try {
-      repairs.finish(held, to, note + "; " + result.verification());
-      return result;
-    } catch (RuntimeException e) {
-      settle(held, e);
-      return result.withVerification(result.verification() + unwritten.formatted(Sql.situation(e.getMessage())));
-    }
-  }
-
-  /** After a failure inside a swap: the repair is recorded as the consumer view's definition shows. */
-  private void settle(Repair held, RuntimeException cause) {
-    if (held.operation().isEmpty()) {
-      return; // released or finished already
-    }
-    try {
-      if (repairs.latest().filter(r -> r.version() == held.version()).isEmpty()) {
-        // Someone else recorded the repair meanwhile; make sure it says what consumers read.
-        repairs.agreeWithView("after a " + held.operation().get().action() + " that ended with: " + cause.getMessage());
-        return;
-      }
-      Version reads = view.reads();
-      RepairPhase phase = held.operation().map(Repair.Operation::action).orElse("").equals(Repair.Operation.CUTOVER)
-          ? (reads == Version.V2 ? RepairPhase.CUT_OVER : held.phase())
-          : (reads == Version.V1 ? RepairPhase.ROLLED_BACK : RepairPhase.CUT_OVER);
-      repairs.finish(held, phase, "ended by a failure: " + cause.getMessage());
-    } catch (RuntimeException e) {
-      // The server may be gone; the next process that looks settles the repair from the view's definition.
-    }
   }
 
   private static String milestoneCondition(RepairPhase milestone) {
