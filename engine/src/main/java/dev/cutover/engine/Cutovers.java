@@ -99,7 +99,8 @@ public final class Cutovers {
   }
 
   private Swap swap(TableSpec spec, Progress progress) {
-    return new Swap(ground.sql(), ground.store(), ground.reports(), spec, progress);
+    return new Swap(ground.sql(), ground.store(), ground.reports(), spec, progress)
+        .withAnswering(() -> ground.database().ping(java.time.Duration.ofSeconds(1)).answering());
   }
 
   private Retirement retirement(TableSpec spec) {

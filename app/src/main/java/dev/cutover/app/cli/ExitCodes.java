@@ -19,14 +19,17 @@ import dev.cutover.engine.api.StepRefusedException;
  *       pinned ({@link BoundaryPinnedException}), which the operator changes in the command
  *   <li>3 could not connect, or the server is unsuitable
  *   <li>4 the embedded engine could not be fetched or started
- *   <li>5 a statement failed on the server
+ *   <li>5 a statement failed on the server, or a swap's check found the view returning other rows (a swap
+ *       whose check could not complete, the server gone after the exchange, exits 0 with a warning:
+ *       consumers were switched)
  *   <li>6 a step was refused in the state it found, or a check found a blocking problem: a closed gate,
  *       a phase of the repair that does not allow the step, a failed preflight, a red reconciliation
  *   <li>7 the console cannot open its window: no desktop session (no display), or no GTK 3 to draw with; the
  *       command line still works
  *   <li>8 another process holds the repair or the target (a backfill run, a cutover, a rollback, a drop
- *       of v1): nothing was changed, and the same command can succeed once it ends, so a script may retry
- *       it later ({@link HeldByAnotherProcessException})
+ *       of v1), or won the race to change it at the same moment, whichever step lost: nothing was changed,
+ *       and the same command can succeed once it ends, so a script may retry it later ({@link
+ *       HeldByAnotherProcessException})
  *   <li>130 interrupted
  * </ul>
  */

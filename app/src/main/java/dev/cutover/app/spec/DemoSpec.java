@@ -32,30 +32,12 @@ public final class DemoSpec {
     return export(folder, database, overwrite, false);
   }
 
-  /** As {@link #export(Path, String, boolean)}, the view-fed world's spec when {@code viewFed}. */
+  /**
+   * As {@link #export(Path, String, boolean)}, the view-fed world's spec when {@code viewFed}. Files that already
+   * hold what would be written are left as they are; the others are replaced whole (see {@link FolderWriter}).
+   */
   public static Path export(Path folder, String database, boolean overwrite, boolean viewFed) {
-    List<String> files = viewFed ? VIEW_FILES : FILES;
-    try {
-      for (String file : files) {
-        if (!overwrite && Files.exists(folder.resolve(file))) {
-          throw new InvalidInputException("out", folder.resolve(file) + " exists; pass --force to overwrite it, or "
-              + "choose another folder.");
-        }
-      }
-      Files.createDirectories(folder);
-      for (String file : files) {
-        try (InputStream in = DemoSpec.class.getResourceAsStream("/dev/cutover/app/demo/" + file)) {
-          String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-          if (file.equals(files.getFirst())) {
-            text = text.replaceFirst("(?m)^database: .*$", "database: " + database);
-          }
-          Files.writeString(folder.resolve(file), text);
-        }
-      }
-      return folder.resolve(files.getFirst());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return write(folder, overwrite, contents(database, viewFed, ""));
   }
 
   /**
@@ -69,20 +51,51 @@ public final class DemoSpec {
 
   /** The same, for the world whose v1 a materialized view feeds on every shard when {@code viewFed}. */
   public static Path exportCluster(Path folder, String database, boolean overwrite, boolean viewFed) {
-    Path spec = export(folder, database, overwrite, viewFed);
-    try {
-      Files.writeString(spec, Files.readString(spec) + """
+    return write(folder, overwrite, contents(database, viewFed, """
 
-          # The world is sharded by book over the embedded local cluster (demo seed --shards N): the tables above
-          # are each shard's local tables; consumers read pnl through the Distributed tables below (docs/CLUSTER.md).
-          cluster:
-            name: %s
-            live: pnl_v1_all
-            target: pnl_v2_all
-            sources:
-              trades: trades_all
-          """.formatted(dev.cutover.engine.Session.LOCAL_CLUSTER) + (viewFed ? "" : "  copied: [marks, fx_rates]\n"));
-      return spec;
+        # The world is sharded by book over the embedded local cluster (demo seed --shards N): the tables above
+        # are each shard's local tables; consumers read pnl through the Distributed tables below (docs/CLUSTER.md).
+        cluster:
+          name: %s
+          live: pnl_v1_all
+          target: pnl_v2_all
+          sources:
+            trades: trades_all
+        """.formatted(dev.cutover.engine.Session.LOCAL_CLUSTER) + (viewFed ? "" : "  copied: [marks, fx_rates]\n")));
+  }
+
+  /**
+   * The files of the demo's spec by name, the spec last so that a reader who sees a new spec finds its new
+   * transforms beside it: the spec points at {@code database} and ends with {@code specTail}.
+   */
+  private static java.util.SequencedMap<String, byte[]> contents(String database, boolean viewFed, String specTail) {
+    List<String> files = viewFed ? VIEW_FILES : FILES;
+    java.util.SequencedMap<String, byte[]> contents = new java.util.LinkedHashMap<>();
+    for (String file : files.reversed()) {
+      String text = resource(file);
+      if (file.equals(files.getFirst())) {
+        text = text.replaceFirst("(?m)^database: .*$", "database: " + database) + specTail;
+      }
+      contents.put(file, text.getBytes(StandardCharsets.UTF_8));
+    }
+    return contents;
+  }
+
+  /** Writes {@code contents} into {@code folder}, refusing files that exist unless {@code overwrite}; the spec's path. */
+  private static Path write(Path folder, boolean overwrite, java.util.SequencedMap<String, byte[]> contents) {
+    for (String file : contents.keySet()) {
+      if (!overwrite && Files.exists(folder.resolve(file))) {
+        throw new InvalidInputException("out", folder.resolve(file) + " exists; pass --force to overwrite it, or "
+            + "choose another folder.");
+      }
+    }
+    FolderWriter.write(folder, contents);
+    return folder.resolve(contents.lastEntry().getKey());
+  }
+
+  private static String resource(String file) {
+    try (InputStream in = DemoSpec.class.getResourceAsStream("/dev/cutover/app/demo/" + file)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -115,6 +128,7 @@ public final class DemoSpec {
         for (String file : viewFed ? VIEW_FILES : FILES) {
           Files.deleteIfExists(folder.resolve(file));
         }
+        Files.deleteIfExists(folder.resolve(FolderWriter.LOCK));
         Files.deleteIfExists(folder);
       }
     } catch (IOException e) {

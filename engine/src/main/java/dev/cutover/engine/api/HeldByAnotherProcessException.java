@@ -23,7 +23,8 @@ public final class HeldByAnotherProcessException extends StepRefusedException {
   private final Instant since;
 
   /**
-   * @param action what the holder does: {@code backfill}, {@code cutover}, {@code rollback}, {@code drop of v1}
+   * @param action what the holder does: {@code backfill}, {@code cutover}, {@code rollback}, {@code drop of v1}; or,
+   *     when the process that won a race has already let go, what it recorded ({@code recorded reconciled})
    * @param runId the backfill run that holds it, when a run does
    * @param actor the holder's user, host and process id
    * @param since when the holder took it
@@ -47,6 +48,20 @@ public final class HeldByAnotherProcessException extends StepRefusedException {
   public static HeldByAnotherProcessException of(String step, RunRecord run, String situation, String whatToDo) {
     return new HeldByAnotherProcessException(step, Repair.Operation.BACKFILL, Optional.of(run.id()),
         new Repair.Actor(run.osUser(), run.host(), run.pid()), run.created(), situation, whatToDo);
+  }
+
+  /**
+   * The writer that won a race for the repair's next record and has let go since: it recorded {@code recorded}.
+   * The same step, tried again, meets the repair as that writer left it.
+   */
+  public static HeldByAnotherProcessException of(String step, Repair recorded, String situation, String whatToDo) {
+    return new HeldByAnotherProcessException(step, "recorded " + recorded.phase().words(), Optional.empty(),
+        recorded.by(), recorded.at(), situation, whatToDo);
+  }
+
+  /** The same holder, told in another sentence: a step over several shards that one shard's holder refused. */
+  public HeldByAnotherProcessException restated(String step, String sentence) {
+    return new HeldByAnotherProcessException(step, action, runId, actor, since, sentence, "");
   }
 
   public String action() {

@@ -1,6 +1,7 @@
 package dev.cutover.engine.cluster;
 
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.StepRefusedException;
@@ -67,10 +68,13 @@ public final class ClusterAbandon {
       } catch (RuntimeException e) {
         List<String> abandoned = done.entrySet().stream().filter(d -> d.getValue().isPresent())
             .map(d -> d.getKey().name()).toList();
-        throw new StepRefusedException("abandon", "The repair could not be abandoned on " + s.name() + ": "
-            + e.getMessage() + (abandoned.isEmpty() ? " No shard was abandoned." : " It was abandoned on "
-            + String.join(", ", abandoned) + "; abandon again once " + s.name() + " can be."), List.of(s.name()),
-            Optional.empty());
+        String sentence = "The repair could not be abandoned on " + s.name() + ": " + e.getMessage()
+            + (abandoned.isEmpty() ? " No shard was abandoned." : " It was abandoned on " + String.join(", ", abandoned)
+            + "; abandon again once " + s.name() + " can be.");
+        if (e instanceof HeldByAnotherProcessException held) {
+          throw held.restated("abandon", sentence);
+        }
+        throw new StepRefusedException("abandon", sentence, List.of(s.name()), Optional.empty());
       }
     }
     return done;

@@ -2,6 +2,7 @@ package dev.cutover.engine.cluster;
 
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
@@ -118,6 +119,9 @@ public final class ClusterSwap {
             : "Switching back failed on " + String.join(", ", stuck) + ": those nodes still read " + to + "; "
                 + (undone.isEmpty() ? "" : String.join(", ", undone) + " read " + from + " again. ") + "Run the "
                 + (forward ? "rollback" : "cutover") + " again once every node answers." + others);
+    if (cause instanceof HeldByAnotherProcessException held && done.isEmpty()) {
+      return held.restated(step, sentence); // no node switched: the same step can be tried again later
+    }
     List<String> unmet = new ArrayList<>(List.of(failed.name()));
     return new StepRefusedException(step, sentence, unmet, Optional.empty());
   }

@@ -3,6 +3,7 @@ package dev.cutover.engine.cluster;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.connect.Database;
 import java.util.ArrayList;
@@ -125,8 +126,12 @@ public final class Shards implements AutoCloseable {
     String reasons = byReason.entrySet().stream().map(e -> String.join(", ", e.getValue())
         + (byReason.size() == 1 && failed.size() > 1 ? ", each for the same reason: " : ": ") + e.getKey())
         .collect(Collectors.joining("; "));
-    return new StepRefusedException(step, "The " + step + " failed on " + failed.size() + " shard(s): " + reasons, each,
-        Optional.empty());
+    String sentence = "The " + step + " failed on " + failed.size() + " shard(s): " + reasons;
+    // Every shard that failed was held by another process: the step as a whole can be tried again later.
+    if (failed.values().stream().allMatch(e -> e instanceof HeldByAnotherProcessException)) {
+      return ((HeldByAnotherProcessException) failed.values().iterator().next()).restated(step, sentence);
+    }
+    return new StepRefusedException(step, sentence, each, Optional.empty());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.cutover.engine.cutover;
 
+import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Gate.Version;
 import dev.cutover.engine.api.GateClosedException;
@@ -8,6 +9,7 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.PhaseRefusedException;
 import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
@@ -63,6 +65,7 @@ public final class Swap {
 
   private final Progress progress;
   private Optional<String> rowsNotCompared = Optional.empty();
+  private java.util.function.BooleanSupplier answering = () -> true;
 
   public Swap(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
     this(sql, state, reports, spec, Progress.NONE);
@@ -87,6 +90,19 @@ public final class Swap {
   public Swap withoutRowComparison(String why) {
     this.rowsNotCompared = Optional.of(why);
     return this;
+  }
+
+  /**
+   * This swap asks {@code answering} whether the server answers before it reads again what consumers read
+   * after the server went away around the exchange, so that no read waits on a server that is gone.
+   */
+  public Swap withAnswering(java.util.function.BooleanSupplier answering) {
+    this.answering = answering;
+    return this;
+  }
+
+  private SwapHold hold() {
+    return new SwapHold(repairs, view, spec, answering);
   }
 
   /** The one statement that switches consumers, both ways. */
@@ -132,11 +148,9 @@ public final class Swap {
       requireHandle(Version.V1, Version.V2, "cutover");
       HourRange window = gate.judged().orElseThrow();
       SwapResult result = swap("cutover", Version.V1, Version.V2, spec.consumerTarget(), window);
-      held = repairs.finish(held, RepairPhase.CUT_OVER, "consumers read " + spec.targetTable() + "; "
-          + result.verification());
-      return result;
+      return hold().end(held, RepairPhase.CUT_OVER, "consumers read " + spec.targetTable(), result);
     } catch (RuntimeException e) {
-      settle(held, e);
+      hold().settle(held, e);
       throw e;
     }
   }
@@ -166,19 +180,20 @@ public final class Swap {
       requireHandle(Version.V2, Version.V1, "rollback");
       HourRange window = new Reconciler(sql, state, reports, spec).window(held, Scope.REPAIR, Optional.empty());
       SwapResult result = swap("rollback", Version.V2, Version.V1, spec.consumerLive(), window);
-      Repair rolledBack = repairs.finish(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable()
-          + " again; " + result.verification());
+      result = hold().end(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again", result);
+      String repair = held.id();
       // A corrected view would keep writing a table nobody reads, under a fix that was just taken back.
       try {
-        new CorrectedView(sql, state, spec).dropDeployed(rolledBack, "consumers were rolled back to "
-            + spec.liveTable());
+        repairs.latest().filter(r -> r.phase() == RepairPhase.ROLLED_BACK && r.id().equals(repair))
+            .ifPresent(rolledBack -> new CorrectedView(sql, state, spec).dropDeployed(rolledBack, "consumers were "
+                + "rolled back to " + spec.liveTable()));
       } catch (RuntimeException e) {
         // Consumers read v1 again, which is what the rollback promised; the repair still names the view, and
         // its status says that it still writes v2 until an abandon drops it.
       }
       return result;
     } catch (RuntimeException e) {
-      settle(held, e);
+      hold().settle(held, e);
       throw e;
     }
   }
@@ -200,6 +215,11 @@ public final class Swap {
     }
   }
 
+  /**
+   * Exchanges, then checks what consumers read. Once the exchange has run, nothing that fails after it (the
+   * check, the swap log, the audit trail) is thrown: consumers were switched, and the result says so, with what
+   * could not be checked and where to find out.
+   */
   private SwapResult swap(String action, Version before, Version after, Identifier nowRead, HourRange window) {
     state.ensureSchema();
     reports.ensureSchema();
@@ -208,42 +228,43 @@ public final class Swap {
     reports.recordSwap(new ReportStore.SwapRecord(TableNames.target(spec), action, at, Operator.user(), statement(),
         "requested: " + before + " -> " + after));
     progress.update("Exchanging: " + statement(), 0.80);
+    AfterExchange aftermath = new AfterExchange(sql, spec, answering, AfterExchange.PATIENCE);
+    String how = "the server acknowledged the exchange";
     long started = System.nanoTime();
-    sql.execute(action + " " + spec.consumerView(), statement());
+    try {
+      sql.execute(action + " " + spec.consumerView(), statement());
+    } catch (QueryFailedException e) {
+      if (!e.unreachable()) {
+        throw e; // the server refused the statement: nothing was switched
+      }
+      // The server went away while the statement ran: its definition says whether consumers were switched.
+      AfterExchange.Reading reading = aftermath.readAgain();
+      if (reading.reads().filter(v -> v == after).isEmpty()) {
+        throw aftermath.notSwitched(action, statement(), e, reading);
+      }
+      how = aftermath.ranAnyway(e, reading);
+    }
     Duration took = Duration.ofNanos(System.nanoTime() - started);
     progress.update("Verifying what " + spec.consumerView() + " returns, hour by hour over " + window.hours()
         + " hours", 0.85);
-    SwapVerification.Verification check = rowsNotCompared.isEmpty() ? new SwapVerification(sql, spec).verify(window,
-        nowRead) : new SwapVerification.Verification(false, "NOT verified: "
-        + spec.consumerView() + "'s definition reads " + view.reads() + " (" + nowRead + "); its rows were not compared, "
-        + "because " + rowsNotCompared.get());
-    progress.update("Verified", 1.0);
-    reports.recordSwap(new ReportStore.SwapRecord(TableNames.target(spec), action, at, Operator.user(), statement(),
-        check.sentence()));
-    state.audit(TableNames.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host() + ": "
-        + before + " -> " + after + "; " + check.sentence());
-    return new SwapResult(action, statement(), before, after, at, took, window, check.verified(), check.sentence());
-  }
-
-  /** After a failure inside a swap: the repair is recorded as the consumer view's definition shows. */
-  private void settle(Repair held, RuntimeException cause) {
-    if (held.operation().isEmpty()) {
-      return; // released or finished already
-    }
+    SwapVerification.Verification check = rowsNotCompared.isEmpty()
+        ? aftermath.check(window, nowRead, after, action, how)
+        : new SwapVerification.Verification(SwapResult.Check.INCOMPLETE, "NOT verified: " + spec.consumerView()
+            + "'s definition reads " + view.reads() + " (" + nowRead + "); its rows were not compared, because "
+            + rowsNotCompared.get());
+    progress.update(check.verified() ? "Verified" : "Not verified", 1.0);
     try {
-      if (repairs.latest().filter(r -> r.version() == held.version()).isEmpty()) {
-        // Someone else recorded the repair meanwhile; make sure it says what consumers read.
-        repairs.agreeWithView("after a " + held.operation().get().action() + " that ended with: " + cause.getMessage());
-        return;
+      if (check.check() == SwapResult.Check.INCOMPLETE && !answering.getAsBoolean()) {
+        return new SwapResult(action, statement(), before, after, at, took, window, check.check(), check.sentence());
       }
-      Version reads = view.reads();
-      RepairPhase phase = held.operation().map(Repair.Operation::action).orElse("").equals(Repair.Operation.CUTOVER)
-          ? (reads == Version.V2 ? RepairPhase.CUT_OVER : held.phase())
-          : (reads == Version.V1 ? RepairPhase.ROLLED_BACK : RepairPhase.CUT_OVER);
-      repairs.finish(held, phase, "ended by a failure: " + cause.getMessage());
-    } catch (RuntimeException e) {
-      // The server may be gone; the next process that looks settles the repair from the view's definition.
+      reports.recordSwap(new ReportStore.SwapRecord(TableNames.target(spec), action, at, Operator.user(), statement(),
+          check.sentence()));
+      state.audit(TableNames.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host()
+          + ": " + before + " -> " + after + "; " + check.sentence());
+    } catch (CutoverException e) {
+      // The swap log keeps its request, which explains either version; the repair's record is settled below.
     }
+    return new SwapResult(action, statement(), before, after, at, took, window, check.check(), check.sentence());
   }
 
   private static String milestoneCondition(RepairPhase milestone) {

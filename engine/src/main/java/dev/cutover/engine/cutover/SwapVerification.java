@@ -3,6 +3,7 @@ package dev.cutover.engine.cutover;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
+import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.Readable;
@@ -27,8 +28,12 @@ final class SwapVerification {
     this.spec = spec;
   }
 
-  /** Whether the view returns its version's rows, and the sentence that says so or names the first hour that differs. */
-  record Verification(boolean verified, String sentence) {}
+  /** What the check found, and the sentence that says so or names the first hour that differs. */
+  record Verification(SwapResult.Check check, String sentence) {
+    boolean verified() {
+      return check == SwapResult.Check.VERIFIED;
+    }
+  }
 
   /**
    * Does the consumer view return exactly what {@code expected} holds, hour by hour over the window?
@@ -69,13 +74,13 @@ final class SwapVerification {
     long hours = result[0];
     long differing = result[1];
     if (differing == 0) {
-      return new Verification(true, "verified: " + spec.consumerView() + " returns " + expected + "'s rows for all "
-          + hours + " hour(s) of " + window + " (" + result[2] + " rows" + (byKey ? ", folded per hour and key as "
-          + "its engine merges them" : "") + ", same checksums)");
+      return new Verification(SwapResult.Check.VERIFIED, "verified: " + spec.consumerView() + " returns " + expected
+          + "'s rows for all " + hours + " hour(s) of " + window + " (" + result[2] + " rows" + (byKey ? ", folded "
+          + "per hour and key as its engine merges them" : "") + ", same checksums)");
     }
-    return new Verification(false, "NOT verified: " + spec.consumerView() + " does not return " + expected + "'s rows "
-        + "in " + differing + " of " + hours + " hour(s) of " + window + ", first " + HourPartition.ofEpochSecond(result[3])
-        + "; the view filters or changes rows, or something else changed it. Investigate before anything else");
+    return new Verification(SwapResult.Check.DIFFERS, "NOT verified: " + spec.consumerView() + " does not return "
+        + expected + "'s rows in " + differing + " of " + hours + " hour(s) of " + window + ", first "
+        + HourPartition.ofEpochSecond(result[3]) + "; the view filters or changes rows, or something else changed it. Investigate before anything else");
   }
 
   /** Hours compared, hours that differ, the view's rows, and the first hour that differs. */

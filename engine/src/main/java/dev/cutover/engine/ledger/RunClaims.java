@@ -30,21 +30,27 @@ final class RunClaims {
 
   /**
    * The state a claim moved to, as its note says, and who made it ({@code host} empty and {@code pid} 0
-   * in a note written before claims named their writer).
+   * in a note written before claims named their writer, {@code user} empty before they named its user).
    */
-  record Note(RunState to, Instant at, String host, long pid) {
+  record Note(RunState to, Instant at, String host, long pid, String user) {
     String text() {
-      return to.name() + " " + at.toEpochMilli() + " " + pid + " " + host;
+      return to.name() + " " + at.toEpochMilli() + " " + pid + " " + host + " " + user;
     }
 
     static Optional<Note> parse(String text) {
-      String[] parts = text.split(" ", 4);
+      String[] parts = text.split(" ", 5);
       try {
         return Optional.of(new Note(RunState.valueOf(parts[0]), Instant.ofEpochMilli(Long.parseLong(parts[1])),
-            parts.length > 3 ? parts[3] : "", parts.length > 2 ? Long.parseLong(parts[2]) : 0));
+            parts.length > 3 ? parts[3] : "", parts.length > 2 ? Long.parseLong(parts[2]) : 0,
+            parts.length > 4 ? parts[4] : ""));
       } catch (RuntimeException e) {
         return Optional.empty();
       }
+    }
+
+    /** The process that made the claim. */
+    dev.cutover.engine.api.Repair.Actor writer() {
+      return new dev.cutover.engine.api.Repair.Actor(user, host, pid);
     }
 
     /**
@@ -60,7 +66,7 @@ final class RunClaims {
   /** Claims step {@code step} of the run for a move to {@code to}; false when another writer has it. */
   boolean claim(String runId, long step, RunState to) {
     return claims.claim("move run " + runId + " to " + to.name().toLowerCase(Locale.ROOT), name(runId, step),
-        new Note(to, Instant.now(), Operator.host(), ProcessHandle.current().pid()).text());
+        new Note(to, Instant.now(), Operator.host(), ProcessHandle.current().pid(), Operator.user()).text());
   }
 
   /** What the claim of that step says, when it exists and can be read. */

@@ -1,13 +1,14 @@
 package dev.cutover.engine.ledger;
 
 import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
-import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.sql.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -165,8 +166,8 @@ public final class StateStore {
    * RunRecord paused = store.transition(run, RunState.PAUSED, "paused by alice");
    * }</pre>
    *
-   * @throws StepRefusedException when another writer moved the run at the same moment; the
-   *     sentence names the run and the state it is in now
+   * @throws HeldByAnotherProcessException when another writer moved the run at the same moment; the
+   *     sentence names the run and the state it is in now, the fields who moved it and when
    * @throws InvalidInputException when the run's state cannot become {@code to}
    */
   public RunRecord transition(RunRecord run, RunState to, String message) {
@@ -212,12 +213,20 @@ public final class StateStore {
     }
   }
 
-  /** The refusal for a writer that lost: what the run is now, by the record or the winner's claim. */
-  private StepRefusedException lost(String runId, long step, RunState wanted) {
+  /**
+   * The refusal for a writer that lost: what the run is now, by the record or the winner's claim, and who
+   * moved it when, by the winner's claim (by the run's own process once the claim is gone).
+   */
+  private HeldByAnotherProcessException lost(String runId, long step, RunState wanted) {
     String state = stateAt(runId, step).map(StateStore::words).orElse("changed");
-    return new StepRefusedException("backfill", "Run " + runId + " is now " + state + ": another writer moved it at "
-        + "the same moment, so it did not become " + words(wanted) + ". Nothing was changed; look at the run again "
-        + "and decide.");
+    Optional<RunClaims.Note> claim = claims.note(runId, step);
+    Optional<RunRecord> now = run(runId);
+    Repair.Actor writer = claim.map(RunClaims.Note::writer).or(() -> now.map(r -> new Repair.Actor(r.osUser(),
+        r.host(), r.pid()))).orElse(new Repair.Actor("", "", 0));
+    Instant since = claim.map(RunClaims.Note::at).or(() -> now.map(RunRecord::heartbeat)).orElse(Instant.now());
+    return new HeldByAnotherProcessException("backfill", Repair.Operation.BACKFILL, Optional.of(runId), writer, since,
+        "Run " + runId + " is now " + state + ": another writer moved it at the same moment, so it did not become "
+            + words(wanted) + ".", "Nothing was changed; look at the run again and decide.");
   }
 
   /** The state the winner of {@code step} moved the run to: its record once written, its claim's note before. */

@@ -6,7 +6,6 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairPhase;
-import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.ledger.CutoverSchema;
 import dev.cutover.engine.sql.NameClaims;
 import dev.cutover.engine.sql.Sql;
@@ -67,8 +66,8 @@ public final class RepairStore {
    * Writes {@code next} as the record after {@code expected} (empty for the first record of the
    * target), or refuses when another process wrote that version first.
    *
-   * @throws StepRefusedException naming the process that moved the repair, when this one lost; a
-   *     {@link HeldByAnotherProcessException} when that process holds it now
+   * @throws HeldByAnotherProcessException naming the process that moved the repair, and when, when this one
+   *     lost
    */
   public Repair write(Optional<Repair> expected, Repair next, String step) {
     long version = expected.map(Repair::version).orElse(0L) + 1;
@@ -114,13 +113,15 @@ public final class RepairStore {
   }
 
   /**
-   * The refusal of a write that lost the compare-and-set: held by another process when the winner
-   * took the repair for an operation (it can be tried again once that ends), a plain refusal when the
-   * winner only recorded something newer.
+   * The refusal of a write that lost the compare-and-set: another process holds the repair, for the
+   * operation it took with its record, or for the moment it took to record something newer. Either way
+   * the same step can be tried again (exit 8 on the command line), and it then meets the repair as that
+   * process left it.
    */
-  private StepRefusedException lost(String target, String step) {
+  private HeldByAnotherProcessException lost(String target, String step) {
     Optional<Repair> now = current(target);
-    String who = now.map(r -> r.operation().map(o -> "the " + o.describe()).orElse(r.by() + ", who recorded it as " + r.phase().words() + " at " + r.at())).orElse("another process");
+    String who = now.map(r -> r.operation().map(o -> "the " + o.describe()).orElse(r.by() + ", who recorded it as "
+        + r.phase().words() + " at " + r.at())).orElse("another process");
     String situation = "Another process changed the repair of " + target + " at the same moment: " + who
         + ". Nothing was done;";
     String whatToDo = "look at where the repair stands now and decide again.";
@@ -128,7 +129,10 @@ public final class RepairStore {
     if (holding.isPresent()) {
       return HeldByAnotherProcessException.of(step, holding.get(), situation, whatToDo);
     }
-    return new StepRefusedException(step, situation + " " + whatToDo, List.of(), now.map(Repair::by));
+    // The record this writer lost to is there but for a moment (records are dropped only once newer ones exist).
+    return now.map(winner -> HeldByAnotherProcessException.of(step, winner, situation, whatToDo))
+        .orElseGet(() -> new HeldByAnotherProcessException(step, "changed the repair", Optional.empty(),
+            new Repair.Actor("", "", 0), Instant.now(), situation, whatToDo));
   }
 
   private void log(Repair r) {

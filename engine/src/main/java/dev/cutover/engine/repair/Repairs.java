@@ -191,6 +191,15 @@ public final class Repairs {
     }
   }
 
+  /**
+   * Lets go of the operation held without a record, when none can be written (the server does not answer):
+   * its record names this process, which no longer holds it, so the next process that reads the repair settles
+   * it, as it does the operation of a process that died.
+   */
+  public void letGo(Repair held) {
+    Holders.ended(held);
+  }
+
   /** Ends the operation held without changing the phase, e.g. when its gate turned out closed. */
   public Repair release(Repair held, String note) {
     return finish(held, held.phase(), note);

@@ -108,6 +108,14 @@ public final class Sql {
         .orElse(failed);
   }
 
+  /**
+   * A failure's sentence without the advice this class ends it with, for a caller that says itself what comes
+   * next: a step that does not retry must not say that Cutover retries it.
+   */
+  public static String situation(String message) {
+    return message.replaceAll(" (This can pass; Cutover retries it|Fix the cause and run it again)\\.$", "");
+  }
+
   /** Turns a driver failure into a sentence: "Could not {what}: {server message} (code N, query id Q)." */
   public static QueryFailedException failure(String what, SQLException e) {
     int code = e.getErrorCode();

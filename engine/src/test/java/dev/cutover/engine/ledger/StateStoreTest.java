@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -95,6 +97,7 @@ class StateStoreTest {
       assertEquals(won.getFirst().state(), stored, "the winner's state is the one recorded");
       if (loser instanceof StepRefusedException refusal) {
         raced++;
+        assertInstanceOf(HeldByAnotherProcessException.class, refusal, "a lost race exits as held: try later");
         assertEquals("Run " + id + " is now " + stored.name().toLowerCase() + ": another writer moved it at the same "
             + "moment, so it did not become " + (stored == RunState.FAILED ? "succeeded" : "failed") + ". Nothing was "
             + "changed; look at the run again and decide.", refusal.getMessage());
@@ -114,10 +117,15 @@ class StateStoreTest {
     assertTrue(new RunClaims(sql, dev.cutover.engine.api.Identifier.simple("database", database))
         .claim("held", 1, RunState.PAUSED));
     StateStore store = new StateStore(sql, database);
-    StepRefusedException refused = assertThrows(StepRefusedException.class,
+    HeldByAnotherProcessException refused = assertThrows(HeldByAnotherProcessException.class,
         () -> store.transition(run, RunState.CANCELLED, "cancelled by the test"));
     assertEquals("Run held is now paused: another writer moved it at the same moment, so it did not become "
         + "cancelled. Nothing was changed; look at the run again and decide.", refused.getMessage());
+    // The writer that won is named, as a holder is, so the command line exits 8: try again later.
+    assertEquals(new dev.cutover.engine.api.Repair.Actor(Operator.user(), Operator.host(),
+        ProcessHandle.current().pid()), refused.actor());
+    assertEquals(Optional.of("held"), refused.runId());
+    assertTrue(refused.since().isAfter(Instant.now().minusSeconds(60)), refused.since().toString());
     assertEquals(RunState.RUNNING, store.run("held").orElseThrow().state());
   }
 

@@ -208,8 +208,10 @@ class RepairTest {
             store.write(Optional.of(read), read.next(read.phase(), read.operation(), Operator.actor(), "writer "
                 + writer), "test");
             outcomes.add("won " + writer);
+          } catch (HeldByAnotherProcessException e) {
+            outcomes.add("lost: " + e.getMessage() + " held by " + e.actor() + " at " + e.since() + ", " + e.action());
           } catch (StepRefusedException e) {
-            outcomes.add("lost: " + e.getMessage());
+            outcomes.add("lost, not as held: " + e.getMessage());
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
@@ -226,11 +228,46 @@ class RepairTest {
       Repair now = store.current(target).orElseThrow();
       assertEquals(read.version() + 1, now.version());
       assertEquals("writer " + winner, now.note());
+      // A loser is held off by the winner, who let go at once: the same exit (8, try later) as any holder's.
+      String held = "held by " + now.by() + " at " + now.at() + ", recorded " + now.phase().words();
+      assertTrue(outcomes.stream().filter(o -> o.startsWith("lost")).allMatch(o -> o.endsWith(held)), outcomes
+          + " each " + held);
     }
     assertEquals(RepairStore.KEEP, world.sql.queryLong("count records", "SELECT count() FROM system.tables WHERE "
         + "database = ? AND startsWith(name, ?)", world.database, RepairStore.markerPrefix(target)),
         "older records are dropped; the log keeps them");
     assertTrue(store.history(target, 100).size() >= 7, "every record is in the log");
+  }
+
+  /**
+   * The first backfills of a target started at once each record the repair as planned before they take it:
+   * the one that lost that first record was refused as a plain step (exit 6) while a loser a moment later was
+   * told the repair is held (exit 8). Whoever loses the race is now told who won it and when.
+   */
+  @Test
+  void ofTwoWritersOfATargetsFirstRecordTheLoserIsToldWhoHoldsIt() throws Exception {
+    RepairStore store = new RepairStore(world.sql, world.database);
+    String target = world.database + ".first_record";
+    Repair.Actor other = new Repair.Actor("alice", "console-host", 4242);
+    Repair theirs = new Repair("r-theirs", target, 1, RepairPhase.PLANNED, Optional.of(world.liveEdge.plusHours(-3)),
+        Optional.empty(), spec.name(), spec.transformSha256(), Optional.empty(), Optional.empty(),
+        Instant.parse("2026-11-30T09:15:00Z"), other, "planned by the other process");
+    store.write(Optional.empty(), theirs, "backfill");
+    Repair mine = new Repair("r-mine", target, 1, RepairPhase.PLANNED, theirs.boundary(), Optional.empty(),
+        spec.name(), spec.transformSha256(), Optional.empty(), Optional.empty(), Instant.now(), Operator.actor(),
+        "planned by this process");
+
+    var lost = assertThrows(HeldByAnotherProcessException.class, () -> store.write(Optional.empty(), mine,
+        "backfill"));
+    assertEquals("backfill", lost.step());
+    assertEquals(other, lost.actor());
+    assertEquals(theirs.at(), lost.since());
+    assertEquals("recorded planned", lost.action());
+    assertTrue(lost.retryable());
+    assertEquals("Another process changed the repair of " + target + " at the same moment: " + other + ", who "
+        + "recorded it as planned at " + theirs.at() + ". Nothing was done; look at where the repair stands now and "
+        + "decide again.", lost.getMessage());
+    assertEquals("r-theirs", store.current(target).orElseThrow().id(), "the winner's record stands");
   }
 
   /** A record written by a process that read a version so old its successor was dropped is withdrawn. */
@@ -246,7 +283,8 @@ class RepairTest {
           "step " + i), "test");
     }
     Repair resurrected = stale.next(stale.phase(), Optional.empty(), Operator.actor(), "stale");
-    var lost = assertThrows(StepRefusedException.class, () -> store.write(Optional.of(stale), resurrected, "test"));
+    var lost = assertThrows(HeldByAnotherProcessException.class, () -> store.write(Optional.of(stale), resurrected,
+        "test"));
     assertTrue(lost.getMessage().contains("at the same moment"), lost.getMessage());
     assertEquals(moving, store.current(target).orElseThrow(), "the newest record stands");
   }
