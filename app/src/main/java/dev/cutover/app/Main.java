@@ -179,7 +179,7 @@ public final class Main implements Callable<Integer> {
    */
   private static final java.util.Set<String> HINTED = java.util.Set.of("confirm", "reason", "from", "to", "hours",
       "user", "concurrency", "batch-hours", "max-threads", "priority", "attempts", "server-wait", "force",
-      "acknowledge", "nice", "rest-percent");
+      "acknowledge", "nice", "rest-percent", "data-dir");
 
   static String optionHint(CutoverException e, CommandLine commandLine) {
     if (e.getMessage().contains("--")) {
@@ -198,6 +198,7 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    connection.settings(); // bad input (an empty --data-dir, an empty XDG_DATA_HOME) is refused before anything else
     if (connection.localCluster()) {
       connection.localShards(); // a number of shards the local cluster cannot start is refused before any window
     }
@@ -220,7 +221,7 @@ public final class Main implements Callable<Integer> {
     if (connection.localCluster()) {
       // The embedded local cluster: the console opens the demo's sharded spec on its Shards screen.
       int shards = connection.localShards();
-      java.nio.file.Path root = connection.clusterRoot();
+      java.nio.file.Path root = connection.claimedClusterRoot();
       CutoverConsole.launch(new ConsoleStartup("embedded local cluster of " + shards + " shards (data: " + root + ")",
           progress -> Session.cluster(root, shards, progress)).withDefaultSpec(SpecOptions.demoClusterSpec())
           .withDemo(new ClusterDemoConsole(root, shards)));
