@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every stop of the embedded server says in server.log why it stopped, also when nobody gave a reason: a
- * client that killed the serving query (the log once said "stopped cleanly (null)"), and a stop request
- * with an empty reason.
+ * client that killed the serving query (the log once said "stopped cleanly (null)"), a stop asked with an
+ * empty reason, and an empty request file written by hand.
  */
 class StopReasonTest {
 
@@ -60,6 +60,17 @@ class StopReasonTest {
         + ProcessHandle.current().pid() + " ("), log);
     assertTrue(log.contains("(no reason given))"), log);
     assertFalse(log.contains("null"), log);
+  }
+
+  @Test
+  void anEmptyStopRequestWrittenByHandSaysNoReasonWasGiven() throws Exception {
+    EmbeddedServer server = start();
+    ProcessHandle process = ProcessHandle.of(server.pid()).orElseThrow();
+    server.close();
+    Files.writeString(dir.resolve("stop.request"), "\n"); // as touch or an editor leaves it
+    assertTrue(process.onExit().get(60, TimeUnit.SECONDS) != null, "the server ended");
+    String log = Files.readString(dir.resolve("server.log"));
+    assertTrue(log.contains("server " + server.pid() + ": stopped cleanly (asked to stop: (no reason given))"), log);
   }
 
   private EmbeddedServer start() {
