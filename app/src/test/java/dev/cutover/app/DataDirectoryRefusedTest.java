@@ -60,6 +60,11 @@ class DataDirectoryRefusedTest {
     emptyXdg.put("XDG_DATA_HOME", "");
     Map<String, String> relativeXdg = environment();
     relativeXdg.put("XDG_DATA_HOME", "data");
+    Map<String, String> emptyCache = environment();
+    emptyCache.put("XDG_CACHE_HOME", "");
+    Map<String, String> emptyConfig = environment();
+    emptyConfig.put("XDG_CONFIG_HOME", "");
+    Path unused = temp.resolve("unused");
     String foreign = "The data directory " + checkout + " already holds what Cutover did not make (.git, README.md, "
         + "app and 2 more). Cutover makes its folders readable by their owner only, so it uses only a folder it made, "
         + "an empty one, or one that holds its file cutover-directory; nothing was changed in " + checkout
@@ -85,6 +90,12 @@ class DataDirectoryRefusedTest {
         new Refusal("a relative XDG_DATA_HOME", relativeXdg, List.of("check"), "$XDG_DATA_HOME is 'data', a relative "
             + "path, which the XDG base directory specification does not allow (it would name a different folder in "
             + "every working directory); set it to an absolute folder, or unset it for ~/.local/share."),
+        new Refusal("an empty XDG_CACHE_HOME, where the engine is kept", emptyCache, List.of("check", "--data-dir",
+            unused.toString()), "$XDG_CACHE_HOME is set but empty: an unset variable in a script? Set it to an "
+                + "absolute folder, or unset it (unset XDG_CACHE_HOME) for ~/.cache."),
+        new Refusal("an empty XDG_CONFIG_HOME, where profiles are kept", emptyConfig, List.of("check", "--profile",
+            "prod"), "$XDG_CONFIG_HOME is set but empty: an unset variable in a script? Set it to an absolute folder, "
+                + "or unset it (unset XDG_CONFIG_HOME) for ~/.config."),
         new Refusal("a checkout as the data directory", environment(), List.of("check", "--data-dir",
             checkout.toString()), foreign),
         new Refusal("a checkout as the local cluster's data directory", environment(), List.of("check", "--shards",
@@ -99,6 +110,7 @@ class DataDirectoryRefusedTest {
       assertEquals("", run.out(), r.name());
       assertEquals(before, listing(checkout), r.name() + ": the checkout changed");
       assertFalse(Files.exists(temp.resolve("xdg-data")), r.name() + ": the user's data folder was created");
+      assertFalse(Files.exists(unused), r.name() + ": a data directory was created");
       said.add(r.name());
     }
     System.out.println("[data-dir] " + said.size() + " refusals, the checkout (" + before.size() + " entries) "
