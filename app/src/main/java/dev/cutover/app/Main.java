@@ -61,12 +61,18 @@ public final class Main implements Callable<Integer> {
 
   public static void main(String[] args) {
     // What this process is, for the embedded server's log of who uses it: cutover backfill, cutover console, …
-    List<String> words = java.util.Arrays.stream(args).takeWhile(a -> !a.startsWith("-")).limit(2).toList();
-    System.setProperty("cutover.command", "cutover " + (words.isEmpty() ? "console" : String.join(" ", words)));
-    System.exit(run(args));
+    System.exit(run(command -> System.setProperty("cutover.command", command), args));
   }
 
   static int run(String... args) {
+    return run(command -> { }, args);
+  }
+
+  /**
+   * Runs the command line; {@code named} hears the command it runs, as the parser found it ({@link #commandName}),
+   * before it runs.
+   */
+  static int run(java.util.function.Consumer<String> named, String... args) {
     CommandLine cli = new CommandLine(new Main());
     // A database or profile may be named like a command (cutover is one): an option's value is never a command.
     cli.setAllowSubcommandsAsOptionParameters(true);
@@ -100,6 +106,7 @@ public final class Main implements Callable<Integer> {
       while (leaf.hasSubcommand()) {
         leaf = leaf.subcommand();
       }
+      named.accept(commandName(parsed));
       if (leaf != parsed && main.connection.given()) {
         java.util.Optional<ConnectionOptions> own = connectionOf(leaf.commandSpec());
         if (own.isEmpty()) {
@@ -116,6 +123,19 @@ public final class Main implements Callable<Integer> {
       return new CommandLine.RunLast().execute(parsed);
     });
     return cli.execute(args);
+  }
+
+  /**
+   * The command a parsed command line runs, in words: {@code cutover backfill}, {@code cutover demo seed}, {@code
+   * cutover console} when none is named. Read from the parser, so options before the command ({@code cutover
+   * --data-dir D check}) and values that look like commands are never taken for it.
+   */
+  static String commandName(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult leaf = parsed;
+    while (leaf.hasSubcommand()) {
+      leaf = leaf.subcommand();
+    }
+    return leaf == parsed ? parsed.commandSpec().name() + " console" : leaf.commandSpec().qualifiedName(" ");
   }
 
   /** The connection options of a command, where it has them (as its own mixin or a mixin's). */
@@ -179,7 +199,7 @@ public final class Main implements Callable<Integer> {
    */
   private static final java.util.Set<String> HINTED = java.util.Set.of("confirm", "reason", "from", "to", "hours",
       "user", "concurrency", "batch-hours", "max-threads", "priority", "attempts", "server-wait", "force",
-      "acknowledge", "nice", "rest-percent");
+      "acknowledge", "nice", "rest-percent", "data-dir");
 
   static String optionHint(CutoverException e, CommandLine commandLine) {
     if (e.getMessage().contains("--")) {
@@ -198,6 +218,7 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    connection.settings(); // bad input (an empty --data-dir, an empty XDG_DATA_HOME) is refused before anything else
     if (connection.localCluster()) {
       connection.localShards(); // a number of shards the local cluster cannot start is refused before any window
     }
@@ -220,7 +241,7 @@ public final class Main implements Callable<Integer> {
     if (connection.localCluster()) {
       // The embedded local cluster: the console opens the demo's sharded spec on its Shards screen.
       int shards = connection.localShards();
-      java.nio.file.Path root = connection.clusterRoot();
+      java.nio.file.Path root = connection.claimedClusterRoot();
       CutoverConsole.launch(new ConsoleStartup("embedded local cluster of " + shards + " shards (data: " + root + ")",
           progress -> Session.cluster(root, shards, progress)).withDefaultSpec(SpecOptions.demoClusterSpec())
           .withDemo(new ClusterDemoConsole(root, shards)));

@@ -222,6 +222,11 @@ class BadInputTest {
             TestEngine.server().jdbcUrl(), "--user", "x' OR '1'='1", "--database", db), ExitCodes.INPUT,
             () -> "The user name 'x' OR '1'='1' is empty or holds spaces or quotes; give the ClickHouse user name as it "
                 + "was created, for example default. (option --user)"),
+        new Case("a user name that may hold a password", () -> List.of("check", "--jdbc-url",
+            TestEngine.server().jdbcUrl(), "--user", "ops:hunter22", "--database", db), ExitCodes.INPUT,
+            () -> "The user name you gave contains ':', so it is not repeated here: a password typed as user:password? "
+                + "Give the user name alone; the password comes from an environment variable, a file or a prompt. "
+                + "(option --user)"),
         new Case("a wrong password", () -> List.of("check", "--jdbc-url", TestEngine.server().jdbcUrl(),
             "--database", db, "--password-env", "CUTOVER_TEST_WRONG_PASSWORD"), ExitCodes.CONNECTION,
             () -> "The server at 127.0.0.1:" + TestEngine.server().port() + " refused user 'default' with the given "

@@ -162,6 +162,40 @@ class CredentialsTest {
     }
   }
 
+  @Test
+  void aUserNameWithAColonIsNeverPrintedBackNorSentToTheServer() throws Exception {
+    // user:password typed into --user or CUTOVER_USER, against a real server: the text after the colon may be a
+    // password. Refused before connecting (the server would keep it in its logs), and never repeated.
+    String url = dev.cutover.engine.testing.TestEngine.server().jdbcUrl();
+    String refused = "error: The user name you gave contains ':', so it is not repeated here: a password typed as "
+        + "user:password? Give the user name alone; the password comes from an environment variable, a file or a "
+        + "prompt. (option --user)";
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("CUTOVER_USER", null);
+    Map<String, String> inVariable = new java.util.HashMap<>();
+    inVariable.put("CUTOVER_USER", "operator:S3cr3t");
+    List<List<String>> runs = List.of(
+        List.of("check", "--jdbc-url", url, "--user", "operator:S3cr3t"),
+        List.of("--user", "operator:S3cr3t", "check", "--jdbc-url", url),
+        List.of("check", "--verbose", "--jdbc-url", url, "--user=operator:S3cr3t"),
+        List.of("plan", "--jdbc-url", url, "--user", "operator:S3cr3t", "--spec", dir.resolve("none.yaml").toString()),
+        List.of("check", "--jdbc-url", url, "--user", "it's operator:S3cr3t"));
+    for (List<String> args : runs) {
+      ChildRun run = ChildRun.of(dir, env, args);
+      assertEquals(2, run.exit(), args + ": " + run.out() + run.err());
+      assertTrue(run.err().strip().endsWith(refused), args + ": " + run.err());
+      assertFalse(run.out().contains("S3cr3t") || run.err().contains("S3cr3t"), args + ": " + run.out() + run.err());
+    }
+    ChildRun variable = ChildRun.of(dir, inVariable, List.of("check", "--verbose", "--jdbc-url", url));
+    assertEquals(2, variable.exit(), variable.err());
+    assertFalse(variable.out().contains("S3cr3t") || variable.err().contains("S3cr3t"), variable.err());
+    assertTrue(variable.err().contains("contains ':', so it is not repeated here"), variable.err());
+    // The control: a user name without a colon is repeated, so the search above would see one.
+    ChildRun plain = ChildRun.of(dir, env, List.of("check", "--jdbc-url", url, "--user", "operatorS3cr3t"));
+    assertEquals(3, plain.exit(), plain.err());
+    assertTrue(plain.err().contains("refused user 'operatorS3cr3t'"), plain.err());
+  }
+
   private record Outcome(int exit, String out, String err) {}
 
   /**

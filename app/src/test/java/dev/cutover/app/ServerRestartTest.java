@@ -44,6 +44,8 @@ class ServerRestartTest {
   private static final Pattern CLOCK = Pattern.compile("\\d\\d:\\d\\d:\\d\\d UTC");
 
   @TempDir Path dir;
+  /** Beside the data directory: a file of its own in it would make it a folder that is not Cutover's. */
+  @TempDir Path output;
   private Process holder;
 
   @AfterEach
@@ -142,7 +144,7 @@ class ServerRestartTest {
       String cause = "signal 6, SIGABRT; its crash file is " + crash;
       assertTrue(log().contains("the server " + dead + " died (" + cause + "); its record is withdrawn; not "
           + "restarting it (--no-restart)"), log());
-      String err = Files.readString(dir.resolve("holder.err"));
+      String err = Files.readString(output.resolve("holder.err"));
       String sentence = "The embedded server's engine process " + dead + " died at ";
       String tail = " (" + cause + "), and cutover server runs with --no-restart: the next Cutover command starts "
           + "a new one.";
@@ -170,7 +172,7 @@ class ServerRestartTest {
         "-cp", System.getProperty("java.class.path"), Main.class.getName(), "server", "--data-dir", dir.toString(),
         "--idle", "10m"));
     command.addAll(options);
-    holder = new ProcessBuilder(command).redirectError(dir.resolve("holder.err").toFile()).start();
+    holder = new ProcessBuilder(command).redirectError(output.resolve("holder.err").toFile()).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
     String first = out.readLine();
     Matcher started = first == null ? null : STARTED.matcher(first);

@@ -30,6 +30,21 @@ public final class EmbeddedEngine {
     return UserDirectories.embeddedData();
   }
 
+  /**
+   * Makes {@code dataDirectory} Cutover's before anything is written there, as starting a server does:
+   * creates it owner-only when missing, marks an empty one, and refuses a relative path or a folder that
+   * holds what Cutover did not make ({@code InvalidInputException}, field {@code data-dir}), changing
+   * nothing in it. The local cluster, kept in a folder of the data directory, needs it done first.
+   */
+  public static void claim(Path dataDirectory) {
+    EmbeddedServer.claimDataDirectory(dataDirectory);
+  }
+
+  /** The folder of {@code dataDirectory} that holds its local cluster ({@code cutover --shards N}). */
+  public static Path localClusterFolder(Path dataDirectory) {
+    return EmbeddedServer.localClusterFolder(dataDirectory);
+  }
+
   /** The user's Cutover data folder, where exported specs and reports go by default. */
   public static Path userDataFolder() {
     return UserDirectories.data();

@@ -50,9 +50,12 @@ public final class ConnectionOptions {
   @Option(names = "--ask-password", description = "Ask for the password on the terminal.")
   boolean askPassword;
 
+  // Text, not a Path: an empty value (an unset variable in a script) must be seen as such, not read as the
+  // working directory.
   @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Use the embedded ClickHouse on this data directory (default: ~/.local/share/cutover/embedded).")
-  Path dataDir;
+      description = "Use the embedded ClickHouse on this data directory, an absolute path: a new or empty folder, or "
+          + "one Cutover made (default: ~/.local/share/cutover/embedded).")
+  String dataDir;
 
   @Option(names = "--shards", paramLabel = "N",
       description = "Use the embedded local cluster of N shards (2 to 8) in the data directory's folder cluster instead "
@@ -103,7 +106,7 @@ public final class ConnectionOptions {
       ConnectionSettings.Given given = new ConnectionSettings.Given(jdbcUrl, user, database, profile,
           passwordVariable, askPassword, dataDir);
       resolved = ConnectionSettings.resolve(given, System::getenv, ProfileStore::forUser,
-          EmbeddedEngine.defaultDataDirectory(), ConnectionOptions::terminalPrompt);
+          EmbeddedEngine::defaultDataDirectory, ConnectionOptions::terminalPrompt);
     }
     return resolved;
   }
@@ -123,7 +126,16 @@ public final class ConnectionOptions {
 
   /** Where the embedded local cluster keeps its shards: the data directory's folder {@code cluster}. */
   public Path clusterRoot() {
-    return settings().dataDirectory().resolve("cluster");
+    return EmbeddedEngine.localClusterFolder(settings().dataDirectory());
+  }
+
+  /**
+   * {@link #clusterRoot()}, for starting the cluster there: the data directory is made Cutover's first (created,
+   * or an empty one marked), or refused in a sentence when it holds what Cutover did not make.
+   */
+  public Path claimedClusterRoot() {
+    EmbeddedEngine.claim(settings().dataDirectory());
+    return clusterRoot();
   }
 
   /** Whether --shards asks for the embedded local cluster. */
@@ -139,8 +151,9 @@ public final class ConnectionOptions {
     return settings().embedded();
   }
 
+  /** The embedded engine's data directory: --data-dir, checked, or the built-in one. */
   public Path dataDirectory() {
-    return dataDir != null ? dataDir : EmbeddedEngine.defaultDataDirectory();
+    return settings().dataDirectory();
   }
 
   /** The profile for a server; only meaningful when {@link #embedded()} is false. */
@@ -171,7 +184,7 @@ public final class ConnectionOptions {
       err.flush();
     }
     if (shards != null) {
-      return Session.cluster(clusterRoot(), localShards(), progress(err));
+      return Session.cluster(claimedClusterRoot(), localShards(), progress(err));
     }
     if (!settings.embedded()) {
       if (verbose) {

@@ -34,7 +34,7 @@ public final class ConnectionSettings {
 
   /** What was typed on the command line; null where an option was not given. */
   record Given(String jdbcUrl, String user, String database, String profile, String passwordVariable,
-      boolean askPassword, Path dataDir) {}
+      boolean askPassword, String dataDir) {}
 
   private final Setting server;
   private final Optional<Setting> profile;
@@ -44,10 +44,10 @@ public final class ConnectionSettings {
   private final Setting dataDir;
   private final PasswordSource passwordSource;
   private final Optional<String> jdbcUrl;
-  private final Path dataDirectory;
+  private final Supplier<Path> dataDirectory;
 
   private ConnectionSettings(Optional<String> jdbcUrl, Setting server, Optional<Setting> profile, Setting user,
-      Setting database, Setting password, PasswordSource passwordSource, Setting dataDir, Path dataDirectory) {
+      Setting database, Setting password, PasswordSource passwordSource, Setting dataDir, Supplier<Path> dataDirectory) {
     this.jdbcUrl = jdbcUrl;
     this.dataDirectory = dataDirectory;
     this.server = server;
@@ -64,11 +64,14 @@ public final class ConnectionSettings {
    *
    * @param environment reads one environment variable; null or blank counts as not set
    * @param profiles the console's saved profiles, read only when a profile is named
-   * @param defaultDataDir the embedded engine's data directory when --data-dir is not given
+   * @param defaultDataDir the embedded engine's data directory when --data-dir is not given, asked only then (it
+   *     refuses an empty or relative XDG_DATA_HOME)
    * @param prompt asks for a password on the terminal, for --ask-password or a profile that asks
    */
   static ConnectionSettings resolve(Given given, Function<String, String> environment, Supplier<ProfileStore> profiles,
-      Path defaultDataDir, Function<String, PasswordSource> prompt) {
+      Supplier<Path> defaultDataDir, Function<String, PasswordSource> prompt) {
+    Optional<Path> dataDirOption = given.dataDir() == null ? Optional.empty()
+        : Optional.of(DataDirOption.check(given.dataDir(), defaultDataDir));
     Function<String, String> env = name -> {
       String value = environment.apply(name);
       return value == null || value.isBlank() ? null : value.strip();
@@ -101,7 +104,7 @@ public final class ConnectionSettings {
       }
     }
     if (url == null) {
-      return embedded(given, env, embeddedByOption, defaultDataDir);
+      return embedded(given, env, embeddedByOption, dataDirOption, defaultDataDir);
     }
     if (given.dataDir() != null) {
       throw new InvalidInputException("data-dir", "--data-dir applies to the embedded engine only; remove it "
@@ -146,7 +149,7 @@ public final class ConnectionSettings {
   }
 
   private static ConnectionSettings embedded(Given given, Function<String, String> env, boolean byOption,
-      Path defaultDataDir) {
+      Optional<Path> dataDirOption, Supplier<Path> defaultDataDir) {
     if (given.database() != null) {
       throw new InvalidInputException("database", "--database applies to a server given with --jdbc-url or "
           + "--profile; the embedded engine always uses its own Atomic database " + Session.EMBEDDED_DATABASE + ".");
@@ -164,7 +167,7 @@ public final class ConnectionSettings {
         }
       }
     }
-    Path dir = given.dataDir() != null ? given.dataDir() : defaultDataDir;
+    Path dir = dataDirOption.orElseGet(defaultDataDir);
     String dirSource = given.dataDir() != null ? Setting.option("--data-dir") : Setting.BUILT_IN;
     String why = byOption ? "--data-dir names its data directory" : "no --jdbc-url, $" + URL_VARIABLE + " or profile";
     return new ConnectionSettings(Optional.empty(), new Setting("server", "the embedded ClickHouse (" + why + ")",
@@ -172,7 +175,7 @@ public final class ConnectionSettings {
         new Setting("user", "operator (the embedded engine's own)", Setting.BUILT_IN),
         new Setting("database", Session.EMBEDDED_DATABASE + " (the embedded engine's own)", Setting.BUILT_IN),
         new Setting("password", "the embedded engine's secret in its data directory", Setting.BUILT_IN),
-        PasswordSource.none(), new Setting("data dir", dir.toString(), dirSource), dir);
+        PasswordSource.none(), new Setting("data dir", dir.toString(), dirSource), () -> dir);
   }
 
   private static Setting pick(String name, String option, String optionName, String variableValue, String variable,
@@ -211,7 +214,7 @@ public final class ConnectionSettings {
 
   /** The embedded engine's data directory: --data-dir, or the built-in one. */
   public Path dataDirectory() {
-    return dataDirectory;
+    return dataDirectory.get();
   }
 
   /** The profile to connect with; only for a server ({@link #embedded()} false). */

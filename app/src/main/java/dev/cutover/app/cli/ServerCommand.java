@@ -162,13 +162,12 @@ public final class ServerCommand implements Callable<Integer> {
       if (connection.shards != null) {
         List<String> lines = new java.util.ArrayList<>();
         for (int i = 1; i <= connection.shards; i++) {
-          java.nio.file.Path node = dev.cutover.engine.Session.localClusterNode(connection.dataDirectory()
-              .resolve("cluster"), i);
+          java.nio.file.Path node = dev.cutover.engine.Session.localClusterNode(connection.clusterRoot(), i);
           var stopped = EmbeddedEngine.stop(node, "cutover server stop --shards, by " + System.getProperty("user.name"));
           lines.add("shard " + i + ": " + stopped.map(where -> "stopped the server at " + where)
               .orElse("no server runs on " + node));
         }
-        output.print(out, new StopDocument("server stop", connection.dataDirectory().resolve("cluster").toString(),
+        output.print(out, new StopDocument("server stop", connection.clusterRoot().toString(),
             true, String.join("; ", lines), List.of()), lines);
         return ExitCodes.OK;
       }

@@ -29,6 +29,14 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
           + "remove them from the URL and give the user separately; the password comes from an environment variable, a file "
           + "or a prompt, never from the URL.");
     }
+    if (user != null && user.indexOf(':') >= 0) {
+      // user:password is how a password is written after a user name: this text may hold one, so it is not
+      // repeated, and it is not sent to the server either, whose logs would keep it (and whose HTTP login
+      // would read everything after the colon as the password anyway).
+      throw new InvalidInputException("user", "The user name you gave contains ':', so it is not repeated here: "
+          + "a password typed as user:password? Give the user name alone; the password comes from an environment "
+          + "variable, a file or a prompt.");
+    }
     if (user == null || !USER.matcher(user).matches()) {
       throw new InvalidInputException("user", "The user name '" + user + "' is empty or holds spaces or quotes; "
           + "give the ClickHouse user name as it was created, for example default.");

@@ -246,6 +246,21 @@ public final class EmbeddedServer implements AutoCloseable {
   }
 
   /**
+   * Makes {@code dataDirectory} Cutover's before anything is written there: creates it owner-only when
+   * missing, marks an empty one, and refuses (in an {@code InvalidInputException} on the field {@code
+   * data-dir}) a relative path or a folder that holds what Cutover did not make. {@link #startOrJoin}
+   * does this itself.
+   */
+  public static void claimDataDirectory(Path dataDirectory) {
+    DirectoryClaim.claim(dataDirectory, DirectoryClaim.Kind.DATA);
+  }
+
+  /** The folder of {@code dataDirectory} where the command line and the console keep its local cluster. */
+  public static Path localClusterFolder(Path dataDirectory) {
+    return new ServerDirectory(dataDirectory).localCluster();
+  }
+
+  /**
    * Stops the server that runs on {@code dataDirectory}, if one does, gracefully; returns where it
    * served, or empty when none ran.
    */

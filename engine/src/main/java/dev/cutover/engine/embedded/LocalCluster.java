@@ -42,6 +42,11 @@ public final class LocalCluster implements AutoCloseable {
   public static final String NAME = "cutover_local";
   public static final int MAX_SHARDS = 8;
 
+  /** The file of the cluster's layout, in its folder. */
+  static final String LAYOUT = "cluster.properties";
+  /** The names of the shards' data directories, in its folder. */
+  static final String SHARD_PATTERN = "shard-[1-9][0-9]*";
+
   private final Path root;
   private final List<EmbeddedServer> nodes;
   private final Layout layout;
@@ -61,13 +66,14 @@ public final class LocalCluster implements AutoCloseable {
     if (shards < 2 || shards > MAX_SHARDS) {
       throw new IllegalArgumentException("a local cluster has 2 to " + MAX_SHARDS + " shards, not " + shards);
     }
+    DirectoryClaim.claim(root, DirectoryClaim.Kind.CLUSTER); // before anything is written there
     Layout layout = Layout.readOrMake(root, shards);
     List<EmbeddedServer> started = new ArrayList<>();
     try {
       char[] secret = null;
       for (int i = 1; i <= shards; i++) {
         ServerDirectory dir = new ServerDirectory(node(root, i));
-        PrivateFiles.createFolder(dir.root());
+        DirectoryClaim.claim(dir.root(), DirectoryClaim.Kind.DATA);
         if (i == 1) {
           if (!Files.isRegularFile(dir.secret())) {
             dir.writeAccess(ServerAccess.restricted());
@@ -84,10 +90,6 @@ public final class LocalCluster implements AutoCloseable {
         java.util.Arrays.fill(secret, '\0');
       }
       return new LocalCluster(root, started, layout);
-    } catch (IOException e) {
-      started.forEach(EmbeddedServer::close);
-      throw new EmbeddedEngineException("Cannot lay out the local cluster in " + root + " (" + e.getMessage()
-          + "). Choose a folder of your own on a local disk.", e);
     } catch (RuntimeException e) {
       started.forEach(EmbeddedServer::close);
       throw e;
@@ -133,7 +135,7 @@ public final class LocalCluster implements AutoCloseable {
   record Layout(List<Integer> tcpPorts, String secret) {
 
     static Layout readOrMake(Path root, int shards) {
-      Path file = root.resolve("cluster.properties");
+      Path file = root.resolve(LAYOUT);
       try {
         PrivateFiles.createFolder(root);
         Properties p = new Properties();

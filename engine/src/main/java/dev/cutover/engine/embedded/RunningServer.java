@@ -8,6 +8,8 @@ import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -23,9 +25,13 @@ final class RunningServer {
 
   private RunningServer() {}
 
-  /** Whether a server process holds the directory's lock: it runs, or starts, or stops. */
+  /**
+   * Whether a server process holds the directory's lock: it runs, or starts, or stops. Asking creates
+   * nothing: with no lock file no server ever ran there, and {@code cutover server status} of a folder
+   * that is not Cutover's must leave it as it was.
+   */
   static boolean lockHeld(ServerDirectory dir) throws IOException {
-    try (FileChannel channel = PrivateFiles.open(dir.serverLock())) {
+    try (FileChannel channel = FileChannel.open(dir.serverLock(), StandardOpenOption.WRITE)) {
       FileLock lock = channel.tryLock();
       if (lock == null) {
         return true;
@@ -34,6 +40,8 @@ final class RunningServer {
       return false;
     } catch (OverlappingFileLockException e) {
       return true;
+    } catch (NoSuchFileException e) {
+      return false;
     }
   }
 

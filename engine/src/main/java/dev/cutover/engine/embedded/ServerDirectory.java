@@ -12,6 +12,9 @@ import java.util.HexFormat;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The files of one embedded server's data directory: the ClickHouse store, the lock its server
@@ -19,12 +22,26 @@ import java.util.Properties;
  */
 record ServerDirectory(Path root) {
 
+  /** The name of the ClickHouse store's folder. */
+  static final String STORE = "clickhouse";
+
+  /** Every name Cutover gives an entry of a data directory: a folder whose entries all have one is Cutover's. */
+  static final Set<String> ENTRIES = entries();
+
   ServerDirectory {
     root = root.toAbsolutePath().normalize();
   }
 
+  private static Set<String> entries() {
+    ServerDirectory any = new ServerDirectory(Path.of("/"));
+    return Stream.of(any.store(), any.serverLock(), any.launchLock(), any.record(), any.clients(), any.stopRequest(),
+        any.stopping(), any.crashes(), any.ownerOnly(), any.restartRecord(), any.log(), any.rotatedLog(), any.access(),
+        any.localCluster(), any.root.resolve(DirectoryClaim.MARKER)).map(p -> p.getFileName().toString())
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
   Path store() {
-    return root.resolve("clickhouse");
+    return root.resolve(STORE);
   }
 
   /** Held by the server process for its whole life; the OS releases it when that process dies. */
@@ -91,6 +108,16 @@ record ServerDirectory(Path root) {
 
   Path log() {
     return root.resolve("server.log");
+  }
+
+  /** The log before its last rotation. */
+  Path rotatedLog() {
+    return root.resolve("server.log.1");
+  }
+
+  /** Where the command line and the console keep the local cluster of this data directory. */
+  Path localCluster() {
+    return root.resolve("cluster");
   }
 
   /** Who may connect: the server's configuration, its users, and the operator's secret; owner-only. */

@@ -15,9 +15,10 @@ import java.util.OptionalLong;
 
 /**
  * Whether this process joins the server that runs on a data directory or starts one there, decided
- * under {@code launch.lock} so that two processes never both start one: a lease first, then the
- * join, or a wait for a stopping server to let go, the stale record of a dead one cleared, the
- * directory made owner-only and its access written, and a new server spawned.
+ * under {@code launch.lock} so that two processes never both start one: the directory claimed as
+ * Cutover's (see {@link DirectoryClaim}), a lease, then the join, or a wait for a stopping server to
+ * let go, the stale record of a dead one cleared, the directory made owner-only and its access
+ * written, and a new server spawned.
  */
 final class ServerLaunch {
 
@@ -32,13 +33,9 @@ final class ServerLaunch {
   /** See {@link EmbeddedServer#startOrJoin(Path, EngineLibrary, ServerAccess, Duration, EngineProgress)}. */
   static EmbeddedServer startOrJoin(Path dataDirectory, EngineLibrary library, ServerAccess access, Duration idle,
       EngineProgress progress) {
+    // Before anything is created there or any permission changed: a folder that is not Cutover's is refused.
+    DirectoryClaim.claim(dataDirectory, DirectoryClaim.Kind.DATA);
     ServerDirectory dir = new ServerDirectory(dataDirectory);
-    try {
-      PrivateFiles.createFolder(dir.root());
-    } catch (IOException e) {
-      throw new EmbeddedEngineException("Cannot create the data directory " + dir.root() + ", or make it readable by "
-          + "its owner only (" + e.getMessage() + "). Choose a data directory of your own, or fix its permissions.", e);
-    }
     synchronized (LAUNCHING) {
       try (FileChannel channel = PrivateFiles.open(dir.launchLock()); FileLock ignored = channel.lock()) {
         if (!RunningServer.lockHeld(dir)) {

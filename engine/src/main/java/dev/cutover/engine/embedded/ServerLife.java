@@ -37,6 +37,13 @@ final class ServerLife {
   /** How the log names a stop that {@code cutover server stop} (a stop request) asked for. */
   static final String ASKED = "asked to stop: ";
 
+  /**
+   * The reason of a stop nobody asked for: only a client can end the serving query without going through
+   * {@link #stop}, by killing it or by shutting the server down.
+   */
+  static final String UNASKED = "ClickHouse ended its serving query without a stop being asked: a client killed it "
+      + "(KILL QUERY) or shut the server down (SYSTEM SHUTDOWN)";
+
   /** How long a stop may take before the process ends anyway. */
   static final Duration STOP_GRACE = Duration.ofSeconds(30);
   /** A server just started waits this long for its first client before idling counts. */
@@ -191,6 +198,21 @@ final class ServerLife {
     return stopReason;
   }
 
+  /**
+   * The reason of the stop once clickhouse-local has returned: the one given, or {@link #UNASKED} when none
+   * was, logged as the start of any stop is, so that whoever reads the log later learns why.
+   */
+  String reasonOnceServed() {
+    synchronized (this) {
+      if (stopReason != null) {
+        return stopReason;
+      }
+      stopReason = UNASKED;
+    }
+    log("stopping (" + UNASKED + ")");
+    return UNASKED;
+  }
+
   /** clickhouse-local returned from {@code query_stable_v2}. */
   void served() {
     served.countDown();
@@ -260,11 +282,15 @@ final class ServerLife {
 
   private static String read(java.nio.file.Path file) {
     try {
-      return Files.readString(file).strip();
+      String reason = Files.readString(file).strip();
+      return reason.isEmpty() ? NO_REASON : reason;
     } catch (IOException e) {
-      return "(no reason given)";
+      return NO_REASON;
     }
   }
+
+  /** What a stop request without a reason says in the log. */
+  static final String NO_REASON = "(no reason given)";
 
   private static void delete(java.nio.file.Path file) {
     try {

@@ -87,7 +87,7 @@ public final class ServerMain {
         ServerLife.log("ClickHouse stopped with an error: " + error);
         ServerLife.exit(EXIT_FAILED);
       }
-      ServerLife.log("stopped cleanly (" + life.reason() + ")");
+      ServerLife.log("stopped cleanly (" + life.reasonOnceServed() + ")");
     }
     ServerLife.exit(0);
   }

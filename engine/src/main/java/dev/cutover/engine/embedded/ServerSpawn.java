@@ -123,7 +123,7 @@ final class ServerSpawn {
 
   private static void rotateLog(ServerDirectory dir) throws IOException {
     if (Files.isRegularFile(dir.log()) && Files.size(dir.log()) > LOG_ROTATE_BYTES) {
-      Files.move(dir.log(), dir.log().resolveSibling("server.log.1"), StandardCopyOption.REPLACE_EXISTING);
+      Files.move(dir.log(), dir.rotatedLog(), StandardCopyOption.REPLACE_EXISTING);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.cutover.engine.embedded;
 
 import dev.cutover.engine.api.EmbeddedEngineException;
+import dev.cutover.engine.ledger.Operator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,10 +21,15 @@ final class ServerStop {
 
   private ServerStop() {}
 
-  /** Leaves the server a request to stop, with {@code reason} inside; it stops at its next look. */
+  /**
+   * Leaves the server a request to stop, with {@code reason} inside; it stops at its next look. A request
+   * without a reason names the process that made it, so that the log still says who stopped the server.
+   */
   static void writeRequest(ServerDirectory dir, String reason) {
+    String given = reason == null || reason.isBlank() ? "by process " + ProcessHandle.current().pid() + " ("
+        + Operator.command() + "), " + ServerLife.NO_REASON : reason.strip();
     try {
-      PrivateFiles.write(dir.stopRequest(), reason);
+      PrivateFiles.write(dir.stopRequest(), given);
     } catch (IOException e) {
       throw new EmbeddedEngineException("Cannot ask the server to stop: " + dir.stopRequest() + " cannot be written ("
           + e.getMessage() + ").", e);

@@ -40,6 +40,23 @@ class ConnectionProfileTest {
   }
 
   @Test
+  void aUserNameWithAColonIsRefusedWithoutBeingRepeated() {
+    // user:password typed into the user field: the text after the colon may be a password.
+    for (String user : java.util.List.of("operator:S3cr3t", "ops:it's S3cr3t", ":S3cr3t")) {
+      var e = assertThrows(InvalidInputException.class,
+          () -> ConnectionProfile.of("jdbc:clickhouse://h:8123", user, PasswordSource.none(), "default"), user);
+      assertEquals("user", e.field());
+      assertEquals("The user name you gave contains ':', so it is not repeated here: a password typed as "
+          + "user:password? Give the user name alone; the password comes from an environment variable, a file or a "
+          + "prompt.", e.getMessage());
+      var saved = assertThrows(InvalidInputException.class, () -> SavedProfile.of("prod", "jdbc:clickhouse://h:8123",
+          user, "default", SavedProfile.Password.NONE, ""));
+      assertFalse(saved.getMessage().contains("S3cr3t"), saved.getMessage());
+    }
+    assertEquals("ops", ConnectionProfile.of("jdbc:clickhouse://h:8123", "ops", PasswordSource.none(), "d").user());
+  }
+
+  @Test
   void aDatabaseNameThatIsNotSimpleIsRefused() {
     var e = assertThrows(InvalidInputException.class,
         () -> ConnectionProfile.of("jdbc:clickhouse://h:8123", "ops", PasswordSource.none(), "x; DROP TABLE y"));
