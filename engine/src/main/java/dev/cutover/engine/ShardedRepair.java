@@ -401,6 +401,7 @@ public final class ShardedRepair implements AutoCloseable {
   }
 
   private Map<ShardRef, SwapResult> swap(boolean forward, String confirmation, SwapListener listener) {
+    finishUnfinishedSwap(); // a swap left unfinished is finished first; the gates then judge what it left
     return byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, (s, r) -> listener.switched(s.ref(), r)));
   }
 }

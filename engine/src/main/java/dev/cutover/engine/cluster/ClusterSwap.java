@@ -60,7 +60,16 @@ public final class ClusterSwap {
     // Written on every node before the first switches: a process that dies from here on leaves a swap that the next
     // command on the repair finds and finishes (finishUnfinished), instead of nodes on two versions and no record.
     SwapIntent intent = new SwapIntent(shards, spec);
-    intent.begin(forward, boundaries.values().iterator().next());
+    SwapIntent.Intent written = intent.begin(forward, boundaries.values().iterator().next());
+    try {
+      return switchEvery(intent, step, from, to, forward, confirmation, listener);
+    } finally {
+      intent.letGo(written);
+    }
+  }
+
+  private Map<Shard, SwapResult> switchEvery(SwapIntent intent, String step, String from, String to, boolean forward,
+      String confirmation, BiConsumer<Shard, SwapResult> listener) {
     Map<Shard, SwapResult> done = new LinkedHashMap<>();
     for (Shard s : shards.all()) {
       try {
@@ -101,8 +110,7 @@ public final class ClusterSwap {
     SwapIntent.Intent i = open.get();
     String what = capitalized(i.describe());
     Map<Shard, Optional<Gate.Version>> reads = intents.reads();
-    if (!dev.cutover.engine.ledger.Operator.gone(i.actor(), java.time.Instant.ofEpochMilli(i.at()), PATIENCE,
-        java.time.Instant.now())) {
+    if (!SwapIntent.abandoned(i, PATIENCE)) {
       return Optional.of(what + " is under way: its process still runs. " + readsSentence(reads));
     }
     List<String> silent = reads.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())

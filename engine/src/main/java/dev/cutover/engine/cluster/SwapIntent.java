@@ -62,6 +62,9 @@ public final class SwapIntent {
     }
   }
 
+  /** The intents this process is carrying out now: one of its own not among them was left by an earlier swap. */
+  private static final java.util.Set<String> UNDER_WAY = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final Shards shards;
   private final TableSpec spec;
   private final String name;
@@ -109,7 +112,24 @@ public final class SwapIntent {
       }
       made.add(s);
     }
+    UNDER_WAY.add(intent.id());
     return intent;
+  }
+
+  /** This process no longer carries out {@code intent}: ended, or left for the next command to finish. */
+  void letGo(Intent intent) {
+    UNDER_WAY.remove(intent.id());
+  }
+
+  /**
+   * Whether the process that wrote {@code intent} no longer carries it out: this process, once its swap has
+   * returned; another on this host, once it is gone; one on another host after {@code patience}.
+   */
+  static boolean abandoned(Intent intent, java.time.Duration patience) {
+    if (intent.pid() == ProcessHandle.current().pid() && intent.host().equals(Operator.host())) {
+      return !UNDER_WAY.contains(intent.id());
+    }
+    return Operator.gone(intent.actor(), Instant.ofEpochMilli(intent.at()), patience, Instant.now());
   }
 
   /** The swap is over: every node reads one version. The claims go; one left on a silent node is finished later. */
