@@ -391,7 +391,17 @@ public final class ShardedRepair implements AutoCloseable {
     return swap(false, confirmation, listener);
   }
 
+  /**
+   * Finishes a swap of every node that its process left unfinished (it died after some nodes switched), forward
+   * when the other nodes' gates are open, else back, so that every node reads one version; says what it found
+   * and did. Empty when no swap was left unfinished. Every command on the repair calls it first.
+   */
+  public Optional<String> finishUnfinishedSwap() {
+    return new ClusterSwap(shards, spec).finishUnfinished(spec.consumerView().name());
+  }
+
   private Map<ShardRef, SwapResult> swap(boolean forward, String confirmation, SwapListener listener) {
+    finishUnfinishedSwap(); // a swap left unfinished is finished first; the gates then judge what it left
     return byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, (s, r) -> listener.switched(s.ref(), r)));
   }
 }

@@ -41,7 +41,8 @@ public final class ClusterCommand {
   /** One shard's line in a document: its name and what the step said of it. */
   record ShardLine(int shard, String node, String state, String detail) {}
 
-  record Document(String command, boolean ok, String sentence, List<ShardLine> shards) {}
+  /** {@code unfinishedSwap}: what finishing a swap of every node that its process left unfinished did, or null. */
+  record Document(String command, boolean ok, String sentence, List<ShardLine> shards, String unfinishedSwap) {}
 
   abstract static class Step extends EngineCommand {
     @Override
@@ -53,9 +54,18 @@ public final class ClusterCommand {
             + "target, sources} for a sharded table (docs/CLUSTER.md).");
       }
       try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
+        // A swap of every node that its process left unfinished is finished first, forward or back, and said.
+        finished = repair.finishUnfinishedSwap();
+        finished.ifPresent(f -> {
+          err().println("note: " + f);
+          err().flush();
+        });
         return step(spec, repair);
       }
     }
+
+    /** What finishing a swap left unfinished found and did, when there was one. */
+    Optional<String> finished = Optional.empty();
 
     abstract TableSpec spec(Session session, Engine engine);
 
@@ -65,7 +75,7 @@ public final class ClusterCommand {
       List<String> lines = new ArrayList<>();
       shards.forEach(s -> lines.add(s.node() + ": " + s.state() + (s.detail().isEmpty() ? "" : "; " + s.detail())));
       lines.add(sentence);
-      print(new Document("cluster " + command.name(), ok, sentence, shards), lines);
+      print(new Document("cluster " + command.name(), ok, sentence, shards, finished.orElse(null)), lines);
       return ok ? ExitCodes.OK : failedExit;
     }
   }

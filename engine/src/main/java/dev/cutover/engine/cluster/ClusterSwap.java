@@ -57,6 +57,19 @@ public final class ClusterSwap {
       throw new StepRefusedException(step, "The " + step + " is refused: the shards' repairs have different boundaries ("
           + String.join(", ", each) + "). No node was switched.", each, Optional.empty());
     }
+    // Written on every node before the first switches: a process that dies from here on leaves a swap that the next
+    // command on the repair finds and finishes (finishUnfinished), instead of nodes on two versions and no record.
+    SwapIntent intent = new SwapIntent(shards, spec);
+    SwapIntent.Intent written = intent.begin(forward, boundaries.values().iterator().next());
+    try {
+      return switchEvery(intent, step, from, to, forward, confirmation, listener);
+    } finally {
+      intent.letGo(written);
+    }
+  }
+
+  private Map<Shard, SwapResult> switchEvery(SwapIntent intent, String step, String from, String to, boolean forward,
+      String confirmation, BiConsumer<Shard, SwapResult> listener) {
     Map<Shard, SwapResult> done = new LinkedHashMap<>();
     for (Shard s : shards.all()) {
       try {
@@ -68,10 +81,99 @@ public final class ClusterSwap {
         }
         listener.accept(s, r);
       } catch (RuntimeException e) {
-        throw undo(step, from, to, forward, s, e, done, confirmation);
+        StepRefusedException refused = undo(step, from, to, forward, s, e, done, confirmation);
+        if (intent.reads().values().stream().distinct().count() == 1) {
+          intent.end(); // every node reads one version again; otherwise the intent stays for the next command
+        }
+        throw refused;
       }
     }
+    intent.end();
     return done;
+  }
+
+  /** How long an intent whose process runs on another host is taken as under way: its host cannot be asked. */
+  static final java.time.Duration PATIENCE = java.time.Duration.ofMinutes(10);
+
+  /**
+   * Finishes a swap of every node that its process did not finish (it died, or its host slept), as the nodes
+   * allow: when every node reads one version the intent just goes; when some switched and the others' gates are
+   * open, those are switched too (forward); else the switched ones are switched back. Says what it found and what
+   * it did; empty when no swap was left unfinished. A swap whose process still runs is only named.
+   */
+  public Optional<String> finishUnfinished(String confirmation) {
+    SwapIntent intents = new SwapIntent(shards, spec);
+    Optional<SwapIntent.Intent> open = intents.open();
+    if (open.isEmpty()) {
+      return Optional.empty();
+    }
+    SwapIntent.Intent i = open.get();
+    String what = capitalized(i.describe());
+    Map<Shard, Optional<Gate.Version>> reads = intents.reads();
+    if (!SwapIntent.abandoned(i, PATIENCE)) {
+      return Optional.of(what + " is under way: its process still runs. " + readsSentence(reads));
+    }
+    List<String> silent = reads.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
+        .toList();
+    if (!silent.isEmpty()) {
+      return Optional.of(what + " did not finish, and " + String.join(", ", silent) + " does not answer, so it cannot be "
+          + "finished yet. " + readsSentence(reads) + " Run status again once every node answers.");
+    }
+    List<Shard> switched = reads.entrySet().stream().filter(e -> e.getValue().get() == i.to()).map(Map.Entry::getKey)
+        .toList();
+    List<Shard> not = reads.entrySet().stream().filter(e -> e.getValue().get() != i.to()).map(Map.Entry::getKey)
+        .toList();
+    if (not.isEmpty()) {
+      intents.end();
+      return Optional.of(what + " switched every node but its process ended before it recorded so; every node reads "
+          + name(i.to()) + ": the swap is finished.");
+    }
+    if (switched.isEmpty()) {
+      intents.end();
+      return Optional.of(what + " ended before any node switched; every node reads " + name(i.from()) + " as before.");
+    }
+    Map<Shard, Gate> gates = new LinkedHashMap<>();
+    not.forEach(s -> gates.put(s, i.forward() ? s.engine().cutovers().gate(spec) : s.engine().cutovers().rollbackGate(spec)));
+    List<String> closed = gates.entrySet().stream().filter(e -> !e.getValue().open()).map(e -> e.getKey().name()
+        + " (" + e.getValue().unmet().stream().map(Gate.Condition::name).collect(Collectors.joining(", ")) + ")").toList();
+    String had = what + " had switched " + String.join(", ", switched.stream().map(Shard::name).toList()) + " to "
+        + name(i.to()) + " when its process ended";
+    try {
+      if (closed.isEmpty()) {
+        for (Shard s : not) {
+          if (i.forward()) {
+            s.engine().cutovers().cutover(spec, confirmation);
+          } else {
+            s.engine().cutovers().rollback(spec, confirmation);
+          }
+        }
+        intents.end();
+        return Optional.of(had + "; the other nodes' gates were open, so " + String.join(", ", not.stream()
+            .map(Shard::name).toList()) + " switched now: every node reads " + name(i.to()) + ".");
+      }
+      for (Shard s : switched.reversed()) {
+        switchBack(s, i.forward(), confirmation, Optional.empty());
+      }
+      intents.end();
+      return Optional.of(had + "; the gate of " + String.join(", ", closed) + " is closed now, so those were switched "
+          + "back: every node reads " + name(i.from()) + " as before.");
+    } catch (RuntimeException e) {
+      return Optional.of(had + "; finishing it failed (" + e.getMessage() + "). " + readsSentence(intents.reads())
+          + " Run status again to finish it.");
+    }
+  }
+
+  private static String readsSentence(Map<Shard, Optional<Gate.Version>> reads) {
+    return "Now " + String.join(", ", reads.entrySet().stream().map(e -> e.getKey().name() + " reads "
+        + e.getValue().map(ClusterSwap::name).orElse("? (no answer)")).toList()) + ".";
+  }
+
+  private static String name(Gate.Version v) {
+    return v == Gate.Version.V2 ? "v2" : v == Gate.Version.V1 ? "v1" : "neither version";
+  }
+
+  private static String capitalized(String s) {
+    return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
   /** Switches back every node already switched, and the failed one if it did switch; says what each reads. */

@@ -9,6 +9,7 @@ import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
@@ -18,6 +19,7 @@ import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import javafx.beans.value.ObservableBooleanValue;
@@ -107,7 +109,12 @@ public final class ShardsController implements ScreenController {
     if (repair == null || model.reading().running()) {
       return;
     }
-    model.reading().run("read every shard", p -> repair.read(), read -> model.read(repair, read, Instant.now()));
+    // A swap of every node that its process left unfinished is finished first, and the swap lines say so.
+    record Read(Optional<String> finished, Map<ShardRef, ShardedRepair.ShardReading> shards) {}
+    model.reading().run("read every shard", p -> new Read(repair.finishUnfinishedSwap(), repair.read()), read -> {
+      read.finished().ifPresent(model::swapEnded);
+      model.read(repair, read.shards(), Instant.now());
+    });
   }
 
   private record Checked(ClusterPlan plan, ClusterPreflight preflight) {}
