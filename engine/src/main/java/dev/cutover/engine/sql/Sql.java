@@ -6,21 +6,32 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
  * Runs statements the engine wrote, with values bound as parameters, and turns failures into
  * {@link QueryFailedException}s that carry the server's error code, the query id and whether a
- * retry can help.
+ * retry can help. A statement that gets no byte from the server for {@link #silence()} fails (see
+ * {@link Timeouts}).
  */
 public final class Sql {
 
+  /**
+   * Given to the driver with a network timeout, which it would use to close the whole connection when
+   * a read times out; its HTTP client already drops the socket that timed out, and the connection,
+   * which holds no socket of its own, stays good for the pool.
+   */
+  private static final Executor KEEP_CONNECTION = task -> { };
+
   private final DataSource dataSource;
   private final Supplier<Optional<String>> whyLost;
+  private final Duration silence;
 
   public Sql(DataSource dataSource) {
     this(dataSource, Optional::empty);
@@ -31,8 +42,39 @@ public final class Sql {
    * sentence (the embedded server restarted, and when), which then stands in for the driver's words.
    */
   public Sql(DataSource dataSource, Supplier<Optional<String>> whyLost) {
+    this(dataSource, whyLost, Timeouts.SILENCE);
+  }
+
+  private Sql(DataSource dataSource, Supplier<Optional<String>> whyLost, Duration silence) {
     this.dataSource = dataSource;
     this.whyLost = whyLost;
+    this.silence = silence;
+  }
+
+  /** The same statements, each failing once the server has sent nothing for {@code bound}. */
+  public Sql silentAtMost(Duration bound) {
+    return new Sql(dataSource, whyLost, bound);
+  }
+
+  /** How long a statement may go without a byte from the server. */
+  public Duration silence() {
+    return silence;
+  }
+
+  /**
+   * A connection whose statements time out after {@link #silence}. Set on every borrow, before any
+   * statement is made (a statement keeps the timeout it was made with): the pool sets a connection's
+   * network timeout back to the driver's default, none at all, whenever it takes the connection back.
+   */
+  private Connection connection() throws SQLException {
+    Connection c = dataSource.getConnection();
+    try {
+      c.setNetworkTimeout(KEEP_CONNECTION, (int) Math.min(Integer.MAX_VALUE, silence.toMillis()));
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
   }
 
   /** A row mapper. */
@@ -42,7 +84,7 @@ public final class Sql {
   }
 
   public void execute(String what, String sql, Object... values) {
-    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    try (Connection c = connection(); PreparedStatement s = c.prepareStatement(sql)) {
       bind(s, values);
       s.execute();
     } catch (SQLException e) {
@@ -51,7 +93,7 @@ public final class Sql {
   }
 
   public <T> List<T> query(String what, String sql, Row<T> row, Object... values) {
-    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    try (Connection c = connection(); PreparedStatement s = c.prepareStatement(sql)) {
       bind(s, values);
       try (ResultSet rs = s.executeQuery()) {
         List<T> out = new ArrayList<>();
@@ -83,9 +125,17 @@ public final class Sql {
     }
   }
 
-  /** As {@link #failure}; a broken connection is told in the words of {@code whyLost} when it has some. */
+  /**
+   * As {@link #failure}; a server that said nothing for the silence bound is told so, and a broken
+   * connection in the words of {@code whyLost} when it has some.
+   */
   private QueryFailedException explained(String what, SQLException e) {
     QueryFailedException failed = failure(what, e);
+    if (Timeouts.silent(e)) {
+      return new QueryFailedException("Could not " + what + ": the server sent nothing for " + Timeouts.words(silence)
+          + ", not even progress (it may be stopped, hung or out of reach). This can pass; Cutover retries it.",
+          failed.errorCode(), failed.queryId().orElse(null), true, true, e);
+    }
     if (!failed.retryable() || !isConnectionProblem(e) && e.getErrorCode() != ErrorCodes.UNKNOWN_EXCEPTION) {
       return failed;
     }
