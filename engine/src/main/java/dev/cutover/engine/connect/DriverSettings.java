@@ -40,12 +40,15 @@ final class DriverSettings {
 
   /**
    * For the pool: a connect within {@link Timeouts#CONNECT}, and progress from the server every {@link
-   * Timeouts#PROGRESS_EVERY} while a statement works. The read bound itself is set by {@code Sql} on
+   * Timeouts#PROGRESS_EVERY} while a statement works. A statement's read bound is set by {@code Sql} on
    * each borrowed connection: the pool resets a connection's network timeout, and with it the driver's
-   * socket timeout, to none whenever it hands the connection out.
+   * socket timeout for statements, to none whenever it takes the connection back.
    */
   static void pool(HikariConfig config) {
     config.addDataSourceProperty(CONNECT_TIMEOUT, millis(Timeouts.CONNECT));
+    // The driver's own requests outside a statement (the pool's check that a connection is valid, its keepalive) read
+    // with this, which the pool does not reset: without it, a stopped server held the pool's keepalive for ever.
+    config.addDataSourceProperty(SOCKET_TIMEOUT, millis(Timeouts.PROBE));
     config.addDataSourceProperty(RETRY_ON, RETRY_ON_NO_WAIT);
     config.addDataSourceProperty(SERVER_SETTING + "send_progress_in_http_headers", "1");
     config.addDataSourceProperty(SERVER_SETTING + "http_headers_progress_interval_ms", millis(Timeouts.PROGRESS_EVERY));

@@ -165,13 +165,15 @@ public final class Sql {
   }
 
   /**
-   * A transport failure rather than a server's answer: refused, reset or closed connections, timeouts, and a response
-   * cut off mid-stream (the server died while the driver read a column), which the driver reports only as an
-   * {@link java.io.IOException} somewhere in the cause chain.
+   * A transport failure rather than a server's answer: refused, reset or closed connections, timeouts, no connection
+   * from the pool in time, and a response cut off mid-stream (the server died while the driver read a column), which
+   * the driver reports only as an {@link java.io.IOException} somewhere in the cause chain.
    */
   private static boolean isConnectionProblem(Throwable t) {
     for (; t != null; t = t.getCause()) {
       if (t instanceof java.io.IOException
+          // The pool had no connection that answered its check in time: the server is the likely cause.
+          || t instanceof java.sql.SQLTransientConnectionException
           || t.getClass().getSimpleName().equals("ConnectionInitiationException")
           || t.getMessage() != null && t.getMessage().startsWith(NO_RESULT_SET)) {
         return true;
