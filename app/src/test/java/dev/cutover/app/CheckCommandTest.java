@@ -71,6 +71,7 @@ class CheckCommandTest {
    * other command's first connection. Before, it waited without end.
    */
   @Test
+  @org.junit.jupiter.api.Timeout(value = 180, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
   void aServerThatAcceptsButNeverAnswersEndsTheFirstConnectionWithinItsBound() throws Exception {
     try (SilentPeer peer = SilentPeer.silent()) {
       for (List<String> command : List.of(List.of("check"), List.of("status", "--spec", dir.resolve("any.yaml")

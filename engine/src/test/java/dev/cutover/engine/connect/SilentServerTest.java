@@ -13,8 +13,12 @@ import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.sql.Timeouts;
 import dev.cutover.engine.testing.SilentPeer;
 import dev.cutover.engine.testing.TestEngine;
+import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A server that accepts a connection and then says nothing (stopped, hung, or not ClickHouse) ends
@@ -26,6 +30,7 @@ class SilentServerTest {
   private static final Duration LOAD = Duration.ofSeconds(15);
 
   @Test
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // before, it waited for ever
   void aSilentServerFailsTheConnectionCheckWithinItsBoundNamingTheAddressAndTheBound() throws Exception {
     try (SilentPeer peer = SilentPeer.silent()) {
       long began = System.nanoTime();
@@ -59,6 +64,59 @@ class SilentServerTest {
     // Every connection of the pool, the one whose read timed out among them, still serves.
     for (int i = 0; i < 24; i++) {
       assertEquals(1L, sql.queryLong("ask the server", "SELECT 1"));
+    }
+  }
+
+  /**
+   * The server stops answering under an open session (the relay in front of it passes nothing more). Before it lends
+   * a connection idle for half a second, the pool checks it, outside any statement: that check gives up within 5 s
+   * (it waited for ever), and the statement fails as a lost server within the pool's wait for a connection (15 s), a
+   * check and its own silence bound, however the pool's attempts end.
+   */
+  @Test
+  @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aServerThatStopsAnsweringUnderAnOpenSessionIsLostWithinTheBounds() throws Exception {
+    try (SilentPeer relay = SilentPeer.before(TestEngine.server().port());
+        Database db = Database.open(ConnectionProfile.of(relay.jdbcUrl(), "default", PasswordSource.none(),
+            "cutover"))) {
+      assertEquals(1L, db.sql().queryLong("ask the server", "SELECT 1"));
+      relay.freeze();
+      Thread.sleep(1000);
+      long began = System.nanoTime();
+      var e = assertThrows(QueryFailedException.class, () -> db.sql().silentAtMost(Duration.ofSeconds(3))
+          .queryLong("ask the server", "SELECT 1"));
+      Duration took = Duration.ofNanos(System.nanoTime() - began);
+      System.out.println("[silent-server] a statement of a frozen session failed after " + took.toMillis() + " ms: "
+          + e.getMessage());
+      assertTrue(e.getMessage().startsWith("Could not ask the server: ") && e.unreachable(), e.getMessage());
+      assertTrue(took.compareTo(Duration.ofSeconds(15 + 5 + 3).plus(LOAD)) < 0, "failed after " + took.toMillis()
+          + " ms");
+    }
+  }
+
+  /**
+   * Every connection of the pool is held (by statements that wait for a server that stopped, say): one more statement
+   * fails once the pool's wait for a connection is over, as a lost server, which a backfill waits for instead of
+   * ending with the pool's words.
+   */
+  @Test
+  void aStatementThatGetsNoConnectionInTimeCountsAsALostServer() throws Exception {
+    List<Connection> held = new ArrayList<>();
+    try (Database db = Database.open(ConnectionProfile.of(TestEngine.server().jdbcUrl(), "default",
+        PasswordSource.none(), "cutover"))) {
+      for (int i = 0; i < 12; i++) {
+        held.add(db.dataSource().getConnection());
+      }
+      long began = System.nanoTime();
+      var e = assertThrows(QueryFailedException.class, () -> db.sql().queryLong("ask the server", "SELECT 1"));
+      Duration took = Duration.ofNanos(System.nanoTime() - began);
+      assertTrue(e.getMessage().startsWith("Could not ask the server: ") && e.unreachable() && e.retryable(),
+          e.getMessage());
+      assertTrue(took.compareTo(Duration.ofSeconds(15).plus(LOAD)) < 0, "failed after " + took.toMillis() + " ms");
+    } finally {
+      for (Connection c : held) {
+        c.close();
+      }
     }
   }
 
