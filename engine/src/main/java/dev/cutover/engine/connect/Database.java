@@ -74,9 +74,8 @@ public final class Database implements AutoCloseable {
       config.setPassword(new String(password));
       config.setMaximumPoolSize(12);
       config.setMinimumIdle(1);
-      // How long a statement waits for a free connection, and how long the pool's check of one may take.
-      config.setConnectionTimeout(15_000);
-      config.setValidationTimeout(5_000);
+      config.setConnectionTimeout(Timeouts.POOL_WAIT.toMillis());
+      config.setValidationTimeout(Timeouts.PROBE.toMillis());
       DriverSettings.pool(config);
       config.setInitializationFailTimeout(-1); // already checked above, with a better sentence than the pool's
       return new Database(profile, info, new HikariDataSource(config), whyLost);

@@ -10,8 +10,8 @@ import java.util.Properties;
  * clickhouse-jdbc 0.10) in one place.
  *
  * <p>The driver tries a connect that timed out three more times by default; here a connect is tried
- * once, so that its bound is the bound. A request that found a kept-alive connection closed by the
- * server is still tried again: that is no wait.
+ * once, so that its bound is the bound. Its other retries stay as they are: a kept-alive connection
+ * the server had closed, its own pool of sockets busy, a server's answer that says a retry may help.
  */
 final class DriverSettings {
 

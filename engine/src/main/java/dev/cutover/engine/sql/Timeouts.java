@@ -2,6 +2,7 @@ package dev.cutover.engine.sql;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * How long Cutover waits for a ClickHouse server on the network, in one place. A server that accepts
@@ -13,10 +14,12 @@ import java.time.Duration;
  *   <li>the connection check that opens every session: {@link #CONNECT} to connect, {@link #CHECK} for
  *       its answer, and {@link #CHECK_ON_SERVER} as the server's own {@code max_execution_time} for its
  *       one tiny query, so that the whole check ends within about {@code CONNECT + CHECK};
- *   <li>every later statement: {@link #SILENCE}, measured from the last byte the server sent, not from
- *       the start. The server sends progress every {@link #PROGRESS_EVERY} while it works, so a backfill
- *       batch or a reconciliation may run for hours while a stopped server is found out within the
- *       silence bound. No {@code max_execution_time} there: such a statement may legitimately be long;
+ *   <li>every later statement: up to {@link #POOL_WAIT} for a pooled connection (an idle one is checked
+ *       first, within {@link #PROBE}), {@link #CONNECT} to connect, then {@link #SILENCE} measured from
+ *       the last byte the server sent, not from the start. The server sends progress every {@link
+ *       #PROGRESS_EVERY} while it works, so a backfill batch or a reconciliation may run for hours while
+ *       a stopped server is found out within the silence bound. No {@code max_execution_time} there:
+ *       such a statement may legitimately be long;
  *   <li>a probe asking whether the server answers again: {@link #PROBE}.
  * </ul>
  */
@@ -32,8 +35,10 @@ public final class Timeouts {
   public static final Duration SILENCE = Duration.ofSeconds(60);
   /** How often a working server reports progress in the headers of its answer. */
   public static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
-  /** A statement that only asks whether the server answers. */
+  /** A statement that only asks whether the server answers, and the pool's check of an idle connection. */
   public static final Duration PROBE = Duration.ofSeconds(5);
+  /** How long a statement may wait for a connection of the pool. */
+  public static final Duration POOL_WAIT = Duration.ofSeconds(15);
 
   private Timeouts() {}
 
@@ -46,7 +51,7 @@ public final class Timeouts {
       if (t.getClass().getSimpleName().equals("ConnectTimeoutException")) {
         return false;
       }
-      if (t instanceof SocketTimeoutException && !String.valueOf(t.getMessage()).toLowerCase().contains("connect")) {
+      if (t instanceof SocketTimeoutException && !String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("connect")) {
         return true;
       }
     }

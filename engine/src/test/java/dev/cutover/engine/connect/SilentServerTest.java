@@ -89,8 +89,8 @@ class SilentServerTest {
       System.out.println("[silent-server] a statement of a frozen session failed after " + took.toMillis() + " ms: "
           + e.getMessage());
       assertTrue(e.getMessage().startsWith("Could not ask the server: ") && e.unreachable(), e.getMessage());
-      assertTrue(took.compareTo(Duration.ofSeconds(15 + 5 + 3).plus(LOAD)) < 0, "failed after " + took.toMillis()
-          + " ms");
+      assertTrue(took.compareTo(Timeouts.POOL_WAIT.plus(Timeouts.PROBE).plusSeconds(3).plus(LOAD)) < 0, "failed after "
+          + took.toMillis() + " ms");
     }
   }
 
@@ -112,7 +112,7 @@ class SilentServerTest {
       Duration took = Duration.ofNanos(System.nanoTime() - began);
       assertTrue(e.getMessage().startsWith("Could not ask the server: ") && e.unreachable() && e.retryable(),
           e.getMessage());
-      assertTrue(took.compareTo(Duration.ofSeconds(15).plus(LOAD)) < 0, "failed after " + took.toMillis() + " ms");
+      assertTrue(took.compareTo(Timeouts.POOL_WAIT.plus(LOAD)) < 0, "failed after " + took.toMillis() + " ms");
     } finally {
       for (Connection c : held) {
         c.close();
