@@ -3,8 +3,12 @@ package dev.cutover.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.testing.SilentPeer;
 import dev.cutover.engine.testing.TestEngine;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +63,32 @@ class CheckCommandTest {
     assertEquals(0, outcome.exit(), outcome.err());
     assertTrue(outcome.out().startsWith("ok: ClickHouse 26.7"), outcome.out());
     assertTrue(outcome.out().strip().endsWith("(database cutover, user default)"), outcome.out());
+  }
+
+  /**
+   * A port that accepts a connection and never answers (a stopped server, or not ClickHouse's): the check ends
+   * within its bound, 15 s for the answer, with exit 3 and a sentence naming the address and the bound; so does any
+   * other command's first connection. Before, it waited without end.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 180, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+  void aServerThatAcceptsButNeverAnswersEndsTheFirstConnectionWithinItsBound() throws Exception {
+    try (SilentPeer peer = SilentPeer.silent()) {
+      for (List<String> command : List.of(List.of("check"), List.of("status", "--spec", dir.resolve("any.yaml")
+          .toString()))) {
+        List<String> args = new ArrayList<>(command);
+        args.addAll(List.of("--jdbc-url", peer.jdbcUrl(), "--database", "cutover"));
+        long began = System.nanoTime();
+        CommandRun outcome = CommandRun.of(args);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began);
+        System.out.println("[silent-server] cutover " + command.getFirst() + " ended after " + seconds + " s");
+        assertEquals(3, outcome.exit(), outcome.err());
+        assertTrue(outcome.err().startsWith("error: The server at 127.0.0.1:" + peer.port() + " accepted the "
+            + "connection but sent no answer within 15 s; check that the JDBC URL names ClickHouse's HTTP port"),
+            outcome.err());
+        assertTrue(seconds < 45, command.getFirst() + " ended after " + seconds + " s; its bound is 25 s");
+      }
+    }
   }
 
   @Test

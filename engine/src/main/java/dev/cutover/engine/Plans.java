@@ -93,6 +93,15 @@ public final class Plans {
   }
 
   /**
+   * As {@link #runSettings(TableSpec, RunRecord)}, with what the run's record does not say taken from
+   * {@code fallback} (the plan it was started with): reads nothing from a server that may have stopped
+   * the run by not answering.
+   */
+  public BackfillSettings runSettings(RunRecord run, BackfillSettings fallback) {
+    return RunParameters.decode(run.parameters(), fallback);
+  }
+
+  /**
    * Runs every preflight check, reporting each as it starts; stops between checks once cancelled.
    * The plan is made again by the planner from its own request, and that plan is what a passing
    * preflight clears: a plan edited or kept since it was shown cannot slip through. The dependents of the

@@ -96,9 +96,13 @@ public final class BackfillCommand extends EngineCommand {
       if (!next.command().isEmpty()) {
         lines.add("  " + next.command());
       }
+    } else if (end.state() != RunState.SUCCEEDED) {
+      // The hours written stay written: the run goes on from its ledger, once what stopped it is mended.
+      lines.add("Resume it with:");
+      lines.add("  ./cutover backfill --spec " + specShown() + " --resume " + end.id());
     }
     print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
-        end.shownState(java.time.Instant.now()), engine.plans().runSettings(spec, end)), next), lines);
+        end.shownState(java.time.Instant.now()), engine.plans().runSettings(end, plan.settings())), next), lines);
     return switch (end.state()) {
       case SUCCEEDED -> ExitCodes.OK;
       case CANCELLED -> ExitCodes.INTERRUPTED;

@@ -263,6 +263,10 @@ public final class BackfillRun implements RunHandle {
           + ", " + progress.rowsWritten() + " rows in this session";
     }
     lifecycle.end();
+    if (retry.serverGone()) {
+      endWithoutServer(end, message);
+      return;
+    }
     try {
       recorder.end(end, message);
     } catch (RuntimeException e) {
@@ -276,6 +280,19 @@ public final class BackfillRun implements RunHandle {
     }
     // The run lets go of its repair: backfilled when every hour below B is in the ledger.
     onEnd.accept(record());
+    report("");
+    LiveRuns.ended(id());
+    result.complete(record());
+  }
+
+  /**
+   * The end of a run that gave up on its server: nothing is written there (a stopped server would hold
+   * each write for the whole silence bound, and a write it carried out late could undo a resume's hold
+   * on the repair). The run's record reads as interrupted once this process lets go of it, and its
+   * staging tables wait for the resume or a cleanup.
+   */
+  private void endWithoutServer(RunState end, String message) {
+    recorder.endUnrecorded(end, message);
     report("");
     LiveRuns.ended(id());
     result.complete(record());

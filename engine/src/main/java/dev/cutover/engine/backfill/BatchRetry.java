@@ -3,6 +3,7 @@ package dev.cutover.engine.backfill;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.ErrorCodes;
 import dev.cutover.engine.api.QueryFailedException;
+import dev.cutover.engine.sql.Timeouts;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -13,7 +14,8 @@ import java.util.function.Supplier;
  * the run's first backoff up to a minute, up to the run's number of attempts. A server that gives
  * no answer is not this batch's fault: the batch waits once for the run's {@link ServerOutage}
  * instead, and its attempts stay unspent; so does a batch the server refused for lack of disk space, which
- * waits for room ({@link DiskHeadroom}). Any other failure ends the batch at once and the run with it.
+ * waits for room ({@link DiskHeadroom}). But a try whose statement timed out counts, as a server that answers
+ * again may leave that statement silent again. Any other failure ends the batch at once and the run with it.
  */
 final class BatchRetry {
 
@@ -63,6 +65,11 @@ final class BatchRetry {
     return outage.ongoing();
   }
 
+  /** Whether the run gave up waiting for the server: nothing more can be written there. */
+  boolean serverGone() {
+    return outage.gaveUp() != null;
+  }
+
   <T> Outcome<T> run(Attempt<T> attempt, Waiting waiting) throws InterruptedException {
     int maxAttempts = settings.get().maxAttempts();
     boolean triedBefore = false;
@@ -72,8 +79,16 @@ final class BatchRetry {
       } catch (QueryFailedException e) {
         if (e.unreachable() && !cancelled.getAsBoolean()) {
           if (awaitServer(e, waiting)) {
-            n--; // the server is back: this try did not count
-            continue;
+            if (!Timeouts.silent(e)) {
+              n--; // the server is back: this try did not count
+              continue;
+            }
+            // A statement the server left silent while it answers a probe may do so again: the try counts, so that
+            // such a batch ends after its attempts instead of being tried for ever.
+            if (n < maxAttempts) {
+              continue;
+            }
+            return new GaveUp<>(n, e.getMessage(), null);
           }
           String sentence = outage.gaveUp();
           return new GaveUp<>(n, sentence == null ? e.getMessage() : sentence, sentence);

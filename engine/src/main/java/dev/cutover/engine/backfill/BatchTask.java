@@ -152,8 +152,11 @@ final class BatchTask {
     run.progress().failed(batch);
     Instant now = Instant.now();
     try {
-      run.store().hours().recordHours(batch.stream().map(h -> new LedgerEntry(run.runId(), h, LedgerEntry.State.FAILED, 0, 0,
-          attempts, now, error)).toList());
+      // Not to a server the run gave up on: a stopped one would hold the write for the whole silence bound.
+      if (!run.retry().serverGone()) {
+        run.store().hours().recordHours(batch.stream().map(h -> new LedgerEntry(run.runId(), h, LedgerEntry.State.FAILED,
+            0, 0, attempts, now, error)).toList());
+      }
     } catch (QueryFailedException e) {
       // The server may be the thing that failed; the hours stay pending in the ledger and a resume retries them.
     }

@@ -2,6 +2,7 @@ package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.sql.Timeouts;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -16,6 +17,11 @@ import java.util.function.BooleanSupplier;
  * retrying on its own, and no new batch starts. The outage ends when the server answers (the batches
  * try their statements again) or when it has lasted the run's server wait (the run fails with one
  * sentence, and every hour already written stays written for a resume).
+ *
+ * <p>A server that stops answering without closing its connections (stopped, hung) is found out by
+ * the first read that times out ({@link Timeouts#SILENCE}); the outage counts from the last byte that
+ * read heard, and each probe waits at most {@link Timeouts#PROBE}, so the run ends within its server
+ * wait (or the silence bound, when that is longer) and a probe.
  */
 final class ServerOutage {
 
@@ -27,7 +33,8 @@ final class ServerOutage {
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(15);
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
-  private final Sql sql;
+  private final Sql probes;
+  private final Duration silence;
   private final Object lock = new Object();
   private Instant since;
   private boolean probing;
@@ -35,8 +42,10 @@ final class ServerOutage {
   private String gaveUp;
   private volatile boolean ongoing;
 
+  /** {@code sql}: the run's statements, whose silence bound tells how long a read that timed out heard nothing. */
   ServerOutage(Sql sql) {
-    this.sql = sql;
+    this.probes = sql.silentAtMost(Timeouts.PROBE);
+    this.silence = sql.silence();
   }
 
   /** Whether the server is known not to answer now: no batch should start. */
@@ -63,7 +72,8 @@ final class ServerOutage {
         return false;
       }
       if (since == null) {
-        since = Instant.now();
+        // A read that timed out had heard nothing for the whole silence bound: a stopped server began then.
+        since = Timeouts.silent(failure) ? Instant.now().minus(silence) : Instant.now();
         ongoing = true;
       }
       seen = recoveries;
@@ -103,14 +113,16 @@ final class ServerOutage {
     Duration backoff = firstBackoff.isZero() ? Duration.ofMillis(200) : firstBackoff;
     for (int probe = 1; ; probe++) {
       Duration left = Duration.between(Instant.now(), deadline);
-      if (cancelled.getAsBoolean() || left.isNegative() || left.isZero()) {
+      boolean over = left.isNegative() || left.isZero();
+      // Once asked at least: a silence longer than the wait itself is over by the time it is known.
+      if (cancelled.getAsBoolean() || over && probe > 1) {
         return false;
       }
-      Duration wait = backoff.compareTo(left) < 0 ? backoff : left;
+      Duration wait = over ? Duration.ZERO : backoff.compareTo(left) < 0 ? backoff : left;
       report.waiting(probe, wait, last);
       Thread.sleep(wait);
       try {
-        sql.queryLong("check that the server answers", "SELECT 1");
+        probes.queryLong("check that the server answers", "SELECT 1");
         return true;
       } catch (QueryFailedException e) {
         if (!e.unreachable()) {

@@ -49,6 +49,25 @@ final class StateRecorder {
     write(to, message, true);
   }
 
+  /**
+   * The run's end, known here only: the server stopped answering, and a write would wait for it. The
+   * store keeps the run as it last wrote it, which reads as interrupted once this process lets go of
+   * the run; a resume goes on from the ledger.
+   */
+  void endUnrecorded(RunState to, String message) {
+    oneAtATime.lock();
+    try {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      run.set(run.get().with(to, message, Instant.now()));
+    } finally {
+      oneAtATime.unlock();
+    }
+    listener.on(new BackfillEvent.StateChanged(id(), to, message));
+  }
+
   private void write(RunState to, String message, boolean last) {
     oneAtATime.lock();
     try {

@@ -5,6 +5,7 @@ import dev.cutover.engine.api.ConnectionFailedException.Reason;
 import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.ErrorCodes;
 import dev.cutover.engine.api.Redaction;
+import dev.cutover.engine.sql.Timeouts;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -33,9 +34,17 @@ final class ConnectionErrors {
             + "; check the host and port in the JDBC URL (the HTTP port, 8123 by default, or 8443 with TLS) "
             + "and that the server is running.", failure);
       }
-      if (t instanceof SocketTimeoutException) {
-        return new ConnectionFailedException(Reason.UNREACHABLE, "The server at " + address
-            + " did not answer in time; check the network path and whether the server is overloaded.", failure);
+      if (t.getClass().getSimpleName().equals("ConnectTimeoutException")
+          || t instanceof SocketTimeoutException && !Timeouts.silent(t)) {
+        return new ConnectionFailedException(Reason.UNREACHABLE, "Nothing at " + address + " accepted a connection "
+            + "within " + Timeouts.words(Timeouts.CONNECT) + "; check the host and port in the JDBC URL, that the "
+            + "server is running, and that no firewall drops the connection.", failure);
+      }
+      if (Timeouts.silent(t)) {
+        return new ConnectionFailedException(Reason.UNREACHABLE, "The server at " + address + " accepted the "
+            + "connection but sent no answer within " + Timeouts.words(Timeouts.CHECK) + "; check that the JDBC URL "
+            + "names ClickHouse's HTTP port (8123 by default, 8443 with TLS), and that the server is not stopped, "
+            + "hung or overloaded.", failure);
       }
       if (t instanceof SQLException sql && sql.getErrorCode() != 0) {
         return fromServer(profile, sql.getErrorCode(), firstLine(sql.getMessage()), failure);
@@ -55,6 +64,10 @@ final class ConnectionErrors {
           new ConnectionFailedException(Reason.AUTHENTICATION, "The server at " + profile.address()
               + " does not accept user '" + profile.user() + "' from this machine's address; ask its "
               + "administrator to allow it in the user's networks.", failure);
+      case ErrorCodes.TIMEOUT_EXCEEDED ->
+          new ConnectionFailedException(Reason.UNREACHABLE, "The server at " + profile.address() + " did not finish "
+              + "the connection check, one small query, within " + Timeouts.words(Timeouts.CHECK_ON_SERVER)
+              + "; it is overloaded: try again once it has caught up.", failure);
       case ErrorCodes.UNKNOWN_DATABASE ->
           new ConnectionFailedException(Reason.UNKNOWN_DATABASE, "The database '" + profile.database()
               + "' does not exist on " + profile.address() + "; create it with CREATE DATABASE "

@@ -10,6 +10,7 @@ import dev.cutover.engine.api.ServerHealth;
 import dev.cutover.engine.api.ServerInfo;
 import dev.cutover.engine.api.ServerVersion;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.sql.Timeouts;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -73,8 +74,9 @@ public final class Database implements AutoCloseable {
       config.setPassword(new String(password));
       config.setMaximumPoolSize(12);
       config.setMinimumIdle(1);
-      config.setConnectionTimeout(15_000);
-      config.setValidationTimeout(5_000);
+      config.setConnectionTimeout(Timeouts.POOL_WAIT.toMillis());
+      config.setValidationTimeout(Timeouts.PROBE.toMillis());
+      DriverSettings.pool(config);
       config.setInitializationFailTimeout(-1); // already checked above, with a better sentence than the pool's
       return new Database(profile, info, new HikariDataSource(config), whyLost);
     } finally {
@@ -82,10 +84,9 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /** Within about {@link Timeouts#CONNECT} and {@link Timeouts#CHECK}, whatever the server does or does not say. */
   private static ServerInfo check(ConnectionProfile profile, String url, char[] password) {
-    Properties properties = new Properties();
-    properties.setProperty("user", profile.user());
-    properties.setProperty("password", new String(password));
+    Properties properties = DriverSettings.check(profile.user(), new String(password));
     try (Connection connection = DriverManager.getConnection(url, properties);
         PreparedStatement statement = connection.prepareStatement(
             "SELECT version(), currentUser(), currentDatabase(), "
@@ -168,8 +169,8 @@ public final class Database implements AutoCloseable {
    */
   public static void createAtomicDatabase(String jdbcUrl, ConnectionProfile profile, String name) {
     char[] password = profile.password().resolve();
-    try (Connection connection = DriverManager.getConnection(jdbcUrl, profile.user(),
-            new String(password));
+    try (Connection connection = DriverManager.getConnection(jdbcUrl,
+            DriverSettings.check(profile.user(), new String(password)));
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE DATABASE IF NOT EXISTS " + Identifier.of(name).quoted()
           + " ENGINE = Atomic");

@@ -6,21 +6,32 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
  * Runs statements the engine wrote, with values bound as parameters, and turns failures into
  * {@link QueryFailedException}s that carry the server's error code, the query id and whether a
- * retry can help.
+ * retry can help. A statement that gets no byte from the server for {@link #silence()} fails (see
+ * {@link Timeouts}).
  */
 public final class Sql {
 
+  /**
+   * Given to the driver with a network timeout, which it would use to close the whole connection when
+   * a read times out; its HTTP client already drops the socket that timed out, and the connection,
+   * which holds no socket of its own, stays good for the pool.
+   */
+  private static final Executor KEEP_CONNECTION = task -> { };
+
   private final DataSource dataSource;
   private final Supplier<Optional<String>> whyLost;
+  private final Duration silence;
   private final DiskSpace disk = new DiskSpace(this);
 
   public Sql(DataSource dataSource) {
@@ -32,8 +43,39 @@ public final class Sql {
    * sentence (the embedded server restarted, and when), which then stands in for the driver's words.
    */
   public Sql(DataSource dataSource, Supplier<Optional<String>> whyLost) {
+    this(dataSource, whyLost, Timeouts.SILENCE);
+  }
+
+  private Sql(DataSource dataSource, Supplier<Optional<String>> whyLost, Duration silence) {
     this.dataSource = dataSource;
     this.whyLost = whyLost;
+    this.silence = silence;
+  }
+
+  /** The same statements, each failing once the server has sent nothing for {@code bound}. */
+  public Sql silentAtMost(Duration bound) {
+    return new Sql(dataSource, whyLost, bound);
+  }
+
+  /** How long a statement may go without a byte from the server. */
+  public Duration silence() {
+    return silence;
+  }
+
+  /**
+   * A connection whose statements time out after {@link #silence}. Set on every borrow, before any
+   * statement is made (a statement keeps the timeout it was made with): the pool sets a connection's
+   * network timeout back to the driver's default, none at all, whenever it takes the connection back.
+   */
+  private Connection connection() throws SQLException {
+    Connection c = dataSource.getConnection();
+    try {
+      c.setNetworkTimeout(KEEP_CONNECTION, (int) Math.min(Integer.MAX_VALUE, silence.toMillis()));
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
   }
 
   /** A row mapper. */
@@ -50,7 +92,7 @@ public final class Sql {
     if (DiskSpace.defines(sql)) {
       disk.guard(what);
     }
-    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    try (Connection c = connection(); PreparedStatement s = c.prepareStatement(sql)) {
       bind(s, values);
       s.execute();
     } catch (SQLException e) {
@@ -64,7 +106,7 @@ public final class Sql {
   }
 
   public <T> List<T> query(String what, String sql, Row<T> row, Object... values) {
-    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    try (Connection c = connection(); PreparedStatement s = c.prepareStatement(sql)) {
       bind(s, values);
       try (ResultSet rs = s.executeQuery()) {
         List<T> out = new ArrayList<>();
@@ -96,9 +138,17 @@ public final class Sql {
     }
   }
 
-  /** As {@link #failure}; a broken connection is told in the words of {@code whyLost} when it has some. */
+  /**
+   * As {@link #failure}; a server that said nothing for the silence bound is told so, and a broken
+   * connection in the words of {@code whyLost} when it has some.
+   */
   private QueryFailedException explained(String what, SQLException e) {
     QueryFailedException failed = failure(what, e);
+    if (Timeouts.silent(e)) {
+      return new QueryFailedException("Could not " + what + ": the server sent nothing for " + Timeouts.words(silence)
+          + ", not even progress (it may be stopped, hung or out of reach). This can pass; Cutover retries it.",
+          failed.errorCode(), failed.queryId().orElse(null), true, true, e);
+    }
     if (!failed.retryable() || !isConnectionProblem(e) && e.getErrorCode() != ErrorCodes.UNKNOWN_EXCEPTION) {
       return failed;
     }
@@ -136,13 +186,15 @@ public final class Sql {
   }
 
   /**
-   * A transport failure rather than a server's answer: refused, reset or closed connections, timeouts, and a response
-   * cut off mid-stream (the server died while the driver read a column), which the driver reports only as an
-   * {@link java.io.IOException} somewhere in the cause chain.
+   * A transport failure rather than a server's answer: refused, reset or closed connections, timeouts, no connection
+   * from the pool in time, and a response cut off mid-stream (the server died while the driver read a column), which
+   * the driver reports only as an {@link java.io.IOException} somewhere in the cause chain.
    */
   private static boolean isConnectionProblem(Throwable t) {
     for (; t != null; t = t.getCause()) {
       if (t instanceof java.io.IOException
+          // The pool had no connection that answered its check in time: the server is the likely cause.
+          || t instanceof java.sql.SQLTransientConnectionException
           || t.getClass().getSimpleName().equals("ConnectionInitiationException")
           || t.getMessage() != null && t.getMessage().startsWith(NO_RESULT_SET)) {
         return true;

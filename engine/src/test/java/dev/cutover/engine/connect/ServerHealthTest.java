@@ -11,6 +11,7 @@ import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.ServerHealth;
 import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
+import dev.cutover.engine.testing.SilentPeer;
 import dev.cutover.engine.testing.TestEngine;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -111,6 +112,18 @@ class ServerHealthTest {
       assertFalse(health.answering());
       assertEquals("ClickHouse at 127.0.0.1:" + silent.getLocalPort() + " did not answer within 500 ms.",
           health.sentence());
+      assertTrue(tookMillis < 1500, "the probe took " + tookMillis + " ms");
+    }
+  }
+
+  @Test
+  void aServerThatSendsAByteNowAndThenIsLostWithinTheTimeout() throws Exception {
+    try (SilentPeer peer = SilentPeer.dribbling(Duration.ofMillis(100))) {
+      long began = System.nanoTime();
+      ServerHealth health = Ping.ping(profile(peer.port()), PROBE);
+      long tookMillis = (System.nanoTime() - began) / 1_000_000;
+      assertFalse(health.answering());
+      assertEquals("ClickHouse at 127.0.0.1:" + peer.port() + " did not answer within 500 ms.", health.sentence());
       assertTrue(tookMillis < 1500, "the probe took " + tookMillis + " ms");
     }
   }
