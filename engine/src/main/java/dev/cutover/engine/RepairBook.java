@@ -1,11 +1,13 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveDeployment;
 import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.repair.CorrectedView;
@@ -42,6 +44,33 @@ public final class RepairBook {
   /** Where the repair stands, with the observed live writer, the verdict and the next step. */
   public RepairStatus status(TableSpec spec) {
     return new Status(ground.sql(), ground.store(), ground.reports(), spec).read();
+  }
+
+  /**
+   * The repair's whole state in one read ({@link RepairSnapshot}): its status, its runs, which version consumers
+   * read, and the gate of the step they can take now. The gate reads the data, so when {@code previous} was read
+   * from the same ground (the same repair record, verdict, runs, live edges and version read) its gate is kept,
+   * with the time it was judged, for at most {@link #GATE_KEPT}; otherwise it is judged now (before the first
+   * backfill that is quick: it says there is no repair to cut over). Reads only, except settling an operation whose
+   * process is gone, as {@link #status} does.
+   */
+  /** How long a gate judged on the same ground is kept: a write into an old hour moves no edge, and is seen then. */
+  static final java.time.Duration GATE_KEPT = java.time.Duration.ofMinutes(2);
+
+  public RepairSnapshot snapshot(TableSpec spec, Optional<RepairSnapshot> previous) {
+    RepairStatus status = status(spec);
+    List<dev.cutover.engine.api.RunRecord> runs = ground.store().runs(TableNames.target(spec));
+    Gate.Version reads = new dev.cutover.engine.repair.ConsumerView(ground.sql(), spec).reads();
+    RepairSnapshot read = new RepairSnapshot(status.at(), status, runs, reads, Optional.empty());
+    Optional<RepairSnapshot.Judged> kept = previous.filter(p -> p.gate().isPresent() && p.sameGround(read))
+        .flatMap(RepairSnapshot::gate).filter(g -> g.at().plus(GATE_KEPT).isAfter(read.at()));
+    if (kept.isPresent()) {
+      return new RepairSnapshot(read.at(), status, runs, reads, kept);
+    }
+    var gates = new dev.cutover.engine.cutover.Gates(ground.sql(), ground.store(), ground.reports(), spec);
+    Gate gate = reads == Gate.Version.V2 ? gates.rollback() : gates.cutover();
+    return new RepairSnapshot(read.at(), status, runs, reads, Optional.of(new RepairSnapshot.Judged(gate,
+        java.time.Instant.now())));
   }
 
   /**

@@ -232,7 +232,10 @@ class ConsoleProcedureTest {
     // The banner: the repair pinned B and backfilled its history; the corrected live writer is next.
     fx.waitFor(30, () -> fx.text("repair-phase").equals("backfilled")
         && fx.text("repair-next-button").equals("Backfill: Deploy the corrected writer"),
-        () -> fx.text("repair-phase") + " / " + fx.text("repair-next-button") + " / " + fx.text("repair-summary"));
+        () -> fx.text("repair-phase") + " / " + fx.text("repair-next-button") + " / " + fx.text("repair-summary")
+            + " / the watch's error: " + fx.onFx(() -> console.workspace().repair().errorProperty().get())
+            + ", its last snapshot: " + fx.onFx(() -> java.util.Optional.ofNullable(console.workspace().repair()
+                .snapshotProperty().get()).map(x -> x.at() + " " + x.status().phase()).orElse("none")));
     String repairId = engine.repairs().current(console.workspace().spec()).orElseThrow().id();
     assertEquals("Repair " + repairId + " · B = " + boundary + " UTC · history from " + start + " UTC",
         fx.text("repair-summary"));

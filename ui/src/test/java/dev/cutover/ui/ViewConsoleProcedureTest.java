@@ -230,5 +230,12 @@ class ViewConsoleProcedureTest {
     fx.waitFor(30, () -> fx.text("repair-next-button").equals("Plan: Abandon repair…"), () -> fx.text("repair-next"));
     assertFalse(console.cutover().gateProperty().get().open());
     fx.shot("34-view-rolled-back");
+    // The Backfill screen's card says what the next step says: the view is gone, nothing writes v2 from B.
+    fx.click("nav-backfill");
+    fx.waitFor(30, () -> fx.text("live-writer-instructions").startsWith("The corrected view visits_v2_mv that the "
+        + "repair deployed does not exist any more"), () -> fx.text("live-writer-instructions"));
+    assertTrue(fx.text("live-writer-instructions").contains("nothing writes visits_v2 live from B"),
+        fx.text("live-writer-instructions"));
+    assertTrue(fx.text("repair-next").contains("nothing writes visits_v2 live from B"), fx.text("repair-next"));
   }
 }

@@ -89,7 +89,22 @@ final class RepairDocuments {
     }
   }
 
-  record StatusDocument(String command, Repair repair, Live live, List<Run> runs, Ledger ledger) {}
+  /**
+   * {@code status --json}: the repair's snapshot, read once: when ({@code at}), the repair, the live edges, which
+   * version consumers read, the gate of the step they can take now with when it was judged (null before the repair
+   * has a backfilled history), the runs, and the ledger of the run shown.
+   */
+  record StatusDocument(String command, Instant at, Repair repair, Live live, String consumersRead, StatusGate gate,
+      List<Run> runs, Ledger ledger) {}
+
+  /** The gate in a status: its step, whether it is open, when it was judged, and each condition. */
+  record StatusGate(String step, boolean open, Instant judgedAt, List<SwapDocuments.Condition> conditions) {
+
+    static StatusGate of(dev.cutover.engine.api.RepairSnapshot.Judged j) {
+      return new StatusGate(j.gate().step(), j.gate().open(), j.at(), j.gate().conditions().stream()
+          .map(c -> new SwapDocuments.Condition(c.name(), c.met(), c.detail())).toList());
+    }
+  }
 
   record Repair(String target, String id, String phase, Instant since, String by, Instant boundary, Instant firstHour,
       String liveView, String heldBy, LiveWriter liveWriter, DeclaredWriter declaredWriter,

@@ -8,6 +8,7 @@ import dev.cutover.engine.Session;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.LiveWriter;
+import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
@@ -36,8 +37,10 @@ public final class StatusCommand extends EngineCommand {
   int run(Session session, Engine engine) {
     TableSpec spec = specFile.load(session, engine);
     String specArgument = SpecOptions.path(specFile.path).toString();
-    RepairStatus status = engine.repairs().status(spec);
-    List<RunRecord> runs = engine.backfills().runs(spec);
+    // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment.
+    RepairSnapshot snapshot = engine.repairs().snapshot(spec, java.util.Optional.empty());
+    RepairStatus status = snapshot.status();
+    List<RunRecord> runs = snapshot.runs();
     RunRecord shown = runId == null ? runs.stream().findFirst().orElse(null)
         : engine.backfills().run(runId).orElseThrow(() -> new InvalidInputException("run",
             "There is no run " + runId + "; run status without --run to list them."));
@@ -49,6 +52,8 @@ public final class StatusCommand extends EngineCommand {
     var sideEffects = RepairDocuments.SideEffect.of(status, acknowledged);
     List<String> lines = new ArrayList<>(repairLines(status, specArgument, spec.consumerView().name(), sideEffects));
     lines.add(liveLine(status.live()));
+    lines.add(readsLine(snapshot, spec));
+    snapshot.gate().ifPresent(g -> lines.add(gateLine(g)));
     if (runs.isEmpty()) {
       lines.add("No backfill run has written " + spec.database() + "." + spec.targetTable() + " yet.");
     } else {
@@ -69,12 +74,30 @@ public final class StatusCommand extends EngineCommand {
             .map(h -> Text.time(h)).toList()) + (ledger.failed().size() > 10 ? " …" : ""));
       }
     }
-    var document = new RepairDocuments.StatusDocument("status",
+    var document = new RepairDocuments.StatusDocument("status", snapshot.at(),
         RepairDocuments.Repair.of(status, specArgument, spec.consumerView().name(), acknowledged),
-        RepairDocuments.Live.of(status.live()), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
+        RepairDocuments.Live.of(status.live()), snapshot.reads().name().toLowerCase(Locale.ROOT),
+        snapshot.gate().map(RepairDocuments.StatusGate::of).orElse(null), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
             engine.plans().runSettings(spec, r))).toList(), ledger);
     print(document, lines);
     return ExitCodes.OK;
+  }
+
+  /** {@code Consumers read v1 (trading.pnl_v1) through trading.pnl.} */
+  private static String readsLine(RepairSnapshot snapshot, TableSpec spec) {
+    return switch (snapshot.reads()) {
+      case V1 -> "Consumers read v1 (" + spec.database() + "." + spec.liveTable() + ") through " + spec.consumerView() + ".";
+      case V2 -> "Consumers read v2 (" + spec.database() + "." + spec.targetTable() + ") through " + spec.consumerView() + ".";
+      case UNKNOWN -> "Consumers of " + spec.consumerView() + " read neither version, or both: check the view.";
+    };
+  }
+
+  /** {@code Cutover gate, judged 10:42 UTC: closed (overlap: …).} */
+  private static String gateLine(RepairSnapshot.Judged g) {
+    String head = (g.gate().step().equals("cutover") ? "Cutover" : "Rollback") + " gate, judged "
+        + Text.time(g.at()) + ": ";
+    return head + (g.gate().open() ? "open." : "closed: " + String.join("; ", g.gate().unmet().stream()
+        .map(c -> c.name() + " (" + c.detail() + ")").toList()) + ".");
   }
 
   private static String liveLine(LiveStatus live) {

@@ -74,7 +74,13 @@ class DamagedStoreTest {
         refused.getMessage());
     assertFalse(EmbeddedEngine.serving(dir).isPresent(), "no server was started on the damaged store");
 
-    StoreRecovery recovered = EmbeddedEngine.recover(dir, EngineProgress.NONE);
+    StoreRecovery recovered;
+    try {
+      recovered = EmbeddedEngine.recover(dir, EngineProgress.NONE);
+    } catch (RuntimeException e) {
+      throw new AssertionError("the recovery failed; the server's log ends with: " + ServerLog.tail(
+          new ServerDirectory(dir), 40), e);
+    }
     assertEquals(List.of("cutover.acknowledgement_withdrawals", "cutover.runs"), recovered.setAside().stream().sorted()
         .toList());
     assertEquals(List.of("runs"), List.copyOf(recovered.restored().keySet()), "the runs table has data to come back to");

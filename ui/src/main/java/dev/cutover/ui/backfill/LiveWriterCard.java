@@ -62,6 +62,7 @@ final class LiveWriterCard {
     binder.onChange(model.demoDeployedFromProperty(), from -> update.run());
     binder.onChange(model.repairedByViewProperty(), byView -> update.run());
     binder.onChange(model.declaredWriterProperty(), declared -> update.run());
+    binder.onChange(model.workspace().repair().statusProperty(), read -> update.run());
     VBox card = Widgets.card("Corrected live writer", what, edges, status,
         Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
     if (spec.liveView().isPresent()) {
@@ -114,6 +115,13 @@ final class LiveWriterCard {
       var status = model.workspace().repair().statusProperty().get();
       Optional<HourPartition> pinned = status == null ? Optional.empty()
           : status.repair().filter(r -> r.liveView().isPresent()).flatMap(r -> r.boundary());
+      // What the repair's snapshot says of the view decides, as it decides the next step beside this card.
+      if (status != null && status.next().kind() == dev.cutover.engine.api.RepairStatus.Kind.ABANDON
+          && pinned.isPresent()) {
+        return "The corrected view " + spec.liveView().get() + " that the repair deployed does not exist any more (a "
+            + "rollback drops it): nothing writes " + spec.targetTable() + " live from B = " + pinned.get() + " UTC. "
+            + "Abandon the repair, then deploy the view again with a boundary of its own.";
+      }
       return pinned.isEmpty() || !model.repairedByViewProperty().get()
           ? spec.liveTable() + " is fed by a materialized view, which sees only inserts made after it exists. Deploy "
               + "the corrected view " + spec.liveView().get() + ": it picks B in the future (the next whole hour after "

@@ -3,11 +3,11 @@ package dev.cutover.ui.cutover;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
-import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
@@ -21,29 +21,25 @@ import java.util.Optional;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
- * The cutover screen's reads and steps: judges the gate of the step consumers can take now (again
- * after a reconnect, and once more when a confirmation dialog opens), cuts over and rolls back once
- * the operator typed the view's name, drops v1 and cleans up the staging tables.
+ * The cutover screen's steps, over the repair's snapshot: the gate it shows is the one in the console's one
+ * snapshot of the repair ({@link dev.cutover.ui.repair.RepairWatch}), read with the banner's phase, the next
+ * step and the badges, so that none of them says another thing; it judges the gate again only as a
+ * confirmation dialog opens (and the swap once more itself). It cuts over and rolls back once the operator
+ * typed the view's name, drops v1 and cleans up the staging tables.
  */
 public final class CutoverController implements ScreenController {
 
   private final CutoverModel model;
   private final Workspace workspace;
   private final Activity activity;
-  /** While shown: the repair's record and the newest stored verdict, to tell whether the gate shown may be stale. */
-  private final ShownWatch<Moves> watch;
-  /** The newest stored reconciliation when the gate shown was judged. */
-  private Optional<String> judgedReport = Optional.empty();
-  /** The move that last made the screen judge the gate again. */
-  private Moves lastMove;
+  /** The repair's version and what consumers read when the retention shown was read: it changes with a swap. */
+  private Optional<String> retentionRead = Optional.empty();
 
   public CutoverController(CutoverModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.watch = new ShownWatch<>(workspace, activity,
-        (engine, spec) -> new Moves(engine.repairs().current(spec), engine.reconciliations().newestId(spec)),
-        this::judgeAgainIfMoved);
+    workspace.repair().snapshotProperty().subscribe(this::follow);
   }
 
   @Override
@@ -61,77 +57,75 @@ public final class CutoverController implements ScreenController {
   @Override
   public void shown() {
     refresh();
-    watch.start();
   }
 
   @Override
   public void hidden() {
-    watch.stop();
   }
 
   /**
-   * Judging the gate reads the data, too much to repeat every few seconds; what another console or
-   * the command line does to the repair (a cutover, a rollback, a new verdict) is cheap to see: the
-   * repair's record and the newest stored reconciliation. When either moved since the gate shown was
-   * judged, the gate is judged again, so that the headline never says consumers read a version they
-   * no longer read.
+   * A new snapshot of the repair: its gate, with when it was judged, and the repair it was read with. The
+   * retention of v1 moves only with a swap: it is read again when the repair or what consumers read moved.
    */
-  private void judgeAgainIfMoved(Moves now) {
-    // Once per move: a judgement that fails leaves the old gate, and is not tried again every few seconds.
-    if (model.gateProperty().get() != null && moved(now) && !now.equals(lastMove)) {
-      lastMove = now;
-      refresh();
-      workspace.repair().refresh(); // the banner's phase and next step, too
+  private void follow(RepairSnapshot snapshot) {
+    if (snapshot == null || snapshot.gate().isEmpty() || workspace.lost().get()) {
+      return;
     }
+    RepairSnapshot.Judged judged = snapshot.gate().get();
+    Repair repair = snapshot.status().repair().orElse(null);
+    String ground = ground(snapshot);
+    if (retentionRead.equals(Optional.of(ground)) && model.retentionProperty().get() != null) {
+      model.judged(judged.gate(), model.retentionProperty().get(), repair, judged.at());
+      return;
+    }
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    workspace.executor().submit(p -> engine.cutovers().retention(spec), (m, f) -> {}, retention -> {
+      if (snapshot == workspace.repair().snapshotProperty().get()) {
+        retentionRead = Optional.of(ground);
+        model.judged(judged.gate(), retention, repair, judged.at());
+      }
+    }, failure -> activity.fail(Errors.sentence(failure, "read the retention of v1")));
   }
 
-  private record Moves(Optional<Repair> repair, Optional<String> newestReport) {}
-
-  private boolean moved(Moves now) {
-    Repair judged = model.repairProperty().get();
-    long judgedVersion = judged == null ? -1 : judged.version();
-    return now.repair().map(Repair::version).orElse(-1L) != judgedVersion
-        || !now.newestReport().equals(judgedReport);
+  /** What the retention of v1 depends on: the repair's record and what consumers read. */
+  private static String ground(RepairSnapshot snapshot) {
+    return snapshot.status().repair().map(r -> r.id() + "/" + r.version()).orElse("none") + "/" + snapshot.reads();
   }
 
-  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at,
-      Optional<String> newestReport) {}
+  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at) {}
 
-  /** Reads the gate of the step consumers can take now, the statement and the retention horizon. */
+  /** Reads the statement the swap runs, and the repair's snapshot again, with its gate. */
   public void refresh() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     if (workspace.lost().get()) {
       return;
     }
-    activity.run("check the gate", p -> read(engine, spec), s -> {
-      model.statement(s.statement());
-      show(s);
-    });
+    activity.run("read the statement of the swap", p -> engine.cutovers().statement(spec), model::statement);
+    workspace.repair().judgeAgain();
   }
 
   /**
-   * The rollback gate while consumers read v2 (or v1 is dropped), the cutover gate otherwise: the
-   * rollback gate is read first because it is cheap, while the cutover gate checks the data.
+   * The rollback gate while consumers read v2 (or v1 is dropped), the cutover gate otherwise, judged now for a
+   * confirmation dialog: the rollback gate is read first because it is cheap, while the cutover gate checks the
+   * data.
    */
   private static State read(Engine engine, TableSpec spec) {
-    // The repair and the newest verdict before the gate: a cutover or a verdict that lands while the gate is
-    // judged is then newer than what the screen remembers, and the next look judges the gate again.
     Optional<Repair> repair = engine.repairs().current(spec);
-    Optional<String> newest = engine.reconciliations().newestId(spec);
     Gate rollback = engine.cutovers().rollbackGate(spec);
     Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.cutovers().gate(spec);
     return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), repair,
-        Instant.now(), newest);
+        Instant.now());
   }
 
-  /** A gate that arrives after the server was lost is not shown: the gate stays unknown. */
+  /** A gate judged for a dialog is shown too, and the snapshot read again so that every panel follows it. */
   private void show(State s) {
     if (workspace.lost().get()) {
       return;
     }
-    judgedReport = s.newestReport();
     model.judged(s.gate(), s.retention(), s.repair().orElse(null), s.at());
+    workspace.repair().refresh();
   }
 
   /**
@@ -177,17 +171,20 @@ public final class CutoverController implements ScreenController {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
     // A swap runs to its end on the server whether anyone waits or not: no Cancel, and its outcome is always shown.
+    // The snapshot is read in the same task, after the swap: the result, the gate, the badge and the banner then
+    // change together, never a gate judged before the swap beside the swap's result.
     activity.runToTheEnd(doing + " " + spec.consumerView(), p -> {
       SwapResult result = action.apply(engine);
-      return new Swapped(result, read(engine, spec));
+      return new Swapped(result, engine.repairs().snapshot(spec, Optional.empty()), engine.cutovers().retention(spec));
     }, s -> {
       model.swapped(s.result());
-      show(s.state());
-      workspace.repair().refresh();
+      model.retention(s.retention());
+      retentionRead = Optional.of(ground(s.snapshot()));
+      workspace.repair().take(engine, spec, s.snapshot());
     }, failure -> workspace.repair().refresh());
   }
 
-  private record Swapped(SwapResult result, State state) {}
+  private record Swapped(SwapResult result, RepairSnapshot snapshot, Retention retention) {}
 
   /**
    * Drops v1 and the rollback handle once the operator typed the table's name; before the retention
@@ -216,18 +213,20 @@ public final class CutoverController implements ScreenController {
             plan.readers())).ifPresent(reason -> activity.runToTheEnd("drop " + table, p -> {
           List<String> dropped = engine.cutovers().dropV1(spec, early, reason,
               plan.readers().stream().map(V1Reader::name).toList());
-          return new Dropped(dropped, read(engine, spec));
+          return new Dropped(dropped, engine.repairs().snapshot(spec, Optional.empty()),
+              engine.cutovers().retention(spec));
         }, d -> {
           model.dropped("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
               + spec.targetTable() + "; there is no rollback any more.");
-          show(d.state());
-          workspace.repair().refresh();
+          model.retention(d.retention());
+          retentionRead = Optional.of(ground(d.snapshot()));
+          workspace.repair().take(engine, spec, d.snapshot());
         }, failure -> workspace.repair().refresh())));
   }
 
-  private record DropPlan(List<V1Reader> readers, List<String> statements) {}
+  private record Dropped(List<String> dropped, RepairSnapshot snapshot, Retention retention) {}
 
-  private record Dropped(List<String> dropped, State state) {}
+  private record DropPlan(List<V1Reader> readers, List<String> statements) {}
 
   /** Drops the staging and sample tables left by runs, once the operator confirmed. */
   public void cleanup() {

@@ -78,12 +78,19 @@ public final class CutoverModel {
     gate.set(judged);
   }
 
+  void retention(Retention read) {
+    retention.set(read);
+  }
+
   void statement(String text) {
     statement.set(text);
   }
 
+  /** A swap this console made: the gate judged before it no longer holds, and none is shown until the next is read. */
   void swapped(SwapResult result) {
     lastSwap.set(result);
+    gate.set(null);
+    judgedAt.set(null);
   }
 
   void cleanedUp(String sentence) {

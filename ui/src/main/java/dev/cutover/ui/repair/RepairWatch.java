@@ -2,6 +2,7 @@ package dev.cutover.ui.repair;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -27,9 +28,11 @@ import javafx.beans.property.StringProperty;
 import javafx.beans.value.ObservableValue;
 
 /**
- * Where the loaded spec's repair stands, read in the background: after every step that can change
- * it (the screens call {@link #refresh()}), when the spec or the connection changes, and every
- * {@link #PERIOD} while the console runs and its server answers. One read at a time; a request during
+ * Where the loaded spec's repair stands, as one snapshot ({@link RepairSnapshot}: the status, the runs,
+ * what consumers read and the gate, read together) that every panel of the console is built from: the
+ * banner, the phase's pill, the gate, the cards and the next step. Read in the background after every
+ * step that can change it (the screens call {@link #refresh()}), when the spec or the connection
+ * changes, and every {@link #PERIOD} while the console runs and its server answers. One read at a time; a request during
  * a read reads again after it. What it shows says when it was read, and a failed read shows its
  * sentence instead of the last phase, which may no longer hold. While the server does not answer the
  * timer reads nothing: the console greys what was read before and says why, rather than a failed
@@ -37,13 +40,18 @@ import javafx.beans.value.ObservableValue;
  */
 public final class RepairWatch {
 
-  /** How often the repair is read again while nothing in this console changed it. */
-  public static final Duration PERIOD = Duration.ofSeconds(30);
+  /**
+   * How often the repair is read again while nothing in this console changed it: short enough that what another
+   * console or the command line did shows on every panel at once. The gate in it is judged again only when what
+   * it depends on moved ({@link RepairSnapshot}), so a read costs a few small queries.
+   */
+  public static final Duration PERIOD = Duration.ofSeconds(5);
 
   private final TaskExecutor executor;
   private final ObservableValue<Engine> engine;
   private final ObservableValue<TableSpec> spec;
   private final ObservableValue<Boolean> answering;
+  private final ObjectProperty<RepairSnapshot> snapshot = new SimpleObjectProperty<>();
   private final ObjectProperty<RepairStatus> status = new SimpleObjectProperty<>();
   private final ObjectProperty<Partial> record = new SimpleObjectProperty<>();
   private final StringProperty error = new SimpleStringProperty("");
@@ -62,6 +70,8 @@ public final class RepairWatch {
   private Instant failedAt;
   private boolean inFlight;
   private boolean again;
+  /** The next read judges the gate again, whatever moved: the operator asked for it. */
+  private boolean judgeAgain;
   private TaskExecutor.Handle timer;
   /** Each run's state as a screen last told it; null until one does, and again after the spec or server changed. */
   private Map<String, RunState> seenRuns;
@@ -109,6 +119,7 @@ public final class RepairWatch {
   }
 
   private void forget() {
+    snapshot.set(null);
     status.set(null);
     record.set(null);
     error.set("");
@@ -145,6 +156,7 @@ public final class RepairWatch {
     TableSpec s = spec.getValue();
     // A sharded table's repair is one per shard; the Shards screen reads every one, and this watch none.
     if (e == null || s == null || s.cluster().isPresent()) {
+      snapshot.set(null);
       status.set(null);
       record.set(null);
       error.set("");
@@ -157,18 +169,44 @@ public final class RepairWatch {
     }
     inFlight = true;
     reading.set(true);
-    executor.submit(p -> read(e, s), (message, fraction) -> {}, read -> done(e, s, read, null),
+    Optional<RepairSnapshot> previous = judgeAgain ? Optional.empty() : Optional.ofNullable(snapshot.get());
+    judgeAgain = false;
+    executor.submit(p -> read(e, s, previous), (message, fraction) -> {}, read -> done(e, s, read, null),
         failure -> done(e, s, null, failure));
   }
 
-  private record Read(RepairStatus status, Partial partial) {}
+  /** Reads the repair again now, with its gate judged again from the data (the operator's Refresh). */
+  public void judgeAgain() {
+    judgeAgain = true;
+    refresh();
+  }
+
+  /**
+   * A snapshot a step of this console read itself, right after the step (a swap reads one with its result): it
+   * is shown at once, on every panel, unless a newer one is shown or the spec or server changed meanwhile.
+   */
+  public void take(Engine e, TableSpec s, RepairSnapshot read) {
+    if (e != engine.getValue() || s != spec.getValue()) {
+      return;
+    }
+    RepairSnapshot shown = snapshot.get();
+    if (shown != null && shown.at().isAfter(read.at())) {
+      return;
+    }
+    error.set("");
+    record.set(null);
+    status.set(read.status());
+    snapshot.set(read);
+  }
+
+  private record Read(RepairSnapshot snapshot, Partial partial) {}
 
   /** The repair's state record alone, read when its data could not be, and why the data could not be. */
   private record Partial(Optional<Repair> repair, Instant at, Exception failure) {}
 
-  private static Read read(Engine e, TableSpec s) throws Exception {
+  private static Read read(Engine e, TableSpec s, Optional<RepairSnapshot> previous) throws Exception {
     try {
-      return new Read(e.repairs().status(s), null);
+      return new Read(e.repairs().snapshot(s, previous), null);
     } catch (Exception failure) {
       Optional<Repair> repair;
       try {
@@ -186,17 +224,21 @@ public final class RepairWatch {
     boolean current = e == engine.getValue() && s == spec.getValue();
     if (current) {
       String doing = "read where the repair of " + s.name() + " stands";
-      if (failure == null && read.status() != null) {
+      if (failure == null && read.snapshot() != null) {
         error.set("");
         record.set(null);
-        status.set(read.status());
+        // The status (and the banner's words) first: a panel that follows the snapshot reads them current.
+        status.set(read.snapshot().status());
+        snapshot.set(read.snapshot());
       } else if (failure == null) {
         failedAt = read.partial().at();
+        snapshot.set(null);
         status.set(null);
         record.set(read.partial());
         error.set(Errors.sentence(read.partial().failure(), doing));
       } else {
         failedAt = Instant.now();
+        snapshot.set(null);
         status.set(null);
         record.set(null);
         error.set(Errors.sentence(failure, doing));
@@ -236,7 +278,15 @@ public final class RepairWatch {
         : failed ? "could not read at " + Formats.clock(failedAt) : reading.get() ? "reading…" : "");
   }
 
-  /** The last read, or empty while nothing current is known (before the first read, after a failed one). */
+  /**
+   * The last snapshot of the repair, or empty while nothing current is known (before the first read, after a
+   * failed one): what every panel shows, so that none contradicts another.
+   */
+  public ReadOnlyObjectProperty<RepairSnapshot> snapshotProperty() {
+    return snapshot;
+  }
+
+  /** The status of the last snapshot, or empty while nothing current is known. */
   public ReadOnlyObjectProperty<RepairStatus> statusProperty() {
     return status;
   }
