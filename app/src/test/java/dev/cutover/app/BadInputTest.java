@@ -331,8 +331,11 @@ class BadInputTest {
         CommandRun refused = run(concat(on, List.of("--hour", hour, "--reason", "too early")));
         assertEquals(ExitCodes.INPUT, refused.exit(), hour + ": " + refused.err());
       }
-      assertEquals(0L, own.sql.queryLong("no acknowledgement table, so nothing acknowledged", "SELECT count() FROM "
-          + "system.tables WHERE database = ? AND name = 'acknowledgements'", own.database));
+      // Cutover's own tables may exist (the schema is brought up once per version); what counts is no row in them.
+      boolean table = own.sql.queryLong("is there an acknowledgement table", "SELECT count() FROM system.tables "
+          + "WHERE database = ? AND name = 'acknowledgements'", own.database) > 0;
+      assertEquals(0L, table ? own.sql.queryLong("nothing acknowledged", "SELECT count() FROM acknowledgements") : 0L,
+          "a refused ack wrote an acknowledgement");
       own.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')",
           own.first.plusHours(3).epochSecond());
       CommandRun ack = run(concat(on, List.of("--hour", own.first.plusHours(3).toString(), "--reason", reason)));
