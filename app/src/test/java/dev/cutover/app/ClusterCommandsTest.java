@@ -7,6 +7,7 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.ShardedWorld;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,9 +110,28 @@ class ClusterCommandsTest {
     assertEquals(3, waiting.out().lines().filter(l -> l.contains(", live writer declared (visits-job 4.2), consumers "
         + "read V1")).count(), waiting.out());
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
+    // A retried append on one shard: ack goes to the shard where it differs, --withdraw takes it back there, a
+    // second --withdraw finds none in force on any shard, and the operator accepts it again.
+    HourlyWorld retried = world.shards.stream().filter(w -> w.sql.queryLong("rows of the hour", "SELECT count() FROM "
+        + "visits_v1 WHERE hour = toDateTime(?, 'UTC')", w.busyHour(3).epochSecond()) > 0).findFirst().orElseThrow();
+    String hour = retried.busyHour(3).toString().replace(' ', 'T');
+    retried.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = "
+        + "toDateTime(?, 'UTC')", retried.busyHour(3).epochSecond());
+    CommandRun acked = run("ack", "--hour", hour, "--reason", "retried append");
+    assertEquals(0, acked.exit(), acked.out() + acked.err());
+    assertEquals(1, acked.out().lines().filter(l -> l.contains(": acknowledged;")).count(), acked.out());
+    assertEquals(2, acked.out().lines().filter(l -> l.contains(": nothing to accept")).count(), acked.out());
+    CommandRun withdrawn = run("ack", "--withdraw", "--hour", hour, "--reason", "accepted before it was looked at");
+    assertEquals(0, withdrawn.exit(), withdrawn.out() + withdrawn.err());
+    assertEquals(1, withdrawn.out().lines().filter(l -> l.contains(": withdrawn;")).count(), withdrawn.out());
+    CommandRun none = run("ack", "--withdraw", "--hour", hour, "--reason", "again");
+    assertEquals(2, none.exit(), none.out() + none.err());
+    assertTrue(none.err().contains("No shard holds an acknowledgement of"), none.err());
+    assertEquals(0, run("ack", "--hour", hour, "--reason", "retried append, looked at").exit());
+
     CommandRun reconcile = run("reconcile");
     assertEquals(0, reconcile.exit(), reconcile.out() + reconcile.err());
-    assertTrue(reconcile.out().contains("Green on all 3 shards."), reconcile.out());
+    assertTrue(reconcile.out().contains("Green or acknowledged on all 3 shards."), reconcile.out());
 
     CommandRun cutover = run("cutover", "--confirm", "visits");
     assertEquals(0, cutover.exit(), cutover.out() + cutover.err());

@@ -43,20 +43,17 @@ public final class AckCommand extends EngineCommand {
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
     if (spec.cluster().isPresent()) {
-      if (withdraw) {
-        throw new InvalidInputException("withdraw", "--withdraw takes back one server's acknowledgement; on a sharded "
-            + "table it is not available yet. An acknowledgement lapses by itself when its hour's differences change.");
-      }
       ClusterCommand.AckStep onEveryShard = new ClusterCommand.AckStep();
       onEveryShard.specFile = specFile;
       onEveryShard.hour = hour;
       onEveryShard.key = key;
       onEveryShard.reason = reason;
+      onEveryShard.withdraw = withdraw;
       return onEveryShard.hostedBy(this, session, spec);
     }
     HourPartition h = HourPartition.parse("hour (--hour)", hour);
     if (!key.isEmpty() && key.size() != spec.keys().size()) {
-      throw new dev.cutover.engine.api.InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "
+      throw new InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "
           + "spec's key has " + spec.keys().size() + " columns " + spec.keys() + "; give one --key per column, in order.");
     }
     if (withdraw) {

@@ -233,9 +233,21 @@ public final class ClusterCommand {
     @Option(names = "--reason", paramLabel = "TEXT", required = true, description = "Why the difference is acceptable.")
     String reason;
 
+    @Option(names = "--withdraw", description = "Take back the acknowledgement in force of this hour (or key) on "
+        + "every shard that holds one.")
+    boolean withdraw;
+
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
       dev.cutover.engine.api.HourPartition h = dev.cutover.engine.api.HourPartition.parse("hour", hour);
+      if (withdraw) {
+        List<ShardLine> lines = new ArrayList<>();
+        repair.withdraw(h, key, reason).forEach((s, a) -> lines.add(new ShardLine(s.shard(), s.node(), a.isPresent()
+            ? "withdrawn" : "none in force", a.map(x -> "made by " + x.by() + ": " + x.reason()).orElse(""))));
+        return report(true, "Took back the acknowledgement of " + (key.isEmpty() ? "the whole hour" : "key " + key)
+            + " at " + Text.hour(h) + " on every shard that held one; the next reconciliation judges its "
+            + "differences again.", lines, ExitCodes.OK);
+      }
       var accepted = repair.acknowledge(h, key, reason);
       List<ShardLine> lines = new ArrayList<>();
       accepted.forEach((s, f) -> lines.add(new ShardLine(s.shard(), s.node(), f.none() ? "nothing to accept"
