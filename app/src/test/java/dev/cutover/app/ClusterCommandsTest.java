@@ -7,6 +7,7 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.ShardedWorld;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The sharded repair from the command line, on the embedded local cluster of three shards ({@code --shards 3}):
  * plan, backfill, reconcile, cutover, rollback and cutover again on every node, each step's JSON fitting its
- * contract; and a cluster spec given to a single-server command is refused, naming the cluster commands.
+ * contract; the same commands as on one server take the sharded spec, and one for one server's table refuses it.
  */
 class ClusterCommandsTest {
 
@@ -47,37 +48,41 @@ class ClusterCommandsTest {
 
   @Test
   void theWholeProcedureRunsOnEveryShardFromTheCommandLine() {
-    CommandRun single = run("plan");
+    // The repair's steps are the same commands as on one server; a command with no form over shards says which do.
+    CommandRun single = run("preflight");
     assertEquals(2, single.exit(), single.err());
-    assertTrue(single.err().contains("names the cluster cutover_local") && single.err().contains("./cutover cluster "
-        + "plan|backfill|reconcile|cutover|rollback|status"), single.err());
+    assertTrue(single.err().contains("names the cluster cutover_local") && single.err().contains("./cutover plan|"
+        + "backfill|reconcile|ack|cutover|rollback|status|deploy-live|declare-live|abandon"), single.err());
+    CommandRun oneRun = run("status", "--run", "r1");
+    assertEquals(2, oneRun.exit(), oneRun.err());
+    assertTrue(oneRun.err().contains("Leave --run out"), oneRun.err());
 
     CommandRun console = CommandRun.of(List.of("--shards", "1", "--data-dir", dir.resolve("data").toString()));
     assertEquals(2, console.exit(), "no console opens on a cluster of one shard: " + console.err());
     assertTrue(console.err().contains("--shards 1 is not a number of shards from 2 to"), console.err());
 
-    CommandRun deploy = run("cluster", "deploy-live", "--confirm");
+    CommandRun deploy = run("deploy-live", "--confirm");
     assertEquals(2, deploy.exit(), deploy.out() + deploy.err());
     assertTrue(deploy.err().contains("names no corrected view to deploy"), deploy.err());
 
-    CommandRun plan = run("cluster", "plan");
+    CommandRun plan = run("plan");
     assertEquals(0, plan.exit(), plan.err());
     assertTrue(plan.out().contains("Every shard recomputes") && plan.out().contains("below one boundary B = "),
         plan.out());
     assertEquals(3, plan.out().lines().filter(l -> l.startsWith("shard ")).count(), plan.out());
-    JsonContract.requireDocument("cluster", run("cluster", "plan", "--json"));
+    JsonContract.requireDocument("cluster", run("plan", "--json"));
 
-    CommandRun early = run("cluster", "declare-live", "--writer", "visits-job 4.2");
+    CommandRun early = run("declare-live", "--writer", "visits-job 4.2");
     assertEquals(6, early.exit(), early.out() + early.err());
     assertTrue(early.err().contains("The corrected live writer is declared on no shard: ") && early.err().contains(
-        "no repair under way with a boundary (run cluster backfill first)"), early.err());
+        "no repair under way with a boundary (run backfill first)"), early.err());
 
-    CommandRun bare = run("cluster", "backfill", "--acknowledge", "world.visits_alerts_mv");
+    CommandRun bare = run("backfill", "--acknowledge", "world.visits_alerts_mv");
     assertEquals(2, bare.exit(), bare.out() + bare.err());
     assertTrue(bare.err().startsWith("error: --acknowledge world.visits_alerts_mv needs --reason TEXT: add why "
         + "replaying history through it is safe"), "refused before any shard is started or joined: " + bare.err());
 
-    CommandRun backfill = run("cluster", "backfill", "--concurrency", "1", "--json");
+    CommandRun backfill = run("backfill", "--concurrency", "1", "--json");
     assertEquals(0, backfill.exit(), backfill.out() + backfill.err());
     assertTrue(JsonContract.requireDocument("cluster", backfill).contains("\"state\":\"succeeded\""), backfill.out());
 
@@ -86,7 +91,7 @@ class ClusterCommandsTest {
     assertTrue(pinned.find(), plan.out());
     HourPartition b = HourPartition.parse("B", pinned.group(1) + "T" + pinned.group(2));
     // The operator's own writer, declared on every shard: each shard's repair waits for its first hour from B.
-    CommandRun declared = run("cluster", "declare-live", "--writer", "visits-job 4.2", "--json");
+    CommandRun declared = run("declare-live", "--writer", "visits-job 4.2", "--json");
     assertEquals(0, declared.exit(), declared.out() + declared.err());
     var shards = dev.cutover.app.output.JsonOutput.mapper().readTree(JsonContract.requireDocument("cluster", declared))
         .get("shards");
@@ -101,37 +106,60 @@ class ClusterCommandsTest {
       assertTrue(next.sentence().startsWith("The corrected live writer (visits-job 4.2) was declared deployed from "
           + "B = " + b + " by "), next.sentence());
     }
-    CommandRun waiting = run("cluster", "status");
+    CommandRun waiting = run("status");
     assertEquals(3, waiting.out().lines().filter(l -> l.contains(", live writer declared (visits-job 4.2), consumers "
         + "read V1")).count(), waiting.out());
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
-    CommandRun reconcile = run("cluster", "reconcile");
-    assertEquals(0, reconcile.exit(), reconcile.out() + reconcile.err());
-    assertTrue(reconcile.out().contains("Green on all 3 shards."), reconcile.out());
+    // A retried append on one shard: ack goes to the shard where it differs, --withdraw takes it back there, a
+    // second --withdraw finds none in force on any shard, and the operator accepts it again.
+    HourlyWorld retried = world.shards.stream().filter(w -> w.sql.queryLong("rows of the hour", "SELECT count() FROM "
+        + "visits_v1 WHERE hour = toDateTime(?, 'UTC')", w.busyHour(3).epochSecond()) > 0).findFirst().orElseThrow();
+    String hour = retried.busyHour(3).toString().replace(' ', 'T');
+    retried.sql.execute("retried append", "INSERT INTO visits_v1 SELECT * FROM visits_v1 WHERE hour = "
+        + "toDateTime(?, 'UTC')", retried.busyHour(3).epochSecond());
+    CommandRun acked = run("ack", "--hour", hour, "--reason", "retried append");
+    assertEquals(0, acked.exit(), acked.out() + acked.err());
+    assertEquals(1, acked.out().lines().filter(l -> l.contains(": acknowledged;")).count(), acked.out());
+    assertEquals(2, acked.out().lines().filter(l -> l.contains(": nothing to accept")).count(), acked.out());
+    CommandRun withdrawn = run("ack", "--withdraw", "--hour", hour, "--reason", "accepted before it was looked at");
+    assertEquals(0, withdrawn.exit(), withdrawn.out() + withdrawn.err());
+    assertEquals(1, withdrawn.out().lines().filter(l -> l.contains(": withdrawn;")).count(), withdrawn.out());
+    CommandRun none = run("ack", "--withdraw", "--hour", hour, "--reason", "again");
+    assertEquals(2, none.exit(), none.out() + none.err());
+    assertTrue(none.err().contains("No shard holds an acknowledgement of"), none.err());
+    assertEquals(0, run("ack", "--hour", hour, "--reason", "retried append, looked at").exit());
 
-    CommandRun cutover = run("cluster", "cutover", "--confirm", "visits");
+    CommandRun reconcile = run("reconcile");
+    assertEquals(0, reconcile.exit(), reconcile.out() + reconcile.err());
+    assertTrue(reconcile.out().contains("Green or acknowledged on all 3 shards."), reconcile.out());
+
+    CommandRun cutover = run("cutover", "--confirm", "visits");
     assertEquals(0, cutover.exit(), cutover.out() + cutover.err());
     assertTrue(cutover.out().contains("Consumers read visits_v2_all through visits on every node."), cutover.out());
-    CommandRun status = run("cluster", "status");
+    CommandRun status = run("status");
     assertEquals(0, status.exit(), status.out());
     assertEquals(3, status.out().lines().filter(l -> l.contains("consumers read V2")).count(), status.out());
-    JsonContract.requireDocument("cluster", run("cluster", "status", "--json"));
+    assertTrue(JsonContract.requireDocument("cluster", run("status", "--json")).contains("\"command\":\"status\""));
 
-    CommandRun rollback = run("cluster", "rollback", "--confirm", "visits", "--json");
+    CommandRun rollback = run("rollback", "--confirm", "visits", "--json");
     assertEquals(0, rollback.exit(), rollback.out() + rollback.err());
     JsonContract.requireDocument("cluster", rollback);
-    assertEquals(3, run("cluster", "status").out().lines().filter(l -> l.contains("consumers read V1")).count());
-    assertEquals(0, run("cluster", "cutover", "--confirm", "visits").exit());
+    assertEquals(3, run("status").out().lines().filter(l -> l.contains("consumers read V1")).count());
+    assertEquals(0, run("cutover", "--confirm", "visits").exit());
 
-    CommandRun held = run("cluster", "abandon", "--confirm", "visits_v2", "--reason", "the fix is taken back");
+    CommandRun held = run("abandon", "--confirm", "visits_v2", "--reason", "the fix is taken back");
     assertEquals(6, held.exit(), held.out() + held.err());
     assertTrue(held.err().contains("not abandoned on any shard") && held.err().contains("consumers read v2 (roll "
         + "back first)"), held.err());
-    assertEquals(0, run("cluster", "rollback", "--confirm", "visits").exit());
-    CommandRun abandon = run("cluster", "abandon", "--confirm", "visits_v2", "--reason", "the fix is taken back",
+    assertEquals(0, run("rollback", "--confirm", "visits").exit());
+    CommandRun abandon = run("abandon", "--confirm", "visits_v2", "--reason", "the fix is taken back",
         "--json");
     assertEquals(0, abandon.exit(), abandon.out() + abandon.err());
     JsonContract.requireDocument("cluster", abandon);
-    assertEquals(3, run("cluster", "status").out().lines().filter(l -> l.contains(": abandoned;")).count());
+    // `cluster …` is an alias for this release: the same step, a note on stderr, its own name in the document.
+    CommandRun alias = run("cluster", "status", "--json");
+    assertTrue(alias.err().contains("note: ./cutover cluster status is an alias kept for this release"), alias.err());
+    assertTrue(JsonContract.requireDocument("cluster", alias).contains("\"command\":\"cluster status\""), alias.out());
+    assertEquals(3, alias.out().split("\"state\":\"abandoned\"", -1).length - 1, alias.out());
   }
 }

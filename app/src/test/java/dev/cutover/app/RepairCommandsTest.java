@@ -137,7 +137,8 @@ class RepairCommandsTest {
     assertTrue(status.out().contains("./cutover backfill --spec " + spec + " --resume " + runId), status.out());
 
     // The probe ran at two hours per batch and 150 rows/s; the resume keeps both, and changes what it is told.
-    CommandRun resumed = run("backfill", "--spec", spec.toString(), "--resume", runId, "--concurrency", "1");
+    // Without a run id, --resume takes the repair's latest run: the interrupted one.
+    CommandRun resumed = run("backfill", "--spec", spec.toString(), "--resume", "--concurrency", "1");
     assertEquals(0, resumed.exit(), resumed.err());
     assertTrue(resumed.err().contains("Run " + runId + " resumed: ") && resumed.err().contains("1 batch(es) of 2 h at "
         + "once, at most 150 rows/s"), resumed.err());

@@ -356,6 +356,24 @@ public final class ShardedRepair implements AutoCloseable {
         : s.engine().reconciliations().acknowledge(spec, hour, key, reason, Optional.of(seen.get(s.ref())))));
   }
 
+  /**
+   * Takes back, with a reason in each shard's audit trail, the acknowledgement in force of this hour (or key) on
+   * every shard that holds one. Refused, nothing written, when no shard holds it. Returns what each shard took
+   * back (absent on the shards that held none).
+   */
+  public Map<ShardRef, Optional<Reconciliation.Acknowledgement>> withdraw(HourPartition hour, List<String> key,
+      String reason) {
+    Map<ShardRef, Boolean> holds = byRef(shards.each("acknowledgements", s -> s.engine().reconciliations()
+        .acknowledgements(spec).stream().anyMatch(a -> a.hour().equals(hour) && a.key().equals(key))));
+    if (!holds.containsValue(true)) {
+      throw new InvalidInputException(key.isEmpty() ? "hour" : "key", "No shard holds an acknowledgement of "
+          + hour + (key.isEmpty() ? " (whole hour)" : " key " + key) + " in force: there is nothing to withdraw. "
+          + "./cutover reconcile lists each shard's.");
+    }
+    return byRef(shards.each("withdrawal", s -> holds.get(s.ref())
+        ? Optional.of(s.engine().reconciliations().withdraw(spec, hour, key, reason)) : Optional.empty()));
+  }
+
   /** The statement a swap runs on each node in turn (the same on every node: the consumer view's exchange). */
   public String statement() {
     return shards.all().getFirst().engine().cutovers().statement(spec);

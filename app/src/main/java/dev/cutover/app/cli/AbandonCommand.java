@@ -28,8 +28,15 @@ public final class AbandonCommand extends EngineCommand {
   String reason;
 
   @Override
-  int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(session, engine);
+  int run(Session session, Engine engine) throws Exception {
+    TableSpec spec = specFile.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      ClusterCommand.AbandonStep onEveryShard = new ClusterCommand.AbandonStep();
+      onEveryShard.specFile = specFile;
+      onEveryShard.confirm = confirm;
+      onEveryShard.reason = reason;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     Repair r = engine.repairs().abandon(spec, confirm, reason);
     print(new SwapDocuments.AbandonDocument("abandon", r.id(), r.target(), Shapes.hour(r.boundary()), reason.strip()),
         List.of("Abandoned repair " + r.id() + r.boundary().map(b -> " (B = " + Text.hour(b) + ")").orElse("") + ". "

@@ -4,6 +4,7 @@ import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import java.util.ArrayList;
@@ -39,11 +40,20 @@ public final class AckCommand extends EngineCommand {
   boolean withdraw;
 
   @Override
-  int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(session, engine);
+  int run(Session session, Engine engine) throws Exception {
+    TableSpec spec = specFile.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      ClusterCommand.AckStep onEveryShard = new ClusterCommand.AckStep();
+      onEveryShard.specFile = specFile;
+      onEveryShard.hour = hour;
+      onEveryShard.key = key;
+      onEveryShard.reason = reason;
+      onEveryShard.withdraw = withdraw;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     HourPartition h = HourPartition.parse("hour (--hour)", hour);
     if (!key.isEmpty() && key.size() != spec.keys().size()) {
-      throw new dev.cutover.engine.api.InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "
+      throw new InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "
           + "spec's key has " + spec.keys().size() + " columns " + spec.keys() + "; give one --key per column, in order.");
     }
     if (withdraw) {

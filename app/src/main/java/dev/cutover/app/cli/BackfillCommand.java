@@ -34,7 +34,9 @@ public final class BackfillCommand extends EngineCommand {
   @Mixin SpecOptions options;
   @Mixin ProgressOptions progressOptions;
 
-  @Option(names = "--resume", paramLabel = "RUN", description = "Continue this run (interrupted, failed or cancelled).")
+  @Option(names = "--resume", paramLabel = "RUN", arity = "0..1", fallbackValue = "",
+      description = "Continue this run (interrupted, failed or cancelled); without RUN, the repair's latest run. On a "
+          + "sharded table, every shard whose latest run did not succeed.")
   String resume;
 
   @Mixin AcknowledgeOptions acknowledge;
@@ -47,8 +49,25 @@ public final class BackfillCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
-    TableSpec spec = options.load(session, engine);
+    TableSpec spec = options.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      if (resume != null && !resume.isEmpty()) {
+        throw new InvalidInputException("resume", "On a sharded table each shard has its own runs: --resume without "
+            + "a run continues every shard whose latest run did not succeed. Leave out " + resume + ".");
+      }
+      ClusterCommand.BackfillStep onEveryShard = new ClusterCommand.BackfillStep();
+      onEveryShard.options = options;
+      onEveryShard.acknowledge = acknowledge;
+      onEveryShard.resume = resume != null;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     Plan plan;
+    if (resume != null && resume.isEmpty()) {
+      resume = engine.repairs().snapshot(spec, java.util.Optional.empty()).runs().stream().findFirst()
+          .map(RunRecord::id).orElseThrow(() -> new InvalidInputException("resume",
+              "There is no run of " + spec.targetTable() + " to resume; start one with ./cutover backfill --spec "
+                  + specShown() + "."));
+    }
     if (resume != null) {
       if (engine.backfills().run(resume).isEmpty()) {
         throw new InvalidInputException("resume", "There is no run " + resume + "; list runs with ./cutover status "

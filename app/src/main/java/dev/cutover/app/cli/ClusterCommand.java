@@ -31,9 +31,9 @@ import picocli.CommandLine.Option;
     subcommands = {ClusterCommand.PlanStep.class, ClusterCommand.BackfillStep.class, ClusterCommand.ReconcileStep.class, ClusterCommand.AckStep.class,
         ClusterCommand.CutoverStep.class, ClusterCommand.RollbackStep.class, ClusterCommand.StatusStep.class,
         ClusterCommand.DeployLiveStep.class, ClusterCommand.DeclareLiveStep.class, ClusterCommand.AbandonStep.class},
-    description = {"The repair of a table sharded over a cluster: plan, backfill, reconcile, cutover, rollback and "
-        + "status on every shard at once, with one boundary, one verdict, and consumers switched on every node all "
-        + "or nothing. The spec names the cluster and its Distributed tables (docs/CLUSTER.md)."})
+    description = {"An alias, kept for this release, of the plain verbs on a spec that names a cluster: "
+        + "./cutover backfill --spec SHARDED.yaml runs on every shard, as ./cutover cluster backfill did "
+        + "(docs/CLUSTER.md)."})
 public final class ClusterCommand {
 
   private ClusterCommand() {}
@@ -45,9 +45,30 @@ public final class ClusterCommand {
   record Document(String command, boolean ok, String sentence, List<ShardLine> shards, String unfinishedSwap) {}
 
   abstract static class Step extends EngineCommand {
+    /** Run by the plain verb on a sharded spec ({@code ./cutover backfill …}), not by the {@code cluster} alias. */
+    private boolean hosted;
+
     @Override
     final int run(Session session, Engine engine) throws Exception {
       TableSpec spec = spec(session, engine);
+      err().println("note: ./cutover cluster " + command.name() + " is an alias kept for this release; on a spec that "
+          + "names a cluster, ./cutover " + command.name() + " runs on every shard.");
+      err().flush();
+      return on(session, spec);
+    }
+
+    /**
+     * The step on every shard as the plain verb runs it when its spec names a cluster: it prints through that
+     * command (its output options, its name in the document).
+     */
+    final int hostedBy(EngineCommand verb, Session session, TableSpec spec) throws Exception {
+      command = verb.command;
+      output = verb.output;
+      hosted = true;
+      return on(session, spec);
+    }
+
+    private int on(Session session, TableSpec spec) throws Exception {
       if (spec.cluster().isEmpty()) {
         throw new InvalidInputException("spec", "The spec " + spec.name() + " names no cluster; on one server, run "
             + "the same step without 'cluster' (./cutover " + command.name() + " …), or add cluster: {name, live, "
@@ -75,7 +96,8 @@ public final class ClusterCommand {
       List<String> lines = new ArrayList<>();
       shards.forEach(s -> lines.add(s.node() + ": " + s.state() + (s.detail().isEmpty() ? "" : "; " + s.detail())));
       lines.add(sentence);
-      print(new Document("cluster " + command.name(), ok, sentence, shards, finished.orElse(null)), lines);
+      print(new Document((hosted ? "" : "cluster ") + command.name(), ok, sentence, shards, finished.orElse(null)),
+          lines);
       return ok ? ExitCodes.OK : failedExit;
     }
   }
@@ -173,8 +195,8 @@ public final class ClusterCommand {
           java.util.Locale.ROOT), "run " + r.id() + ", " + r.message())));
       List<String> failed = ShardedRepair.ClusterRun.failed(ended);
       return report(failed.isEmpty(), failed.isEmpty() ? "Every shard's history below B is backfilled."
-          : failed.size() + " shard(s) did not finish; fix the cause and resume them: ./cutover cluster backfill "
-              + "--resume --spec " + SpecOptions.path(options.spec) + ".", lines, ExitCodes.QUERY);
+          : failed.size() + " shard(s) did not finish; fix the cause and resume them: ./cutover backfill --resume "
+              + "--spec " + SpecOptions.path(options.spec) + ".", lines, ExitCodes.QUERY);
     }
   }
 
@@ -182,9 +204,13 @@ public final class ClusterCommand {
       description = "Reconcile v1 and v2 on every shard over the whole repair; the verdict is green only when every "
           + "shard's is (exit 6 otherwise).")
   static final class ReconcileStep extends SpecStep {
+    @Option(names = "--keys", paramLabel = "N", defaultValue = "10000",
+        description = "Most unexpected keys to list per shard (all are counted; default: ${DEFAULT-VALUE}).")
+    int keys = 10_000;
+
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
-      ShardedRepair.ClusterVerdict verdict = repair.reconcile(Reconciliation.Scope.REPAIR, 10_000);
+      ShardedRepair.ClusterVerdict verdict = repair.reconcile(Reconciliation.Scope.REPAIR, keys);
       List<ShardLine> lines = new ArrayList<>();
       verdict.shards().forEach((s, r) -> lines.add(new ShardLine(s.shard(), s.node(), r.verdict().name()
           .toLowerCase(java.util.Locale.ROOT), r.window() + ", " + r.unexpectedKeys() + " unexpected key(s), "
@@ -207,9 +233,21 @@ public final class ClusterCommand {
     @Option(names = "--reason", paramLabel = "TEXT", required = true, description = "Why the difference is acceptable.")
     String reason;
 
+    @Option(names = "--withdraw", description = "Take back the acknowledgement in force of this hour (or key) on "
+        + "every shard that holds one.")
+    boolean withdraw;
+
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
       dev.cutover.engine.api.HourPartition h = dev.cutover.engine.api.HourPartition.parse("hour", hour);
+      if (withdraw) {
+        List<ShardLine> lines = new ArrayList<>();
+        repair.withdraw(h, key, reason).forEach((s, a) -> lines.add(new ShardLine(s.shard(), s.node(), a.isPresent()
+            ? "withdrawn" : "none in force", a.map(x -> "made by " + x.by() + ": " + x.reason()).orElse(""))));
+        return report(true, "Took back the acknowledgement of " + (key.isEmpty() ? "the whole hour" : "key " + key)
+            + " at " + Text.hour(h) + " on every shard that held one; the next reconciliation judges its "
+            + "differences again.", lines, ExitCodes.OK);
+      }
       var accepted = repair.acknowledge(h, key, reason);
       List<ShardLine> lines = new ArrayList<>();
       accepted.forEach((s, f) -> lines.add(new ShardLine(s.shard(), s.node(), f.none() ? "nothing to accept"
@@ -244,7 +282,7 @@ public final class ClusterCommand {
       String sentence = !confirm && !all ? "Would create " + view + " TO " + spec.targetTable() + " on every shard from "
           + "B = " + Text.hour(b) + ". Nothing was changed; add --confirm to deploy."
           : "Every shard's " + view + " writes its own " + spec.targetTable() + " from B = " + Text.hour(b) + ", "
-          + "pinned on every shard. Next: ./cutover cluster backfill --spec " + specFile.shown() + " writes the hours "
+          + "pinned on every shard. Next: ./cutover backfill --spec " + specFile.shown() + " writes the hours "
           + "before B once B has closed.";
       err().println(d.values().iterator().next().statement());
       err().flush();
@@ -269,7 +307,7 @@ public final class ClusterCommand {
           + ", by " + n.actor() + "@" + n.host() + " at " + Text.time(n.at()))));
       var first = notes.values().iterator().next();
       return report(true, first.writer() + " writes " + spec.targetTable() + " from B = " + Text.hour(first.boundary())
-          + " on every shard, as declared; its hours are read from each shard's data: ./cutover cluster status --spec "
+          + " on every shard, as declared; its hours are read from each shard's data: ./cutover status --spec "
           + specFile.shown() + " says where it starts.", lines, ExitCodes.OK);
     }
   }

@@ -26,8 +26,14 @@ public final class DeclareLiveCommand extends EngineCommand {
   String writer;
 
   @Override
-  int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(session, engine);
+  int run(Session session, Engine engine) throws Exception {
+    TableSpec spec = specFile.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      ClusterCommand.DeclareLiveStep onEveryShard = new ClusterCommand.DeclareLiveStep();
+      onEveryShard.specFile = specFile;
+      onEveryShard.writer = writer;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     LiveWriterNote.Declared declared = engine.repairs().declareLiveWriter(spec, writer);
     LiveWriterNote note = declared.note();
     boolean written = declared.written();

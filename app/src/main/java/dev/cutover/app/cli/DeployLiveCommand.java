@@ -26,8 +26,14 @@ public final class DeployLiveCommand extends EngineCommand {
   boolean confirm;
 
   @Override
-  int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(session, engine);
+  int run(Session session, Engine engine) throws Exception {
+    TableSpec spec = specFile.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      ClusterCommand.DeployLiveStep onEveryShard = new ClusterCommand.DeployLiveStep();
+      onEveryShard.specFile = specFile;
+      onEveryShard.confirm = confirm;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     LiveDeployment before = engine.repairs().liveDeployment(spec);
     LiveDeployment d = confirm && !before.exists() ? engine.repairs().deployLive(spec) : before;
     boolean created = confirm && !before.exists();

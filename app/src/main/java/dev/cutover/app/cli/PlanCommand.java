@@ -16,8 +16,13 @@ public final class PlanCommand extends EngineCommand {
   @Mixin SpecOptions options;
 
   @Override
-  int run(Session session, Engine engine) {
-    TableSpec spec = options.load(session, engine);
+  int run(Session session, Engine engine) throws Exception {
+    TableSpec spec = options.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      ClusterCommand.PlanStep onEveryShard = new ClusterCommand.PlanStep();
+      onEveryShard.options = options;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
         options.settings(engine, spec));
     print(RepairDocuments.PlanDocument.of(plan), Render.planLines(plan));

@@ -52,7 +52,19 @@ public final class ReconcileCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) throws Exception {
-    TableSpec spec = specFile.load(session, engine);
+    TableSpec spec = specFile.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      if (!List.of("all", "repair").contains(window.toLowerCase(Locale.ROOT)) || from != null || to != null
+          || export != null) {
+        throw new InvalidInputException("window", "On a sharded table, reconcile judges the whole repair on every "
+            + "shard and prints each shard's verdict; --window, --from, --to and --export are for one server's "
+            + "table. Leave them out.");
+      }
+      ClusterCommand.ReconcileStep onEveryShard = new ClusterCommand.ReconcileStep();
+      onEveryShard.specFile = specFile;
+      onEveryShard.keys = keys;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     Reconciliation.Scope which = switch (window.toLowerCase(Locale.ROOT)) {
       case "all", "repair" -> Reconciliation.Scope.REPAIR;
       case "overlap" -> Reconciliation.Scope.OVERLAP;

@@ -34,8 +34,17 @@ public final class StatusCommand extends EngineCommand {
   String runId;
 
   @Override
-  int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(session, engine);
+  int run(Session session, Engine engine) throws Exception {
+    TableSpec spec = specFile.loadAny(session, engine);
+    if (spec.cluster().isPresent()) {
+      if (runId != null) {
+        throw new InvalidInputException("run", "--run shows one run of one server; on a sharded table each shard "
+            + "has its own runs, and status lists every shard's latest. Leave --run out.");
+      }
+      ClusterCommand.StatusStep onEveryShard = new ClusterCommand.StatusStep();
+      onEveryShard.specFile = specFile;
+      return onEveryShard.hostedBy(this, session, spec);
+    }
     String specArgument = SpecOptions.path(specFile.path).toString();
     // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment.
     RepairSnapshot snapshot = engine.repairs().snapshot(spec, java.util.Optional.empty());

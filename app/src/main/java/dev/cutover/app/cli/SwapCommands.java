@@ -41,9 +41,19 @@ public final class SwapCommands {
 
     abstract SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress);
 
+    /** The same step over every node of a sharded table, all or nothing. */
+    abstract ClusterCommand.SwapStep onEveryNode();
+
     @Override
-    int run(Session session, Engine engine) {
-      TableSpec spec = specFile.load(session, engine);
+    int run(Session session, Engine engine) throws Exception {
+      TableSpec spec = specFile.loadAny(session, engine);
+      if (spec.cluster().isPresent()) {
+        ClusterCommand.SwapStep onEveryNode = onEveryNode();
+        onEveryNode.specFile = specFile;
+        onEveryNode.confirm = confirm;
+        onEveryNode.checkOnly = checkOnly;
+        return onEveryNode.hostedBy(this, session, spec);
+      }
       if (checkOnly) {
         Gate gate = gate(engine, spec);
         List<String> lines = new ArrayList<>();
@@ -100,6 +110,11 @@ public final class SwapCommands {
     SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
       return engine.cutovers().cutover(spec, confirmation, progress);
     }
+
+    @Override
+    ClusterCommand.SwapStep onEveryNode() {
+      return new ClusterCommand.CutoverStep();
+    }
   }
 
   @Command(name = "rollback", mixinStandardHelpOptions = true,
@@ -114,6 +129,11 @@ public final class SwapCommands {
     @Override
     SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
       return engine.cutovers().rollback(spec, confirmation, progress);
+    }
+
+    @Override
+    ClusterCommand.SwapStep onEveryNode() {
+      return new ClusterCommand.RollbackStep();
     }
   }
 }

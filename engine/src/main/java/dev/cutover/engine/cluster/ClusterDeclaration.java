@@ -43,7 +43,7 @@ public final class ClusterDeclaration {
       Optional<LiveWriterNotes.Refusal> refusal = LiveWriterNotes.refusal(r);
       if (refusal.isPresent()) {
         blocking.add(e.getKey().name() + ": " + switch (refusal.get()) {
-          case NO_BOUNDARY -> "no repair under way with a boundary (run cluster backfill first)";
+          case NO_BOUNDARY -> "no repair under way with a boundary (run backfill first)";
           case CORRECTED_VIEW -> "its live writer is the corrected view " + r.get().liveView().get();
           case CUT_OVER -> "cut over";
         });
