@@ -72,4 +72,56 @@ class DeployLiveCommandTest {
     assertTrue(JsonContract.requireDocument("status", after).contains("\"live_view\":\"" + database.profile().database()
         + ".pnl_v2_mv\""), after.out());
   }
+
+  /**
+   * A transform that reads two time-stamped sources cannot be one view: the view would fire on inserts into the
+   * first only and read the second whole since B at each, counting its rows again with every block. deploy-live,
+   * the preflight and the backfill refuse it, and nothing is created.
+   */
+  @Test
+  void aTransformOverTwoSourcesIsNotDeployedAsOneView() throws Exception {
+    String db = database.profile().database();
+    database.sql().execute("a second source", "CREATE TABLE `" + db + "`.fees_paid "
+        + "(event_time DateTime('UTC'), book String, instrument String, fee Decimal(18, 4)) ENGINE = MergeTree "
+        + "ORDER BY event_time");
+    java.nio.file.Files.writeString(spec.resolveSibling("two_sources.sql"), """
+        SELECT t.hour AS hour, t.book AS book, t.instrument AS instrument, t.currency AS currency,
+          t.quantity AS quantity, t.notional AS notional, f.fees AS fees, t.cash - f.fees AS cash_pnl,
+          t.trade_count AS trade_count
+        FROM (
+          SELECT toStartOfHour(event_time) AS hour, book, instrument, currency,
+            sum(if(side = 'buy', 1, -1) * toInt64(quantity)) AS quantity, sum(toInt64(quantity) * price) AS notional,
+            sum(if(side = 'sell', 1, -1) * toInt64(quantity) * price) AS cash, count() AS trade_count
+          FROM {trades} WHERE event_time >= {window_start} AND event_time < {window_end}
+          GROUP BY hour, book, instrument, currency) AS t
+        LEFT JOIN (
+          SELECT toStartOfHour(event_time) AS hour, book, instrument, sum(fee) AS fees
+          FROM {fees} WHERE event_time >= {window_start} AND event_time < {window_end}
+          GROUP BY hour, book, instrument) AS f USING (hour, book, instrument)
+        """);
+    String yaml = java.nio.file.Files.readString(spec);
+    String twoSources = yaml.replace("    description: Every execution, stamped with its event time.\n",
+        "    description: Every execution, stamped with its event time.\n  - name: fees\n    table: fees_paid\n"
+            + "    time_column: event_time\n").replace("file: pnl_mv_v2.sql", "file: two_sources.sql");
+    assertTrue(!twoSources.equals(yaml) && twoSources.contains("table: fees_paid") && twoSources.contains(
+        "two_sources.sql"), twoSources);
+    java.nio.file.Files.writeString(spec, twoSources);
+
+    for (List<String> step : List.of(List.of("deploy-live"), List.of("deploy-live", "--confirm"))) {
+      CommandRun refused = run(step.toArray(String[]::new));
+      assertEquals(2, refused.exit(), step + ": " + refused.out() + refused.err());
+      assertTrue(refused.err().contains("The transform reads 2 sources (trades, fees_paid), and a materialized view "
+          + "fires only on inserts into the first table of its query (trades)"), refused.err());
+    }
+    // The preflight and the backfill say the same, rather than send the operator to deploy-live.
+    for (String step : List.of("preflight", "backfill")) {
+      CommandRun refused = run(step);
+      assertEquals(2, refused.exit(), step + ": " + refused.out() + refused.err());
+      assertTrue(refused.err().contains("The transform reads 2 sources (trades, fees_paid)"), refused.err());
+    }
+    assertEquals(0L, database.sql().queryLong("no view was created", "SELECT count() FROM "
+        + "system.tables WHERE database = ? AND name = 'pnl_v2_mv'", db));
+    assertTrue(run("status").out().contains("./cutover deploy-live --spec " + spec + " --confirm"),
+        "no repair was started");
+  }
 }

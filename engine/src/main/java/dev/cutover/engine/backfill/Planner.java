@@ -17,6 +17,7 @@ import dev.cutover.engine.tables.LiveReader;
 import dev.cutover.engine.tables.TableNames;
 import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.tables.Transform;
+import dev.cutover.engine.tables.TransformSources;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,6 +74,10 @@ public final class Planner {
     checkNames(tables);
     Optional<Repair> repair = repairs.open();
     if (spec.liveView().isPresent() && repair.flatMap(Repair::liveView).isEmpty()) {
+      // Deploying the view would be refused too: say why now rather than send the operator to deploy-live.
+      new TransformSources(sql, spec).whyNotOneView().ifPresent(why -> {
+        throw new dev.cutover.engine.api.InvalidInputException("spec.transform", why);
+      });
       throw new dev.cutover.engine.api.StepRefusedException("plan", "The spec's corrected live writer is the "
           + "materialized view " + spec.liveView().get() + ", which no repair has deployed: a view sees only inserts "
           + "made after it exists, so B cannot lie behind the live edge. Deploy it first (./cutover deploy-live), "

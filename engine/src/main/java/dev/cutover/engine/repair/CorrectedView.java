@@ -14,6 +14,7 @@ import dev.cutover.engine.tables.LiveReader;
 import dev.cutover.engine.tables.TableNames;
 import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.tables.Transform;
+import dev.cutover.engine.tables.TransformSources;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -75,6 +76,9 @@ public final class CorrectedView {
     }
     requireNoExternalRepair(open);
     requireFoldingTarget();
+    new TransformSources(sql, spec).whyNotOneView().ifPresent(why -> {
+      throw new InvalidInputException("spec.transform", why);
+    });
     Instant newest = newestEvent();
     HourPartition earliest = HourPartition.containing(newest.plus(spec.safetyMargin())).plusHours(1);
     if (at.isPresent() && at.get().isBefore(earliest)) {
