@@ -70,7 +70,7 @@ class DeployLiveCommandTest {
     assertTrue(again.out().contains("already writes"), again.out());
     CommandRun after = run("status", "--json");
     assertTrue(JsonContract.requireDocument("status", after).contains("\"live_view\":\"" + database.profile().database()
-        + ".pnl_v2_mv\""), after.out());
+        + ".pnl_v2_mv\",\"live_view_exists\":true"), after.out());
   }
 
   /**

@@ -107,7 +107,7 @@ final class RepairDocuments {
   }
 
   record Repair(String target, String id, String phase, Instant since, String by, Instant boundary, Instant firstHour,
-      String liveView, String heldBy, LiveWriter liveWriter, DeclaredWriter declaredWriter,
+      String liveView, Boolean liveViewExists, String heldBy, LiveWriter liveWriter, DeclaredWriter declaredWriter,
       List<SideEffect> sideEffects, Verdict verdict, NextStep next) {
 
     /** {@code acknowledged}: the side-effect acknowledgements the runs of the target wrote, newest first. */
@@ -119,6 +119,7 @@ final class RepairDocuments {
           r.flatMap(x -> x.firstHour()).map(HourPartition::start).orElse(null),
           r.flatMap(x -> x.liveView()).map(v -> s.target().substring(0, s.target().indexOf('.') + 1) + v.name())
               .orElse(null),
+          r.flatMap(x -> x.liveView()).map(v -> s.correctedViewExists()).orElse(null),
           r.flatMap(x -> x.operation()).map(o -> o.describe()).orElse(null),
           s.liveWriter().map(w -> new LiveWriter(hour(w.start()), w.startsAtBoundary(), w.hours(),
               hours(w.belowBoundary()), hours(w.backfilledFromBoundary()), hours(w.missedFromBoundary())))

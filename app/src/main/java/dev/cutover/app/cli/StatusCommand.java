@@ -130,7 +130,12 @@ public final class StatusCommand extends EngineCommand {
       t.row("boundary B", r.boundary().map(b -> Text.hour(b) + ", pinned: the live writer owns every hour from it on")
           .orElse("not pinned yet"));
       r.liveView().ifPresent(v -> t.row("corrected view", s.target().substring(0, s.target().indexOf('.') + 1)
-          + v.name() + ", deployed by this repair to write v2 from B"));
+          + v.name() + (s.correctedViewExists() ? ", deployed by this repair to write v2 from B"
+              : ", deployed by this repair, no longer exists" + switch (r.phase()) {
+                case ROLLED_BACK -> " (the rollback dropped it)";
+                case ABANDONED -> " (abandoning the repair dropped it)";
+                default -> "";
+              } + ": nothing writes v2 live")));
       t.row("live writer", s.liveWriter().map(LiveWriter::describe).orElse("not observed yet"));
       s.declaredWriter().ifPresent(d -> t.row("declared", d.writer() + ", by " + d.actor() + "@" + d.host() + " at "
           + Text.time(d.at()) + " (declare-live; the line above is what the data say)"));

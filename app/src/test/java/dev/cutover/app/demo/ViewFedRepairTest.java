@@ -132,6 +132,7 @@ class ViewFedRepairTest {
 
     // The engine's proof: the view starts at B, wrote nothing below it, and the backfill nothing from it.
     RepairStatus status = engine.repairs().status(spec);
+    assertTrue(status.correctedViewExists(), "the deployed view exists");
     LiveWriter writer = status.liveWriter().orElseThrow();
     assertTrue(writer.startsAtBoundary(), writer.describe());
     assertEquals(List.of(), writer.belowBoundary());
@@ -154,7 +155,9 @@ class ViewFedRepairTest {
     engine.cutovers().rollback(spec, "pnl");
     assertFalse(viewExists("pnl_v2_mv"), "the rollback dropped the corrected view");
     assertFalse(engine.cutovers().gate(spec).open());
-    assertEquals(RepairStatus.Kind.ABANDON, engine.repairs().status(spec).next().kind());
+    RepairStatus rolledBack = engine.repairs().status(spec);
+    assertEquals(RepairStatus.Kind.ABANDON, rolledBack.next().kind());
+    assertFalse(rolledBack.correctedViewExists(), "status says the view the rollback dropped is gone");
     engine.repairs().abandon(spec, "pnl_v2", "the fix is taken back");
     assertEquals(RepairStatus.Kind.DEPLOY_VIEW, engine.repairs().status(spec).next().kind());
   }

@@ -13,10 +13,12 @@ import java.util.Optional;
  * @param declaredWriter the newest declaration that the open repair's live writer, a job outside the
  *     database, was deployed; the operator's word, never proof
  * @param verdict the newest reconciliation over the whole repair, if any
+ * @param correctedViewExists whether the corrected view the repair names exists now; false when it names
+ *     none, and after a rollback or an abandonment, which drop it
  */
 public record RepairStatus(String target, Instant at, Optional<Repair> repair, LiveStatus live,
     Optional<LiveWriter> liveWriter, Optional<LiveWriterNote> declaredWriter, Optional<Verdict> verdict,
-    NextStep next) {
+    boolean correctedViewExists, NextStep next) {
 
   /** The phase, or empty before the first backfill. */
   public Optional<RepairPhase> phase() {

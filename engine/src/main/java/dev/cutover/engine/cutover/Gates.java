@@ -112,8 +112,9 @@ public final class Gates {
         judged = Optional.of(window);
         conditions.add(new Condition("data now", now.clean(), now.describe()));
       } else {
-        conditions.add(new Condition("data now", false, "Not judged: there is no verdict over the whole repair to "
-            + "check the data against."));
+        conditions.add(new Condition("data now", false, verdict.isEmpty() ? "Not judged: there is no verdict over "
+            + "the whole repair to check the data against." : "Not judged: the verdict above allows no cutover, so "
+            + "the data are not checked against it; reconcile again once its differences are fixed or acknowledged."));
       }
       var liveWriter = now != null ? now.live() : new dev.cutover.engine.repair.Observation(sql, state, spec)
           .liveWriter(r, window, live.targetEdge());

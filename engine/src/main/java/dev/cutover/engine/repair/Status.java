@@ -71,12 +71,14 @@ public final class Status {
           s.verdict(), s.unexpectedKeys(), s.acknowledged(), s.coverageIssues(), s.specSha256().equals(spec.sha256()),
           s.boundary().equals(r.boundary().get()) && s.window().from().equals(r.firstHour().get())));
     }
-    return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, declared, verdict,
-        next(repair, writer, declared, verdict, live));
+    boolean viewExists = repair.flatMap(Repair::liveView).isPresent()
+        && new CorrectedView(sql, state, spec).exists(repair.get());
+    return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, declared, verdict, viewExists,
+        next(repair, writer, declared, verdict, live, viewExists));
   }
 
   private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<LiveWriterNote> declared,
-      Optional<RepairStatus.Verdict> verdict, LiveStatus edges) {
+      Optional<RepairStatus.Verdict> verdict, LiveStatus edges, boolean viewExists) {
     String view = spec.consumerView().name();
     if (spec.liveView().isPresent() && (repair.isEmpty() || repair.get().phase().ended())) {
       return new NextStep(Kind.DEPLOY_VIEW, "Deploy the corrected view " + spec.liveView().get() + " first: a view "
@@ -84,7 +86,7 @@ public final class Status {
           + "deployment pins; the backfill then writes the hours before B once B has closed.");
     }
     if (repair.isPresent() && repair.get().liveView().isPresent() && !repair.get().phase().ended()
-        && repair.get().phase() != RepairPhase.CUT_OVER && !new CorrectedView(sql, state, spec).exists(repair.get())) {
+        && repair.get().phase() != RepairPhase.CUT_OVER && !viewExists) {
       Repair r = repair.get();
       return r.phase() == RepairPhase.PLANNED
           ? new NextStep(Kind.DEPLOY_VIEW, "Repair " + r.id() + " names the corrected view " + r.liveView().get()

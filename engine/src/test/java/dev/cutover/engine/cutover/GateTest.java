@@ -87,6 +87,9 @@ class GateTest {
     assertFalse(gate.open());
     assertTrue(condition(gate, "verdict").detail().contains(whole.id()) && condition(gate, "verdict").detail()
         .contains("it is red"), condition(gate, "verdict").detail());
+    // The line under it does not say there is no verdict: it says why the data are not judged against that one.
+    assertTrue(condition(gate, "data now").detail().startsWith("Not judged: the verdict above allows no cutover"),
+        condition(gate, "data now").detail());
     assertThrows(StepRefusedException.class, () -> engine.cutovers().cutover(spec, "visits"));
   }
 
