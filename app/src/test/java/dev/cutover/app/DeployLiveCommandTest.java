@@ -60,7 +60,8 @@ class DeployLiveCommandTest {
     assertEquals(0, shown.exit(), shown.err());
     assertTrue(shown.out().startsWith("Would create " + database.profile().database() + ".pnl_v2_mv"), shown.out());
     assertTrue(shown.out().contains("CREATE MATERIALIZED VIEW"), shown.out());
-    assertTrue(JsonContract.requireDocument("deploy-live", run("deploy-live", "--json")).contains("\"state\":\"planned\""));
+    String planned = JsonContract.requireDocument("deploy-live", run("deploy-live", "--json"));
+    assertTrue(planned.contains("\"state\":\"planned\"") && planned.contains("\"warning\":null"), planned);
 
     CommandRun created = run("deploy-live", "--confirm", "--json");
     assertEquals(0, created.exit(), created.err());
@@ -123,5 +124,29 @@ class DeployLiveCommandTest {
         + "system.tables WHERE database = ? AND name = 'pnl_v2_mv'", db));
     assertTrue(run("status").out().contains("./cutover deploy-live --spec " + spec + " --confirm"),
         "no repair was started");
+  }
+
+  /**
+   * A transform that removes duplicates does so per insert block in a view: deploy-live warns, on stderr and in its
+   * JSON, before the operator confirms.
+   */
+  @Test
+  void aTransformThatRemovesDuplicatesIsDeployedWithAWarning() throws Exception {
+    Path transform = spec.resolveSibling("pnl_mv_v2.sql");
+    String text = java.nio.file.Files.readString(transform);
+    assertTrue(text.contains("count() AS trade_count"), text);
+    java.nio.file.Files.writeString(transform, text.replace("count() AS trade_count", "uniqExact(trade_id) AS "
+        + "trade_count"));
+    CommandRun shown = run("deploy-live", "--json");
+    assertEquals(0, shown.exit(), shown.err());
+    assertTrue(shown.err().contains("warning: The transform removes duplicates (uniqExact()), and a materialized view "
+        + "runs it on each insert block alone"), shown.err());
+    assertTrue(JsonContract.requireDocument("deploy-live", shown).contains("\"warning\":\"The transform removes "
+        + "duplicates (uniqExact())"), shown.out());
+    // Deployed anyway, the preflight of every backfill says it again, as a warning of its live writer check.
+    assertEquals(0, run("deploy-live", "--confirm").exit());
+    CommandRun preflight = run("preflight");
+    assertTrue(preflight.out().contains("The transform removes duplicates (uniqExact())"), preflight.out()
+        + preflight.err());
   }
 }

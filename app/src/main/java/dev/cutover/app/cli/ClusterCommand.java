@@ -285,6 +285,7 @@ public final class ClusterCommand {
           + "pinned on every shard. Next: ./cutover backfill --spec " + specFile.shown() + " writes the hours "
           + "before B once B has closed.";
       err().println(d.values().iterator().next().statement());
+      d.values().iterator().next().warning().ifPresent(w -> err().println("warning: " + w));
       err().flush();
       return report(true, sentence, lines, ExitCodes.OK);
     }

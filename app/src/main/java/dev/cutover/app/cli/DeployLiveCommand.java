@@ -52,18 +52,22 @@ public final class DeployLiveCommand extends EngineCommand {
     });
     lines.add("");
     lines.add(d.statement());
+    d.warning().ifPresent(w -> {
+      err().println("warning: " + w);
+      err().flush();
+    });
     if (!state.equals("planned")) {
       lines.add("");
       lines.add("Next: ./cutover backfill --spec " + specFile.shown() + " writes the hours before B; it waits until "
           + "B has closed (the live edge at " + Text.hour(d.boundary().plusHours(spec.safetyMargin().toHours()))
           + ").");
     }
-    print(new DeployLiveDocument("deploy-live", state, qualified, target, d.boundary().start(), d.newestEvent(), d.statement(), d.repairId().orElse(null)),
-        lines);
+    print(new DeployLiveDocument("deploy-live", state, qualified, target, d.boundary().start(), d.newestEvent(),
+        d.statement(), d.repairId().orElse(null), d.warning().orElse(null)), lines);
     return ExitCodes.OK;
   }
 
-  /** {@code deploy-live --json}: what was deployed, or would be. */
+  /** {@code deploy-live --json}: what was deployed, or would be, and what to know before the view runs. */
   record DeployLiveDocument(String command, String state, String view, String target, Instant boundary,
-      Instant newestEvent, String statement, String repair) {}
+      Instant newestEvent, String statement, String repair, String warning) {}
 }

@@ -11,6 +11,8 @@ import java.util.Optional;
  *     after it plus the spec's safety margin
  * @param exists whether the view exists now (deployed by this step or before it)
  * @param repairId the repair that records the view, once one does
+ * @param warning what the operator must know before the view runs: a transform that removes duplicates
+ *     does so within one insert block only
  */
 public record LiveDeployment(Identifier view, HourPartition boundary, String statement, Instant newestEvent,
-    boolean exists, Optional<String> repairId) {}
+    boolean exists, Optional<String> repairId, Optional<String> warning) {}

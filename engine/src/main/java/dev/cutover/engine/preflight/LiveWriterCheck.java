@@ -9,6 +9,7 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.TransformSources;
 import dev.cutover.engine.tables.ViewWriters;
 import dev.cutover.engine.tables.ViewWriters.View;
 import java.util.List;
@@ -47,11 +48,17 @@ final class LiveWriterCheck {
     if (!deployed.isEmpty() && v2.stream().anyMatch(v -> v.name().equals(deployed))) {
       List<String> others = v2.stream().map(View::name).filter(n -> !n.equals(deployed)).toList();
       if (others.isEmpty()) {
-        return new Check("live writer", Status.PASS, "The corrected live writer is the materialized view " + deployed
-            + ", which Cutover deployed with B = " + b + " ahead of every source event: it writes "
-            + spec.targetTable() + " from " + b + " on, and the backfill writes the hours before it once " + b
-            + " has closed" + (v1.isEmpty() ? "." : " (" + spec.liveTable() + " is written by " + names(v1) + ")."),
-            "");
+        String owns = "The corrected live writer is the materialized view " + deployed + ", which Cutover deployed "
+            + "with B = " + b + " ahead of every source event: it writes " + spec.targetTable() + " from " + b
+            + " on, and the backfill writes the hours before it once " + b + " has closed" + (v1.isEmpty() ? "."
+            : " (" + spec.liveTable() + " is written by " + names(v1) + ").");
+        // A view deduplicates within one insert block only: the two sides of B may differ for that alone.
+        return new TransformSources(sql, spec).blockBound()
+            .map(warning -> new Check("live writer", Status.WARN, owns + " " + warning, "Keep retried inserts "
+                + "out of the sources, so that both sides of B count alike: a block retried whole is dropped by the "
+                + "source table's insert deduplication (non_replicated_deduplication_window on a MergeTree, or an "
+                + "insert_deduplication_token per insert)."))
+            .orElse(new Check("live writer", Status.PASS, owns, ""));
       }
       return new Check("live writer", Status.FAIL, spec.targetTable() + " is written by " + String.join(", ", others)
           + " besides the corrected view " + deployed + " that the repair deployed: two writers on its hours.",

@@ -72,11 +72,13 @@ public final class CorrectedView {
             + ", or abandon the repair and deploy again.");
       }
       boolean exists = new TargetTables(sql, spec).exists(view);
-      return new LiveDeployment(view, b, statement(view, b), newestEvent(), exists, Optional.of(open.get().id()));
+      return new LiveDeployment(view, b, statement(view, b), newestEvent(), exists, Optional.of(open.get().id()),
+          new TransformSources(sql, spec).blockBound());
     }
     requireNoExternalRepair(open);
     requireFoldingTarget();
-    new TransformSources(sql, spec).whyNotOneView().ifPresent(why -> {
+    TransformSources reading = new TransformSources(sql, spec);
+    reading.whyNotOneView().ifPresent(why -> {
       throw new InvalidInputException("spec.transform", why);
     });
     Instant newest = newestEvent();
@@ -87,7 +89,7 @@ public final class CorrectedView {
           + " h, so the earliest B here is " + earliest + ".");
     }
     HourPartition b = at.orElse(earliest);
-    return new LiveDeployment(view, b, statement(view, b), newest, false, Optional.empty());
+    return new LiveDeployment(view, b, statement(view, b), newest, false, Optional.empty(), reading.blockBound());
   }
 
   /**
@@ -131,7 +133,7 @@ public final class CorrectedView {
         + spec.qualified(spec.targetTable()) + " from B = " + planned.boundary() + " for repair " + recorded.id()
         + " by " + Operator.user());
     return new LiveDeployment(planned.view(), planned.boundary(), planned.statement(), planned.newestEvent(), true,
-        Optional.of(recorded.id()));
+        Optional.of(recorded.id()), planned.warning());
   }
 
   /**

@@ -3,21 +3,29 @@ package dev.cutover.engine.tables;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.sql.SqlLexer;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Which of the spec's sources its transform reads, from ClickHouse's own parse of the bound query ({@code
- * EXPLAIN AST}): every table it names, in a join or a subquery too, whatever the text around it. A
- * materialized view fires only on inserts into the first table of its query, and reads every other table
- * whole at each insert: a corrected view over two time-stamped sources would add the second one's rows
- * since B again with every block of the first.
+ * What a view running the spec's transform would do, from ClickHouse's own parse of the bound query ({@code
+ * EXPLAIN AST}). Which of the spec's sources it reads: every table it names, in a join or a subquery too,
+ * whatever the text around it. A materialized view fires only on inserts into the first table of its query,
+ * and reads every other table whole at each insert: a corrected view over two time-stamped sources would add
+ * the second one's rows since B again with every block of the first. And what in it removes duplicates,
+ * which a view does within one insert block only.
  */
 public final class TransformSources {
 
   private static final String NODE = "TableIdentifier ";
+  private static final Pattern FUNCTION = Pattern.compile("Function (\\w+)( .*)?");
+  private static final Pattern DISTINCT = Pattern.compile("\\bDISTINCT\\b");
+  private static final Pattern LIMIT_BY = Pattern.compile("\\bLIMIT\\b[^()]*?\\bBY\\b");
 
   private final Sql sql;
   private final TableSpec spec;
@@ -29,12 +37,8 @@ public final class TransformSources {
 
   /** The spec's sources that the transform reads, in the spec's order. */
   public List<TableSpec.Source> read() {
-    HourPartition any = HourPartition.containing(java.time.Instant.EPOCH).plusHours(24);
-    Transform bound = Transform.bind(spec, any, any.plusHours(1));
-    List<String> ast = sql.query("read the tables of the transform of " + spec.name(), "EXPLAIN AST " + bound.sql(),
-        rs -> rs.getString(1), bound.values().toArray());
     Set<String> named = new LinkedHashSet<>();
-    for (String line : ast) {
+    for (String line : ast()) {
       String node = line.strip();
       if (node.startsWith(NODE)) {
         String table = node.substring(NODE.length()).split(" ", 2)[0].replace("`", "");
@@ -43,6 +47,68 @@ public final class TransformSources {
     }
     return spec.sources().stream().filter(s -> named.contains(spec.database().name() + "." + s.table().name()))
         .toList();
+  }
+
+  /**
+   * What in the transform removes duplicates, which a view does within one insert block only: functions
+   * that count or keep distinct values ({@code uniq*}, {@code countDistinct}, {@code -Distinct}, {@code
+   * groupUniqArray}, {@code argMax}/{@code argMin}) from ClickHouse's parse, and {@code DISTINCT} or {@code
+   * LIMIT … BY} from its formatting of the query (outside strings).
+   */
+  public List<String> deduplicating() {
+    Set<String> found = new LinkedHashSet<>();
+    for (String line : ast()) {
+      Matcher f = FUNCTION.matcher(line.strip());
+      if (f.matches()) {
+        String name = f.group(1);
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("uniq") || lower.contains("distinct") || lower.startsWith("groupuniqarray")
+            || lower.startsWith("argmax") || lower.startsWith("argmin")) {
+          found.add(name + "()");
+        }
+      }
+    }
+    String formatted = sql.queryOne("format the transform of " + spec.name(), "SELECT formatQuerySingleLine(?)",
+        rs -> rs.getString(1), bound().literal());
+    StringBuilder code = new StringBuilder();
+    for (SqlLexer.Token t : SqlLexer.tokens(formatted)) {
+      code.append(t.kind() == SqlLexer.Kind.CODE ? formatted.substring(t.start(), t.end()) : " ");
+    }
+    if (DISTINCT.matcher(code).find()) {
+      found.add("DISTINCT");
+    }
+    if (LIMIT_BY.matcher(code).find()) {
+      found.add("LIMIT … BY");
+    }
+    return List.copyOf(found);
+  }
+
+  /**
+   * The warning for a transform that a view runs: what in it removes duplicates holds within one insert
+   * block only, so an event inserted again in a later block (a retried insert) counts twice through the view,
+   * while the backfill, over whole hours, counts it once.
+   */
+  public Optional<String> blockBound() {
+    List<String> found = deduplicating();
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of("The transform removes duplicates (" + String.join(", ", found) + "), and a materialized "
+        + "view runs it on each insert block alone: an event inserted again in a later block, such as a retried "
+        + "insert, counts twice in " + spec.targetTable() + " from B, while the backfill, which reads whole hours, "
+        + "counts it once. The two sides of B can differ for that reason alone; the reconciliation compares "
+        + spec.targetTable() + " folded per hour and key, so a retried insert from B shows there as a difference.");
+  }
+
+  private Transform bound() {
+    HourPartition any = HourPartition.containing(java.time.Instant.EPOCH).plusHours(24);
+    return Transform.bind(spec, any, any.plusHours(1));
+  }
+
+  private List<String> ast() {
+    Transform bound = bound();
+    return sql.query("read the transform of " + spec.name(), "EXPLAIN AST " + bound.sql(), rs -> rs.getString(1),
+        bound.values().toArray());
   }
 
   /**

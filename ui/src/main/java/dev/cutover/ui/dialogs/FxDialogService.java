@@ -89,7 +89,8 @@ public final class FxDialogService implements DialogService {
   public boolean confirmDeployView(dev.cutover.engine.api.LiveDeployment d, String target) {
     return confirm("Deploy corrected view", "Create " + d.view() + " TO " + target + ", writing every hour from B = "
         + d.boundary() + " UTC", dev.cutover.engine.api.Safety.DEPLOY_LIVE + " The newest event is " + d.newestEvent()
-        + ".\n\n" + d.statement(), "Deploy view and pin B");
+        + "." + d.warning().map(w -> "\n\nWarning: " + w).orElse("") + "\n\n" + d.statement(),
+        "Deploy view and pin B");
   }
 
   @Override
