@@ -32,6 +32,7 @@ public final class Workspace {
   private final ObjectProperty<DemoControls> demo = new SimpleObjectProperty<>();
   private final javafx.beans.property.BooleanProperty driving = new javafx.beans.property.SimpleBooleanProperty();
   private final BooleanProperty drivingShards = new SimpleBooleanProperty();
+  private final javafx.beans.property.StringProperty server = new javafx.beans.property.SimpleStringProperty("");
   private final ObjectProperty<Engine> engine = new SimpleObjectProperty<>();
   private final ObjectProperty<ShardedRepair> sharded = new SimpleObjectProperty<>();
   private final ObjectProperty<TableSpec> spec = new SimpleObjectProperty<>();
@@ -97,6 +98,19 @@ public final class Workspace {
   /** Whether this console drives a backfill run now; it may not connect elsewhere meanwhile. */
   public javafx.beans.property.BooleanProperty drivingProperty() {
     return driving;
+  }
+
+  /**
+   * Which server the console works on, in words (the profile's name, and the session's version, address and
+   * database), for the confirmations of dangerous steps; empty while no session is open.
+   */
+  public javafx.beans.property.StringProperty serverProperty() {
+    return server;
+  }
+
+  /** {@link #serverProperty()}'s words, or "no server" while no session is open. */
+  public String server() {
+    return server.get().isEmpty() ? "no server" : server.get();
   }
 
   public ObjectProperty<Engine> engineProperty() {

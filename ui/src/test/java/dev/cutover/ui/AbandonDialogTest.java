@@ -29,13 +29,15 @@ class AbandonDialogTest {
     @SuppressWarnings("unchecked")
     Dialog<Abandonment>[] d = new Dialog[1];
     robot.interact(() -> {
-      d[0] = AbandonDialog.create(new AbandonRequest("analytics.pnl_v2", "pnl_v2", "20261130-094200-3fa2c1",
+      d[0] = AbandonDialog.create(new AbandonRequest("profile prod-eu: ClickHouse 26.7.3.1 at ch-prod-1:8443 (database analytics, user ops, TLS)", "analytics.pnl_v2", "pnl_v2", "20261130-094200-3fa2c1",
           "backfilled", Optional.of(HourPartition.parse("boundary", "2026-11-30T07:00")), Safety.ABANDON));
       d[0].getDialogPane().getStylesheets().setAll(Themes.class.getResource(Themes.LIGHT).toExternalForm(),
           Themes.class.getResource("console.css").toExternalForm());
       d[0].show();
     });
     assertEquals(Safety.ABANDON, robot.lookup("#abandon-consequence").queryLabeled().getText());
+    assertEquals("On " + "profile prod-eu: ClickHouse 26.7.3.1 at ch-prod-1:8443 (database analytics, user ops, TLS)" + ".", robot.lookup("#abandon-server").queryLabeled().getText(),
+        "the dialog names the server the repair is given up on");
     Node ok = robot.lookup("#abandon-ok").query();
     assertTrue(ok.isDisabled());
     robot.interact(() -> robot.lookup("#abandon-confirmation").queryTextInputControl().setText("pnl_v2"));

@@ -396,6 +396,8 @@ class ConsoleProcedureTest {
     assertEquals("EXCHANGE TABLES `" + disk.world().database + "`.`visits` AND `" + disk.world().database + "`.`visits__next`",
         swap.statement());
     assertEquals("visits", swap.consumerView());
+    assertTrue(swap.server().startsWith("ClickHouse ") && swap.server().contains(" at "), "the confirmation names "
+        + "the server: " + swap.server());
     fx.waitFor(60, () -> console.cutover().lastSwapProperty().get() != null, () -> console.cutover().activity().error());
     assertTrue(fx.text("swap-verification").startsWith("verified: visits returns visits_v2's rows for "),
         fx.text("swap-verification"));

@@ -26,6 +26,7 @@ import org.testfx.util.WaitForAsyncUtils;
 @ExtendWith(ApplicationExtension.class)
 class DropDialogTest {
 
+  private static final String SERVER = "profile prod-eu: ClickHouse 26.7.3.1 at ch-prod-1:8443 (database analytics, user ops, TLS)";
   private static final String STATEMENT = "DROP VIEW IF EXISTS `analytics`.`pnl__next`;\nDROP TABLE IF EXISTS "
       + "`analytics`.`pnl_v1`";
 
@@ -34,7 +35,7 @@ class DropDialogTest {
     @SuppressWarnings("unchecked")
     Dialog<String>[] d = new Dialog[1];
     robot.interact(() -> {
-      d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon is "
+      d[0] = DropDialog.create(new DropRequest(SERVER, STATEMENT, "analytics.pnl_v1", "The retention horizon is "
           + "2026-11-30 09:00 UTC: consumers' caches and the reconciliation window have not passed yet. Dropping now "
           + "removes the rollback before then.", true, List.of()));
       d[0].getDialogPane().getStylesheets().setAll(Themes.class.getResource(Themes.LIGHT).toExternalForm(),
@@ -42,6 +43,8 @@ class DropDialogTest {
       d[0].show();
     });
     Node ok = robot.lookup("#drop-ok").query();
+    assertTrue(robot.lookup("#drop-server").queryLabeled().getText().contains("ch-prod-1:8443"),
+        "the dialog names the server v1 is dropped on");
     robot.interact(() -> robot.lookup("#drop-confirmation").queryTextInputControl().setText("analytics.pnl_v1"));
     assertTrue(ok.isDisabled(), "the name alone is not enough before the horizon");
     robot.interact(() -> robot.lookup("#drop-reason").queryTextInputControl().setText("disk is full on the shard"));
@@ -63,7 +66,7 @@ class DropDialogTest {
     @SuppressWarnings("unchecked")
     Dialog<String>[] d = new Dialog[1];
     robot.interact(() -> {
-      d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon has passed.",
+      d[0] = DropDialog.create(new DropRequest(SERVER, STATEMENT, "analytics.pnl_v1", "The retention horizon has passed.",
           false, List.of()));
       d[0].show();
     });
@@ -82,7 +85,7 @@ class DropDialogTest {
     @SuppressWarnings("unchecked")
     Dialog<String>[] d = new Dialog[1];
     robot.interact(() -> {
-      d[0] = DropDialog.create(new DropRequest(STATEMENT, "analytics.pnl_v1", "The retention horizon has passed.",
+      d[0] = DropDialog.create(new DropRequest(SERVER, STATEMENT, "analytics.pnl_v1", "The retention horizon has passed.",
           false, List.of(new V1Reader("analytics.pnl_alerts_mv", "materialized view"),
               new V1Reader("boards.desk_totals", "view"))));
       d[0].show();

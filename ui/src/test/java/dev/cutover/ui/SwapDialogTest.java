@@ -33,12 +33,13 @@ import org.testfx.util.WaitForAsyncUtils;
 @ExtendWith(ApplicationExtension.class)
 class SwapDialogTest {
 
+  private static final String SERVER = "profile prod-eu: ClickHouse 26.7.3.1 at ch-prod-1:8443 (database analytics, user ops, TLS)";
   private static final Instant JUDGED = Instant.parse("2026-11-30T10:42:07Z");
   private static final Gate OPEN = new Gate(Gate.CUTOVER, List.of(new Gate.Condition("verdict", true, "green")),
       Gate.Version.V1, Optional.empty());
   private static final Gate CLOSED = new Gate(Gate.CUTOVER, List.of(new Gate.Condition("data now", false,
       "1 changed or new (from 2026-11-29T08:00)")), Gate.Version.V1, Optional.empty());
-  private static final SwapRequest CUTOVER = new SwapRequest("cutover",
+  private static final SwapRequest CUTOVER = new SwapRequest(SERVER, "cutover",
       "EXCHANGE TABLES `analytics`.`pnl` AND `analytics`.`pnl__next`", "pnl", Gate.Version.V1, "pnl_v1",
       Gate.Version.V2, "pnl_v2", (judged, failed) -> judged.accept(OPEN, JUDGED));
 
@@ -54,7 +55,7 @@ class SwapDialogTest {
     }
 
     SwapRequest request() {
-      return new SwapRequest(CUTOVER.action(), CUTOVER.statement(), "pnl", Gate.Version.V1, "pnl_v1", Gate.Version.V2,
+      return new SwapRequest(SERVER, CUTOVER.action(), CUTOVER.statement(), "pnl", Gate.Version.V1, "pnl_v1", Gate.Version.V2,
           "pnl_v2", this);
     }
   }
@@ -69,6 +70,8 @@ class SwapDialogTest {
       d[0].show();
     });
     Node ok = robot.lookup("#swap-ok").query();
+    assertEquals(SERVER, robot.lookup("#swap-server").queryAs(Label.class).getText(),
+        "the dialog names the server whose consumers are switched");
     robot.interact(() -> robot.lookup("#swap-confirmation").queryTextInputControl().setText("pnl"));
     assertEquals("Checking the gate…", robot.lookup("#swap-gate").queryAs(Label.class).getText());
     assertTrue(ok.isDisabled(), "the name is typed, but the gate is not judged yet");
@@ -138,7 +141,7 @@ class SwapDialogTest {
     @SuppressWarnings("unchecked")
     Dialog<String>[] d = new Dialog[1];
     robot.interact(() -> {
-      d[0] = SwapDialog.create(new SwapRequest("rollback", CUTOVER.statement(), "pnl", Gate.Version.V2, "pnl_v2",
+      d[0] = SwapDialog.create(new SwapRequest(SERVER, "rollback", CUTOVER.statement(), "pnl", Gate.Version.V2, "pnl_v2",
           Gate.Version.V1, "pnl_v1", (judged, failed) -> judged.accept(new Gate(Gate.ROLLBACK, OPEN.conditions(),
               Gate.Version.V2, Optional.empty()), JUDGED)));
       d[0].show();

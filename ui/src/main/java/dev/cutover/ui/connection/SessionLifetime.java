@@ -74,6 +74,7 @@ public final class SessionLifetime {
       model.connectedTo().set(null);
       workspace.specProperty().set(null);
       workspace.engineProperty().set(null);
+      workspace.serverProperty().set("");
       workspace.demoProperty().set(null);
     } else {
       // Same server: what the screens show stays greyed if it was lost, until the new session has read it again.
@@ -131,6 +132,8 @@ public final class SessionLifetime {
     model.connected(opened, target);
     workspace.demoProperty().set(target instanceof Target.Launch ? startup.demo().orElse(null) : null);
     // A new session each time: the engine must not keep the pool of a session closed by this reconnect.
+    workspace.serverProperty().set((target instanceof Target.Saved saved ? "profile " + saved.profile().name()
+        + ": " : "") + opened.describe());
     workspace.engineProperty().set(engine);
     if (model.spec().named() && workspace.spec() == null) {
       spec.load();

@@ -152,18 +152,18 @@ public final class CutoverController implements ScreenController {
   /** Switches consumers to v2 once the operator typed the view's name. */
   public void cutover() {
     TableSpec spec = workspace.spec();
-    Optional<String> typed = workspace.dialogs().confirmCutover(new SwapRequest("cutover", model.statementProperty()
-        .get(), spec.consumerView().name(), Gate.Version.V1, spec.liveTable().name(), Gate.Version.V2,
-        spec.targetTable().name(), freshGate(spec, workspace.engine())));
+    Optional<String> typed = workspace.dialogs().confirmCutover(new SwapRequest(workspace.server(), "cutover",
+        model.statementProperty().get(), spec.consumerView().name(), Gate.Version.V1, spec.liveTable().name(),
+        Gate.Version.V2, spec.targetTable().name(), freshGate(spec, workspace.engine())));
     typed.ifPresent(t -> swap("cut over", engine -> engine.cutovers().cutover(spec, t)));
   }
 
   /** Switches consumers back to v1 once the operator typed the view's name. */
   public void rollback() {
     TableSpec spec = workspace.spec();
-    Optional<String> typed = workspace.dialogs().confirmRollback(new SwapRequest("rollback", model.statementProperty()
-        .get(), spec.consumerView().name(), Gate.Version.V2, spec.targetTable().name(), Gate.Version.V1,
-        spec.liveTable().name(), freshGate(spec, workspace.engine())));
+    Optional<String> typed = workspace.dialogs().confirmRollback(new SwapRequest(workspace.server(), "rollback",
+        model.statementProperty().get(), spec.consumerView().name(), Gate.Version.V2, spec.targetTable().name(),
+        Gate.Version.V1, spec.liveTable().name(), freshGate(spec, workspace.engine())));
     typed.ifPresent(t -> swap("roll back", engine -> engine.cutovers().rollback(spec, t)));
   }
 
@@ -209,8 +209,8 @@ public final class CutoverController implements ScreenController {
     // so they are read first, off this thread.
     activity.run("find what still uses " + table, p -> new DropPlan(engine.cutovers().v1Readers(spec),
         engine.cutovers().dropV1Statements(spec)), plan -> workspace.dialogs()
-        .confirmDropV1(new DialogService.DropRequest(String.join(";\n", plan.statements()), table, words, early,
-            plan.readers())).ifPresent(reason -> activity.runToTheEnd("drop " + table, p -> {
+        .confirmDropV1(new DialogService.DropRequest(workspace.server(), String.join(";\n", plan.statements()), table,
+            words, early, plan.readers())).ifPresent(reason -> activity.runToTheEnd("drop " + table, p -> {
           List<String> dropped = engine.cutovers().dropV1(spec, early, reason,
               plan.readers().stream().map(V1Reader::name).toList());
           return new Dropped(dropped, engine.repairs().snapshot(spec, Optional.empty()),

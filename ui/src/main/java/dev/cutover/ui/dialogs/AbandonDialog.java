@@ -39,7 +39,9 @@ public final class AbandonDialog {
     typed.setId("abandon-confirmation");
     typed.setPromptText(request.table());
 
-    VBox content = new VBox(10, consequence, sentence("Why is the repair given up? The reason goes to the audit "
+    Label server = sentence("On " + request.server() + ".");
+    server.setId("abandon-server");
+    VBox content = new VBox(10, server, consequence, sentence("Why is the repair given up? The reason goes to the audit "
         + "trail."), reason, sentence("Type the target table's name, " + request.table() + ", to confirm:"), typed);
     content.setPadding(new Insets(8, 4, 4, 4));
     content.setPrefWidth(600);

@@ -97,7 +97,7 @@ public interface DialogService {
    * v1 about to be dropped: the exact statement, the table's name to type, whether the horizon has
    * passed, and the tables that still use v1 (each to be ticked before the drop is offered).
    */
-  record DropRequest(String statement, String table, String horizon, boolean early,
+  record DropRequest(String server, String statement, String table, String horizon, boolean early,
       java.util.List<dev.cutover.engine.api.V1Reader> readers) {
     public DropRequest {
       readers = java.util.List.copyOf(readers);
@@ -107,12 +107,13 @@ public interface DialogService {
   /**
    * A repair about to be given up.
    *
+   * @param server which server (profile and address) the repair is given up on, in words
    * @param target the versioned table as {@code database.table}
    * @param table the name to type: the target table's, without its database
    * @param phase the repair's phase, in words
    * @param consequence what abandoning does and does not do, for the operator to read first
    */
-  record AbandonRequest(String target, String table, String repairId, String phase, Optional<HourPartition> boundary,
+  record AbandonRequest(String server, String target, String table, String repairId, String phase, Optional<HourPartition> boundary,
       String consequence) {}
 
   /** The operator's answer to {@link AbandonRequest}: the name as typed and the reason for the audit trail. */
@@ -144,9 +145,11 @@ public interface DialogService {
   /**
    * A switch of the consumer view, with the exact statement, what consumers read before and after,
    * and how to judge the step's gate again while the dialog is open: a gate judged minutes ago, or
-   * before the server was lost, must not be what the operator confirms against.
+   * before the server was lost, must not be what the operator confirms against. {@code server} says in
+   * words which server (profile and address) the switch runs on: the wrong environment is the classic
+   * mistake of a confirmed step.
    */
-  record SwapRequest(String action, String statement, String consumerView, Gate.Version before, String readsBefore,
+  record SwapRequest(String server, String action, String statement, String consumerView, Gate.Version before, String readsBefore,
       Gate.Version after, String readsAfter, GateCheck gate) {}
 
   /** Judges a step's gate again, now, in the background. */

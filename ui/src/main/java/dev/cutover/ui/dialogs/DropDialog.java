@@ -49,7 +49,9 @@ public final class DropDialog {
     typed.setId("drop-confirmation");
     typed.setPromptText(request.table());
 
-    VBox content = new VBox(10, Statements.caption(), statement, horizon);
+    Label server = sentence("On " + request.server() + ".");
+    server.setId("drop-server");
+    VBox content = new VBox(10, server, Statements.caption(), statement, horizon);
     List<CheckBox> ticks = new ArrayList<>();
     if (!request.readers().isEmpty()) {
       Label readers = sentence((request.readers().size() == 1 ? "This table still uses " : "These tables still use ")

@@ -45,11 +45,14 @@ public final class SwapDialog {
     GridPane facts = new GridPane();
     facts.setHgap(12);
     facts.setVgap(6);
-    facts.addRow(0, Widgets.muted("Consumer view"), new Label(request.consumerView()));
-    facts.addRow(1, Widgets.muted("Reads now"), new Label(request.before() + " (" + request.readsBefore() + ")"));
+    Label server = Widgets.wrap(new Label(request.server()));
+    server.setId("swap-server");
+    facts.addRow(0, Widgets.muted("Server"), server);
+    facts.addRow(1, Widgets.muted("Consumer view"), new Label(request.consumerView()));
+    facts.addRow(2, Widgets.muted("Reads now"), new Label(request.before() + " (" + request.readsBefore() + ")"));
     Label after = new Label(request.after() + " (" + request.readsAfter() + ")");
     after.setId("swap-after");
-    facts.addRow(2, Widgets.muted("Reads after"), after);
+    facts.addRow(3, Widgets.muted("Reads after"), after);
 
     Label prompt = new Label("Type the view's name, " + request.consumerView() + ", to confirm:");
     TextField typed = new TextField();

@@ -192,8 +192,9 @@ public final class PlanController implements ScreenController {
           + "to abandon.");
       return;
     }
-    Optional<Abandonment> answer = workspace.dialogs().confirmAbandon(new AbandonRequest(spec.database() + "."
-        + spec.targetTable(), spec.targetTable().name(), r.id(), r.phase().words(), r.boundary(), Safety.ABANDON));
+    Optional<Abandonment> answer = workspace.dialogs().confirmAbandon(new AbandonRequest(workspace.server(),
+        spec.database() + "." + spec.targetTable(), spec.targetTable().name(), r.id(), r.phase().words(), r.boundary(),
+        Safety.ABANDON));
     if (answer.isEmpty()) {
       return;
     }

@@ -108,7 +108,7 @@ final class ShardRepairSteps {
       String ids = String.join(", ", open.stream().map(e -> e.getValue().repair().orElseThrow().id()).distinct()
           .toList());
       TableSpec spec = r.spec();
-      workspace.dialogs().confirmAbandon(new DialogService.AbandonRequest(spec.database() + "." + spec.targetTable()
+      workspace.dialogs().confirmAbandon(new DialogService.AbandonRequest(workspace.server(), spec.database() + "." + spec.targetTable()
           + " on " + open.size() + " shard(s)", spec.targetTable().name(), ids, first.phase().name().toLowerCase(
           java.util.Locale.ROOT).replace('_', ' '), first.boundary(), "Every shard's repair stops counting: its "
           + "boundary B and its ledger. v2 stays as it is on every shard, and a corrected view the repair deployed "

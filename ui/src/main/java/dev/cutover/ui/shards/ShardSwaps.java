@@ -83,9 +83,9 @@ final class ShardSwaps {
         ? r.gates() : r.rollbackGates()), g -> judged.accept(g, Instant.now()),
         failure -> failed.accept(Errors.sentence(failure, "judge every node's gate")));
     Optional<String> typed = forward
-        ? workspace.dialogs().confirmCutover(new DialogService.SwapRequest("cutover", statement, spec.consumerView()
+        ? workspace.dialogs().confirmCutover(new DialogService.SwapRequest(workspace.server(), "cutover", statement, spec.consumerView()
             .name(), Gate.Version.V1, spec.consumerLive().name(), Gate.Version.V2, spec.consumerTarget().name(), check))
-        : workspace.dialogs().confirmRollback(new DialogService.SwapRequest("rollback", statement, spec.consumerView()
+        : workspace.dialogs().confirmRollback(new DialogService.SwapRequest(workspace.server(), "rollback", statement, spec.consumerView()
             .name(), Gate.Version.V2, spec.consumerTarget().name(), Gate.Version.V1, spec.consumerLive().name(), check));
     if (typed.isEmpty() || !current.test(r)) {
       return;
