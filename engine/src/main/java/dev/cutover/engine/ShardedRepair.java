@@ -135,6 +135,7 @@ public final class ShardedRepair implements AutoCloseable {
   private final Shards shards;
   private final TableSpec spec;
   private final ClusterBackfills backfills;
+  private final ClusterReconcile reconcile;
 
   /**
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
@@ -166,6 +167,7 @@ public final class ShardedRepair implements AutoCloseable {
     this.shards = shards;
     this.spec = spec;
     this.backfills = new ClusterBackfills(shards, spec);
+    this.reconcile = new ClusterReconcile(shards, spec);
   }
 
   /** Every shard, in order. */
@@ -334,8 +336,15 @@ public final class ShardedRepair implements AutoCloseable {
 
   /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */
   public ClusterVerdict reconcile(Reconciliation.Scope scope, int keyLimit) {
-    return new ClusterVerdict(byRef(shards.each("reconciliation", s -> s.engine().reconciliations().reconcile(spec,
-        scope, keyLimit))));
+    return new ClusterVerdict(reconcile.each(scope, Optional.empty(), keyLimit, dev.cutover.engine.api.Progress.NONE));
+  }
+
+  /**
+   * The reconciliation steps of the repair over every shard, answered as one over the whole table (each key
+   * names its shard): what the console's Reconcile screen runs on a sharded table.
+   */
+  public ReconcileSteps reconciliations() {
+    return reconcile;
   }
 
   /**
@@ -345,15 +354,7 @@ public final class ShardedRepair implements AutoCloseable {
    * has a difference to accept. Returns what each shard accepted.
    */
   public Map<ShardRef, Reconciliation.Fingerprint> acknowledge(HourPartition hour, List<String> key, String reason) {
-    Map<ShardRef, Reconciliation.Fingerprint> seen = byRef(shards.each("unexpected differences",
-        s -> s.engine().reconciliations().differences(spec, hour, key)));
-    if (seen.values().stream().allMatch(Reconciliation.Fingerprint::none)) {
-      throw new InvalidInputException(key.isEmpty() ? "hour" : "key", (key.isEmpty()
-          ? "The hour " + hour : "Key " + key + " at " + hour) + " has no unexpected difference on any shard now: "
-          + "there is nothing to acknowledge.");
-    }
-    return byRef(shards.each("acknowledgement", s -> seen.get(s.ref()).none() ? Reconciliation.Fingerprint.NONE
-        : s.engine().reconciliations().acknowledge(spec, hour, key, reason, Optional.of(seen.get(s.ref())))));
+    return reconcile.acknowledgeEach(hour, key, reason, Optional.empty());
   }
 
   /**
@@ -363,15 +364,7 @@ public final class ShardedRepair implements AutoCloseable {
    */
   public Map<ShardRef, Optional<Reconciliation.Acknowledgement>> withdraw(HourPartition hour, List<String> key,
       String reason) {
-    Map<ShardRef, Boolean> holds = byRef(shards.each("acknowledgements", s -> s.engine().reconciliations()
-        .acknowledgements(spec).stream().anyMatch(a -> a.hour().equals(hour) && a.key().equals(key))));
-    if (!holds.containsValue(true)) {
-      throw new InvalidInputException(key.isEmpty() ? "hour" : "key", "No shard holds an acknowledgement of "
-          + hour + (key.isEmpty() ? " (whole hour)" : " key " + key) + " in force: there is nothing to withdraw. "
-          + "./cutover reconcile lists each shard's.");
-    }
-    return byRef(shards.each("withdrawal", s -> holds.get(s.ref())
-        ? Optional.of(s.engine().reconciliations().withdraw(spec, hour, key, reason)) : Optional.empty()));
+    return reconcile.withdrawEach(hour, key, reason);
   }
 
   /** The statement a swap runs on each node in turn (the same on every node: the consumer view's exchange). */

@@ -132,8 +132,10 @@ public final class CutoverConsole extends Application {
         new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true),
         new Screen("backfill", "_Backfill", backfillController,
             () -> new BackfillView(backfill, backfillController), true),
+        // The one screen of both: a sharded table's reconciliation runs on every shard and reads as one.
         new Screen("reconcile", "_Reconcile", reconcileController,
-            () -> new ReconcileView(reconcile, reconcileController), true),
+            () -> new ReconcileView(reconcile, reconcileController), true,
+            java.util.Optional.of(workspace.reconcileReady()), true),
         new Screen("cutover", "Cu_tover", cutoverController,
             () -> new CutoverView(cutover, cutoverController), true),
         new Screen("history", "_History", historyController,

@@ -32,7 +32,8 @@ import org.testfx.framework.junit5.ApplicationExtension;
  * the screens of one server; the operator plans, preflights and backfills every shard from it, sees
  * the hours of all shards merged and of one shard alone, reconciles into one verdict with each shard's
  * coverage, and switches every node all or nothing, watching each node switch; a hole on one shard
- * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1; a node
+ * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1; the
+ * Reconcile screen shows the verdict over every shard with the charts and each key's shard; a node
  * that stops is shown as not answering, with when it was last read, while the others are still read.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -132,6 +133,39 @@ class ShardsScreenTest {
         + " " + model.activity().error());
     assertEquals(3, model.verdictLines().stream().filter(l -> l.contains("coverage complete")).count(),
         String.join("\n", model.verdictLines()));
+
+    // The Reconcile screen of one server serves the cluster too: the verdict the Shards screen stored on every shard,
+    // read as one over the whole table, with the charts of the overlap and each differing key's shard named.
+    assertFalse(fx.node("nav-reconcile", ToggleButton.class).isDisabled(), "the Reconcile screen opens on a cluster");
+    fx.interact(() -> console.show("reconcile"));
+    var reconcile = console.reconcile();
+    fx.waitFor(60, () -> reconcile.reportProperty().get() != null, () -> reconcile.noteProperty().get() + " "
+        + reconcile.activity().error());
+    var over = reconcile.reportProperty().get();
+    assertEquals(3, over.id().split("\\+").length, "one stored reconciliation of each shard: " + over.id());
+    assertTrue(over.verdict().allowsCutover(), over.verdict().name());
+    assertFalse(fx.node("repair-phase", javafx.scene.control.Label.class).isVisible(),
+        "no banner of one server's repair above a sharded table's");
+    HourPartition looked = reconcile.selectedHourProperty().get();
+    var hour = over.hours().stream().filter(h -> h.hour().equals(looked)).findFirst().orElseThrow();
+    long rowsV2;
+    try (var entry = world.entry()) {
+      rowsV2 = entry.sql().queryLong("v2's rows over the cluster", "SELECT count() FROM world.visits_v2_all "
+          + "WHERE hour = toDateTime(?, 'UTC')", looked.epochSecond());
+    }
+    assertEquals(rowsV2, hour.rowsV2(), "the hour's rows are those of every shard: " + looked);
+    fx.waitFor(30, () -> !reconcile.shownKeys().isEmpty() && reconcile.shownKeys().stream()
+        .allMatch(k -> k.shard().isPresent()), () -> reconcile.shownKeys().toString());
+    var keyTable = fx.node("reconcile-keys", javafx.scene.control.TableView.class);
+    assertTrue(((javafx.scene.control.TableView<?>) keyTable).getColumns().stream().anyMatch(c -> c.getText()
+        .equals("Shard") && c.isVisible()), "the key table names each key's shard");
+    String shardOne = model.rows().getFirst().node();
+    fx.interact(() -> reconcile.filterProperty().set(shardOne));
+    fx.waitFor(10, () -> !reconcile.shownKeys().isEmpty() && reconcile.shownKeys().stream()
+        .allMatch(k -> k.shard().orElseThrow().toString().equals(shardOne)), () -> reconcile.shownKeys().toString());
+    fx.interact(() -> reconcile.filterProperty().set(""));
+    window.fx().shot("45-shards-reconcile-charts");
+    fx.interact(() -> console.show("shards"));
 
     var swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fire(fx, "shards-cutover"));
     assertTrue(swap.statement().startsWith("On each of the 3 nodes in turn"), swap.statement());
