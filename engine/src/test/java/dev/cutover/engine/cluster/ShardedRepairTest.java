@@ -172,7 +172,7 @@ class ShardedRepairTest {
     for (var k : keys) {
       ShardRef on = k.shard().orElseThrow();
       assertEquals(1, shards.shard(on.shard()).database().sql().queryLong("the key on its shard",
-          "SELECT count() FROM visits_v2 WHERE hour = toDateTime(?, 'UTC') AND site = ?", h.epochSecond(),
+          "SELECT count() FROM world.visits_v2 WHERE hour = toDateTime(?, 'UTC') AND site = ?", h.epochSecond(),
           k.key().getFirst()), k + " lies on " + on);
     }
     assertEquals(3, over.keys().stream().map(k -> k.shard().orElseThrow()).distinct().count(),
