@@ -531,7 +531,7 @@ class ConsoleProcedureTest {
   }
 
   private String tableCell(TableView<?> table, int row, int column) {
-    return fx.onFx(() -> String.valueOf(table.getColumns().get(column).getCellData(row)));
+    return fx.onFx(() -> String.valueOf(table.getVisibleLeafColumns().get(column).getCellData(row)));
   }
 
 }

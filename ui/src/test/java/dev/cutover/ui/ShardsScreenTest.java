@@ -144,7 +144,7 @@ class ShardsScreenTest {
     var over = reconcile.reportProperty().get();
     assertEquals(3, over.id().split("\\+").length, "one stored reconciliation of each shard: " + over.id());
     assertTrue(over.verdict().allowsCutover(), over.verdict().name());
-    assertFalse(fx.node("repair-phase", javafx.scene.control.Label.class).isVisible(),
+    assertFalse(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
         "no banner of one server's repair above a sharded table's");
     HourPartition looked = reconcile.selectedHourProperty().get();
     var hour = over.hours().stream().filter(h -> h.hour().equals(looked)).findFirst().orElseThrow();
@@ -224,6 +224,16 @@ class ShardsScreenTest {
     assertTrue(model.rows().getFirst().read().startsWith("read at"), model.rows().getFirst().read());
     assertFalse(before.startsWith("not answering"));
     window.fx().shot("44-shards-one-silent");
+  }
+
+  /** Whether a node is drawn: it and every parent visible. */
+  private static boolean shown(javafx.scene.Node n) {
+    for (javafx.scene.Node at = n; at != null; at = at.getParent()) {
+      if (!at.isVisible()) {
+        return false;
+      }
+    }
+    return n.getScene() != null;
   }
 
   private static long done(ShardsModel model) {
