@@ -14,6 +14,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairRecords;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -224,6 +225,35 @@ public final class ShardedRepair implements AutoCloseable {
             ? e.getClass().getSimpleName() : e.getMessage()));
       }
     }));
+  }
+
+  /**
+   * What every shard keeps of the repair's past (runs, stored reconciliations, allowed side effects, the newest
+   * {@code auditLimit} entries of its audit trail), each read on its own: a shard that does not answer is left
+   * out, named with why in {@code silent}.
+   */
+  public record ClusterRecords(Map<ShardRef, RepairRecords> shards, Map<ShardRef, String> silent) {}
+
+  /** What every shard keeps of the repair's past, read at once. Reads only. */
+  public ClusterRecords records(int auditLimit) {
+    record Read(RepairRecords records, String failure) {}
+    Map<ShardRef, Read> read = byRef(shards.each("history", s -> {
+      try {
+        return new Read(s.engine().records(spec, auditLimit), null);
+      } catch (RuntimeException e) {
+        return new Read(null, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+      }
+    }));
+    Map<ShardRef, RepairRecords> kept = new LinkedHashMap<>();
+    Map<ShardRef, String> silent = new LinkedHashMap<>();
+    read.forEach((ref, r) -> {
+      if (r.records() != null) {
+        kept.put(ref, r.records());
+      } else {
+        silent.put(ref, r.failure());
+      }
+    });
+    return new ClusterRecords(kept, silent);
   }
 
   /** Every shard's repair at a glance. */

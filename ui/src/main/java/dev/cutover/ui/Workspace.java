@@ -221,8 +221,11 @@ public final class Workspace {
     return r == null || !r.spec().equals(s) ? null : r.reconciliations();
   }
 
-  /** Whether the screens that serve a table on one server and a sharded one alike (Reconcile) can work. */
-  public BooleanBinding reconcileReady() {
+  /**
+   * Whether the screens that serve a table on one server and a sharded one alike (Reconcile, History) can work:
+   * connected with a spec of one server's table, or with a sharded table's repair open on every node.
+   */
+  public BooleanBinding readyForEither() {
     return ready().or(shardedReady());
   }
 

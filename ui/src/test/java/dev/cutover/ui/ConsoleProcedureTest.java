@@ -463,7 +463,7 @@ class ConsoleProcedureTest {
         () -> console.history().activity().error());
     assertEquals(1, fx.node("history-runs", TableView.class).getItems().size());
     assertEquals(5, fx.node("history-reconciliations", TableView.class).getItems().size());
-    var actions = console.history().audit().stream().map(dev.cutover.engine.api.AuditEntry::action).toList();
+    var actions = console.history().audit().stream().map(a -> a.value().action()).toList();
     assertTrue(actions.containsAll(java.util.List.of("start", "acknowledge", "withdraw acknowledgement", "reconcile",
         "cutover", "rollback")),
         actions.toString());

@@ -33,7 +33,8 @@ import org.testfx.framework.junit5.ApplicationExtension;
  * the hours of all shards merged and of one shard alone, reconciles into one verdict with each shard's
  * coverage, and switches every node all or nothing, watching each node switch; a hole on one shard
  * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1; the
- * Reconcile screen shows the verdict over every shard with the charts and each key's shard; a node
+ * Reconcile screen shows the verdict over every shard with the charts and each key's shard, and History every
+ * shard's runs and verdicts; a node
  * that stops is shown as not answering, with when it was last read, while the others are still read.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -165,6 +166,22 @@ class ShardsScreenTest {
         .allMatch(k -> k.shard().orElseThrow().toString().equals(shardOne)), () -> reconcile.shownKeys().toString());
     fx.interact(() -> reconcile.filterProperty().set(""));
     window.fx().shot("45-shards-reconcile-charts");
+
+    // History lists every shard's run and verdicts, newest first, each line naming its shard.
+    assertFalse(fx.node("nav-history", ToggleButton.class).isDisabled(), "the History screen opens on a cluster");
+    fx.interact(() -> console.show("history"));
+    var history = console.history();
+    fx.waitFor(60, () -> history.runs().size() == 3 && history.reconciliations().size() >= 3,
+        () -> history.runs() + " " + history.asOfProperty().get() + " " + history.activity().error());
+    assertEquals(model.rows().stream().map(ShardRow::node).sorted().toList(), history.runs().stream()
+        .map(r -> r.shardWords()).sorted().toList(), "one run on each shard, each named by its shard");
+    assertTrue(history.runs().stream().allMatch(r -> r.value().boundary().equals(b)), "one B on every shard");
+    assertEquals(3, history.reconciliations().stream().map(r -> r.shardWords()).distinct().count(),
+        "the verdicts of every shard");
+    assertTrue(history.audit().stream().map(a -> a.shardWords()).distinct().count() == 3, "every shard's audit trail");
+    assertTrue(fx.node("history-runs", javafx.scene.control.TableView.class).getVisibleLeafColumns().stream()
+        .anyMatch(c -> ((javafx.scene.control.TableColumn<?, ?>) c).getText().equals("Shard")));
+    window.fx().shot("46-shards-history");
     fx.interact(() -> console.show("shards"));
 
     var swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fire(fx, "shards-cutover"));
