@@ -1,5 +1,8 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.RepairRecords;
+import dev.cutover.engine.api.TableSpec;
+
 import dev.cutover.engine.connect.Database;
 
 /**
@@ -75,5 +78,14 @@ public final class Engine {
   /** The gates, the cutover and rollback, retention, retiring v1 and cleaning up. */
   public Cutovers cutovers() {
     return cutovers;
+  }
+
+  /**
+   * What this server keeps of {@code spec}'s repairs, read at once for a screen: runs, stored reconciliations,
+   * the side effects runs were allowed, and the newest {@code auditLimit} entries of the whole audit trail.
+   */
+  public RepairRecords records(TableSpec spec, int auditLimit) {
+    return new RepairRecords(backfills.runs(spec), reconciliations.stored(spec),
+        backfills.sideEffectAcknowledgements(spec), repairs.audit(null, auditLimit));
   }
 }

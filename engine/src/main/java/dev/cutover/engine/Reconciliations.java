@@ -34,6 +34,65 @@ public final class Reconciliations {
     this.ground = ground;
   }
 
+  /** The reconciliation steps of {@code spec}'s repair on this server. */
+  public ReconcileSteps of(TableSpec spec) {
+    return new OnServer(this, spec);
+  }
+
+  private record OnServer(Reconciliations on, TableSpec spec) implements ReconcileSteps {
+    @Override
+    public String where() {
+      return "the server";
+    }
+
+    @Override
+    public Reconciliation reconcile(Reconciliation.Scope scope, Optional<HourRange> range, int keyLimit,
+        Progress progress) {
+      return on.reconcile(spec, scope, range, keyLimit, progress);
+    }
+
+    @Override
+    public List<Diff.KeyDiff> hourKeys(HourPartition hour, int limit) {
+      return on.hourKeys(spec, hour, limit);
+    }
+
+    @Override
+    public Optional<String> newestId() {
+      return on.newestId(spec);
+    }
+
+    @Override
+    public Optional<Stored> newest() {
+      return on.stored(spec).stream().findFirst().map(s -> new Stored(s, on.load(s.id())));
+    }
+
+    @Override
+    public Reconciliation.Fingerprint differences(HourPartition hour, List<String> key) {
+      return on.differences(spec, hour, key);
+    }
+
+    @Override
+    public Reconciliation.Fingerprint acknowledge(HourPartition hour, List<String> key, String reason,
+        Reconciliation.Fingerprint seen) {
+      return on.acknowledge(spec, hour, key, reason, Optional.of(seen));
+    }
+
+    @Override
+    public Reconciliation.Acknowledgement withdraw(HourPartition hour, List<String> key, String reason) {
+      return on.withdraw(spec, hour, key, reason);
+    }
+
+    @Override
+    public ExportedReport exportHtml(Reconciliation r, Path file) {
+      return on.exportHtml(r, spec, file);
+    }
+
+    @Override
+    public Path exportCsv(Reconciliation r, Path file) {
+      return on.exportCsv(r, spec, file);
+    }
+  }
+
   /** Reconciles the whole repair, stores the report and returns it. */
   public Reconciliation reconcile(TableSpec spec, Reconciliation.Scope scope, int keyLimit) {
     return reconcile(spec, scope, Optional.empty(), keyLimit, Progress.NONE);

@@ -14,6 +14,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairRecords;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -135,6 +136,7 @@ public final class ShardedRepair implements AutoCloseable {
   private final Shards shards;
   private final TableSpec spec;
   private final ClusterBackfills backfills;
+  private final ClusterReconcile reconcile;
 
   /**
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
@@ -166,6 +168,7 @@ public final class ShardedRepair implements AutoCloseable {
     this.shards = shards;
     this.spec = spec;
     this.backfills = new ClusterBackfills(shards, spec);
+    this.reconcile = new ClusterReconcile(shards, spec);
   }
 
   /** Every shard, in order. */
@@ -222,6 +225,35 @@ public final class ShardedRepair implements AutoCloseable {
             ? e.getClass().getSimpleName() : e.getMessage()));
       }
     }));
+  }
+
+  /**
+   * What every shard keeps of the repair's past (runs, stored reconciliations, allowed side effects, the newest
+   * {@code auditLimit} entries of its audit trail), each read on its own: a shard that does not answer is left
+   * out, named with why in {@code silent}.
+   */
+  public record ClusterRecords(Map<ShardRef, RepairRecords> shards, Map<ShardRef, String> silent) {}
+
+  /** What every shard keeps of the repair's past, read at once. Reads only. */
+  public ClusterRecords records(int auditLimit) {
+    record Read(RepairRecords records, String failure) {}
+    Map<ShardRef, Read> read = byRef(shards.each("history", s -> {
+      try {
+        return new Read(s.engine().records(spec, auditLimit), null);
+      } catch (RuntimeException e) {
+        return new Read(null, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+      }
+    }));
+    Map<ShardRef, RepairRecords> kept = new LinkedHashMap<>();
+    Map<ShardRef, String> silent = new LinkedHashMap<>();
+    read.forEach((ref, r) -> {
+      if (r.records() != null) {
+        kept.put(ref, r.records());
+      } else {
+        silent.put(ref, r.failure());
+      }
+    });
+    return new ClusterRecords(kept, silent);
   }
 
   /** Every shard's repair at a glance. */
@@ -334,8 +366,15 @@ public final class ShardedRepair implements AutoCloseable {
 
   /** Every shard's reconciliation of its own v1 and v2, at once, and the one verdict over them. */
   public ClusterVerdict reconcile(Reconciliation.Scope scope, int keyLimit) {
-    return new ClusterVerdict(byRef(shards.each("reconciliation", s -> s.engine().reconciliations().reconcile(spec,
-        scope, keyLimit))));
+    return new ClusterVerdict(reconcile.each(scope, Optional.empty(), keyLimit, dev.cutover.engine.api.Progress.NONE));
+  }
+
+  /**
+   * The reconciliation steps of the repair over every shard, answered as one over the whole table (each key
+   * names its shard): what the console's Reconcile screen runs on a sharded table.
+   */
+  public ReconcileSteps reconciliations() {
+    return reconcile;
   }
 
   /**
@@ -345,15 +384,7 @@ public final class ShardedRepair implements AutoCloseable {
    * has a difference to accept. Returns what each shard accepted.
    */
   public Map<ShardRef, Reconciliation.Fingerprint> acknowledge(HourPartition hour, List<String> key, String reason) {
-    Map<ShardRef, Reconciliation.Fingerprint> seen = byRef(shards.each("unexpected differences",
-        s -> s.engine().reconciliations().differences(spec, hour, key)));
-    if (seen.values().stream().allMatch(Reconciliation.Fingerprint::none)) {
-      throw new InvalidInputException(key.isEmpty() ? "hour" : "key", (key.isEmpty()
-          ? "The hour " + hour : "Key " + key + " at " + hour) + " has no unexpected difference on any shard now: "
-          + "there is nothing to acknowledge.");
-    }
-    return byRef(shards.each("acknowledgement", s -> seen.get(s.ref()).none() ? Reconciliation.Fingerprint.NONE
-        : s.engine().reconciliations().acknowledge(spec, hour, key, reason, Optional.of(seen.get(s.ref())))));
+    return reconcile.acknowledgeEach(hour, key, reason, Optional.empty());
   }
 
   /**
@@ -363,15 +394,7 @@ public final class ShardedRepair implements AutoCloseable {
    */
   public Map<ShardRef, Optional<Reconciliation.Acknowledgement>> withdraw(HourPartition hour, List<String> key,
       String reason) {
-    Map<ShardRef, Boolean> holds = byRef(shards.each("acknowledgements", s -> s.engine().reconciliations()
-        .acknowledgements(spec).stream().anyMatch(a -> a.hour().equals(hour) && a.key().equals(key))));
-    if (!holds.containsValue(true)) {
-      throw new InvalidInputException(key.isEmpty() ? "hour" : "key", "No shard holds an acknowledgement of "
-          + hour + (key.isEmpty() ? " (whole hour)" : " key " + key) + " in force: there is nothing to withdraw. "
-          + "./cutover reconcile lists each shard's.");
-    }
-    return byRef(shards.each("withdrawal", s -> holds.get(s.ref())
-        ? Optional.of(s.engine().reconciliations().withdraw(spec, hour, key, reason)) : Optional.empty()));
+    return reconcile.withdrawEach(hour, key, reason);
   }
 
   /** The statement a swap runs on each node in turn (the same on every node: the consumer view's exchange). */

@@ -52,6 +52,7 @@ final class ConsoleShell {
   private final Map<String, ToggleButton> buttons = new LinkedHashMap<>();
   private final ToggleButton dark = new ToggleButton("_Dark theme");
   private final Node banner;
+  private final javafx.beans.property.BooleanProperty bannerWanted = new javafx.beans.property.SimpleBooleanProperty();
   private final RepairBanner repairBanner;
   private final BooleanProperty dataScreen = new SimpleBooleanProperty();
   private final BooleanBinding greyed;
@@ -132,8 +133,9 @@ final class ConsoleShell {
     content.getStyleClass().add("content");
     root.setTop(bar);
     root.setLeft(sidebar);
-    banner.setVisible(false);
-    banner.setManaged(false);
+    // The banner reads one server's repair: above a screen that wants it, and never for a sharded table's.
+    banner.visibleProperty().bind(bannerWanted.and(repairBanner.applies()));
+    banner.managedProperty().bind(banner.visibleProperty());
     VBox screen = new VBox(banner, content);
     screen.setId("screen");
     VBox.setVgrow(content, Priority.ALWAYS);
@@ -185,8 +187,7 @@ final class ConsoleShell {
     scroll.setFocusTraversable(false);
     content.getChildren().setAll(scroll);
     buttons.get(id).setSelected(true);
-    banner.setVisible(next.banner());
-    banner.setManaged(next.banner());
+    bannerWanted.set(next.banner());
     dataScreen.set(next.needsSpec());
     repairBanner.compact(currentView.compactBanner());
     next.controller().shown();

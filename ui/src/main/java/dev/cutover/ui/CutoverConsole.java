@@ -132,12 +132,16 @@ public final class CutoverConsole extends Application {
         new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true),
         new Screen("backfill", "_Backfill", backfillController,
             () -> new BackfillView(backfill, backfillController), true),
+        // Screens of both: a sharded table's reconciliation runs on every shard and reads as one; its history is
+        // every shard's.
         new Screen("reconcile", "_Reconcile", reconcileController,
-            () -> new ReconcileView(reconcile, reconcileController), true),
+            () -> new ReconcileView(reconcile, reconcileController), true,
+            java.util.Optional.of(workspace.readyForEither()), true),
         new Screen("cutover", "Cu_tover", cutoverController,
             () -> new CutoverView(cutover, cutoverController), true),
         new Screen("history", "_History", historyController,
-            () -> new HistoryView(history, historyController), true),
+            () -> new HistoryView(history, historyController), true, java.util.Optional.of(workspace.readyForEither()),
+            true),
         new Screen("shards", "_Shards", shardsController, () -> new ShardsView(shards, shardsController), true,
             java.util.Optional.of(workspace.shardedReady()), false)), workspace.ready(),
         banner, strip.root(), workspace.online().not());

@@ -1,6 +1,7 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.ReconcileSteps;
 import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.Preflighted;
@@ -201,6 +202,31 @@ public final class Workspace {
   /** Whether the screens of one server can work: connected and a spec of one server's table loaded. */
   public BooleanBinding ready() {
     return engine.isNotNull().and(spec.isNotNull()).and(clusterSpec().not());
+  }
+
+  /**
+   * The reconciliation steps of the loaded spec's repair, read on the FX thread: over every shard for a sharded
+   * table (once its repair is open on every node), else on the server; null while there is none to run.
+   */
+  public ReconcileSteps reconcileSteps() {
+    TableSpec s = spec.get();
+    Engine e = engine.get();
+    if (s == null || e == null) {
+      return null;
+    }
+    if (s.cluster().isEmpty()) {
+      return e.reconciliations().of(s);
+    }
+    ShardedRepair r = sharded.get();
+    return r == null || !r.spec().equals(s) ? null : r.reconciliations();
+  }
+
+  /**
+   * Whether the screens that serve a table on one server and a sharded one alike (Reconcile, History) can work:
+   * connected with a spec of one server's table, or with a sharded table's repair open on every node.
+   */
+  public BooleanBinding readyForEither() {
+    return ready().or(shardedReady());
   }
 
   /** Whether the Shards screen can work: connected, and the repair opened on every node of the spec's cluster. */

@@ -463,7 +463,7 @@ class ConsoleProcedureTest {
         () -> console.history().activity().error());
     assertEquals(1, fx.node("history-runs", TableView.class).getItems().size());
     assertEquals(5, fx.node("history-reconciliations", TableView.class).getItems().size());
-    var actions = console.history().audit().stream().map(dev.cutover.engine.api.AuditEntry::action).toList();
+    var actions = console.history().audit().stream().map(a -> a.value().action()).toList();
     assertTrue(actions.containsAll(java.util.List.of("start", "acknowledge", "withdraw acknowledgement", "reconcile",
         "cutover", "rollback")),
         actions.toString());
@@ -531,7 +531,7 @@ class ConsoleProcedureTest {
   }
 
   private String tableCell(TableView<?> table, int row, int column) {
-    return fx.onFx(() -> String.valueOf(table.getColumns().get(column).getCellData(row)));
+    return fx.onFx(() -> String.valueOf(table.getVisibleLeafColumns().get(column).getCellData(row)));
   }
 
 }

@@ -32,7 +32,9 @@ import org.testfx.framework.junit5.ApplicationExtension;
  * the screens of one server; the operator plans, preflights and backfills every shard from it, sees
  * the hours of all shards merged and of one shard alone, reconciles into one verdict with each shard's
  * coverage, and switches every node all or nothing, watching each node switch; a hole on one shard
- * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1; a node
+ * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1; the
+ * Reconcile screen shows the verdict over every shard with the charts and each key's shard, and History every
+ * shard's runs and verdicts; a node
  * that stops is shown as not answering, with when it was last read, while the others are still read.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -133,6 +135,55 @@ class ShardsScreenTest {
     assertEquals(3, model.verdictLines().stream().filter(l -> l.contains("coverage complete")).count(),
         String.join("\n", model.verdictLines()));
 
+    // The Reconcile screen of one server serves the cluster too: the verdict the Shards screen stored on every shard,
+    // read as one over the whole table, with the charts of the overlap and each differing key's shard named.
+    assertFalse(fx.node("nav-reconcile", ToggleButton.class).isDisabled(), "the Reconcile screen opens on a cluster");
+    fx.interact(() -> console.show("reconcile"));
+    var reconcile = console.reconcile();
+    fx.waitFor(60, () -> reconcile.reportProperty().get() != null, () -> reconcile.noteProperty().get() + " "
+        + reconcile.activity().error());
+    var over = reconcile.reportProperty().get();
+    assertEquals(3, over.id().split("\\+").length, "one stored reconciliation of each shard: " + over.id());
+    assertTrue(over.verdict().allowsCutover(), over.verdict().name());
+    assertFalse(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
+        "no banner of one server's repair above a sharded table's");
+    HourPartition looked = reconcile.selectedHourProperty().get();
+    var hour = over.hours().stream().filter(h -> h.hour().equals(looked)).findFirst().orElseThrow();
+    long rowsV2;
+    try (var entry = world.entry()) {
+      rowsV2 = entry.sql().queryLong("v2's rows over the cluster", "SELECT count() FROM world.visits_v2_all "
+          + "WHERE hour = toDateTime(?, 'UTC')", looked.epochSecond());
+    }
+    assertEquals(rowsV2, hour.rowsV2(), "the hour's rows are those of every shard: " + looked);
+    fx.waitFor(30, () -> !reconcile.shownKeys().isEmpty() && reconcile.shownKeys().stream()
+        .allMatch(k -> k.shard().isPresent()), () -> reconcile.shownKeys().toString());
+    var keyTable = fx.node("reconcile-keys", javafx.scene.control.TableView.class);
+    assertTrue(((javafx.scene.control.TableView<?>) keyTable).getColumns().stream().anyMatch(c -> c.getText()
+        .equals("Shard") && c.isVisible()), "the key table names each key's shard");
+    String shardOne = model.rows().getFirst().node();
+    fx.interact(() -> reconcile.filterProperty().set(shardOne));
+    fx.waitFor(10, () -> !reconcile.shownKeys().isEmpty() && reconcile.shownKeys().stream()
+        .allMatch(k -> k.shard().orElseThrow().toString().equals(shardOne)), () -> reconcile.shownKeys().toString());
+    fx.interact(() -> reconcile.filterProperty().set(""));
+    window.fx().shot("45-shards-reconcile-charts");
+
+    // History lists every shard's run and verdicts, newest first, each line naming its shard.
+    assertFalse(fx.node("nav-history", ToggleButton.class).isDisabled(), "the History screen opens on a cluster");
+    fx.interact(() -> console.show("history"));
+    var history = console.history();
+    fx.waitFor(60, () -> history.runs().size() == 3 && history.reconciliations().size() >= 3,
+        () -> history.runs() + " " + history.asOfProperty().get() + " " + history.activity().error());
+    assertEquals(model.rows().stream().map(ShardRow::node).sorted().toList(), history.runs().stream()
+        .map(r -> r.shardWords()).sorted().toList(), "one run on each shard, each named by its shard");
+    assertTrue(history.runs().stream().allMatch(r -> r.value().boundary().equals(b)), "one B on every shard");
+    assertEquals(3, history.reconciliations().stream().map(r -> r.shardWords()).distinct().count(),
+        "the verdicts of every shard");
+    assertTrue(history.audit().stream().map(a -> a.shardWords()).distinct().count() == 3, "every shard's audit trail");
+    assertTrue(fx.node("history-runs", javafx.scene.control.TableView.class).getVisibleLeafColumns().stream()
+        .anyMatch(c -> ((javafx.scene.control.TableColumn<?, ?>) c).getText().equals("Shard")));
+    window.fx().shot("46-shards-history");
+    fx.interact(() -> console.show("shards"));
+
     var swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fire(fx, "shards-cutover"));
     assertTrue(swap.statement().startsWith("On each of the 3 nodes in turn"), swap.statement());
     fx.waitFor(120, () -> model.swapLines().stream().anyMatch(l -> l.startsWith("Cutover done")),
@@ -190,6 +241,16 @@ class ShardsScreenTest {
     assertTrue(model.rows().getFirst().read().startsWith("read at"), model.rows().getFirst().read());
     assertFalse(before.startsWith("not answering"));
     window.fx().shot("44-shards-one-silent");
+  }
+
+  /** Whether a node is drawn: it and every parent visible. */
+  private static boolean shown(javafx.scene.Node n) {
+    for (javafx.scene.Node at = n; at != null; at = at.getParent()) {
+      if (!at.isVisible()) {
+        return false;
+      }
+    }
+    return n.getScene() != null;
   }
 
   private static long done(ShardsModel model) {

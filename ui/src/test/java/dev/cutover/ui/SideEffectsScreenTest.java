@@ -117,12 +117,13 @@ class SideEffectsScreenTest {
     fx.click("nav-history");
     TableView<?> table = fx.node("history-side-effects", TableView.class);
     fx.waitFor(30, () -> fx.onFx(() -> table.getItems().size() == 1), () -> console.history().activity().error());
-    SideEffectAcknowledgement shown = fx.onFx(() -> (SideEffectAcknowledgement) table.getItems().getFirst());
+    SideEffectAcknowledgement shown = fx.onFx(() -> ((dev.cutover.ui.history.OnNode<?>) table.getItems().getFirst())
+        .value() instanceof SideEffectAcknowledgement a ? a : null);
     assertEquals(System.getProperty("user.name"), shown.actor());
     assertEquals(runId, shown.runId());
     assertEquals(java.util.List.of(dev.cutover.ui.common.Formats.time(shown.at()), shown.actor() + "@" + shown.host(),
         name + " (reads visits_v1)", runId, why), fx.onFx(() -> java.util.stream.IntStream.range(0, 5)
-            .mapToObj(c -> String.valueOf(table.getColumns().get(c).getCellData(0))).toList()),
+            .mapToObj(c -> String.valueOf(table.getVisibleLeafColumns().get(c).getCellData(0))).toList()),
         "when, who, the dependent, the run and the reason");
   }
 

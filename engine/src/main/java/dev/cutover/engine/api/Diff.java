@@ -53,14 +53,26 @@ public record Diff(List<HourDiff> hours, List<KeyDiff> keys, boolean keysTruncat
 
   /**
    * One key of one hour that differs. {@code rule} names the expected-difference rule that explains
-   * it; empty means unexpected.
+   * it; empty means unexpected. {@code shard} names the shard whose local tables hold it, in a comparison
+   * over a sharded table's every shard; empty on one server.
    */
   public record KeyDiff(HourPartition hour, List<String> key, Kind kind, long rowsV1, long rowsV2,
-      Map<Identifier, Double> v1, Map<Identifier, Double> v2, Optional<String> rule) {
+      Map<Identifier, Double> v1, Map<Identifier, Double> v2, Optional<String> rule, Optional<ShardRef> shard) {
     public KeyDiff {
       key = List.copyOf(key);
       v1 = Map.copyOf(v1);
       v2 = Map.copyOf(v2);
+    }
+
+    /** A key of one server's tables. */
+    public KeyDiff(HourPartition hour, List<String> key, Kind kind, long rowsV1, long rowsV2,
+        Map<Identifier, Double> v1, Map<Identifier, Double> v2, Optional<String> rule) {
+      this(hour, key, kind, rowsV1, rowsV2, v1, v2, rule, Optional.empty());
+    }
+
+    /** This key, as found on {@code on}. */
+    public KeyDiff on(ShardRef on) {
+      return new KeyDiff(hour, key, kind, rowsV1, rowsV2, v1, v2, rule, Optional.of(on));
     }
 
     public boolean expected() {

@@ -6,6 +6,7 @@ import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.DiskSpace;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.sql.Timeouts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -18,6 +19,11 @@ import java.util.function.Consumer;
  * resumes by itself once space returns; a batch the server refused for space ({@code NOT_ENOUGH_SPACE}) waits
  * the same way and is tried again without spending an attempt. So a disk that fills during a run pauses it
  * instead of failing it, and the server is never asked to write a table's definition on a full disk.
+ *
+ * <p>Free space is read with the bound of a probe ({@link Timeouts#PROBE}), not a statement's: the dispatcher
+ * reads it before each batch, and a server that stopped answering must not hold the dispatcher for the whole
+ * silence bound (it did: a frozen server then ended the run one silence bound late). A read the server leaves
+ * unanswered starts no batch ({@link #unanswered()}); the batches in flight find the outage out themselves.
  */
 final class DiskHeadroom {
 
@@ -27,14 +33,18 @@ final class DiskHeadroom {
   static final Duration SAY_AGAIN = Duration.ofSeconds(30);
 
   private final Sql sql;
+  /** The same statements, bounded as a probe: for the reads of free space. */
+  private final Sql probing;
   private final TableSpec spec;
   private final long batchBytes;
   private final StateRecorder recorder;
   private final BooleanSupplier operatorPaused;
   private volatile boolean waiting;
+  private volatile boolean unanswered;
 
   DiskHeadroom(Sql sql, TableSpec spec, long batchBytes, StateRecorder recorder, BooleanSupplier operatorPaused) {
     this.sql = sql;
+    this.probing = sql.silentAtMost(Timeouts.PROBE);
     this.spec = spec;
     this.batchBytes = batchBytes;
     this.recorder = recorder;
@@ -58,8 +68,10 @@ final class DiskHeadroom {
     long reserve = DiskSpace.reserve();
     long free;
     try {
-      free = sql.disk().freeFor(spec.database(), spec.targetTable());
+      free = probing.disk().freeFor(spec.database(), spec.targetTable());
+      unanswered = false;
     } catch (QueryFailedException e) {
+      unanswered = e.unreachable();
       return Optional.empty(); // a server that does not say: the batch answers for itself
     }
     if (free >= reserve + batchBytes) {
@@ -69,6 +81,11 @@ final class DiskHeadroom {
         + DiskSpace.size(reserve) + " plus about " + DiskSpace.size(batchBytes) + " for the next batch; the run waits "
         + "and goes on by itself once that much is free (free space on the disk, or cancel the run and resume it "
         + "later)");
+  }
+
+  /** Whether the last read of free space got no answer from the server: no batch should start on it now. */
+  boolean unanswered() {
+    return unanswered;
   }
 
   /**

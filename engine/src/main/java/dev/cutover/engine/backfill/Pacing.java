@@ -50,6 +50,12 @@ final class Pacing {
       if (!disk.awaitRoom(lifecycle::stopping, report)) {
         return false;
       }
+      if (disk.unanswered()) {
+        // The server left the read of free space unanswered: a batch started now would wait out the silence bound
+        // too. The batches in flight find the outage out (or the server answers the next read).
+        Thread.sleep(200);
+        continue;
+      }
       Optional<Duration> rowsWait = throttle.rowsWait(progress.rowsWritten(), progress.startedAt());
       if (rowsWait.isPresent()) {
         Thread.sleep(rowsWait.get());

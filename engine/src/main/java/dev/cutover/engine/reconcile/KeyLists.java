@@ -172,7 +172,8 @@ final class KeyLists {
           k.rowsV2() == 0 ? "–" : MeasureFormat.format(v2, type),
           MeasureFormat.format(MeasureFormat.delta(v1, v2, type), type), MeasureFormat.differs(v1, v2, type)));
     }
-    return new Row(k.key(), k.rule().orElse(Words.kind(k.kind())), cells);
+    // Over a sharded table, the shard that holds the key goes beside how it differs.
+    return new Row(k.key(), k.rule().orElse(Words.kind(k.kind())) + k.shard().map(on -> " · on " + on).orElse(""), cells);
   }
 
   /** The keys the reconciliation kept that {@code which} selects, by hour and then by key. */

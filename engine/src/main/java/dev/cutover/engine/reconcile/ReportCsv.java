@@ -91,6 +91,11 @@ final class ReportCsv {
       header.add("key_" + (i < columns.keys().size() ? columns.keys().get(i).name() : Integer.toString(i + 1)));
     }
     measures.forEach(m -> header.addAll(List.of(m.name() + "_v1", m.name() + "_v2")));
+    // A comparison over a sharded table's every shard names the shard that holds each key, last.
+    boolean sharded = r.keys().stream().anyMatch(k -> k.shard().isPresent());
+    if (sharded) {
+      header.add("shard");
+    }
     csv.printRecord(header);
     for (Diff.KeyDiff k : r.keys()) {
       boolean acked = r.acknowledged().stream().anyMatch(a -> Reconciliation.covers(a, k));
@@ -107,6 +112,9 @@ final class ReportCsv {
         String type = columns.type(m);
         row.add(MeasureFormat.format(k.v1().get(m), type));
         row.add(MeasureFormat.format(k.v2().get(m), type));
+      }
+      if (sharded) {
+        row.add(k.shard().map(on -> on.toString()).orElse(""));
       }
       csv.printRecord(row);
     }

@@ -149,6 +149,35 @@ class ShardedRepairTest {
     var verdict = repair.reconcile(Scope.REPAIR, 10_000);
     assertTrue(verdict.green(), verdict.sentence());
 
+    // The same reconciliation read as one over the whole table, as the Reconcile screen shows it: an hour's rows
+    // and totals are what the cluster's Distributed tables hold, and every differing key names its shard.
+    var steps = repair.reconciliations();
+    var stored = steps.newest().orElseThrow();
+    var over = stored.report().orElseThrow();
+    assertTrue(over.verdict().allowsCutover(), over.verdict().name());
+    assertEquals(over.id(), steps.newestId().orElseThrow(), "the watch's id is the id of the report it shows");
+    assertEquals(over.id(), stored.summary().id());
+    HourPartition h = b.plusHours(-2);
+    var hour = over.hours().stream().filter(x -> x.hour().equals(h)).findFirst().orElseThrow();
+    String inHour = " WHERE hour = toDateTime(" + h.epochSecond() + ", 'UTC')";
+    assertEquals(entry.sql().queryLong("v1's rows", "SELECT count() FROM world.visits_v1_all" + inHour), hour.rowsV1());
+    assertEquals(entry.sql().queryLong("v2's rows", "SELECT count() FROM world.visits_v2_all" + inHour), hour.rowsV2());
+    var clicks = hour.totals().stream().filter(t -> t.measure().name().equals("clicks")).findFirst().orElseThrow();
+    assertEquals(entry.sql().queryLong("v2's clicks", "SELECT sum(clicks) FROM world.visits_v2_all" + inHour),
+        (long) clicks.v2());
+    var keys = steps.hourKeys(h, 10_000);
+    assertEquals(entry.sql().queryLong("keys the fix changes", "SELECT count() FROM world.visits_v1_all" + inHour
+        + " AND duration_s != 0"), keys.size(), "every key the fix changes, on whichever shard it lies");
+    assertTrue(keys.stream().allMatch(k -> k.shard().isPresent() && k.expected()), keys.toString());
+    for (var k : keys) {
+      ShardRef on = k.shard().orElseThrow();
+      assertEquals(1, shards.shard(on.shard()).database().sql().queryLong("the key on its shard",
+          "SELECT count() FROM world.visits_v2 WHERE hour = toDateTime(?, 'UTC') AND site = ?", h.epochSecond(),
+          k.key().getFirst()), k + " lies on " + on);
+    }
+    assertEquals(3, over.keys().stream().map(k -> k.shard().orElseThrow()).distinct().count(),
+        "the kept keys come from every shard");
+
     var switched = repair.cutover("visits", ShardedRepair.SwapListener.NONE);
     assertEquals(3, switched.size());
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());

@@ -17,60 +17,68 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 
-/** The history screen: runs, reconciliations, acknowledged side effects and the audit trail, each in a table. */
+/**
+ * The history screen: runs, reconciliations, acknowledged side effects and the audit trail, each in a table;
+ * over a sharded table, every shard's, with a column naming each line's shard.
+ */
 public final class HistoryView extends ScreenView {
 
   private final VBox root = new VBox(10);
 
   public HistoryView(HistoryModel model, HistoryController controller) {
-    TableView<RunRecord> runs = new TableView<>();
+    TableView<OnNode<RunRecord>> runs = new TableView<>();
     runs.setId("history-runs");
-    runs.getColumns().add(text("Run", 200, RunRecord::id));
-    runs.getColumns().add(text("State", 90, r -> r.shownState(java.time.Instant.now())));
-    runs.getColumns().add(text("Range (UTC)", 300, r -> r.range().toString()));
-    runs.getColumns().add(text("Boundary", 135, r -> r.boundary().toString()));
-    runs.getColumns().add(text("Started", 190, r -> Formats.time(r.created())));
-    runs.getColumns().add(text("By", 140, r -> r.osUser() + "@" + r.host()));
-    runs.getColumns().add(text("Message", 420, RunRecord::message));
+    shard(runs, model);
+    runs.getColumns().add(text("Run", 200, r -> r.value().id()));
+    runs.getColumns().add(text("State", 90, r -> r.value().shownState(java.time.Instant.now())));
+    runs.getColumns().add(text("Range (UTC)", 300, r -> r.value().range().toString()));
+    runs.getColumns().add(text("Boundary", 135, r -> r.value().boundary().toString()));
+    runs.getColumns().add(text("Started", 190, r -> Formats.time(r.value().created())));
+    runs.getColumns().add(text("By", 140, r -> r.value().osUser() + "@" + r.value().host()));
+    runs.getColumns().add(text("Message", 420, r -> r.value().message()));
     runs.setPlaceholder(Widgets.muted("No run yet."));
     binder.mirror(runs.getItems(), model.runs());
 
-    TableView<ReportSummary> recs = new TableView<>();
+    TableView<OnNode<ReportSummary>> recs = new TableView<>();
     recs.setId("history-reconciliations");
-    recs.getColumns().add(text("Reconciliation", 200, ReportSummary::id));
-    recs.getColumns().add(text("Verdict", 110, s -> s.verdict().name().toLowerCase(Locale.ROOT)));
-    recs.getColumns().add(text("When", 190, s -> Formats.time(s.created())));
-    recs.getColumns().add(text("Window (UTC)", 300, s -> s.window().toString()));
-    recs.getColumns().add(number("Hours", 70, s -> (double) s.hours()));
-    recs.getColumns().add(number("Differ", 70, s -> (double) s.differingHours()));
-    recs.getColumns().add(number("Expected", 80, s -> (double) s.expectedKeys()));
-    recs.getColumns().add(number("Unexpected", 90, s -> (double) s.unexpectedKeys()));
-    recs.getColumns().add(number("Acknowledged", 100, s -> (double) s.acknowledged()));
-    recs.getColumns().add(number("Coverage", 80, s -> (double) s.coverageIssues()));
+    shard(recs, model);
+    recs.getColumns().add(text("Reconciliation", 200, s -> s.value().id()));
+    recs.getColumns().add(text("Verdict", 110, s -> s.value().verdict().name().toLowerCase(Locale.ROOT)));
+    recs.getColumns().add(text("When", 190, s -> Formats.time(s.value().created())));
+    recs.getColumns().add(text("Window (UTC)", 300, s -> s.value().window().toString()));
+    recs.getColumns().add(number("Hours", 70, s -> (double) s.value().hours()));
+    recs.getColumns().add(number("Differ", 70, s -> (double) s.value().differingHours()));
+    recs.getColumns().add(number("Expected", 80, s -> (double) s.value().expectedKeys()));
+    recs.getColumns().add(number("Unexpected", 90, s -> (double) s.value().unexpectedKeys()));
+    recs.getColumns().add(number("Acknowledged", 100, s -> (double) s.value().acknowledged()));
+    recs.getColumns().add(number("Coverage", 80, s -> (double) s.value().coverageIssues()));
     recs.setPlaceholder(Widgets.muted("No reconciliation yet."));
     binder.mirror(recs.getItems(), model.reconciliations());
 
-    TableView<SideEffectAcknowledgement> sideEffects = new TableView<>();
+    TableView<OnNode<SideEffectAcknowledgement>> sideEffects = new TableView<>();
     sideEffects.setId("history-side-effects");
-    sideEffects.getColumns().add(text("When", 190, a -> Formats.time(a.at())));
-    sideEffects.getColumns().add(text("Who", 120, a -> a.actor() + "@" + a.host()));
-    sideEffects.getColumns().add(text("Dependent", 240, a -> a.dependent() + " (reads " + a.reads() + ")"));
-    sideEffects.getColumns().add(text("Run", 200, SideEffectAcknowledgement::runId));
-    sideEffects.getColumns().add(text("Reason", 640, SideEffectAcknowledgement::reason));
+    shard(sideEffects, model);
+    sideEffects.getColumns().add(text("When", 190, a -> Formats.time(a.value().at())));
+    sideEffects.getColumns().add(text("Who", 120, a -> a.value().actor() + "@" + a.value().host()));
+    sideEffects.getColumns().add(text("Dependent", 240, a -> a.value().dependent() + " (reads " + a.value().reads() + ")"));
+    sideEffects.getColumns().add(text("Run", 200, a -> a.value().runId()));
+    sideEffects.getColumns().add(text("Reason", 640, a -> a.value().reason()));
     sideEffects.setPlaceholder(Widgets.muted("No run was allowed to replay history through a dependent."));
     binder.mirror(sideEffects.getItems(), model.sideEffects());
 
-    TableView<AuditEntry> audit = new TableView<>();
+    TableView<OnNode<AuditEntry>> audit = new TableView<>();
     audit.setId("history-audit");
-    audit.getColumns().add(text("When", 190, a -> Formats.time(a.at())));
-    audit.getColumns().add(text("Who", 120, a -> a.actor() + "@" + a.host()));
-    audit.getColumns().add(text("Subject", 280, AuditEntry::subject));
-    audit.getColumns().add(text("Action", 110, AuditEntry::action));
-    audit.getColumns().add(text("Detail", 900, AuditEntry::detail));
+    shard(audit, model);
+    audit.getColumns().add(text("When", 190, a -> Formats.time(a.value().at())));
+    audit.getColumns().add(text("Who", 120, a -> a.value().actor() + "@" + a.value().host()));
+    audit.getColumns().add(text("Subject", 280, a -> a.value().subject()));
+    audit.getColumns().add(text("Action", 110, a -> a.value().action()));
+    audit.getColumns().add(text("Detail", 900, a -> a.value().detail()));
     audit.setPlaceholder(Widgets.muted("The audit trail is empty."));
     binder.mirror(audit.getItems(), model.audit());
 
@@ -88,6 +96,13 @@ public final class HistoryView extends ScreenView {
     binder.bind(asOf.textProperty(), model.asOfProperty());
     root.getChildren().addAll(Widgets.row(10, refresh, asOf, Widgets.activityBar("history-activity", binder,
         model.activity())), Widgets.errorLabel("history-error", binder, model.activity().errorProperty()), split);
+  }
+
+  /** The column that names each line's shard: shown only while the spec loaded names a cluster. */
+  private <T> void shard(TableView<OnNode<T>> table, HistoryModel model) {
+    TableColumn<OnNode<T>, String> shard = text("Shard", 170, OnNode::shardWords);
+    binder.bind(shard.visibleProperty(), model.workspace().clusterSpec());
+    table.getColumns().add(shard);
   }
 
   private static VBox section(String title, TableView<?> table) {

@@ -14,7 +14,8 @@ import javafx.scene.text.Text;
 /**
  * The keys of the hour in view on the reconcile screen: the shared key table without its hour column
  * (every row is of the chosen hour, which the panel beside it names), with rows of a fixed height and
- * a key column as wide as the widest key it shows, so that keys are never cut.
+ * a key column as wide as the widest key it shows, so that keys are never cut; over a sharded table, a
+ * column names the shard that holds each key.
  */
 final class KeyTable {
 
@@ -33,7 +34,15 @@ final class KeyTable {
     t.setFixedCellSize(ROW);
     TableColumn<Diff.KeyDiff, ?> key = t.getColumns().stream().filter(c -> c.getText().equals("Key")).findFirst()
         .orElseThrow();
-    t.getItems().addListener((ListChangeListener<Diff.KeyDiff>) c -> fit(key, t));
+    // Over a sharded table each key lies on one shard: the column names it, and shows only there.
+    TableColumn<Diff.KeyDiff, String> shard = DiffTables.text("Shard", 150, k -> k.shard().map(Object::toString)
+        .orElse(""));
+    shard.setVisible(false);
+    t.getColumns().add(t.getColumns().indexOf(key) + 1, shard);
+    t.getItems().addListener((ListChangeListener<Diff.KeyDiff>) c -> {
+      fit(key, t);
+      shard.setVisible(t.getItems().stream().anyMatch(k -> k.shard().isPresent()));
+    });
     return t;
   }
 

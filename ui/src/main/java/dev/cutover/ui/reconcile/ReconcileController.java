@@ -1,13 +1,12 @@
 package dev.cutover.ui.reconcile;
 
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.ReconcileSteps;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.ExportedReport;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.ReportSummary;
-import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
@@ -24,7 +23,9 @@ import java.util.Optional;
 /**
  * The reconcile screen's reads and steps: runs a reconciliation of v1 and v2 over the whole window,
  * reads the newest stored one before any runs here, reads the differing keys of the hour the
- * operator looks at, acknowledges a difference with a written reason, and exports the report.
+ * operator looks at, acknowledges a difference with a written reason, and exports the report. Each goes
+ * through the repair's {@link ReconcileSteps}: on one server, or on every shard of a sharded table at once,
+ * answered as one over the whole table.
  */
 public final class ReconcileController implements ScreenController {
 
@@ -37,14 +38,20 @@ public final class ReconcileController implements ScreenController {
   private final ShownWatch<Optional<String>> watch;
   /** The newest stored reconciliation the watch last asked to show. */
   private String lastTried;
+  /** The steps of the spec loaded now, for the watch's reads off the FX thread. */
+  private volatile ReconcileSteps current;
 
   public ReconcileController(ReconcileModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.watch = new ShownWatch<>(workspace, activity,
-        (engine, spec) -> engine.reconciliations().newestId(spec),
-        this::showIfNewer);
+    this.watch = new ShownWatch<>(workspace, activity, (engine, spec) -> {
+      ReconcileSteps steps = current;
+      return steps == null ? Optional.<String>empty() : steps.newestId();
+    }, this::showIfNewer);
+    workspace.specProperty().addListener((o, was, is) -> current = workspace.reconcileSteps());
+    workspace.engineProperty().addListener((o, was, is) -> current = workspace.reconcileSteps());
+    workspace.shardedProperty().addListener((o, was, is) -> current = workspace.reconcileSteps());
     model.selectedHourProperty().addListener((o, was, is) -> readHourKeys());
     model.reportProperty().addListener((o, was, is) -> readHourKeys());
   }
@@ -77,25 +84,22 @@ public final class ReconcileController implements ScreenController {
    * stored. Its answer is dropped once what the screen shows changed since it was asked for.
    */
   private void readStored() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (spec == null || engine == null) {
+    ReconcileSteps steps = workspace.reconcileSteps();
+    if (steps == null) {
       return;
     }
-    record Stored(ReportSummary summary, Optional<Reconciliation> report) {}
+    var spec = workspace.spec();
     String shownBefore = shownId();
-    workspace.executor().submit(p -> {
-      List<ReportSummary> list = engine.reconciliations().stored(spec);
-      return list.isEmpty() ? null : new Stored(list.getFirst(), engine.reconciliations().load(list.getFirst().id()));
-    }, found -> {
+    workspace.executor().submit(p -> steps.newest().orElse(null), found -> {
       if (activity.running() || spec != workspace.spec() || !Objects.equals(shownBefore, shownId())
           || (found != null && found.summary().id().equals(shownBefore))) {
         return; // one made or shown here meanwhile, or the one shown: nothing newer to show
       }
       if (found == null) {
         model.stored(null);
-        model.note("No reconciliation has run for this target yet: Reconcile now compares v1 and v2 over the whole "
-            + "repair.");
+        model.note("No reconciliation has run for this target yet" + (spec.cluster().isPresent() ? " on every shard"
+            : "") + ": Reconcile now compares v1 and v2 over the whole repair" + (spec.cluster().isPresent()
+            ? ", on " + steps.where() : "") + ".");
         return;
       }
       String newer = model.reportProperty().get() != null
@@ -135,10 +139,14 @@ public final class ReconcileController implements ScreenController {
 
   /** Compares v1 and v2 over the whole window, in the background, and stores the report. */
   public void reconcile() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    ReconcileSteps steps = workspace.reconcileSteps();
+    if (steps == null) {
+      activity.fail("Nothing to reconcile yet: connect and load a spec (a sharded table's repair opens on every node "
+          + "first).");
+      return;
+    }
     int limit = model.keyLimitProperty().get();
-    activity.run("reconcile v1 and v2", p -> engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p), r -> {
+    activity.run("reconcile v1 and v2", p -> steps.reconcile(Reconciliation.Scope.REPAIR, Optional.empty(), limit, p), r -> {
       workspace.repair().refresh();
       model.reconciled(r);
     });
@@ -148,12 +156,11 @@ public final class ReconcileController implements ScreenController {
   private void readHourKeys() {
     Reconciliation r = model.reportProperty().get();
     HourPartition h = model.selectedHourProperty().get();
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (r == null || h == null || engine == null) {
+    ReconcileSteps steps = workspace.reconcileSteps();
+    if (r == null || h == null || steps == null) {
       return;
     }
-    workspace.executor().submit(p -> engine.reconciliations().hourKeys(spec, h, HOUR_KEY_LIMIT),
+    workspace.executor().submit(p -> steps.hourKeys(h, HOUR_KEY_LIMIT),
         keys -> model.hourKeysRead(h, keys),
         failure -> activity.fail(failure instanceof CutoverException known ? known.getMessage()
             : "Could not read the keys of " + h + ": " + failure));
@@ -186,10 +193,12 @@ public final class ReconcileController implements ScreenController {
    * refuses and nothing is accepted.
    */
   private void acknowledge(HourPartition hour, List<String> key, String summary) {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    ReconcileSteps steps = workspace.reconcileSteps();
+    if (steps == null) {
+      return;
+    }
     int limit = model.keyLimitProperty().get();
-    activity.run("read the differences to acknowledge", p -> engine.reconciliations().differences(spec, hour, key),
+    activity.run("read the differences to acknowledge", p -> steps.differences(hour, key),
         seen -> {
           if (seen.none()) {
             activity.fail("Nothing to acknowledge at " + hour + ": v1 and v2 agree there now, or a rule explains every "
@@ -202,8 +211,8 @@ public final class ReconcileController implements ScreenController {
             return;
           }
           activity.run("acknowledge the difference and reconcile again", p -> {
-            engine.reconciliations().acknowledge(spec, hour, key, reason.get(), Optional.of(seen));
-            return engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
+            steps.acknowledge(hour, key, reason.get(), seen);
+            return steps.reconcile(Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
           }, r -> {
             model.setReport(r);
             workspace.repair().refresh();
@@ -227,12 +236,14 @@ public final class ReconcileController implements ScreenController {
     if (reason.isEmpty()) {
       return;
     }
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    ReconcileSteps steps = workspace.reconcileSteps();
+    if (steps == null) {
+      return;
+    }
     int limit = model.keyLimitProperty().get();
     activity.run("withdraw the acknowledgement and reconcile again", p -> {
-      engine.reconciliations().withdraw(spec, ack.hour(), ack.key(), reason.get());
-      return engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
+      steps.withdraw(ack.hour(), ack.key(), reason.get());
+      return steps.reconcile(Reconciliation.Scope.REPAIR, Optional.empty(), limit, p);
     }, r -> {
       model.setReport(r);
       workspace.repair().refresh();
@@ -251,12 +262,14 @@ public final class ReconcileController implements ScreenController {
     if (file.isEmpty()) {
       return;
     }
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    ReconcileSteps steps = workspace.reconcileSteps();
+    if (steps == null) {
+      return;
+    }
     // The page lists a few hundred keys of each list; the CSV written beside it holds every key kept.
     activity.run("write " + file.get().getFileName(), p -> format.equals("csv")
-        ? "Wrote " + engine.reconciliations().exportCsv(r, spec, file.get()).toAbsolutePath() + "."
-        : written(engine.reconciliations().exportHtml(r, spec, file.get())), model::note);
+        ? "Wrote " + steps.exportCsv(r, file.get()).toAbsolutePath() + "."
+        : written(steps.exportHtml(r, file.get())), model::note);
   }
 
   private static String written(ExportedReport w) {

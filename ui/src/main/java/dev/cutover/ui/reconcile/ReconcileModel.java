@@ -168,7 +168,8 @@ public final class ReconcileModel {
   private static boolean matches(Diff.KeyDiff k, String f) {
     return String.join(" ", k.key()).toLowerCase(Locale.ROOT).contains(f)
         || k.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ').contains(f)
-        || k.rule().orElse("unexpected").toLowerCase(Locale.ROOT).contains(f);
+        || k.rule().orElse("unexpected").toLowerCase(Locale.ROOT).contains(f)
+        || k.shard().map(on -> on.toString().toLowerCase(Locale.ROOT).contains(f)).orElse(false);
   }
 
   /**

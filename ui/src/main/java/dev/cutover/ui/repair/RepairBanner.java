@@ -32,8 +32,10 @@ public final class RepairBanner {
   private final VBox root = new VBox(4);
   private final BooleanProperty compact = new SimpleBooleanProperty();
   private final ToggleButton more = new ToggleButton("More");
+  private final RepairWatch watch;
 
   public RepairBanner(RepairWatch watch) {
+    this.watch = watch;
     Label phase = Widgets.label("repair-phase", "phase-pill");
     phase.setMinWidth(Region.USE_PREF_SIZE);
     binder.bind(phase.textProperty(), watch.phaseProperty());
@@ -129,6 +131,11 @@ public final class RepairBanner {
     k.setMinWidth(Region.USE_PREF_SIZE);
     GridPane.setValignment(k, VPos.TOP);
     grid.addRow(grid.getRowCount(), k, value);
+  }
+
+  /** Whether the banner has a repair to show: one server's; a sharded table's is read on the Shards screen. */
+  public javafx.beans.binding.BooleanBinding applies() {
+    return watch.applies();
   }
 
   public Node root() {

@@ -146,6 +146,12 @@ public final class RepairWatch {
     }
   }
 
+  /** Whether this watch reads the loaded spec's repair: one server's; a sharded table's is one per shard. */
+  public javafx.beans.binding.BooleanBinding applies() {
+    return javafx.beans.binding.Bindings.createBooleanBinding(() -> spec.getValue() == null
+        || spec.getValue().cluster().isEmpty(), spec);
+  }
+
   /**
    * Reads where the repair stands, off the FX thread; while a read runs, reads once more after it.
    * When the data cannot be read but the repair's state record can (v1 is gone, a table is renamed),
