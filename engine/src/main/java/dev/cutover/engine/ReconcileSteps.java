@@ -21,6 +21,9 @@ import java.util.Optional;
  */
 public interface ReconcileSteps {
 
+  /** Between the ids of the shards' reconciliations (and repairs) in the id of the one over every shard. */
+  String ID_SEPARATOR = "+";
+
   /** The newest stored reconciliation: its summary, and the report read back whole when it could be. */
   record Stored(ReportSummary summary, Optional<Reconciliation> report) {}
 

@@ -39,6 +39,7 @@ class AbandonDialogTest {
     assertEquals("On " + "profile prod-eu: ClickHouse 26.7.3.1 at ch-prod-1:8443 (database analytics, user ops, TLS)" + ".", robot.lookup("#abandon-server").queryLabeled().getText(),
         "the dialog names the server the repair is given up on");
     Node ok = robot.lookup("#abandon-ok").query();
+    assertTrue(ok.getStyleClass().contains("danger"), "the confirm button looks dangerous, not routine");
     assertTrue(ok.isDisabled());
     robot.interact(() -> robot.lookup("#abandon-confirmation").queryTextInputControl().setText("pnl_v2"));
     assertTrue(ok.isDisabled(), "the name alone is not enough: a reason goes to the audit trail");

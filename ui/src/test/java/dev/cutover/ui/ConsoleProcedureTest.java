@@ -391,6 +391,11 @@ class ConsoleProcedureTest {
     assertEquals(Safety.DROP_V1, fx.text("drop-safety"));
     assertFalse(fx.node("cutover-run", javafx.scene.control.Button.class).isDisabled());
     assertTrue(fx.node("rollback-run", javafx.scene.control.Button.class).isDisabled(), "no rollback before a cutover");
+    for (String dangerous : List.of("cutover-run", "rollback-run", "drop-v1")) {
+      assertTrue(fx.node(dangerous, javafx.scene.control.Button.class).getStyleClass().contains("danger"),
+          dangerous + " is styled as dangerous, unlike Refresh gate beside it");
+    }
+    assertFalse(fx.node("gate-refresh", javafx.scene.control.Button.class).getStyleClass().contains("danger"));
     fx.shot("12-cutover-gate");
     DialogService.SwapRequest swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fx.click("cutover-run"));
     assertEquals("EXCHANGE TABLES `" + disk.world().database + "`.`visits` AND `" + disk.world().database + "`.`visits__next`",

@@ -43,6 +43,7 @@ class DropDialogTest {
       d[0].show();
     });
     Node ok = robot.lookup("#drop-ok").query();
+    assertTrue(ok.getStyleClass().contains("danger"), "the confirm button looks dangerous, not routine");
     assertTrue(robot.lookup("#drop-server").queryLabeled().getText().contains("ch-prod-1:8443"),
         "the dialog names the server v1 is dropped on");
     robot.interact(() -> robot.lookup("#drop-confirmation").queryTextInputControl().setText("analytics.pnl_v1"));

@@ -70,6 +70,7 @@ class SwapDialogTest {
       d[0].show();
     });
     Node ok = robot.lookup("#swap-ok").query();
+    assertTrue(ok.getStyleClass().contains("danger"), "the confirm button looks dangerous, not routine");
     assertEquals(SERVER, robot.lookup("#swap-server").queryAs(Label.class).getText(),
         "the dialog names the server whose consumers are switched");
     robot.interact(() -> robot.lookup("#swap-confirmation").queryTextInputControl().setText("pnl"));

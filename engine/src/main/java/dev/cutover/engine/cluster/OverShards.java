@@ -35,7 +35,7 @@ import java.util.stream.Collectors;
 public final class OverShards {
 
   /** Between the ids of the shards' reconciliations in the id of the one over them. */
-  public static final String ID_SEPARATOR = "+";
+  public static final String ID_SEPARATOR = dev.cutover.engine.ReconcileSteps.ID_SEPARATOR;
 
   private OverShards() {}
 

@@ -39,6 +39,20 @@ public final class Widgets {
     return b;
   }
 
+  /**
+   * Marks a control that switches consumers or destroys data (cutover, rollback, drop v1, abandon) and its
+   * dialog's confirm button: drawn in the danger colour, never like a routine button beside it.
+   */
+  public static <N extends javafx.scene.Node> N danger(N node) {
+    if (!node.getStyleClass().contains(DANGER)) {
+      node.getStyleClass().add(DANGER);
+    }
+    return node;
+  }
+
+  /** The style class of {@link #danger}. */
+  public static final String DANGER = "danger";
+
   public static Label label(String id, String... styleClasses) {
     Label l = new Label();
     l.setId(id);

@@ -126,9 +126,9 @@ public final class CutoverView extends ScreenView {
 
     Button refresh = Widgets.button("gate-refresh", "Refresh _gate");
     refresh.setOnAction(e -> controller.refresh());
-    Button cut = Widgets.button("cutover-run", "Cut _over…");
+    Button cut = Widgets.danger(Widgets.button("cutover-run", "Cut _over…"));
     cut.setOnAction(e -> controller.cutover());
-    Button back = Widgets.button("rollback-run", "Ro_llback…");
+    Button back = Widgets.danger(Widgets.button("rollback-run", "Ro_llback…"));
     back.setOnAction(e -> controller.rollback());
     var busy = model.activity().runningProperty();
     var offline = Bindings.not(model.onlineProperty());
@@ -207,7 +207,7 @@ public final class CutoverView extends ScreenView {
     Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
     clean.setOnAction(e -> controller.cleanup());
     binder.bind(clean.disableProperty(), model.activity().runningProperty());
-    Button drop = Widgets.button("drop-v1", "_Drop v1…");
+    Button drop = Widgets.danger(Widgets.button("drop-v1", "_Drop v1…"));
     drop.setOnAction(e -> controller.dropV1());
     binder.bind(drop.disableProperty(), javafx.beans.binding.Bindings.createBooleanBinding(
         () -> model.activity().running() || model.retentionProperty().get() == null

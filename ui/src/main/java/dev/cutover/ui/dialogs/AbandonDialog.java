@@ -1,5 +1,6 @@
 package dev.cutover.ui.dialogs;
 
+import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.dialogs.DialogService.AbandonRequest;
 import dev.cutover.ui.dialogs.DialogService.Abandonment;
 import javafx.beans.binding.Bindings;
@@ -51,6 +52,7 @@ public final class AbandonDialog {
     dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
     Node okButton = dialog.getDialogPane().lookupButton(ok);
     okButton.setId("abandon-ok");
+    Widgets.danger(okButton);
     okButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !typed.getText().equals(request.table())
         || reason.getText().isBlank(), typed.textProperty(), reason.textProperty()));
     dialog.setResultConverter(b -> b == ok ? new Abandonment(typed.getText(), reason.getText().strip()) : null);

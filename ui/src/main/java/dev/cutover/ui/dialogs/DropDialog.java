@@ -1,6 +1,7 @@
 package dev.cutover.ui.dialogs;
 
 import dev.cutover.engine.api.V1Reader;
+import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.dialogs.DialogService.DropRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +79,7 @@ public final class DropDialog {
     dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
     Node okButton = dialog.getDialogPane().lookupButton(ok);
     okButton.setId("drop-ok");
+    Widgets.danger(okButton);
     List<javafx.beans.Observable> inputs = new ArrayList<>(List.of(typed.textProperty(), reason.textProperty()));
     ticks.forEach(t -> inputs.add(t.selectedProperty()));
     okButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !typed.getText().equals(request.table())

@@ -90,6 +90,7 @@ public final class SwapDialog {
     dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
     Node okButton = dialog.getDialogPane().lookupButton(ok);
     okButton.setId("swap-ok");
+    Widgets.danger(okButton);
     okButton.disableProperty().bind(typed.textProperty().isNotEqualTo(request.consumerView()).or(open.not()));
     dialog.setResultConverter(b -> b == ok ? typed.getText() : null);
     dialog.setOnShown(e -> typed.requestFocus());

@@ -100,7 +100,7 @@ public final class HistoryView extends ScreenView {
 
   /** The column that names each line's shard: shown only while the spec loaded names a cluster. */
   private <T> void shard(TableView<OnNode<T>> table, HistoryModel model) {
-    TableColumn<OnNode<T>, String> shard = text("Shard", 170, OnNode::shardWords);
+    TableColumn<OnNode<T>, String> shard = text("Shard", 200, OnNode::shardWords);
     binder.bind(shard.visibleProperty(), model.workspace().clusterSpec());
     table.getColumns().add(shard);
   }

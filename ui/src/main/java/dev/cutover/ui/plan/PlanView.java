@@ -94,7 +94,7 @@ public final class PlanView extends ScreenView {
     binder.bind(hint.textProperty(), javafx.beans.binding.Bindings.createStringBinding(() -> boundaryHint(model),
         model.liveProperty(), model.repairProperty()));
     form.add(hint, 0, form.getRowCount(), 2, 1);
-    Button abandon = Widgets.button("repair-abandon", "_Abandon repair…");
+    Button abandon = Widgets.danger(Widgets.button("repair-abandon", "_Abandon repair…"));
     abandon.setOnAction(e -> controller.abandon());
     binder.bind(abandon.visibleProperty(), model.repairProperty().isNotNull());
     binder.bind(abandon.managedProperty(), abandon.visibleProperty());

@@ -35,7 +35,7 @@ final class KeyTable {
     TableColumn<Diff.KeyDiff, ?> key = t.getColumns().stream().filter(c -> c.getText().equals("Key")).findFirst()
         .orElseThrow();
     // Over a sharded table each key lies on one shard: the column names it, and shows only there.
-    TableColumn<Diff.KeyDiff, String> shard = DiffTables.text("Shard", 150, k -> k.shard().map(Object::toString)
+    TableColumn<Diff.KeyDiff, String> shard = DiffTables.text("Shard", 200, k -> k.shard().map(Object::toString)
         .orElse(""));
     shard.setVisible(false);
     t.getColumns().add(t.getColumns().indexOf(key) + 1, shard);

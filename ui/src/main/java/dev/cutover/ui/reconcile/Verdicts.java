@@ -1,5 +1,7 @@
 package dev.cutover.ui.reconcile;
 
+import dev.cutover.engine.ReconcileSteps;
+
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Reconciliation;
@@ -55,8 +57,8 @@ final class Verdicts {
 
   /** What a stored reconciliation found, and that reconciling here shows its hours and keys. */
   static String stored(ReportSummary s) {
-    return "The latest stored reconciliation, " + s.id() + " of " + Formats.time(s.created()) + " (repair "
-        + s.repairId() + "), over " + s.window() + ", boundary " + s.boundary() + ": " + Formats.hours(s.window().hours())
+    return "The latest stored reconciliation, " + named(s.id()) + " of " + Formats.time(s.created()) + " ("
+        + repairs(s.repairId()) + "), over " + s.window() + ", boundary " + s.boundary() + ": " + Formats.hours(s.window().hours())
         + ", " + s.differingHours() + " differ; " + s.expectedKeys() + " keys differ as expected, " + s.unexpectedKeys()
         + " unexpectedly, " + s.acknowledged() + " acknowledged; " + (s.coverageIssues() == 0 ? "every hour of v2 "
             + "present once." : s.coverageIssues() + " coverage problem(s).") + " Reconcile now to see its hours and "
@@ -65,8 +67,8 @@ final class Verdicts {
 
   /** That the report shown is the stored one, of when, and that it judged the data as it was then. */
   static String storedShown(ReportSummary s) {
-    return "Shown: the latest stored reconciliation, " + s.id() + " of " + Formats.time(s.created()) + " (repair "
-        + s.repairId() + "), as it judged the data then. Reconcile now to judge the data as it is now.";
+    return "Shown: the latest stored reconciliation, " + named(s.id()) + " of " + Formats.time(s.created()) + " ("
+        + repairs(s.repairId()) + "), as it judged the data then. Reconcile now to judge the data as it is now.";
   }
 
   /** Which hours the reconciliation covers, and whether it is the kind that can open the gate. */
@@ -83,12 +85,27 @@ final class Verdicts {
   static String detail(Reconciliation r) {
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
     long expected = r.expectedKeys();
-    return "Reconciliation " + r.id() + " of " + Formats.time(r.created()) + " over " + r.window() + ", boundary "
+    return "Reconciliation " + named(r.id()) + " of " + Formats.time(r.created()) + " over " + r.window() + ", boundary "
         + r.boundary() + ". " + Formats.hours(r.window().hours()) + ", " + differing + " differ; "
         + (expected + r.unexpectedKeys()) + " keys differ: " + expected + " expected, " + r.unexpectedKeys()
         + " unexpected" + (r.keysTruncated() ? " (the first listed)" : "") + ", " + r.held().size() + " acknowledged. "
         + (r.coverage().isEmpty() ? "Every hour of v2 is present once, owned by one writer." : r.coverage().size()
             + " coverage problem(s).");
+  }
+
+  /**
+   * A reconciliation's id in words: over a sharded table the one shown is every shard's, and says so ({@code over 3
+   * shards (a, b, c)}).
+   */
+  static String named(String id) {
+    String[] each = id.split(java.util.regex.Pattern.quote(ReconcileSteps.ID_SEPARATOR));
+    return each.length == 1 ? id : "over " + each.length + " shards (" + String.join(", ", each) + ")";
+  }
+
+  /** {@code repair R}, or over a sharded table {@code repairs R1, R2, R3}: one per shard. */
+  static String repairs(String repairId) {
+    String[] each = repairId.split(java.util.regex.Pattern.quote(ReconcileSteps.ID_SEPARATOR));
+    return each.length == 1 ? "repair " + repairId : "repairs " + String.join(", ", each);
   }
 
   static String hour(Reconciliation r, HourPartition h) {

@@ -83,9 +83,9 @@ public final class ShardsView extends ScreenView {
     Button cancel = action("shards-cancel", "Cancel runs", controller::cancel, model.runningProperty().not());
     Button reconcile = action("shards-reconcile", "Reco_ncile", controller::reconcile, busy);
     Button gates = action("shards-gates", "_Judge gates", controller::judgeGates, busy);
-    Button cutover = action("shards-cutover", "Cut _over…", controller::cutover, busy);
-    Button rollback = action("shards-rollback", "Ro_ll back…", controller::rollback, busy);
-    Button abandon = action("shards-abandon", "Abandon repa_ir…", controller::abandon, busy);
+    Button cutover = Widgets.danger(action("shards-cutover", "Cut _over…", controller::cutover, busy));
+    Button rollback = Widgets.danger(action("shards-rollback", "Ro_ll back…", controller::rollback, busy));
+    Button abandon = Widgets.danger(action("shards-abandon", "Abandon repa_ir…", controller::abandon, busy));
     Label runLine = Widgets.wrap(Widgets.label("shards-run"));
     binder.bind(runLine.textProperty(), model.runLineProperty());
 
