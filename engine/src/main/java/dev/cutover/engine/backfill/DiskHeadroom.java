@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  *
  * <p>Free space is read with the bound of a probe ({@link Timeouts#PROBE}), not a statement's: the dispatcher
  * reads it before each batch, and a server that stopped answering must not hold the dispatcher for the whole
- * silence bound (it did: a frozen server then ended the run one silence bound late). A read the server leaves
- * unanswered starts no batch ({@link #unanswered()}); the batches in flight find the outage out themselves.
+ * silence bound (it did: a frozen server then ended the run one silence bound late). A read that fails starts
+ * the batch, which finds the outage out and reports it, unless a batch in flight found it meanwhile.
  */
 final class DiskHeadroom {
 
@@ -40,7 +40,6 @@ final class DiskHeadroom {
   private final StateRecorder recorder;
   private final BooleanSupplier operatorPaused;
   private volatile boolean waiting;
-  private volatile boolean unanswered;
 
   DiskHeadroom(Sql sql, TableSpec spec, long batchBytes, StateRecorder recorder, BooleanSupplier operatorPaused) {
     this.sql = sql;
@@ -69,10 +68,10 @@ final class DiskHeadroom {
     long free;
     try {
       free = probing.disk().freeFor(spec.database(), spec.targetTable());
-      unanswered = false;
     } catch (QueryFailedException e) {
-      unanswered = e.unreachable();
-      return Optional.empty(); // a server that does not say: the batch answers for itself
+      // A server that does not say: the batch answers for itself, and one that does not answer is found out by it
+      // (and reported) as any outage is.
+      return Optional.empty();
     }
     if (free >= reserve + batchBytes) {
       return Optional.empty();
@@ -81,11 +80,6 @@ final class DiskHeadroom {
         + DiskSpace.size(reserve) + " plus about " + DiskSpace.size(batchBytes) + " for the next batch; the run waits "
         + "and goes on by itself once that much is free (free space on the disk, or cancel the run and resume it "
         + "later)");
-  }
-
-  /** Whether the last read of free space got no answer from the server: no batch should start on it now. */
-  boolean unanswered() {
-    return unanswered;
   }
 
   /**

@@ -50,10 +50,9 @@ final class Pacing {
       if (!disk.awaitRoom(lifecycle::stopping, report)) {
         return false;
       }
-      if (disk.unanswered()) {
-        // The server left the read of free space unanswered: a batch started now would wait out the silence bound
-        // too. The batches in flight find the outage out (or the server answers the next read).
-        Thread.sleep(200);
+      if (retry.outageOngoing() || lifecycle.stopping()) {
+        // A batch found the server gone while free space was read: none starts on it (it would wait out the silence
+        // bound too); the loop waits for the outage's end or the run's.
         continue;
       }
       Optional<Duration> rowsWait = throttle.rowsWait(progress.rowsWritten(), progress.startedAt());
