@@ -1,7 +1,6 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.ReconcileSteps;
 import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.Preflighted;
@@ -202,23 +201,6 @@ public final class Workspace {
   /** Whether the screens of one server can work: connected and a spec of one server's table loaded. */
   public BooleanBinding ready() {
     return engine.isNotNull().and(spec.isNotNull()).and(clusterSpec().not());
-  }
-
-  /**
-   * The reconciliation steps of the loaded spec's repair, read on the FX thread: over every shard for a sharded
-   * table (once its repair is open on every node), else on the server; null while there is none to run.
-   */
-  public ReconcileSteps reconcileSteps() {
-    TableSpec s = spec.get();
-    Engine e = engine.get();
-    if (s == null || e == null) {
-      return null;
-    }
-    if (s.cluster().isEmpty()) {
-      return e.reconciliations().of(s);
-    }
-    ShardedRepair r = sharded.get();
-    return r == null || !r.spec().equals(s) ? null : r.reconciliations();
   }
 
   /**

@@ -49,11 +49,28 @@ public final class ReconcileController implements ScreenController {
       ReconcileSteps steps = current;
       return steps == null ? Optional.<String>empty() : steps.newestId();
     }, this::showIfNewer);
-    workspace.specProperty().addListener((o, was, is) -> current = workspace.reconcileSteps());
-    workspace.engineProperty().addListener((o, was, is) -> current = workspace.reconcileSteps());
-    workspace.shardedProperty().addListener((o, was, is) -> current = workspace.reconcileSteps());
+    workspace.specProperty().addListener((o, was, is) -> current = steps());
+    workspace.engineProperty().addListener((o, was, is) -> current = steps());
+    workspace.shardedProperty().addListener((o, was, is) -> current = steps());
     model.selectedHourProperty().addListener((o, was, is) -> readHourKeys());
     model.reportProperty().addListener((o, was, is) -> readHourKeys());
+  }
+
+  /**
+   * The reconciliation steps of the loaded spec's repair, read on the FX thread: over every shard for a sharded
+   * table (once its repair is open on every node), else on the server; null while there is none to run.
+   */
+  private ReconcileSteps steps() {
+    var s = workspace.spec();
+    var e = workspace.engine();
+    if (s == null || e == null) {
+      return null;
+    }
+    if (s.cluster().isEmpty()) {
+      return e.reconciliations().of(s);
+    }
+    var r = workspace.shardedProperty().get();
+    return r == null || !r.spec().equals(s) ? null : r.reconciliations();
   }
 
   @Override
@@ -84,7 +101,7 @@ public final class ReconcileController implements ScreenController {
    * stored. Its answer is dropped once what the screen shows changed since it was asked for.
    */
   private void readStored() {
-    ReconcileSteps steps = workspace.reconcileSteps();
+    ReconcileSteps steps = steps();
     if (steps == null) {
       return;
     }
@@ -139,7 +156,7 @@ public final class ReconcileController implements ScreenController {
 
   /** Compares v1 and v2 over the whole window, in the background, and stores the report. */
   public void reconcile() {
-    ReconcileSteps steps = workspace.reconcileSteps();
+    ReconcileSteps steps = steps();
     if (steps == null) {
       activity.fail("Nothing to reconcile yet: connect and load a spec (a sharded table's repair opens on every node "
           + "first).");
@@ -156,7 +173,7 @@ public final class ReconcileController implements ScreenController {
   private void readHourKeys() {
     Reconciliation r = model.reportProperty().get();
     HourPartition h = model.selectedHourProperty().get();
-    ReconcileSteps steps = workspace.reconcileSteps();
+    ReconcileSteps steps = steps();
     if (r == null || h == null || steps == null) {
       return;
     }
@@ -193,7 +210,7 @@ public final class ReconcileController implements ScreenController {
    * refuses and nothing is accepted.
    */
   private void acknowledge(HourPartition hour, List<String> key, String summary) {
-    ReconcileSteps steps = workspace.reconcileSteps();
+    ReconcileSteps steps = steps();
     if (steps == null) {
       return;
     }
@@ -236,7 +253,7 @@ public final class ReconcileController implements ScreenController {
     if (reason.isEmpty()) {
       return;
     }
-    ReconcileSteps steps = workspace.reconcileSteps();
+    ReconcileSteps steps = steps();
     if (steps == null) {
       return;
     }
@@ -262,7 +279,7 @@ public final class ReconcileController implements ScreenController {
     if (file.isEmpty()) {
       return;
     }
-    ReconcileSteps steps = workspace.reconcileSteps();
+    ReconcileSteps steps = steps();
     if (steps == null) {
       return;
     }
