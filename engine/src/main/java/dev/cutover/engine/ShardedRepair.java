@@ -30,7 +30,6 @@ import dev.cutover.engine.cluster.ShareOfTotal;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +48,9 @@ import java.util.function.UnaryOperator;
  * shard that fails is named and resumed alone; the reconciliation is green only when every shard's is;
  * and consumers switch node by node only once every node's gate is open, with the nodes already switched
  * switched back when one fails, so that no node is left reading the other version. Each public method
- * is one step of the procedure; the backfill's steps are {@link ClusterBackfills}, the others the
- * {@code cluster} package's.
+ * is one step of the procedure; the backfill's steps are {@link ClusterBackfills}, the reconciliation's
+ * {@link ClusterReconcile}, the screens' reads {@link ClusterReadings}, the others the {@code cluster}
+ * package's.
  */
 public final class ShardedRepair implements AutoCloseable {
 
@@ -137,6 +137,7 @@ public final class ShardedRepair implements AutoCloseable {
   private final TableSpec spec;
   private final ClusterBackfills backfills;
   private final ClusterReconcile reconcile;
+  private final ClusterReadings readings;
 
   /**
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
@@ -169,6 +170,7 @@ public final class ShardedRepair implements AutoCloseable {
     this.spec = spec;
     this.backfills = new ClusterBackfills(shards, spec);
     this.reconcile = new ClusterReconcile(shards, spec);
+    this.readings = new ClusterReadings(shards, spec);
   }
 
   /** Every shard, in order. */
@@ -215,16 +217,7 @@ public final class ShardedRepair implements AutoCloseable {
    * others are still read. Reads only.
    */
   public Map<ShardRef, ShardReading> read() {
-    return byRef(shards.each("reading", s -> {
-      try {
-        ShardStatus status = statusOf(s);
-        return new ShardReading(Optional.of(status), status.latestRun().map(r -> s.engine().backfills().ledger(r.id()))
-            .orElseGet(TreeMap::new), Optional.empty());
-      } catch (RuntimeException e) {
-        return new ShardReading(Optional.empty(), new TreeMap<>(), Optional.of(e.getMessage() == null
-            ? e.getClass().getSimpleName() : e.getMessage()));
-      }
-    }));
+    return readings.read();
   }
 
   /**
@@ -236,36 +229,12 @@ public final class ShardedRepair implements AutoCloseable {
 
   /** What every shard keeps of the repair's past, read at once. Reads only. */
   public ClusterRecords records(int auditLimit) {
-    record Read(RepairRecords records, String failure) {}
-    Map<ShardRef, Read> read = byRef(shards.each("history", s -> {
-      try {
-        return new Read(s.engine().records(spec, auditLimit), null);
-      } catch (RuntimeException e) {
-        return new Read(null, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-      }
-    }));
-    Map<ShardRef, RepairRecords> kept = new LinkedHashMap<>();
-    Map<ShardRef, String> silent = new LinkedHashMap<>();
-    read.forEach((ref, r) -> {
-      if (r.records() != null) {
-        kept.put(ref, r.records());
-      } else {
-        silent.put(ref, r.failure());
-      }
-    });
-    return new ClusterRecords(kept, silent);
+    return readings.records(auditLimit);
   }
 
   /** Every shard's repair at a glance. */
   public Map<ShardRef, ShardStatus> status() {
-    return byRef(shards.each("status", this::statusOf));
-  }
-
-  private ShardStatus statusOf(Shard s) {
-    Optional<Repair> repair = s.engine().repairs().current(spec);
-    return new ShardStatus(repair, s.engine().backfills().runs(spec).stream()
-        .max(Comparator.comparing(RunRecord::created)), new dev.cutover.engine.repair.ConsumerView(s.database().sql(),
-        spec).reads(), s.engine().repairs().liveWriterNote(spec, repair));
+    return readings.status();
   }
 
   /**
