@@ -10,7 +10,11 @@ import dev.cutover.engine.cutover.Gates;
 import dev.cutover.engine.cutover.Retirement;
 import dev.cutover.engine.cutover.Swap;
 import dev.cutover.engine.tables.Leftovers;
+import dev.cutover.engine.api.ShardRef;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * Switching consumers and what follows: the gates judged from the data, the one-statement exchange
@@ -22,6 +26,57 @@ public final class Cutovers {
 
   Cutovers(Ground ground) {
     this.ground = ground;
+  }
+
+  /**
+   * The switch of {@code spec}'s consumers on this server as {@link CutoverSteps}, the shape a cluster's has
+   * too: what the console's Cutover screen runs.
+   */
+  public CutoverSteps of(TableSpec spec) {
+    return new CutoverSteps() {
+      @Override
+      public String where() {
+        return "the server";
+      }
+
+      @Override
+      public int nodes() {
+        return 1;
+      }
+
+      @Override
+      public Judged judge() {
+        // The rollback gate first, because it is cheap: while consumers read v2 it is the step they can take.
+        Gate rollback = rollbackGate(spec);
+        Gate shown = rollback.current() == Gate.Version.V2 ? rollback : gate(spec);
+        return new Judged(shown, List.of(), Instant.now());
+      }
+
+      @Override
+      public String statement() {
+        return Cutovers.this.statement(spec);
+      }
+
+      @Override
+      public Retention retention() {
+        return Cutovers.this.retention(spec);
+      }
+
+      @Override
+      public SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
+        return Cutovers.this.cutover(spec, confirmation);
+      }
+
+      @Override
+      public SwapResult rollback(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
+        return Cutovers.this.rollback(spec, confirmation);
+      }
+
+      @Override
+      public Optional<String> finishUnfinished() {
+        return Optional.empty();
+      }
+    };
   }
 
   /** The cutover gate, judged from the data now. */

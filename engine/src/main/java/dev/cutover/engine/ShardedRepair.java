@@ -25,7 +25,6 @@ import dev.cutover.engine.cluster.ClusterAbandon;
 import dev.cutover.engine.cluster.ClusterDeclaration;
 import dev.cutover.engine.cluster.ClusterDeployment;
 import dev.cutover.engine.cluster.ClusterNodes;
-import dev.cutover.engine.cluster.ClusterSwap;
 import dev.cutover.engine.cluster.ShareOfTotal;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
@@ -49,8 +48,8 @@ import java.util.function.UnaryOperator;
  * and consumers switch node by node only once every node's gate is open, with the nodes already switched
  * switched back when one fails, so that no node is left reading the other version. Each public method
  * is one step of the procedure; the backfill's steps are {@link ClusterBackfills}, the reconciliation's
- * {@link ClusterReconcile}, the screens' reads {@link ClusterReadings}, the others the {@code cluster}
- * package's.
+ * {@link ClusterReconcile}, the switch of consumers {@link ClusterCutover}, the screens' reads
+ * {@link ClusterReadings}, the others the {@code cluster} package's.
  */
 public final class ShardedRepair implements AutoCloseable {
 
@@ -138,6 +137,7 @@ public final class ShardedRepair implements AutoCloseable {
   private final ClusterBackfills backfills;
   private final ClusterReconcile reconcile;
   private final ClusterReadings readings;
+  private final ClusterCutover cutover;
 
   /**
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
@@ -170,6 +170,7 @@ public final class ShardedRepair implements AutoCloseable {
     this.spec = spec;
     this.backfills = new ClusterBackfills(shards, spec);
     this.reconcile = new ClusterReconcile(shards, spec);
+    this.cutover = new ClusterCutover(shards, spec);
     this.readings = new ClusterReadings(shards, spec);
   }
 
@@ -393,12 +394,20 @@ public final class ShardedRepair implements AutoCloseable {
    * each node reads.
    */
   public Map<ShardRef, SwapResult> cutover(String confirmation, SwapListener listener) {
-    return swap(true, confirmation, listener);
+    return cutover.each(true, confirmation, listener::switched);
   }
 
   /** Switches consumers back to v1 on every node, all or nothing, as {@link #cutover} does forward. */
   public Map<ShardRef, SwapResult> rollback(String confirmation, SwapListener listener) {
-    return swap(false, confirmation, listener);
+    return cutover.each(false, confirmation, listener::switched);
+  }
+
+  /**
+   * The switch of consumers on every node as one, the shape one server's has too: what the console's Cutover
+   * screen runs on a sharded table.
+   */
+  public CutoverSteps cutovers() {
+    return cutover;
   }
 
   /**
@@ -407,11 +416,6 @@ public final class ShardedRepair implements AutoCloseable {
    * and did. Empty when no swap was left unfinished. Every command on the repair calls it first.
    */
   public Optional<String> finishUnfinishedSwap() {
-    return new ClusterSwap(shards, spec).finishUnfinished(spec.consumerView().name());
-  }
-
-  private Map<ShardRef, SwapResult> swap(boolean forward, String confirmation, SwapListener listener) {
-    finishUnfinishedSwap(); // a swap left unfinished is finished first; the gates then judge what it left
-    return byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, (s, r) -> listener.switched(s.ref(), r)));
+    return cutover.finishUnfinished();
   }
 }

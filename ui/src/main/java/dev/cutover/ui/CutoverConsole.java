@@ -137,8 +137,10 @@ public final class CutoverConsole extends Application {
         new Screen("reconcile", "_Reconcile", reconcileController,
             () -> new ReconcileView(reconcile, reconcileController), true,
             java.util.Optional.of(workspace.readyForEither()), true),
+        // A sharded table's gate is every node's, and its swap switches every node, all or nothing.
         new Screen("cutover", "Cu_tover", cutoverController,
-            () -> new CutoverView(cutover, cutoverController), true),
+            () -> new CutoverView(cutover, cutoverController), true, java.util.Optional.of(workspace.readyForEither()),
+            true),
         new Screen("history", "_History", historyController,
             () -> new HistoryView(history, historyController), true, java.util.Optional.of(workspace.readyForEither()),
             true),
@@ -253,6 +255,7 @@ public final class CutoverConsole extends Application {
     // embedded server this console started are closed. Both off the FX thread.
     var run = backfill == null ? null : backfill.drivenProperty().get();
     var shards = shardsController;
+    var swaps = cutoverController;
     Thread closer = Thread.ofPlatform().name("cutover-close").start(() -> {
       if (run != null) {
         run.cancel();
@@ -264,8 +267,11 @@ public final class CutoverConsole extends Application {
           // The run stays resumable from its ledger.
         }
       }
-      // A swap across nodes ends first (it must not lose its connections halfway), then every shard's run is
+      // A swap ends first (across nodes it must not lose its connections halfway), then every shard's run is
       // cancelled likewise; then the connections to every node close.
+      if (swaps != null) {
+        swaps.awaitSwap(java.time.Duration.ofSeconds(15));
+      }
       if (shards != null) {
         shards.closing(java.time.Duration.ofSeconds(15));
       }

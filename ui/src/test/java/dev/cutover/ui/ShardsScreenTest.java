@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.cluster.OverNodes;
 import dev.cutover.engine.testing.ShardedWorld;
 import dev.cutover.ui.backfill.HourStates.Cell;
 import dev.cutover.ui.dialogs.DialogService;
@@ -31,8 +32,9 @@ import org.testfx.framework.junit5.ApplicationExtension;
  * The console on three embedded shards: a spec that names the cluster opens the Shards screen and shuts
  * the screens of one server; the operator plans, preflights and backfills every shard from it, sees
  * the hours of all shards merged and of one shard alone, reconciles into one verdict with each shard's
- * coverage, and switches every node all or nothing, watching each node switch; a hole on one shard
- * turns the verdict red naming that shard, and the cutover is then refused with every node still on v1; the
+ * coverage; the Cutover screen judges every node's gate as one and switches every node all or nothing, each
+ * node's line as it switches; a hole on one shard turns the verdict red naming that shard, and the Cutover screen
+ * then shows the gate closed on that node and offers no cutover, every node still on v1; the
  * Reconcile screen shows the verdict over every shard with the charts and each key's shard, and History every
  * shard's runs and verdicts; a node
  * that stops is shown as not answering, with when it was last read, while the others are still read.
@@ -73,7 +75,6 @@ class ShardsScreenTest {
     fx.waitFor(90, () -> console.workspace().shardedProperty().get() != null,
         () -> "spec: " + console.connection().specLoading().error());
     assertTrue(fx.node("nav-plan", ToggleButton.class).isDisabled(), "no screen of one server shows shard 1 as all");
-    assertTrue(fx.node("nav-cutover", ToggleButton.class).isDisabled());
     assertFalse(fx.node("nav-shards", ToggleButton.class).isDisabled());
 
     fx.interact(() -> console.show("shards"));
@@ -182,21 +183,41 @@ class ShardsScreenTest {
     assertTrue(fx.node("history-runs", javafx.scene.control.TableView.class).getVisibleLeafColumns().stream()
         .anyMatch(c -> ((javafx.scene.control.TableColumn<?, ?>) c).getText().equals("Shard")));
     window.fx().shot("46-shards-history");
-    fx.interact(() -> console.show("shards"));
-
-    var swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fire(fx, "shards-cutover"));
+    // The Cutover screen of one server serves the cluster too: every node's gate read as one (with one B on every
+    // node), each node's line, and the switch of every node, all or nothing, each node's line as it switches.
+    assertFalse(fx.node("nav-cutover", ToggleButton.class).isDisabled(), "the Cutover screen opens on a cluster");
+    fx.interact(() -> console.show("cutover"));
+    var cut = console.cutover();
+    fx.waitFor(120, () -> cut.gateProperty().get() != null && cut.nodeLines().size() >= 3, () -> cut.nodeLines() + " "
+        + cut.activity().error());
+    assertTrue(cut.gateProperty().get().open(), () -> cut.gateProperty().get().refusal());
+    assertTrue(cut.gateProperty().get().conditions().stream().anyMatch(c -> c.name().equals(OverNodes.ONE_B)
+        && c.met() && c.detail().equals("B = " + b + " on all 3 nodes")), cut.gateProperty().get().toString());
+    assertEquals(3, cut.nodeLines().stream().filter(l -> l.contains(": reads v1; cutover gate open")).count(),
+        String.join("\n", cut.nodeLines()));
+    assertTrue(fx.onFx(() -> shown(fx.node("cutover-nodes-card", javafx.scene.layout.VBox.class))));
+    assertTrue(fx.node("drop-v1", javafx.scene.control.Button.class).isDisabled(), "v1 is not dropped across nodes");
+    var swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fire(fx, "cutover-run"));
     assertTrue(swap.statement().startsWith("On each of the 3 nodes in turn"), swap.statement());
-    fx.waitFor(120, () -> model.swapLines().stream().anyMatch(l -> l.startsWith("Cutover done")),
-        () -> model.swapLines() + " " + model.activity().error());
-    assertEquals(3, model.swapLines().stream().filter(l -> l.contains(": reads v2; verified")).count(),
-        String.join("\n", model.swapLines()));
-    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v2")), () -> model.rows().toString());
-    fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(3));
-    window.fx().shot("42-shards-cut-over");
+    assertEquals("visits_v2_all", swap.readsAfter(), "consumers read v2 through the cluster's table over every shard");
+    fx.waitFor(120, () -> cut.swapLines().stream().anyMatch(l -> l.startsWith("Cutover done")),
+        () -> cut.swapLines() + " " + cut.activity().error());
+    assertEquals(3, cut.swapLines().stream().filter(l -> l.contains(": reads v2; verified")).count(),
+        String.join("\n", cut.swapLines()));
+    assertTrue(console.workspace().shardedProperty().get().status().values().stream()
+        .allMatch(st -> st.reads() == dev.cutover.engine.api.Gate.Version.V2), "every node reads v2");
+    fx.waitFor(60, () -> cut.gateProperty().get() != null && cut.gateProperty().get().step().equals("rollback"),
+        () -> String.valueOf(cut.gateProperty().get()));
+    assertTrue(cut.lastSwapProperty().get().verified(), cut.lastSwapProperty().get().verification());
+    window.fx().shot("42-cluster-cut-over");
 
-    fire(fx, "shards-rollback");
-    fx.waitFor(120, () -> model.swapLines().stream().anyMatch(l -> l.startsWith("Rollback done")),
-        () -> model.swapLines() + " " + model.activity().error());
+    fire(fx, "rollback-run");
+    fx.waitFor(120, () -> cut.swapLines().stream().anyMatch(l -> l.startsWith("Rollback done")),
+        () -> cut.swapLines() + " " + cut.activity().error());
+    fx.waitFor(60, () -> cut.gateProperty().get() != null && cut.gateProperty().get().step().equals("cutover")
+        && cut.nodeLines().stream().filter(l -> l.contains(": reads v1;")).count() == 3, () -> cut.nodeLines()
+        .toString());
+    fx.interact(() -> console.show("shards"));
     fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
 
     // A hole on shard 2 alone: the verdict is red and names that shard, and no node switches.
@@ -211,9 +232,19 @@ class ShardsScreenTest {
         String.join("\n", model.verdictLines()));
     fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(1));
     window.fx().shot("43-shards-hole-on-one-shard");
-    fire(fx, "shards-cutover");
-    fx.waitFor(120, () -> !model.activity().running() && model.swapLines().size() > 1, () -> model.swapLines().toString());
-    assertTrue(model.swapLines().getLast().contains("refused"), String.join("\n", model.swapLines()));
+    // The Cutover screen then shows the gate closed on shard 2 alone, and offers no cutover: no node switches.
+    fx.interact(() -> console.show("cutover"));
+    fire(fx, "gate-refresh");
+    fx.waitFor(120, () -> cut.gateProperty().get() != null && !cut.gateProperty().get().open()
+        && cut.nodeLines().stream().anyMatch(l -> l.startsWith(shardTwo + ": reads v1; cutover gate closed")),
+        () -> cut.nodeLines() + " " + cut.activity().error());
+    assertEquals(2, cut.nodeLines().stream().filter(l -> l.contains("cutover gate open")).count(),
+        String.join("\n", cut.nodeLines()));
+    assertTrue(cut.gateProperty().get().unmet().stream().allMatch(c -> c.detail().contains(shardTwo)),
+        cut.gateProperty().get().refusal());
+    assertTrue(fx.node("cutover-run", javafx.scene.control.Button.class).isDisabled(), "no cutover is offered");
+    window.fx().shot("47-cluster-gate-closed-on-one-node");
+    fx.interact(() -> console.show("shards"));
     fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
 
     // Given up on every shard: the operator types the target's name and a reason; every shard's line says so.

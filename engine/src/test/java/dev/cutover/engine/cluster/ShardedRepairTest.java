@@ -178,6 +178,18 @@ class ShardedRepairTest {
     assertEquals(3, over.keys().stream().map(k -> k.shard().orElseThrow()).distinct().count(),
         "the kept keys come from every shard");
 
+    // Every node's gate, as the Cutover screen reads it: open as one, with one B on every node and each node's own.
+    var before = repair.cutovers().judge();
+    assertTrue(before.gate().open(), before.gate().refusal());
+    assertEquals(Gate.CUTOVER, before.gate().step());
+    assertEquals(Gate.Version.V1, before.gate().current());
+    assertEquals(3, before.nodes().size());
+    assertTrue(before.nodes().stream().allMatch(n -> n.reads() == Gate.Version.V1 && n.gate().open()), before.toString());
+    assertTrue(before.gate().conditions().contains(new Gate.Condition(OverNodes.ONE_B, true, "B = "
+        + repair.status().values().iterator().next().repair().orElseThrow().boundary().orElseThrow() + " on all 3 nodes")),
+        before.gate().conditions().toString());
+    assertTrue(repair.cutovers().retention().keepUntil().isEmpty(), "no horizon before any node was cut over");
+
     var switched = repair.cutover("visits", ShardedRepair.SwapListener.NONE);
     assertEquals(3, switched.size());
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
@@ -186,8 +198,21 @@ class ShardedRepairTest {
     }
     long v2Rows = entry.sql().queryLong("v2 through the cluster", "SELECT count() FROM world.visits_v2_all");
     assertEquals(v2Rows, entry.sql().queryLong("what consumers read", "SELECT count() FROM world.visits"));
+    var after = repair.cutovers().judge();
+    assertEquals(Gate.ROLLBACK, after.gate().step(), "once every node reads v2, the step they can take is the rollback");
+    assertEquals(Gate.Version.V2, after.gate().current());
+    var kept = repair.cutovers().retention();
+    var latest = shards.all().stream().map(s -> s.engine().cutovers().retention(repair.spec()).cutoverAt()
+        .orElseThrow()).max(java.util.Comparator.naturalOrder());
+    assertEquals(latest, kept.cutoverAt(), "v1 is kept from the last node's cutover");
+    assertTrue(kept.keepUntil().isPresent(), kept.toString());
 
-    repair.rollback("visits", ShardedRepair.SwapListener.NONE);
+    List<ShardRef> heard = new java.util.ArrayList<>();
+    var back = repair.cutovers().rollback("visits", (node, r) -> heard.add(node));
+    assertEquals(repair.shardRefs(), heard, "each node heard as it switched, in turn");
+    assertTrue(back.verified(), back.verification());
+    assertEquals(Gate.Version.V1, back.after());
+    assertTrue(back.verification().startsWith("3 nodes, one at a time:\n"), back.verification());
     shards.all().forEach(s -> assertEquals(Gate.Version.V1, reads(s), s.name()));
     repair.cutover("visits", ShardedRepair.SwapListener.NONE);
     shards.all().forEach(s -> assertEquals(Gate.Version.V2, reads(s), s.name()));

@@ -1,10 +1,12 @@
 package dev.cutover.ui.cutover;
 
+import dev.cutover.engine.CutoverSteps;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
@@ -15,7 +17,13 @@ import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javafx.application.Platform;
 import java.util.List;
 import java.util.Optional;
 import javafx.beans.value.ObservableBooleanValue;
@@ -32,6 +40,8 @@ public final class CutoverController implements ScreenController {
   private final CutoverModel model;
   private final Workspace workspace;
   private final Activity activity;
+  /** The last swap; the console's close waits for it. */
+  private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
   /** The repair's version and what consumers read when the retention shown was read: it changes with a swap. */
   private Optional<String> retentionRead = Optional.empty();
 
@@ -93,30 +103,58 @@ public final class CutoverController implements ScreenController {
     return snapshot.status().repair().map(r -> r.id() + "/" + r.version()).orElse("none") + "/" + snapshot.reads();
   }
 
-  private record State(Gate gate, String statement, Retention retention, Optional<Repair> repair, Instant at) {}
+  /**
+   * The switch of the loaded spec's consumers: on every node for a sharded table (once its repair is open on
+   * every node), else on the server; null while there is none. Read on the FX thread.
+   */
+  private CutoverSteps steps() {
+    TableSpec s = workspace.spec();
+    Engine e = workspace.engine();
+    if (s == null || e == null) {
+      return null;
+    }
+    if (s.cluster().isEmpty()) {
+      return e.cutovers().of(s);
+    }
+    var r = workspace.shardedProperty().get();
+    return r == null || !r.spec().equals(s) ? null : r.cutovers();
+  }
 
-  /** Reads the statement the swap runs, and the repair's snapshot again, with its gate. */
+  /**
+   * The gate judged now, with each node's on a cluster, v1's retention and the statement; on a cluster a switch its
+   * process left unfinished is finished first, and {@code finished} says so.
+   */
+  private record State(CutoverSteps.Judged judged, String statement, Retention retention, Optional<Repair> repair,
+      Optional<String> finished) {}
+
+  /**
+   * Reads the statement the swap runs, and the repair's snapshot again, with its gate. A sharded table has no
+   * snapshot: every node's gate is judged here, after any switch left unfinished is finished.
+   */
   public void refresh() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    if (workspace.lost().get()) {
+    CutoverSteps steps = steps();
+    if (workspace.lost().get() || steps == null) {
       return;
     }
-    activity.run("read the statement of the swap", p -> engine.cutovers().statement(spec), model::statement);
+    if (spec.cluster().isPresent()) {
+      activity.run("judge the gate of " + steps.where(), p -> read(engine, spec, steps), this::show);
+      return;
+    }
+    activity.run("read the statement of the swap", p -> steps.statement(), model::statement);
     workspace.repair().judgeAgain();
   }
 
   /**
-   * The rollback gate while consumers read v2 (or v1 is dropped), the cutover gate otherwise, judged now for a
-   * confirmation dialog: the rollback gate is read first because it is cheap, while the cutover gate checks the
-   * data.
+   * The rollback gate while consumers read v2 (or v1 is dropped), the cutover gate otherwise, judged now (for a
+   * confirmation dialog, or on a cluster for the screen).
    */
-  private static State read(Engine engine, TableSpec spec) {
-    Optional<Repair> repair = engine.repairs().current(spec);
-    Gate rollback = engine.cutovers().rollbackGate(spec);
-    Gate shown = rollback.current() == Gate.Version.V2 ? rollback : engine.cutovers().gate(spec);
-    return new State(shown, engine.cutovers().statement(spec), engine.cutovers().retention(spec), repair,
-        Instant.now());
+  private static State read(Engine engine, TableSpec spec, CutoverSteps steps) {
+    Optional<String> finished = steps.finishUnfinished();
+    // A sharded table's repair is one per shard: the headline's words after a rollback are one server's.
+    Optional<Repair> repair = spec.cluster().isPresent() ? Optional.empty() : engine.repairs().current(spec);
+    return new State(steps.judge(), steps.statement(), steps.retention(), repair, finished);
   }
 
   /** A gate judged for a dialog is shown too, and the snapshot read again so that every panel follows it. */
@@ -124,7 +162,13 @@ public final class CutoverController implements ScreenController {
     if (workspace.lost().get()) {
       return;
     }
-    model.judged(s.gate(), s.retention(), s.repair().orElse(null), s.at());
+    CutoverSteps.Judged j = s.judged();
+    model.statement(s.statement());
+    model.judged(j.gate(), s.retention(), s.repair().orElse(null), j.at());
+    if (!j.nodes().isEmpty()) {
+      model.nodes(j.nodes(), j.at());
+      s.finished().ifPresent(model::nodeNote);
+    }
     workspace.repair().refresh();
   }
 
@@ -132,59 +176,114 @@ public final class CutoverController implements ScreenController {
    * The gate judged again, now, for a confirmation dialog; the screen shows it too. Refused at once
    * while the server does not answer.
    */
-  private DialogService.GateCheck freshGate(TableSpec spec, Engine engine) {
+  private DialogService.GateCheck freshGate(TableSpec spec, Engine engine, CutoverSteps steps) {
     return (judged, failed) -> {
       if (workspace.lost().get()) {
         failed.accept("the server does not answer; " + workspace.linkProperty().get().sentence());
         return;
       }
-      workspace.executor().submit(p -> read(engine, spec), (message, fraction) -> {}, s -> {
+      workspace.executor().submit(p -> read(engine, spec, steps), (message, fraction) -> {}, s -> {
         if (workspace.lost().get()) {
           failed.accept("the server stopped answering while the gate was judged.");
           return;
         }
         show(s);
-        judged.accept(s.gate(), s.at());
+        judged.accept(s.judged().gate(), s.judged().at());
       }, failure -> failed.accept(Errors.sentence(failure, "judge the gate")));
     };
   }
 
-  /** Switches consumers to v2 once the operator typed the view's name. */
+  /** Switches consumers to v2 (on every node of a cluster) once the operator typed the view's name. */
   public void cutover() {
-    TableSpec spec = workspace.spec();
-    Optional<String> typed = workspace.dialogs().confirmCutover(new SwapRequest(workspace.server(), "cutover",
-        model.statementProperty().get(), spec.consumerView().name(), Gate.Version.V1, spec.liveTable().name(),
-        Gate.Version.V2, spec.targetTable().name(), freshGate(spec, workspace.engine())));
-    typed.ifPresent(t -> swap("cut over", engine -> engine.cutovers().cutover(spec, t)));
+    swap(true);
   }
 
-  /** Switches consumers back to v1 once the operator typed the view's name. */
+  /** Switches consumers back to v1 (on every node of a cluster) once the operator typed the view's name. */
   public void rollback() {
-    TableSpec spec = workspace.spec();
-    Optional<String> typed = workspace.dialogs().confirmRollback(new SwapRequest(workspace.server(), "rollback",
-        model.statementProperty().get(), spec.consumerView().name(), Gate.Version.V2, spec.targetTable().name(),
-        Gate.Version.V1, spec.liveTable().name(), freshGate(spec, workspace.engine())));
-    typed.ifPresent(t -> swap("roll back", engine -> engine.cutovers().rollback(spec, t)));
+    swap(false);
   }
 
-  private void swap(String doing, java.util.function.Function<Engine, SwapResult> action) {
+  private void swap(boolean forward) {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    // A swap runs to its end on the server whether anyone waits or not: no Cancel, and its outcome is always shown.
-    // The snapshot is read in the same task, after the swap: the result, the gate, the badge and the banner then
-    // change together, never a gate judged before the swap beside the swap's result.
-    activity.runToTheEnd(doing + " " + spec.consumerView(), p -> {
-      SwapResult result = action.apply(engine);
-      return new Swapped(result, engine.repairs().snapshot(spec, Optional.empty()), engine.cutovers().retention(spec));
+    CutoverSteps steps = steps();
+    if (steps == null) {
+      return;
+    }
+    SwapRequest request = forward
+        ? new SwapRequest(workspace.server(), Gate.CUTOVER, model.statementProperty().get(), spec.consumerView().name(),
+            Gate.Version.V1, spec.consumerLive().name(), Gate.Version.V2, spec.consumerTarget().name(),
+            freshGate(spec, engine, steps))
+        : new SwapRequest(workspace.server(), Gate.ROLLBACK, model.statementProperty().get(),
+            spec.consumerView().name(), Gate.Version.V2, spec.consumerTarget().name(), Gate.Version.V1,
+            spec.consumerLive().name(), freshGate(spec, engine, steps));
+    Optional<String> typed = forward ? workspace.dialogs().confirmCutover(request)
+        : workspace.dialogs().confirmRollback(request);
+    if (typed.isEmpty() || spec != workspace.spec()) {
+      return;
+    }
+    String doing = forward ? "cut over" : "roll back";
+    boolean nodes = spec.cluster().isPresent();
+    if (nodes) {
+      model.swapStarted(forward ? "Cutover" : "Rollback", steps.nodes());
+    }
+    java.util.function.BiConsumer<ShardRef, SwapResult> switched = (node, r) -> Platform.runLater(() -> {
+      if (spec == workspace.spec()) {
+        model.switched(node, r);
+      }
+    });
+    CompletableFuture<Void> step = new CompletableFuture<>();
+    inFlight = step;
+    // A swap runs to its end on the server whether anyone waits or not (across nodes, its switch-back included): no
+    // Cancel, and its outcome is always shown. The snapshot (on a cluster every node's gate) is read in the same
+    // task, after the swap: the result, the gate, the badge and the banner then change together, never a gate
+    // judged before the swap beside the swap's result.
+    activity.runToTheEnd(doing + " " + spec.consumerView() + (nodes ? " on " + steps.where() : ""), p -> {
+      try {
+        SwapResult result = forward ? steps.cutover(typed.get(), switched) : steps.rollback(typed.get(), switched);
+        return new Swapped(result, nodes ? Optional.empty() : Optional.of(engine.repairs().snapshot(spec,
+            Optional.empty())), nodes ? Optional.of(read(engine, spec, steps)) : Optional.empty(), steps.retention());
+      } finally {
+        step.complete(null);
+      }
     }, s -> {
       model.swapped(s.result());
       model.retention(s.retention());
-      retentionRead = Optional.of(ground(s.snapshot()));
-      workspace.repair().take(engine, spec, s.snapshot());
-    }, failure -> workspace.repair().refresh());
+      s.snapshot().ifPresent(snapshot -> {
+        retentionRead = Optional.of(ground(snapshot));
+        workspace.repair().take(engine, spec, snapshot);
+      });
+      s.nodes().ifPresent(n -> {
+        model.nodeNote((forward ? "Cutover" : "Rollback") + " done: every node reads " + (forward ? "v2" : "v1")
+            + (s.result().verified() ? ", each verified." : "; not every node could be verified."));
+        show(n);
+      });
+    }, failure -> {
+      if (nodes) {
+        model.nodeNote(Errors.sentence(failure, doing + " on every node"));
+      }
+      workspace.repair().refresh();
+    });
   }
 
-  private record Swapped(SwapResult result, RepairSnapshot snapshot, Retention retention) {}
+  /**
+   * For the console's close, off the FX thread: waits up to {@code limit} for a swap under way to end (across
+   * nodes it must not lose its connections halfway); one that does not end in time leaves each node's view
+   * saying what it reads.
+   */
+  public void awaitSwap(Duration limit) {
+    try {
+      inFlight.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // The swap did not end in time: closing goes on.
+    }
+  }
+
+  /** A swap's result with what was read after it: one server's snapshot, or every node's gate. */
+  private record Swapped(SwapResult result, Optional<RepairSnapshot> snapshot, Optional<State> nodes,
+      Retention retention) {}
 
   /**
    * Drops v1 and the rollback handle once the operator typed the table's name; before the retention

@@ -1,6 +1,8 @@
 package dev.cutover.ui.cutover;
 
+import dev.cutover.engine.CutoverSteps;
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
@@ -10,6 +12,9 @@ import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.connection.ServerLink;
 import java.time.Instant;
+import java.util.List;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -39,6 +44,8 @@ public final class CutoverModel {
   private final StringProperty dropResult = new SimpleStringProperty("");
   private final ObjectProperty<Instant> judgedAt = new SimpleObjectProperty<>();
   private final StringProperty unknown = new SimpleStringProperty("");
+  private final ObservableList<String> nodeLines = FXCollections.observableArrayList();
+  private final ObservableList<String> swapLines = FXCollections.observableArrayList();
 
   public CutoverModel(Workspace workspace) {
     this.workspace = workspace;
@@ -51,6 +58,8 @@ public final class CutoverModel {
       cleanup.set("");
       dropResult.set("");
       judgedAt.set(null);
+      nodeLines.clear();
+      swapLines.clear();
     });
     workspace.linkProperty().subscribe(this::linkChanged);
   }
@@ -76,6 +85,25 @@ public final class CutoverModel {
     retention.set(read);
     judgedAt.set(at);
     gate.set(judged);
+  }
+
+  /** Each node's version read and gate, judged at {@code at}: on a sharded table only. */
+  void nodes(List<CutoverSteps.Node> nodes, Instant at) {
+    nodeLines.setAll(NodeWords.gates(nodes, at));
+  }
+
+  /** A switch of every node begins: each node's line follows as it switches. */
+  void swapStarted(String action, int nodes) {
+    swapLines.setAll(NodeWords.started(action, nodes));
+  }
+
+  void switched(ShardRef node, SwapResult result) {
+    swapLines.add(NodeWords.switched(node, result));
+  }
+
+  /** What the switch of every node, or the finish of one left unfinished, came to. */
+  void nodeNote(String sentence) {
+    swapLines.add(sentence);
   }
 
   void retention(Retention read) {
@@ -122,6 +150,27 @@ public final class CutoverModel {
   /** Whether the server answers and the screen has read from it since the last reconnect: steps wait for it. */
   public ObservableBooleanValue onlineProperty() {
     return workspace.online();
+  }
+
+  /**
+   * On a sharded table, each node's line: which version it reads and its gate when last judged, each unmet
+   * condition under it; empty on one server.
+   */
+  public ObservableList<String> nodeLines() {
+    return nodeLines;
+  }
+
+  /**
+   * On a sharded table, the last switch of every node from this console, each node's line as it switched, and
+   * what it came to; or what finishing a switch left unfinished did.
+   */
+  public ObservableList<String> swapLines() {
+    return swapLines;
+  }
+
+  /** Whether the loaded spec's table is sharded over a cluster: the screen then shows each node. */
+  public ObservableBooleanValue clusterProperty() {
+    return workspace.clusterSpec();
   }
 
   public ReadOnlyStringProperty statementProperty() {

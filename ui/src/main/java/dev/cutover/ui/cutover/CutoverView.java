@@ -35,7 +35,8 @@ public final class CutoverView extends ScreenView {
     HBox.setHgrow(left, Priority.ALWAYS);
     VBox result = resultCard(model);
     VBox.setVgrow(result, Priority.ALWAYS);
-    VBox right = new VBox(14, result, retentionCard(model));
+    VBox nodes = nodesCard(model);
+    VBox right = new VBox(14, nodes, result, retentionCard(model));
     right.setPrefWidth(420);
     right.setMinWidth(340);
     root.getChildren().addAll(left, right);
@@ -67,14 +68,15 @@ public final class CutoverView extends ScreenView {
         + " read " + switch (g.current()) {
           case V1 -> "v1 (" + spec.liveTable() + ")";
           case V2 -> "v2 (" + spec.targetTable() + ")";
-          case UNKNOWN -> "neither version";
+          case UNKNOWN -> model.clusterProperty().get() ? "different versions on different nodes (each node's line "
+              + "says which)" : "neither version";
         } + ".").orElse(""));
 
     GridPane conditions = new GridPane();
     conditions.setId("gate-conditions");
     conditions.setHgap(12);
     conditions.setVgap(8);
-    ColumnConstraints name = new ColumnConstraints(170);
+    ColumnConstraints name = new ColumnConstraints(200);
     ColumnConstraints detail = new ColumnConstraints();
     detail.setHgrow(Priority.ALWAYS);
     conditions.getColumnConstraints().addAll(name, detail);
@@ -162,6 +164,27 @@ public final class CutoverView extends ScreenView {
     return card;
   }
 
+  /**
+   * On a sharded table: each node's version and gate, and each node's switch as it happens. Hidden on one
+   * server, whose gate is the whole.
+   */
+  private VBox nodesCard(CutoverModel model) {
+    var gates = sentences("cutover-nodes", model.nodeLines(), "Refresh the gate to judge every node's.");
+    gates.setPrefHeight(130);
+    gates.setMinHeight(100);
+    var swaps = sentences("cutover-node-swaps", model.swapLines(), "No switch of every node from this console yet: a "
+        + "cutover or rollback switches one node at a time, each verified, all or nothing, and each node's line "
+        + "shows here as it switches.");
+    swaps.setPrefHeight(130);
+    swaps.setMinHeight(100);
+    VBox card = Widgets.card("Nodes", gates, Widgets.muted("Switch per node:"), swaps);
+    card.setId("cutover-nodes-card");
+    binder.bind(card.visibleProperty(), Bindings.createBooleanBinding(() -> model.clusterProperty().get(),
+        model.clusterProperty()));
+    binder.bind(card.managedProperty(), card.visibleProperty());
+    return card;
+  }
+
   private VBox resultCard(CutoverModel model) {
     GridPane g = Widgets.facts(120);
     Widgets.fact(g, "Action", swapLabel(model, "swap-action", s -> s.action() + " at " + Formats.time(s.at())));
@@ -206,14 +229,21 @@ public final class CutoverView extends ScreenView {
     binder.bind(horizon.textProperty(), model.retentionProperty().map(GateWords::retention).orElse("—"));
     Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
     clean.setOnAction(e -> controller.cleanup());
-    binder.bind(clean.disableProperty(), model.activity().runningProperty());
+    var cluster = Bindings.createBooleanBinding(() -> model.clusterProperty().get(), model.clusterProperty());
+    binder.bind(clean.disableProperty(), model.activity().runningProperty().or(cluster));
     Button drop = Widgets.danger(Widgets.button("drop-v1", "_Drop v1…"));
     drop.setOnAction(e -> controller.dropV1());
     binder.bind(drop.disableProperty(), javafx.beans.binding.Bindings.createBooleanBinding(
-        () -> model.activity().running() || model.retentionProperty().get() == null
+        () -> model.activity().running() || model.clusterProperty().get() || model.retentionProperty().get() == null
             || model.retentionProperty().get().keepUntil().isEmpty()
             || model.retentionProperty().get().droppedAt().isPresent(),
-        model.activity().runningProperty(), model.retentionProperty()));
+        model.activity().runningProperty(), model.retentionProperty(), model.clusterProperty()));
+    // Each shard keeps its own v1, staging and rollback handle; dropping them across nodes is not offered yet.
+    Label shardsOnly = Widgets.wrap(Widgets.muted("On a sharded table, dropping v1 and cleaning up staging are not "
+        + "offered yet, here or on the command line: every shard keeps its v1 and the rollback stays open."));
+    shardsOnly.setId("cutover-cluster-drop");
+    binder.bind(shardsOnly.visibleProperty(), cluster);
+    binder.bind(shardsOnly.managedProperty(), cluster);
     Label result = Widgets.label("cleanup-result", "muted");
     Widgets.wrap(result);
     binder.bind(result.textProperty(), model.cleanupProperty());
@@ -222,7 +252,7 @@ public final class CutoverView extends ScreenView {
     binder.bind(dropped.textProperty(), model.dropResultProperty());
     binder.bind(dropped.managedProperty(), model.dropResultProperty().isNotEmpty());
     binder.bind(dropped.visibleProperty(), dropped.managedProperty());
-    return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean, drop),
+    return Widgets.card("Retention of v1", horizon, Widgets.row(8, clean, drop), shardsOnly,
         Widgets.safety("drop-safety", Safety.DROP_V1), result, dropped);
   }
 

@@ -11,18 +11,16 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.ShardRef;
-import dev.cutover.engine.api.SwapResult;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.shards.ShardsModel.ShardRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
-/** What the Shards screen says of each shard, its preflight, its verdict, its gate and its swap, in sentences. */
+/** What the Shards screen says of each shard, its preflight, and its verdict, in sentences. */
 final class ShardWords {
 
   private ShardWords() {}
@@ -100,19 +98,5 @@ final class ShardWords {
 
   private static List<HourPartition> unexpected(Reconciliation r) {
     return new TreeSet<>(r.counts().keySet()).stream().filter(h -> r.unexpectedIn(h) > 0).toList();
-  }
-
-  static List<String> gates(Map<ShardRef, Gate> gates, Instant at) {
-    List<String> lines = new ArrayList<>();
-    gates.forEach((s, g) -> {
-      lines.add(s + ": " + g.step() + " gate " + (g.open() ? "open" : "closed") + ", reads " + version(g.current())
-          + " (judged at " + Formats.clock(at) + ")");
-      g.unmet().forEach(c -> lines.add("    " + c.name() + ": " + c.detail()));
-    });
-    return lines;
-  }
-
-  static String switched(ShardRef s, SwapResult r) {
-    return s + ": reads " + version(r.after()) + "; " + (r.verified() ? "" : "not verified: ") + r.verification();
   }
 }

@@ -28,10 +28,9 @@ import javafx.beans.value.ObservableBooleanValue;
  * The Shards screen's reads and steps on a repair that spans every shard of a cluster: reads every
  * shard every {@link #PERIOD} while the screen is shown; plans and preflights every shard over one
  * range and one boundary; starts, resumes and cancels the backfill on every shard; reconciles every
- * shard into one verdict and accepts a difference on every shard; judges every node's gate; and
- * switches consumers node by node, all or nothing, behind the confirmation dialog of one server's swap
- * (the runs it starts are {@link ShardRuns}', the swaps {@link ShardSwaps}', the steps on the repair itself
- * {@link ShardRepairSteps}').
+ * shard into one verdict and accepts a difference on every shard (the runs it starts are {@link ShardRuns}',
+ * the steps on the repair itself {@link ShardRepairSteps}'). Every node's gate, the cutover and the rollback
+ * are the Cutover screen's.
  */
 public final class ShardsController implements ScreenController {
 
@@ -45,7 +44,6 @@ public final class ShardsController implements ScreenController {
   private final Workspace workspace;
   private final Activity activity;
   private final ShardRuns runs;
-  private final ShardSwaps swaps;
   private final ShardRepairSteps steps;
   private TaskExecutor.Handle timer;
 
@@ -54,7 +52,6 @@ public final class ShardsController implements ScreenController {
     this.workspace = model.workspace();
     this.activity = model.activity();
     this.runs = new ShardRuns(model, this::current, this::read);
-    this.swaps = new ShardSwaps(model, this::current, this::read);
     this.steps = new ShardRepairSteps(model, this::current, this::read);
   }
 
@@ -109,10 +106,10 @@ public final class ShardsController implements ScreenController {
     if (repair == null || model.reading().running()) {
       return;
     }
-    // A swap of every node that its process left unfinished is finished first, and the swap lines say so.
+    // A swap of every node that its process left unfinished is finished first, and the run line says so.
     record Read(Optional<String> finished, Map<ShardRef, ShardedRepair.ShardReading> shards) {}
     model.reading().run("read every shard", p -> new Read(repair.finishUnfinishedSwap(), repair.read()), read -> {
-      read.finished().ifPresent(model::swapEnded);
+      read.finished().ifPresent(model::finished);
       model.read(repair, read.shards(), Instant.now());
     });
   }
@@ -251,27 +248,10 @@ public final class ShardsController implements ScreenController {
   }
 
   /**
-   * For the console's close, off the FX thread: waits up to {@code limit} for a swap across nodes to end
-   * (it must not lose its connections halfway), then for the start of runs, then cancels this console's
-   * runs and waits for them to stop, each shard resumable.
+   * For the console's close, off the FX thread: waits up to {@code limit} for the start of runs, then cancels
+   * this console's runs and waits for them to stop, each shard resumable.
    */
   public void closing(Duration limit) {
-    swaps.awaitEnd(limit);
     runs.closing(limit);
-  }
-
-  /** Judges every node's cutover gate, or the rollback gate of nodes that read v2. */
-  public void judgeGates() {
-    repair().ifPresent(swaps::judgeGates);
-  }
-
-  /** Switches consumers to v2 on every node once the operator typed the view's name with every gate open. */
-  public void cutover() {
-    repair().ifPresent(r -> swaps.swap(r, true));
-  }
-
-  /** Switches consumers back to v1 on every node once the operator typed the view's name with every gate open. */
-  public void rollback() {
-    repair().ifPresent(r -> swaps.swap(r, false));
   }
 }

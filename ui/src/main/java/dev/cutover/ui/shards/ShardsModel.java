@@ -6,11 +6,9 @@ import dev.cutover.engine.ShardedRepair.ClusterPreflight;
 import dev.cutover.engine.ShardedRepair.ClusterVerdict;
 import dev.cutover.engine.ShardedRepair.ShardReading;
 import dev.cutover.engine.api.AcknowledgedDependent;
-import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.ShardRef;
-import dev.cutover.engine.api.SwapResult;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.backfill.HourStates;
 import dev.cutover.ui.common.Activity;
@@ -58,8 +56,6 @@ public final class ShardsModel {
   private final StringProperty verdict = new SimpleStringProperty("Not reconciled in this console yet.");
   private final ObservableList<String> verdictLines = FXCollections.observableArrayList();
   private final ObservableList<HourPartition> unexpectedHours = FXCollections.observableArrayList();
-  private final ObservableList<String> gateLines = FXCollections.observableArrayList();
-  private final ObservableList<String> swapLines = FXCollections.observableArrayList();
   private ShardedRepair checkedBy;
 
   public ShardsModel(Workspace workspace) {
@@ -100,8 +96,6 @@ public final class ShardsModel {
     verdict.set("Not reconciled in this console yet.");
     verdictLines.clear();
     unexpectedHours.clear();
-    gateLines.clear();
-    swapLines.clear();
   }
 
   /** Every shard as just read from {@code repair} at {@code at}; dropped unless {@code repair} is the one open now. */
@@ -169,21 +163,9 @@ public final class ShardsModel {
     unexpectedHours.setAll(ShardWords.unexpected(v));
   }
 
-  void gates(Map<ShardRef, Gate> gates, Instant at) {
-    gateLines.setAll(ShardWords.gates(gates, at));
-  }
-
-  void swapStarted(String action, int nodes) {
-    swapLines.setAll(action + " from " + Formats.time(Instant.now()) + " on " + nodes + " node(s), one at a time, all "
-        + "or nothing:");
-  }
-
-  void switched(ShardRef s, SwapResult r) {
-    swapLines.add(ShardWords.switched(s, r));
-  }
-
-  void swapEnded(String sentence) {
-    swapLines.add(sentence);
+  /** What finishing a switch of every node that its process left unfinished did. */
+  void finished(String sentence) {
+    runLine.set(sentence);
   }
 
   public ObservableList<ShardRow> rows() {
@@ -280,11 +262,4 @@ public final class ShardsModel {
     return unexpectedHours;
   }
 
-  public ObservableList<String> gateLines() {
-    return gateLines;
-  }
-
-  public ObservableList<String> swapLines() {
-    return swapLines;
-  }
 }

@@ -9,7 +9,6 @@ import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.shards.ShardsModel.ShardRow;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
-import javafx.collections.ObservableList;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
@@ -22,7 +21,6 @@ import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
@@ -82,9 +80,6 @@ public final class ShardsView extends ScreenView {
     Button resume = action("shards-resume", "Res_ume", controller::resume, busy);
     Button cancel = action("shards-cancel", "Cancel runs", controller::cancel, model.runningProperty().not());
     Button reconcile = action("shards-reconcile", "Reco_ncile", controller::reconcile, busy);
-    Button gates = action("shards-gates", "_Judge gates", controller::judgeGates, busy);
-    Button cutover = Widgets.danger(action("shards-cutover", "Cut _over…", controller::cutover, busy));
-    Button rollback = Widgets.danger(action("shards-rollback", "Ro_ll back…", controller::rollback, busy));
     Button abandon = Widgets.danger(action("shards-abandon", "Abandon repa_ir…", controller::abandon, busy));
     Label runLine = Widgets.wrap(Widgets.label("shards-run"));
     binder.bind(runLine.textProperty(), model.runLineProperty());
@@ -106,9 +101,7 @@ public final class ShardsView extends ScreenView {
         binder, model.workspace().paletteProperty(), Widgets.row(10, Widgets.muted("Show"), which), caption);
 
     TabPane tabs = new TabPane(new Tab("Preflight", preflightTab(model, controller)), new Tab("Verdict and coverage",
-        verdictTab(model, controller)), new Tab("Gates", list("shards-gates-list", model.gateLines(),
-        "Judge the gates to see every node's.")), new Tab("Swap per node", list("shards-swaps", model.swapLines(),
-        "No swap from this console yet.")));
+        verdictTab(model, controller)));
     tabs.setId("shards-tabs");
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     SplitPane split = new SplitPane(hours, tabs);
@@ -116,8 +109,11 @@ public final class ShardsView extends ScreenView {
     split.setDividerPositions(0.52);
     VBox.setVgrow(split, Priority.ALWAYS);
 
-    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, declare, reconcile, gates,
-        cutover, rollback, abandon);
+    // Every node's gate, the cutover and the rollback are the Cutover screen's, as on one server.
+    Label swapsThere = Widgets.muted("Cut over and roll back every node on the Cutover screen.");
+    swapsThere.setId("shards-swaps-there");
+    FlowPane actions = new FlowPane(8, 8, deploy, preflight, backfill, resume, cancel, declare, reconcile, abandon,
+        swapsThere);
     // The hour grid below never moves while a step starts, reports and ends: each move would repaint it whole.
     VBox head = new VBox(10, title, readAt, shards, actions, runLine, Widgets.activityRow("shards-activity", binder,
         model.activity()), Widgets.errorLabel("shards-error", binder, model.activity().errorProperty()),
@@ -132,7 +128,7 @@ public final class ShardsView extends ScreenView {
   }
 
   private Node preflightTab(ShardsModel model, ShardsController controller) {
-    ListView<String> lines = list("shards-preflight-lines", model.preflightLines(),
+    ListView<String> lines = sentences("shards-preflight-lines", model.preflightLines(),
         "Plan and preflight every shard: one range and one boundary B for all.");
     VBox ticks = new VBox(6);
     ticks.setId("shards-dependents");
@@ -169,7 +165,7 @@ public final class ShardsView extends ScreenView {
   private Node verdictTab(ShardsModel model, ShardsController controller) {
     Label verdict = Widgets.wrap(Widgets.label("shards-verdict"));
     binder.bind(verdict.textProperty(), model.verdictProperty());
-    ListView<String> lines = list("shards-verdict-lines", model.verdictLines(), "Reconcile to see each shard's verdict "
+    ListView<String> lines = sentences("shards-verdict-lines", model.verdictLines(), "Reconcile to see each shard's verdict "
         + "and coverage.");
     ComboBox<HourPartition> hour = new ComboBox<>();
     hour.setId("shards-ack-hour");
@@ -194,28 +190,6 @@ public final class ShardsView extends ScreenView {
     b.setOnAction(e -> step.run());
     binder.bind(b.disableProperty(), off);
     return b;
-  }
-
-  private ListView<String> list(String id, ObservableList<String> items, String empty) {
-    ListView<String> view = new ListView<>();
-    // A finding is a sentence: it wraps in the list's width rather than running off its edge.
-    view.setCellFactory(v -> new javafx.scene.control.ListCell<>() {
-      {
-        setWrapText(true);
-        prefWidthProperty().bind(v.widthProperty().subtract(24));
-        setMaxWidth(Region.USE_PREF_SIZE);
-      }
-
-      @Override
-      protected void updateItem(String item, boolean empty) {
-        super.updateItem(item, empty);
-        setText(empty ? null : item);
-      }
-    });
-    view.setId(id);
-    view.setPlaceholder(Widgets.wrap(Widgets.muted(empty)));
-    binder.mirror(view.getItems(), items);
-    return view;
   }
 
   public HourGrid grid() {

@@ -1,0 +1,101 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.ClusterSwap;
+import dev.cutover.engine.cluster.OverNodes;
+import dev.cutover.engine.cluster.Shards;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+
+/**
+ * The switch of a sharded table's consumers on every node, as one: each node's gate judged at once and read as
+ * one ({@link OverNodes}), and the cutover and rollback all or nothing through {@link ClusterSwap}, which writes
+ * its intent on every node before the first switches; a switch left unfinished by a process that died is
+ * finished before anything else is judged or switched.
+ */
+final class ClusterCutover implements CutoverSteps {
+
+  private final Shards shards;
+  private final TableSpec spec;
+
+  ClusterCutover(Shards shards, TableSpec spec) {
+    this.shards = shards;
+    this.spec = spec;
+  }
+
+  @Override
+  public String where() {
+    return "every node of cluster " + spec.cluster().map(c -> c.name()).orElse("?") + " (" + nodes() + " nodes)";
+  }
+
+  @Override
+  public int nodes() {
+    return shards.all().size();
+  }
+
+  /**
+   * The rollback gate once every node reads v2, else the cutover gate, of every node: each node's rollback gate
+   * is read first because it is cheap, the cutover gates (which check the data) only when they are the step.
+   */
+  @Override
+  public Judged judge() {
+    Map<ShardRef, Gate> rollback = ShardedRepair.byRef(shards.each("rollback gate",
+        s -> s.engine().cutovers().rollbackGate(spec)));
+    boolean allV2 = rollback.values().stream().allMatch(g -> g.current() == Gate.Version.V2);
+    Map<ShardRef, Gate> shown = allV2 ? rollback : ShardedRepair.byRef(shards.each("cutover gate",
+        s -> s.engine().cutovers().gate(spec)));
+    Map<ShardRef, Optional<HourPartition>> boundaries = ShardedRepair.byRef(shards.each("read the repairs",
+        s -> s.engine().repairs().current(spec).flatMap(Repair::boundary)));
+    List<Node> nodes = new ArrayList<>();
+    shown.forEach((ref, g) -> nodes.add(new Node(ref, rollback.get(ref).current(), g)));
+    return new Judged(OverNodes.gate(shown, boundaries), nodes, Instant.now());
+  }
+
+  @Override
+  public String statement() {
+    return "On each of the " + nodes() + " nodes in turn, each verified, all or nothing:\n"
+        + shards.all().getFirst().engine().cutovers().statement(spec);
+  }
+
+  @Override
+  public Retention retention() {
+    return OverNodes.retention(ShardedRepair.byRef(shards.each("retention of v1",
+        s -> s.engine().cutovers().retention(spec))));
+  }
+
+  @Override
+  public SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
+    return swap(true, confirmation, switched);
+  }
+
+  @Override
+  public SwapResult rollback(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
+    return swap(false, confirmation, switched);
+  }
+
+  private SwapResult swap(boolean forward, String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
+    return OverNodes.swap(each(forward, confirmation, switched));
+  }
+
+  /** Every node's switch, to v2 when {@code forward}, each node's result by its node. */
+  Map<ShardRef, SwapResult> each(boolean forward, String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
+    finishUnfinished(); // a switch left unfinished is finished first; the gates then judge what it left
+    return ShardedRepair.byRef(new ClusterSwap(shards, spec).swap(forward, confirmation,
+        (s, r) -> switched.accept(s.ref(), r)));
+  }
+
+  @Override
+  public Optional<String> finishUnfinished() {
+    return new ClusterSwap(shards, spec).finishUnfinished(spec.consumerView().name());
+  }
+}

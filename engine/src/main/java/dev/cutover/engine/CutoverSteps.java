@@ -1,0 +1,65 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Retention;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.SwapResult;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+
+/**
+ * The switch of one repair's consumers, whether its table lies on one server or is sharded over a cluster:
+ * the gate of the step consumers can take now, judged from the data, the statement the switch runs, the
+ * retention of v1, and the cutover and rollback themselves. On a cluster the gate is open only when every
+ * node's is and every shard's repair has one B, and the switch is all or nothing, node by node, with an intent
+ * written on every node first ({@code cluster.ClusterSwap}). {@link Cutovers#of} gives one server's;
+ * {@link ShardedRepair#cutovers()} a cluster's.
+ */
+public interface CutoverSteps {
+
+  /** One node as the gate found it: which version its consumers read, and its own gate. */
+  record Node(ShardRef node, Gate.Version reads, Gate gate) {}
+
+  /**
+   * The gate of the step consumers can take now (the rollback gate once they read v2), as one over every node,
+   * with each node's; {@code nodes} is empty on one server, where the gate is the server's own.
+   */
+  record Judged(Gate gate, List<Node> nodes, Instant at) {
+    public Judged {
+      nodes = List.copyOf(nodes);
+    }
+  }
+
+  /** Where the switch runs, for sentences: {@code the server}, {@code every node of cluster c (3 nodes)}. */
+  String where();
+
+  /** The number of nodes whose consumers the switch moves: 1 on one server. */
+  int nodes();
+
+  /** Judges the gate now, from the data. */
+  Judged judge();
+
+  /** The statement that switches consumers, as each node runs it. */
+  String statement();
+
+  /** How long v1 is kept after the cutover; on a cluster, until the last node's horizon. */
+  Retention retention();
+
+  /**
+   * Switches consumers to v2 once {@code confirmation} names the consumer view, the gate judged again inside
+   * the step; {@code switched} hears each node of a cluster once it switched and was verified.
+   */
+  SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched);
+
+  /** Switches consumers back to v1, as {@link #cutover} does forward. */
+  SwapResult rollback(String confirmation, BiConsumer<ShardRef, SwapResult> switched);
+
+  /**
+   * Finishes a switch across nodes that its process left unfinished (it died after some nodes switched), and
+   * says what it found and did; empty when there was none, and always on one server, whose switch is one
+   * statement.
+   */
+  Optional<String> finishUnfinished();
+}
