@@ -92,9 +92,17 @@ class CutoverCommandsTest {
     CommandRun status = run(world, spec, "status");
     assertTrue(status.out().contains(": cut over (since "), status.out());
     assertTrue(status.out().contains("next         Consumers read visits_v2."), status.out());
-    CommandRun back = run(world, spec, "rollback", "--confirm", "visits", "--json");
+    CommandRun blank = run(world, spec, "rollback", "--confirm", "visits", "--reason", "  ");
+    assertEquals(2, blank.exit(), blank.out() + blank.err());
+    assertTrue(blank.err().contains("A reason for the rollback was asked for but is blank"), blank.err());
+    assertTrue(run(world, spec, "status").out().contains(": cut over (since "), "a blank reason switches nothing");
+    CommandRun back = run(world, spec, "rollback", "--confirm", "visits", "--reason", "desk 7 moved; checking the fix",
+        "--json");
     assertEquals(0, back.exit(), back.out() + back.err());
     assertTrue(back.out().contains("\"after\":\"v1\""), back.out());
+    var rollback = new dev.cutover.engine.Engine(world.db).repairs().audit(null, 20).stream()
+        .filter(a -> a.action().equals("rollback")).findFirst().orElseThrow();
+    assertTrue(rollback.detail().endsWith("Reason: desk 7 moved; checking the fix"), rollback.detail());
     assertEquals(0, run(world, spec, "cutover", "--confirm", "visits").exit());
 
     CommandRun retention = run(world, spec, "retention");

@@ -75,22 +75,25 @@ final class ClusterCutover implements CutoverSteps {
 
   @Override
   public SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
-    return swap(true, confirmation, switched);
+    return OverNodes.swap(each(true, confirmation, Optional.empty(), switched));
   }
 
   @Override
-  public SwapResult rollback(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
-    return swap(false, confirmation, switched);
+  public SwapResult rollback(String confirmation, Optional<String> reason,
+      BiConsumer<ShardRef, SwapResult> switched) {
+    return OverNodes.swap(each(false, confirmation, reason, switched));
   }
 
-  private SwapResult swap(boolean forward, String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
-    return OverNodes.swap(each(forward, confirmation, switched));
-  }
-
-  /** Every node's switch, to v2 when {@code forward}, each node's result by its node. */
-  Map<ShardRef, SwapResult> each(boolean forward, String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
+  /**
+   * Every node's switch, to v2 when {@code forward}, each node's result by its node; a rollback's reason, checked
+   * before any node switches, goes to every node's audit trail.
+   */
+  Map<ShardRef, SwapResult> each(boolean forward, String confirmation, Optional<String> reason,
+      BiConsumer<ShardRef, SwapResult> switched) {
+    Optional<String> why = reason.map(r -> Reasons.check("reason", r, "A reason for the rollback was asked for but "
+        + "is blank; write why consumers go back to v1, or leave the reason out."));
     finishUnfinished(); // a switch left unfinished is finished first; the gates then judge what it left
-    return ShardedRepair.byRef(new ClusterSwap(shards, spec).swap(forward, confirmation,
+    return ShardedRepair.byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, why,
         (s, r) -> switched.accept(s.ref(), r)));
   }
 

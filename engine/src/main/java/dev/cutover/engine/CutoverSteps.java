@@ -53,8 +53,11 @@ public interface CutoverSteps {
    */
   SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched);
 
-  /** Switches consumers back to v1, as {@link #cutover} does forward. */
-  SwapResult rollback(String confirmation, BiConsumer<ShardRef, SwapResult> switched);
+  /**
+   * Switches consumers back to v1, as {@link #cutover} does forward; {@code reason}, the operator's why, goes to
+   * the audit trail (of every node) with the switch.
+   */
+  SwapResult rollback(String confirmation, Optional<String> reason, BiConsumer<ShardRef, SwapResult> switched);
 
   /**
    * Finishes a switch across nodes that its process left unfinished (it died after some nodes switched), and

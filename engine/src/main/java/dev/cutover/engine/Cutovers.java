@@ -68,8 +68,9 @@ public final class Cutovers {
       }
 
       @Override
-      public SwapResult rollback(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
-        return Cutovers.this.rollback(spec, confirmation);
+      public SwapResult rollback(String confirmation, Optional<String> reason,
+          BiConsumer<ShardRef, SwapResult> switched) {
+        return Cutovers.this.rollback(spec, confirmation, reason, Progress.NONE);
       }
 
       @Override
@@ -110,6 +111,16 @@ public final class Cutovers {
   /** The rollback, reporting its steps as {@link #cutover(TableSpec, String, Progress)} does. */
   public SwapResult rollback(TableSpec spec, String confirmation, Progress progress) {
     return swap(spec, progress).rollback(confirmation);
+  }
+
+  /**
+   * The rollback with the operator's reason, which the audit trail and the repair's record keep beside it; a
+   * reason given is one line, not blank (refused before anything is switched otherwise).
+   */
+  public SwapResult rollback(TableSpec spec, String confirmation, Optional<String> reason, Progress progress) {
+    Optional<String> why = reason.map(r -> Reasons.check("reason", r, "A reason for the rollback was asked for but "
+        + "is blank; write why consumers go back to v1, or leave the reason out."));
+    return swap(spec, progress).because(why).rollback(confirmation);
   }
 
   /**

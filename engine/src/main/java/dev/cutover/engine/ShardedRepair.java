@@ -394,12 +394,15 @@ public final class ShardedRepair implements AutoCloseable {
    * each node reads.
    */
   public Map<ShardRef, SwapResult> cutover(String confirmation, SwapListener listener) {
-    return cutover.each(true, confirmation, listener::switched);
+    return cutover.each(true, confirmation, Optional.empty(), listener::switched);
   }
 
-  /** Switches consumers back to v1 on every node, all or nothing, as {@link #cutover} does forward. */
-  public Map<ShardRef, SwapResult> rollback(String confirmation, SwapListener listener) {
-    return cutover.each(false, confirmation, listener::switched);
+  /**
+   * Switches consumers back to v1 on every node, all or nothing, as {@link #cutover} does forward; the reason, when
+   * given, goes to every node's audit trail.
+   */
+  public Map<ShardRef, SwapResult> rollback(String confirmation, Optional<String> reason, SwapListener listener) {
+    return cutover.each(false, confirmation, reason, listener::switched);
   }
 
   /**

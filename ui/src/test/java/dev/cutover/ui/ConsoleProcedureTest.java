@@ -385,7 +385,6 @@ class ConsoleProcedureTest {
         "verdict", "data-now", "live-writer-from-B", "overlap", "Atomic-database"}) {
       assertTrue(fx.node("gate-" + condition, CheckBox.class).isSelected(), condition);
     }
-    assertFalse(fx.node("gate-refusal", javafx.scene.control.Label.class).isVisible(), "an open gate refuses nothing");
     assertTrue(fx.text("gate-judged").startsWith("The gate checked the data of "), fx.text("gate-judged"));
     assertEquals(Safety.CUTOVER, fx.text("gate-safety"));
     assertEquals(Safety.DROP_V1, fx.text("drop-safety"));
@@ -437,10 +436,16 @@ class ConsoleProcedureTest {
     assertEquals("Cutover gate", fx.text("gate-title"));
     // After the rollback the headline says what is true: consumers read v1 again, since the rollback.
     var rolledBackAt = console.cutover().lastSwapProperty().get().at();
-    assertEquals("Consumers read v1 again since " + Formats.time(rolledBackAt) + " (rolled back); the cutover gate "
-        + "is open: every condition is met", fx.text("gate-summary"));
-    assertTrue(fx.node("gate-summary", javafx.scene.control.Label.class).getStyleClass().contains("good"));
+    // Not green: a rollback took a fix back, and cutting over again is a decision, not the obvious next click.
+    assertEquals("Consumers read v1 again since " + Formats.time(rolledBackAt) + " (rolled back). The cutover gate is "
+        + "open; cut over again only once what the rollback was for is understood", fx.text("gate-summary"));
+    assertTrue(fx.node("gate-summary", javafx.scene.control.Label.class).getStyleClass().contains("warn"));
     fx.waitFor(30, () -> fx.text("repair-phase").equals("rolled back"), () -> fx.text("repair-phase"));
+    // The next step says why consumers went back, and that cutting over again waits on understanding it.
+    fx.waitFor(10, () -> fx.text("repair-next").contains("the cutover was rolled back (reason: "
+        + dialogs.rollbackReason + ")"), () -> fx.text("repair-next"));
+    assertTrue(fx.text("repair-next").contains("only once what the rollback was for is understood"),
+        fx.text("repair-next"));
     fx.click("cleanup-run");
     fx.waitFor(30, () -> !fx.text("cleanup-result").isEmpty(), () -> console.cutover().activity().error());
     assertEquals("Nothing to drop: no staging or sample table is left.", fx.text("cleanup-result"));
@@ -472,6 +477,9 @@ class ConsoleProcedureTest {
     assertTrue(actions.containsAll(java.util.List.of("start", "acknowledge", "withdraw acknowledgement", "reconcile",
         "cutover", "rollback")),
         actions.toString());
+    assertTrue(console.history().audit().stream().anyMatch(a -> a.value().action().equals("rollback")
+        && a.value().detail().endsWith("Reason: " + dialogs.rollbackReason)), "the reason written in the dialog is in "
+        + "the audit trail, beside the rollback");
     fx.shot("15-history");
 
     // 10. Cut over again, then drop v1 before its retention horizon: only with the table's name typed and a reason.

@@ -21,6 +21,7 @@ public final class ScriptedDialogs implements DialogService {
   public volatile String ackReason = "v1 appended this hour twice on a retry; v2 is right";
   public volatile String withdrawReason = "acknowledged in error: the hour was not reviewed";
   public volatile String typedName;
+  public volatile String rollbackReason = "desk 7's totals moved after the cutover; the fix is being checked";
   public volatile String declaredWriter = "visits-job 4.2";
 
   @Override
@@ -99,9 +100,10 @@ public final class ScriptedDialogs implements DialogService {
   }
 
   @Override
-  public Optional<String> confirmRollback(SwapRequest request) {
+  public Optional<Confirmed> confirmRollback(SwapRequest request) {
     asked.add(request);
-    return Optional.ofNullable(typedName == null ? request.consumerView() : typedName);
+    return Optional.of(new Confirmed(typedName == null ? request.consumerView() : typedName,
+        Optional.of(rollbackReason)));
   }
 
   @Override

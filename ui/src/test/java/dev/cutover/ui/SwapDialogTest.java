@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.Gate;
 import dev.cutover.ui.dialogs.DialogService.GateCheck;
+import dev.cutover.ui.dialogs.DialogService.Confirmed;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
 import dev.cutover.ui.dialogs.SwapDialog;
 import java.io.IOException;
@@ -64,7 +65,7 @@ class SwapDialogTest {
   void okWaitsForTheGateJudgedAsTheDialogOpensAndStaysOffWhenItIsClosed(FxRobot robot) {
     Pending slow = new Pending();
     @SuppressWarnings("unchecked")
-    Dialog<String>[] d = new Dialog[1];
+    Dialog<Confirmed>[] d = new Dialog[1];
     robot.interact(() -> {
       d[0] = SwapDialog.create(slow.request());
       d[0].show();
@@ -106,7 +107,7 @@ class SwapDialogTest {
   @Test
   void okStaysDisabledUntilTheViewsNameIsTypedAndReturnsWhatWasTyped(FxRobot robot) {
     @SuppressWarnings("unchecked")
-    Dialog<String>[] d = new Dialog[1];
+    Dialog<Confirmed>[] d = new Dialog[1];
     robot.interact(() -> {
       d[0] = SwapDialog.create(CUTOVER);
       d[0].getDialogPane().getStylesheets().setAll(stylesheets());
@@ -133,18 +134,50 @@ class SwapDialogTest {
 
     robot.clickOn(ok);
     WaitForAsyncUtils.waitForFxEvents();
-    assertEquals("pnl", d[0].getResult());
+    assertEquals(new Confirmed("pnl", Optional.empty()), d[0].getResult(), "a cutover asks for no reason");
     assertFalse(d[0].isShowing());
+  }
+
+  @Test
+  void aRollbackAsksWhyAndReturnsTheReasonForTheAuditTrail(FxRobot robot) {
+    @SuppressWarnings("unchecked")
+    Dialog<Confirmed>[] d = new Dialog[1];
+    robot.interact(() -> {
+      d[0] = SwapDialog.create(rollback());
+      d[0].getDialogPane().getStylesheets().setAll(stylesheets());
+      d[0].show();
+    });
+    Node ok = robot.lookup("#swap-ok").query();
+    robot.interact(() -> robot.lookup("#swap-confirmation").queryTextInputControl().setText("pnl"));
+    assertTrue(ok.isDisabled(), "the name is typed and the gate open, but no reason is written");
+    robot.interact(() -> robot.lookup("#swap-reason").queryTextInputControl().setText("   "));
+    assertTrue(ok.isDisabled(), "blanks are no reason");
+    robot.interact(() -> robot.lookup("#swap-reason").queryTextInputControl().setText(" desk 7's totals moved "));
+    assertFalse(ok.isDisabled());
+    robot.interact(() -> {
+      try {
+        Screenshots.write(d[0].getDialogPane().getScene(), "17-rollback-confirmation");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    robot.clickOn(ok);
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals(new Confirmed("pnl", Optional.of("desk 7's totals moved")), d[0].getResult());
+  }
+
+  private static SwapRequest rollback() {
+    return new SwapRequest(SERVER, "rollback", CUTOVER.statement(), "pnl", Gate.Version.V2, "pnl_v2", Gate.Version.V1,
+        "pnl_v1", (judged, failed) -> judged.accept(new Gate(Gate.ROLLBACK, OPEN.conditions(), Gate.Version.V2,
+            Optional.empty()), JUDGED));
   }
 
   @Test
   void cancelReturnsNothing(FxRobot robot) {
     @SuppressWarnings("unchecked")
-    Dialog<String>[] d = new Dialog[1];
+    Dialog<Confirmed>[] d = new Dialog[1];
     robot.interact(() -> {
-      d[0] = SwapDialog.create(new SwapRequest(SERVER, "rollback", CUTOVER.statement(), "pnl", Gate.Version.V2, "pnl_v2",
-          Gate.Version.V1, "pnl_v1", (judged, failed) -> judged.accept(new Gate(Gate.ROLLBACK, OPEN.conditions(),
-              Gate.Version.V2, Optional.empty()), JUDGED)));
+      d[0] = SwapDialog.create(rollback());
       d[0].show();
     });
     robot.interact(() -> robot.lookup("#swap-confirmation").queryTextInputControl().setText("pnl"));

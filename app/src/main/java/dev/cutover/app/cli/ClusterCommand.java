@@ -393,9 +393,13 @@ public final class ClusterCommand {
   @Command(name = "rollback", mixinStandardHelpOptions = true,
       description = "Switch consumers back to v1 on every node, all or nothing, as the cutover does forward.")
   static final class RollbackStep extends SwapStep {
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why consumers go back to v1: one line, kept in "
+        + "every node's audit trail with the rollback.")
+    String reason;
+
     @Override
     Map<ShardRef, SwapResult> swap(ShardedRepair repair, String confirmation, ShardedRepair.SwapListener l) {
-      return repair.rollback(confirmation, l);
+      return repair.rollback(confirmation, Optional.ofNullable(reason), l);
     }
 
     @Override

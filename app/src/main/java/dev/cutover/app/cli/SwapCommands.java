@@ -121,6 +121,10 @@ public final class SwapCommands {
       description = {"Switch consumers back to v1 with the same EXCHANGE TABLES, while v1 is kept; --check shows the "
           + "rollback gate. Exit 6 when it is closed, 8 when another process holds the repair.", Safety.ROLLBACK})
   public static final class RollbackCommand extends Swap {
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why consumers go back to v1: one line, kept in "
+        + "the audit trail (and every node's) with the rollback.")
+    String reason;
+
     @Override
     Gate gate(Engine engine, TableSpec spec) {
       return engine.cutovers().rollbackGate(spec);
@@ -128,12 +132,14 @@ public final class SwapCommands {
 
     @Override
     SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
-      return engine.cutovers().rollback(spec, confirmation, progress);
+      return engine.cutovers().rollback(spec, confirmation, java.util.Optional.ofNullable(reason), progress);
     }
 
     @Override
     ClusterCommand.SwapStep onEveryNode() {
-      return new ClusterCommand.RollbackStep();
+      ClusterCommand.RollbackStep step = new ClusterCommand.RollbackStep();
+      step.reason = reason;
+      return step;
     }
   }
 }

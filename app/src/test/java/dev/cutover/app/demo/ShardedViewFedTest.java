@@ -134,7 +134,7 @@ class ShardedViewFedTest {
 
     var switched = repair.cutover("pnl", ShardedRepair.SwapListener.NONE);
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
-    repair.rollback("pnl", ShardedRepair.SwapListener.NONE);
+    repair.rollback("pnl", java.util.Optional.empty(), ShardedRepair.SwapListener.NONE);
     for (DemoNodes.Node node : nodes.all()) {
       assertFalse(viewExists(node, "pnl_v2_mv"), "the rollback dropped " + node.world() + "'s corrected view");
       assertTrue(viewExists(node, "pnl_v1_mv"));

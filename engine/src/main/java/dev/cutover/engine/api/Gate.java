@@ -28,8 +28,44 @@ public record Gate(String step, List<Condition> conditions, Version current, Opt
     UNKNOWN
   }
 
-  /** One condition: met or not, with what was found. */
-  public record Condition(String name, boolean met, String detail) {}
+  /**
+   * One condition: met or not, with what was found. An unmet condition is {@code pending} when the procedure has
+   * not got there yet and its next step (or time) meets it (no verdict yet, v2 still catching up, a backfill
+   * running), rather than violated by something found in the data or the setup that the operator must fix.
+   */
+  public record Condition(String name, boolean met, String detail, boolean pending) {
+    public Condition {
+      pending = pending && !met;
+    }
+
+    public Condition(String name, boolean met, String detail) {
+      this(name, met, detail, false);
+    }
+
+    /** An unmet condition the procedure has not reached yet. */
+    public static Condition notYet(String name, String detail) {
+      return new Condition(name, false, detail, true);
+    }
+
+    /** Met, not yet met, or violated: what a checklist shows. */
+    public Standing standing() {
+      return met ? Standing.MET : pending ? Standing.NOT_YET : Standing.VIOLATED;
+    }
+  }
+
+  /** Where a condition stands. */
+  public enum Standing {
+    MET,
+    /** Unmet because the procedure has not reached it yet: neutral, not an alarm. */
+    NOT_YET,
+    /** Unmet because of something found that the operator must fix. */
+    VIOLATED
+  }
+
+  /** The unmet conditions that are violated, not merely not reached yet. */
+  public List<Condition> violated() {
+    return conditions.stream().filter(c -> c.standing() == Standing.VIOLATED).toList();
+  }
 
   /** The only condition of a gate once v1 is dropped: it is unmet, and nothing can be switched any more. */
   public static final String V1_KEPT = "v1 kept";

@@ -35,6 +35,12 @@ public enum RepairPhase {
   /** Given up by an operator, with a reason; its boundary and ledger no longer count. */
   ABANDONED("abandoned");
 
+  /**
+   * Where a repair's record note gives the operator's reason for the step that moved it there (a rollback's): last,
+   * after this marker.
+   */
+  public static final String REASON = "; reason: ";
+
   private final String words;
 
   RepairPhase(String words) {

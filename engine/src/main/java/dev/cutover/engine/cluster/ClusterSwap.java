@@ -35,8 +35,12 @@ public final class ClusterSwap {
     this.spec = spec;
   }
 
-  /** A cutover ({@code forward}) or a rollback on every node; {@code listener} hears each node once it switched. */
-  public Map<Shard, SwapResult> swap(boolean forward, String confirmation, BiConsumer<Shard, SwapResult> listener) {
+  /**
+   * A cutover ({@code forward}) or a rollback on every node; {@code listener} hears each node once it switched. A
+   * rollback's {@code reason} goes to every node's audit trail with its switch.
+   */
+  public Map<Shard, SwapResult> swap(boolean forward, String confirmation, Optional<String> reason,
+      BiConsumer<Shard, SwapResult> listener) {
     String step = forward ? "cutover" : "rollback";
     String to = forward ? "v2" : "v1";
     String from = forward ? "v1" : "v2";
@@ -62,19 +66,19 @@ public final class ClusterSwap {
     SwapIntent intent = new SwapIntent(shards, spec);
     SwapIntent.Intent written = intent.begin(forward, boundaries.values().iterator().next());
     try {
-      return switchEvery(intent, step, from, to, forward, confirmation, listener);
+      return switchEvery(intent, step, from, to, forward, confirmation, reason, listener);
     } finally {
       intent.letGo(written);
     }
   }
 
   private Map<Shard, SwapResult> switchEvery(SwapIntent intent, String step, String from, String to, boolean forward,
-      String confirmation, BiConsumer<Shard, SwapResult> listener) {
+      String confirmation, Optional<String> reason, BiConsumer<Shard, SwapResult> listener) {
     Map<Shard, SwapResult> done = new LinkedHashMap<>();
     for (Shard s : shards.all()) {
       try {
         SwapResult r = forward ? s.engine().cutovers().cutover(spec, confirmation)
-            : s.engine().cutovers().rollback(spec, confirmation);
+            : s.engine().cutovers().rollback(spec, confirmation, reason, dev.cutover.engine.api.Progress.NONE);
         done.put(s, r);
         if (!r.verified()) {
           throw new IllegalStateException(r.verification());

@@ -57,9 +57,10 @@ public final class OverNodes {
       return new Gate.Condition(name, true, details.size() == 1 ? details.getFirst() + " (every node)"
           : on.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().detail()).collect(Collectors.joining("; ")));
     }
+    // Not yet on the whole only while it is merely not yet wherever it is unmet.
     return new Gate.Condition(name, false, (unmet.size() == nodes ? "every node" : "on " + unmet.size() + " of " + nodes
         + " nodes") + ": " + unmet.stream().map(e -> e.getKey() + ": " + e.getValue().detail())
-        .collect(Collectors.joining("; ")));
+        .collect(Collectors.joining("; ")), unmet.stream().allMatch(e -> e.getValue().pending()));
   }
 
   private static Gate.Condition oneB(Map<ShardRef, Optional<HourPartition>> boundaries) {

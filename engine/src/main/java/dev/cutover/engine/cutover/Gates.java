@@ -95,11 +95,12 @@ public final class Gates {
     LiveStatus live = new LiveReader(sql, spec).read();
     boolean caughtUp = live.targetEdge().isPresent() && live.liveEdge().isPresent()
         && !live.targetEdge().get().isBefore(live.liveEdge().get());
+    // v2 behind v1 is the live writer still catching up: not yet, not wrong.
     conditions.add(new Condition("v2 caught up", caughtUp, "Newest hour in v1 " + live.liveEdge().map(Object::toString)
-        .orElse("none") + ", in v2 " + live.targetEdge().map(Object::toString).orElse("none") + "."));
+        .orElse("none") + ", in v2 " + live.targetEdge().map(Object::toString).orElse("none") + ".", true));
     Optional<HourRange> judged = Optional.empty();
     if (repair.isEmpty() || repair.get().boundary().isEmpty() || repair.get().firstHour().isEmpty()) {
-      conditions.add(new Condition("verdict", false, "No repair with a backfilled history, so nothing was reconciled."));
+      conditions.add(Condition.notYet("verdict", "No repair with a backfilled history, so nothing was reconciled."));
     } else {
       Repair r = repair.get();
       HourRange window = new Reconciler(sql, state, reports, spec).window(r, Scope.REPAIR, Optional.empty());
@@ -112,13 +113,15 @@ public final class Gates {
         judged = Optional.of(window);
         conditions.add(new Condition("data now", now.clean(), now.describe()));
       } else {
-        conditions.add(new Condition("data now", false, verdict.isEmpty() ? "Not judged: there is no verdict over "
+        conditions.add(Condition.notYet("data now", verdict.isEmpty() ? "Not judged: there is no verdict over "
             + "the whole repair to check the data against." : "Not judged: the verdict above allows no cutover, so "
             + "the data are not checked against it; reconcile again once its differences are fixed or acknowledged."));
       }
       var liveWriter = now != null ? now.live() : new dev.cutover.engine.repair.Observation(sql, state, spec)
           .liveWriter(r, window, live.targetEdge());
-      conditions.add(new Condition("live writer from B", liveWriter.startsAtBoundary(), liveWriter.describe()));
+      // A writer with no hour past B yet has not started: not yet. One whose hours are wrong is violated.
+      conditions.add(new Condition("live writer from B", liveWriter.startsAtBoundary(), liveWriter.describe(),
+          liveWriter.hours() == 0));
       long minimum = spec.minimumOverlap().toHours();
       conditions.add(new Condition("overlap", liveWriter.startsAtBoundary() && liveWriter.hours() >= minimum,
           !liveWriter.startsAtBoundary()
@@ -130,7 +133,7 @@ public final class Gates {
               : "v1 and v2 were both written live for " + liveWriter.hours() + " hour(s) since B = " + r.boundary().get()
                   + "; at least " + minimum + " are required" + (liveWriter.hours() >= minimum ? "." : ", so "
                   + (minimum - liveWriter.hours()) + " more hour(s) are needed: keep both live writers running (on the "
-                  + "demo world, ./cutover demo live writes them) and check again.")));
+                  + "demo world, ./cutover demo live writes them) and check again."), true));
     }
     conditions.add(atomic());
     return new Gate(Gate.CUTOVER, conditions, current, judged);
@@ -180,16 +183,17 @@ public final class Gates {
   private Condition repairCondition(Optional<Repair> repair, boolean held, java.util.function.Predicate<RepairPhase> allowed,
       String needs) {
     if (repair.isEmpty()) {
-      return new Condition("repair", false, "No repair of " + TableNames.target(spec) + " is under way; it starts with "
+      return Condition.notYet("repair", "No repair of " + TableNames.target(spec) + " is under way; it starts with "
           + "its first backfill.");
     }
     Repair r = repair.get();
     if (r.operation().isPresent() && !held) {
-      return new Condition("repair", false, "The repair is held by the " + r.operation().get().describe() + ".");
+      return Condition.notYet("repair", "The repair is held by the " + r.operation().get().describe() + ".");
     }
+    // A repair that has not reached the phase yet is on its way; an abandoned one will not get there.
     return new Condition("repair", allowed.test(r.phase()), "Repair " + r.id() + " is " + r.phase().words()
         + r.boundary().map(b -> ", B = " + b).orElse("") + (allowed.test(r.phase()) ? "." : "; this step needs "
-            + needs + "."));
+            + needs + "."), r.phase() != RepairPhase.ABANDONED);
   }
 
   private Condition noBackfill(Optional<Repair> repair, boolean held) {
@@ -199,7 +203,8 @@ public final class Gates {
     boolean none = active.isEmpty() && op.isEmpty();
     return new Condition("no backfill running", none, active.map(r -> "Run " + r.id() + " is "
         + r.state().name().toLowerCase() + " on " + TableNames.target(spec) + ".").or(() -> op.map(o -> "The "
-            + o.describe() + " holds the repair.")).orElse("No backfill is running on " + TableNames.target(spec) + "."));
+            + o.describe() + " holds the repair.")).orElse("No backfill is running on " + TableNames.target(spec) + "."),
+        true);
   }
 
   /** v1 holds no hour before the repair's first hour, which v2 would not hold ({@link OlderHours}). */
@@ -213,7 +218,7 @@ public final class Gates {
 
   private Condition verdictCondition(Repair r, Optional<ReportSummary> verdict) {
     if (verdict.isEmpty()) {
-      return new Condition("verdict", false, "No reconciliation of the whole repair " + r.id() + " exists; reconcile "
+      return Condition.notYet("verdict", "No reconciliation of the whole repair " + r.id() + " exists; reconcile "
           + "it (narrower windows are shown but never decide).");
     }
     ReportSummary v = verdict.get();
@@ -233,8 +238,9 @@ public final class Gates {
         + v.window() + ", is "
         + v.verdict().name().toLowerCase() + (v.acknowledged() > 0 ? " (" + v.acknowledged() + " difference(s) accepted "
         + "with a reason)" : "");
+    // Made under another spec or window, it only needs making again; red, it found differences to fix.
     return new Condition("verdict", why.isEmpty(), why.isEmpty() ? head + "." : head + "; " + String.join("; ", why)
-        + ".");
+        + ".", v.verdict().allowsCutover());
   }
 
   private Condition atomic() {

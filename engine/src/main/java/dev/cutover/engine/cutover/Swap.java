@@ -65,6 +65,8 @@ public final class Swap {
 
   private final Progress progress;
   private Optional<String> rowsNotCompared = Optional.empty();
+  /** The operator's reason for this swap, written to the audit trail and the repair's record beside it. */
+  private Optional<String> reason = Optional.empty();
   private java.util.function.BooleanSupplier answering = () -> true;
 
   public Swap(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
@@ -96,6 +98,12 @@ public final class Swap {
    * This swap asks {@code answering} whether the server answers before it reads again what consumers read
    * after the server went away around the exchange, so that no read waits on a server that is gone.
    */
+  /** This swap's reason, as the operator gave it (checked already): the audit trail keeps it with the swap. */
+  public Swap because(Optional<String> why) {
+    this.reason = why;
+    return this;
+  }
+
   public Swap withAnswering(java.util.function.BooleanSupplier answering) {
     this.answering = answering;
     return this;
@@ -180,7 +188,9 @@ public final class Swap {
       requireHandle(Version.V2, Version.V1, "rollback");
       HourRange window = new Reconciler(sql, state, reports, spec).window(held, Scope.REPAIR, Optional.empty());
       SwapResult result = swap("rollback", Version.V2, Version.V1, spec.consumerLive(), window);
-      result = hold().end(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again", result);
+      // The reason comes last in the repair's record, where status finds it (RepairPhase.REASON).
+      result = hold().end(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again", result,
+          reason.map(r -> RepairPhase.REASON + r).orElse(""));
       String repair = held.id();
       // A corrected view would keep writing a table nobody reads, under a fix that was just taken back.
       try {
@@ -260,7 +270,7 @@ public final class Swap {
       reports.recordSwap(new ReportStore.SwapRecord(TableNames.target(spec), action, at, Operator.user(), statement(),
           check.sentence()));
       state.audit(TableNames.target(spec), action, statement() + " by " + Operator.user() + " on " + Operator.host()
-          + ": " + before + " -> " + after + "; " + check.sentence());
+          + ": " + before + " -> " + after + "; " + check.sentence() + reason.map(r -> " Reason: " + r).orElse(""));
     } catch (CutoverException e) {
       // The swap log keeps its request, which explains either version; the repair's record is settled below.
     }

@@ -34,6 +34,11 @@ final class SwapHold {
    * written, the result says so instead of failing: consumers were switched.
    */
   SwapResult end(Repair held, RepairPhase to, String note, SwapResult result) {
+    return end(held, to, note, result, "");
+  }
+
+  /** As {@link #end(Repair, RepairPhase, String, SwapResult)}, with {@code last} after the verification in the note. */
+  SwapResult end(Repair held, RepairPhase to, String note, SwapResult result, String last) {
     String unwritten = ". The repair's record of the " + result.action() + " could not be written now (%s); the next "
         + "process that reads the repair records it as " + spec.consumerView() + "'s definition shows";
     // A server that does not answer would keep each statement below waiting for a connection.
@@ -42,7 +47,7 @@ final class SwapHold {
       return result.withVerification(result.verification() + unwritten.formatted("the server does not answer"));
     }
     try {
-      repairs.finish(held, to, note + "; " + result.verification());
+      repairs.finish(held, to, note + "; " + result.verification() + last);
       return result;
     } catch (RuntimeException e) {
       settle(held, e);

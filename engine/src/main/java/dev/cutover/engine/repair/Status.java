@@ -182,6 +182,13 @@ public final class Status {
           + "again.");
     }
     Duration age = Duration.between(verdict.get().created(), Instant.now());
+    if (r.phase() == RepairPhase.ROLLED_BACK) {
+      // A fix was taken back: cutting over again is a decision about why, not the next click.
+      int why = r.note().indexOf(RepairPhase.REASON);
+      return new NextStep(Kind.CUTOVER, "Consumers read " + spec.liveTable() + " again: the cutover was rolled back"
+          + (why < 0 ? "" : " (reason: " + r.note().substring(why + RepairPhase.REASON.length()) + ")") + ". Cut over again, typing " + view + ", only once what the rollback was for is understood; if "
+          + "the fix itself is wrong, abandon the repair and start a new one.");
+    }
     return new NextStep(Kind.CUTOVER, "The verdict over the whole repair allows the cutover (made " + age.toHours()
         + " h ago; the gate checks every hour changed since). Check the gate, then cut over, typing " + view + ".");
   }

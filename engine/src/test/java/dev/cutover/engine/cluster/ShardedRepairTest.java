@@ -208,12 +208,19 @@ class ShardedRepairTest {
     assertTrue(kept.keepUntil().isPresent(), kept.toString());
 
     List<ShardRef> heard = new java.util.ArrayList<>();
-    var back = repair.cutovers().rollback("visits", (node, r) -> heard.add(node));
+    var back = repair.cutovers().rollback("visits", java.util.Optional.of("a desk's numbers moved; checking the fix"),
+        (node, r) -> heard.add(node));
     assertEquals(repair.shardRefs(), heard, "each node heard as it switched, in turn");
     assertTrue(back.verified(), back.verification());
     assertEquals(Gate.Version.V1, back.after());
     assertTrue(back.verification().startsWith("3 nodes, one at a time:\n"), back.verification());
     shards.all().forEach(s -> assertEquals(Gate.Version.V1, reads(s), s.name()));
+    for (Shard s : shards.all()) {
+      var rollback = s.engine().records(repair.spec(), 20).audit().stream().filter(a -> a.action().equals("rollback"))
+          .findFirst().orElseThrow();
+      assertTrue(rollback.detail().endsWith("Reason: a desk's numbers moved; checking the fix"), s.name() + ": "
+          + rollback.detail());
+    }
     repair.cutover("visits", ShardedRepair.SwapListener.NONE);
     shards.all().forEach(s -> assertEquals(Gate.Version.V2, reads(s), s.name()));
   }
@@ -423,7 +430,7 @@ class ShardedRepairTest {
     try {
       for (int i = 0; i < swaps / 2; i++) {
         repair.cutover("visits", ShardedRepair.SwapListener.NONE);
-        repair.rollback("visits", ShardedRepair.SwapListener.NONE);
+        repair.rollback("visits", java.util.Optional.empty(), ShardedRepair.SwapListener.NONE);
       }
     } finally {
       done.set(true);

@@ -78,7 +78,7 @@ class SwapKilledTest {
         Thread.sleep(500); // the reader polls after the recovery too
         assertMixedOnlyBetween(samples, killed, recovered);
 
-        repair.rollback("visits", ShardedRepair.SwapListener.NONE);
+        repair.rollback("visits", java.util.Optional.empty(), ShardedRepair.SwapListener.NONE);
         shards.all().forEach(s -> assertEquals(Gate.Version.V1, reads(s, spec), s.name()));
 
         // Killed after the last node switched, before its process wrote that it was done.

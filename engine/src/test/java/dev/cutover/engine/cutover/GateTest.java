@@ -76,6 +76,9 @@ class GateTest {
     assertFalse(gate.open());
     assertTrue(condition(gate, "verdict").detail().startsWith("No reconciliation of the whole repair "),
         condition(gate, "verdict").detail());
+    // Not reconciled yet is the way there, not a finding: not yet, and no condition of this gate is violated.
+    assertEquals(Gate.Standing.NOT_YET, condition(gate, "verdict").standing());
+    assertEquals(List.of(), gate.violated(), gate.unmet().toString());
 
     Reconciliation whole = engine.reconciliations().reconcile(spec, Scope.REPAIR, 10_000);
     assertEquals(Reconciliation.Verdict.RED, whole.verdict());
@@ -87,6 +90,8 @@ class GateTest {
     assertFalse(gate.open());
     assertTrue(condition(gate, "verdict").detail().contains(whole.id()) && condition(gate, "verdict").detail()
         .contains("it is red"), condition(gate, "verdict").detail());
+    assertEquals(Gate.Standing.VIOLATED, condition(gate, "verdict").standing(), "a red verdict found differences");
+    assertEquals(Gate.Standing.NOT_YET, condition(gate, "data now").standing(), "judged once the verdict allows it");
     // The line under it does not say there is no verdict: it says why the data are not judged against that one.
     assertTrue(condition(gate, "data now").detail().startsWith("Not judged: the verdict above allows no cutover"),
         condition(gate, "data now").detail());
@@ -188,6 +193,8 @@ class GateTest {
     try {
       Gate gate = engine.cutovers().gate(spec);
       assertFalse(condition(gate, "no backfill running").met(), condition(gate, "no backfill running").detail());
+      assertEquals(Gate.Standing.NOT_YET, condition(gate, "no backfill running").standing(),
+          "a backfill running is the normal way to the cutover, not two writers on one hour");
       assertTrue(condition(gate, "no backfill running").detail().startsWith("Run " + run.id() + " is "),
           condition(gate, "no backfill running").detail());
       var refused = assertThrows(HeldByAnotherProcessException.class, () -> engine.cutovers().cutover(spec, "visits"));
@@ -284,6 +291,8 @@ class GateTest {
         "the verdict covers the repair alone, from its first hour");
     Gate gate = engine.cutovers().gate(spec);
     assertEquals(List.of(Gate.OLDER_HOURS), gate.unmet().stream().map(Gate.Condition::name).toList());
+    assertEquals(List.of(Gate.OLDER_HOURS), gate.violated().stream().map(Gate.Condition::name).toList(),
+        "hours consumers would lose are a finding to act on");
     assertEquals("visits_v1 holds hours from " + older + ", 48 hours before the repair's first hour " + world.first
         + ", and visits_v2 does not: consumers would no longer see them after the cutover. Carry them into the repair "
         + "(backfill --from " + older + "; with an affected window they are copied from v1 unchanged) and reconcile "

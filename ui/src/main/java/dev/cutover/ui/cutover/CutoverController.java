@@ -217,8 +217,8 @@ public final class CutoverController implements ScreenController {
         : new SwapRequest(workspace.server(), Gate.ROLLBACK, model.statementProperty().get(),
             spec.consumerView().name(), Gate.Version.V2, spec.consumerTarget().name(), Gate.Version.V1,
             spec.consumerLive().name(), freshGate(spec, engine, steps));
-    Optional<String> typed = forward ? workspace.dialogs().confirmCutover(request)
-        : workspace.dialogs().confirmRollback(request);
+    Optional<DialogService.Confirmed> typed = forward ? workspace.dialogs().confirmCutover(request)
+        .map(t -> new DialogService.Confirmed(t, Optional.empty())) : workspace.dialogs().confirmRollback(request);
     if (typed.isEmpty() || spec != workspace.spec()) {
       return;
     }
@@ -240,7 +240,8 @@ public final class CutoverController implements ScreenController {
     // judged before the swap beside the swap's result.
     activity.runToTheEnd(doing + " " + spec.consumerView() + (nodes ? " on " + steps.where() : ""), p -> {
       try {
-        SwapResult result = forward ? steps.cutover(typed.get(), switched) : steps.rollback(typed.get(), switched);
+        SwapResult result = forward ? steps.cutover(typed.get().typed(), switched)
+            : steps.rollback(typed.get().typed(), typed.get().reason(), switched);
         return new Swapped(result, nodes ? Optional.empty() : Optional.of(engine.repairs().snapshot(spec,
             Optional.empty())), nodes ? Optional.of(read(engine, spec, steps)) : Optional.empty(), steps.retention());
       } finally {

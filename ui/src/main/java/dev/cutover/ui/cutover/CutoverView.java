@@ -53,7 +53,7 @@ public final class CutoverView extends ScreenView {
         model.lastSwapProperty()));
     Runnable summaryTone = () -> {
       Gate g = model.gateProperty().get();
-      summary.getStyleClass().removeAll("good", "bad", "warn", "gate-unknown");
+      summary.getStyleClass().removeAll("good", "bad", "warn", "neutral", "gate-unknown");
       if (!model.unknownProperty().get().isEmpty()) {
         summary.getStyleClass().add("gate-unknown");
       } else if (g != null) {
@@ -87,31 +87,33 @@ public final class CutoverView extends ScreenView {
       }
       int row = 0;
       for (Gate.Condition c : g.conditions()) {
+        // Met (ticked), not yet (a dash, neutral: the procedure has not got there), violated (empty, red).
         CheckBox box = new CheckBox(c.name());
         box.setMnemonicParsing(false);
         box.setId("gate-" + c.name().replace(' ', '-'));
+        box.setAllowIndeterminate(true);
         box.setSelected(c.met());
+        box.setIndeterminate(c.standing() == Gate.Standing.NOT_YET);
         box.setMouseTransparent(true);
         box.setFocusTraversable(false);
-        box.getStyleClass().addAll("gate-check", c.met() ? "met" : "unmet");
-        Label d = new Label(c.detail());
+        box.getStyleClass().addAll("gate-check", switch (c.standing()) {
+          case MET -> "met";
+          case NOT_YET -> "not-yet";
+          case VIOLATED -> "unmet";
+        });
+        Label d = new Label((c.standing() == Gate.Standing.NOT_YET ? "Not yet: " : "") + c.detail());
         Widgets.wrap(d);
-        d.getStyleClass().add(c.met() ? "muted" : "error-text");
+        d.getStyleClass().add(switch (c.standing()) {
+          case MET, NOT_YET -> "muted";
+          case VIOLATED -> "error-text";
+        });
         GridPane.setValignment(box, VPos.TOP);
         conditions.addRow(row++, box, d);
       }
     });
 
-    // A closed gate's refusal, exactly as the engine words it: the sentence the step itself would refuse with.
-    Label refusal = Widgets.wrap(Widgets.label("gate-refusal"));
-    binder.bind(refusal.textProperty(), model.gateProperty().map(g -> g.open() || GateWords.done(g) ? "" : g.refusal())
-        .orElse(""));
-    binder.watch(model.gateProperty(), g -> {
-      refusal.getStyleClass().removeAll("error-text", "warn");
-      refusal.getStyleClass().add(g != null && g.step().equals(Gate.ROLLBACK) ? "warn" : "error-text");
-    });
-    binder.bind(refusal.managedProperty(), refusal.textProperty().isNotEmpty());
-    binder.bind(refusal.visibleProperty(), refusal.managedProperty());
+    // No refusal stands on the screen before anything was clicked: the closed gate's conditions say what is unmet, and
+    // the refusal is said where a step is refused (the confirmation dialog's gate judged again, the step's error).
     Label judged = Widgets.wrap(Widgets.label("gate-judged", "muted"));
     binder.bind(judged.textProperty(), Bindings.createStringBinding(() -> GateWords.judged(model.gateProperty().get(),
         model.judgedAtProperty().get()), model.gateProperty(), model.judgedAtProperty()));
@@ -153,7 +155,7 @@ public final class CutoverView extends ScreenView {
     scroll.getStyleClass().add("plain-scroll");
     scroll.setMinHeight(120);
     VBox.setVgrow(scroll, Priority.ALWAYS);
-    VBox card = Widgets.card("Gate", summary, version, refusal, Widgets.row(8, refresh, cut, back), safety,
+    VBox card = Widgets.card("Gate", summary, version, Widgets.row(8, refresh, cut, back), safety,
         Widgets.activityBar("cutover-activity", binder, model.activity()),
         Widgets.errorLabel("cutover-error", binder, model.activity().errorProperty()), scroll,
         Widgets.muted("The one statement that switches consumers, both ways:"), statement);

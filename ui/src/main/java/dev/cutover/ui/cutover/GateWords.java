@@ -34,12 +34,19 @@ final class GateWords {
     if (rolledBack(g, repair)) {
       // The swap's own time when this console made it; else when the repair recorded the rollback.
       Instant since = lastSwap != null && lastSwap.action().equals(Gate.ROLLBACK) ? lastSwap.at() : repair.at();
-      return "Consumers read v1 again since " + Formats.time(since) + " (rolled back); " + (g.open()
-          ? "the cutover gate is open: every condition is met"
-          : "cutting over again needs " + g.unmet().size() + " more condition(s)");
+      return "Consumers read v1 again since " + Formats.time(since) + " (rolled back). " + (g.open()
+          ? "The cutover gate is open; cut over again only once what the rollback was for is understood"
+          : "Cutting over again needs " + g.unmet().size() + " more condition(s)");
     }
-    return g.open() ? "Cutover gate open: every condition is met"
-        : "Cutover gate closed: " + g.unmet().size() + " condition(s) unmet";
+    return g.open() ? "Cutover gate open: every condition is met" : "Cutover gate closed: " + unmetWords(g);
+  }
+
+  /** How many conditions are violated and how many not met yet: only the first is an alarm. */
+  static String unmetWords(Gate g) {
+    int violated = g.violated().size();
+    int notYet = g.unmet().size() - violated;
+    return violated == 0 ? notYet + " condition(s) not met yet"
+        : violated + " condition(s) violated" + (notYet == 0 ? "" : ", " + notYet + " not met yet");
   }
 
   /** Which hours the gate checked and when it was judged: a gate is a judgement of the data at one moment. */
@@ -60,12 +67,22 @@ final class GateWords {
     return g != null && g.step().equals(step) && g.open();
   }
 
-  /** Green when the step shown may be taken or all is done; amber, not red, when a successful swap left a gate closed. */
+  /**
+   * Green when the step shown may be taken or all is done; amber, not red, when a successful swap left a gate
+   * closed; amber, never green, after a rollback: a fix was taken back, and cutting over again is a decision.
+   */
   static String tone(Gate g, Repair repair) {
+    if (rolledBack(g, repair)) {
+      return "warn";
+    }
     if (done(g) || g.open()) {
       return "good";
     }
-    return g.step().equals(Gate.ROLLBACK) || rolledBack(g, repair) ? "warn" : "bad";
+    if (g.step().equals(Gate.ROLLBACK)) {
+      return "warn";
+    }
+    // A gate closed only by conditions the procedure has not reached yet is the normal way there, not an alarm.
+    return g.violated().isEmpty() ? "neutral" : "bad";
   }
 
 

@@ -63,8 +63,14 @@ public interface DialogService {
   /** The consumer view's name as the operator typed it to confirm the cutover, or empty. */
   Optional<String> confirmCutover(SwapRequest request);
 
-  /** The consumer view's name as the operator typed it to confirm the rollback, or empty. */
-  Optional<String> confirmRollback(SwapRequest request);
+  /**
+   * The consumer view's name as the operator typed it to confirm the rollback, with the reason the operator wrote
+   * for the audit trail; empty when the operator declines.
+   */
+  Optional<Confirmed> confirmRollback(SwapRequest request);
+
+  /** A swap confirmed: the view's name as typed, and the reason written (a rollback asks for one). */
+  record Confirmed(String typed, Optional<String> reason) {}
 
   /** Whether to drop the staging and sample tables left by runs. */
   boolean confirmCleanup(String target);

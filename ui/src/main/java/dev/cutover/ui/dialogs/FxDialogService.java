@@ -193,11 +193,11 @@ public final class FxDialogService implements DialogService {
 
   @Override
   public Optional<String> confirmCutover(SwapRequest request) {
-    return show(SwapDialog.create(request));
+    return show(SwapDialog.create(request)).map(Confirmed::typed);
   }
 
   @Override
-  public Optional<String> confirmRollback(SwapRequest request) {
+  public Optional<Confirmed> confirmRollback(SwapRequest request) {
     return show(SwapDialog.create(request));
   }
 

@@ -3,8 +3,10 @@ package dev.cutover.ui.dialogs;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.Widgets;
+import dev.cutover.ui.dialogs.DialogService.Confirmed;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
 import java.time.Instant;
+import java.util.Optional;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.geometry.Insets;
@@ -25,15 +27,15 @@ import javafx.scene.layout.VBox;
  * Confirms a cutover or a rollback: shows the exact statement, the consumer view and which version
  * it reads before and after, and the step's gate judged again as the dialog opens ("Checking the
  * gate…" meanwhile). Its OK button is enabled only once that fresh gate is open and the view's name
- * is typed: the gate on the screen behind may be minutes old, or from before a lost server. The
- * swap judges the gate once more itself.
+ * is typed (and, for a rollback, a reason written, which goes to the audit trail): the gate on the screen
+ * behind may be minutes old, or from before a lost server. The swap judges the gate once more itself.
  */
 public final class SwapDialog {
 
   private SwapDialog() {}
 
-  public static Dialog<String> create(SwapRequest request) {
-    Dialog<String> dialog = new Dialog<>();
+  public static Dialog<Confirmed> create(SwapRequest request) {
+    Dialog<Confirmed> dialog = new Dialog<>();
     boolean cutover = request.action().equals("cutover");
     dialog.setTitle(cutover ? "Confirm cutover" : "Confirm rollback");
     dialog.setHeaderText(cutover
@@ -45,6 +47,10 @@ public final class SwapDialog {
     GridPane facts = new GridPane();
     facts.setHgap(12);
     facts.setVgap(6);
+    // The names keep their width: a fact the operator confirms on is never cut to "Consu…".
+    javafx.scene.layout.ColumnConstraints names = new javafx.scene.layout.ColumnConstraints();
+    names.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+    facts.getColumnConstraints().addAll(names, new javafx.scene.layout.ColumnConstraints());
     Label server = Widgets.wrap(new Label(request.server()));
     server.setId("swap-server");
     facts.addRow(0, Widgets.muted("Server"), server);
@@ -81,7 +87,15 @@ public final class SwapDialog {
       gate.getStyleClass().add("error-text");
     });
 
+    // A rollback takes back a fix consumers were reading: whoever reads the audit trail later needs to know why.
+    Label reasonPrompt = new Label("Why do consumers go back to v1? (one line, kept in the audit trail)");
+    TextField reason = new TextField();
+    reason.setId("swap-reason");
+    reason.setPromptText("for example: desk 7's totals moved; the fix is being checked");
     VBox content = new VBox(10, Statements.caption(), statement, facts, gateRow, prompt, typed);
+    if (!cutover) {
+      content.getChildren().addAll(reasonPrompt, reason);
+    }
     content.setPadding(new Insets(8, 4, 4, 4));
     content.setPrefWidth(620);
     dialog.getDialogPane().setContent(content);
@@ -91,8 +105,11 @@ public final class SwapDialog {
     Node okButton = dialog.getDialogPane().lookupButton(ok);
     okButton.setId("swap-ok");
     Widgets.danger(okButton);
-    okButton.disableProperty().bind(typed.textProperty().isNotEqualTo(request.consumerView()).or(open.not()));
-    dialog.setResultConverter(b -> b == ok ? typed.getText() : null);
+    okButton.disableProperty().bind(typed.textProperty().isNotEqualTo(request.consumerView()).or(open.not())
+        .or(javafx.beans.binding.Bindings.createBooleanBinding(() -> !cutover && reason.getText().isBlank(),
+            reason.textProperty())));
+    dialog.setResultConverter(b -> b != ok ? null : new Confirmed(typed.getText(), cutover ? Optional.empty()
+        : Optional.of(reason.getText().strip())));
     dialog.setOnShown(e -> typed.requestFocus());
     return dialog;
   }
