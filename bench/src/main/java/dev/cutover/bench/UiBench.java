@@ -394,7 +394,7 @@ final class UiBench {
     }
 
     @Override
-    public Optional<String> confirmRollback(SwapRequest request) {
+    public Optional<Confirmed> confirmRollback(SwapRequest request) {
       return Optional.empty();
     }
 
