@@ -113,6 +113,9 @@ final class ConsoleShell {
       buttons.put(s.id(), b);
       sidebar.getChildren().add(b);
     }
+    // The side bar is a map of the procedure: each step done, current, blocked or not reached yet, from the repair's
+    // one status (the banner's); nothing is marked while it is not known.
+    repairBanner.watch().stepsProperty().subscribe(this::mark);
     Label hint = new Label("Alt+letter or Ctrl+number\nmoves between screens.");
     hint.getStyleClass().addAll("muted", "nav-hint");
     Region grow = new Region();
@@ -171,6 +174,36 @@ final class ConsoleShell {
   }
 
   /** Leaves the current screen (releasing its view's bindings, stopping its polling) and shows another. */
+  private void mark(java.util.Map<String, dev.cutover.ui.repair.ProcedureMap.Step> steps) {
+    for (String id : dev.cutover.ui.repair.ProcedureMap.SCREENS) {
+      ToggleButton b = buttons.get(id);
+      if (b == null) {
+        continue;
+      }
+      var step = steps.get(id);
+      Node number = b.getGraphic();
+      number.getStyleClass().removeIf(c -> c.startsWith("step-"));
+      b.getProperties().put("step", step);
+      if (step == null) {
+        b.setTooltip(null);
+        continue;
+      }
+      number.getStyleClass().add("step-" + step.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+      b.setTooltip(new javafx.scene.control.Tooltip(b.getText().replace("_", "") + ": " + step.words()));
+    }
+  }
+
+  /**
+   * Shows screen {@code id} when its button in the side bar is enabled (connected, a spec loaded, the screen serving
+   * it): what a link from elsewhere in the console may open.
+   */
+  void showIfOpen(String id) {
+    var button = buttons.get(id);
+    if (button != null && !button.isDisabled()) {
+      show(id);
+    }
+  }
+
   void show(String id) {
     Screen next = screens.get(id);
     if (current != null) {

@@ -121,7 +121,8 @@ public final class CutoverConsole extends Application {
     historyController = new HistoryController(history);
     shards = new ShardsModel(workspace);
     shardsController = new ShardsController(shards);
-    banner = new RepairBanner(workspace.repair());
+    // The banner's next step takes the operator to its screen; the shell is built just below.
+    banner = new RepairBanner(workspace.repair(), screen -> shell.showIfOpen(screen));
     // After a reconnect every screen reads again, and actions wait until all have.
     new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController,
         cutoverController, historyController, shardsController));

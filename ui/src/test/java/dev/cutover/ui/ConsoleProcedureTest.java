@@ -277,13 +277,17 @@ class ConsoleProcedureTest {
     assertTrue(fx.node("deploy-live-writer", javafx.scene.control.Button.class).isDisabled(),
         "once v2 holds hours from B on, there is nothing left to deploy");
     fx.waitFor(30, () -> fx.text("repair-next-button").equals("Reconcile: Reconcile"), () -> fx.text("repair-next"));
+    // The side bar maps the procedure from the same status: plan and backfill done, reconcile next, cutover not yet.
+    assertEquals(List.of("DONE", "DONE", "CURRENT", "NOT_YET"), steps(fx));
     assertTrue(fx.text("repair-live-writer").startsWith("The corrected live writer writes v2 from " + boundary
         + " = B, "), fx.text("repair-live-writer"));
     fx.shot("08-backfill-live-writer");
 
-    // 7. Reconcile: green. Leaving the backfill screen released every binding of its view.
+    // 7. Reconcile: green. The banner's next step is a button that takes the operator to its screen. Leaving the
+    // backfill screen released every binding of its view.
     assertTrue(backfillView.binder().held() > 0);
-    fx.click("nav-reconcile");
+    fx.click("repair-next-button");
+    fx.waitFor(5, () -> console.currentScreen().equals("reconcile"), console::currentScreen);
     assertEquals(0, backfillView.binder().held(), "the backfill view let go of its model");
     fx.click("reconcile-run");
     fx.waitFor(120, () -> console.reconcile().reportProperty().get() != null, () -> console.reconcile().activity().error());
@@ -314,6 +318,7 @@ class ConsoleProcedureTest {
         .verdict() == Reconciliation.Verdict.RED, () -> fx.text("verdict"));
     assertEquals("RED: " + incidentKeys + " unexpected key difference(s)", fx.text("verdict"));
     fx.waitFor(30, () -> fx.text("repair-next-button").equals("Reconcile: Acknowledge…"), () -> fx.text("repair-next"));
+    assertEquals(List.of("DONE", "DONE", "BLOCKED", "NOT_YET"), steps(fx), "a red verdict blocks the way on");
     assertTrue(fx.text("repair-verdict").startsWith("Red (" + incidentKeys + " unexpected key(s), 0 coverage issue(s))"),
         fx.text("repair-verdict"));
     assertEquals(incident, console.reconcile().selectedHourProperty().get(), "the first hour worth a look is shown");
@@ -508,7 +513,8 @@ class ConsoleProcedureTest {
     assertEquals("Cut over for good: v1 is dropped", fx.text("gate-summary"));
     fx.waitFor(30, () -> fx.text("repair-phase").equals("v1 dropped"), () -> fx.text("repair-phase") + ": "
         + fx.text("repair-summary"));
-    assertFalse(fx.node("repair-next-button", javafx.scene.control.Label.class).isVisible(), "nothing left to press");
+    assertFalse(fx.node("repair-next-button", javafx.scene.control.Button.class).isVisible(), "nothing left to press");
+    assertEquals(List.of("DONE", "DONE", "DONE", "DONE"), steps(fx), "the procedure is done");
     fx.shot("20-v1-dropped");
     var dropAudit = console.workspace().engine().repairs().audit(null, 100).stream()
         .filter(a -> a.action().equals("drop-v1")).map(dev.cutover.engine.api.AuditEntry::detail).toList();
@@ -547,4 +553,12 @@ class ConsoleProcedureTest {
     return fx.onFx(() -> String.valueOf(table.getVisibleLeafColumns().get(column).getCellData(row)));
   }
 
+
+  /** Where the side bar says each procedure screen stands: its number's style, as the operator sees it. */
+  private static List<String> steps(Fx fx) {
+    return fx.onFx(() -> dev.cutover.ui.repair.ProcedureMap.SCREENS.stream().map(id -> fx.node("nav-" + id,
+        javafx.scene.control.ToggleButton.class).getGraphic().getStyleClass().stream().filter(c -> c.startsWith("step-"))
+        .findFirst().map(c -> c.substring(5).toUpperCase(java.util.Locale.ROOT).replace('-', '_')).orElse("NONE"))
+        .toList());
+  }
 }

@@ -32,6 +32,20 @@ public final class NextStepWords {
   }
 
   /**
+   * The screen the step is taken on (its id: {@code plan}, {@code backfill}, {@code reconcile}, {@code cutover}), the
+   * one the button's words name first; empty when nothing is left to do in Cutover.
+   */
+  public static String screen(NextStep step) {
+    return switch (step.kind()) {
+      case BACKFILL, START_OVER, ABANDON -> "plan";
+      case WAIT_FOR_RUN, WAIT_FOR_LIVE_WRITER, RESUME, DEPLOY_LIVE_WRITER, DEPLOY_VIEW -> "backfill";
+      case FIX_LIVE_WRITER, WAIT_FOR_OVERLAP, RECONCILE, REVIEW_DIFFERENCES -> "reconcile";
+      case CUTOVER, SETTLE, WATCH_CONSUMERS -> "cutover";
+      case FINISHED -> "";
+    };
+  }
+
+  /**
    * The command that does the step, with {@code spec} as the operator names the spec and
    * {@code consumerView} the name the cutover is confirmed with ({@code target}, the target table's, an
    * abandon); empty when the step happens outside

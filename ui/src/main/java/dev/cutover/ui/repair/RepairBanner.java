@@ -34,7 +34,11 @@ public final class RepairBanner {
   private final ToggleButton more = new ToggleButton("More");
   private final RepairWatch watch;
 
-  public RepairBanner(RepairWatch watch) {
+  /**
+   * A banner over {@code watch}'s repair; its next-step buttons take the operator to the step's screen through
+   * {@code go} (a screen's id).
+   */
+  public RepairBanner(RepairWatch watch, java.util.function.Consumer<String> go) {
     this.watch = watch;
     Label phase = Widgets.label("repair-phase", "phase-pill");
     phase.setMinWidth(Region.USE_PREF_SIZE);
@@ -59,8 +63,7 @@ public final class RepairBanner {
     refresh.setOnAction(e -> watch.refresh());
     binder.bind(refresh.disableProperty(), watch.readingProperty());
     // In the compact banner the next step's button stays in view, on the first line.
-    Label nextShort = Widgets.label("repair-next-short", "next-step");
-    nextShort.setMinWidth(Region.USE_PREF_SIZE);
+    Button nextShort = nextButton("repair-next-short", go);
     binder.bind(nextShort.textProperty(), watch.nextButtonProperty().map(b -> b.isEmpty() ? "" : "Next: " + b));
     more.setId("repair-more");
     more.setMnemonicParsing(false);
@@ -85,8 +88,7 @@ public final class RepairBanner {
     Tooltip source = new Tooltip();
     binder.bind(source.textProperty(), watch.verdictSourceProperty());
     verdict.setTooltip(source);
-    Label nextButton = Widgets.label("repair-next-button", "next-step");
-    nextButton.setMinWidth(Region.USE_PREF_SIZE);
+    Button nextButton = nextButton("repair-next-button", go);
     binder.bind(nextButton.textProperty(), watch.nextButtonProperty());
     binder.bind(nextButton.visibleProperty(), watch.nextButtonProperty().isNotEmpty());
     binder.bind(nextButton.managedProperty(), nextButton.visibleProperty());
@@ -124,6 +126,31 @@ public final class RepairBanner {
     root.setId("repair-banner");
     root.getStyleClass().add("repair-banner");
     root.setPadding(new Insets(6, 22, 6, 22));
+  }
+
+  /** The repair this banner shows. */
+  public RepairWatch watch() {
+    return watch;
+  }
+
+  /** A button that takes the operator to the next step's screen, where its own button is; it takes no step itself. */
+  private Button nextButton(String id, java.util.function.Consumer<String> go) {
+    Button b = new Button();
+    b.setId(id);
+    b.setMnemonicParsing(false);
+    b.setMinWidth(Region.USE_PREF_SIZE);
+    b.getStyleClass().addAll("small-button", "next-step");
+    Tooltip where = new Tooltip();
+    binder.bind(where.textProperty(), watch.nextScreenProperty().map(s -> s.isEmpty() ? "" : "Go to the "
+        + Character.toUpperCase(s.charAt(0)) + s.substring(1) + " screen, where this step is taken"));
+    b.setTooltip(where);
+    b.setOnAction(e -> {
+      String screen = watch.nextScreenProperty().get();
+      if (!screen.isEmpty()) {
+        go.accept(screen);
+      }
+    });
+    return b;
   }
 
   private static void row(GridPane grid, String key, Node value) {

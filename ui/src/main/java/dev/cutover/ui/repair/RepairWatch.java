@@ -64,6 +64,9 @@ public final class RepairWatch {
   private final StringProperty verdict = new SimpleStringProperty("");
   private final StringProperty verdictSource = new SimpleStringProperty("");
   private final StringProperty nextButton = new SimpleStringProperty("");
+  private final StringProperty nextScreen = new SimpleStringProperty("");
+  private final javafx.beans.property.ObjectProperty<java.util.Map<String, ProcedureMap.Step>> steps =
+      new javafx.beans.property.SimpleObjectProperty<>(java.util.Map.of());
   private final StringProperty nextSentence = new SimpleStringProperty("");
   private final StringProperty nextCommand = new SimpleStringProperty("");
   private final StringProperty asOf = new SimpleStringProperty("");
@@ -276,6 +279,8 @@ public final class RepairWatch {
     verdict.set(s == null ? "" : RepairWords.verdict(s));
     verdictSource.set(s == null ? "" : RepairWords.verdictSource(s));
     nextButton.set(s == null ? "" : RepairWords.nextButton(s));
+    nextScreen.set(s == null ? "" : NextStepWords.screen(s.next()));
+    steps.set(ProcedureMap.of(s));
     nextSentence.set(s == null ? "" : RepairWords.nextSentence(s));
     nextCommand.set(s == null ? "" : RepairWords.command(s, spec.getValue() == null ? ""
         : spec.getValue().consumerView().name()));
@@ -345,6 +350,16 @@ public final class RepairWatch {
   /** The screen and button of the next step, e.g. "Reconcile: Reconcile"; empty when none is left. */
   public ReadOnlyStringProperty nextButtonProperty() {
     return nextButton;
+  }
+
+  /** Where each screen of the procedure stands (done, current, blocked, not yet); empty while it is not known. */
+  public javafx.beans.value.ObservableValue<java.util.Map<String, ProcedureMap.Step>> stepsProperty() {
+    return steps;
+  }
+
+  /** The id of the screen the next step is taken on; empty when nothing is left to do in Cutover. */
+  public ReadOnlyStringProperty nextScreenProperty() {
+    return nextScreen;
   }
 
   public ReadOnlyStringProperty nextSentenceProperty() {

@@ -22,4 +22,18 @@ class NextStepWordsTest {
     assertEquals("./cutover backfill --spec demo --resume r1", NextStepWords.command(new NextStep(Kind.RESUME,
         "Resume it.", "r1"), "demo", "pnl", "pnl_v2"));
   }
+
+  /** The banner's button opens the screen its words name first, for every step that is taken in Cutover. */
+  @Test
+  void everyStepsButtonOpensTheScreenItsWordsName() {
+    for (Kind kind : Kind.values()) {
+      NextStep step = new NextStep(kind, "a step");
+      String words = NextStepWords.button(step);
+      String screen = NextStepWords.screen(step);
+      assertEquals(words.isEmpty(), screen.isEmpty(), kind + ": " + words);
+      if (!words.isEmpty()) {
+        assertEquals(words.substring(0, screen.length()).toLowerCase(java.util.Locale.ROOT), screen, kind + ": " + words);
+      }
+    }
+  }
 }
