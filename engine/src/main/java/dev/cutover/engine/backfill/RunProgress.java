@@ -28,6 +28,8 @@ final class RunProgress {
   private final Set<HourPartition> failedHours = new ConcurrentSkipListSet<>();
   private volatile Instant started = Instant.now();
   private volatile long alreadyDone;
+  /** The time left from the recent pace; {@link #report} is its one feeder. */
+  private final dev.cutover.engine.api.Eta left = new dev.cutover.engine.api.Eta();
 
   RunProgress(String runId, int total, Listener listener) {
     this.runId = runId;
@@ -80,13 +82,16 @@ final class RunProgress {
   }
 
   /** Tells the listener where the run stands; {@code waiting} says what holds it back, if anything. */
-  void report(RunState state, Duration liveLag, String waiting) {
+  synchronized void report(RunState state, Duration liveLag, String waiting) {
     long done = hoursDone.get();
-    double seconds = Math.max(0.001, Duration.between(started, Instant.now()).toMillis() / 1000.0);
+    Instant now = Instant.now();
+    double seconds = Math.max(0.001, Duration.between(started, now).toMillis() / 1000.0);
     double hoursPerSecond = (done - alreadyDone) / seconds;
     long remaining = total - done - failedHours.size();
-    Optional<Duration> eta = hoursPerSecond > 0
-        ? Optional.of(Duration.ofMillis((long) (remaining / hoursPerSecond * 1000))) : Optional.empty();
+    // From the recent pace, not the average since the start: rests and pacing count, and it counts down between
+    // batches instead of jumping with where a report falls.
+    left.observe(now, done);
+    Optional<Duration> eta = left.at(now, remaining).map(dev.cutover.engine.api.Eta.Estimate::left);
     listener.on(new BackfillEvent.Progress(runId, state, total, done, failedHours.size(), rowsWritten.get(),
         rowsWritten.get() / seconds, hoursPerSecond, eta, liveLag, waiting));
   }

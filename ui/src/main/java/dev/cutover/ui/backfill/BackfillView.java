@@ -97,8 +97,10 @@ public final class BackfillView extends ScreenView {
         p.rowsProperty()));
     stat(stats, 1, "Rows/s", "run-rate", Bindings.createStringBinding(() -> Formats.count(Math.round(
         p.rowsPerSecondProperty().get())), p.rowsPerSecondProperty()));
-    stat(stats, 2, "ETA", "run-eta", Bindings.createStringBinding(() -> p.etaProperty().get().map(Formats::duration)
-        .orElse("—"), p.etaProperty()));
+    // The time left with the range the recent batches allow: a single figure would claim more than is known.
+    stat(stats, 2, "Time left", "run-eta", Bindings.createStringBinding(() -> p.etaProperty().get().map(e -> "about "
+        + Formats.duration(e.left()) + (e.latest().minus(e.soonest()).toSeconds() < 2 ? "" : " (" + Formats.duration(
+            e.soonest()) + " – " + Formats.duration(e.latest()) + ")")).orElse("—"), p.etaProperty()));
     stat(stats, 3, "Live writer lag", "run-lag", Bindings.createStringBinding(() -> Formats.duration(
         p.liveLagProperty().get()), p.liveLagProperty()));
 

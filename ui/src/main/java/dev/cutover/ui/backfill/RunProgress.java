@@ -1,6 +1,7 @@
 package dev.cutover.ui.backfill;
 
 import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.Eta;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.RunRecord;
@@ -38,7 +39,9 @@ public final class RunProgress {
   private final LongProperty failed = new SimpleLongProperty();
   private final LongProperty rows = new SimpleLongProperty();
   private final DoubleProperty rowsPerSecond = new SimpleDoubleProperty();
-  private final ObjectProperty<Optional<Duration>> eta = new SimpleObjectProperty<>(Optional.empty());
+  private final ObjectProperty<Optional<Eta.Estimate>> eta = new SimpleObjectProperty<>(Optional.empty());
+  /** The time left from the recent pace, fed by whichever reads the run: its events or its ledger. */
+  private final Eta left = new Eta();
   private final ObjectProperty<Duration> liveLag = new SimpleObjectProperty<>(Duration.ZERO);
   private Instant sampledAt;
   private long sampledRows;
@@ -68,12 +71,12 @@ public final class RunProgress {
     if (run.state() == RunState.RUNNING && sampledAt != null && now.isAfter(sampledAt)) {
       double seconds = Duration.between(sampledAt, now).toMillis() / 1000.0;
       rowsPerSecond.set((written - sampledRows) / seconds);
-      double hoursPerSecond = (complete - sampledDone) / seconds;
-      eta.set(hoursPerSecond > 0 ? Optional.of(Duration.ofSeconds((long) ((run.range().hours() - complete - fail)
-          / hoursPerSecond))) : Optional.empty());
+      left.observe(now, complete);
+      eta.set(left.at(now, run.range().hours() - complete - fail));
     } else if (!run.state().active()) {
       rowsPerSecond.set(0);
       eta.set(Optional.empty());
+      left.reset();
     }
     sampledAt = now;
     sampledRows = written;
@@ -89,6 +92,7 @@ public final class RunProgress {
    * more): its hours laid out afresh, to be filled by the feed's events through {@link #apply}.
    */
   public void follow(RunRecord run, HourPartition liveEnd) {
+    left.reset();
     layout(run.range().from(), run.range().to(), run.boundary(), liveEnd);
     record.set(run);
     total.set(run.range().hours());
@@ -134,7 +138,10 @@ public final class RunProgress {
         failed.set(p.hoursFailed());
         rows.set(p.rowsWritten());
         rowsPerSecond.set(p.rowsPerSecond());
-        eta.set(p.eta());
+        Instant now = Instant.now();
+        left.observe(now, p.hoursDone());
+        eta.set(p.state() == RunState.RUNNING ? left.at(now, p.hoursTotal() - p.hoursDone() - p.hoursFailed())
+            : Optional.empty());
         liveLag.set(p.liveLag());
         waiting.set(p.waiting());
         state.set(words(p.state()));
@@ -171,10 +178,12 @@ public final class RunProgress {
     rows.set(0);
     rowsPerSecond.set(0);
     eta.set(Optional.empty());
+    left.reset();
   }
 
   /** Sets the record of a run this console just started or resumed. */
   public void started(RunRecord run) {
+    left.reset();
     record.set(run);
     interrupted.set(false);
     state.set(words(run.state()));
@@ -234,7 +243,8 @@ public final class RunProgress {
     return rowsPerSecond;
   }
 
-  public ObjectProperty<Optional<Duration>> etaProperty() {
+  /** The time left with its range, from the recent pace; empty until known, or while the run does not run. */
+  public ObjectProperty<Optional<Eta.Estimate>> etaProperty() {
     return eta;
   }
 
