@@ -90,8 +90,7 @@ final class ClusterCutover implements CutoverSteps {
    */
   Map<ShardRef, SwapResult> each(boolean forward, String confirmation, Optional<String> reason,
       BiConsumer<ShardRef, SwapResult> switched) {
-    Optional<String> why = reason.map(r -> Reasons.check("reason", r, "A reason for the rollback was asked for but "
-        + "is blank; write why consumers go back to v1, or leave the reason out."));
+    Optional<String> why = Reasons.rollback(reason); // refused here, before any node switches
     finishUnfinished(); // a switch left unfinished is finished first; the gates then judge what it left
     return ShardedRepair.byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, why,
         (s, r) -> switched.accept(s.ref(), r)));

@@ -118,9 +118,7 @@ public final class Cutovers {
    * reason given is one line, not blank (refused before anything is switched otherwise).
    */
   public SwapResult rollback(TableSpec spec, String confirmation, Optional<String> reason, Progress progress) {
-    Optional<String> why = reason.map(r -> Reasons.check("reason", r, "A reason for the rollback was asked for but "
-        + "is blank; write why consumers go back to v1, or leave the reason out."));
-    return swap(spec, progress).because(why).rollback(confirmation);
+    return swap(spec, progress).because(Reasons.rollback(reason)).rollback(confirmation);
   }
 
   /**

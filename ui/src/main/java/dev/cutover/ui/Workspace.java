@@ -193,6 +193,25 @@ public final class Workspace {
     return sharded;
   }
 
+  /**
+   * The steps of the loaded spec's repair, chosen on the FX thread without reading anything: {@code onServer} of the
+   * engine for one server's table, {@code onCluster} of the repair open on every node for a sharded one (once it is
+   * open for this spec); null while there is neither.
+   */
+  public <T> T stepsOf(java.util.function.BiFunction<Engine, TableSpec, T> onServer,
+      java.util.function.Function<ShardedRepair, T> onCluster) {
+    TableSpec s = spec.get();
+    Engine e = engine.get();
+    if (s == null || e == null) {
+      return null;
+    }
+    if (s.cluster().isEmpty()) {
+      return onServer.apply(e, s);
+    }
+    ShardedRepair r = sharded.get();
+    return r == null || !r.spec().equals(s) ? null : onCluster.apply(r);
+  }
+
   /** Whether the spec loaded names a cluster: the screens of one server stay shut, since none would be true of every shard. */
   public BooleanBinding clusterSpec() {
     return Bindings.createBooleanBinding(() -> spec.get() != null && spec.get().cluster().isPresent(), spec);

@@ -9,22 +9,18 @@ import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.api.V1Reader;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.Errors;
-import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenController;
 import dev.cutover.ui.dialogs.DialogService;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javafx.application.Platform;
-import java.util.List;
 import java.util.Optional;
 import javafx.beans.value.ObservableBooleanValue;
 
@@ -44,11 +40,14 @@ public final class CutoverController implements ScreenController {
   private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
   /** The repair's version and what consumers read when the retention shown was read: it changes with a swap. */
   private Optional<String> retentionRead = Optional.empty();
+  /** Retiring v1 and cleaning staging, after the cutover. */
+  private final RetireController retirement;
 
   public CutoverController(CutoverModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
+    this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)));
     workspace.repair().snapshotProperty().subscribe(this::follow);
   }
 
@@ -108,16 +107,7 @@ public final class CutoverController implements ScreenController {
    * every node), else on the server; null while there is none. Read on the FX thread.
    */
   private CutoverSteps steps() {
-    TableSpec s = workspace.spec();
-    Engine e = workspace.engine();
-    if (s == null || e == null) {
-      return null;
-    }
-    if (s.cluster().isEmpty()) {
-      return e.cutovers().of(s);
-    }
-    var r = workspace.shardedProperty().get();
-    return r == null || !r.spec().equals(s) ? null : r.cutovers();
+    return workspace.stepsOf((engine, spec) -> engine.cutovers().of(spec), r -> r.cutovers());
   }
 
   /**
@@ -291,55 +281,11 @@ public final class CutoverController implements ScreenController {
    * horizon only with a written reason, which goes to the audit trail.
    */
   public void dropV1() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    Retention r = model.retentionProperty().get();
-    if (r == null || r.keepUntil().isEmpty()) {
-      activity.fail("Consumers still read " + spec.liveTable() + "; v1 can be dropped only after the cutover.");
-      return;
-    }
-    Instant horizon = r.keepUntil().get();
-    boolean early = horizon.isAfter(Instant.now());
-    String table = spec.database() + "." + spec.liveTable();
-    String words = early
-        ? "The retention horizon is " + Formats.time(horizon) + ": consumers' caches and the reconciliation window "
-            + "have not passed yet. Dropping now removes the rollback before then."
-        : "The retention horizon " + Formats.time(horizon) + " has passed; the rollback is no longer needed.";
-    // The dialog names every table that still uses v1 and the statements it runs; both come from the engine,
-    // so they are read first, off this thread.
-    activity.run("find what still uses " + table, p -> new DropPlan(engine.cutovers().v1Readers(spec),
-        engine.cutovers().dropV1Statements(spec)), plan -> workspace.dialogs()
-        .confirmDropV1(new DialogService.DropRequest(workspace.server(), String.join(";\n", plan.statements()), table,
-            words, early, plan.readers())).ifPresent(reason -> activity.runToTheEnd("drop " + table, p -> {
-          List<String> dropped = engine.cutovers().dropV1(spec, early, reason,
-              plan.readers().stream().map(V1Reader::name).toList());
-          return new Dropped(dropped, engine.repairs().snapshot(spec, Optional.empty()),
-              engine.cutovers().retention(spec));
-        }, d -> {
-          model.dropped("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
-              + spec.targetTable() + "; there is no rollback any more.");
-          model.retention(d.retention());
-          retentionRead = Optional.of(ground(d.snapshot()));
-          workspace.repair().take(engine, spec, d.snapshot());
-        }, failure -> workspace.repair().refresh())));
+    retirement.dropV1();
   }
-
-  private record Dropped(List<String> dropped, RepairSnapshot snapshot, Retention retention) {}
-
-  private record DropPlan(List<V1Reader> readers, List<String> statements) {}
 
   /** Drops the staging and sample tables left by runs, once the operator confirmed. */
   public void cleanup() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (workspace.dialogs().confirmCleanup(spec.database() + "." + spec.targetTable())) {
-      activity.run("clean up staging tables", p -> engine.cutovers().cleanup(spec),
-          dropped -> model.cleanedUp(words(dropped)));
-    }
-  }
-
-  static String words(List<String> dropped) {
-    return dropped.isEmpty() ? "Nothing to drop: no staging or sample table is left."
-        : "Dropped " + dropped.size() + " table(s): " + String.join(", ", dropped) + ".";
+    retirement.cleanup();
   }
 }

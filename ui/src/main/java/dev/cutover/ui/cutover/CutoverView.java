@@ -181,8 +181,7 @@ public final class CutoverView extends ScreenView {
     swaps.setMinHeight(100);
     VBox card = Widgets.card("Nodes", gates, Widgets.muted("Switch per node:"), swaps);
     card.setId("cutover-nodes-card");
-    binder.bind(card.visibleProperty(), Bindings.createBooleanBinding(() -> model.clusterProperty().get(),
-        model.clusterProperty()));
+    binder.bind(card.visibleProperty(), model.clusterProperty());
     binder.bind(card.managedProperty(), card.visibleProperty());
     return card;
   }
@@ -231,7 +230,7 @@ public final class CutoverView extends ScreenView {
     binder.bind(horizon.textProperty(), model.retentionProperty().map(GateWords::retention).orElse("—"));
     Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
     clean.setOnAction(e -> controller.cleanup());
-    var cluster = Bindings.createBooleanBinding(() -> model.clusterProperty().get(), model.clusterProperty());
+    var cluster = javafx.beans.binding.BooleanExpression.booleanExpression(model.clusterProperty());
     binder.bind(clean.disableProperty(), model.activity().runningProperty().or(cluster));
     Button drop = Widgets.danger(Widgets.button("drop-v1", "_Drop v1…"));
     drop.setOnAction(e -> controller.dropV1());

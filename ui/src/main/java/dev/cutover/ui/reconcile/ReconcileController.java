@@ -61,16 +61,7 @@ public final class ReconcileController implements ScreenController {
    * table (once its repair is open on every node), else on the server; null while there is none to run.
    */
   private ReconcileSteps steps() {
-    var s = workspace.spec();
-    var e = workspace.engine();
-    if (s == null || e == null) {
-      return null;
-    }
-    if (s.cluster().isEmpty()) {
-      return e.reconciliations().of(s);
-    }
-    var r = workspace.shardedProperty().get();
-    return r == null || !r.spec().equals(s) ? null : r.reconciliations();
+    return workspace.stepsOf((engine, spec) -> engine.reconciliations().of(spec), r -> r.reconciliations());
   }
 
   @Override
