@@ -49,10 +49,16 @@ class ClusterCommandsTest {
   @Test
   void theWholeProcedureRunsOnEveryShardFromTheCommandLine() {
     // The repair's steps are the same commands as on one server; a command with no form over shards says which do.
-    CommandRun single = run("preflight");
+    CommandRun single = run("retention");
     assertEquals(2, single.exit(), single.err());
     assertTrue(single.err().contains("names the cluster cutover_local") && single.err().contains("./cutover plan|"
-        + "backfill|reconcile|ack|cutover|rollback|status|deploy-live|declare-live|abandon"), single.err());
+        + "preflight|sample|backfill|reconcile|ack|cutover|rollback|status|deploy-live|declare-live|abandon"),
+        single.err());
+    // The preflight of every shard, read as one: the cluster's own checks among them, each said once for all shards.
+    CommandRun preflight = run("preflight");
+    assertEquals(0, preflight.exit(), preflight.out() + preflight.err());
+    assertEquals(1, preflight.out().lines().filter(l -> l.matches("PASS\\s+sharding\\s.*")).count(),
+        "one line for the check of every shard: " + preflight.out());
     CommandRun oneRun = run("status", "--run", "r1");
     assertEquals(2, oneRun.exit(), oneRun.err());
     assertTrue(oneRun.err().contains("Leave --run out"), oneRun.err());
@@ -90,6 +96,17 @@ class ClusterCommandsTest {
         .matcher(plan.out());
     assertTrue(pinned.find(), plan.out());
     HourPartition b = HourPartition.parse("B", pinned.group(1) + "T" + pinned.group(2));
+    // A sample over every shard: each hour's figures are the cluster's.
+    HourPartition sampled = b.plusHours(-2);
+    CommandRun sample = run("sample", "--hour", sampled.toString());
+    assertEquals(0, sample.exit(), sample.out() + sample.err());
+    long rows;
+    try (var entry = world.entry()) {
+      rows = entry.sql().queryLong("v1's rows of the hour over the cluster", "SELECT count() FROM world.visits_v1_all "
+          + "WHERE hour = toDateTime(?, 'UTC')", sampled.epochSecond());
+    }
+    assertTrue(sample.out().lines().anyMatch(l -> l.startsWith(dev.cutover.app.output.Text.hour(sampled))
+        && l.contains("rows") && l.contains(dev.cutover.app.output.Text.count(rows))), rows + " rows: " + sample.out());
     // The operator's own writer, declared on every shard: each shard's repair waits for its first hour from B.
     CommandRun declared = run("declare-live", "--writer", "visits-job 4.2", "--json");
     assertEquals(0, declared.exit(), declared.out() + declared.err());

@@ -7,6 +7,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -78,37 +79,39 @@ final class ClusterBackfills {
    * every shard's plan only when every shard passed. {@code acknowledged} names the dependents of v1 the
    * operator acknowledged, on any shard, each with its reason.
    */
-  ShardedRepair.ClusterPreflight preflight(ShardedRepair.ClusterPlan plan, List<AcknowledgedDependent> acknowledged) {
+  Preflighted preflight(ShardedRepair.ClusterPlan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
+    progress.update("preflight every shard", 0);
     Map<Shard, Preflighted> each = shards.each("preflight",
         s -> s.engine().plans().preflight(plan.plans().get(s.ref()), acknowledged));
+    progress.update("check the shards' own sources", 0.6);
     Map<Shard, List<PreflightReport.Check>> sharding = shards.each("preflight", s -> List.of(
         ClusterChecks.sharding(s, spec), ClusterChecks.ownHistory(s, spec, plan.recomputedRange())));
+    progress.update("check the shards together", 0.8);
     // The carried hours of a bounded repair come from each shard's own v1: only the recomputed ones read a source.
     List<PreflightReport.Check> acrossShards = ClusterChecks.acrossShards(shards, spec, plan.recomputedRange());
-    Map<ShardRef, PreflightReport> reports = new LinkedHashMap<>();
-    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
-    boolean shardsAgree = acrossShards.stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL);
+    Map<ShardRef, Preflighted> nodes = new LinkedHashMap<>();
     each.forEach((s, p) -> {
       List<PreflightReport.Check> checks = new ArrayList<>(p.report().checks());
       checks.addAll(sharding.get(s));
       checks.addAll(acrossShards);
-      reports.put(s.ref(), new PreflightReport(checks, p.report().dependents()));
-      if (p.passed() && sharding.get(s).stream().noneMatch(c -> c.status() == PreflightReport.Status.FAIL)
-          && shardsAgree) {
-        cleared.put(s.ref(), p.cleared().orElseThrow());
-      }
+      PreflightReport report = new PreflightReport(checks, p.report().dependents());
+      // A shard is cleared only when its own checks, its sources' and the shards' together all pass.
+      nodes.put(s.ref(), new Preflighted(report, report.passed() ? p.cleared() : Optional.empty()));
     });
-    return new ShardedRepair.ClusterPreflight(reports, cleared, acrossShards);
+    return Preflighted.overNodes(nodes);
   }
 
   /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
-  ShardedRepair.ClusterRun backfill(ShardedRepair.ClusterPreflight preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
-    if (!preflight.passed()) {
-      throw new StepRefusedException("backfill", "The backfill is refused: the preflight failed on "
-          + (preflight.reports().size() - preflight.cleared().size()) + " shard(s): " + String.join("; ",
-          preflight.failures()) + ". No shard was written.", preflight.failures(), Optional.empty());
+  ShardedRepair.ClusterRun backfill(Preflighted preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
+    if (preflight.nodes().isEmpty() || !preflight.passed()) {
+      long failed = preflight.nodes().values().stream().filter(p -> !p.passed()).count();
+      throw new StepRefusedException("backfill", "The backfill is refused: the preflight "
+          + (preflight.nodes().isEmpty() ? "was not run on the shards" : "failed on " + failed + " shard(s): "
+          + String.join("; ", preflight.failures())) + ". No shard was written.", preflight.failures(), Optional.empty());
     }
-    return new ShardedRepair.ClusterRun(start(preflight.cleared(), listeners));
+    Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
+    preflight.nodes().forEach((s, p) -> cleared.put(s, p.cleared().orElseThrow()));
+    return new ShardedRepair.ClusterRun(start(cleared, listeners));
   }
 
   /**

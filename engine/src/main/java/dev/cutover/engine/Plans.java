@@ -9,6 +9,7 @@ import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
@@ -32,6 +33,56 @@ public final class Plans {
 
   Plans(Ground ground) {
     this.ground = ground;
+  }
+
+  /**
+   * The planning of {@code spec}'s repair on this server as {@link PlanSteps}, the shape a cluster's has too: what
+   * the console's Plan screen runs.
+   */
+  public PlanSteps of(TableSpec spec) {
+    RepairBook repairs = new RepairBook(ground);
+    return new PlanSteps() {
+      @Override
+      public String where() {
+        return "the server";
+      }
+
+      @Override
+      public Optional<HourPartition> reprocessingStart() {
+        return Plans.this.reprocessingStart(spec);
+      }
+
+      @Override
+      public LiveStatus live() {
+        return Plans.this.live(spec);
+      }
+
+      @Override
+      public Optional<Repair> openRepair() {
+        return repairs.current(spec).filter(r -> !r.phase().ended());
+      }
+
+      @Override
+      public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary) {
+        return Plans.this.plan(spec, from, to, boundary, defaults(spec));
+      }
+
+      @Override
+      public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
+        return Plans.this.preflight(plan, acknowledged, progress);
+      }
+
+      @Override
+      public Diff sample(List<HourPartition> hours, int keyLimit) {
+        return Plans.this.sample(spec, hours, keyLimit);
+      }
+
+      @Override
+      public String abandon(String confirmation, String reason) {
+        Repair r = repairs.abandon(spec, confirmation, reason);
+        return "Repair " + r.id() + " was abandoned.";
+      }
+    };
   }
 
   /**

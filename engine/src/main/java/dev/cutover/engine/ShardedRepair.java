@@ -11,7 +11,6 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveDeployment;
 import dev.cutover.engine.api.LiveWriterNote;
 import dev.cutover.engine.api.Plan;
-import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairRecords;
@@ -28,7 +27,6 @@ import dev.cutover.engine.cluster.ClusterNodes;
 import dev.cutover.engine.cluster.ShareOfTotal;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,29 +65,6 @@ public final class ShardedRepair implements AutoCloseable {
     /** The hours every shard recomputes from its own sources: a bounded repair's affected window, else the range. */
     public HourRange recomputedRange() {
       return plans.values().stream().findFirst().map(Plan::recomputedRange).orElse(range);
-    }
-  }
-
-  /**
-   * Every shard's preflight; the plans it cleared when every shard passed. {@code acrossShards} are the
-   * checks of the shards together (copies, sameness, distributed DDL), in every shard's report too.
-   */
-  public record ClusterPreflight(Map<ShardRef, PreflightReport> reports, Map<ShardRef, ClearedPlan> cleared,
-      List<PreflightReport.Check> acrossShards) {
-    public boolean passed() {
-      return cleared.size() == reports.size();
-    }
-
-    /** Each failed check, named by its shard; a check of the shards together once, as "every shard". */
-    public List<String> failures() {
-      List<String> out = new ArrayList<>();
-      java.util.Set<String> together = new java.util.HashSet<>();
-      acrossShards.forEach(c -> together.add(c.name()));
-      reports.forEach((s, r) -> r.failures().stream().filter(c -> !together.contains(c.name()))
-          .forEach(c -> out.add(s + ": " + c.name() + ": " + c.finding())));
-      acrossShards.stream().filter(c -> c.status() == PreflightReport.Status.FAIL)
-          .forEach(c -> out.add("every shard: " + c.name() + ": " + c.finding()));
-      return out;
     }
   }
 
@@ -138,6 +113,7 @@ public final class ShardedRepair implements AutoCloseable {
   private final ClusterReconcile reconcile;
   private final ClusterReadings readings;
   private final ClusterCutover cutover;
+  private final ClusterPlans plans;
 
   /**
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
@@ -172,6 +148,7 @@ public final class ShardedRepair implements AutoCloseable {
     this.reconcile = new ClusterReconcile(shards, spec);
     this.cutover = new ClusterCutover(shards, spec);
     this.readings = new ClusterReadings(shards, spec);
+    this.plans = new ClusterPlans(shards, spec, backfills);
   }
 
   /** Every shard, in order. */
@@ -239,6 +216,14 @@ public final class ShardedRepair implements AutoCloseable {
   }
 
   /**
+   * The planning steps of the repair over every shard, answered as one (the plan every shard's, the preflight
+   * passed only when every shard's is): what the console's Plan screen runs on a sharded table.
+   */
+  public PlanSteps plans() {
+    return plans;
+  }
+
+  /**
    * Plans the backfill of every shard over one range and one boundary: {@code boundary} when given, or
    * one a shard's repair pinned (every shard that pinned one must agree), or else the earliest that each
    * shard's own live edge and safety margin allow; the range starts at the earliest any shard would.
@@ -266,12 +251,12 @@ public final class ShardedRepair implements AutoCloseable {
    * operator acknowledged, on any shard, each with its reason; each shard's run writes those it found there
    * to its own audit trail when it starts.
    */
-  public ClusterPreflight preflight(ClusterPlan plan, List<AcknowledgedDependent> acknowledged) {
-    return backfills.preflight(plan, acknowledged);
+  public Preflighted preflight(ClusterPlan plan, List<AcknowledgedDependent> acknowledged) {
+    return backfills.preflight(plan, acknowledged, dev.cutover.engine.api.Progress.NONE);
   }
 
   /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
-  public ClusterRun backfill(ClusterPreflight preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
+  public ClusterRun backfill(Preflighted preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
     return backfills.backfill(preflight, listeners);
   }
 

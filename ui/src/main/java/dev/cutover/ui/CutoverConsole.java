@@ -122,7 +122,9 @@ public final class CutoverConsole extends Application {
     shards = new ShardsModel(workspace);
     shardsController = new ShardsController(shards);
     // The banner's next step takes the operator to its screen; the shell is built just below.
-    banner = new RepairBanner(workspace.repair(), screen -> shell.showIfOpen(screen));
+    // A sharded table's backfill runs on the Shards screen.
+    banner = new RepairBanner(workspace.repair(), screen -> shell.showIfOpen(screen.equals("backfill")
+        && workspace.spec() != null && workspace.spec().cluster().isPresent() ? "shards" : screen));
     // After a reconnect every screen reads again, and actions wait until all have.
     new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController,
         cutoverController, historyController, shardsController));
@@ -130,7 +132,9 @@ public final class CutoverConsole extends Application {
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connectionController,
             () -> new ConnectionView(connection, connectionController), false),
-        new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true),
+        // A sharded table's plan is one range and one B on every shard, its preflight every shard's as one.
+        new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true,
+            java.util.Optional.of(workspace.readyForEither()), true),
         new Screen("backfill", "_Backfill", backfillController,
             () -> new BackfillView(backfill, backfillController), true),
         // Screens of both: a sharded table's reconciliation runs on every shard and reads as one; its history is

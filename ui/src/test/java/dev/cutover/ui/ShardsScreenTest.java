@@ -29,14 +29,14 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
 /**
- * The console on three embedded shards: a spec that names the cluster opens the Shards screen and shuts
- * the screens of one server; the operator plans, preflights and backfills every shard from it, sees
- * the hours of all shards merged and of one shard alone, reconciles into one verdict with each shard's
- * coverage; the Cutover screen judges every node's gate as one and switches every node all or nothing, each
+ * The console on three embedded shards: a spec that names the cluster opens the Plan screen over every shard
+ * (the slowest shard's live edge, one plan, every shard's preflight as one, a sample naming each key's shard);
+ * the operator backfills every shard from the Shards screen, sees the hours of all shards merged and of one shard
+ * alone, reconciles on the Reconcile screen into one verdict over every shard; the Cutover screen judges every node's gate as one and switches every node all or nothing, each
  * node's line as it switches; a hole on one shard turns the verdict red naming that shard, and the Cutover screen
  * then shows the gate closed on that node and offers no cutover, every node still on v1; the
  * Reconcile screen shows the verdict over every shard with the charts and each key's shard, and History every
- * shard's runs and verdicts; a node
+ * shard's runs and verdicts; the Plan screen abandons the repair on every shard; a node
  * that stops is shown as not answering, with when it was last read, while the others are still read.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -74,26 +74,59 @@ class ShardsScreenTest {
     ShardsModel model = console.shards();
     fx.waitFor(90, () -> console.workspace().shardedProperty().get() != null,
         () -> "spec: " + console.connection().specLoading().error());
-    assertTrue(fx.node("nav-plan", ToggleButton.class).isDisabled(), "no screen of one server shows shard 1 as all");
+    assertTrue(fx.node("nav-backfill", ToggleButton.class).isDisabled(), "no screen of one server shows shard 1 as all");
     assertFalse(fx.node("nav-shards", ToggleButton.class).isDisabled());
+
+    // The Plan screen of one server serves the cluster: the live edge where the slowest shard stands, one plan of one
+    // range and one B for every shard, and every shard's preflight read as one.
+    assertFalse(fx.node("nav-plan", ToggleButton.class).isDisabled(), "the Plan screen opens on a cluster");
+    fx.interact(() -> console.show("plan"));
+    fx.waitFor(60, () -> !fx.text("plan-boundary").isEmpty(), () -> console.plan().activity().error());
+    HourPartition slowest = world.shards.stream().map(w -> w.liveEdge).min(HourPartition::compareTo).orElseThrow();
+    assertTrue(fx.text("plan-live-edge").startsWith(slowest + " UTC"), "the slowest shard's edge: "
+        + fx.text("plan-live-edge"));
+    fire(fx, "plan-make");
+    fx.waitFor(120, () -> console.workspace().plan() != null, () -> console.plan().activity().error());
+    var plan = console.workspace().plan();
+    HourPartition b = plan.boundary();
+    TabPane planTabs = fx.node("plan-tabs", TabPane.class);
+    fx.interact(() -> planTabs.getSelectionModel().select(1));
+    fire(fx, "preflight-run");
+    fx.waitFor(120, () -> console.workspace().preflightProperty().get() != null,
+        () -> console.plan().preflight().activity().error());
+    var checked = console.workspace().preflightProperty().get();
+    if (!checked.passed() && !console.plan().preflight().dependents().isEmpty()) {
+      fx.interact(() -> console.plan().preflight().dependents().forEach(console.planController().preflight()::acknowledge));
+      fire(fx, "preflight-run");
+      fx.waitFor(120, () -> console.workspace().preflightProperty().get() != null
+          && console.workspace().preflightProperty().get() != checked, () -> console.plan().preflight().activity().error());
+    }
+    var cleared = console.workspace().preflightProperty().get();
+    assertTrue(cleared.passed(), String.join("\n", cleared.failures()));
+    assertEquals(3, cleared.nodes().size(), "every shard's preflight");
+    assertTrue(cleared.report().checks().stream().anyMatch(c -> c.name().equals("sharding")),
+        "the cluster's own checks are in the one report: " + cleared.report().checks());
+    window.fx().shot("48-cluster-preflight");
+
+    // A sample of the fix over every shard: each hour's figures added, each key naming its shard.
+    fx.interact(() -> planTabs.getSelectionModel().select(2));
+    fx.interact(() -> console.plan().sample().hoursProperty().set(plan.hours().getFirst().toString()));
+    fire(fx, "sample-run");
+    fx.waitFor(120, () -> !console.plan().sample().hourRows().isEmpty(), () -> console.plan().sample().activity().error());
+    long sampledRows;
+    try (var entry = world.entry()) {
+      sampledRows = entry.sql().queryLong("v1's rows of the hour over the cluster", "SELECT count() FROM "
+          + "world.visits_v1_all WHERE hour = toDateTime(?, 'UTC')", plan.hours().getFirst().epochSecond());
+    }
+    assertEquals(sampledRows, console.plan().sample().hourRows().getFirst().rowsV1(), "every shard's rows of the hour");
+    assertTrue(console.plan().sample().keyRows().stream().allMatch(k -> k.shard().isPresent()),
+        console.plan().sample().keyRows().toString());
 
     fx.interact(() -> console.show("shards"));
     fx.waitFor(30, () -> model.rows().size() == 3 && model.rows().stream().allMatch(r -> r.read().startsWith("read at")),
         () -> model.rows().toString() + " " + model.reading().error());
     assertEquals(List.of("no repair", "no repair", "no repair"), model.rows().stream().map(ShardRow::phase).toList());
     assertEquals(4, model.shardChoices().size(), "all merged, and each shard");
-
-    fire(fx, "shards-preflight");
-    fx.waitFor(120, () -> model.preflightProperty().get() != null, () -> model.activity().error());
-    if (!model.preflightProperty().get().passed() && !model.dependents().isEmpty()) {
-      fx.interact(() -> model.dependents().forEach(console.shardsController()::acknowledgeDependent));
-      var first = model.preflightProperty().get();
-      fire(fx, "shards-preflight");
-      fx.waitFor(120, () -> model.preflightProperty().get() != first, () -> model.activity().error());
-    }
-    assertTrue(model.preflightProperty().get().passed(), String.join("\n", model.preflightLines()));
-    var plan = model.planProperty().get();
-    HourPartition b = plan.boundary();
 
     var asked = dialogs.askedBy(DialogService.BackfillRequest.class, () -> fire(fx, "shards-backfill"));
     assertNotNull(asked, "the backfill is confirmed first");
@@ -109,7 +142,6 @@ class ShardsScreenTest {
     fx.waitFor(10, () -> model.gridCaptionProperty().get().startsWith("Shard 2's latest run"),
         () -> model.gridCaptionProperty().get());
     assertEquals(hours, done(model), "shard 2 alone wrote every hour too");
-    fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(0));
     window.fx().shot("41-shards-backfilled");
 
     // The operator's own writer, declared on every shard: asked what was deployed and from which B, then each
@@ -130,20 +162,17 @@ class ShardsScreenTest {
         () -> model.rows().toString());
 
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
-    fire(fx, "shards-reconcile");
-    fx.waitFor(120, () -> model.verdictProperty().get().startsWith("Green"), () -> model.verdictProperty().get()
-        + " " + model.activity().error());
-    assertEquals(3, model.verdictLines().stream().filter(l -> l.contains("coverage complete")).count(),
-        String.join("\n", model.verdictLines()));
 
-    // The Reconcile screen of one server serves the cluster too: the verdict the Shards screen stored on every shard,
-    // read as one over the whole table, with the charts of the overlap and each differing key's shard named.
+    // The Reconcile screen of one server serves the cluster too: every shard reconciled, read as one over the whole
+    // table, with the charts of the overlap and each differing key's shard named.
     assertFalse(fx.node("nav-reconcile", ToggleButton.class).isDisabled(), "the Reconcile screen opens on a cluster");
     fx.interact(() -> console.show("reconcile"));
     var reconcile = console.reconcile();
-    fx.waitFor(60, () -> reconcile.reportProperty().get() != null, () -> reconcile.noteProperty().get() + " "
-        + reconcile.activity().error());
+    fire(fx, "reconcile-run");
+    fx.waitFor(120, () -> reconcile.reportProperty().get() != null && reconcile.reportProperty().get().verdict()
+        .allowsCutover(), () -> reconcile.noteProperty().get() + " " + reconcile.activity().error());
     var over = reconcile.reportProperty().get();
+    assertTrue(over.coverage().isEmpty(), "coverage complete on every shard: " + over.coverage());
     assertEquals(3, over.id().split("\\+").length, "one stored reconciliation of each shard: " + over.id());
     assertTrue(over.verdict().allowsCutover(), over.verdict().name());
     assertFalse(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
@@ -224,13 +253,16 @@ class ShardsScreenTest {
     var two = world.shards.get(1).sql;
     long hole = two.queryLong("a backfilled hour of shard 2", "SELECT toUnixTimestamp(min(hour)) FROM visits_v2");
     two.execute("a hole in shard 2's v2", "ALTER TABLE visits_v2 DROP PARTITION ID '" + hole + "'");
-    fire(fx, "shards-reconcile");
-    fx.waitFor(120, () -> model.verdictProperty().get().startsWith("Not green"), () -> model.verdictProperty().get());
     String shardTwo = model.rows().get(1).node();
-    assertTrue(model.verdictProperty().get().contains(shardTwo), model.verdictProperty().get());
-    assertTrue(model.verdictLines().stream().anyMatch(l -> l.startsWith(shardTwo) && l.contains("coverage problem")),
-        String.join("\n", model.verdictLines()));
-    fx.interact(() -> fx.node("shards-tabs", TabPane.class).getSelectionModel().select(1));
+    fx.interact(() -> console.show("reconcile"));
+    var green = reconcile.reportProperty().get();
+    fire(fx, "reconcile-run");
+    fx.waitFor(120, () -> reconcile.reportProperty().get() != green && reconcile.reportProperty().get() != null
+        && !reconcile.reportProperty().get().verdict().allowsCutover(), () -> reconcile.noteProperty().get() + " "
+        + reconcile.activity().error());
+    var red = reconcile.reportProperty().get();
+    assertTrue(!red.coverage().isEmpty() && red.coverage().stream().allMatch(c -> c.detail().startsWith(shardTwo + ": ")),
+        "the hole is named on shard 2 alone: " + red.coverage());
     window.fx().shot("43-shards-hole-on-one-shard");
     // The Cutover screen then shows the gate closed on shard 2 alone, and offers no cutover: no node switches.
     fx.interact(() -> console.show("cutover"));
@@ -244,17 +276,16 @@ class ShardsScreenTest {
         cut.gateProperty().get().refusal());
     assertTrue(fx.node("cutover-run", javafx.scene.control.Button.class).isDisabled(), "no cutover is offered");
     window.fx().shot("47-cluster-gate-closed-on-one-node");
-    fx.interact(() -> console.show("shards"));
-    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
-
-    // Given up on every shard: the operator types the target's name and a reason; every shard's line says so.
-    var abandon = dialogs.askedBy(DialogService.AbandonRequest.class, () -> fire(fx, "shards-abandon"));
+    // Given up on every shard from the Plan screen: the operator types the target's name and a reason.
+    fx.interact(() -> console.show("plan"));
+    fx.waitFor(30, () -> console.plan().repairProperty().get() != null, () -> "the repair on the Plan screen: "
+        + console.plan().activity().error());
+    var abandon = dialogs.askedBy(DialogService.AbandonRequest.class, () -> fire(fx, "repair-abandon"));
     assertEquals("visits_v2", abandon.table());
-    // The shards' periodic read can see every repair abandoned before the step's own answer reaches the run line.
+    fx.waitFor(60, () -> console.plan().repairProperty().get() == null, () -> console.plan().activity().error());
+    fx.interact(() -> console.show("shards"));
     fx.waitFor(60, () -> model.rows().stream().allMatch(r -> r.phase().equals("abandoned")), () -> model.rows()
         + " " + model.activity().error());
-    fx.waitFor(30, () -> model.runLineProperty().get().startsWith("The repair is abandoned on 3 shard(s)"),
-        () -> model.runLineProperty().get());
 
     // Shard 3's node stops: its line says so and when it was last read, the others are still read, and the merged
     // grid names it rather than showing its hours as if they were read now.

@@ -169,17 +169,18 @@ public final class ClusterCommand {
         }
         run = repair.resume(options::overrides, acknowledged, s -> e -> {});
       } else {
-        ShardedRepair.ClusterPreflight checked = repair.preflight(plan(repair), acknowledged);
+        dev.cutover.engine.Preflighted checked = repair.preflight(plan(repair), acknowledged);
         if (!checked.passed()) {
           List<ShardLine> lines = new ArrayList<>();
-          checked.reports().forEach((s, r) -> lines.add(new ShardLine(s.shard(), s.node(),
-              r.passed() ? "passed" : "failed", String.join("; ", r.failures().stream().map(c -> c.name() + ": "
-              + c.finding() + (c.fix().isEmpty() ? "" : " " + c.fix())).toList()))));
+          checked.nodes().forEach((s, p) -> lines.add(new ShardLine(s.shard(), s.node(),
+              p.passed() ? "passed" : "failed", String.join("; ", p.report().failures().stream().map(c -> c.name()
+              + ": " + c.finding() + (c.fix().isEmpty() ? "" : " " + c.fix())).toList()))));
           return report(false, "The preflight failed; nothing was written on any shard. Fix what it lists and run "
               + "the backfill again.", lines, ExitCodes.BLOCKED);
         }
-        err().println("Backfilling " + checked.cleared().size() + " shards, boundary B = "
-            + Text.hour(checked.cleared().values().iterator().next().plan().boundary()) + ". Ctrl-C cancels every shard.");
+        err().println("Backfilling " + checked.nodes().size() + " shards, boundary B = "
+            + Text.hour(checked.nodes().values().iterator().next().cleared().orElseThrow().plan().boundary())
+            + ". Ctrl-C cancels every shard.");
         err().flush();
         run = repair.backfill(checked, s -> e -> {});
       }

@@ -2,6 +2,7 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "preflight", mixinStandardHelpOptions = true,
-    description = {"Run every check before a backfill; exit 6 when one fails. Writes nothing.", Safety.PREFLIGHT})
+    description = {"Run every check before a backfill (on a sharded spec, every shard's, read as one); exit 6 when one "
+        + "fails. Writes nothing.", Safety.PREFLIGHT})
 public final class PreflightCommand extends EngineCommand {
 
   @Mixin SpecOptions options;
@@ -27,10 +29,20 @@ public final class PreflightCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
-    TableSpec spec = options.load(session, engine);
-    Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
-        options.settings(engine, spec));
-    PreflightReport report = engine.plans().preflight(plan, acknowledged).report();
+    TableSpec spec = options.loadAny(session, engine);
+    PreflightReport report;
+    if (spec.cluster().isPresent()) {
+      // Every shard's plan over one range and one B, and every shard's preflight read as one: a check passes only
+      // when it passes on every shard, and names the shards where it does not.
+      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
+        report = repair.preflight(repair.plan(options.from(), options.to(), options.boundary(), options.affected(),
+            options::overrides), acknowledged).report();
+      }
+    } else {
+      Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
+          options.settings(engine, spec));
+      report = engine.plans().preflight(plan, acknowledged).report();
+    }
     print(RepairDocuments.PreflightDocument.of("preflight", report), Render.preflightLines(report));
     return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;
   }

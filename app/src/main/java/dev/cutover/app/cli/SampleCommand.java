@@ -5,6 +5,7 @@ import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Safety;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "sample", mixinStandardHelpOptions = true,
-    description = {"Compute a few hours with the corrected transform into a scratch table and diff them against v1.",
+    description = {"Compute a few hours with the corrected transform into a scratch table and diff them against v1 "
+        + "(on a sharded spec, on every shard: each hour's figures added, each key naming its shard).",
         Safety.SAMPLE})
 public final class SampleCommand extends EngineCommand {
 
@@ -32,9 +34,17 @@ public final class SampleCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(session, engine);
+    TableSpec spec = specFile.loadAny(session, engine);
     List<HourPartition> parsed = hours.stream().map(h -> HourPartition.parse("sample hour (--hour)", h)).toList();
-    Diff diff = engine.plans().sample(spec, parsed, Math.max(1, keys));
+    Diff diff;
+    if (spec.cluster().isPresent()) {
+      // Every shard computes its own hours; each hour's figures are added, and each key names its shard.
+      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
+        diff = repair.plans().sample(parsed, Math.max(1, keys));
+      }
+    } else {
+      diff = engine.plans().sample(spec, parsed, Math.max(1, keys));
+    }
     print(ReconcileDocuments.SampleDocument.of(diff), lines(diff));
     return ExitCodes.OK;
   }
@@ -54,7 +64,7 @@ public final class SampleCommand extends EngineCommand {
             : "") + ".");
     TextTable unexpected = new TextTable("  ", Align.LEFT, Align.LEFT, Align.LEFT);
     diff.keys().stream().filter(k -> !k.expected()).limit(20).forEach(k -> unexpected.row(Text.hour(k.hour()),
-        k.kind().name().toLowerCase(Locale.ROOT), k.key()));
+        k.kind().name().toLowerCase(Locale.ROOT), k.shard().map(s -> s + ": ").orElse("") + k.key()));
     List<String> rows = unexpected.lines();
     if (!rows.isEmpty()) {
       out.add("Unexpected keys" + (diff.unexpectedKeys() > rows.size() ? " (the first " + rows.size() + ")" : "")

@@ -72,8 +72,8 @@ public final class SpecOptions {
     if (loaded.cluster().isPresent()) {
       throw new InvalidInputException("spec", "The spec " + loaded.name() + " names the cluster "
           + loaded.cluster().get().name() + ": its table is sharded, and this command works on one server's table "
-          + "only. The repair's steps run on every shard with the same commands: ./cutover plan|backfill|reconcile|"
-          + "ack|cutover|rollback|status|deploy-live|declare-live|abandon --spec " + spec + " (docs/CLUSTER.md).");
+          + "only. The repair's steps run on every shard with the same commands: ./cutover plan|preflight|sample|"
+          + "backfill|reconcile|ack|cutover|rollback|status|deploy-live|declare-live|abandon --spec " + spec + " (docs/CLUSTER.md).");
     }
     return loaded;
   }

@@ -8,7 +8,6 @@ import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.ShardedRepair.ClusterPlan;
-import dev.cutover.engine.ShardedRepair.ClusterPreflight;
 import dev.cutover.engine.ShardedRepair.ClusterRun;
 import dev.cutover.engine.Specs;
 import dev.cutover.engine.api.BackfillEvent;
@@ -161,7 +160,7 @@ class ShardedViewFedTest {
         (proxy, method, args) -> method.getReturnType() == boolean.class ? Boolean.TRUE : Optional.empty());
   }
 
-  private ClusterPreflight cleared(ClusterPlan plan) {
+  private dev.cutover.engine.Preflighted cleared(ClusterPlan plan) {
     return dev.cutover.engine.testing.Procedure.clear(repair, plan);
   }
 

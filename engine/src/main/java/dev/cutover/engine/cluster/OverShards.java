@@ -67,6 +67,20 @@ public final class OverShards {
         counts(all), coverage, acknowledged(all), classes(all));
   }
 
+  /** A difference computed on every shard as one: each hour's figures added, each key naming its shard. */
+  public static Diff diff(Map<ShardRef, Diff> each) {
+    SortedMap<HourPartition, Diff.HourDiff> hours = new TreeMap<>();
+    List<Diff.KeyDiff> keys = new ArrayList<>();
+    each.entrySet().stream().sorted(Comparator.comparingInt(e -> e.getKey().shard())).forEach(e -> {
+      e.getValue().hours().forEach(h -> hours.merge(h.hour(), h, OverShards::add));
+      e.getValue().keys().forEach(k -> keys.add(k.on(e.getKey())));
+    });
+    keys.sort(Comparator.comparing(Diff.KeyDiff::hour));
+    return new Diff(List.copyOf(hours.values()), keys, each.values().stream().anyMatch(Diff::keysTruncated),
+        each.values().stream().mapToLong(Diff::expectedKeys).sum(),
+        each.values().stream().mapToLong(Diff::unexpectedKeys).sum());
+  }
+
   /** The verdict of the worst shard: red if one is, else acknowledged if one is, else green. */
   static Verdict worst(List<Reconciliation> all) {
     return all.stream().map(Reconciliation::verdict).max(Comparator.naturalOrder()).orElseThrow();

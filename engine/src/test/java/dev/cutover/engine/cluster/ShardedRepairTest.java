@@ -19,7 +19,7 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.ShardedRepair.ClusterPlan;
 import dev.cutover.engine.api.ShardRef;
-import dev.cutover.engine.ShardedRepair.ClusterPreflight;
+import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.ShardedRepair.ClusterRun;
 import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.engine.connect.Database;
@@ -88,7 +88,7 @@ class ShardedRepairTest {
     }
   }
 
-  private ClusterPreflight cleared(ClusterPlan plan) {
+  private Preflighted cleared(ClusterPlan plan) {
     return dev.cutover.engine.testing.Procedure.clear(repair, plan);
   }
 
@@ -122,8 +122,9 @@ class ShardedRepairTest {
     assertEquals(List.of(plan.boundary()), plan.plans().values().stream().map(Plan::boundary).distinct().toList(),
         "one boundary on every shard");
     assertEquals(3, plan.plans().size());
-    ClusterPreflight preflight = cleared(plan);
-    preflight.reports().forEach((s, r) -> {
+    Preflighted preflight = cleared(plan);
+    preflight.nodes().forEach((s, checked) -> {
+      PreflightReport r = checked.report();
       PreflightReport.Check sharding = r.checks().stream().filter(c -> c.name().equals("sharding")).findFirst()
           .orElseThrow();
       assertEquals(PreflightReport.Status.PASS, sharding.status(), s + ": " + sharding.finding());
@@ -268,8 +269,8 @@ class ShardedRepairTest {
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
         s -> s.withConcurrency(1));
     assertEquals(older, plan.range().from(), "one range on every shard, from the oldest hour of any shard's v1");
-    ClusterPreflight preflight = cleared(plan);
-    preflight.reports().forEach((s, report) -> report.checks().stream().filter(c -> c.name().equals("reprocessing "
+    Preflighted preflight = cleared(plan);
+    preflight.nodes().forEach((s, checked) -> checked.report().checks().stream().filter(c -> c.name().equals("reprocessing "
         + "window") || c.name().equals("own history")).forEach(c -> assertEquals(PreflightReport.Status.PASS,
         c.status(), s + ": " + c.name() + ": " + c.finding())));
     plan.plans().forEach((s, p) -> {
@@ -347,12 +348,14 @@ class ShardedRepairTest {
     }
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(),
         s -> s.withConcurrency(1).withBatchHours(1).withRowsPerSecond(200));
-    ClusterPreflight blocked = repair.preflight(plan, List.of());
-    assertEquals(3, blocked.failures().stream().filter(f -> f.contains(": side effects: ")
-        && f.contains("world.alerts_mv (reads visits_v1)")).count(), blocked.failures().toString());
+    Preflighted blocked = repair.preflight(plan, List.of());
+    assertEquals(3, blocked.nodes().values().stream().filter(p -> p.failures().stream().anyMatch(f -> f.startsWith(
+        "side effects: ") && f.contains("world.alerts_mv (reads visits_v1)"))).count(), blocked.failures().toString());
+    assertTrue(blocked.failures().stream().anyMatch(f -> f.startsWith("side effects: ") && f.endsWith("(every shard)")),
+        "the cluster's one report says it once for every shard: " + blocked.failures());
 
     String reason = "each shard's alerts for replayed hours are dropped by the pager's age filter";
-    ClusterPreflight checked = repair.preflight(plan, List.of(new AcknowledgedDependent("world.alerts_mv", reason)));
+    Preflighted checked = repair.preflight(plan, List.of(new AcknowledgedDependent("world.alerts_mv", reason)));
     assertTrue(checked.passed(), checked.failures().toString());
     ClusterRun started = repair.backfill(checked, s -> BackfillEvent.Listener.NONE);
     started.runs().values().forEach(h -> h.cancel());
@@ -452,9 +455,9 @@ class ShardedRepairTest {
           + "Distributed(" + LocalCluster.NAME + ", world, clicks, user_id)");
     }
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
-    ClusterPreflight preflight = repair.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
+    Preflighted preflight = repair.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!preflight.passed());
-    String finding = preflight.failures().stream().filter(f -> f.contains(": sharding: ")).findFirst().orElseThrow();
+    String finding = preflight.failures().stream().filter(f -> f.startsWith("sharding: ")).findFirst().orElseThrow();
     assertTrue(finding.contains("clicks_all shards clicks by user_id, which uses user_id, not a key of visits_v2 [site]"),
         finding);
     assertTrue(finding.contains("visits_v1_all shards visits_v1 by sipHash64(site), not as the sources are sharded"),
@@ -485,7 +488,7 @@ class ShardedRepairTest {
         + "  - table: labels\n    time_column: ts\n") + "  copied: [labels]\n", "visits.yaml");
     ShardedRepair labelled = new ShardedRepair(shards, withLabels);
     ClusterPlan plan = labelled.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
-    ClusterPreflight preflight = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
+    Preflighted preflight = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!preflight.passed());
     String finding = preflight.failures().stream().filter(f -> f.contains("copies of labels")).findFirst().orElseThrow();
     assertTrue(finding.contains("labels differs between shards over " + plan.range() + ": " + shards.shard(1).name()
@@ -493,26 +496,25 @@ class ShardedRepairTest {
     assertTrue(finding.contains(shards.shard(2).name() + " holds 11 rows"), finding);
 
     shards.shard(2).database().sql().execute("mend", "DELETE FROM world.labels WHERE label = 'late'");
-    ClusterPreflight again = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
+    Preflighted again = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(again.failures().stream().noneMatch(f -> f.contains("copies of labels")), again.failures().toString());
 
     // A shard whose own clicks lost the first three hours its v1 still holds would recompute them empty.
     HourPartition start = plan.range().from();
     shards.shard(2).database().sql().execute("lose shard 2's first clicks", "DELETE FROM world.clicks WHERE ts < "
         + "toDateTime(?, 'UTC')", start.plusHours(3).epochSecond());
-    ClusterPreflight lost = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
-    String history = lost.failures().stream().filter(f -> f.contains(": own history: ")).findFirst()
+    Preflighted lost = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
+    String history = lost.failures().stream().filter(f -> f.startsWith("own history: ")).findFirst()
         .orElseThrow(() -> new AssertionError(lost.failures().toString()));
     HourPartition own = HourPartition.ofEpochSecond(shards.shard(2).database().sql().queryLong("shard 2's first clicks",
         "SELECT toUnixTimestamp(toStartOfHour(min(ts))) FROM world.clicks"));
     assertTrue(!own.isBefore(start.plusHours(3)), own.toString());
-    assertTrue(history.startsWith(shards.shard(2).name()) && history.contains("but its clicks starts at " + own),
-        history);
-    assertEquals(1, lost.failures().stream().filter(f -> f.contains(": own history: ")).count(), "only shard 2");
+    assertTrue(history.startsWith("own history: on 1 of 3 shards: " + shards.shard(2).ref() + ": ")
+        && history.contains("but its clicks starts at " + own), "only shard 2: " + history);
 
     // A shard whose v1 has a column the others lack would be backfilled into another v2.
     shards.shard(3).database().sql().execute("drift", "ALTER TABLE world.visits_v1 ADD COLUMN note String DEFAULT ''");
-    ClusterPreflight drifted = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
+    Preflighted drifted = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!drifted.passed());
     String differs = drifted.failures().stream().filter(f -> f.contains("same on every shard")).findFirst()
         .orElseThrow(() -> new AssertionError(drifted.failures().toString()));

@@ -9,7 +9,6 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.backfill.BackfillRun;
 import java.util.List;
 
 /** The operator's steps as the console and the command line take them: preflight first, then the backfill. */
@@ -33,10 +32,10 @@ public final class Procedure {
    * Every shard's plan through its preflight, every dependent on any shard acknowledged; fails the test with
    * each shard's failures if a check fails.
    */
-  public static dev.cutover.engine.ShardedRepair.ClusterPreflight clear(dev.cutover.engine.ShardedRepair repair,
+  public static Preflighted clear(dev.cutover.engine.ShardedRepair repair,
       dev.cutover.engine.ShardedRepair.ClusterPlan plan) {
-    List<AcknowledgedDependent> dependents = repair.preflight(plan, List.of()).reports().values().stream()
-        .flatMap(r -> r.dependents().stream()).map(PreflightReport.Dependent::name).distinct()
+    List<AcknowledgedDependent> dependents = repair.preflight(plan, List.of()).report().dependents().stream()
+        .map(PreflightReport.Dependent::name).distinct()
         .map(name -> new AcknowledgedDependent(name, REASON)).toList();
     var checked = repair.preflight(plan, dependents);
     if (!checked.passed()) {

@@ -1,6 +1,7 @@
 package dev.cutover.ui.plan;
 
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.PlanSteps;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
@@ -49,6 +50,9 @@ public final class PlanController implements ScreenController {
   public void shown() {
     if (workspace.spec() != loadedFor) {
       loadWindow();
+    } else if (!workspace.lost().get()) {
+      // What changed while the screen was hidden (a repair started or given up) shows at once, not at the next poll.
+      refreshLive();
     }
     poll = workspace.executor().every(LIVE_REFRESH, () -> {
       if (!workspace.lost().get()) {
@@ -65,14 +69,14 @@ public final class PlanController implements ScreenController {
   @Override
   public void reread() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    PlanSteps steps = steps();
     model.preflight().expire();
-    if (spec == null || engine == null || loadedFor != spec) {
+    if (spec == null || steps == null || loadedFor != spec) {
       return;
     }
     polling = false;
-    activity.run("read the reprocessing window and the live edge again", p -> new Window(engine.plans().reprocessingStart(spec),
-        engine.plans().live(spec), openRepair(engine, spec)), w -> {
+    activity.run("read the reprocessing window and the live edge again", p -> new Window(steps.reprocessingStart(),
+        steps.live(), steps.openRepair()), w -> {
           model.live().set(w.live());
           model.repair().set(w.repair().orElse(null));
           model.windowStart().set(w.start().orElse(null));
@@ -96,11 +100,14 @@ public final class PlanController implements ScreenController {
   /** Reads the reprocessing window and the live edge, and proposes the default range and boundary. */
   public void loadWindow() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    PlanSteps steps = steps();
+    if (steps == null) {
+      return;
+    }
     loadedFor = spec;
-    activity.run("read the reprocessing window and the live edge", p -> {
-      Optional<HourPartition> start = engine.plans().reprocessingStart(spec);
-      return new Window(start, engine.plans().live(spec), openRepair(engine, spec));
+    activity.run("read the reprocessing window and the live edge on " + steps.where(), p -> {
+      Optional<HourPartition> start = steps.reprocessingStart();
+      return new Window(start, steps.live(), steps.openRepair());
     }, w -> {
       model.live().set(w.live());
       model.repair().set(w.repair().orElse(null));
@@ -124,20 +131,22 @@ public final class PlanController implements ScreenController {
 
   private record Live(LiveStatus live, Optional<Repair> repair) {}
 
-  /** The target's repair under way, ended ones left out; one cheap read of its state record. */
-  private static Optional<Repair> openRepair(Engine engine, TableSpec spec) {
-    return engine.repairs().current(spec).filter(r -> !r.phase().ended());
+  /**
+   * The planning steps of the loaded spec's repair: the server's, or every shard's as one for a sharded table; null
+   * while there are none.
+   */
+  private PlanSteps steps() {
+    return workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
   }
 
   /** Reads the live edge again; at most one read at a time. */
   public void refreshLive() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (polling || spec == null || engine == null) {
+    PlanSteps steps = steps();
+    if (polling || steps == null) {
       return;
     }
     polling = true;
-    workspace.executor().submit(p -> new Live(engine.plans().live(spec), openRepair(engine, spec)), (message, fraction) -> {},
+    workspace.executor().submit(p -> new Live(steps.live(), steps.openRepair()), (message, fraction) -> {},
         read -> {
           polling = false;
           model.liveError().set("");
@@ -155,8 +164,10 @@ public final class PlanController implements ScreenController {
    * field says), so that a repair pinned meanwhile by another process is kept too.
    */
   public void makePlan() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    PlanSteps steps = steps();
+    if (steps == null) {
+      return;
+    }
     HourPartition b;
     try {
       b = HourPartition.parse("boundary", model.boundaryProperty().get());
@@ -169,7 +180,7 @@ public final class PlanController implements ScreenController {
     Optional<HourPartition> f = Optional.ofNullable(model.fromProperty().get());
     Optional<HourPartition> t = Optional.ofNullable(model.toProperty().get()).map(x -> b.isBefore(x) ? b : x);
     workspace.planProperty().set(null);
-    activity.run("plan the backfill", p -> engine.plans().plan(spec, f, t, chosen, engine.plans().defaults(spec)), plan -> {
+    activity.run("plan the backfill on " + steps.where(), p -> steps.plan(f, t, chosen), plan -> {
       workspace.planProperty().set(plan);
       model.boundaryProperty().set(plan.boundary().toString());
       model.fromProperty().set(plan.range().from());
@@ -185,9 +196,9 @@ public final class PlanController implements ScreenController {
    */
   public void abandon() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    PlanSteps steps = steps();
     Repair r = model.repairProperty().get();
-    if (r == null) {
+    if (r == null || steps == null) {
       activity.fail("No repair of " + spec.database() + "." + spec.targetTable() + " is under way; there is nothing "
           + "to abandon.");
       return;
@@ -199,8 +210,8 @@ public final class PlanController implements ScreenController {
       return;
     }
     activity.run("abandon repair " + r.id(), p -> {
-      engine.repairs().abandon(spec, answer.get().typedName(), answer.get().reason());
-      return new Live(engine.plans().live(spec), openRepair(engine, spec));
+      steps.abandon(answer.get().typedName(), answer.get().reason());
+      return new Live(steps.live(), steps.openRepair());
     }, read -> {
       workspace.planProperty().set(null);
       model.live().set(read.live());

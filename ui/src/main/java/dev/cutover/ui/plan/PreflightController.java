@@ -1,6 +1,7 @@
 package dev.cutover.ui.plan;
 
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.PlanSteps;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Plan;
@@ -31,13 +32,13 @@ public final class PreflightController {
   /** Runs every check of the current plan, with the dependents acknowledged so far. */
   public void run() {
     Plan plan = workspace.plan();
-    Engine engine = workspace.engine();
-    if (plan == null) {
+    PlanSteps steps = workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
+    if (plan == null || steps == null) {
       activity.fail("There is no plan to check; make a plan on the Range tab first.");
       return;
     }
     List<AcknowledgedDependent> acks = model.acknowledgedDependents();
-    activity.run("run the preflight checks", p -> engine.plans().preflight(plan, acks, p), model::checked);
+    activity.run("run the preflight checks on " + steps.where(), p -> steps.preflight(plan, acks, p), model::checked);
   }
 
   /**

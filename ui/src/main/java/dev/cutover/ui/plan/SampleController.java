@@ -1,9 +1,9 @@
 package dev.cutover.ui.plan;
 
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.PlanSteps;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import java.util.List;
@@ -26,8 +26,10 @@ public final class SampleController {
 
   /** Computes and compares the hours named in the field. */
   public void run() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    PlanSteps steps = workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
+    if (steps == null) {
+      return;
+    }
     List<HourPartition> chosen;
     try {
       chosen = SampleModel.parse(model.hoursProperty().get());
@@ -35,7 +37,7 @@ public final class SampleController {
       activity.fail(e.getMessage());
       return;
     }
-    activity.run("validate " + chosen.size() + " sample hour(s)", p -> engine.plans().sample(spec, chosen, KEY_LIMIT),
+    activity.run("validate " + chosen.size() + " sample hour(s) on " + steps.where(), p -> steps.sample(chosen, KEY_LIMIT),
         model::compared);
   }
 }

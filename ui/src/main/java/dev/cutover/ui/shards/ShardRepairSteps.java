@@ -5,7 +5,6 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
-import dev.cutover.ui.dialogs.DialogService;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -86,40 +85,6 @@ final class ShardRepairSteps {
                     + " on " + done.size() + " shard(s); each shard's repair waits for its first hour from B.");
                 read.run();
               }, failure -> read.run()));
-    });
-  }
-
-  /**
-   * Gives the repair up on every shard that has one open, once the operator typed the target's name and
-   * wrote a reason; refused, nothing abandoned, while consumers read v2 on any node or a step holds a shard.
-   */
-  void abandon(ShardedRepair r) {
-    activity.run("read every shard's repair", p -> r.status(), status -> {
-      if (!current.test(r)) {
-        return;
-      }
-      var open = status.entrySet().stream().filter(e -> e.getValue().repair().filter(x -> !x.phase().ended())
-          .isPresent()).toList();
-      if (open.isEmpty()) {
-        activity.fail("No shard has a repair open: there is nothing to abandon.");
-        return;
-      }
-      var first = open.getFirst().getValue().repair().orElseThrow();
-      String ids = String.join(", ", open.stream().map(e -> e.getValue().repair().orElseThrow().id()).distinct()
-          .toList());
-      TableSpec spec = r.spec();
-      workspace.dialogs().confirmAbandon(new DialogService.AbandonRequest(workspace.server(), spec.database() + "." + spec.targetTable()
-          + " on " + open.size() + " shard(s)", spec.targetTable().name(), ids, first.phase().name().toLowerCase(
-          java.util.Locale.ROOT).replace('_', ' '), first.boundary(), "Every shard's repair stops counting: its "
-          + "boundary B and its ledger. v2 stays as it is on every shard, and a corrected view the repair deployed "
-          + "is dropped. The next backfill starts one new repair on every shard, with a boundary of its own. Refused "
-          + "on every shard while consumers read v2 on any node.")).ifPresent(a ->
-          activity.runToTheEnd("abandon the repair on every shard", p -> r.abandon(a.typedName(), a.reason()), done -> {
-            model.deployed("The repair is abandoned on " + done.values().stream().filter(Optional::isPresent).count()
-                + " shard(s); the next backfill starts a new repair on every shard.");
-            model.forgetPreflight();
-            read.run();
-          }, failure -> read.run()));
     });
   }
 }

@@ -1,14 +1,12 @@
 package dev.cutover.ui.shards;
 
 import dev.cutover.engine.ShardedRepair;
-import dev.cutover.engine.ShardedRepair.ClusterPlan;
-import dev.cutover.engine.ShardedRepair.ClusterPreflight;
+import dev.cutover.engine.Preflighted;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.ShardedRepair.ClusterRun;
 import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
-import dev.cutover.engine.api.CutoverException;
-import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
@@ -25,20 +23,16 @@ import java.util.function.UnaryOperator;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
- * The Shards screen's reads and steps on a repair that spans every shard of a cluster: reads every
- * shard every {@link #PERIOD} while the screen is shown; plans and preflights every shard over one
- * range and one boundary; starts, resumes and cancels the backfill on every shard; reconciles every
- * shard into one verdict and accepts a difference on every shard (the runs it starts are {@link ShardRuns}',
- * the steps on the repair itself {@link ShardRepairSteps}'). Every node's gate, the cutover and the rollback
- * are the Cutover screen's.
+ * The Shards screen's reads and steps on the backfill of every shard of a cluster: reads every shard every
+ * {@link #PERIOD} while the screen is shown; starts (from the Plan screen's preflight), resumes and cancels the
+ * backfill on every shard (the runs it starts are {@link ShardRuns}'); deploys or declares the corrected live
+ * writer on every shard ({@link ShardRepairSteps}). The plan, preflight and abandoning the repair are the Plan
+ * screen's, the reconciliation the Reconcile screen's, every node's gate and switch the Cutover screen's.
  */
 public final class ShardsController implements ScreenController {
 
   /** How often every shard is read while the screen is shown. */
   public static final Duration PERIOD = Duration.ofSeconds(2);
-
-  /** How many differing keys each shard's reconciliation keeps. */
-  static final int KEY_LIMIT = 100;
 
   private final ShardsModel model;
   private final Workspace workspace;
@@ -77,8 +71,6 @@ public final class ShardsController implements ScreenController {
 
   @Override
   public void reread() {
-    // After a reconnect nothing checked before may clear a backfill: the plan and preflight are made again.
-    model.forgetPreflight();
     read();
   }
 
@@ -114,40 +106,20 @@ public final class ShardsController implements ScreenController {
     });
   }
 
-  private record Checked(ClusterPlan plan, ClusterPreflight preflight) {}
-
-  /**
-   * Plans every shard over one range and one boundary, and runs every shard's preflight with the dependents
-   * acknowledged so far.
-   */
-  public void preflight() {
-    repair().ifPresent(r -> {
-      List<AcknowledgedDependent> acknowledged = model.acknowledgedDependents();
-      activity.run("plan and preflight every shard", p -> {
-        ClusterPlan plan = r.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
-        return new Checked(plan, r.preflight(plan, acknowledged));
-      }, c -> {
-        if (current(r)) {
-          model.checked(r, c.plan(), c.preflight());
-        }
-      });
-    });
-  }
-
   /** Starts the backfill on every shard once the operator confirmed it; refused unless every shard's preflight passed. */
   public void backfill() {
     Optional<ShardedRepair> repair = repair();
-    ClusterPreflight checked = model.preflightProperty().get();
-    ClusterPlan plan = model.planProperty().get();
-    if (repair.isEmpty() || checked == null || !checked.passed() || model.checkedBy() != repair.get()) {
-      activity.fail("Plan and preflight first: the backfill starts only from a preflight every shard passed, on the "
-          + "repair open now.");
+    Preflighted checked = workspace.preflightProperty().get();
+    Plan plan = workspace.plan();
+    if (repair.isEmpty() || plan == null || checked == null || !checked.passed() || checked.nodes().isEmpty()) {
+      activity.fail("Plan and preflight on the Plan screen first: the backfill starts only from a preflight every "
+          + "shard passed.");
       return;
     }
     ShardedRepair r = repair.get();
     TableSpec spec = r.spec();
-    int shards = checked.reports().size();
-    long computed = plan.plans().values().stream().mapToLong(p -> p.computed().size()).sum();
+    int shards = checked.nodes().size();
+    long computed = (long) shards * plan.computed().size();
     if (!workspace.dialogs().confirmBackfill(new DialogService.BackfillRequest(spec.targetTable() + " on each of "
         + shards + " shards of " + spec.cluster().orElseThrow().name(), plan.range(), plan.boundary(), computed,
         "Every shard at once, each from its own sources into its own v2, each with its own throttle within its share "
@@ -158,34 +130,15 @@ public final class ShardsController implements ScreenController {
   }
 
   /**
-   * Resumes every shard whose latest run did not succeed, from its own ledger, with the dependents acknowledged
-   * so far.
+   * Resumes every shard whose latest run did not succeed, from its own ledger, with the dependents acknowledged in
+   * the Plan screen's last preflight.
    */
   public void resume() {
-    List<AcknowledgedDependent> acknowledged = model.acknowledgedDependents();
+    Preflighted last = workspace.preflightProperty().get();
+    List<AcknowledgedDependent> acknowledged = last == null ? List.of()
+        : PreflightReport.Dependent.acknowledgements(last.report().dependents());
     repair().ifPresent(r -> runs.start(r, "resume every shard whose run did not succeed",
         () -> r.resume(UnaryOperator.identity(), acknowledged, s -> BackfillEvent.Listener.NONE)));
-  }
-
-  /**
-   * Asks why replaying history through {@code dependent}, which reads v1 on some shard, is safe; an answer
-   * acknowledges it for the next preflight or resume, a declined question leaves it as it was.
-   */
-  public void acknowledgeDependent(String dependent) {
-    TableSpec spec = workspace.spec();
-    workspace.dialogs().acknowledgeSideEffect(new DialogService.SideEffectRequest(dependent, spec.liveTable().name()
-        + " on some shard", spec.database() + "." + spec.targetTable())).ifPresent(reason -> {
-          try {
-            model.acknowledge(new AcknowledgedDependent(dependent, reason));
-          } catch (CutoverException refused) {
-            activity.fail(refused.getMessage());
-          }
-        });
-  }
-
-  /** Takes back the acknowledgement of {@code dependent}: the backfill needs the plan and preflight again. */
-  public void takeBack(String dependent) {
-    model.takeBack(dependent);
   }
 
   /** Deploys a view-fed table's corrected view on every shard from one future B, once the operator confirmed it. */
@@ -196,37 +149,6 @@ public final class ShardsController implements ScreenController {
   /** Declares the operator's corrected live writer deployed on every shard from their one B, in their words. */
   public void declareLiveWriter() {
     repair().ifPresent(steps::declareLiveWriter);
-  }
-
-  /** Gives the repair up on every shard that has one open, once the operator typed the target's name and a reason. */
-  public void abandon() {
-    repair().ifPresent(steps::abandon);
-  }
-
-  /** Reconciles every shard over the whole repair: one verdict, green only when every shard's is. */
-  public void reconcile() {
-    repair().ifPresent(r -> activity.run("reconcile every shard", p -> r.reconcile(Reconciliation.Scope.REPAIR,
-        KEY_LIMIT), v -> {
-          if (current(r)) {
-            model.reconciled(v);
-          }
-        }));
-  }
-
-  /** Accepts the unexpected differences of a whole hour on every shard, with the operator's reason. */
-  public void acknowledge(HourPartition hour) {
-    repair().ifPresent(r -> workspace.dialogs().acknowledgeDifference(new DialogService.AckRequest(hour, List.of(),
-        "Every unexpected difference of hour " + hour + ", on every shard that has one.", "the unexpected differences "
-            + "each shard holds in that hour when you confirm, each shard's acknowledgement bound to its own"))
-        .ifPresent(reason ->
-        activity.run("acknowledge hour " + hour + " on every shard", p -> {
-          r.acknowledge(hour, List.of(), reason);
-          return r.reconcile(Reconciliation.Scope.REPAIR, KEY_LIMIT);
-        }, v -> {
-          if (current(r)) {
-            model.reconciled(v);
-          }
-        })));
   }
 
   /** Cancels the runs this console started; batches under way finish, and every shard stays resumable. */

@@ -1,0 +1,118 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.AcknowledgedDependent;
+import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LiveStatus;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.ClusterAbandon;
+import dev.cutover.engine.cluster.OverShards;
+import dev.cutover.engine.cluster.Shards;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The planning of a sharded repair over every shard, as one: the live writer where its slowest shard stands, one
+ * plan of one range and one B on every shard (shown as one), every shard's preflight read as one, and giving the
+ * repair up everywhere. {@link ShardedRepair#plans()}.
+ */
+final class ClusterPlans implements PlanSteps {
+
+  private final Shards shards;
+  private final TableSpec spec;
+  private final ClusterBackfills backfills;
+
+  ClusterPlans(Shards shards, TableSpec spec, ClusterBackfills backfills) {
+    this.shards = shards;
+    this.spec = spec;
+    this.backfills = backfills;
+  }
+
+  @Override
+  public String where() {
+    return "every shard of cluster " + spec.cluster().orElseThrow().name() + " (" + shards.all().size() + " shards)";
+  }
+
+  @Override
+  public Optional<HourPartition> reprocessingStart() {
+    // The oldest hour every shard's sources still hold: the latest of the shards' starts.
+    Collection<Optional<HourPartition>> each = shards.each("reprocessing window",
+        s -> s.engine().plans().reprocessingStart(spec)).values();
+    return each.stream().anyMatch(Optional::isEmpty) ? Optional.empty()
+        : each.stream().map(Optional::orElseThrow).max(Comparator.naturalOrder());
+  }
+
+  @Override
+  public LiveStatus live() {
+    Collection<LiveStatus> each = shards.each("live edge", s -> s.engine().plans().live(spec)).values();
+    return new LiveStatus(earliest(each.stream().map(LiveStatus::liveEdge).toList()),
+        earliest(each.stream().map(LiveStatus::targetEdge).toList()),
+        each.stream().map(LiveStatus::newestEvent).anyMatch(Optional::isEmpty) ? Optional.empty()
+            : each.stream().map(l -> l.newestEvent().orElseThrow()).min(Comparator.naturalOrder()),
+        each.stream().map(LiveStatus::lag).max(Comparator.naturalOrder()).orElse(Duration.ZERO));
+  }
+
+  /** The earliest of the shards' hours, empty when a shard has none: where the slowest shard stands. */
+  private static Optional<HourPartition> earliest(List<Optional<HourPartition>> each) {
+    return each.stream().anyMatch(Optional::isEmpty) ? Optional.empty()
+        : each.stream().map(Optional::orElseThrow).min(Comparator.naturalOrder());
+  }
+
+  @Override
+  public Optional<Repair> openRepair() {
+    return shards.each("repair", s -> s.engine().repairs().current(spec).filter(r -> !r.phase().ended())).values()
+        .stream().flatMap(Optional::stream).findFirst();
+  }
+
+  @Override
+  public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary) {
+    return whole(backfills.plan(from, to, boundary, Optional.empty(), UnaryOperator.identity()));
+  }
+
+  /** Every shard's plan as one: the first shard's hours and statements, the sources summed, the longest duration. */
+  static Plan whole(ShardedRepair.ClusterPlan cluster) {
+    Collection<Plan> each = cluster.plans().values();
+    Plan first = each.iterator().next();
+    Plan.Estimates estimates = new Plan.Estimates(each.stream().mapToLong(p -> p.estimates().sourceRows()).sum(),
+        each.stream().mapToLong(p -> p.estimates().sourceBytes()).sum(),
+        each.stream().map(p -> p.estimates().sampleHour()).max(Comparator.naturalOrder()).orElseThrow(),
+        each.stream().map(p -> p.estimates().duration()).max(Comparator.naturalOrder()).orElseThrow());
+    HourPartition edge = each.stream().map(Plan::liveEdge).min(Comparator.naturalOrder()).orElseThrow();
+    return new Plan(first.spec(), cluster.range(), cluster.boundary(), edge, first.hours(),
+        edge.isBefore(cluster.boundary()) ? Optional.empty()
+            : Optional.of(new dev.cutover.engine.api.HourRange(cluster.boundary(), edge.plusHours(1))),
+        estimates, first.statements(), first.settings(), each.stream().allMatch(Plan::pinned), first.resumes(),
+        first.affected());
+  }
+
+  @Override
+  public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
+    // Every shard's plan is made again from the range and B shown, as one server's preflight makes its own again.
+    ShardedRepair.ClusterPlan again = backfills.plan(Optional.of(plan.range().from()), Optional.of(plan.range().to()),
+        Optional.of(plan.boundary()), plan.affected(), UnaryOperator.identity());
+    return backfills.preflight(again, acknowledged, progress);
+  }
+
+  @Override
+  public Diff sample(List<HourPartition> hours, int keyLimit) {
+    return OverShards.diff(ShardedRepair.byRef(shards.each("sample", s -> s.engine().plans().sample(spec, hours,
+        keyLimit))));
+  }
+
+  @Override
+  public String abandon(String confirmation, String reason) {
+    Map<Shards.Shard, Optional<Repair>> done = new ClusterAbandon(shards, spec).abandon(confirmation, reason);
+    List<String> named = done.entrySet().stream().filter(e -> e.getValue().isPresent())
+        .map(e -> e.getKey().ref() + " (" + e.getValue().get().id() + ")").toList();
+    return named.isEmpty() ? "No shard had a repair open." : "Abandoned on " + named.size() + " shard(s): "
+        + String.join(", ", named) + ".";
+  }
+}
