@@ -165,6 +165,8 @@ public final class CutoverConsole extends Application {
 
   private void theme(Scene scene, boolean dark) {
     Themes.apply(scene, dark ? Themes.DARK : Themes.LIGHT);
+    // The button says what a click does: the other theme.
+    shell.darkToggle().setText(dark ? "_Light theme" : "_Dark theme");
     workspace.paletteProperty().set(dark ? Palette.DARK : Palette.LIGHT);
   }
 

@@ -50,6 +50,23 @@ final class Fx {
     return onFx(() -> type.cast(scene.lookup("#" + id)));
   }
 
+  /**
+   * The text a label draws now, laid out at its present size: its own text when it fits, or what JavaFX cut it to
+   * (ending in an ellipsis) when it does not. An operator reads this one.
+   */
+  String drawn(String id) {
+    return onFx(() -> {
+      Labeled l = (Labeled) scene.lookup("#" + id);
+      if (l == null) {
+        throw new AssertionError("no node #" + id + " on screen");
+      }
+      scene.getRoot().applyCss();
+      scene.getRoot().layout();
+      Node text = l.lookup(".text");
+      return text instanceof javafx.scene.text.Text t ? t.getText() : "";
+    });
+  }
+
   String text(String id) {
     return onFx(() -> {
       Node n = scene.lookup("#" + id);

@@ -263,6 +263,8 @@ class ShardsScreenTest {
     var red = reconcile.reportProperty().get();
     assertTrue(!red.coverage().isEmpty() && red.coverage().stream().allMatch(c -> c.detail().startsWith(shardTwo + ": ")),
         "the hole is named on shard 2 alone: " + red.coverage());
+    fx.waitFor(10, () -> fx.text("verdict").startsWith("RED"), () -> fx.text("verdict"));
+    assertEquals(fx.text("verdict"), fx.drawn("verdict"), "the verdict is read whole at 1280 × 800, not cut off");
     window.fx().shot("43-shards-hole-on-one-shard");
     // The Cutover screen then shows the gate closed on shard 2 alone, and offers no cutover: no node switches.
     fx.interact(() -> console.show("cutover"));

@@ -168,14 +168,29 @@ public record Reconciliation(String id, String spec, String target, Scope scope,
       return keys == 0;
     }
 
-    /** {@code 3 unexpected key(s): 3 duplicate in v1; sum of v2 - v1: pnl_usd -1234.5}. */
+    /**
+     * A sum as the server printed it, for a sentence: grouped digits and at most three after the point, as the
+     * console shows every figure ({@code -21417.313000000002} reads {@code -21,417.313}); kept as printed when it is
+     * not a number.
+     */
+    public static String figure(String printed) {
+      try {
+        java.math.BigDecimal v = new java.math.BigDecimal(printed.trim()).setScale(3, java.math.RoundingMode.HALF_EVEN)
+            .stripTrailingZeros();
+        return String.format(java.util.Locale.ROOT, "%,." + Math.max(0, v.scale()) + "f", v);
+      } catch (NumberFormatException e) {
+        return printed;
+      }
+    }
+
+    /** {@code 3 unexpected key(s): 3 duplicate in v1; sum of v2 - v1: pnl_usd -1,234.5}. */
     public String describe() {
       if (none()) {
         return "no unexpected difference";
       }
       String byKind = kinds.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().toLowerCase(java.util.Locale.ROOT)
           .replace('_', ' ')).collect(java.util.stream.Collectors.joining(", "));
-      String sums = deltas.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+      String sums = deltas.entrySet().stream().map(e -> e.getKey() + " " + figure(e.getValue()))
           .collect(java.util.stream.Collectors.joining(", "));
       return keys + " unexpected key(s): " + byKind + (sums.isEmpty() ? "" : "; sum of v2 - v1: " + sums);
     }

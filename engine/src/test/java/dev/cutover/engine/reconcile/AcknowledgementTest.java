@@ -136,7 +136,8 @@ class AcknowledgementTest {
     Acknowledgement lapsed = red.lapsed().getFirst();
     assertEquals(incident, lapsed.hour());
     assertEquals("the acknowledged hour changed since it was acknowledged: then 5 unexpected key(s): 5 duplicate in v1; "
-        + "sum of v2 - v1: " + accepted.deltas().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+        + "sum of v2 - v1: " + accepted.deltas().entrySet().stream().map(e -> e.getKey() + " "
+            + Reconciliation.Fingerprint.figure(e.getValue()))
             .reduce((a, b) -> a + ", " + b).orElseThrow() + "; now 55 unexpected key(s): 5 duplicate in v1, 50 only in v1; "
         + "sum of v2 - v1: ", lapsed.lapsed().orElseThrow().replaceFirst("(; now .*sum of v2 - v1: ).*", "$1"));
     Reconciliation read = engine.reconciliations().latest(spec).orElseThrow();

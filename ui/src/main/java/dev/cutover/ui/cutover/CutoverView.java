@@ -196,8 +196,8 @@ public final class CutoverView extends ScreenView {
     Label statement = swapLabel(model, "swap-statement", SwapResult::statement);
     statement.getStyleClass().add("mono");
     Widgets.fact(g, "Statement", statement);
-    Widgets.fact(g, "Checked hours", swapLabel(model, "swap-hour", s -> s.verifiedWindow().hours() + " hours, "
-        + s.verifiedWindow()));
+    Widgets.fact(g, "Checked hours", swapLabel(model, "swap-hour", s -> Formats.hours(s.verifiedWindow().hours())
+        + ", " + s.verifiedWindow()));
     Label verification = swapLabel(model, "swap-verification", SwapResult::verification);
     binder.watch(model.lastSwapProperty(), s -> {
       verification.getStyleClass().removeAll("good", "bad");

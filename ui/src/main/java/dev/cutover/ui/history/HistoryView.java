@@ -51,12 +51,13 @@ public final class HistoryView extends ScreenView {
     recs.getColumns().add(text("Verdict", 110, s -> s.value().verdict().name().toLowerCase(Locale.ROOT)));
     recs.getColumns().add(text("When", 190, s -> Formats.time(s.value().created())));
     recs.getColumns().add(text("Window (UTC)", 300, s -> s.value().window().toString()));
-    recs.getColumns().add(number("Hours", 70, s -> (double) s.value().hours()));
-    recs.getColumns().add(number("Differ", 70, s -> (double) s.value().differingHours()));
-    recs.getColumns().add(number("Expected", 80, s -> (double) s.value().expectedKeys()));
-    recs.getColumns().add(number("Unexpected", 90, s -> (double) s.value().unexpectedKeys()));
-    recs.getColumns().add(number("Acknowledged", 100, s -> (double) s.value().acknowledged()));
-    recs.getColumns().add(number("Coverage", 80, s -> (double) s.value().coverageIssues()));
+    // Each figure's column says what it counts: hours of the window, keys, and coverage problems (0 is none).
+    recs.getColumns().add(number("Hours in window", 115, s -> (double) s.value().hours()));
+    recs.getColumns().add(number("Hours differing", 115, s -> (double) s.value().differingHours()));
+    recs.getColumns().add(number("Keys as expected", 125, s -> (double) s.value().expectedKeys()));
+    recs.getColumns().add(number("Keys unexpected", 125, s -> (double) s.value().unexpectedKeys()));
+    recs.getColumns().add(number("Acknowledged", 105, s -> (double) s.value().acknowledged()));
+    recs.getColumns().add(number("Coverage problems", 135, s -> (double) s.value().coverageIssues()));
     recs.setPlaceholder(Widgets.muted("No reconciliation yet."));
     binder.mirror(recs.getItems(), model.reconciliations());
 

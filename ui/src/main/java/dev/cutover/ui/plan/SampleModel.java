@@ -4,6 +4,7 @@ import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import java.util.ArrayList;
@@ -76,12 +77,13 @@ public final class SampleModel {
   static String summary(Diff diff) {
     long differing = diff.hours().stream().filter(h -> !h.identical()).count();
     long unexpected = diff.unexpectedKeys();
-    String keys = diff.keys().size() + (diff.keysTruncated() ? "+" : "") + " keys differ: " + diff.expectedKeys()
-        + " expected, " + unexpected + " unexpected";
+    String keys = Formats.count(diff.keys().size()) + (diff.keysTruncated() ? "+" : "") + " keys differ: "
+        + Formats.count(diff.expectedKeys()) + " expected, " + Formats.count(unexpected) + " unexpected";
     String verdict = unexpected == 0
         ? "Every difference is explained by a rule of the spec."
         : "Some differences are not explained by the spec's rules: read them before the full run.";
-    return diff.hours().size() + " hours compared, " + differing + " differ; " + keys + ". " + verdict;
+    return Formats.hours(diff.hours().size()) + " compared, " + Formats.count(differing) + " differ; " + keys + ". "
+        + verdict;
   }
 
   public StringProperty hoursProperty() {

@@ -45,18 +45,16 @@ public final class DeltaChart extends HourCanvas {
     for (int i = from; i < to; i++) {
       max = Math.max(max, Math.abs(delta(i)));
     }
-    double top = 8;
+    double top = 16;
     double bottom = height - 9;
-    double zero = (top + bottom) / 2;
-    double scale = max == 0 ? 0 : (bottom - top) / 2 / max;
-    g.setStroke(palette.border());
-    g.setLineWidth(1);
-    g.strokeLine(LEFT, zero, width - RIGHT, zero);
+    // Symmetric round ticks around a zero line, so that an hour's bar reads against the axis at a glance.
+    ValueAxis.Scale axis = ValueAxis.nice(-max, max, max == 0 ? 2 : 3);
+    double zero = axis.y(0, top, bottom);
+    double scale = (bottom - top) / (axis.high() - axis.low());
+    ValueAxis.draw(g, axis, top, bottom, LEFT, width - RIGHT, palette);
     g.setFill(palette.muted());
     g.setFont(Font.font(10));
-    g.fillText(short_(max), 4, top + 8);
-    g.fillText("v2 − v1", 4, zero + 4);
-    g.fillText(short_(-max), 4, bottom);
+    g.fillText("v2 − v1 · " + measure + " per hour", LEFT + 4, 11);
     clipToPlot(g);
     double column = columnWidth();
     if (column >= 1) {
@@ -137,9 +135,5 @@ public final class DeltaChart extends HourCanvas {
     HourPartition h = hour(index);
     return h + " UTC: Δ " + measure + " " + Formats.signed(delta(index)) + ", "
         + classes.status(index).name().toLowerCase(Locale.ROOT);
-  }
-
-  private static String short_(double v) {
-    return (v > 0 ? "+" : "") + Formats.compact(v);
   }
 }

@@ -164,14 +164,15 @@ public abstract class HourCanvas extends CanvasRegion {
       // The overlap since B, lightly: the hours both live writers wrote.
       double from = Math.max(LEFT, x(Math.max(b, first())));
       g.setFill(palette.liveOwner().deriveColor(0, 1, 1, palette.dark() ? 0.12 : 0.10));
-      g.fillRect(from, 0, LEFT + plotWidth() - from, h);
+      g.fillRect(from, 0, LEFT + plotWidth() - from, plotBottom(h));
     }
     draw(g, canvas.getWidth(), h);
     clipToPlot(g);
     if (b >= first() && b <= last()) {
+      // B ends where the plot does: it never crosses the labels of the time axis under it.
       g.setStroke(palette.boundary());
       g.setLineWidth(2);
-      g.strokeLine(x(b), 0, x(b), h);
+      g.strokeLine(x(b), 0, x(b), plotBottom(h));
     }
     int[] pick = gestures.picking();
     if (pick != null) {
@@ -193,6 +194,11 @@ public abstract class HourCanvas extends CanvasRegion {
       }
     }
     g.restore();
+  }
+
+  /** Where the plot ends, above what is drawn under it (an axis's labels); the canvas's bottom by default. */
+  double plotBottom(double height) {
+    return height;
   }
 
   /** Whether the overlap since B is shaded behind this canvas's drawing. */

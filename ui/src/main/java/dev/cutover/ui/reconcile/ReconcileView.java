@@ -127,6 +127,8 @@ public final class ReconcileView extends ScreenView {
     binder.onChange(model.storedProperty(), s -> tone.run());
     verdict.setMaxWidth(Double.MAX_VALUE);
     verdict.setMinWidth(120);
+    // The verdict is read whole: a long one wraps onto a second line rather than ending in an ellipsis.
+    Widgets.wrap(verdict);
     HBox.setHgrow(verdict, Priority.ALWAYS);
     Label export = Widgets.whole(Widgets.muted("Export"));
     HBox actions = Widgets.row(10, run, ll, limit, verdict, export, csv, html);

@@ -53,11 +53,19 @@ public final class TotalsChart extends HourCanvas {
         high = Math.max(high, Math.max(v1[i], v2[i]));
       }
     }
-    double top = 10;
+    double top = 18;
     double bottom = height - AXIS;
+    // The measure, and what each point is: the name the spec gives it is its unit here.
+    g.setFill(palette.muted());
+    g.setFont(Font.font(10));
+    g.fillText(measure + " · total per hour", LEFT + 4, 11);
+    ValueAxis.Scale axis = low > high ? null : ValueAxis.nice(low, high, ticks(bottom - top));
+    if (axis != null) {
+      ValueAxis.draw(g, axis, top, bottom, LEFT, width - RIGHT, palette);
+    }
     for (int i : classes.marked()) {
       if (i >= from && i < to) {
-        mark(g, i, top - 6, bottom, DeltaChart.colour(palette, classes.status(i)).deriveColor(0, 1, 1, 0.3));
+        mark(g, i, top, bottom, DeltaChart.colour(palette, classes.status(i)).deriveColor(0, 1, 1, 0.3));
       }
     }
     g.setStroke(palette.border());
@@ -66,17 +74,12 @@ public final class TotalsChart extends HourCanvas {
     g.setFill(palette.muted());
     g.setFont(Font.font(10));
     TimeAxis.draw(g, this, bottom);
-    if (low > high) {
+    if (axis == null) {
       g.fillText("no hour of " + measure + " in either version in view", LEFT + 8, (top + bottom) / 2);
       return;
     }
-    if (low == high) {
-      low -= 1;
-      high += 1;
-    }
-    g.fillText(Formats.compact(high), 4, top + 8);
-    g.fillText(Formats.compact(low), 4, bottom);
-    double scale = (bottom - top) / (high - low);
+    low = axis.low();
+    double scale = (bottom - top) / (axis.high() - axis.low());
     clipToPlot(g);
     line(g, v1, palette.series1(), low, scale, bottom, from, to);
     line(g, v2, palette.series2(), low, scale, bottom, from, to);
@@ -142,6 +145,16 @@ public final class TotalsChart extends HourCanvas {
         g.fillOval(xs[p] - 2.5, ys[p] - 2.5, 5, 5);
       }
     }
+  }
+
+  /** As many ticks as fit one every 28 pixels or so: two to six. */
+  static int ticks(double plotHeight) {
+    return Math.max(2, Math.min(6, (int) (plotHeight / 28)));
+  }
+
+  @Override
+  double plotBottom(double height) {
+    return height - AXIS;
   }
 
   @Override

@@ -59,9 +59,10 @@ final class Verdicts {
   static String stored(ReportSummary s) {
     return "The latest stored reconciliation, " + named(s.id()) + " of " + Formats.time(s.created()) + " ("
         + repairs(s.repairId()) + "), over " + s.window() + ", boundary " + s.boundary() + ": " + Formats.hours(s.window().hours())
-        + ", " + s.differingHours() + " differ; " + s.expectedKeys() + " keys differ as expected, " + s.unexpectedKeys()
-        + " unexpectedly, " + s.acknowledged() + " acknowledged; " + (s.coverageIssues() == 0 ? "every hour of v2 "
-            + "present once." : s.coverageIssues() + " coverage problem(s).") + " Reconcile now to see its hours and "
+        + ", " + Formats.count(s.differingHours()) + " differ; " + Formats.count(s.expectedKeys()) + " keys differ as "
+        + "expected, " + Formats.count(s.unexpectedKeys()) + " unexpectedly, " + Formats.count(s.acknowledged())
+        + " acknowledged; " + (s.coverageIssues() == 0 ? "every hour of v2 present once." : Formats.count(
+            s.coverageIssues()) + " coverage problem(s).") + " Reconcile now to see its hours and "
         + "keys, judged on the data as it is now.";
   }
 
@@ -86,10 +87,11 @@ final class Verdicts {
     long differing = r.hours().stream().filter(h -> !h.identical()).count();
     long expected = r.expectedKeys();
     return "Reconciliation " + named(r.id()) + " of " + Formats.time(r.created()) + " over " + r.window() + ", boundary "
-        + r.boundary() + ". " + Formats.hours(r.window().hours()) + ", " + differing + " differ; "
-        + (expected + r.unexpectedKeys()) + " keys differ: " + expected + " expected, " + r.unexpectedKeys()
-        + " unexpected" + (r.keysTruncated() ? " (the first listed)" : "") + ", " + r.held().size() + " acknowledged. "
-        + (r.coverage().isEmpty() ? "Every hour of v2 is present once, owned by one writer." : r.coverage().size()
+        + r.boundary() + ". " + Formats.hours(r.window().hours()) + ", " + Formats.count(differing) + " differ; "
+        + Formats.count(expected + r.unexpectedKeys()) + " keys differ: " + Formats.count(expected) + " expected, "
+        + Formats.count(r.unexpectedKeys()) + " unexpected" + (r.keysTruncated() ? " (the first listed)" : "") + ", "
+        + Formats.count(r.held().size()) + " acknowledged. " + (r.coverage().isEmpty()
+            ? "Every hour of v2 is present once, owned by one writer." : Formats.count(r.coverage().size())
             + " coverage problem(s).");
   }
 
