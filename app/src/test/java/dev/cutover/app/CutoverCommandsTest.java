@@ -1,6 +1,7 @@
 package dev.cutover.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.HourPartition;
@@ -22,6 +23,17 @@ class CutoverCommandsTest {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--jdbc-url", TestEngine.server().jdbcUrl(), "--database", world.database, "--spec", spec.toString()));
     return CommandRun.of(all);
+  }
+
+  /** Waits until {@code status} says {@code text}, failing with the armed command's output if it never does. */
+  private void awaitStatus(HourlyWorld world, Path spec, String text, Path log) throws Exception {
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!run(world, spec, "status").out().contains(text)) {
+      if (System.nanoTime() > until) {
+        throw new AssertionError("status never said '" + text + "': " + Files.readString(log));
+      }
+      Thread.sleep(500);
+    }
   }
 
   @Test
@@ -59,8 +71,47 @@ class CutoverCommandsTest {
     assertTrue(noRollback.out().startsWith("The rollback gate is closed."), noRollback.out());
     assertTrue(noRollback.out().contains("[ ] consumers read v2"), noRollback.out());
 
+    // The armed cutover: bad input first, then armed while the gate is closed. Stopped (Ctrl-C), it disarms itself;
+    // armed again, it waits, and switches consumers by itself once the acknowledgement opens the gate.
+    CommandRun noWindow = run(world, spec, "cutover", "--arm", "--confirm", "visits");
+    assertEquals(2, noWindow.exit());
+    assertTrue(noWindow.err().contains("--arm needs --window"), noWindow.err());
+    CommandRun badWindow = run(world, spec, "cutover", "--arm", "--window", "two hours", "--confirm", "visits");
+    assertEquals(2, badWindow.exit());
+    assertTrue(badWindow.err().contains("--window 'two hours' is not a duration"), badWindow.err());
+    CommandRun nothing = run(world, spec, "cutover", "--disarm");
+    assertEquals(0, nothing.exit(), nothing.err());
+    assertTrue(nothing.out().startsWith("Nothing is armed for "), nothing.out());
+    List<String> arm = List.of("cutover", "--arm", "--window", "1h", "--every", "1s", "--confirm", "visits",
+        "--jdbc-url", TestEngine.server().jdbcUrl(), "--database", world.database, "--spec", spec.toString());
+    Path firstLog = dir.resolve("armed-1.log");
+    Process first = ChildRun.start(dir, java.util.Map.of(), arm, firstLog);
+    awaitStatus(world, spec, "Cutover armed by ", firstLog);
+    first.destroy();
+    assertTrue(first.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), Files.readString(firstLog));
+    CommandRun afterStop = run(world, spec, "status");
+    assertFalse(afterStop.out().contains("Cutover armed by "), "Ctrl-C disarms: " + afterStop.out());
+
+    Path secondLog = dir.resolve("armed-2.log");
+    Process second = ChildRun.start(dir, java.util.Map.of(), arm, secondLog);
+    awaitStatus(world, spec, "Cutover armed by ", secondLog);
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!Files.readString(secondLog).contains("Armed; the gate is closed (") && System.nanoTime() < until) {
+      Thread.sleep(250);
+    }
+    String waiting = Files.readString(secondLog);
+    assertTrue(waiting.contains("Armed; the gate is closed (") && waiting.contains("verdict"), "it says why it "
+        + "waits: " + waiting);
     assertEquals(0, run(world, spec, "ack", "--hour", incident.toString(), "--reason", "v1 retried an append").exit());
     CommandRun green = run(world, spec, "reconcile", "--export", "csv", dir.resolve("report.csv").toString());
+    assertTrue(second.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), Files.readString(secondLog));
+    String switched = Files.readString(secondLog);
+    assertEquals(0, second.exitValue(), switched);
+    assertTrue(switched.contains("cutover: V1 -> V2") && switched.contains("the first time the gate opened"), switched);
+    assertFalse(run(world, spec, "status").out().contains("Cutover armed by "), "an arm switches once");
+    CommandRun rehearsed = run(world, spec, "rollback", "--confirm", "visits", "--reason", "the armed cutover was a "
+        + "rehearsal");
+    assertEquals(0, rehearsed.exit(), rehearsed.out() + rehearsed.err());
     assertEquals(0, green.exit(), green.out() + green.err());
     assertTrue(green.out().contains(": acknowledged"), green.out());
     assertTrue(Files.readString(dir.resolve("report.csv")).startsWith("section,hour,owner,status,rows_v1,rows_v2,clicks_v1"));

@@ -1,11 +1,13 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.Armed;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
+import dev.cutover.engine.cutover.Arming;
 import dev.cutover.engine.cutover.Gates;
 import dev.cutover.engine.cutover.Retirement;
 import dev.cutover.engine.cutover.Swap;
@@ -122,6 +124,60 @@ public final class Cutovers {
   }
 
   /**
+   * Arms the cutover: consumers switch to v2 by themselves the first time the gate opens within {@code window} from
+   * now, when the command that armed it or a console open on the repair takes its turn ({@link #armedTurn}). Refused,
+   * nothing written, unless {@code confirmation} names the consumer view, consumers read v1, the window is between
+   * a minute and {@link Arming#LONGEST}, and nothing is armed yet.
+   */
+  public Armed arm(TableSpec spec, String confirmation, java.time.Duration window) {
+    return arming(spec).arm(confirmation, window, gates(spec).rollback().current());
+  }
+
+  /** Removes the arm with the operator's why in the audit trail; empty when nothing was armed. */
+  public Optional<Armed> disarm(TableSpec spec, String why) {
+    return arming(spec).disarm(why);
+  }
+
+  /** The arm in force, when there is one. Reads only. */
+  public Optional<Armed> armed(TableSpec spec) {
+    return arming(spec).armed();
+  }
+
+  /**
+   * One turn of the armed cutover: past its window, the arm is removed and nothing switches; inside it, the gate is
+   * judged, and when it is open the ordinary cutover runs (its gate judged again inside) and the arm is removed once
+   * consumers switched. A closed gate, or a swap another process holds, leaves the arm for the next turn.
+   */
+  public Armed.Turn armedTurn(TableSpec spec, Progress progress) {
+    Arming arming = arming(spec);
+    Optional<Armed> armed = arming.armed();
+    if (armed.isEmpty()) {
+      return new Armed.Turn(Armed.Outcome.NOT_ARMED, armed, Optional.empty(), Optional.empty(), "Nothing is armed.");
+    }
+    if (!armed.get().open(java.time.Instant.now())) {
+      arming.disarm("its window ended before the gate opened; nothing was switched");
+      return new Armed.Turn(Armed.Outcome.EXPIRED, armed, Optional.empty(), Optional.empty(), "The window of the "
+          + "armed cutover (" + armed.get().describe() + ") ended before the gate opened; nothing was switched.");
+    }
+    Gate gate = gate(spec);
+    if (!gate.open()) {
+      return new Armed.Turn(Armed.Outcome.WAITING, armed, Optional.of(gate), Optional.empty(), "Armed; the gate is "
+          + "closed (" + gate.unmet().stream().map(Gate.Condition::name).collect(java.util.stream.Collectors.joining(
+          ", ")) + "); waiting.");
+    }
+    try {
+      SwapResult done = cutover(spec, spec.consumerView().name(), progress);
+      arming.disarm("consumers switched to v2 at " + done.at() + ", the first time the gate opened");
+      return new Armed.Turn(Armed.Outcome.SWITCHED, armed, Optional.of(gate), Optional.of(done), "The armed cutover "
+          + "switched consumers to v2: " + done.verification());
+    } catch (dev.cutover.engine.api.StepRefusedException refused) {
+      // The gate closed between the two judgements, or another process holds the repair: the next turn looks again.
+      return new Armed.Turn(Armed.Outcome.WAITING, armed, Optional.of(gate), Optional.empty(), "Armed; the cutover "
+          + "was refused this turn (" + refused.getMessage() + "); waiting.");
+    }
+  }
+
+  /**
    * A swap whose rows cannot be compared now, as when a node of the cluster the consumer view reads through
    * does not answer: the gate is judged and the exchange made as always, and the view's definition, not its
    * rows, tells which version it reads; the result is not verified and says why. For switching a node back
@@ -165,6 +221,10 @@ public final class Cutovers {
   private Swap swap(TableSpec spec, Progress progress) {
     return new Swap(ground.sql(), ground.store(), ground.reports(), spec, progress)
         .withAnswering(() -> ground.database().ping(java.time.Duration.ofSeconds(1)).answering());
+  }
+
+  private Arming arming(TableSpec spec) {
+    return new Arming(ground.sql(), ground.store(), ground.database().server().database(), spec);
   }
 
   private Retirement retirement(TableSpec spec) {

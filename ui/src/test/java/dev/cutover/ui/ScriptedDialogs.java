@@ -99,6 +99,16 @@ public final class ScriptedDialogs implements DialogService {
     return Optional.ofNullable(typedName == null ? request.consumerView() : typedName);
   }
 
+  /** The window an arm is asked with; null declines it. */
+  public volatile java.time.Duration armWindow = java.time.Duration.ofHours(1);
+
+  @Override
+  public Optional<Arming> confirmArm(ArmRequest request) {
+    asked.add(request);
+    return Optional.ofNullable(armWindow).map(w -> new Arming(typedName == null ? request.consumerView() : typedName,
+        w));
+  }
+
   @Override
   public Optional<Confirmed> confirmRollback(SwapRequest request) {
     asked.add(request);

@@ -94,8 +94,9 @@ final class RepairDocuments {
    * version consumers read, the gate of the step they can take now with when it was judged (null before the repair
    * has a backfilled history), the runs, and the ledger of the run shown.
    */
+  /** {@code armed}: the armed cutover, or null when none is armed. */
   record StatusDocument(String command, Instant at, Repair repair, Live live, String consumersRead, StatusGate gate,
-      List<Run> runs, Ledger ledger) {}
+      List<Run> runs, Ledger ledger, SwapDocuments.Arm armed) {}
 
   /** The gate in a status: its step, whether it is open, when it was judged, and each condition. */
   record StatusGate(String step, boolean open, Instant judgedAt, List<SwapDocuments.Condition> conditions) {

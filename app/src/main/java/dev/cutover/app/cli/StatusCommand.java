@@ -63,6 +63,11 @@ public final class StatusCommand extends EngineCommand {
     lines.add(liveLine(status.live()));
     lines.add(readsLine(snapshot, spec));
     snapshot.gate().ifPresent(g -> lines.add(gateLine(g)));
+    var armed = engine.cutovers().armed(spec);
+    armed.ifPresent(a -> lines.add("Cutover " + a.describe() + (a.open(Instant.now()) ? ": consumers switch to v2 the "
+        + "first time the gate opens, while the command that armed it (or a console on this repair) runs; "
+        + "./cutover cutover --disarm --spec " + specArgument + " disarms it." : ": its window has ended; the next "
+        + "turn removes it without switching.")));
     if (runs.isEmpty()) {
       lines.add("No backfill run has written " + spec.database() + "." + spec.targetTable() + " yet.");
     } else {
@@ -87,7 +92,7 @@ public final class StatusCommand extends EngineCommand {
         RepairDocuments.Repair.of(status, specArgument, spec.consumerView().name(), acknowledged),
         RepairDocuments.Live.of(status.live()), snapshot.reads().name().toLowerCase(Locale.ROOT),
         snapshot.gate().map(RepairDocuments.StatusGate::of).orElse(null), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
-            engine.plans().runSettings(spec, r))).toList(), ledger);
+            engine.plans().runSettings(spec, r))).toList(), ledger, armed.map(SwapDocuments.Arm::of).orElse(null));
     print(document, lines);
     return ExitCodes.OK;
   }

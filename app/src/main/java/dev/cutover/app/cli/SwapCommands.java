@@ -44,9 +44,18 @@ public final class SwapCommands {
     /** The same step over every node of a sharded table, all or nothing. */
     abstract ClusterCommand.SwapStep onEveryNode();
 
+    /** A form of the step other than the switch itself (the cutover's arm and disarm), or null for the switch. */
+    Integer other(Engine engine, TableSpec spec) throws Exception {
+      return null;
+    }
+
     @Override
     int run(Session session, Engine engine) throws Exception {
       TableSpec spec = specFile.loadAny(session, engine);
+      Integer otherForm = other(engine, spec);
+      if (otherForm != null) {
+        return otherForm;
+      }
       if (spec.cluster().isPresent()) {
         ClusterCommand.SwapStep onEveryNode = onEveryNode();
         onEveryNode.specFile = specFile;
@@ -101,6 +110,61 @@ public final class SwapCommands {
       description = {"Switch consumers to v2 in one EXCHANGE TABLES, if the cutover gate is open; --check shows the "
           + "gate. Exit 6 when the gate is closed, 8 when another process holds the repair.", Safety.CUTOVER})
   public static final class CutoverCommand extends Swap {
+    @Option(names = "--arm", description = "Arm the cutover instead: consumers switch by themselves the first time the "
+        + "gate opens within --window; this command judges the gate every --every until then, and Ctrl-C disarms it. "
+        + "Exit 0 once switched, 6 when the window ends first or another process disarms it.")
+    boolean arm;
+
+    @Option(names = "--window", paramLabel = "DURATION", description = "How long an armed cutover may switch: 30m, "
+        + "2h, 1d (from 1 minute to 7 days).")
+    String window;
+
+    @Option(names = "--every", paramLabel = "DURATION", defaultValue = "10s", description = "How often an armed "
+        + "cutover judges the gate (default: ${DEFAULT-VALUE}).")
+    String every;
+
+    @Option(names = "--disarm", description = "Disarm the armed cutover of this repair; nothing is switched.")
+    boolean disarm;
+
+    @Override
+    void checkOptions() {
+      if (arm && disarm) {
+        throw new dev.cutover.engine.api.InvalidInputException("arm", "--arm and --disarm ask for opposite things; give "
+            + "one of them.");
+      }
+      if (arm && (window == null || checkOnly)) {
+        throw new dev.cutover.engine.api.InvalidInputException("window", checkOnly ? "--check shows the gate and "
+            + "changes nothing; leave it out to arm the cutover." : "--arm needs --window, how long the cutover may "
+            + "switch by itself: --window 2h, for example.");
+      }
+      if (!arm && window != null) {
+        throw new dev.cutover.engine.api.InvalidInputException("window", "--window is the window of an armed "
+            + "cutover; add --arm, or leave --window out to cut over now.");
+      }
+      if (arm) {
+        ArmedCutover.duration("--window", window);
+        ArmedCutover.duration("--every", every);
+      }
+    }
+
+    @Override
+    Integer other(Engine engine, TableSpec spec) throws Exception {
+      if (!arm && !disarm) {
+        return null;
+      }
+      if (spec.cluster().isPresent()) {
+        throw new dev.cutover.engine.api.InvalidInputException("arm", "An armed cutover is for one server's table; "
+            + "on a sharded table, cut over every node with ./cutover cutover --spec " + specFile.shown()
+            + " --confirm " + spec.consumerView().name() + " once the gate is open.");
+      }
+      ArmedCutover armed = new ArmedCutover(engine, spec, err());
+      if (disarm) {
+        return armed.disarm((document, lines) -> print(document, lines));
+      }
+      return armed.arm(confirm, ArmedCutover.duration("--window", window), ArmedCutover.duration("--every", every),
+          progressOptions, (document, lines) -> print(document, lines));
+    }
+
     @Override
     Gate gate(Engine engine, TableSpec spec) {
       return engine.cutovers().gate(spec);

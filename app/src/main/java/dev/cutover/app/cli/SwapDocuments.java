@@ -18,6 +18,19 @@ final class SwapDocuments {
 
   private SwapDocuments() {}
 
+  /**
+   * {@code cutover --arm} and {@code --disarm}: what became of the arm ({@code armed}, {@code disarmed},
+   * {@code expired}, {@code not_armed}), with the arm itself when there was one.
+   */
+  record ArmDocument(String command, String arm, Arm armed, String sentence) {}
+
+  /** An armed cutover: its target, who armed it, and its window. */
+  record Arm(String target, String by, Instant at, Instant until) {
+    static Arm of(dev.cutover.engine.api.Armed a) {
+      return new Arm(a.target(), a.by(), a.at(), a.until());
+    }
+  }
+
   /** {@code cutover --check} and {@code rollback --check}: the gate, judged from the data now. */
   record GateDocument(String command, boolean check, String step, boolean open, String current, Window judged,
       String statement, List<Condition> conditions) {

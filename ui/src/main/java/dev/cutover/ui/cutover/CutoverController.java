@@ -134,6 +134,120 @@ public final class CutoverController implements ScreenController {
     }
     activity.run("read the statement of the swap", p -> steps.statement(), model::statement);
     workspace.repair().judgeAgain();
+    readArm(spec, engine);
+  }
+
+  /** How often this console takes the turn of an armed cutover: the gate is judged that often while one is armed. */
+  static final Duration TURN = Duration.ofSeconds(10);
+  private dev.cutover.ui.tasks.TaskExecutor.Handle turns;
+  private boolean turning;
+
+  /**
+   * Arms the cutover once the operator typed the view's name and chose a window: consumers switch by themselves the
+   * first time the gate opens within it, this console taking the turns (and the command that armed it, if any).
+   */
+  public void arm() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (spec == null || engine == null || spec.cluster().isPresent()) {
+      return;
+    }
+    Optional<DialogService.Arming> chosen = workspace.dialogs().confirmArm(new DialogService.ArmRequest(
+        workspace.server(), spec.consumerView().name(), spec.consumerTarget().name(), model.statementProperty().get()));
+    if (chosen.isEmpty() || spec != workspace.spec()) {
+      return;
+    }
+    activity.run("arm the cutover of " + spec.consumerView(), p -> engine.cutovers().arm(spec, chosen.get().typed(),
+        chosen.get().window()), armed -> {
+          model.armed(armed, armedLine(armed, "the first turn judges the gate in " + TURN.toSeconds() + " s."));
+          takeTurns();
+        });
+  }
+
+  /** Disarms the armed cutover (this console's or another process's); nothing is switched. */
+  public void disarm() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (spec == null || engine == null) {
+      return;
+    }
+    activity.run("disarm the cutover of " + spec.consumerView(), p -> engine.cutovers().disarm(spec,
+        "disarmed on the Cutover screen"), was -> {
+          model.armed(null, was.map(a -> "Disarmed (it was " + a.describe() + "); nothing was switched.")
+              .orElse("Nothing was armed."));
+          stopTurns();
+        });
+  }
+
+  private static String armedLine(dev.cutover.engine.api.Armed a, String now) {
+    return "Cutover " + a.describe() + ": consumers switch to v2 the first time the gate opens, while this console "
+        + "or the command that armed it runs; " + now;
+  }
+
+  /** Reads whether a cutover is armed, by this console or another process; while one is, this console takes turns. */
+  private void readArm(TableSpec spec, Engine engine) {
+    workspace.executor().submit(p -> engine.cutovers().armed(spec), armed -> {
+      if (spec != workspace.spec()) {
+        return;
+      }
+      if (armed.isPresent()) {
+        if (model.armedProperty().get() == null) {
+          model.armed(armed.get(), armedLine(armed.get(), "this console takes its turns too."));
+        }
+        takeTurns();
+      } else if (model.armedProperty().get() != null && !turning) {
+        model.armed(null, "The arm was removed by another process; nothing was switched here.");
+        stopTurns();
+      }
+    }, failure -> {});
+  }
+
+  private void takeTurns() {
+    if (turns == null) {
+      turns = workspace.executor().every(TURN, this::turn);
+    }
+  }
+
+  private void stopTurns() {
+    if (turns != null) {
+      turns.cancel();
+      turns = null;
+    }
+  }
+
+  /** One turn of the armed cutover: the gate judged, and consumers switched the first time it is open. */
+  private void turn() {
+    TableSpec spec = workspace.spec();
+    Engine engine = workspace.engine();
+    if (turning || spec == null || engine == null || spec.cluster().isPresent() || workspace.lost().get()) {
+      return;
+    }
+    turning = true;
+    workspace.executor().submit(p -> engine.cutovers().armedTurn(spec, dev.cutover.engine.api.Progress.NONE), t -> {
+      turning = false;
+      if (spec != workspace.spec()) {
+        return;
+      }
+      switch (t.outcome()) {
+        case SWITCHED -> {
+          model.swapped(t.switched().orElseThrow());
+          model.armed(null, t.sentence());
+          stopTurns();
+          workspace.repair().refresh();
+        }
+        case EXPIRED, NOT_ARMED -> {
+          model.armed(null, t.outcome() == dev.cutover.engine.api.Armed.Outcome.EXPIRED ? t.sentence()
+              : model.armedProperty().get() == null ? "" : "The arm was removed by another process (or it switched "
+              + "consumers there); nothing was switched here.");
+          stopTurns();
+          workspace.repair().refresh();
+        }
+        case WAITING -> model.armed(t.armed().orElse(null), t.armed().map(a -> armedLine(a, t.sentence())).orElse(""));
+      }
+    }, failure -> {
+      turning = false;
+      model.armed(model.armedProperty().get(), Errors.sentence(failure, "take the armed cutover's turn"));
+    });
   }
 
   /**

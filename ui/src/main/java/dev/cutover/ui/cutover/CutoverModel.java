@@ -44,6 +44,8 @@ public final class CutoverModel {
   private final StringProperty dropResult = new SimpleStringProperty("");
   private final ObjectProperty<Instant> judgedAt = new SimpleObjectProperty<>();
   private final StringProperty unknown = new SimpleStringProperty("");
+  private final ObjectProperty<dev.cutover.engine.api.Armed> armed = new SimpleObjectProperty<>();
+  private final StringProperty armLine = new SimpleStringProperty("");
   private final ObservableList<String> nodeLines = FXCollections.observableArrayList();
   private final ObservableList<String> swapLines = FXCollections.observableArrayList();
 
@@ -131,6 +133,21 @@ public final class CutoverModel {
 
   public Activity activity() {
     return activity;
+  }
+
+  /** The armed cutover as last read (this console's or another process's), or null while none is armed. */
+  public ReadOnlyObjectProperty<dev.cutover.engine.api.Armed> armedProperty() {
+    return armed;
+  }
+
+  /** What the armed cutover did last, or why it waits, in one sentence; empty when nothing was armed. */
+  public ReadOnlyStringProperty armLineProperty() {
+    return armLine;
+  }
+
+  void armed(dev.cutover.engine.api.Armed a, String line) {
+    armed.set(a);
+    armLine.set(line);
   }
 
   public ReadOnlyObjectProperty<Gate> gateProperty() {

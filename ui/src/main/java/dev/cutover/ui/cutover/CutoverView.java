@@ -142,6 +142,22 @@ public final class CutoverView extends ScreenView {
         Gate.CUTOVER), model.gateProperty()).or(busy).or(offline));
     binder.bind(back.disableProperty(), Bindings.createBooleanBinding(() -> !GateWords.opens(model.gateProperty().get(),
         Gate.ROLLBACK), model.gateProperty()).or(busy).or(offline));
+    // Armed, the cutover runs by itself the first time the gate opens within the window; offered while consumers read
+    // v1 on one server and nothing is armed, and disarmed at any time.
+    Button arm = Widgets.danger(Widgets.button("arm-run", "_Arm cutover…"));
+    arm.setOnAction(e -> controller.arm());
+    Button disarm = Widgets.button("disarm-run", "Disar_m");
+    disarm.setOnAction(e -> controller.disarm());
+    binder.bind(arm.disableProperty(), Bindings.createBooleanBinding(() -> model.armedProperty().get() != null
+        || model.gateProperty().get() == null || !model.gateProperty().get().step().equals(Gate.CUTOVER),
+        model.armedProperty(), model.gateProperty()).or(model.clusterProperty()).or(busy).or(offline));
+    binder.bind(disarm.visibleProperty(), model.armedProperty().isNotNull());
+    binder.bind(disarm.managedProperty(), disarm.visibleProperty());
+    binder.bind(disarm.disableProperty(), busy.or(offline));
+    Label armLine = Widgets.wrap(Widgets.label("arm-line"));
+    binder.bind(armLine.textProperty(), model.armLineProperty());
+    binder.bind(armLine.visibleProperty(), model.armLineProperty().isNotEmpty());
+    binder.bind(armLine.managedProperty(), armLine.visibleProperty());
     Label safety = Widgets.safety("gate-safety", "");
     binder.bind(safety.textProperty(), model.gateProperty().map(g -> g.step().equals(Gate.ROLLBACK) ? Safety.ROLLBACK
         : Safety.CUTOVER).orElse(Safety.CUTOVER));
@@ -155,7 +171,7 @@ public final class CutoverView extends ScreenView {
     scroll.getStyleClass().add("plain-scroll");
     scroll.setMinHeight(120);
     VBox.setVgrow(scroll, Priority.ALWAYS);
-    VBox card = Widgets.card("Gate", summary, version, Widgets.row(8, refresh, cut, back), safety,
+    VBox card = Widgets.card("Gate", summary, version, Widgets.row(8, refresh, cut, back, arm, disarm), armLine, safety,
         Widgets.activityBar("cutover-activity", binder, model.activity()),
         Widgets.errorLabel("cutover-error", binder, model.activity().errorProperty()), scroll,
         Widgets.muted("The one statement that switches consumers, both ways:"), statement);

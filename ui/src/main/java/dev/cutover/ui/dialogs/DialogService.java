@@ -64,6 +64,20 @@ public interface DialogService {
   Optional<String> confirmCutover(SwapRequest request);
 
   /**
+   * Asks to arm the cutover: consumers switch by themselves the first time the gate opens within the window the
+   * operator chooses, confirmed by typing the consumer view's name. Empty when declined.
+   */
+  default Optional<Arming> confirmArm(ArmRequest request) {
+    return Optional.empty();
+  }
+
+  /** What arming the cutover is asked on: the server, the consumer view, the table it will read, the statement. */
+  record ArmRequest(String server, String consumerView, String readsAfter, String statement) {}
+
+  /** The operator's arm: the view's name as typed, and the window. */
+  record Arming(String typed, java.time.Duration window) {}
+
+  /**
    * The consumer view's name as the operator typed it to confirm the rollback, with the reason the operator wrote
    * for the audit trail; empty when the operator declines.
    */

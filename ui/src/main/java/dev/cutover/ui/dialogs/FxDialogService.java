@@ -197,6 +197,11 @@ public final class FxDialogService implements DialogService {
   }
 
   @Override
+  public Optional<Arming> confirmArm(ArmRequest request) {
+    return show(ArmDialog.create(request));
+  }
+
+  @Override
   public Optional<Confirmed> confirmRollback(SwapRequest request) {
     return show(SwapDialog.create(request));
   }

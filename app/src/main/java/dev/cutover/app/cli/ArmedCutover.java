@@ -1,0 +1,116 @@
+package dev.cutover.app.cli;
+
+import dev.cutover.app.output.ProgressOptions;
+import dev.cutover.app.output.ProgressOutput;
+import dev.cutover.app.output.Text;
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.api.Armed;
+import dev.cutover.engine.api.InvalidInputException;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.Operator;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code cutover --arm} and {@code --disarm}: arms the cutover behind the typed confirmation, then takes its turns
+ * (the gate judged every {@code --every}) until consumers switch, the window ends or another process disarms it,
+ * saying on stderr each time why it still waits; Ctrl-C disarms it, so that no arm is left without a process to
+ * take its turns. Exit 0 once switched (or disarmed with {@code --disarm}), 6 when it ends without switching.
+ */
+final class ArmedCutover {
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)([smhd])");
+
+  private final Engine engine;
+  private final TableSpec spec;
+  private final PrintWriter err;
+
+  ArmedCutover(Engine engine, TableSpec spec, PrintWriter err) {
+    this.engine = engine;
+    this.spec = spec;
+    this.err = err;
+  }
+
+  /** {@code 90s}, {@code 30m}, {@code 2h}, {@code 1d}; anything else is refused naming {@code option}. */
+  static Duration duration(String option, String text) {
+    Matcher m = DURATION.matcher(text == null ? "" : text.strip());
+    if (!m.matches()) {
+      throw new InvalidInputException(option, option + " '" + text + "' is not a duration; give one such as 90s, "
+          + "30m, 2h or 1d.");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      case "d" -> Duration.ofDays(n);
+      default -> Duration.ofSeconds(n);
+    };
+  }
+
+  int disarm(BiConsumer<Object, List<String>> print) {
+    Optional<Armed> gone = engine.cutovers().disarm(spec, "disarmed with cutover --disarm by " + Operator.user()
+        + "@" + Operator.host());
+    String sentence = gone.map(a -> "The armed cutover (" + a.describe() + ") is disarmed; nothing was switched.")
+        .orElse("Nothing is armed for " + spec.database() + "." + spec.targetTable() + "; nothing was changed.");
+    print.accept(new SwapDocuments.ArmDocument("cutover", gone.isPresent() ? "disarmed" : "not_armed",
+        gone.map(SwapDocuments.Arm::of).orElse(null), sentence), List.of(sentence));
+    return ExitCodes.OK;
+  }
+
+  int arm(String confirmation, Duration window, Duration every, ProgressOptions options,
+      BiConsumer<Object, List<String>> print) throws InterruptedException {
+    Armed armed = engine.cutovers().arm(spec, confirmation, window);
+    err.println("The cutover is " + armed.describe() + ": consumers of " + spec.consumerView() + " switch to v2 the "
+        + "first time the gate opens before then. The gate is judged every " + Text.duration(every) + "; Ctrl-C "
+        + "disarms it.");
+    err.flush();
+    Thread disarmOnInterrupt = new Thread(() -> engine.cutovers().disarm(spec, "the command that armed it was "
+        + "stopped (Ctrl-C)"));
+    Runtime.getRuntime().addShutdownHook(disarmOnInterrupt);
+    try {
+      String said = "";
+      while (true) {
+        Armed.Turn turn;
+        try (ProgressOutput progress = options.open("cutover", err)) {
+          turn = engine.cutovers().armedTurn(spec, new StepProgress(progress, "Cutover"));
+        }
+        switch (turn.outcome()) {
+          case SWITCHED -> {
+            SwapResult r = turn.switched().orElseThrow();
+            print.accept(SwapDocuments.SwapDocument.of("cutover", r), List.of(r.action() + ": " + r.before() + " -> "
+                + r.after() + " in " + Text.duration(r.took()) + " at " + Text.time(r.at()) + ", the first time the "
+                + "gate opened; " + r.verification()));
+            return r.verified() ? ExitCodes.OK : ExitCodes.QUERY;
+          }
+          case EXPIRED, NOT_ARMED -> {
+            String sentence = turn.outcome() == Armed.Outcome.EXPIRED ? turn.sentence() : "The armed cutover was "
+                + "disarmed by another process (or it switched consumers there); this command switched nothing.";
+            print.accept(new SwapDocuments.ArmDocument("cutover", turn.outcome() == Armed.Outcome.EXPIRED ? "expired"
+                : "not_armed", SwapDocuments.Arm.of(armed), sentence), List.of(sentence));
+            return ExitCodes.BLOCKED;
+          }
+          case WAITING -> {
+            if (!turn.sentence().equals(said)) {
+              err.println(Text.time(java.time.Instant.now()) + ": " + turn.sentence());
+              err.flush();
+              said = turn.sentence();
+            }
+            Thread.sleep(every.toMillis());
+          }
+        }
+      }
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(disarmOnInterrupt);
+      } catch (IllegalStateException e) {
+        // shutting down: the hook disarms
+      }
+    }
+  }
+}
