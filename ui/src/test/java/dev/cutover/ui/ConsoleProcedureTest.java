@@ -338,6 +338,7 @@ class ConsoleProcedureTest {
     robot.clickOn("#reconcile-filter").write("north");
     fx.waitFor(5, () -> keys.getItems().size() == 1, () -> keys.getItems().toString());
     fx.shot("10-reconcile-red");
+    assertEquals(List.of(), fx.cutCells("reconcile-keys"), "every figure and header of the evidence is read whole");
 
     DialogService.AckRequest ack = dialogs.askedBy(DialogService.AckRequest.class, () -> fx.click("ack-hour"));
     assertEquals(incident, ack.hour());
@@ -490,6 +491,7 @@ class ConsoleProcedureTest {
         && a.value().detail().endsWith("Reason: " + dialogs.rollbackReason)), "the reason written in the dialog is in "
         + "the audit trail, beside the rollback");
     fx.shot("15-history");
+    assertEquals(List.of(), fx.cutCells("history-reconciliations"), "every count of a verdict is read whole");
 
     // 10. Cut over again, then drop v1 before its retention horizon: only with the table's name typed and a reason.
     robot.push(KeyCode.ALT, KeyCode.T);

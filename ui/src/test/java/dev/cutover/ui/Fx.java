@@ -67,6 +67,41 @@ final class Fx {
     });
   }
 
+  /**
+   * The cells and column headers of table {@code id} whose text JavaFX cut to fit (ending in an ellipsis), each as
+   * {@code column: text}: empty when every figure and header on screen is read whole.
+   */
+  java.util.List<String> cutCells(String id) {
+    return onFx(() -> {
+      Node table = scene.lookup("#" + id);
+      if (table == null) {
+        throw new AssertionError("no node #" + id + " on screen");
+      }
+      scene.getRoot().applyCss();
+      scene.getRoot().layout();
+      java.util.List<String> cut = new java.util.ArrayList<>();
+      for (Node n : table.lookupAll(".table-cell")) {
+        if (n instanceof javafx.scene.control.TableCell<?, ?> c && n.isVisible() && cut(c)) {
+          cut.add(c.getTableColumn().getText() + ": " + c.getText());
+        }
+      }
+      for (Node n : table.lookupAll(".column-header .label")) {
+        if (n instanceof Labeled l && cut(l)) {
+          cut.add("header: " + l.getText());
+        }
+      }
+      return cut;
+    });
+  }
+
+  private static boolean cut(Labeled l) {
+    if (l.getText() == null || l.getText().isEmpty()) {
+      return false;
+    }
+    Node drawn = l.lookup(".text");
+    return drawn instanceof javafx.scene.text.Text t && !t.getText().equals(l.getText());
+  }
+
   String text(String id) {
     return onFx(() -> {
       Node n = scene.lookup("#" + id);

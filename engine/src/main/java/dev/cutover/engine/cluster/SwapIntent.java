@@ -10,12 +10,8 @@ import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.repair.ConsumerView;
 import dev.cutover.engine.sql.NameClaims;
 import dev.cutover.engine.tables.TableNames;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,14 +73,9 @@ public final class SwapIntent {
 
   /** The claim's name for a target: readable, and unique per target by a digest of its full name. */
   static String claimName(String target) {
-    try {
-      String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(target.getBytes(StandardCharsets.UTF_8))).substring(0, 8);
-      return "swap_intent__" + target.replaceAll("[^A-Za-z0-9_]", "_") + "__" + hash;
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return NameClaims.nameFor("swap_intent", target);
   }
+
 
   private NameClaims claims(Shard s) {
     return new NameClaims(s.database().sql(), Identifier.simple("database", s.database().server().database()));

@@ -11,12 +11,8 @@ import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.NameClaims;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TableNames;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,14 +46,9 @@ public final class Arming {
   private record Note(String target, long at, long until, String by) {}
 
   static String claimName(String target) {
-    try {
-      String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(target.getBytes(StandardCharsets.UTF_8))).substring(0, 8);
-      return "cutover_armed__" + target.replaceAll("[^A-Za-z0-9_]", "_") + "__" + hash;
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return NameClaims.nameFor("cutover_armed", target);
   }
+
 
   /**
    * Arms the cutover for {@code window} from now, once {@code confirmation} names the consumer view; refused,

@@ -46,6 +46,20 @@ public final class NameClaims {
     }
   }
 
+  /**
+   * A claim's name for one target: {@code prefix} and the target's name made readable, then a digest of the
+   * target's full name, so that two targets whose names read alike never share a claim.
+   */
+  public static String nameFor(String prefix, String target) {
+    try {
+      String hash = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(target.getBytes(java.nio.charset.StandardCharsets.UTF_8))).substring(0, 8);
+      return prefix + "__" + target.replaceAll("[^A-Za-z0-9_]", "_") + "__" + hash;
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The claim of that name, if it exists. */
   public Optional<Claim> find(String what, String name) {
     return sql.query(what, "SELECT name, comment FROM system.tables WHERE database = ? AND name = ?",

@@ -38,6 +38,7 @@ public final class DiffTables {
     }
     t.setPlaceholder(Widgets.muted("No hours compared yet."));
     t.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+    ColumnFit.follow(t);
     return t;
   }
 
@@ -70,6 +71,7 @@ public final class DiffTables {
     });
     t.setPlaceholder(Widgets.muted("No differing keys."));
     t.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+    ColumnFit.follow(t);
     return t;
   }
 
@@ -81,10 +83,14 @@ public final class DiffTables {
     return measure < h.totals().size() ? h.totals().get(measure) : new Diff.Total(null, 0, 0);
   }
 
-  /** A text column whose cells show their whole text in a tooltip when it does not fit. */
+  /**
+   * A text column whose cells show their whole text in a tooltip when it does not fit; a table that {@link
+   * ColumnFit#follow}s its rows widens it to its longest text first.
+   */
   public static <S> TableColumn<S, String> text(String title, double width, Function<S, String> value) {
     TableColumn<S, String> c = new TableColumn<>(title);
     c.setPrefWidth(width);
+    ColumnFit.text(c, width);
     c.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
     c.setCellFactory(col -> new TableCell<>() {
       private final Tooltip tip = new Tooltip();
@@ -103,6 +109,7 @@ public final class DiffTables {
   public static <S> TableColumn<S, Double> number(String title, double width, Function<S, Double> value) {
     TableColumn<S, Double> c = new TableColumn<>(title);
     c.setPrefWidth(width);
+    ColumnFit.number(c, width);
     c.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
     c.setCellFactory(col -> new TableCell<>() {
       @Override

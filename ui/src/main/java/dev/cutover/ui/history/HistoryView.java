@@ -43,6 +43,7 @@ public final class HistoryView extends ScreenView {
     runs.getColumns().add(text("Message", 420, r -> r.value().message()));
     runs.setPlaceholder(Widgets.muted("No run yet."));
     binder.mirror(runs.getItems(), model.runs());
+    dev.cutover.ui.common.ColumnFit.follow(runs);
 
     TableView<OnNode<ReportSummary>> recs = new TableView<>();
     recs.setId("history-reconciliations");
@@ -60,6 +61,7 @@ public final class HistoryView extends ScreenView {
     recs.getColumns().add(number("Coverage problems", 135, s -> (double) s.value().coverageIssues()));
     recs.setPlaceholder(Widgets.muted("No reconciliation yet."));
     binder.mirror(recs.getItems(), model.reconciliations());
+    dev.cutover.ui.common.ColumnFit.follow(recs);
 
     TableView<OnNode<SideEffectAcknowledgement>> sideEffects = new TableView<>();
     sideEffects.setId("history-side-effects");
@@ -71,6 +73,7 @@ public final class HistoryView extends ScreenView {
     sideEffects.getColumns().add(text("Reason", 640, a -> a.value().reason()));
     sideEffects.setPlaceholder(Widgets.muted("No run was allowed to replay history through a dependent."));
     binder.mirror(sideEffects.getItems(), model.sideEffects());
+    dev.cutover.ui.common.ColumnFit.follow(sideEffects);
 
     TableView<OnNode<AuditEntry>> audit = new TableView<>();
     audit.setId("history-audit");

@@ -3,13 +3,10 @@ package dev.cutover.ui.reconcile;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.DiffTables;
-import java.util.Comparator;
 import java.util.function.Predicate;
 import javafx.collections.ListChangeListener;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import javafx.scene.text.Font;
-import javafx.scene.text.Text;
 
 /**
  * The keys of the hour in view on the reconcile screen: the shared key table without its hour column
@@ -24,7 +21,6 @@ final class KeyTable {
   /** The header, the horizontal scroll bar and the borders, in pixels. */
   static final double CHROME = 26 + 16 + 4;
   /** How many of the longest keys are measured when the rows change: the widest is among them. */
-  private static final int MEASURED = 50;
 
   private KeyTable() {}
 
@@ -39,25 +35,9 @@ final class KeyTable {
         .orElse(""));
     shard.setVisible(false);
     t.getColumns().add(t.getColumns().indexOf(key) + 1, shard);
-    t.getItems().addListener((ListChangeListener<Diff.KeyDiff>) c -> {
-      fit(key, t);
-      shard.setVisible(t.getItems().stream().anyMatch(k -> k.shard().isPresent()));
-    });
+    t.getItems().addListener((ListChangeListener<Diff.KeyDiff>) c ->
+        shard.setVisible(t.getItems().stream().anyMatch(k -> k.shard().isPresent())));
     return t;
-  }
-
-  /** Widens the key column to its longest key (measured in the table's font), never narrower than its header. */
-  static void fit(TableColumn<Diff.KeyDiff, ?> column, TableView<Diff.KeyDiff> table) {
-    Font font = Font.font(Font.getDefault().getFamily(), 13);
-    Text probe = new Text();
-    probe.setFont(font);
-    double widest = 0;
-    for (String k : table.getItems().stream().map(KeyTable::key).sorted(Comparator.comparingInt(String::length)
-        .reversed()).limit(MEASURED).toList()) {
-      probe.setText(k);
-      widest = Math.max(widest, probe.getLayoutBounds().getWidth());
-    }
-    column.setPrefWidth(Math.max(90, Math.ceil(widest) + 24));
   }
 
   static String key(Diff.KeyDiff k) {
