@@ -48,7 +48,7 @@ public final class RepairBook {
 
   /**
    * The repair's whole state in one read ({@link RepairSnapshot}): its status, its runs, which version consumers
-   * read, and the gate of the step they can take now. The gate reads the data, so when {@code previous} was read
+   * read, an armed cutover, and the gate of the step they can take now. The gate reads the data, so when {@code previous} was read
    * from the same ground (the same repair record, verdict, runs, live edges and version read) its gate is kept,
    * with the time it was judged, for at most {@link #GATE_KEPT}; otherwise it is judged now (before the first
    * backfill that is quick: it says there is no repair to cut over). Reads only, except settling an operation whose
@@ -61,16 +61,18 @@ public final class RepairBook {
     RepairStatus status = status(spec);
     List<dev.cutover.engine.api.RunRecord> runs = ground.store().runs(TableNames.target(spec));
     Gate.Version reads = new dev.cutover.engine.repair.ConsumerView(ground.sql(), spec).reads();
-    RepairSnapshot read = new RepairSnapshot(status.at(), status, runs, reads, Optional.empty());
+    Optional<dev.cutover.engine.api.Armed> armed = new dev.cutover.engine.cutover.Arming(ground.sql(), ground.store(),
+        ground.database().server().database(), spec).armed();
+    RepairSnapshot read = new RepairSnapshot(status.at(), status, runs, reads, Optional.empty(), armed);
     Optional<RepairSnapshot.Judged> kept = previous.filter(p -> p.gate().isPresent() && p.sameGround(read))
         .flatMap(RepairSnapshot::gate).filter(g -> g.at().plus(GATE_KEPT).isAfter(read.at()));
     if (kept.isPresent()) {
-      return new RepairSnapshot(read.at(), status, runs, reads, kept);
+      return new RepairSnapshot(read.at(), status, runs, reads, kept, armed);
     }
     var gates = new dev.cutover.engine.cutover.Gates(ground.sql(), ground.store(), ground.reports(), spec);
     Gate gate = reads == Gate.Version.V2 ? gates.rollback() : gates.cutover();
     return new RepairSnapshot(read.at(), status, runs, reads, Optional.of(new RepairSnapshot.Judged(gate,
-        java.time.Instant.now())));
+        java.time.Instant.now())), armed);
   }
 
   /**

@@ -55,6 +55,7 @@ class ArmedCutoverScreenTest {
     fx.waitFor(30, () -> console.cutover().armedProperty().get() != null, () -> console.cutover().activity().error());
     assertTrue(fx.text("arm-line").startsWith("Cutover armed by "), fx.text("arm-line"));
     assertTrue(fx.node("arm-run", Button.class).isDisabled(), "armed once");
+    fx.waitFor(30, () -> fx.text("repair-summary").contains(" · cutover armed by "), () -> fx.text("repair-summary"));
     fx.shot("49-cutover-armed");
     fire(fx, "disarm-run");
     fx.waitFor(30, () -> console.cutover().armedProperty().get() == null, () -> console.cutover().activity().error());

@@ -17,12 +17,19 @@ import java.util.Optional;
  *     judged: judging it reads the data, so it is judged again only when something it depends on moved (the repair,
  *     the verdict, a run, the live edges, what consumers read), and is otherwise the one judged before, with its
  *     time; empty only in a snapshot made without one
+ * @param armed the armed cutover, when one is armed
  */
 public record RepairSnapshot(Instant at, RepairStatus status, List<RunRecord> runs, Gate.Version reads,
-    Optional<Judged> gate) {
+    Optional<Judged> gate, Optional<Armed> armed) {
 
   public RepairSnapshot {
     runs = List.copyOf(runs);
+  }
+
+  /** A snapshot read without an armed cutover. */
+  public RepairSnapshot(Instant at, RepairStatus status, List<RunRecord> runs, Gate.Version reads,
+      Optional<Judged> gate) {
+    this(at, status, runs, reads, gate, Optional.empty());
   }
 
   /** A gate and when it was judged. */

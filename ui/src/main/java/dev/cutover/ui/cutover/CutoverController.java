@@ -80,6 +80,7 @@ public final class CutoverController implements ScreenController {
     if (snapshot == null || snapshot.gate().isEmpty() || workspace.lost().get()) {
       return;
     }
+    followArm(snapshot);
     RepairSnapshot.Judged judged = snapshot.gate().get();
     Repair repair = snapshot.status().repair().orElse(null);
     String ground = ground(snapshot);
@@ -134,13 +135,14 @@ public final class CutoverController implements ScreenController {
     }
     activity.run("read the statement of the swap", p -> steps.statement(), model::statement);
     workspace.repair().judgeAgain();
-    readArm(spec, engine);
   }
 
   /** How often this console takes the turn of an armed cutover: the gate is judged that often while one is armed. */
   static final Duration TURN = Duration.ofSeconds(10);
   private dev.cutover.ui.tasks.TaskExecutor.Handle turns;
   private boolean turning;
+  /** When this console last armed, disarmed or saw the arm switch or end. */
+  private java.time.Instant armStepAt = java.time.Instant.EPOCH;
 
   /**
    * Arms the cutover once the operator typed the view's name and chose a window: consumers switch by themselves the
@@ -159,6 +161,7 @@ public final class CutoverController implements ScreenController {
     }
     activity.run("arm the cutover of " + spec.consumerView(), p -> engine.cutovers().arm(spec, chosen.get().typed(),
         chosen.get().window()), armed -> {
+          armStepAt = java.time.Instant.now();
           model.armed(armed, armedLine(armed, "the first turn judges the gate in " + TURN.toSeconds() + " s."));
           takeTurns();
         });
@@ -173,6 +176,7 @@ public final class CutoverController implements ScreenController {
     }
     activity.run("disarm the cutover of " + spec.consumerView(), p -> engine.cutovers().disarm(spec,
         "disarmed on the Cutover screen"), was -> {
+          armStepAt = java.time.Instant.now();
           model.armed(null, was.map(a -> "Disarmed (it was " + a.describe() + "); nothing was switched.")
               .orElse("Nothing was armed."));
           stopTurns();
@@ -184,22 +188,25 @@ public final class CutoverController implements ScreenController {
         + "or the command that armed it runs; " + now;
   }
 
-  /** Reads whether a cutover is armed, by this console or another process; while one is, this console takes turns. */
-  private void readArm(TableSpec spec, Engine engine) {
-    workspace.executor().submit(p -> engine.cutovers().armed(spec), armed -> {
-      if (spec != workspace.spec()) {
-        return;
+  /**
+   * The arm in the repair's snapshot, this console's or another process's: shown, and while one is armed this console
+   * takes its turns too; one that went while no turn of this console ran was removed (or used) by another process.
+   */
+  private void followArm(RepairSnapshot snapshot) {
+    // A snapshot read before this console's own last step on the arm says less than that step did.
+    if (snapshot.at().isBefore(armStepAt)) {
+      return;
+    }
+    if (snapshot.armed().isPresent()) {
+      if (model.armedProperty().get() == null) {
+        model.armed(snapshot.armed().get(), armedLine(snapshot.armed().get(), "this console takes its turns too."));
       }
-      if (armed.isPresent()) {
-        if (model.armedProperty().get() == null) {
-          model.armed(armed.get(), armedLine(armed.get(), "this console takes its turns too."));
-        }
-        takeTurns();
-      } else if (model.armedProperty().get() != null && !turning) {
-        model.armed(null, "The arm was removed by another process; nothing was switched here.");
-        stopTurns();
-      }
-    }, failure -> {});
+      takeTurns();
+    } else if (model.armedProperty().get() != null && !turning) {
+      model.armed(null, "The arm was removed by another process (or it switched consumers there); nothing was "
+          + "switched here.");
+      stopTurns();
+    }
   }
 
   private void takeTurns() {
@@ -230,12 +237,14 @@ public final class CutoverController implements ScreenController {
       }
       switch (t.outcome()) {
         case SWITCHED -> {
+          armStepAt = java.time.Instant.now();
           model.swapped(t.switched().orElseThrow());
           model.armed(null, t.sentence());
           stopTurns();
           workspace.repair().refresh();
         }
         case EXPIRED, NOT_ARMED -> {
+          armStepAt = java.time.Instant.now();
           model.armed(null, t.outcome() == dev.cutover.engine.api.Armed.Outcome.EXPIRED ? t.sentence()
               : model.armedProperty().get() == null ? "" : "The arm was removed by another process (or it switched "
               + "consumers there); nothing was switched here.");

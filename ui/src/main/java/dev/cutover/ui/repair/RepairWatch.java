@@ -281,8 +281,11 @@ public final class RepairWatch {
     phase.set(known.map(RepairWords::phase).orElse(failed ? "unknown" : reading.get() ? "reading" : ""));
     tone.set(known.map(RepairWords::tone).orElse(failed ? "unknown" : "none"));
     boolean byView = spec.getValue() != null && spec.getValue().liveView().isPresent();
-    repair.set(known.map(r -> RepairWords.repair(r, target, byView)).orElse(failed || spec.getValue() == null ? ""
-        : "Reading where the repair of " + spec.getValue().name() + " stands…"));
+    // An armed cutover is part of where the repair stands: every screen's banner says so, with its window.
+    String armed = Optional.ofNullable(snapshot.get()).flatMap(RepairSnapshot::armed).map(a -> " · cutover "
+        + a.describe()).orElse("");
+    repair.set(known.map(r -> RepairWords.repair(r, target, byView) + armed).orElse(failed || spec.getValue() == null
+        ? "" : "Reading where the repair of " + spec.getValue().name() + " stands…"));
     problem.set(!failed ? "" : p != null ? "Read the repair's record, but not its data: " + error.get() : error.get());
     liveWriter.set(s == null ? "" : RepairWords.liveWriter(s));
     verdict.set(s == null ? "" : RepairWords.verdict(s));
