@@ -49,6 +49,12 @@ public final class CutoverController implements ScreenController {
     this.activity = model.activity();
     this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)));
     workspace.repair().snapshotProperty().subscribe(this::follow);
+    // Another spec (or another server): the arm shown was the old repair's, and its turns stop with it.
+    workspace.specProperty().addListener((o, was, is) -> {
+      stopTurns();
+      armStepAt = java.time.Instant.EPOCH;
+      model.armed(null, "");
+    });
   }
 
   @Override
