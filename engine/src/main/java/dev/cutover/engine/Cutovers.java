@@ -103,7 +103,20 @@ public final class Cutovers {
 
   /** The cutover, reporting its steps: the gate judged again from the data, the exchange, the verification. */
   public SwapResult cutover(TableSpec spec, String confirmation, Progress progress) {
-    return swap(spec, progress).cutover(confirmation);
+    return byHand(spec, "cutover", swap(spec, progress).cutover(confirmation));
+  }
+
+  /**
+   * A switch the operator made ends an arm: an arm left after a cutover by hand would, after a rollback, switch
+   * consumers forward again against the operator's intent.
+   */
+  private SwapResult byHand(TableSpec spec, String step, SwapResult done) {
+    try {
+      arming(spec).disarm("consumers were switched by a " + step + " made by hand");
+    } catch (RuntimeException e) {
+      // The switch is made; an arm left is ended by its next turn, which finds consumers on v2 or the gate closed.
+    }
+    return done;
   }
 
   public SwapResult rollback(TableSpec spec, String confirmation) {
@@ -112,7 +125,7 @@ public final class Cutovers {
 
   /** The rollback, reporting its steps as {@link #cutover(TableSpec, String, Progress)} does. */
   public SwapResult rollback(TableSpec spec, String confirmation, Progress progress) {
-    return swap(spec, progress).rollback(confirmation);
+    return byHand(spec, "rollback", swap(spec, progress).rollback(confirmation));
   }
 
   /**
@@ -120,7 +133,7 @@ public final class Cutovers {
    * reason given is one line, not blank (refused before anything is switched otherwise).
    */
   public SwapResult rollback(TableSpec spec, String confirmation, Optional<String> reason, Progress progress) {
-    return swap(spec, progress).because(Reasons.rollback(reason)).rollback(confirmation);
+    return byHand(spec, "rollback", swap(spec, progress).because(Reasons.rollback(reason)).rollback(confirmation));
   }
 
   /**
@@ -154,24 +167,39 @@ public final class Cutovers {
     if (armed.isEmpty()) {
       return new Armed.Turn(Armed.Outcome.NOT_ARMED, armed, Optional.empty(), Optional.empty(), "Nothing is armed.");
     }
-    if (!armed.get().open(java.time.Instant.now())) {
+    if (armed.get().expired(java.time.Instant.now())) {
       arming.disarm("its window ended before the gate opened; nothing was switched");
       return new Armed.Turn(Armed.Outcome.EXPIRED, armed, Optional.empty(), Optional.empty(), "The window of the "
           + "armed cutover (" + armed.get().describe() + ") ended before the gate opened; nothing was switched.");
     }
     Gate gate = gate(spec);
+    if (gate.current() == Gate.Version.V2) {
+      // Switched meanwhile (by hand, or by another process's turn): the arm has nothing left to do.
+      arming.disarm("consumers read v2 already; nothing was switched by the arm");
+      return new Armed.Turn(Armed.Outcome.NOT_ARMED, armed, Optional.of(gate), Optional.empty(), "Consumers read v2 "
+          + "already; the arm is removed, and nothing was switched by it.");
+    }
     if (!gate.open()) {
       return new Armed.Turn(Armed.Outcome.WAITING, armed, Optional.of(gate), Optional.empty(), "Armed; the gate is "
           + "closed (" + gate.unmet().stream().map(Gate.Condition::name).collect(java.util.stream.Collectors.joining(
           ", ")) + "); waiting.");
     }
+    // The arm is taken before the switch, by one caller only: a disarm (or another process's turn) that came first
+    // leaves nothing to take, and nothing is switched.
+    if (!arming.take(armed.get())) {
+      return new Armed.Turn(Armed.Outcome.NOT_ARMED, Optional.empty(), Optional.of(gate), Optional.empty(),
+          "The arm was removed (disarmed, or taken by another process's turn) before this turn switched; nothing "
+          + "was switched by it.");
+    }
     try {
-      SwapResult done = cutover(spec, spec.consumerView().name(), progress);
-      arming.disarm("consumers switched to v2 at " + done.at() + ", the first time the gate opened");
+      SwapResult done = swap(spec, progress).cutover(spec.consumerView().name());
+      arming.audit("consumers switched to v2 at " + done.at() + ", the first time the gate opened; the arm is gone");
       return new Armed.Turn(Armed.Outcome.SWITCHED, armed, Optional.of(gate), Optional.of(done), "The armed cutover "
           + "switched consumers to v2: " + done.verification());
     } catch (dev.cutover.engine.api.StepRefusedException refused) {
-      // The gate closed between the two judgements, or another process holds the repair: the next turn looks again.
+      // The gate closed between the two judgements, or another process holds the repair: the arm is put back as it
+      // was, and the next turn looks again.
+      arming.restore(armed.get());
       return new Armed.Turn(Armed.Outcome.WAITING, armed, Optional.of(gate), Optional.empty(), "Armed; the cutover "
           + "was refused this turn (" + refused.getMessage() + "); waiting.");
     }

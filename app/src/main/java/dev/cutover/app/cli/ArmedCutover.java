@@ -8,7 +8,6 @@ import dev.cutover.engine.api.Armed;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.ledger.Operator;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -44,18 +43,29 @@ final class ArmedCutover {
       throw new InvalidInputException(option, option + " '" + text + "' is not a duration; give one such as 90s, "
           + "30m, 2h or 1d.");
     }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      case "d" -> Duration.ofDays(n);
-      default -> Duration.ofSeconds(n);
-    };
+    try {
+      long n = Long.parseLong(m.group(1));
+      return switch (m.group(2)) {
+        case "m" -> Duration.ofMinutes(n);
+        case "h" -> Duration.ofHours(n);
+        case "d" -> Duration.ofDays(n);
+        default -> Duration.ofSeconds(n);
+      };
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new InvalidInputException(option, option + " '" + text + "' is too long; give one such as 90s, 30m, 2h "
+          + "or 1d.");
+    }
+  }
+
+  /** Until the next turn: {@code every}, but never past the window's end, which the next turn then sees. */
+  private static long pause(Duration every, Armed armed) {
+    long left = Duration.between(java.time.Instant.now(), armed.until()).toMillis();
+    return Math.max(100, Math.min(every.toMillis(), left + 100));
   }
 
   int disarm(BiConsumer<Object, List<String>> print) {
-    Optional<Armed> gone = engine.cutovers().disarm(spec, "disarmed with cutover --disarm by " + Operator.user()
-        + "@" + Operator.host());
+    // The audit trail's line names who disarmed it, and where.
+    Optional<Armed> gone = engine.cutovers().disarm(spec, "disarmed with cutover --disarm");
     String sentence = gone.map(a -> "The armed cutover (" + a.describe() + ") is disarmed; nothing was switched.")
         .orElse("Nothing is armed for " + spec.database() + "." + spec.targetTable() + "; nothing was changed.");
     print.accept(new SwapDocuments.ArmDocument("cutover", gone.isPresent() ? "disarmed" : "not_armed",
@@ -79,6 +89,19 @@ final class ArmedCutover {
         Armed.Turn turn;
         try (ProgressOutput progress = options.open("cutover", err)) {
           turn = engine.cutovers().armedTurn(spec, new StepProgress(progress, "Cutover"));
+        } catch (dev.cutover.engine.api.InvalidInputException | dev.cutover.engine.api.StepRefusedException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          // A server that does not answer for a moment: the arm stays, and this command keeps taking its turns.
+          String sentence = "This turn could not judge the gate (" + e.getMessage() + "); the arm stays, and the next "
+              + "turn tries again.";
+          if (!sentence.equals(said)) {
+            err.println(Text.time(java.time.Instant.now()) + ": " + sentence);
+            err.flush();
+            said = sentence;
+          }
+          Thread.sleep(pause(every, armed));
+          continue;
         }
         switch (turn.outcome()) {
           case SWITCHED -> {
@@ -101,7 +124,7 @@ final class ArmedCutover {
               err.flush();
               said = turn.sentence();
             }
-            Thread.sleep(every.toMillis());
+            Thread.sleep(pause(every, armed));
           }
         }
       }

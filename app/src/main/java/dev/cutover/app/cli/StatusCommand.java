@@ -64,7 +64,7 @@ public final class StatusCommand extends EngineCommand {
     lines.add(readsLine(snapshot, spec));
     snapshot.gate().ifPresent(g -> lines.add(gateLine(g)));
     var armed = snapshot.armed();
-    armed.ifPresent(a -> lines.add("Cutover " + a.describe() + (a.open(Instant.now()) ? ": consumers switch to v2 the "
+    armed.ifPresent(a -> lines.add("Cutover " + a.describe() + (!a.expired(Instant.now()) ? ": consumers switch to v2 the "
         + "first time the gate opens, while the command that armed it (or a console on this repair) runs; "
         + "./cutover cutover --disarm --spec " + specArgument + " disarms it." : ": its window has ended; the next "
         + "turn removes it without switching.")));

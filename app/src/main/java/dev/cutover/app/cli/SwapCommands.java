@@ -128,6 +128,10 @@ public final class SwapCommands {
 
     @Override
     void checkOptions() {
+      if (disarm && checkOnly) {
+        throw new dev.cutover.engine.api.InvalidInputException("disarm", "--check shows the gate and changes nothing; "
+            + "leave it out to disarm the cutover.");
+      }
       if (arm && disarm) {
         throw new dev.cutover.engine.api.InvalidInputException("arm", "--arm and --disarm ask for opposite things; give "
             + "one of them.");
@@ -143,7 +147,10 @@ public final class SwapCommands {
       }
       if (arm) {
         ArmedCutover.duration("--window", window);
-        ArmedCutover.duration("--every", every);
+        if (ArmedCutover.duration("--every", every).compareTo(java.time.Duration.ofSeconds(1)) < 0) {
+          throw new dev.cutover.engine.api.InvalidInputException("every", "--every " + every + " would judge the gate "
+              + "without a pause; give 1s or more.");
+        }
       }
     }
 

@@ -24,6 +24,14 @@ public record Armed(String target, Instant at, Instant until, String by) {
     return !now.isBefore(at) && now.isBefore(until);
   }
 
+  /**
+   * Whether the window has ended at {@code now}: only its end counts, so that a clock a few seconds behind the one
+   * that armed it never takes a fresh arm for an ended one.
+   */
+  public boolean expired(Instant now) {
+    return !now.isBefore(until);
+  }
+
   /** {@code armed by root@vm until 2026-12-04 21:30 UTC}. */
   public String describe() {
     return "armed by " + by + " until " + HourPartition.containing(until).toString().substring(0, 10) + " "

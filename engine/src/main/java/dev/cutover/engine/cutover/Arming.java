@@ -93,13 +93,38 @@ public final class Arming {
     });
   }
 
-  /** Removes the arm, with {@code why} in the audit trail; empty when nothing was armed. */
+  /**
+   * Removes the arm, with {@code why} in the audit trail; empty when nothing was armed. A claim whose note cannot be
+   * read is removed too: it would otherwise refuse every arm.
+   */
   public Optional<Armed> disarm(String why) {
     Optional<Armed> was = armed();
-    if (was.isPresent()) {
+    boolean there = was.isPresent() || claims.find("read the armed cutover of " + TableNames.target(spec), name)
+        .isPresent();
+    if (there) {
       claims.dropQuietly(name);
-      state.audit(was.get().target(), "disarm", "the armed cutover (" + was.get().describe() + ") is disarmed: " + why);
+      state.audit(TableNames.target(spec), "disarm", "the armed cutover (" + was.map(Armed::describe)
+          .orElse("its record unreadable") + ") is disarmed: " + why);
     }
     return was;
+  }
+
+  /**
+   * Takes the arm for the switch: true for exactly one caller while it is armed (the claim dropped without IF
+   * EXISTS); false when it was disarmed or taken first.
+   */
+  public boolean take(Armed armed) {
+    return claims.drop("take the armed cutover of " + armed.target(), name);
+  }
+
+  /** Puts back an arm taken for a switch that was refused; an arm made meanwhile by another operator is kept. */
+  public void restore(Armed armed) {
+    Note note = new Note(armed.target(), armed.at().toEpochMilli(), armed.until().toEpochMilli(), armed.by());
+    claims.claim("put back the armed cutover of " + armed.target(), name, JSON.writeValueAsString(note));
+  }
+
+  /** A line of the audit trail about the arm. */
+  public void audit(String detail) {
+    state.audit(TableNames.target(spec), "disarm", detail);
   }
 }

@@ -72,6 +72,22 @@ public final class NameClaims {
         rs -> new Claim(rs.getString(1), rs.getString(2)), database.name(), prefix);
   }
 
+  /**
+   * Withdraws a claim that must exist: true when this caller dropped it, false when it was gone already (another
+   * caller dropped it first). Other failures are thrown as they are.
+   */
+  public boolean drop(String what, String name) {
+    try {
+      sql.execute(what, "DROP TABLE " + qualified(name));
+      return true;
+    } catch (QueryFailedException e) {
+      if (e.errorCode() == ErrorCodes.UNKNOWN_TABLE) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
   /** Withdraws a claim; one that stays is harmless, so a failure here is not the caller's. */
   public void dropQuietly(String name) {
     try {

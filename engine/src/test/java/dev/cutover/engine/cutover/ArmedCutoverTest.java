@@ -100,4 +100,29 @@ class ArmedCutoverTest {
     assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "consumers still read v1");
     assertTrue(engine.cutovers().disarm(spec, "again").isEmpty(), "nothing left to disarm");
   }
+
+  @Test
+  void aCutoverByHandEndsTheArmSoThatARollbackIsNotUndoneByIt() {
+    String view = spec.consumerView().name();
+    engine.cutovers().arm(spec, view, Duration.ofHours(4));
+    engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR, 10_000);
+    assertTrue(engine.cutovers().cutover(spec, view).verified(), "the operator cut over by hand");
+    assertTrue(engine.cutovers().armed(spec).isEmpty(), "the switch by hand ended the arm");
+    engine.cutovers().rollback(spec, view, Optional.of("the fix is being checked"), Progress.NONE);
+    Armed.Turn after = engine.cutovers().armedTurn(spec, Progress.NONE);
+    assertEquals(Armed.Outcome.NOT_ARMED, after.outcome(), after.sentence());
+    assertEquals(Gate.Version.V1, engine.cutovers().gate(spec).current(), "the rollback stands");
+  }
+
+  @Test
+  void anArmIsTakenForTheSwitchByOneCallerOnly() {
+    Armed armed = engine.cutovers().arm(spec, spec.consumerView().name(), Duration.ofHours(1));
+    Arming arming = new Arming(world.db.sql(), new dev.cutover.engine.ledger.StateStore(world.db.sql(),
+        world.db.server().database()), world.db.server().database(), spec);
+    assertTrue(arming.take(armed), "the first turn takes it");
+    assertFalse(arming.take(armed), "a second turn, or a disarm that came first, finds nothing to take");
+    assertTrue(engine.cutovers().armed(spec).isEmpty());
+    arming.restore(armed);
+    assertEquals(armed, engine.cutovers().armed(spec).orElseThrow(), "a refused switch puts the arm back as it was");
+  }
 }

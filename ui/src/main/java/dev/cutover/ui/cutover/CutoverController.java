@@ -236,9 +236,12 @@ public final class CutoverController implements ScreenController {
       return;
     }
     turning = true;
+    java.time.Instant stepAt = armStepAt;
     workspace.executor().submit(p -> engine.cutovers().armedTurn(spec, dev.cutover.engine.api.Progress.NONE), t -> {
       turning = false;
-      if (spec != workspace.spec()) {
+      // A disarm (or another step on the arm) made here while the turn ran says more than the turn's result.
+      if (spec != workspace.spec() || !stepAt.equals(armStepAt) && t.outcome() != dev.cutover.engine.api.Armed
+          .Outcome.SWITCHED) {
         return;
       }
       switch (t.outcome()) {
@@ -261,7 +264,9 @@ public final class CutoverController implements ScreenController {
       }
     }, failure -> {
       turning = false;
-      model.armed(model.armedProperty().get(), Errors.sentence(failure, "take the armed cutover's turn"));
+      if (spec == workspace.spec() && stepAt.equals(armStepAt)) {
+        model.armed(model.armedProperty().get(), Errors.sentence(failure, "take the armed cutover's turn"));
+      }
     });
   }
 

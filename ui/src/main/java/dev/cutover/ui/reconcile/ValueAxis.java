@@ -88,7 +88,7 @@ final class ValueAxis {
     String suffix = unit == 1e9 ? "G" : unit == 1e6 ? "M" : unit == 1e3 ? "k" : "";
     double step = s.step() / unit;
     int decimals = 0;
-    while (decimals < 4 && Math.abs(step * Math.pow(10, decimals) - Math.rint(step * Math.pow(10, decimals))) > 1e-6) {
+    while (decimals < 9 && Math.abs(step * Math.pow(10, decimals) - Math.rint(step * Math.pow(10, decimals))) > 1e-6) {
       decimals++;
     }
     String digits = String.format(Locale.ROOT, "%." + decimals + "f", Math.abs(v) / unit);

@@ -41,4 +41,11 @@ class ValueAxisTest {
     ValueAxis.Scale none = ValueAxis.nice(0, 0, 2);
     assertTrue(none.low() < 0 && 0 < none.high(), none.toString());
   }
+
+  @Test
+  void aNarrowRangeOfLargeValuesStillHasADifferentLabelPerTick() {
+    ValueAxis.Scale s = ValueAxis.nice(1_234_560_000, 1_234_600_000, 5);
+    List<String> labels = s.ticks().stream().map(t -> ValueAxis.label(t, s)).toList();
+    assertEquals(labels.size(), labels.stream().distinct().count(), labels.toString());
+  }
 }
