@@ -42,19 +42,16 @@ public final class CutoverController implements ScreenController {
   private Optional<String> retentionRead = Optional.empty();
   /** Retiring v1 and cleaning staging, after the cutover. */
   private final RetireController retirement;
+  /** The armed cutover: arming, disarming and this console's turns. */
+  private final ArmController arming;
 
   public CutoverController(CutoverModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
     this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)));
+    this.arming = new ArmController(model);
     workspace.repair().snapshotProperty().subscribe(this::follow);
-    // Another spec (or another server): the arm shown was the old repair's, and its turns stop with it.
-    workspace.specProperty().addListener((o, was, is) -> {
-      stopTurns();
-      armStepAt = java.time.Instant.EPOCH;
-      model.armed(null, "");
-    });
   }
 
   @Override
@@ -86,7 +83,7 @@ public final class CutoverController implements ScreenController {
     if (snapshot == null || snapshot.gate().isEmpty() || workspace.lost().get()) {
       return;
     }
-    followArm(snapshot);
+    arming.follow(snapshot);
     RepairSnapshot.Judged judged = snapshot.gate().get();
     Repair repair = snapshot.status().repair().orElse(null);
     String ground = ground(snapshot);
@@ -143,131 +140,14 @@ public final class CutoverController implements ScreenController {
     workspace.repair().judgeAgain();
   }
 
-  /** How often this console takes the turn of an armed cutover: the gate is judged that often while one is armed. */
-  static final Duration TURN = Duration.ofSeconds(10);
-  private dev.cutover.ui.tasks.TaskExecutor.Handle turns;
-  private boolean turning;
-  /** When this console last armed, disarmed or saw the arm switch or end. */
-  private java.time.Instant armStepAt = java.time.Instant.EPOCH;
-
-  /**
-   * Arms the cutover once the operator typed the view's name and chose a window: consumers switch by themselves the
-   * first time the gate opens within it, this console taking the turns (and the command that armed it, if any).
-   */
+  /** Arms the cutover once the operator typed the view's name and chose a window ({@link ArmController}). */
   public void arm() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (spec == null || engine == null || spec.cluster().isPresent()) {
-      return;
-    }
-    Optional<DialogService.Arming> chosen = workspace.dialogs().confirmArm(new DialogService.ArmRequest(
-        workspace.server(), spec.consumerView().name(), spec.consumerTarget().name(), model.statementProperty().get()));
-    if (chosen.isEmpty() || spec != workspace.spec()) {
-      return;
-    }
-    activity.run("arm the cutover of " + spec.consumerView(), p -> engine.cutovers().arm(spec, chosen.get().typed(),
-        chosen.get().window()), armed -> {
-          armStepAt = java.time.Instant.now();
-          model.armed(armed, armedLine(armed, "the first turn judges the gate in " + TURN.toSeconds() + " s."));
-          takeTurns();
-        });
+    arming.arm();
   }
 
-  /** Disarms the armed cutover (this console's or another process's); nothing is switched. */
+  /** Disarms the armed cutover, this console's or another process's; nothing is switched. */
   public void disarm() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (spec == null || engine == null) {
-      return;
-    }
-    activity.run("disarm the cutover of " + spec.consumerView(), p -> engine.cutovers().disarm(spec,
-        "disarmed on the Cutover screen"), was -> {
-          armStepAt = java.time.Instant.now();
-          model.armed(null, was.map(a -> "Disarmed (it was " + a.describe() + "); nothing was switched.")
-              .orElse("Nothing was armed."));
-          stopTurns();
-        });
-  }
-
-  private static String armedLine(dev.cutover.engine.api.Armed a, String now) {
-    return "Cutover " + a.describe() + ": consumers switch to v2 the first time the gate opens, while this console "
-        + "or the command that armed it runs; " + now;
-  }
-
-  /**
-   * The arm in the repair's snapshot, this console's or another process's: shown, and while one is armed this console
-   * takes its turns too; one that went while no turn of this console ran was removed (or used) by another process.
-   */
-  private void followArm(RepairSnapshot snapshot) {
-    // A snapshot read before this console's own last step on the arm says less than that step did.
-    if (snapshot.at().isBefore(armStepAt)) {
-      return;
-    }
-    if (snapshot.armed().isPresent()) {
-      if (model.armedProperty().get() == null) {
-        model.armed(snapshot.armed().get(), armedLine(snapshot.armed().get(), "this console takes its turns too."));
-      }
-      takeTurns();
-    } else if (model.armedProperty().get() != null && !turning) {
-      model.armed(null, "The arm was removed by another process (or it switched consumers there); nothing was "
-          + "switched here.");
-      stopTurns();
-    }
-  }
-
-  private void takeTurns() {
-    if (turns == null) {
-      turns = workspace.executor().every(TURN, this::turn);
-    }
-  }
-
-  private void stopTurns() {
-    if (turns != null) {
-      turns.cancel();
-      turns = null;
-    }
-  }
-
-  /** One turn of the armed cutover: the gate judged, and consumers switched the first time it is open. */
-  private void turn() {
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (turning || spec == null || engine == null || spec.cluster().isPresent() || workspace.lost().get()) {
-      return;
-    }
-    turning = true;
-    java.time.Instant stepAt = armStepAt;
-    workspace.executor().submit(p -> engine.cutovers().armedTurn(spec, dev.cutover.engine.api.Progress.NONE), t -> {
-      turning = false;
-      // A disarm (or another step on the arm) made here while the turn ran says more than the turn's result.
-      if (spec != workspace.spec() || !stepAt.equals(armStepAt) && t.outcome() != dev.cutover.engine.api.Armed
-          .Outcome.SWITCHED) {
-        return;
-      }
-      switch (t.outcome()) {
-        case SWITCHED -> {
-          armStepAt = java.time.Instant.now();
-          model.swapped(t.switched().orElseThrow());
-          model.armed(null, t.sentence());
-          stopTurns();
-          workspace.repair().refresh();
-        }
-        case EXPIRED, NOT_ARMED -> {
-          armStepAt = java.time.Instant.now();
-          model.armed(null, t.outcome() == dev.cutover.engine.api.Armed.Outcome.EXPIRED ? t.sentence()
-              : model.armedProperty().get() == null ? "" : "The arm was removed by another process (or it switched "
-              + "consumers there); nothing was switched here.");
-          stopTurns();
-          workspace.repair().refresh();
-        }
-        case WAITING -> model.armed(t.armed().orElse(null), t.armed().map(a -> armedLine(a, t.sentence())).orElse(""));
-      }
-    }, failure -> {
-      turning = false;
-      if (spec == workspace.spec() && stepAt.equals(armStepAt)) {
-        model.armed(model.armedProperty().get(), Errors.sentence(failure, "take the armed cutover's turn"));
-      }
-    });
+    arming.disarm();
   }
 
   /**
