@@ -239,7 +239,7 @@ public final class Main implements Callable<Integer> {
 
   private int console() {
     if (connection.localCluster()) {
-      // The embedded local cluster: the console opens the demo's sharded spec on its Shards screen.
+      // The embedded local cluster: the console opens the demo's sharded spec.
       int shards = connection.localShards();
       java.nio.file.Path root = connection.claimedClusterRoot();
       CutoverConsole.launch(new ConsoleStartup("embedded local cluster of " + shards + " shards (data: " + root + ")",

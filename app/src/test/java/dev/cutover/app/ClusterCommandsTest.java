@@ -61,7 +61,7 @@ class ClusterCommandsTest {
         "one line for the check of every shard: " + preflight.out());
     CommandRun oneRun = run("status", "--run", "r1");
     assertEquals(2, oneRun.exit(), oneRun.err());
-    assertTrue(oneRun.err().contains("Leave --run out"), oneRun.err());
+    assertTrue(oneRun.err().contains("There is no run r1 of world.visits_v2"), oneRun.err());
 
     CommandRun console = CommandRun.of(List.of("--shards", "1", "--data-dir", dir.resolve("data").toString()));
     assertEquals(2, console.exit(), "no console opens on a cluster of one shard: " + console.err());
@@ -123,9 +123,14 @@ class ClusterCommandsTest {
       assertTrue(next.sentence().startsWith("The corrected live writer (visits-job 4.2) was declared deployed from "
           + "B = " + b + " by "), next.sentence());
     }
+    // status reads the repair over every shard as one snapshot, then each shard's line.
     CommandRun waiting = run("status");
     assertEquals(3, waiting.out().lines().filter(l -> l.contains(", live writer declared (visits-job 4.2), consumers "
         + "read V1")).count(), waiting.out());
+    assertEquals(1, waiting.out().lines().filter(l -> l.trim().matches("next\\s+The corrected live writer \\(visits-job "
+        + "4\\.2\\) was declared deployed from B = " + java.util.regex.Pattern.quote(b.toString()) + " .*")).count(),
+        "the next step said once, for every shard: " + waiting.out());
+    assertTrue(waiting.out().contains("Consumers read v1 ("), waiting.out());
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
     // A retried append on one shard: ack goes to the shard where it differs, --withdraw takes it back there, a
     // second --withdraw finds none in force on any shard, and the operator accepts it again.
@@ -156,7 +161,13 @@ class ClusterCommandsTest {
     CommandRun status = run("status");
     assertEquals(0, status.exit(), status.out());
     assertEquals(3, status.out().lines().filter(l -> l.contains("consumers read V2")).count(), status.out());
-    assertTrue(JsonContract.requireDocument("cluster", run("status", "--json")).contains("\"command\":\"status\""));
+    var one = dev.cutover.app.output.JsonOutput.mapper().readTree(JsonContract.requireDocument("status",
+        run("status", "--json")));
+    assertEquals("cut_over", one.get("repair").get("phase").asString(), one.toString());
+    assertEquals("v2", one.get("consumers_read").asString(), one.toString());
+    assertEquals(3, one.get("shards").size(), one.toString());
+    assertEquals(1, one.get("runs").size(), "one backfill, one run over every shard: " + one.get("runs"));
+    assertEquals(one.get("runs").get(0).get("id").asString(), one.get("ledger").get("run").asString());
 
     CommandRun rollback = run("rollback", "--confirm", "visits", "--json");
     assertEquals(0, rollback.exit(), rollback.out() + rollback.err());

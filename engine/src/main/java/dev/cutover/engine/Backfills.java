@@ -1,6 +1,14 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.LiveDeployment;
+import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.StepRefusedException;
+import java.util.SortedMap;
+import java.util.function.UnaryOperator;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LedgerEntry;
@@ -32,13 +40,80 @@ public final class Backfills {
     this.plans = plans;
   }
 
+  /** The backfill steps of {@code spec}'s repair on this server: what the console's Backfill screen runs. */
+  public BackfillSteps of(TableSpec spec) {
+    RepairBook repairs = new RepairBook(ground);
+    return new BackfillSteps() {
+      @Override
+      public String where() {
+        return "the server";
+      }
+
+      @Override
+      public List<RunRecord> runs() {
+        return Backfills.this.runs(spec);
+      }
+
+      @Override
+      public SortedMap<HourPartition, LedgerEntry> ledger(String runId) {
+        return Backfills.this.ledger(runId);
+      }
+
+      @Override
+      public RunFeed feed(String runId) {
+        return Backfills.this.feed(spec, runId);
+      }
+
+      @Override
+      public RunHandle start(Preflighted checked, BackfillEvent.Listener listener) {
+        return Backfills.this.start(cleared("backfill", checked), listener);
+      }
+
+      @Override
+      public RunHandle resume(String runId, UnaryOperator<BackfillSettings> throttle,
+          List<AcknowledgedDependent> acknowledged, Progress progress, BackfillEvent.Listener listener) {
+        Plan plan = plans.planResume(spec, runId, throttle);
+        return Backfills.this.start(cleared("resume", plans.preflight(plan, acknowledged, progress)), listener);
+      }
+
+      @Override
+      public LiveDeployment liveDeployment() {
+        return repairs.liveDeployment(spec);
+      }
+
+      @Override
+      public LiveDeployment deployLive(Optional<HourPartition> confirmed) {
+        return confirmed.map(b -> repairs.deployLive(spec, b)).orElseGet(() -> repairs.deployLive(spec));
+      }
+
+      @Override
+      public String declareLiveWriter(String writer) {
+        repairs.declareLiveWriter(spec, writer);
+        return "The corrected live writer (" + writer + ") is declared deployed on the server.";
+      }
+    };
+  }
+
+  /** What a passing preflight cleared; refused, with every failed check, when it did not pass. */
+  static ClearedPlan cleared(String step, Preflighted checked) {
+    return checked.cleared().orElseThrow(() -> new StepRefusedException(step, "The " + step + " is refused: the "
+        + "preflight failed: " + String.join("; ", checked.failures()) + ". Fix that, or acknowledge the dependents on "
+        + "the Plan screen, and run it again. Nothing was written.", checked.failures(), Optional.empty()));
+  }
+
   /**
    * Starts the cleared plan's backfill, or resumes the run it continues. Before it writes any hour, the run
    * writes each dependent its preflight found acknowledged to the audit trail, with the operator's reason
    * (see {@link #sideEffectAcknowledgements}).
    */
   public RunHandle start(ClearedPlan cleared, BackfillEvent.Listener listener) {
-    return new Backfill(ground.sql(), ground.store()).start(cleared.plan(), cleared.report().dependents(), listener);
+    return start(cleared, listener, Backfill.newRunId());
+  }
+
+  /** As {@link #start(ClearedPlan, BackfillEvent.Listener)}, a new run taking the id {@code runId}. */
+  RunHandle start(ClearedPlan cleared, BackfillEvent.Listener listener, String runId) {
+    return new Backfill(ground.sql(), ground.store()).start(cleared.plan(), cleared.report().dependents(), listener,
+        runId);
   }
 
   /**
@@ -69,7 +144,7 @@ public final class Backfills {
    * its own executor.
    */
   public RunFeed feed(TableSpec spec, String runId) {
-    return new RunFeed(ground, plans, spec, runId);
+    return RunFeed.onServer(ground, plans, spec, runId);
   }
 
   /**

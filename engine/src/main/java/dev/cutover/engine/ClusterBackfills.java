@@ -14,6 +14,7 @@ import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.cluster.ClusterChecks;
 import dev.cutover.engine.cluster.PinnedBoundary;
 import dev.cutover.engine.cluster.ShareOfTotal;
@@ -131,12 +132,37 @@ final class ClusterBackfills {
       throw new StepRefusedException("resume", "There is nothing to resume on " + String.join(", ", none) + ": no "
           + "backfill of " + spec.targetTable() + " ran there. Start the backfill instead.", none, Optional.empty());
     }
+    Map<Shard, RunRecord> parts = new LinkedHashMap<>();
+    latest.forEach((s, r) -> parts.put(s, r.orElseThrow()));
+    return resumeParts(parts, overrides, acknowledged, listeners);
+  }
+
+  /**
+   * Resumes run {@code runId} on every shard whose part of it did not succeed, from that shard's own ledger, as
+   * {@link #resume(UnaryOperator, List, Function)} does; refused, resuming none, when no shard has a part of it to
+   * resume.
+   */
+  ShardedRepair.ClusterRun resume(String runId, UnaryOperator<BackfillSettings> overrides,
+      List<AcknowledgedDependent> acknowledged, Function<ShardRef, BackfillEvent.Listener> listeners) {
+    Map<Shard, Optional<RunRecord>> found = shards.each("resume", s -> s.engine().backfills().run(runId));
+    Map<Shard, RunRecord> parts = new LinkedHashMap<>();
+    found.forEach((s, r) -> r.filter(x -> x.state() != RunState.SUCCEEDED).ifPresent(x -> parts.put(s, x)));
+    if (parts.isEmpty()) {
+      throw new StepRefusedException("resume", "There is nothing to resume of run " + runId + ": "
+          + (found.values().stream().allMatch(Optional::isEmpty) ? "no shard ran it" : "every shard's part of it "
+          + "succeeded") + ".");
+    }
+    return resumeParts(parts, overrides, acknowledged, listeners);
+  }
+
+  private ShardedRepair.ClusterRun resumeParts(Map<Shard, RunRecord> parts, UnaryOperator<BackfillSettings> overrides,
+      List<AcknowledgedDependent> acknowledged, Function<ShardRef, BackfillEvent.Listener> listeners) {
     ShareOfTotal.check(spec.cluster().orElseThrow().total(), shards.all().size());
     Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
     Map<Shard, Optional<Preflighted>> checked = shards.each("resume", s -> {
-      RunRecord run = latest.get(s).orElseThrow();
-      if (run.state() == RunState.SUCCEEDED) {
+      RunRecord run = parts.get(s);
+      if (run == null || run.state() == RunState.SUCCEEDED) {
         return Optional.<Preflighted>empty();
       }
       Plan plan = s.engine().plans().planResume(spec, run.id(), t -> ShareOfTotal.of(overrides.apply(t),
@@ -154,14 +180,16 @@ final class ClusterBackfills {
     return new ShardedRepair.ClusterRun(start(cleared, listeners));
   }
 
+  /** Starts the shards' parts at once, a fresh backfill's under one run id, or none: one that fails cancels the rest. */
   private Map<ShardRef, RunHandle> start(Map<ShardRef, ClearedPlan> cleared,
       Function<ShardRef, BackfillEvent.Listener> listeners) {
     Map<ShardRef, RunHandle> runs = new LinkedHashMap<>();
+    String id = Backfill.newRunId();
     try {
       for (Shard s : shards.all()) {
         ClearedPlan c = cleared.get(s.ref());
         if (c != null) {
-          runs.put(s.ref(), s.engine().backfills().start(c, listeners.apply(s.ref())));
+          runs.put(s.ref(), s.engine().backfills().start(c, listeners.apply(s.ref()), id));
         }
       }
     } catch (RuntimeException e) {

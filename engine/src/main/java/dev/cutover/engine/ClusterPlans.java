@@ -52,7 +52,11 @@ final class ClusterPlans implements PlanSteps {
 
   @Override
   public LiveStatus live() {
-    Collection<LiveStatus> each = shards.each("live edge", s -> s.engine().plans().live(spec)).values();
+    return asOne(shards.each("live edge", s -> s.engine().plans().live(spec)).values());
+  }
+
+  /** The shards' live writers as one: where the slowest shard stands, with the largest lag. */
+  static LiveStatus asOne(Collection<LiveStatus> each) {
     return new LiveStatus(earliest(each.stream().map(LiveStatus::liveEdge).toList()),
         earliest(each.stream().map(LiveStatus::targetEdge).toList()),
         each.stream().map(LiveStatus::newestEvent).anyMatch(Optional::isEmpty) ? Optional.empty()

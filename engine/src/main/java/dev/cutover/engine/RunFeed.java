@@ -26,9 +26,16 @@ import java.util.TreeMap;
  */
 public final class RunFeed {
 
-  private final Ground ground;
-  private final Plans plans;
-  private final TableSpec spec;
+  /** Where a feed reads its run: the record, the ledger and the live writer's lag, each read afresh. */
+  interface Source {
+    Optional<RunRecord> run();
+
+    TreeMap<HourPartition, LedgerEntry> ledger();
+
+    Duration lag();
+  }
+
+  private final Source source;
   private final String runId;
   private final Map<HourPartition, LedgerEntry> seen = new HashMap<>();
   private RunRecord record;
@@ -36,11 +43,29 @@ public final class RunFeed {
   private Instant lastRead;
   private long lastDone;
 
-  RunFeed(Ground ground, Plans plans, TableSpec spec, String runId) {
-    this.ground = ground;
-    this.plans = plans;
-    this.spec = spec;
+  RunFeed(String runId, Source source) {
     this.runId = runId;
+    this.source = source;
+  }
+
+  /** The feed of run {@code runId} of {@code spec}'s target on one server. */
+  static RunFeed onServer(Ground ground, Plans plans, TableSpec spec, String runId) {
+    return new RunFeed(runId, new Source() {
+      @Override
+      public Optional<RunRecord> run() {
+        return ground.store().run(runId);
+      }
+
+      @Override
+      public TreeMap<HourPartition, LedgerEntry> ledger() {
+        return ground.store().hours().ledger(runId);
+      }
+
+      @Override
+      public Duration lag() {
+        return plans.live(spec).lag();
+      }
+    });
   }
 
   public String runId() {
@@ -59,13 +84,13 @@ public final class RunFeed {
 
   /** Reads the run's records once and returns what changed since the last read, in order. */
   public List<BackfillEvent> next() {
-    Optional<RunRecord> found = ground.store().run(runId);
+    Optional<RunRecord> found = source.run();
     if (found.isEmpty()) {
       return List.of();
     }
     RunRecord run = found.get();
-    TreeMap<HourPartition, LedgerEntry> ledger = ground.store().hours().ledger(runId);
-    Duration lag = plans.live(spec).lag();
+    TreeMap<HourPartition, LedgerEntry> ledger = source.ledger();
+    Duration lag = source.lag();
     List<BackfillEvent> events = new ArrayList<>();
     for (LedgerEntry e : ledger.values()) {
       if (!e.equals(seen.put(e.hour(), e))) {

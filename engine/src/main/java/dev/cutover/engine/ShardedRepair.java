@@ -14,6 +14,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairRecords;
+import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
@@ -114,6 +115,8 @@ public final class ShardedRepair implements AutoCloseable {
   private final ClusterReadings readings;
   private final ClusterCutover cutover;
   private final ClusterPlans plans;
+  private final ClusterRuns runs;
+  private final ClusterSnapshot snapshot;
 
   /**
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
@@ -149,6 +152,8 @@ public final class ShardedRepair implements AutoCloseable {
     this.cutover = new ClusterCutover(shards, spec);
     this.readings = new ClusterReadings(shards, spec);
     this.plans = new ClusterPlans(shards, spec, backfills);
+    this.runs = new ClusterRuns(shards, spec, backfills, plans);
+    this.snapshot = new ClusterSnapshot(shards, spec);
   }
 
   /** Every shard, in order. */
@@ -210,6 +215,16 @@ public final class ShardedRepair implements AutoCloseable {
     return readings.records(auditLimit);
   }
 
+  /**
+   * The repair's whole state over every shard in one read, as one snapshot: where its least advanced shard stands,
+   * each backfill one run, consumers on a version only when every node reads it, and every node's gate as one. With
+   * {@code previous} (the last snapshot read) a shard's gate judged on the same ground is kept; without, every
+   * shard's gate is judged again from its data.
+   */
+  public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
+    return snapshot.read(previous);
+  }
+
   /** Every shard's repair at a glance. */
   public Map<ShardRef, ShardStatus> status() {
     return readings.status();
@@ -221,6 +236,14 @@ public final class ShardedRepair implements AutoCloseable {
    */
   public PlanSteps plans() {
     return plans;
+  }
+
+  /**
+   * The backfill steps of the repair over every shard, answered as one (each backfill's parts under one run id,
+   * read as one run): what the console's Backfill screen runs on a sharded table.
+   */
+  public BackfillSteps backfills() {
+    return runs;
   }
 
   /**

@@ -136,8 +136,8 @@ final class ConsoleShell {
     content.getStyleClass().add("content");
     root.setTop(bar);
     root.setLeft(sidebar);
-    // The banner reads one server's repair: above a screen that wants it, and never for a sharded table's.
-    banner.visibleProperty().bind(bannerWanted.and(repairBanner.applies()));
+    // The banner reads the repair, on one server or over every shard: above a screen that wants it.
+    banner.visibleProperty().bind(bannerWanted);
     banner.managedProperty().bind(banner.visibleProperty());
     VBox screen = new VBox(banner, content);
     screen.setId("screen");

@@ -17,9 +17,6 @@ import dev.cutover.ui.dialogs.FxDialogService;
 import dev.cutover.ui.history.HistoryController;
 import dev.cutover.ui.history.HistoryModel;
 import dev.cutover.ui.history.HistoryView;
-import dev.cutover.ui.shards.ShardsController;
-import dev.cutover.ui.shards.ShardsModel;
-import dev.cutover.ui.shards.ShardsView;
 import dev.cutover.ui.plan.PlanController;
 import dev.cutover.ui.plan.PlanModel;
 import dev.cutover.ui.plan.PlanView;
@@ -53,8 +50,6 @@ public final class CutoverConsole extends Application {
   private CutoverController cutoverController;
   private HistoryModel history;
   private HistoryController historyController;
-  private ShardsModel shards;
-  private ShardsController shardsController;
 
   /** Opens the console and returns when its window is closed. */
   public static void launch(ConsoleStartup startup) {
@@ -70,7 +65,7 @@ public final class CutoverConsole extends Application {
     stage.setMinHeight(700);
     stage.setScene(scene);
     stage.setOnCloseRequest(e -> {
-      if (!backfillController.mayClose() || !shardsController.mayClose()) {
+      if (!backfillController.mayClose()) {
         e.consume();
       }
     });
@@ -119,15 +114,11 @@ public final class CutoverConsole extends Application {
     cutoverController = new CutoverController(cutover);
     history = new HistoryModel(workspace);
     historyController = new HistoryController(history);
-    shards = new ShardsModel(workspace);
-    shardsController = new ShardsController(shards);
     // The banner's next step takes the operator to its screen; the shell is built just below.
-    // A sharded table's backfill runs on the Shards screen.
-    banner = new RepairBanner(workspace.repair(), screen -> shell.showIfOpen(screen.equals("backfill")
-        && workspace.spec() != null && workspace.spec().cluster().isPresent() ? "shards" : screen));
+    banner = new RepairBanner(workspace.repair(), screen -> shell.showIfOpen(screen));
     // After a reconnect every screen reads again, and actions wait until all have.
     new ScreenReread(workspace, List.of(connectionController, planController, backfillController, reconcileController,
-        cutoverController, historyController, shardsController));
+        cutoverController, historyController));
     LinkStrip strip = new LinkStrip(workspace.linkProperty(), workspace.freshProperty());
     shell = new ConsoleShell(List.of(
         new Screen("connection", "_Connection", connectionController,
@@ -135,8 +126,10 @@ public final class CutoverConsole extends Application {
         // A sharded table's plan is one range and one B on every shard, its preflight every shard's as one.
         new Screen("plan", "_Plan", planController, () -> new PlanView(plan, planController), true,
             java.util.Optional.of(workspace.readyForEither()), true),
+        // A sharded table's backfill runs on every shard under one run id, read as one run.
         new Screen("backfill", "_Backfill", backfillController,
-            () -> new BackfillView(backfill, backfillController), true),
+            () -> new BackfillView(backfill, backfillController), true,
+            java.util.Optional.of(workspace.readyForEither()), true),
         // Screens of both: a sharded table's reconciliation runs on every shard and reads as one; its history is
         // every shard's.
         new Screen("reconcile", "_Reconcile", reconcileController,
@@ -148,9 +141,7 @@ public final class CutoverConsole extends Application {
             true),
         new Screen("history", "_History", historyController,
             () -> new HistoryView(history, historyController), true, java.util.Optional.of(workspace.readyForEither()),
-            true),
-        new Screen("shards", "_Shards", shardsController, () -> new ShardsView(shards, shardsController), true,
-            java.util.Optional.of(workspace.shardedReady()), false)), workspace.ready(),
+            true)), workspace.ready(),
         banner, strip.root(), workspace.online().not());
     shell.bindStatus(connection.statusLineProperty(), connection.statusToneProperty());
     Scene scene = new Scene(shell.root(), 1280, 800);
@@ -242,14 +233,6 @@ public final class CutoverConsole extends Application {
     return historyController;
   }
 
-  public ShardsModel shards() {
-    return shards;
-  }
-
-  public ShardsController shardsController() {
-    return shardsController;
-  }
-
   @Override
   public void stop() {
     if (shell != null) {
@@ -261,7 +244,6 @@ public final class CutoverConsole extends Application {
     // A run this console drives is cancelled, so that it ends recorded and resumable; then the pool and an
     // embedded server this console started are closed. Both off the FX thread.
     var run = backfill == null ? null : backfill.drivenProperty().get();
-    var shards = shardsController;
     var swaps = cutoverController;
     Thread closer = Thread.ofPlatform().name("cutover-close").start(() -> {
       if (run != null) {
@@ -274,13 +256,10 @@ public final class CutoverConsole extends Application {
           // The run stays resumable from its ledger.
         }
       }
-      // A swap ends first (across nodes it must not lose its connections halfway), then every shard's run is
-      // cancelled likewise; then the connections to every node close.
+      // A swap ends too (across nodes it must not lose its connections halfway); then the connections to every
+      // node close.
       if (swaps != null) {
         swaps.awaitSwap(java.time.Duration.ofSeconds(15));
-      }
-      if (shards != null) {
-        shards.closing(java.time.Duration.ofSeconds(15));
       }
       var repair = workspace == null ? null : workspace.shardedProperty().get();
       if (repair != null) {

@@ -52,7 +52,7 @@ public final class Workspace {
     ReadOnlyObjectProperty<ServerLink> link = connectionWatch.linkProperty();
     this.lost = Bindings.createBooleanBinding(() -> link.get().lost(), link);
     this.online = lost.not().and(fresh);
-    this.repair = new RepairWatch(executor, engine, spec, lost.not());
+    this.repair = new RepairWatch(executor, engine, spec, sharded, lost.not());
     // A new spec invalidates what was planned and checked for the old one.
     spec.addListener((o, was, is) -> {
       plan.set(null);
@@ -187,7 +187,7 @@ public final class Workspace {
 
   /**
    * The repair of the loaded spec's sharded table, on every node of its cluster, while the spec names
-   * a cluster; null otherwise. Only the Shards screen works on it.
+   * a cluster; null otherwise. Every screen past the connection works on it, through its steps over the shards.
    */
   public ObjectProperty<ShardedRepair> shardedProperty() {
     return sharded;
@@ -230,7 +230,7 @@ public final class Workspace {
     return ready().or(shardedReady());
   }
 
-  /** Whether the Shards screen can work: connected, and the repair opened on every node of the spec's cluster. */
+  /** Whether a sharded table's repair can be worked on: connected, and the repair opened on every node of its cluster. */
   public BooleanBinding shardedReady() {
     return engine.isNotNull().and(sharded.isNotNull());
   }

@@ -414,12 +414,7 @@ public final class ClusterCommand {
   static final class StatusStep extends SpecStep {
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
-      Map<ShardRef, ShardLine> lines = new java.util.LinkedHashMap<>();
-      repair.status().forEach((s, st) -> lines.put(s, new ShardLine(s.shard(), s.node(), st.repair().map(x -> x.phase()
-          .name().toLowerCase(java.util.Locale.ROOT)).orElse("no repair"), "B = " + st.repair().flatMap(Repair::boundary)
-          .map(Text::hour).orElse("not pinned") + ", latest run " + st.latestRun().map(x -> x.id() + " "
-          + x.shownState(java.time.Instant.now())).orElse("none") + st.declaredWriter().map(d -> ", live writer "
-          + "declared (" + d.writer() + ")").orElse("") + ", consumers read " + st.reads())));
+      Map<ShardRef, ShardLine> lines = lines(repair);
       long boundaries = lines.values().stream().map(l -> l.detail().replaceAll(",.*", "")).distinct().count();
       long readings = lines.values().stream().map(l -> l.detail().replaceAll(".*consumers read ", "")).distinct().count();
       boolean consistent = boundaries == 1 && readings == 1;
@@ -427,6 +422,17 @@ public final class ClusterCommand {
           : "The shards disagree (" + (boundaries > 1 ? "boundaries" : "") + (boundaries > 1 && readings > 1 ? " and "
           : "") + (readings > 1 ? "what consumers read" : "") + "); see each shard above.",
           new ArrayList<>(lines.values()), ExitCodes.BLOCKED);
+    }
+
+    /** Each shard's line: its repair's phase, B, latest run, declared writer and the version its consumers read. */
+    static Map<ShardRef, ShardLine> lines(ShardedRepair repair) {
+      Map<ShardRef, ShardLine> lines = new java.util.LinkedHashMap<>();
+      repair.status().forEach((s, st) -> lines.put(s, new ShardLine(s.shard(), s.node(), st.repair().map(x -> x.phase()
+          .name().toLowerCase(java.util.Locale.ROOT)).orElse("no repair"), "B = " + st.repair().flatMap(Repair::boundary)
+          .map(Text::hour).orElse("not pinned") + ", latest run " + st.latestRun().map(x -> x.id() + " "
+          + x.shownState(java.time.Instant.now())).orElse("none") + st.declaredWriter().map(d -> ", live writer "
+          + "declared (" + d.writer() + ")").orElse("") + ", consumers read " + st.reads())));
+      return lines;
     }
   }
 }

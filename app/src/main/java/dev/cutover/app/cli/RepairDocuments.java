@@ -95,8 +95,13 @@ final class RepairDocuments {
    * has a backfilled history), the runs, and the ledger of the run shown.
    */
   /** {@code armed}: the armed cutover, or null when none is armed. */
+  /**
+   * {@code shards}: on a sharded table, each shard's line, else null; {@code unfinishedSwap}: on a sharded table,
+   * what finishing a swap of every node that its process left unfinished did, else null.
+   */
   record StatusDocument(String command, Instant at, Repair repair, Live live, String consumersRead, StatusGate gate,
-      List<Run> runs, Ledger ledger, SwapDocuments.Arm armed) {}
+      List<Run> runs, Ledger ledger, SwapDocuments.Arm armed, List<ClusterCommand.ShardLine> shards,
+      String unfinishedSwap) {}
 
   /** The gate in a status: its step, whether it is open, when it was judged, and each condition. */
   record StatusGate(String step, boolean open, Instant judgedAt, List<SwapDocuments.Condition> conditions) {

@@ -3,7 +3,9 @@ package dev.cutover.app.cli;
 import dev.cutover.app.output.Text;
 import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
+import dev.cutover.engine.BackfillSteps;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveStatus;
@@ -11,12 +13,14 @@ import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.repair.NextStepWords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,7 +29,9 @@ import picocli.CommandLine.Option;
     description = {"Where the repair stands: its phase, the pinned boundary B, where the corrected live writer starts, "
         + "the window the current verdict covers, and the exact next step; then the live writers' edges and lag, and "
         + "the backfill runs of the target with the ledger of the newest (or --run).",
-        "A run whose process is gone shows as interrupted."})
+        "A run whose process is gone shows as interrupted. On a spec that names a cluster, the repair over every shard "
+        + "as one (where its least advanced shard stands; each backfill one run over its shards), then each shard's "
+        + "line."})
 public final class StatusCommand extends EngineCommand {
 
   @Mixin SpecFile specFile;
@@ -37,27 +43,43 @@ public final class StatusCommand extends EngineCommand {
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
     if (spec.cluster().isPresent()) {
-      if (runId != null) {
-        throw new InvalidInputException("run", "--run shows one run of one server; on a sharded table each shard "
-            + "has its own runs, and status lists every shard's latest. Leave --run out.");
+      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
+        // A swap of every node that its process left unfinished is finished first, and said.
+        Optional<String> finished = repair.finishUnfinishedSwap();
+        finished.ifPresent(f -> {
+          err().println("note: " + f);
+          err().flush();
+        });
+        // One read of the whole repair over every shard, as one: where its least advanced shard stands.
+        // The side effects acknowledged on any shard; those of the repair shown are listed.
+        List<SideEffectAcknowledgement> acknowledged = repair.records(0).shards().values().stream()
+            .flatMap(r -> r.sideEffects().stream()).toList();
+        return show(engine, spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged,
+            List.copyOf(ClusterCommand.StatusStep.lines(repair).values()), finished.orElse(null));
       }
-      ClusterCommand.StatusStep onEveryShard = new ClusterCommand.StatusStep();
-      onEveryShard.specFile = specFile;
-      return onEveryShard.hostedBy(this, session, spec);
     }
-    String specArgument = SpecOptions.path(specFile.path).toString();
     // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment.
-    RepairSnapshot snapshot = engine.repairs().snapshot(spec, java.util.Optional.empty());
+    return show(engine, spec, engine.repairs().snapshot(spec, Optional.empty()), engine.backfills().of(spec),
+        engine.backfills().sideEffectAcknowledgements(spec), null, null);
+  }
+
+  /**
+   * Prints one snapshot of the repair, on one server or over every shard: the same lines and document for both, a
+   * sharded table's with each shard's line too ({@code shards}) and what finishing a swap left unfinished did.
+   */
+  private int show(Engine engine, TableSpec spec, RepairSnapshot snapshot, BackfillSteps backfills,
+      List<SideEffectAcknowledgement> acknowledged, List<ClusterCommand.ShardLine> shards, String unfinishedSwap) {
+    String specArgument = SpecOptions.path(specFile.path).toString();
     RepairStatus status = snapshot.status();
     List<RunRecord> runs = snapshot.runs();
     RunRecord shown = runId == null ? runs.stream().findFirst().orElse(null)
-        : engine.backfills().run(runId).orElseThrow(() -> new InvalidInputException("run",
-            "There is no run " + runId + "; run status without --run to list them."));
+        : runs.stream().filter(r -> r.id().equals(runId)).findFirst().orElseThrow(() -> new InvalidInputException("run",
+            "There is no run " + runId + " of " + spec.database() + "." + spec.targetTable() + "; run status without "
+            + "--run to list them."));
     Instant now = Instant.now();
     RepairDocuments.Ledger ledger = shown == null ? null
-        : RepairDocuments.Ledger.of(shown.id(), shown.range().hours(), engine.backfills().ledger(shown.id()).values());
+        : RepairDocuments.Ledger.of(shown.id(), shown.range().hours(), backfills.ledger(shown.id()).values());
 
-    var acknowledged = engine.backfills().sideEffectAcknowledgements(spec);
     var sideEffects = RepairDocuments.SideEffect.of(status, acknowledged);
     List<String> lines = new ArrayList<>(repairLines(status, specArgument, spec.consumerView().name(), sideEffects));
     lines.add(liveLine(status.live()));
@@ -78,6 +100,10 @@ public final class StatusCommand extends EngineCommand {
           r.osUser() + "@" + r.host(), r.message()));
       lines.addAll(t.lines());
     }
+    if (shards != null) {
+      lines.add("Shards:");
+      shards.forEach(l -> lines.add("  " + l.node() + ": " + l.state() + "; " + l.detail()));
+    }
     if (ledger != null) {
       lines.add("Ledger of " + ledger.run() + ": " + Text.count(ledger.written()) + " written, "
           + Text.count(ledger.emptied()) + " emptied (no corrected rows), " + Text.count(ledger.failed().size())
@@ -92,7 +118,8 @@ public final class StatusCommand extends EngineCommand {
         RepairDocuments.Repair.of(status, specArgument, spec.consumerView().name(), acknowledged),
         RepairDocuments.Live.of(status.live()), snapshot.reads().name().toLowerCase(Locale.ROOT),
         snapshot.gate().map(RepairDocuments.StatusGate::of).orElse(null), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
-            engine.plans().runSettings(spec, r))).toList(), ledger, armed.map(SwapDocuments.Arm::of).orElse(null));
+            engine.plans().runSettings(spec, r))).toList(), ledger, armed.map(SwapDocuments.Arm::of).orElse(null),
+        shards, unfinishedSwap);
     print(document, lines);
     return ExitCodes.OK;
   }

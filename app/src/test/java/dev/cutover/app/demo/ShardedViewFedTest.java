@@ -87,19 +87,19 @@ class ShardedViewFedTest {
     assertEquals(1, planned.values().stream().map(LiveDeployment::boundary).distinct().count(), "one B: " + planned);
     assertTrue(planned.values().stream().noneMatch(LiveDeployment::exists), "planning creates nothing");
 
-    // Deployed as the console's Shards screen deploys it: its controller, the operator confirming the statement.
+    // Deployed as the console's Backfill screen deploys it: its controller, the operator confirming the statement.
     dev.cutover.ui.Workspace workspace = new dev.cutover.ui.Workspace(new dev.cutover.ui.tasks.ImmediateTaskExecutor(),
         confirming());
+    workspace.engineProperty().set(new dev.cutover.engine.Engine(session));
     workspace.specProperty().set(spec);
     workspace.shardedProperty().set(repair);
-    dev.cutover.ui.shards.ShardsModel screen = new dev.cutover.ui.shards.ShardsModel(workspace);
-    new dev.cutover.ui.shards.ShardsController(screen).deployView();
-    assertEquals("", screen.activity().error());
-    assertTrue(screen.runLineProperty().get().contains("pinned on every shard"), screen.runLineProperty().get());
+    dev.cutover.ui.backfill.BackfillModel screen = new dev.cutover.ui.backfill.BackfillModel(workspace);
+    new dev.cutover.ui.backfill.BackfillController(screen).deployView();
+    assertEquals("", screen.writer().error());
     Map<ShardRef, LiveDeployment> deployed = repair.liveDeployment();
     HourPartition b = deployed.values().iterator().next().boundary();
-    assertEquals(List.of(b.toString(), b.toString(), b.toString()), screen.rows().stream()
-        .map(dev.cutover.ui.shards.ShardsModel.ShardRow::boundary).toList(), "the screen shows B pinned on every shard");
+    assertEquals(Optional.of(b), repair.snapshot(Optional.empty()).status().repair().orElseThrow().boundary(),
+        "the one snapshot over every shard says B is pinned");
     assertEquals(planned.values().iterator().next().boundary(), b);
     assertTrue(deployed.values().stream().allMatch(LiveDeployment::exists), deployed.toString());
     assertTrue(deployed.values().stream().allMatch(d -> d.newestEvent().isBefore(b.start())), "B is in the future "

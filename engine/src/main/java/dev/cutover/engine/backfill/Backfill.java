@@ -47,14 +47,26 @@ public final class Backfill {
    * for each of the {@code dependents} its preflight found acknowledged.
    */
   public BackfillRun start(Plan plan, List<Dependent> dependents, Listener listener) {
-    return plan.resumes().isPresent() ? resume(plan, dependents, listener) : fresh(plan, dependents, listener);
+    return start(plan, dependents, listener, newRunId());
   }
 
-  private BackfillRun fresh(Plan plan, List<Dependent> dependents, Listener listener) {
+  /**
+   * As {@link #start(Plan, List, Listener)}, a new run taking the id {@code runId}: the shards of a cluster start
+   * their runs of one backfill under one id, so that each shard's ledger and record are found as that backfill's.
+   */
+  public BackfillRun start(Plan plan, List<Dependent> dependents, Listener listener, String runId) {
+    return plan.resumes().isPresent() ? resume(plan, dependents, listener) : fresh(plan, dependents, listener, runId);
+  }
+
+  /** A new run's id: when it started, to the second, and a random part. */
+  public static String newRunId() {
+    return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
+        + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  private BackfillRun fresh(Plan plan, List<Dependent> dependents, Listener listener, String runId) {
     TableSpec spec = plan.spec();
     store.ensureSchema();
-    String runId = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now())
-        + "-" + UUID.randomUUID().toString().substring(0, 8);
     Repairs repairs = new Repairs(sql, store, spec);
     Repair held = repairs.beginBackfill(plan, runId);
     try {

@@ -1,7 +1,8 @@
 package dev.cutover.ui.backfill;
 
-import dev.cutover.engine.ClearedPlan;
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.BackfillSteps;
+import dev.cutover.engine.PlanSteps;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillSettings;
@@ -12,7 +13,6 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
@@ -75,26 +74,32 @@ public final class BackfillController implements ScreenController {
     reading.refresh();
   }
 
-  /** Starts a backfill of the current plan, once its preflight passed and the operator confirmed. */
+  /**
+   * Starts a backfill of the current plan, once its preflight passed and the operator confirmed: on a sharded table
+   * every shard's part of it at once, under one run id, shown as one run.
+   */
   public void start() {
     Preflighted checked = workspace.preflightProperty().get();
-    Engine engine = workspace.engine();
+    BackfillSteps steps = backfillSteps(workspace);
     Activity activity = model.activity();
-    if (workspace.plan() == null) {
+    Plan plan = workspace.plan();
+    if (plan == null || steps == null) {
       activity.fail("There is no plan yet; make one on the Plan screen first.");
       return;
     }
-    if (checked == null || checked.cleared().isEmpty()) {
+    if (checked == null || !checked.passed()) {
       activity.fail(checked == null ? "Run the preflight on the Plan screen first; the backfill starts only when no "
           + "check failed." : "The preflight found " + checked.report().failures().size() + " failed check(s); fix "
           + "them on the Plan screen and run it again.");
       return;
     }
-    ClearedPlan cleared = checked.cleared().get();
-    Plan plan = cleared.plan();
-    String target = plan.spec().database() + "." + plan.spec().targetTable();
+    TableSpec spec = plan.spec();
+    int nodes = Math.max(1, checked.nodes().size());
+    String target = spec.database() + "." + spec.targetTable() + (nodes > 1 ? " on each of " + nodes + " shards of "
+        + spec.cluster().orElseThrow().name() : "");
     if (!workspace.dialogs().confirmBackfill(new BackfillRequest(target, plan.range(), plan.boundary(),
-        plan.hours().size(), RunControls.settingsText(plan.settings())))) {
+        (long) nodes * plan.hours().size(), RunControls.settingsText(plan.settings()) + (nodes > 1 ? "; on each shard, "
+        + "within its share of the cluster's totals, from its own sources into its own v2" : "")))) {
       return;
     }
     RunProgress progress = model.progress();
@@ -103,7 +108,8 @@ public final class BackfillController implements ScreenController {
     progress.hours().changed();
     UnaryOperator<BackfillSettings> throttle = model.screenThrottle();
     // Once started, the run goes on whether anyone waits: the start is not cancelled, so the run is always driven.
-    activity.runToTheEnd("start the backfill", p -> engine.backfills().start(cleared, run.listener()), started -> {
+    activity.runToTheEnd("start the backfill on " + steps.where(), p -> steps.start(checked, run.listener()),
+        started -> {
       run.drive(started);
       if (!throttle.apply(plan.settings()).equals(plan.settings())) {
         run.applyThrottle();
@@ -115,12 +121,13 @@ public final class BackfillController implements ScreenController {
    * Continues a run that failed, was cancelled or was interrupted, from its ledger, through the same
    * door as a new run: its plan (the run's range and boundary, its throttle with the concurrency,
    * rows/s and rest set here) passes the preflight first, with the dependents acknowledged on the Plan screen.
+   * On a sharded table, every shard whose part of the run did not succeed.
    */
   public void resumeRun() {
     RunRecord stopped = model.progress().recordProperty().get();
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (stopped == null) {
+    BackfillSteps steps = backfillSteps(workspace);
+    PlanSteps plans = planSteps(workspace);
+    if (stopped == null || steps == null) {
       model.activity().fail("There is no run to resume.");
       return;
     }
@@ -128,22 +135,25 @@ public final class BackfillController implements ScreenController {
     List<AcknowledgedDependent> acks = acknowledgedDependents();
     // It ends by starting the run, which goes on whether anyone waits: seen to its end, so the run is always driven.
     model.activity().runToTheEnd("check and resume run " + stopped.id(), p -> {
-      Plan plan = engine.plans().planResume(spec, stopped.id(), throttle);
-      Preflighted checked = engine.plans().preflight(plan, acks, p);
-      if (checked.cleared().isEmpty()) {
-        throw new StepRefusedException("resume", "The preflight of the resumed run failed: " + checked.report()
-            .failures().stream().map(f -> f.name() + " (" + f.finding() + ")").collect(Collectors.joining("; "))
-            + ". Fix that, or acknowledge the dependents on the Plan screen, and resume again.");
-      }
-      Map<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(stopped.id());
-      LiveStatus status = engine.plans().live(spec);
-      RunHandle resumed = engine.backfills().start(checked.cleared().get(), run.listener());
+      Map<HourPartition, LedgerEntry> ledger = steps.ledger(stopped.id());
+      LiveStatus status = plans.live();
+      RunHandle resumed = steps.resume(stopped.id(), throttle, acks, p, run.listener());
       return new Resumed(resumed, ledger, status);
     }, resumed -> {
       model.progress().show(resumed.run().record(), resumed.ledger(),
           RunReading.liveEnd(resumed.live(), stopped.boundary()), Instant.now(), false);
       run.drive(resumed.run());
     }, failure -> {});
+  }
+
+  /** The backfill steps of the loaded spec's repair: one server's, or every shard's as one; null while there are none. */
+  static BackfillSteps backfillSteps(Workspace workspace) {
+    return workspace.stepsOf((engine, spec) -> engine.backfills().of(spec), ShardedRepair::backfills);
+  }
+
+  /** The planning steps of the loaded spec's repair: one server's, or every shard's as one; null while there are none. */
+  static PlanSteps planSteps(Workspace workspace) {
+    return workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
   }
 
   /** The dependents acknowledged in the last preflight of this console, each with its reason. */
@@ -178,22 +188,29 @@ public final class BackfillController implements ScreenController {
   }
 
   /**
-   * Deploys the spec's corrected materialized view: reads what the deployment would be (B, the exact
-   * statement), asks the operator, then creates the view and pins B. The backfill then waits for B.
+   * Deploys the spec's corrected materialized view (on every shard of a sharded table, from one B): reads what the
+   * deployment would be (B, the exact statement), asks the operator, then creates the view and pins B, refused if B
+   * moved meanwhile. The backfill then waits for B.
    */
   public void deployView() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
+    BackfillSteps steps = backfillSteps(workspace);
     Activity writer = model.writer();
-    String target = spec.database() + "." + spec.targetTable();
-    writer.run("read the corrected view's deployment", p -> engine.repairs().liveDeployment(spec), preview -> {
+    if (steps == null) {
+      writer.fail("Load a spec on the Connection screen first.");
+      return;
+    }
+    String target = spec.database() + "." + spec.targetTable() + (spec.cluster().isPresent() ? " on "
+        + steps.where() : "");
+    writer.run("read the corrected view's deployment", p -> steps.liveDeployment(), preview -> {
       if (preview.exists()) {
         writer.fail("The corrected view " + preview.view() + " already writes " + target + " from B = "
             + preview.boundary() + " UTC.");
         return;
       }
       if (workspace.dialogs().confirmDeployView(preview, target)) {
-        writer.run("deploy the corrected view " + preview.view(), p -> engine.repairs().deployLive(spec), done -> {
+        writer.run("deploy the corrected view " + preview.view(), p -> steps.deployLive(Optional.of(preview.boundary())),
+            done -> {
           reading.refresh();
           workspace.repair().refresh();
         });
@@ -203,22 +220,23 @@ public final class BackfillController implements ScreenController {
 
   /**
    * Declares the operator's corrected live writer (a job outside the database) deployed from the open
-   * repair's B, in their words: one line of the audit trail, after which the repair waits for its first hour.
+   * repair's B, in their words: one line of the audit trail (of every shard's), after which the repair waits for
+   * its first hour.
    */
   public void declareLiveWriter() {
     Optional<HourPartition> b = model.openBoundaryProperty().getValue();
     Activity writer = model.writer();
     TableSpec spec = workspace.spec();
-    if (b.isEmpty()) {
+    BackfillSteps steps = backfillSteps(workspace);
+    if (b.isEmpty() || steps == null) {
       writer.fail("There is no repair with a boundary yet: its first backfill pins B.");
       return;
     }
     Optional<String> words = workspace.dialogs().declareLiveWriter(b.get(), spec.database() + "."
-        + spec.targetTable());
+        + spec.targetTable() + (spec.cluster().isPresent() ? " on " + steps.where() : ""));
     if (words.isPresent()) {
-      Engine engine = workspace.engine();
-      writer.run("declare the corrected live writer", p -> engine.repairs().declareLiveWriter(spec, words.get()),
-          note -> workspace.repair().refresh());
+      writer.run("declare the corrected live writer", p -> steps.declareLiveWriter(words.get()),
+          said -> workspace.repair().refresh());
     }
   }
 

@@ -56,9 +56,12 @@ public final class BackfillModel {
   private final ObjectProperty<Optional<HourPartition>> openBoundary = new SimpleObjectProperty<>(Optional.empty());
 
   public BackfillModel(Workspace workspace) {
-    workspace.drivingProperty().bind(driven.isNotNull().or(workspace.drivingShardsProperty()));
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
+    workspace.drivingProperty().bind(driven.isNotNull());
+    // A backfill starting or running on the shards holds the connections to every node of the spec's cluster.
+    workspace.drivingShardsProperty().bind(workspace.clusterSpec().and(driven.isNotNull()
+        .or(activity.runningProperty())));
     this.writer = new Activity(workspace.executor());
     this.demoLive = new DemoLive(workspace);
     // The throttle a run started here would get: the spec's until a plan says otherwise (it starts from the spec's too).

@@ -37,11 +37,14 @@ public final class BackfillView extends ScreenView {
     VBox writer = new LiveWriterCard(model, controller, binder).card();
     writer.setPrefWidth(400);
     writer.setMinWidth(390);
+    // The live edges it shows come from the same read as the runs.
+    dimWhileStale(model, writer);
     HBox top = new HBox(14, run, writer);
     // The hour grid below never moves while a run starts, reports and ends: each move would repaint it whole.
     Widgets.keepTallest(top);
     VBox hours = hoursCard(model, p);
     VBox.setVgrow(hours, Priority.ALWAYS);
+    dimWhileStale(model, hours);
     root.getChildren().addAll(top, hours);
   }
 
@@ -139,13 +142,23 @@ public final class BackfillView extends ScreenView {
     Widgets.wrap(waiting);
     binder.bind(waiting.textProperty(), p.waitingProperty());
     Label pollError = Widgets.errorLabel("backfill-poll-error", binder, model.pollErrorProperty());
+    Widgets.wrap(pollError);
+    dimWhileStale(model, state, message, bar, count, stats);
 
-    return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), message, commands,
+    return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), pollError, message, commands,
         Widgets.safety("backfill-safety", Safety.BACKFILL), Widgets.row(10, bar, count),
         stats, Widgets.row(8, cl, concurrency, rl, rows),
         Widgets.row(8, restLabel, rest, apply), waiting,
         Widgets.activityRow("backfill-activity", binder, model.activity()),
-        Widgets.errorLabel("backfill-error", binder, model.activity().errorProperty()), pollError);
+        Widgets.errorLabel("backfill-error", binder, model.activity().errorProperty()));
+  }
+
+  /** What was read before is greyed while the runs cannot be read now: the error above says since when. */
+  private void dimWhileStale(BackfillModel model, Node... shown) {
+    var stale = model.pollErrorProperty().isNotEmpty();
+    for (Node n : shown) {
+      binder.bind(n.opacityProperty(), Bindings.when(stale).then(0.45).otherwise(1.0));
+    }
   }
 
   private void stat(GridPane g, int col, String key, String id, javafx.beans.value.ObservableValue<String> value) {

@@ -1,6 +1,7 @@
 package dev.cutover.ui.backfill;
 
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.BackfillSteps;
+import dev.cutover.engine.PlanSteps;
 import dev.cutover.engine.RunFeed;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.HourPartition;
@@ -8,7 +9,6 @@ import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.tasks.TaskExecutor;
@@ -32,6 +32,8 @@ final class RunReading {
   private final Workspace workspace;
   private TaskExecutor.Handle poll;
   private long generation;
+  /** When the runs were last read whole; null before the first read. */
+  private Instant lastRead;
   /** The feed of the run shown, when this console follows it; read by one background task at a time. */
   private RunFeed feed;
 
@@ -78,9 +80,9 @@ final class RunReading {
   /** Reads the runs and the live status, and the feed of the shown run unless this console drives it. */
   void refresh() {
     model.demoLive().refresh();
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (model.reading().get() || spec == null || engine == null) {
+    BackfillSteps steps = BackfillController.backfillSteps(workspace);
+    PlanSteps plans = BackfillController.planSteps(workspace);
+    if (model.reading().get() || steps == null || plans == null) {
       return;
     }
     model.reading().set(true);
@@ -90,8 +92,8 @@ final class RunReading {
     RunFeed current = feed;
     var demo = workspace.demo();
     workspace.executor().submit(p -> {
-      List<RunRecord> all = engine.backfills().runs(spec);
-      LiveStatus status = engine.plans().live(spec);
+      List<RunRecord> all = steps.runs();
+      LiveStatus status = plans.live();
       // Deployed here or by another process (demo deploy-v2): the card stops offering what is done. A read that
       // fails (the demo's world being seeded again) leaves what the card shows as it was: null.
       Optional<HourPartition> deployed;
@@ -106,7 +108,7 @@ final class RunReading {
         return new Snapshot(all, status, deployed, shown, null, false, List.of(), false);
       }
       boolean fresh = current == null || !current.runId().equals(shown.get().id());
-      RunFeed followed = fresh ? engine.backfills().feed(spec, shown.get().id()) : current;
+      RunFeed followed = fresh ? steps.feed(shown.get().id()) : current;
       // An ended run's records no longer change: once its feed has told everything, it is not read again.
       List<BackfillEvent> events = fresh || !followed.ended() ? followed.next() : List.of();
       RunRecord run = followed.record().orElse(shown.get());
@@ -119,7 +121,9 @@ final class RunReading {
     }, failure -> {
       if (read == generation) {
         model.reading().set(false);
-        model.pollErrorProperty().set(Errors.sentence(failure, "read the runs and the ledger"));
+        model.pollErrorProperty().set((lastRead == null ? "Not read yet: " : "Shown as read at "
+            + dev.cutover.ui.common.Formats.clock(lastRead) + "; not read now: ") + Errors.sentence(failure,
+            "read the runs and the ledger"));
       }
     });
   }
@@ -132,6 +136,7 @@ final class RunReading {
     RunProgress progress = model.progress();
     model.reading().set(false);
     model.pollErrorProperty().set("");
+    lastRead = Instant.now();
     // A run that started, stopped or ended (here or elsewhere) may have moved the repair.
     workspace.repair().runsSeen(s.runs());
     model.runs().setAll(s.runs());

@@ -47,7 +47,7 @@ public final class SessionLifetime {
     Target now = model.connectedToProperty().get();
     if (workspace.drivingShardsProperty().get() && !target.equals(now)) {
       model.error("A step runs on the shards of the loaded spec (a backfill, a swap or a check); wait for it, or "
-          + "cancel the backfill on the Shards screen, before connecting to another server.");
+          + "cancel the backfill on the Backfill screen, before connecting to another server.");
       return;
     }
     if (workspace.drivingProperty().get() && !target.equals(now)) {

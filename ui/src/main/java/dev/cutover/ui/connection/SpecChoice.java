@@ -53,9 +53,9 @@ final class SpecChoice {
         + s.targetTable() + " (v2); consumers read " + s.consumerView() + ". Keys " + names(s.keys()) + ", measures "
         + names(s.measures()) + ", safety margin " + s.safetyMargin().toHours() + " h, spec sha256 "
         + s.sha256().substring(0, Math.min(12, s.sha256().length())) + "…" + s.cluster().map(c -> " The table is "
-        + "sharded over cluster " + c.name() + ": the Shards screen repairs every shard at once, the Reconcile screen "
-        + "compares v1 and v2 over every shard with each key's shard named, History lists every shard's runs, "
-        + "verdicts and audit trail, and the other screens of one server stay shut.").orElse("");
+        + "sharded over cluster " + c.name() + ": every screen works on every shard at once, read as one; the "
+        + "Reconcile screen names each key's shard, the Cutover screen each node's gate and switch, and History "
+        + "every shard's runs, verdicts and audit trail.").orElse("");
   }
 
   private static String names(List<Identifier> ids) {

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * Loading the spec the console works on: the file the operator names or chooses, checked on the
  * server, and read again after a reconnect, where a spec that did not change is kept as it is so that
  * the screens keep what they made of it. A spec that names a cluster opens its repair on every node of
- * that cluster, for the Shards screen. Writes into {@link SpecChoice}.
+ * that cluster, for every screen. Writes into {@link SpecChoice}.
  */
 final class SpecController {
 
@@ -47,7 +47,7 @@ final class SpecController {
   void load() {
     if (workspace.drivingShardsProperty().get()) {
       loading.fail("A step runs on the shards of the loaded spec (a backfill, a swap or a check) and holds its "
-          + "connections; wait for it, or cancel the backfill on the Shards screen, before loading a spec.");
+          + "connections; wait for it, or cancel the backfill on the Backfill screen, before loading a spec.");
       return;
     }
     Engine engine = workspace.engine();

@@ -160,11 +160,6 @@ public final class RepairBanner {
     grid.addRow(grid.getRowCount(), k, value);
   }
 
-  /** Whether the banner has a repair to show: one server's; a sharded table's is read on the Shards screen. */
-  public javafx.beans.binding.BooleanBinding applies() {
-    return watch.applies();
-  }
-
   public Node root() {
     return root;
   }

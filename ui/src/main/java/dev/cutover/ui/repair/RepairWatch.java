@@ -1,6 +1,7 @@
 package dev.cutover.ui.repair;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RepairStatus;
@@ -50,6 +51,7 @@ public final class RepairWatch {
   private final TaskExecutor executor;
   private final ObservableValue<Engine> engine;
   private final ObservableValue<TableSpec> spec;
+  private final ObservableValue<ShardedRepair> sharded;
   private final ObservableValue<Boolean> answering;
   private final ObjectProperty<RepairSnapshot> snapshot = new SimpleObjectProperty<>();
   private final ObjectProperty<RepairStatus> status = new SimpleObjectProperty<>();
@@ -89,13 +91,24 @@ public final class RepairWatch {
    */
   public RepairWatch(TaskExecutor executor, ObservableValue<Engine> engine, ObservableValue<TableSpec> spec,
       ObservableValue<Boolean> answering) {
+    this(executor, engine, spec, new SimpleObjectProperty<>(), answering);
+  }
+
+  /**
+   * As {@link #RepairWatch(TaskExecutor, ObservableValue, ObservableValue, ObservableValue)}; a spec that names a
+   * cluster is read through {@code sharded}, the repair open on every node, as one snapshot over the shards.
+   */
+  public RepairWatch(TaskExecutor executor, ObservableValue<Engine> engine, ObservableValue<TableSpec> spec,
+      ObservableValue<ShardedRepair> sharded, ObservableValue<Boolean> answering) {
     this.executor = executor;
     this.engine = engine;
     this.spec = spec;
+    this.sharded = sharded;
     this.answering = answering;
     // Another spec or another server: what was read no longer applies, not even for a moment.
     engine.addListener((o, was, is) -> forget());
     spec.addListener((o, was, is) -> forget());
+    sharded.addListener((o, was, is) -> forget());
     status.addListener((o, was, is) -> words());
     record.addListener((o, was, is) -> words());
     error.addListener((o, was, is) -> words());
@@ -158,12 +171,6 @@ public final class RepairWatch {
   /** How long after a run ends its repair's record may still say backfilling. */
   static final java.time.Duration RUN_END_SETTLES = java.time.Duration.ofSeconds(15);
 
-  /** Whether this watch reads the loaded spec's repair: one server's; a sharded table's is one per shard. */
-  public javafx.beans.binding.BooleanBinding applies() {
-    return javafx.beans.binding.Bindings.createBooleanBinding(() -> spec.getValue() == null
-        || spec.getValue().cluster().isEmpty(), spec);
-  }
-
   /**
    * Reads where the repair stands, off the FX thread; while a read runs, reads once more after it.
    * When the data cannot be read but the repair's state record can (v1 is gone, a table is renamed),
@@ -172,8 +179,9 @@ public final class RepairWatch {
   public void refresh() {
     Engine e = engine.getValue();
     TableSpec s = spec.getValue();
-    // A sharded table's repair is one per shard; the Shards screen reads every one, and this watch none.
-    if (e == null || s == null || s.cluster().isPresent()) {
+    ShardedRepair r = sharded.getValue();
+    // A sharded table's repair is read once the repair is open on every node, for this spec.
+    if (e == null || s == null || (s.cluster().isPresent() && (r == null || !r.spec().equals(s)))) {
       snapshot.set(null);
       status.set(null);
       record.set(null);
@@ -189,8 +197,9 @@ public final class RepairWatch {
     reading.set(true);
     Optional<RepairSnapshot> previous = judgeAgain ? Optional.empty() : Optional.ofNullable(snapshot.get());
     judgeAgain = false;
-    executor.submit(p -> read(e, s, previous), (message, fraction) -> {}, read -> done(e, s, read, null),
-        failure -> done(e, s, null, failure));
+    ShardedRepair over = s.cluster().isPresent() ? r : null;
+    executor.submit(p -> over != null ? new Read(over.snapshot(previous), null) : read(e, s, previous),
+        (message, fraction) -> {}, read -> done(e, s, over, read, null), failure -> done(e, s, over, null, failure));
   }
 
   /** Reads the repair again now, with its gate judged again from the data (the operator's Refresh). */
@@ -237,9 +246,9 @@ public final class RepairWatch {
     }
   }
 
-  private void done(Engine e, TableSpec s, Read read, Throwable failure) {
+  private void done(Engine e, TableSpec s, ShardedRepair over, Read read, Throwable failure) {
     inFlight = false;
-    boolean current = e == engine.getValue() && s == spec.getValue();
+    boolean current = e == engine.getValue() && s == spec.getValue() && (over == null || over == sharded.getValue());
     if (current) {
       String doing = "read where the repair of " + s.name() + " stands";
       if (failure == null && read.snapshot() != null) {

@@ -12,13 +12,11 @@ import dev.cutover.engine.cluster.OverNodes;
 import dev.cutover.engine.testing.ShardedWorld;
 import dev.cutover.ui.backfill.HourStates.Cell;
 import dev.cutover.ui.dialogs.DialogService;
-import dev.cutover.ui.shards.ShardsModel;
-import dev.cutover.ui.shards.ShardsModel.ShardRow;
+import dev.cutover.ui.backfill.BackfillModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.control.Button;
-import javafx.scene.control.ComboBox;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.ToggleButton;
 import org.junit.jupiter.api.AfterEach;
@@ -31,16 +29,17 @@ import org.testfx.framework.junit5.ApplicationExtension;
 /**
  * The console on three embedded shards: a spec that names the cluster opens the Plan screen over every shard
  * (the slowest shard's live edge, one plan, every shard's preflight as one, a sample naming each key's shard);
- * the operator backfills every shard from the Shards screen, sees the hours of all shards merged and of one shard
- * alone, reconciles on the Reconcile screen into one verdict over every shard; the Cutover screen judges every node's gate as one and switches every node all or nothing, each
+ * the operator backfills every shard from the Backfill screen, one run under one id on every shard whose hours are
+ * every shard's, merged, and declares the corrected live writer there; the banner reads the repair over every shard
+ * as one snapshot; the operator reconciles on the Reconcile screen into one verdict over every shard; the Cutover screen judges every node's gate as one and switches every node all or nothing, each
  * node's line as it switches; a hole on one shard turns the verdict red naming that shard, and the Cutover screen
  * then shows the gate closed on that node and offers no cutover, every node still on v1; the
  * Reconcile screen shows the verdict over every shard with the charts and each key's shard, and History every
  * shard's runs and verdicts; the Plan screen abandons the repair on every shard; a node
- * that stops is shown as not answering, with when it was last read, while the others are still read.
+ * that stops is named as not answering by the banner and the Backfill screen, never shown as read now.
  */
 @ExtendWith(ApplicationExtension.class)
-class ShardsScreenTest {
+class ClusterConsoleTest {
 
   @TempDir Path dir;
   private ShardedWorld world;
@@ -61,7 +60,7 @@ class ShardsScreenTest {
   }
 
   @Test
-  void theOperatorRepairsEveryShardFromTheShardsScreen(FxRobot robot) throws Exception {
+  void theOperatorRepairsEveryShardFromTheScreensOfOneServer(FxRobot robot) throws Exception {
     world = ShardedWorld.create(dir.resolve("cluster"), 3, 2);
     Path spec = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
     ScriptedDialogs dialogs = new ScriptedDialogs();
@@ -71,11 +70,12 @@ class ShardsScreenTest {
     ConsoleWindow window = ConsoleWindow.shown(robot, startup, dialogs);
     console = window.console();
     Fx fx = window.fx();
-    ShardsModel model = console.shards();
+    BackfillModel backfill = console.backfill();
     fx.waitFor(90, () -> console.workspace().shardedProperty().get() != null,
         () -> "spec: " + console.connection().specLoading().error());
-    assertTrue(fx.node("nav-backfill", ToggleButton.class).isDisabled(), "no screen of one server shows shard 1 as all");
-    assertFalse(fx.node("nav-shards", ToggleButton.class).isDisabled());
+    var repair = console.workspace().shardedProperty().get();
+    List<String> nodes = repair.shardRefs().stream().map(Object::toString).toList();
+    assertFalse(fx.node("nav-backfill", ToggleButton.class).isDisabled(), "the Backfill screen opens on a cluster");
 
     // The Plan screen of one server serves the cluster: the live edge where the slowest shard stands, one plan of one
     // range and one B for every shard, and every shard's preflight read as one.
@@ -122,44 +122,60 @@ class ShardsScreenTest {
     assertTrue(console.plan().sample().keyRows().stream().allMatch(k -> k.shard().isPresent()),
         console.plan().sample().keyRows().toString());
 
-    fx.interact(() -> console.show("shards"));
-    fx.waitFor(30, () -> model.rows().size() == 3 && model.rows().stream().allMatch(r -> r.read().startsWith("read at")),
-        () -> model.rows().toString() + " " + model.reading().error());
-    assertEquals(List.of("no repair", "no repair", "no repair"), model.rows().stream().map(ShardRow::phase).toList());
-    assertEquals(4, model.shardChoices().size(), "all merged, and each shard");
-
-    var asked = dialogs.askedBy(DialogService.BackfillRequest.class, () -> fire(fx, "shards-backfill"));
+    // The Backfill screen of one server serves the cluster: every shard's part of one backfill at once, under one run
+    // id, read as one run whose hours are every shard's.
+    fx.interact(() -> console.show("backfill"));
+    var asked = dialogs.askedBy(DialogService.BackfillRequest.class, () -> fire(fx, "backfill-start"));
     assertNotNull(asked, "the backfill is confirmed first");
     assertEquals(b, asked.boundary());
     assertEquals(plan.range().hours() * 3, asked.hours(), "every shard's hours");
-    fx.waitFor(240, () -> model.runLineProperty().get().startsWith("The backfill succeeded on all 3"),
-        () -> model.runLineProperty().get() + " " + model.activity().error());
+    assertTrue(asked.target().endsWith("on each of 3 shards of " + repair.spec().cluster().orElseThrow().name()),
+        asked.target());
+    fx.waitFor(240, () -> backfill.drivenProperty().get() == null && fx.text("run-state").equals("Succeeded"),
+        () -> fx.text("run-state") + " " + fx.text("run-message") + " " + backfill.activity().error());
     long hours = plan.range().hours();
-    fx.waitFor(30, () -> done(model) == hours, () -> "merged: " + done(model) + " of " + hours + "; " + model.rows());
-    assertEquals(0, model.hours().count(Cell.FAILED));
-    assertTrue(model.gridCaptionProperty().get().startsWith("Every shard's latest run, merged"));
-    fx.interact(() -> fx.node("shards-grid-shard", ComboBox.class).getSelectionModel().select(2));
-    fx.waitFor(10, () -> model.gridCaptionProperty().get().startsWith("Shard 2's latest run"),
-        () -> model.gridCaptionProperty().get());
-    assertEquals(hours, done(model), "shard 2 alone wrote every hour too");
-    window.fx().shot("41-shards-backfilled");
+    fx.waitFor(30, () -> done(backfill) == hours, () -> "merged: " + done(backfill) + " of " + hours);
+    assertEquals(0, backfill.progress().hours().count(Cell.FAILED));
+    assertEquals(1, backfill.runs().size(), "one run over every shard: " + backfill.runs());
+    String runId = backfill.runs().getFirst().id();
+    // Read as each shard keeps it (a read that fails under load is read again and its reason shown).
+    fx.waitFor(30, () -> repair.read().values().stream().allMatch(r -> r.status().flatMap(st -> st.latestRun())
+        .filter(run -> run.id().equals(runId)).isPresent()), () -> "every shard ran its part under the one run id "
+        + runId + ": " + repair.read());
+    long v2Rows;
+    try (var entry = world.entry()) {
+      v2Rows = entry.sql().queryLong("v2's rows of the range over the cluster", "SELECT count() FROM "
+          + "world.visits_v2_all WHERE hour >= toDateTime(?, 'UTC') AND hour < toDateTime(?, 'UTC')",
+          plan.range().from().epochSecond(), plan.range().to().epochSecond());
+    }
+    fx.waitFor(10, () -> backfill.progress().rowsProperty().get() == v2Rows, () -> "rows shown "
+        + backfill.progress().rowsProperty().get() + ", the cluster's v2 holds " + v2Rows);
+    window.fx().shot("41-cluster-backfilled");
 
-    // The operator's own writer, declared on every shard: asked what was deployed and from which B, then each
-    // shard's line says so, and the run line says what the repair waits for.
+    // The operator's own writer, declared on every shard from the Backfill screen: asked what was deployed and from
+    // which B; the banner, which reads every shard as one, then says the repair waits for its first hour.
+    fx.waitFor(30, () -> backfill.openBoundaryProperty().getValue().equals(java.util.Optional.of(b)),
+        () -> "the repair's B, as the one snapshot over every shard says: " + backfill.openBoundaryProperty().getValue()
+        + " " + console.workspace().repair().errorProperty().get());
     dialogs.declaredWriter = null;
-    fire(fx, "shards-declare-live-writer");
-    String question = "declare world.visits_v2 on each of 3 shards from " + b;
-    fx.waitFor(30, () -> dialogs.asked.contains(question) && !model.activity().running(), () -> dialogs.asked
-        + " " + model.activity().error());
-    assertTrue(console.workspace().shardedProperty().get().status().values().stream()
-        .allMatch(st -> st.declaredWriter().isEmpty()), "declining the dialog declares nothing on any shard");
+    fire(fx, "declare-live-writer");
+    String question = "declare world.visits_v2 on every shard of cluster " + repair.spec().cluster().orElseThrow()
+        .name() + " (3 shards) from " + b;
+    fx.waitFor(30, () -> dialogs.asked.contains(question) && !backfill.writer().running(), () -> dialogs.asked
+        + " " + backfill.writer().error());
+    assertTrue(repair.status().values().stream().allMatch(st -> st.declaredWriter().isEmpty()),
+        "declining the dialog declares nothing on any shard");
     dialogs.declaredWriter = "visits-job 4.2";
-    fire(fx, "shards-declare-live-writer");
-    fx.waitFor(30, () -> model.runLineProperty().get().startsWith("The corrected live writer (visits-job 4.2) is "
-        + "declared deployed from B = " + b + " on 3 shard(s)"), () -> model.runLineProperty().get() + " "
-        + model.activity().error());
-    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.phase().equals("backfilled · writer declared")),
-        () -> model.rows().toString());
+    fire(fx, "declare-live-writer");
+    fx.waitFor(30, () -> repair.status().values().stream().allMatch(st -> st.declaredWriter().isPresent()),
+        () -> backfill.writer().error());
+    fx.waitFor(30, () -> console.workspace().repair().statusProperty().get() != null && console.workspace().repair()
+        .statusProperty().get().declaredWriter().isPresent(), () -> console.workspace().repair().errorProperty().get());
+    assertTrue(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
+        "the banner reads the sharded table's repair");
+    // A run ends before its repair's record says backfilled: the banner says so at its next read.
+    fx.waitFor(30, () -> console.workspace().repair().phaseProperty().get().equals("backfilled"),
+        () -> "the banner over every shard: " + console.workspace().repair().phaseProperty().get());
 
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
 
@@ -175,8 +191,8 @@ class ShardsScreenTest {
     assertTrue(over.coverage().isEmpty(), "coverage complete on every shard: " + over.coverage());
     assertEquals(3, over.id().split("\\+").length, "one stored reconciliation of each shard: " + over.id());
     assertTrue(over.verdict().allowsCutover(), over.verdict().name());
-    assertFalse(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
-        "no banner of one server's repair above a sharded table's");
+    fx.waitFor(30, () -> console.workspace().repair().phaseProperty().get().equals("reconciled"),
+        () -> "the banner over every shard: " + console.workspace().repair().phaseProperty().get());
     HourPartition looked = reconcile.selectedHourProperty().get();
     var hour = over.hours().stream().filter(h -> h.hour().equals(looked)).findFirst().orElseThrow();
     long rowsV2;
@@ -190,12 +206,12 @@ class ShardsScreenTest {
     var keyTable = fx.node("reconcile-keys", javafx.scene.control.TableView.class);
     assertTrue(((javafx.scene.control.TableView<?>) keyTable).getColumns().stream().anyMatch(c -> c.getText()
         .equals("Shard") && c.isVisible()), "the key table names each key's shard");
-    String shardOne = model.rows().getFirst().node();
+    String shardOne = nodes.getFirst();
     fx.interact(() -> reconcile.filterProperty().set(shardOne));
     fx.waitFor(10, () -> !reconcile.shownKeys().isEmpty() && reconcile.shownKeys().stream()
         .allMatch(k -> k.shard().orElseThrow().toString().equals(shardOne)), () -> reconcile.shownKeys().toString());
     fx.interact(() -> reconcile.filterProperty().set(""));
-    window.fx().shot("45-shards-reconcile-charts");
+    window.fx().shot("45-cluster-reconcile-charts");
 
     // History lists every shard's run and verdicts, newest first, each line naming its shard.
     assertFalse(fx.node("nav-history", ToggleButton.class).isDisabled(), "the History screen opens on a cluster");
@@ -203,15 +219,17 @@ class ShardsScreenTest {
     var history = console.history();
     fx.waitFor(60, () -> history.runs().size() == 3 && history.reconciliations().size() >= 3,
         () -> history.runs() + " " + history.asOfProperty().get() + " " + history.activity().error());
-    assertEquals(model.rows().stream().map(ShardRow::node).sorted().toList(), history.runs().stream()
+    assertEquals(nodes.stream().sorted().toList(), history.runs().stream()
         .map(r -> r.shardWords()).sorted().toList(), "one run on each shard, each named by its shard");
+    assertEquals(List.of(runId), history.runs().stream().map(r -> r.value().id()).distinct().toList(),
+        "each shard's part of the one run");
     assertTrue(history.runs().stream().allMatch(r -> r.value().boundary().equals(b)), "one B on every shard");
     assertEquals(3, history.reconciliations().stream().map(r -> r.shardWords()).distinct().count(),
         "the verdicts of every shard");
     assertTrue(history.audit().stream().map(a -> a.shardWords()).distinct().count() == 3, "every shard's audit trail");
     assertTrue(fx.node("history-runs", javafx.scene.control.TableView.class).getVisibleLeafColumns().stream()
         .anyMatch(c -> ((javafx.scene.control.TableColumn<?, ?>) c).getText().equals("Shard")));
-    window.fx().shot("46-shards-history");
+    window.fx().shot("46-cluster-history");
     // The Cutover screen of one server serves the cluster too: every node's gate read as one (with one B on every
     // node), each node's line, and the switch of every node, all or nothing, each node's line as it switches.
     assertFalse(fx.node("nav-cutover", ToggleButton.class).isDisabled(), "the Cutover screen opens on a cluster");
@@ -246,14 +264,16 @@ class ShardsScreenTest {
     fx.waitFor(60, () -> cut.gateProperty().get() != null && cut.gateProperty().get().step().equals("cutover")
         && cut.nodeLines().stream().filter(l -> l.contains(": reads v1;")).count() == 3, () -> cut.nodeLines()
         .toString());
-    fx.interact(() -> console.show("shards"));
-    fx.waitFor(30, () -> model.rows().stream().allMatch(r -> r.reads().equals("v1")), () -> model.rows().toString());
+    assertTrue(repair.status().values().stream().allMatch(st -> st.reads() == dev.cutover.engine.api.Gate.Version.V1),
+        "every node reads v1 again");
+    fx.waitFor(30, () -> console.workspace().repair().phaseProperty().get().equals("rolled back"),
+        () -> "the banner over every shard: " + console.workspace().repair().phaseProperty().get());
 
     // A hole on shard 2 alone: the verdict is red and names that shard, and no node switches.
     var two = world.shards.get(1).sql;
     long hole = two.queryLong("a backfilled hour of shard 2", "SELECT toUnixTimestamp(min(hour)) FROM visits_v2");
     two.execute("a hole in shard 2's v2", "ALTER TABLE visits_v2 DROP PARTITION ID '" + hole + "'");
-    String shardTwo = model.rows().get(1).node();
+    String shardTwo = nodes.get(1);
     fx.interact(() -> console.show("reconcile"));
     var green = reconcile.reportProperty().get();
     fire(fx, "reconcile-run");
@@ -265,7 +285,7 @@ class ShardsScreenTest {
         "the hole is named on shard 2 alone: " + red.coverage());
     fx.waitFor(10, () -> fx.text("verdict").startsWith("RED"), () -> fx.text("verdict"));
     assertEquals(fx.text("verdict"), fx.drawn("verdict"), "the verdict is read whole at 1280 × 800, not cut off");
-    window.fx().shot("43-shards-hole-on-one-shard");
+    window.fx().shot("43-cluster-hole-on-one-shard");
     // The Cutover screen then shows the gate closed on shard 2 alone, and offers no cutover: no node switches.
     fx.interact(() -> console.show("cutover"));
     fire(fx, "gate-refresh");
@@ -285,26 +305,18 @@ class ShardsScreenTest {
     var abandon = dialogs.askedBy(DialogService.AbandonRequest.class, () -> fire(fx, "repair-abandon"));
     assertEquals("visits_v2", abandon.table());
     fx.waitFor(60, () -> console.plan().repairProperty().get() == null, () -> console.plan().activity().error());
-    fx.interact(() -> console.show("shards"));
-    fx.waitFor(60, () -> model.rows().stream().allMatch(r -> r.phase().equals("abandoned")), () -> model.rows()
-        + " " + model.activity().error());
+    assertTrue(repair.status().values().stream().allMatch(st -> st.repair().orElseThrow().phase()
+        == dev.cutover.engine.api.RepairPhase.ABANDONED), "abandoned on every shard");
 
-    // Shard 3's node stops: its line says so and when it was last read, the others are still read, and the merged
-    // grid names it rather than showing its hours as if they were read now.
-    String before = model.rows().get(2).read();
+    // Shard 3's node stops: the banner and the Backfill screen name it as not answering rather than showing what
+    // they read before as read now.
     world.cluster().nodes().get(2).stop("the test stops shard 3");
-    fx.waitFor(60, () -> model.rows().get(2).read().startsWith("not answering; "), () -> model.rows().toString());
-    assertTrue(model.rows().get(2).read().contains("line as of "), model.rows().get(2).read());
-    assertTrue(model.readAtProperty().get().contains("not answering: " + model.rows().get(2).node() + ": "),
-        model.readAtProperty().get());
-    fx.interact(() -> fx.node("shards-grid-shard", ComboBox.class).getSelectionModel().select(0));
-    fx.waitFor(10, () -> model.gridCaptionProperty().get().contains("Not answering: " + model.rows().get(2).node()),
-        () -> model.gridCaptionProperty().get());
-    String first = model.rows().getFirst().read();
-    fx.waitFor(30, () -> !model.rows().getFirst().read().equals(first), () -> "shard 1 is no longer read: " + first);
-    assertTrue(model.rows().getFirst().read().startsWith("read at"), model.rows().getFirst().read());
-    assertFalse(before.startsWith("not answering"));
-    window.fx().shot("44-shards-one-silent");
+    fx.interact(() -> console.show("backfill"));
+    fx.waitFor(60, () -> fx.text("backfill-poll-error").contains(nodes.get(2)), () -> fx.text("backfill-poll-error"));
+    fx.waitFor(60, () -> console.workspace().repair().errorProperty().get().contains(nodes.get(2)),
+        () -> console.workspace().repair().errorProperty().get());
+    assertEquals("unknown", console.workspace().repair().phaseProperty().get(), "no phase is shown as read now");
+    window.fx().shot("44-cluster-one-silent");
   }
 
   /** Whether a node is drawn: it and every parent visible. */
@@ -317,8 +329,8 @@ class ShardsScreenTest {
     return n.getScene() != null;
   }
 
-  private static long done(ShardsModel model) {
-    return model.hours().count(Cell.WRITTEN) + model.hours().count(Cell.EMPTIED);
+  private static long done(BackfillModel model) {
+    return model.progress().hours().count(Cell.WRITTEN) + model.progress().hours().count(Cell.EMPTIED);
   }
 
   private static void fire(Fx fx, String id) {

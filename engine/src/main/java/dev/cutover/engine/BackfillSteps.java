@@ -1,0 +1,70 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.AcknowledgedDependent;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.LiveDeployment;
+import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * The backfill of one repair, whether its table lies on one server or is sharded over a cluster: its runs and
+ * their ledgers, following a run, starting the backfill a preflight cleared, resuming a run, and the corrected live
+ * writer that takes over from B. On a cluster every shard runs its own part of one backfill under one run id, and
+ * each answer is every shard's as one: a run is active while any shard's part is, succeeded once every shard's did;
+ * an hour is written once every shard wrote it (their rows added) and failed when any shard failed it, naming the
+ * shard. {@link Backfills#of} gives one server's; {@link ShardedRepair#backfills()} a cluster's.
+ */
+public interface BackfillSteps {
+
+  /** Where the steps run, for sentences: {@code the server}, {@code every shard of cluster c (3 shards)}. */
+  String where();
+
+  /** The target's runs, newest first; on a cluster each run read as one over the shards that ran it. */
+  List<RunRecord> runs();
+
+  /** The run's ledger: one entry per hour it wrote, carried or failed (on a cluster, every shard's as one). */
+  SortedMap<HourPartition, LedgerEntry> ledger(String runId);
+
+  /** A feed of run {@code runId}, read on the caller's schedule: what changed since the last read, as events. */
+  RunFeed feed(String runId);
+
+  /**
+   * Starts the backfill {@code checked} cleared (on every shard at once, or on none); refused, nothing written,
+   * unless its preflight passed (on every shard).
+   */
+  RunHandle start(Preflighted checked, BackfillEvent.Listener listener);
+
+  /**
+   * Continues run {@code runId} from its ledger (on every shard where its part did not succeed), with the
+   * throttle it ran with changed by {@code throttle}, once its preflight, made again with the {@code acknowledged}
+   * dependents, passes; refused with the failed checks, nothing written, when it does not.
+   */
+  RunHandle resume(String runId, UnaryOperator<BackfillSettings> throttle, List<AcknowledgedDependent> acknowledged,
+      Progress progress, BackfillEvent.Listener listener);
+
+  /**
+   * What deploying the corrected view would do now, or did: the view and the B it writes from (on a cluster, one B
+   * for every shard; it exists only when it exists on every shard). Reads only.
+   */
+  LiveDeployment liveDeployment();
+
+  /**
+   * Deploys the spec's corrected view from a future B (on every shard, all or none), refused unless B is still
+   * {@code confirmed} when given: the B the operator read in the confirmation.
+   */
+  LiveDeployment deployLive(Optional<HourPartition> confirmed);
+
+  /**
+   * Declares the corrected live writer, a job outside the database, deployed from the open repair's B (on every
+   * shard, or on none); says what was declared where.
+   */
+  String declareLiveWriter(String writer);
+}

@@ -1,0 +1,145 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.AcknowledgedDependent;
+import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.LiveDeployment;
+import dev.cutover.engine.api.LiveWriterNote;
+import dev.cutover.engine.api.Progress;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.ClusterDeclaration;
+import dev.cutover.engine.cluster.ClusterDeployment;
+import dev.cutover.engine.cluster.RunsOverShards;
+import dev.cutover.engine.cluster.ShareOfTotal;
+import dev.cutover.engine.cluster.Shards;
+import dev.cutover.engine.cluster.Shards.Shard;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * The backfill of a sharded repair over every shard, as one: each backfill's parts run under one run id and are
+ * read as one run ({@link RunsOverShards}), started, resumed and followed together; the corrected live writer
+ * deployed or declared on every shard from one B. {@link ShardedRepair#backfills()}.
+ */
+final class ClusterRuns implements BackfillSteps {
+
+  private final Shards shards;
+  private final TableSpec spec;
+  private final ClusterBackfills backfills;
+  private final ClusterPlans plans;
+
+  ClusterRuns(Shards shards, TableSpec spec, ClusterBackfills backfills, ClusterPlans plans) {
+    this.shards = shards;
+    this.spec = spec;
+    this.backfills = backfills;
+    this.plans = plans;
+  }
+
+  @Override
+  public String where() {
+    return plans.where();
+  }
+
+  @Override
+  public List<RunRecord> runs() {
+    return RunsOverShards.runs(ShardedRepair.byRef(shards.each("read of the runs", s -> s.engine().backfills().runs(spec))));
+  }
+
+  @Override
+  public SortedMap<HourPartition, LedgerEntry> ledger(String runId) {
+    return RunsOverShards.ledger(runId, parts(runId, shards.each("read of the ledger", s -> s.engine().backfills().run(runId)
+        .map(r -> s.engine().backfills().ledger(runId)))));
+  }
+
+  /** The answers of the shards that ran {@code runId}'s parts. */
+  private static <T> Map<ShardRef, T> parts(String runId, Map<Shard, Optional<T>> each) {
+    Map<ShardRef, T> out = new LinkedHashMap<>();
+    each.forEach((s, t) -> t.ifPresent(v -> out.put(s.ref(), v)));
+    return out;
+  }
+
+  @Override
+  public RunFeed feed(String runId) {
+    return new RunFeed(runId, new RunFeed.Source() {
+      /** The shards the last read of the run found its parts on: the ledger is theirs. */
+      private volatile Set<ShardRef> ran = Set.of();
+
+      @Override
+      public Optional<RunRecord> run() {
+        Map<ShardRef, RunRecord> each = parts(runId, shards.each("read of the run", s -> s.engine().backfills().run(runId)));
+        ran = each.keySet();
+        return each.isEmpty() ? Optional.empty() : Optional.of(RunsOverShards.run(each));
+      }
+
+      @Override
+      public TreeMap<HourPartition, LedgerEntry> ledger() {
+        Set<ShardRef> from = ran;
+        Map<ShardRef, TreeMap<HourPartition, LedgerEntry>> each = new LinkedHashMap<>();
+        shards.each("read of the ledger", s -> from.contains(s.ref()) ? Optional.of(s.engine().backfills().ledger(runId))
+            : Optional.<TreeMap<HourPartition, LedgerEntry>>empty()).forEach((s, l) -> l.ifPresent(v -> each.put(s.ref(), v)));
+        return new TreeMap<>(RunsOverShards.ledger(runId, each));
+      }
+
+      @Override
+      public Duration lag() {
+        return plans.live().lag();
+      }
+    });
+  }
+
+  @Override
+  public RunHandle start(Preflighted checked, BackfillEvent.Listener listener) {
+    return followed(backfills.backfill(checked, s -> BackfillEvent.Listener.NONE), listener);
+  }
+
+  @Override
+  public RunHandle resume(String runId, UnaryOperator<BackfillSettings> throttle,
+      List<AcknowledgedDependent> acknowledged, Progress progress, BackfillEvent.Listener listener) {
+    progress.update("check and resume run " + runId + " on every shard whose part did not succeed", 0);
+    return followed(backfills.resume(runId, throttle, acknowledged, s -> BackfillEvent.Listener.NONE), listener);
+  }
+
+  private RunHandle followed(ShardedRepair.ClusterRun run, BackfillEvent.Listener listener) {
+    String id = run.runs().values().iterator().next().id();
+    int n = shards.all().size();
+    TableSpec.Total total = spec.cluster().orElseThrow().total();
+    return new ShardsRun(id, run.runs(), s -> ShareOfTotal.of(s, total, n), feed(id), listener);
+  }
+
+  @Override
+  public LiveDeployment liveDeployment() {
+    return asOne(new ClusterDeployment(shards, spec).plan().values());
+  }
+
+  @Override
+  public LiveDeployment deployLive(Optional<HourPartition> confirmed) {
+    return asOne(new ClusterDeployment(shards, spec).deploy(confirmed).values());
+  }
+
+  /** The shards' deployments as one: they share the view, B and statement; it exists once it does on every shard. */
+  private static LiveDeployment asOne(Collection<LiveDeployment> each) {
+    LiveDeployment first = each.iterator().next();
+    return new LiveDeployment(first.view(), first.boundary(), first.statement(), first.newestEvent(),
+        each.stream().allMatch(LiveDeployment::exists), first.repairId(), first.warning());
+  }
+
+  @Override
+  public String declareLiveWriter(String writer) {
+    Map<Shard, LiveWriterNote> done = new ClusterDeclaration(shards, spec).declare(writer);
+    return "The corrected live writer (" + writer + ") is declared deployed on " + done.size() + " shard(s), from "
+        + "their one B; each shard's repair waits for its first hour from B.";
+  }
+}

@@ -1,0 +1,121 @@
+package dev.cutover.engine.cluster;
+
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LedgerEntry;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
+import dev.cutover.engine.api.ShardRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * One backfill of a sharded table read as one run: the shards start their parts of it under one run id, each
+ * keeping its own record and ledger, and these are read together here. The run is active while any shard's part
+ * is (paused only when every active part is), succeeded once every part did, failed when a part failed, and
+ * interrupted when an active part's process is gone; an hour is written once every part wrote it, with their rows
+ * and checksums added (a checksum is a sum of row hashes modulo 2^64, so the sum is the whole table's), and failed
+ * as soon as one part failed it, naming the shard. Nothing here is stored.
+ */
+public final class RunsOverShards {
+
+  private RunsOverShards() {}
+
+  /** The runs of every shard, one per run id over the shards that ran it, newest first. */
+  public static List<RunRecord> runs(Map<ShardRef, List<RunRecord>> each) {
+    Map<String, Map<ShardRef, RunRecord>> byId = new LinkedHashMap<>();
+    each.forEach((shard, runs) -> runs.forEach(r -> byId.computeIfAbsent(r.id(), id -> new LinkedHashMap<>())
+        .put(shard, r)));
+    return byId.values().stream().map(RunsOverShards::run)
+        .sorted(Comparator.comparing(RunRecord::created).reversed()).toList();
+  }
+
+  /** The parts of one run, one per shard that ran it, read as one run. */
+  public static RunRecord run(Map<ShardRef, RunRecord> parts) {
+    List<RunRecord> all = List.copyOf(parts.values());
+    RunRecord first = all.getFirst();
+    List<RunRecord> active = all.stream().filter(r -> r.state().active()).toList();
+    RunState state = !active.isEmpty()
+        ? (active.stream().allMatch(r -> r.state() == RunState.PAUSED) ? RunState.PAUSED : RunState.RUNNING)
+        : all.stream().allMatch(r -> r.state() == RunState.SUCCEEDED) ? RunState.SUCCEEDED
+        : all.stream().anyMatch(r -> r.state() == RunState.FAILED) ? RunState.FAILED : RunState.CANCELLED;
+    // An active run is as alive as its stalest active part: one shard's process gone interrupts the whole run.
+    Instant heartbeat = (active.isEmpty() ? all : active).stream().map(RunRecord::heartbeat)
+        .min(Comparator.naturalOrder()).orElseThrow();
+    boolean gone = active.stream().anyMatch(RunRecord::processGone);
+    Instant created = all.stream().map(RunRecord::created).min(Comparator.naturalOrder()).orElseThrow();
+    return new RunRecord(first.id(), first.repairId(), first.specName(), first.specHash(), first.target(), first.range(),
+        first.boundary(), first.parameters(), first.osUser(), first.host(), first.pid(), first.toolVersion(), created,
+        heartbeat, state, message(parts), gone);
+  }
+
+  /**
+   * One message when every part says the same (a part alone names its shard); when the parts stand alike but say
+   * it in their own words (their own counts), how many stand so; else how many succeeded and each other shard's
+   * own message, with its state.
+   */
+  private static String message(Map<ShardRef, RunRecord> parts) {
+    if (parts.values().stream().map(RunRecord::message).distinct().count() == 1) {
+      String one = parts.values().iterator().next().message();
+      return parts.size() == 1 ? parts.keySet().iterator().next() + ": " + one : one;
+    }
+    if (parts.values().stream().map(RunRecord::state).distinct().count() == 1) {
+      return "every shard's part " + words(parts.values().iterator().next().state()) + " (" + parts.size()
+          + " shards; each shard's own words in History)";
+    }
+    long succeeded = parts.values().stream().filter(r -> r.state() == RunState.SUCCEEDED).count();
+    List<String> each = new ArrayList<>();
+    parts.forEach((s, r) -> {
+      if (r.state() != RunState.SUCCEEDED) {
+        each.add(s + " (" + words(r.state()) + "): " + r.message());
+      }
+    });
+    return (succeeded == 0 ? "" : succeeded + " of " + parts.size() + " shards' parts succeeded; ")
+        + String.join("; ", each);
+  }
+
+  private static String words(RunState state) {
+    return state.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * The parts' ledgers of one run as one: an hour every part wrote, with their rows and checksums added (carried or
+   * emptied when every part's was); an hour any part failed, with each failing shard's error; an hour some part has
+   * not written yet is left out.
+   */
+  public static SortedMap<HourPartition, LedgerEntry> ledger(String runId,
+      Map<ShardRef, ? extends SortedMap<HourPartition, LedgerEntry>> parts) {
+    Map<HourPartition, Map<ShardRef, LedgerEntry>> byHour = new TreeMap<>();
+    parts.forEach((shard, ledger) -> ledger.forEach((hour, e) -> byHour.computeIfAbsent(hour,
+        h -> new LinkedHashMap<>()).put(shard, e)));
+    TreeMap<HourPartition, LedgerEntry> out = new TreeMap<>();
+    byHour.forEach((hour, entries) -> {
+      List<String> failed = new ArrayList<>();
+      entries.forEach((shard, e) -> {
+        if (!e.complete()) {
+          failed.add(shard + ": " + e.error());
+        }
+      });
+      if (failed.isEmpty() && entries.size() < parts.size()) {
+        return;
+      }
+      int attempts = entries.values().stream().mapToInt(LedgerEntry::attempts).max().orElse(0);
+      Instant at = entries.values().stream().map(LedgerEntry::at).max(Comparator.naturalOrder()).orElseThrow();
+      if (!failed.isEmpty()) {
+        out.put(hour, new LedgerEntry(runId, hour, LedgerEntry.State.FAILED, 0, 0, attempts, at,
+            String.join("; ", failed)));
+        return;
+      }
+      LedgerEntry.State state = entries.values().stream().map(LedgerEntry::state).distinct().count() == 1
+          ? entries.values().iterator().next().state() : LedgerEntry.State.WRITTEN;
+      out.put(hour, new LedgerEntry(runId, hour, state, entries.values().stream().mapToLong(LedgerEntry::rows).sum(),
+          entries.values().stream().mapToLong(LedgerEntry::checksum).sum(), attempts, at, ""));
+    });
+    return out;
+  }
+}
