@@ -17,6 +17,7 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.cluster.ClusterChecks;
 import dev.cutover.engine.cluster.PinnedBoundary;
+import dev.cutover.engine.cluster.RunsOverShards;
 import dev.cutover.engine.cluster.ShareOfTotal;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
@@ -144,7 +145,7 @@ final class ClusterBackfills {
    */
   ShardedRepair.ClusterRun resume(String runId, UnaryOperator<BackfillSettings> overrides,
       List<AcknowledgedDependent> acknowledged, Function<ShardRef, BackfillEvent.Listener> listeners) {
-    Map<Shard, Optional<RunRecord>> found = shards.each("resume", s -> s.engine().backfills().run(runId));
+    Map<Shard, Optional<RunRecord>> found = shards.each("resume", s -> ClusterRuns.part(s, runId));
     Map<Shard, RunRecord> parts = new LinkedHashMap<>();
     found.forEach((s, r) -> r.filter(x -> x.state() != RunState.SUCCEEDED).ifPresent(x -> parts.put(s, x)));
     if (parts.isEmpty()) {
@@ -180,7 +181,10 @@ final class ClusterBackfills {
     return new ShardedRepair.ClusterRun(start(cleared, listeners));
   }
 
-  /** Starts the shards' parts at once, a fresh backfill's under one run id, or none: one that fails cancels the rest. */
+  /**
+   * Starts the shards' parts at once, or none: one that fails cancels the rest. A fresh backfill's parts take one
+   * run's id, each with its shard's number after it ({@link RunsOverShards#partId}).
+   */
   private Map<ShardRef, RunHandle> start(Map<ShardRef, ClearedPlan> cleared,
       Function<ShardRef, BackfillEvent.Listener> listeners) {
     Map<ShardRef, RunHandle> runs = new LinkedHashMap<>();
@@ -189,7 +193,8 @@ final class ClusterBackfills {
       for (Shard s : shards.all()) {
         ClearedPlan c = cleared.get(s.ref());
         if (c != null) {
-          runs.put(s.ref(), s.engine().backfills().start(c, listeners.apply(s.ref()), id));
+          runs.put(s.ref(), s.engine().backfills().start(c, listeners.apply(s.ref()), RunsOverShards.partId(id,
+              s.ref())));
         }
       }
     } catch (RuntimeException e) {

@@ -24,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
@@ -60,12 +59,18 @@ final class ClusterRuns implements BackfillSteps {
 
   @Override
   public SortedMap<HourPartition, LedgerEntry> ledger(String runId) {
-    return RunsOverShards.ledger(runId, parts(runId, shards.each("read of the ledger", s -> s.engine().backfills().run(runId)
-        .map(r -> s.engine().backfills().ledger(runId)))));
+    return RunsOverShards.ledger(runId, parts(shards.each("read of the ledger", s -> part(s, runId)
+        .map(r -> s.engine().backfills().ledger(r.id())))));
   }
 
-  /** The answers of the shards that ran {@code runId}'s parts. */
-  private static <T> Map<ShardRef, T> parts(String runId, Map<Shard, Optional<T>> each) {
+  /** Shard {@code s}'s part of run {@code runId}: the part of its own id, or a run the shard ran alone under it. */
+  static Optional<RunRecord> part(Shard s, String runId) {
+    return s.engine().backfills().run(RunsOverShards.partId(runId, s.ref()))
+        .or(() -> s.engine().backfills().run(runId));
+  }
+
+  /** The answers of the shards that ran a part. */
+  private static <T> Map<ShardRef, T> parts(Map<Shard, Optional<T>> each) {
     Map<ShardRef, T> out = new LinkedHashMap<>();
     each.forEach((s, t) -> t.ifPresent(v -> out.put(s.ref(), v)));
     return out;
@@ -74,22 +79,24 @@ final class ClusterRuns implements BackfillSteps {
   @Override
   public RunFeed feed(String runId) {
     return new RunFeed(runId, new RunFeed.Source() {
-      /** The shards the last read of the run found its parts on: the ledger is theirs. */
-      private volatile Set<ShardRef> ran = Set.of();
+      /** The parts the last read of the run found, by shard: the ledger is theirs. */
+      private volatile Map<ShardRef, String> ran = Map.of();
 
       @Override
       public Optional<RunRecord> run() {
-        Map<ShardRef, RunRecord> each = parts(runId, shards.each("read of the run", s -> s.engine().backfills().run(runId)));
-        ran = each.keySet();
-        return each.isEmpty() ? Optional.empty() : Optional.of(RunsOverShards.run(each));
+        Map<ShardRef, RunRecord> each = parts(shards.each("read of the run", s -> part(s, runId)));
+        Map<ShardRef, String> ids = new LinkedHashMap<>();
+        each.forEach((s, r) -> ids.put(s, r.id()));
+        ran = ids;
+        return each.isEmpty() ? Optional.empty() : Optional.of(RunsOverShards.run(runId, each));
       }
 
       @Override
       public TreeMap<HourPartition, LedgerEntry> ledger() {
-        Set<ShardRef> from = ran;
+        Map<ShardRef, String> from = ran;
         Map<ShardRef, TreeMap<HourPartition, LedgerEntry>> each = new LinkedHashMap<>();
-        shards.each("read of the ledger", s -> from.contains(s.ref()) ? Optional.of(s.engine().backfills().ledger(runId))
-            : Optional.<TreeMap<HourPartition, LedgerEntry>>empty()).forEach((s, l) -> l.ifPresent(v -> each.put(s.ref(), v)));
+        shards.each("read of the ledger", s -> Optional.ofNullable(from.get(s.ref()))
+            .map(id -> s.engine().backfills().ledger(id))).forEach((s, l) -> l.ifPresent(v -> each.put(s.ref(), v)));
         return new TreeMap<>(RunsOverShards.ledger(runId, each));
       }
 
@@ -113,7 +120,7 @@ final class ClusterRuns implements BackfillSteps {
   }
 
   private RunHandle followed(ShardedRepair.ClusterRun run, BackfillEvent.Listener listener) {
-    String id = run.runs().values().iterator().next().id();
+    String id = RunsOverShards.runOf(run.runs().values().iterator().next().id());
     int n = shards.all().size();
     TableSpec.Total total = spec.cluster().orElseThrow().total();
     return new ShardsRun(id, run.runs(), s -> ShareOfTotal.of(s, total, n), feed(id), listener);

@@ -56,8 +56,10 @@ final class ClusterSnapshot {
     RepairStatus b = behind.getValue().status();
     boolean together = each.values().stream().map(s -> s.status().phase()).distinct().count() == 1
         && each.values().stream().map(s -> s.status().next().kind()).distinct().count() == 1;
-    RepairStatus.NextStep next = together ? b.next() : new RepairStatus.NextStep(b.next().kind(), behind.getKey()
-        + " is the shard furthest behind: " + b.next().sentence(), b.next().runId(), b.next().from());
+    // The run a step is about is the run over every shard; a resume continues every part that did not succeed.
+    String runId = b.next().kind() == RepairStatus.Kind.RESUME ? "" : RunsOverShards.runOf(b.next().runId());
+    RepairStatus.NextStep next = new RepairStatus.NextStep(b.next().kind(), together ? b.next().sentence()
+        : behind.getKey() + " is the shard furthest behind: " + b.next().sentence(), runId, b.next().from());
     Instant at = each.values().stream().map(RepairSnapshot::at).min(Comparator.naturalOrder()).orElseThrow();
     LiveStatus live = ClusterPlans.asOne(each.values().stream().map(s -> s.status().live()).toList());
     RepairStatus status = new RepairStatus(b.target(), at, b.repair(), live, b.liveWriter(), b.declaredWriter(),

@@ -73,7 +73,7 @@ final class ShardsRun implements RunHandle {
   public RunRecord record() {
     Map<ShardRef, RunRecord> each = new LinkedHashMap<>();
     parts.forEach((s, h) -> each.put(s, h.record()));
-    return RunsOverShards.run(each);
+    return RunsOverShards.run(id, each);
   }
 
   @Override

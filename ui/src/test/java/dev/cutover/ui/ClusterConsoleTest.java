@@ -9,6 +9,7 @@ import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.cluster.OverNodes;
+import dev.cutover.engine.cluster.RunsOverShards;
 import dev.cutover.engine.testing.ShardedWorld;
 import dev.cutover.ui.backfill.HourStates.Cell;
 import dev.cutover.ui.dialogs.DialogService;
@@ -139,9 +140,9 @@ class ClusterConsoleTest {
     assertEquals(1, backfill.runs().size(), "one run over every shard: " + backfill.runs());
     String runId = backfill.runs().getFirst().id();
     // Read as each shard keeps it (a read that fails under load is read again and its reason shown).
-    fx.waitFor(30, () -> repair.read().values().stream().allMatch(r -> r.status().flatMap(st -> st.latestRun())
-        .filter(run -> run.id().equals(runId)).isPresent()), () -> "every shard ran its part under the one run id "
-        + runId + ": " + repair.read());
+    fx.waitFor(30, () -> repair.read().entrySet().stream().allMatch(e -> e.getValue().status().flatMap(st -> st
+        .latestRun()).filter(run -> run.id().equals(RunsOverShards.partId(runId, e.getKey()))).isPresent()),
+        () -> "every shard ran its part of run " + runId + ": " + repair.read());
     long v2Rows;
     try (var entry = world.entry()) {
       v2Rows = entry.sql().queryLong("v2's rows of the range over the cluster", "SELECT count() FROM "
@@ -221,8 +222,8 @@ class ClusterConsoleTest {
         () -> history.runs() + " " + history.asOfProperty().get() + " " + history.activity().error());
     assertEquals(nodes.stream().sorted().toList(), history.runs().stream()
         .map(r -> r.shardWords()).sorted().toList(), "one run on each shard, each named by its shard");
-    assertEquals(List.of(runId), history.runs().stream().map(r -> r.value().id()).distinct().toList(),
-        "each shard's part of the one run");
+    assertEquals(List.of(runId), history.runs().stream().map(r -> RunsOverShards.runOf(r.value().id())).distinct()
+        .toList(), "each shard's part of the one run");
     assertTrue(history.runs().stream().allMatch(r -> r.value().boundary().equals(b)), "one B on every shard");
     assertEquals(3, history.reconciliations().stream().map(r -> r.shardWords()).distinct().count(),
         "the verdicts of every shard");

@@ -15,8 +15,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * One backfill of a sharded table read as one run: the shards start their parts of it under one run id, each
- * keeping its own record and ledger, and these are read together here. The run is active while any shard's part
+ * One backfill of a sharded table read as one run: each shard starts its part of it under the run's id with the
+ * shard's number after it ({@link #partId}: {@code 20261204-223909-771970fb-s2}), keeping its own record and ledger,
+ * and these are read together here. The parts' ids differ so that nothing this process keeps per run (which runs
+ * execute here, which operations are under way) takes one shard's part for another's. The run is active while any shard's part
  * is (paused only when every active part is), succeeded once every part did, failed when a part failed, and
  * interrupted when an active part's process is gone; an hour is written once every part wrote it, with their rows
  * and checksums added (a checksum is a sum of row hashes modulo 2^64, so the sum is the whole table's), and failed
@@ -26,17 +28,29 @@ public final class RunsOverShards {
 
   private RunsOverShards() {}
 
-  /** The runs of every shard, one per run id over the shards that ran it, newest first. */
+  /** The id of {@code shard}'s part of run {@code runId}. */
+  public static String partId(String runId, ShardRef shard) {
+    return runId + PART + shard.shard();
+  }
+
+  /** The run a part's id belongs to; a run that a shard ran alone, before parts had ids of their own, is its own. */
+  public static String runOf(String partId) {
+    return partId.replaceFirst(java.util.regex.Pattern.quote(PART) + "\\d+$", "");
+  }
+
+  private static final String PART = "-s";
+
+  /** The runs of every shard, one per run over the shards that ran its parts, newest first. */
   public static List<RunRecord> runs(Map<ShardRef, List<RunRecord>> each) {
     Map<String, Map<ShardRef, RunRecord>> byId = new LinkedHashMap<>();
-    each.forEach((shard, runs) -> runs.forEach(r -> byId.computeIfAbsent(r.id(), id -> new LinkedHashMap<>())
+    each.forEach((shard, runs) -> runs.forEach(r -> byId.computeIfAbsent(runOf(r.id()), id -> new LinkedHashMap<>())
         .put(shard, r)));
-    return byId.values().stream().map(RunsOverShards::run)
+    return byId.entrySet().stream().map(e -> run(e.getKey(), e.getValue()))
         .sorted(Comparator.comparing(RunRecord::created).reversed()).toList();
   }
 
-  /** The parts of one run, one per shard that ran it, read as one run. */
-  public static RunRecord run(Map<ShardRef, RunRecord> parts) {
+  /** The parts of run {@code runId}, one per shard that ran it, read as one run of that id. */
+  public static RunRecord run(String runId, Map<ShardRef, RunRecord> parts) {
     List<RunRecord> all = List.copyOf(parts.values());
     RunRecord first = all.getFirst();
     List<RunRecord> active = all.stream().filter(r -> r.state().active()).toList();
@@ -49,7 +63,7 @@ public final class RunsOverShards {
         .min(Comparator.naturalOrder()).orElseThrow();
     boolean gone = active.stream().anyMatch(RunRecord::processGone);
     Instant created = all.stream().map(RunRecord::created).min(Comparator.naturalOrder()).orElseThrow();
-    return new RunRecord(first.id(), first.repairId(), first.specName(), first.specHash(), first.target(), first.range(),
+    return new RunRecord(runId, first.repairId(), first.specName(), first.specHash(), first.target(), first.range(),
         first.boundary(), first.parameters(), first.osUser(), first.host(), first.pid(), first.toolVersion(), created,
         heartbeat, state, message(parts), gone);
   }

@@ -49,32 +49,44 @@ class RunsOverShardsTest {
   void theRunIsActiveWhileAnyShardsPartIsAndSucceededOnlyOnceEveryPartDid() {
     RunRecord done = run("r", RunState.SUCCEEDED, T, T.plusSeconds(60), "succeeded");
     RunRecord running = run("r", RunState.RUNNING, T.plusSeconds(1), T.plusSeconds(30), "running");
-    RunRecord one = RunsOverShards.run(both(done, running));
+    RunRecord one = RunsOverShards.run("r", both(done, running));
     assertEquals(RunState.RUNNING, one.state());
     assertEquals(T, one.created(), "started when its first part did");
     assertEquals(T.plusSeconds(30), one.heartbeat(), "as alive as its active part");
     assertEquals("1 of 2 shards' parts succeeded; shard 2 (n2:9000) (running): running", one.message());
 
-    assertEquals(RunState.SUCCEEDED, RunsOverShards.run(both(done, done)).state());
-    assertEquals("succeeded", RunsOverShards.run(both(done, done)).message(), "said once when every part says it");
-    assertEquals("every shard's part succeeded (2 shards; each shard's own words in History)", RunsOverShards.run(
+    assertEquals(RunState.SUCCEEDED, RunsOverShards.run("r", both(done, done)).state());
+    assertEquals("succeeded", RunsOverShards.run("r", both(done, done)).message(), "said once when every part says it");
+    assertEquals("every shard's part succeeded (2 shards; each shard's own words in History)", RunsOverShards.run("r",
         both(done, run("r", RunState.SUCCEEDED, T, T, "44 hours written, 43 rows"))).message());
     RunRecord failed = run("r", RunState.FAILED, T, T, "hour 03:00 failed");
-    assertEquals(RunState.FAILED, RunsOverShards.run(both(done, failed)).state());
+    assertEquals(RunState.FAILED, RunsOverShards.run("r", both(done, failed)).state());
     RunRecord cancelled = run("r", RunState.CANCELLED, T, T, "cancelled");
-    assertEquals(RunState.CANCELLED, RunsOverShards.run(both(done, cancelled)).state());
+    assertEquals(RunState.CANCELLED, RunsOverShards.run("r", both(done, cancelled)).state());
     RunRecord paused = run("r", RunState.PAUSED, T, T, "paused");
-    assertEquals(RunState.PAUSED, RunsOverShards.run(both(paused, done)).state(), "paused only when every active part is");
-    assertEquals(RunState.RUNNING, RunsOverShards.run(both(paused, running)).state());
+    assertEquals(RunState.PAUSED, RunsOverShards.run("r", both(paused, done)).state(), "paused only when every active part is");
+    assertEquals(RunState.RUNNING, RunsOverShards.run("r", both(paused, running)).state());
   }
 
   @Test
   void aShardsPartWhoseProcessIsGoneInterruptsTheWholeRun() {
     RunRecord stale = run("r", RunState.RUNNING, T, T, "running");
     RunRecord fresh = run("r", RunState.RUNNING, T, T.plusSeconds(600), "running");
-    RunRecord one = RunsOverShards.run(both(fresh, stale));
+    RunRecord one = RunsOverShards.run("r", both(fresh, stale));
     assertTrue(one.interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER), "shard 2's beat is 610 s old");
-    assertFalse(RunsOverShards.run(both(fresh, fresh)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER));
+    assertFalse(RunsOverShards.run("r", both(fresh, fresh)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER));
+  }
+
+  @Test
+  void eachShardsPartHasAnIdOfItsOwnAndTheirRunIsReadUnderTheRunsId() {
+    String part = RunsOverShards.partId("20261204-223909-771970fb", TWO);
+    assertEquals("20261204-223909-771970fb-s2", part);
+    assertEquals("20261204-223909-771970fb", RunsOverShards.runOf(part));
+    assertEquals("20261204-223909-771970fb", RunsOverShards.runOf("20261204-223909-771970fb"), "a run of its own");
+    List<RunRecord> runs = RunsOverShards.runs(both(List.of(run("x-s1", RunState.SUCCEEDED, T, T, "done")),
+        List.of(run("x-s2", RunState.RUNNING, T, T, "running"))));
+    assertEquals(List.of("x"), runs.stream().map(RunRecord::id).toList());
+    assertEquals(RunState.RUNNING, runs.getFirst().state());
   }
 
   @Test

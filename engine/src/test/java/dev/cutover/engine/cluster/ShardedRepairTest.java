@@ -308,6 +308,48 @@ class ShardedRepairTest {
   }
 
   @Test
+  void oneBackfillOverEveryShardIsOneRunWhoseHoursAreEveryShardsAndItResumesByItsId() throws Exception {
+    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1)
+        .withBatchHours(1).withRowsPerSecond(5));
+    java.util.Queue<BackfillEvent> heard = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    dev.cutover.engine.api.RunHandle run = repair.backfills().start(cleared(plan), heard::add);
+    while (heard.stream().noneMatch(e -> e instanceof BackfillEvent.HourWritten)) {
+      Thread.sleep(50);
+    }
+    run.cancel();
+    assertEquals(RunState.CANCELLED, run.await().state(), run.record().message());
+    String id = run.id();
+    for (Shard s : shards.all()) {
+      RunRecord part = s.engine().backfills().runs(spec).getFirst();
+      assertEquals(RunsOverShards.partId(id, s.ref()), part.id(), "each shard's part has an id of its own");
+      assertEquals(RunState.CANCELLED, part.state(), s.name());
+    }
+    List<RunRecord> runs = repair.backfills().runs();
+    assertEquals(List.of(id), runs.stream().map(RunRecord::id).toList(), "one run over every shard");
+
+    dev.cutover.engine.api.RunHandle resumed = repair.backfills().resume(id, t -> t.withRowsPerSecond(0), List.of(),
+        dev.cutover.engine.api.Progress.NONE, heard::add);
+    assertEquals(id, resumed.id(), "the same run, from every shard's ledger");
+    RunRecord ended = resumed.await();
+    assertEquals(RunState.SUCCEEDED, ended.state(), ended.message());
+    var ledger = repair.backfills().ledger(id);
+    assertEquals(plan.range().hours(), ledger.size(), "every hour, once every shard wrote it");
+    long rows = 0;
+    for (Shard s : shards.all()) {
+      rows += s.engine().backfills().ledger(RunsOverShards.partId(id, s.ref())).values().stream()
+          .mapToLong(LedgerEntry::rows).sum();
+      // No shard's part was taken for gone while another shard's ended in this same process.
+      var r = s.engine().repairs().current(spec).orElseThrow();
+      assertEquals(dev.cutover.engine.api.RepairPhase.BACKFILLED, r.phase(), s.name() + ": " + r.note());
+    }
+    assertEquals(rows, ledger.values().stream().mapToLong(LedgerEntry::rows).sum(), "the rows of every shard");
+    assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), plan.boundary()));
+    BackfillEvent last = heard.stream().reduce((x, y) -> y).orElseThrow();
+    assertTrue(last instanceof BackfillEvent.StateChanged c && c.state() == RunState.SUCCEEDED, last.toString());
+    assertEquals(RunState.SUCCEEDED, repair.snapshot(Optional.empty()).latestRun().orElseThrow().state());
+  }
+
+  @Test
   void aShardKilledInTheBackfillIsNamedAndTheResumeFinishesOnlyItsMissingHours() throws Exception {
     UnaryOperator<dev.cutover.engine.api.BackfillSettings> slow = s -> s.withConcurrency(1).withBatchHours(1)
         .withRowsPerSecond(200).withRetries(2, Duration.ofMillis(100)).withServerWait(Duration.ofSeconds(3));

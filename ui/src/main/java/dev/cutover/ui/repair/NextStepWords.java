@@ -57,7 +57,7 @@ public final class NextStepWords {
       case BACKFILL, START_OVER -> "./cutover backfill" + s + step.from().map(h -> " --from \"" + h + "\"").orElse("");
       case DEPLOY_VIEW -> "./cutover deploy-live" + s + " --confirm";
       case ABANDON -> "./cutover abandon" + s + " --confirm " + target + " --reason \"…\"";
-      case RESUME -> "./cutover backfill" + s + " --resume " + step.runId();
+      case RESUME -> ("./cutover backfill" + s + " --resume " + step.runId()).stripTrailing();
       case WAIT_FOR_RUN, SETTLE, WAIT_FOR_LIVE_WRITER -> "./cutover status" + s;
       case FIX_LIVE_WRITER, RECONCILE -> "./cutover reconcile" + s;
       case WAIT_FOR_OVERLAP -> "./cutover reconcile" + s + " --window overlap";
