@@ -1,5 +1,6 @@
 package dev.cutover.app.output;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import java.time.Duration;
@@ -9,8 +10,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * How the command line writes numbers, durations and times for people, one way each: counts as
- * {@code 1,234,567}; durations as {@code 850 ms}, {@code 12.3 s}, {@code 4 min 05 s},
+ * How the command line writes numbers, durations and times for people, one way each, figures and times as the
+ * console writes them ({@link Figures}): counts as {@code 1,234,567}; durations as {@code 850 ms}, {@code 12.3 s}, {@code 4 min 05 s},
  * {@code 2 h 05 min}; hours as {@code 2026-11-30 03:00 UTC}; instants as
  * {@code 2026-11-30 03:00:51 UTC}.
  */
@@ -18,14 +19,12 @@ public final class Text {
 
   private static final DateTimeFormatter MINUTES = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
       .withZone(ZoneOffset.UTC);
-  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-      .withZone(ZoneOffset.UTC);
 
   private Text() {}
 
   /** {@code 1,234,567}. */
   public static String count(long n) {
-    return String.format(Locale.ROOT, "%,d", n);
+    return Figures.count(n);
   }
 
   /** {@code 1,234,567} rows per second, rounded. */
@@ -38,15 +37,9 @@ public final class Text {
     return count(n) + (n == 1 ? " hour" : " hours");
   }
 
-  /** A decimal with thousands separators and as many digits as it has, at most {@code 4} after the point. */
+  /** A decimal with thousands separators, at most three digits after the point, as the console shows it. */
   public static String decimal(double d) {
-    if (!Double.isFinite(d)) {
-      return Double.toString(d);
-    }
-    java.math.BigDecimal value = java.math.BigDecimal.valueOf(d).setScale(4, java.math.RoundingMode.HALF_EVEN)
-        .stripTrailingZeros();
-    int scale = Math.max(0, value.scale());
-    return String.format(Locale.ROOT, "%,." + scale + "f", value);
+    return Figures.decimal(d);
   }
 
   /** One way for every duration: {@code 850 ms}, {@code 12.3 s}, {@code 4 min 05 s}, {@code 2 h 05 min}. */
@@ -70,12 +63,12 @@ public final class Text {
 
   /** {@code 2026-11-30 03:00 UTC}. */
   public static String hour(HourPartition h) {
-    return MINUTES.format(h.start()) + " UTC";
+    return Figures.hour(h);
   }
 
   /** {@code 2026-11-30 03:00 UTC} for a whole hour, {@code 2026-11-30 03:00:51 UTC} otherwise. */
   public static String time(Instant t) {
-    return (t.getEpochSecond() % 60 == 0 ? MINUTES : SECONDS).format(t) + " UTC";
+    return Figures.time(t);
   }
 
   /** {@code 2026-05-01 00:00 to 2026-11-30 03:00 UTC}: the first hour, and the hour after the last. */

@@ -174,13 +174,7 @@ public record Reconciliation(String id, String spec, String target, Scope scope,
      * not a number.
      */
     public static String figure(String printed) {
-      try {
-        java.math.BigDecimal v = new java.math.BigDecimal(printed.trim()).setScale(3, java.math.RoundingMode.HALF_EVEN)
-            .stripTrailingZeros();
-        return String.format(java.util.Locale.ROOT, "%,." + Math.max(0, v.scale()) + "f", v);
-      } catch (NumberFormatException e) {
-        return printed;
-      }
+      return Figures.decimal(printed);
     }
 
     /** {@code 3 unexpected key(s): 3 duplicate in v1; sum of v2 - v1: pnl_usd -1,234.5}. */

@@ -101,10 +101,7 @@ final class ServerLife {
 
   /** One look at the stop request and the leases; returns whether the server stopped. */
   private boolean look() {
-    if (Files.exists(dir.stopRequest())) {
-      String reason = read(dir.stopRequest());
-      delete(dir.stopRequest());
-      stop(ASKED + reason);
+    if (stopIfAsked()) {
       return true;
     }
     Instant now = Instant.now();
@@ -135,11 +132,27 @@ final class ServerLife {
       }
     }
     if (!now.isBefore(idleSince.plus(idle))) {
+      // A process that asks the server to stop writes its request, then lets go of its lease: a request written
+      // since the first look above is why the last lease went, and the log says so.
+      if (stopIfAsked()) {
+        return true;
+      }
       stop(idle.isZero() ? (everSeen ? "its last client left" : "no client joined")
           : "idle: no Cutover process used it for " + Duration.between(idleSince, now).toSeconds() + " s");
       return true;
     }
     return false;
+  }
+
+  /** Stops when a process has asked it to, with its reason; returns whether it did. */
+  private boolean stopIfAsked() {
+    if (!Files.exists(dir.stopRequest())) {
+      return false;
+    }
+    String reason = read(dir.stopRequest());
+    delete(dir.stopRequest());
+    stop(ASKED + reason);
+    return true;
   }
 
   /** Whether a client let go of its lease after {@code instant}: one came and went between two looks. */

@@ -144,7 +144,7 @@ public final class HourStates {
   public String describe(int index) {
     Cell c = cell(index);
     String rowText = c == Cell.WRITTEN || c == Cell.CARRIED
-        ? ", " + String.format(java.util.Locale.ROOT, "%,d", rows[index]) + " rows" : "";
+        ? ", " + dev.cutover.engine.api.Figures.count(rows[index]) + " rows" : "";
     return hour(index) + " UTC: " + c.words() + rowText;
   }
 

@@ -1,28 +1,28 @@
 package dev.cutover.ui.common;
 
+import dev.cutover.engine.api.Figures;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
-/** How numbers, times and durations read on screen: UTC everywhere, grouped digits, short durations. */
+/**
+ * How numbers, times and durations read on screen: figures and times as everywhere else ({@link
+ * dev.cutover.engine.api.Figures}: UTC, grouped digits, at most three after the point), short durations.
+ */
 public final class Formats {
 
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
   private Formats() {}
 
   public static String count(long n) {
-    return String.format(Locale.ROOT, "%,d", n);
+    return Figures.count(n);
   }
 
   public static String number(double v) {
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return String.format(Locale.ROOT, "%,d", (long) v);
-    }
-    return String.format(Locale.ROOT, "%,.3f", v);
+    return Figures.decimal(v);
   }
 
   /** A short number for a chart's axis: 1.2G, 3.4M, 5.6k, 7.8, with a minus sign when negative. */
@@ -38,7 +38,7 @@ public final class Formats {
   }
 
   public static String time(Instant at) {
-    return at == null ? "—" : TIME.format(at) + " UTC";
+    return at == null ? "—" : Figures.time(at);
   }
 
   /** The time of day only, for what was read moments ago: 10:42:07 UTC. */
