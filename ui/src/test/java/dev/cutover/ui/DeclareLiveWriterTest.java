@@ -50,7 +50,9 @@ class DeclareLiveWriterTest {
     Button declare = fx.node("declare-live-writer", Button.class);
     fx.waitFor(30, () -> fx.text("repair-next-button").equals("Backfill: Deploy the corrected writer")
         && !declare.isDisabled(), () -> fx.text("repair-next-button") + " / " + declare.isDisabled());
-    assertEquals("No hour at or after B in v2 yet: the corrected live writer has not started.", fx.text("v2-status"));
+    // The card's words come from the Backfill screen's own read, which may land after the banner's.
+    fx.waitFor(30, () -> fx.text("v2-status").equals("No hour at or after B in v2 yet: the corrected live writer has "
+        + "not started."), () -> fx.text("v2-status"));
     assertEquals(Safety.DECLARE_LIVE, fx.text("declare-live-safety"));
 
     // Declined: nothing is written.
