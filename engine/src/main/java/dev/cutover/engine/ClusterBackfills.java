@@ -146,6 +146,14 @@ final class ClusterBackfills {
   ShardedRepair.ClusterRun resume(String runId, UnaryOperator<BackfillSettings> overrides,
       List<AcknowledgedDependent> acknowledged, Function<ShardRef, BackfillEvent.Listener> listeners) {
     Map<Shard, Optional<RunRecord>> found = shards.each("resume", s -> ClusterRuns.part(s, runId));
+    List<String> without = found.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
+        .toList();
+    if (!without.isEmpty() && without.size() < found.size()) {
+      throw new StepRefusedException("resume", "Run " + runId + " has no part on " + String.join(", ", without)
+          + ": its start did not reach " + (without.size() == 1 ? "that shard" : "those shards") + ", so resuming it "
+          + "would leave their hours unwritten. Start a new backfill instead; nothing was resumed.", without,
+          Optional.empty());
+    }
     Map<Shard, RunRecord> parts = new LinkedHashMap<>();
     found.forEach((s, r) -> r.filter(x -> x.state() != RunState.SUCCEEDED).ifPresent(x -> parts.put(s, x)));
     if (parts.isEmpty()) {

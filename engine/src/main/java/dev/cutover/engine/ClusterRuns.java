@@ -60,7 +60,7 @@ final class ClusterRuns implements BackfillSteps {
   @Override
   public SortedMap<HourPartition, LedgerEntry> ledger(String runId) {
     return RunsOverShards.ledger(runId, parts(shards.each("read of the ledger", s -> part(s, runId)
-        .map(r -> s.engine().backfills().ledger(r.id())))));
+        .map(r -> s.engine().backfills().ledger(r.id())))), shards.all().size());
   }
 
   /** Shard {@code s}'s part of run {@code runId}: the part of its own id, or a run the shard ran alone under it. */
@@ -88,7 +88,8 @@ final class ClusterRuns implements BackfillSteps {
         Map<ShardRef, String> ids = new LinkedHashMap<>();
         each.forEach((s, r) -> ids.put(s, r.id()));
         ran = ids;
-        return each.isEmpty() ? Optional.empty() : Optional.of(RunsOverShards.run(runId, each));
+        return each.isEmpty() ? Optional.empty() : Optional.of(RunsOverShards.run(runId, each, shards.all().stream()
+            .map(Shard::ref).toList()));
       }
 
       @Override
@@ -97,7 +98,7 @@ final class ClusterRuns implements BackfillSteps {
         Map<ShardRef, TreeMap<HourPartition, LedgerEntry>> each = new LinkedHashMap<>();
         shards.each("read of the ledger", s -> Optional.ofNullable(from.get(s.ref()))
             .map(id -> s.engine().backfills().ledger(id))).forEach((s, l) -> l.ifPresent(v -> each.put(s.ref(), v)));
-        return new TreeMap<>(RunsOverShards.ledger(runId, each));
+        return new TreeMap<>(RunsOverShards.ledger(runId, each, shards.all().size()));
       }
 
       @Override

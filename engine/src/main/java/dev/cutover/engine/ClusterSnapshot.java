@@ -4,6 +4,7 @@ import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.ShardRef;
@@ -49,8 +50,10 @@ final class ClusterSnapshot {
   }
 
   static RepairSnapshot asOne(Map<ShardRef, RepairSnapshot> each) {
+    // A shard whose repair was given up stands behind every other: the others' phase would hide it.
     Map.Entry<ShardRef, RepairSnapshot> behind = each.entrySet().stream().min(Comparator.comparing(
-        (Map.Entry<ShardRef, RepairSnapshot> e) -> e.getValue().status().phase().map(Enum::ordinal).orElse(-1))
+        (Map.Entry<ShardRef, RepairSnapshot> e) -> e.getValue().status().phase().map(p -> p == RepairPhase.ABANDONED
+            ? -2 : p.ordinal()).orElse(-1))
         .thenComparing(e -> e.getValue().status().verdict().map(v -> v.verdict().allowsCutover()).orElse(false)))
         .orElseThrow();
     RepairStatus b = behind.getValue().status();

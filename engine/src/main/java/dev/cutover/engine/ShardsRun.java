@@ -2,7 +2,6 @@ package dev.cutover.engine;
 
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
-import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.ShardRef;
@@ -47,8 +46,9 @@ final class ShardsRun implements RunHandle {
       last = ended.isDone();
       try {
         feed.next().forEach(listener::on);
-      } catch (CutoverException unreadable) {
-        // a shard away for a moment: the next read tells what changed meanwhile
+      } catch (RuntimeException unreadable) {
+        // a shard away for a moment, or a listener that failed: the next read tells what changed meanwhile, and
+        // the run ends whatever the reads did
       }
       if (!last) {
         try {
@@ -61,7 +61,11 @@ final class ShardsRun implements RunHandle {
         }
       }
     }
-    completion.complete(record());
+    try {
+      completion.complete(record());
+    } catch (RuntimeException e) {
+      completion.completeExceptionally(e);
+    }
   }
 
   @Override

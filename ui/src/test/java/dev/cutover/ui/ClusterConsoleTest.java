@@ -129,7 +129,7 @@ class ClusterConsoleTest {
     var asked = dialogs.askedBy(DialogService.BackfillRequest.class, () -> fire(fx, "backfill-start"));
     assertNotNull(asked, "the backfill is confirmed first");
     assertEquals(b, asked.boundary());
-    assertEquals(plan.range().hours() * 3, asked.hours(), "every shard's hours");
+    assertEquals(plan.range().hours(), asked.hours(), "the hours each shard recomputes");
     assertTrue(asked.target().endsWith("on each of 3 shards of " + repair.spec().cluster().orElseThrow().name()),
         asked.target());
     fx.waitFor(240, () -> backfill.drivenProperty().get() == null && fx.text("run-state").equals("Succeeded"),

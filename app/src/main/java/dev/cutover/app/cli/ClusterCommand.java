@@ -415,13 +415,18 @@ public final class ClusterCommand {
     @Override
     int step(TableSpec spec, ShardedRepair repair) {
       Map<ShardRef, ShardLine> lines = lines(repair);
-      long boundaries = lines.values().stream().map(l -> l.detail().replaceAll(",.*", "")).distinct().count();
-      long readings = lines.values().stream().map(l -> l.detail().replaceAll(".*consumers read ", "")).distinct().count();
-      boolean consistent = boundaries == 1 && readings == 1;
-      return report(consistent, consistent ? "One boundary and one version read on all " + lines.size() + " shards."
-          : "The shards disagree (" + (boundaries > 1 ? "boundaries" : "") + (boundaries > 1 && readings > 1 ? " and "
-          : "") + (readings > 1 ? "what consumers read" : "") + "); see each shard above.",
-          new ArrayList<>(lines.values()), ExitCodes.BLOCKED);
+      Optional<String> disagree = disagreement(lines.values());
+      return report(disagree.isEmpty(), disagree.orElse("One boundary and one version read on all " + lines.size()
+          + " shards."), new ArrayList<>(lines.values()), ExitCodes.BLOCKED);
+    }
+
+    /** What the shards' lines disagree on (their boundaries, what their consumers read); empty when they agree. */
+    static Optional<String> disagreement(java.util.Collection<ShardLine> lines) {
+      long boundaries = lines.stream().map(l -> l.detail().replaceAll(",.*", "")).distinct().count();
+      long readings = lines.stream().map(l -> l.detail().replaceAll(".*consumers read ", "")).distinct().count();
+      return boundaries == 1 && readings == 1 ? Optional.empty() : Optional.of("The shards disagree ("
+          + (boundaries > 1 ? "boundaries" : "") + (boundaries > 1 && readings > 1 ? " and " : "")
+          + (readings > 1 ? "what consumers read" : "") + "); see each shard above.");
     }
 
     /** Each shard's line: its repair's phase, B, latest run, declared writer and the version its consumers read. */

@@ -54,8 +54,16 @@ public final class StatusCommand extends EngineCommand {
         // The side effects acknowledged on any shard; those of the repair shown are listed.
         List<SideEffectAcknowledgement> acknowledged = repair.records(0).shards().values().stream()
             .flatMap(r -> r.sideEffects().stream()).toList();
-        return show(engine, spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged,
-            List.copyOf(ClusterCommand.StatusStep.lines(repair).values()), finished.orElse(null));
+        List<ClusterCommand.ShardLine> shards = List.copyOf(ClusterCommand.StatusStep.lines(repair).values());
+        int shown = show(engine, spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged, shards,
+            finished.orElse(null));
+        // Shards that disagree on B or on what their consumers read: exit as blocked, as the alias does.
+        Optional<String> disagree = ClusterCommand.StatusStep.disagreement(shards);
+        disagree.ifPresent(d -> {
+          err().println(d);
+          err().flush();
+        });
+        return disagree.isPresent() ? ExitCodes.BLOCKED : shown;
       }
     }
     // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment.

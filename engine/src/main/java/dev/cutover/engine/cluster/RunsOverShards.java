@@ -45,17 +45,29 @@ public final class RunsOverShards {
     Map<String, Map<ShardRef, RunRecord>> byId = new LinkedHashMap<>();
     each.forEach((shard, runs) -> runs.forEach(r -> byId.computeIfAbsent(runOf(r.id()), id -> new LinkedHashMap<>())
         .put(shard, r)));
-    return byId.entrySet().stream().map(e -> run(e.getKey(), e.getValue()))
+    List<ShardRef> every = List.copyOf(each.keySet());
+    return byId.entrySet().stream().map(e -> run(e.getKey(), e.getValue(), every))
         .sorted(Comparator.comparing(RunRecord::created).reversed()).toList();
   }
 
-  /** The parts of run {@code runId}, one per shard that ran it, read as one run of that id. */
+  /** The parts of run {@code runId} this process drives, one per shard, read as one run of that id. */
   public static RunRecord run(String runId, Map<ShardRef, RunRecord> parts) {
+    return run(runId, parts, List.copyOf(parts.keySet()));
+  }
+
+  /**
+   * The parts of run {@code runId}, one per shard of {@code every} that has one, read as one run of that id. A shard
+   * with no part (the run's start did not reach it, or the run is from before parts had ids of their own) has written
+   * none of its hours: once no part is active the run failed, naming that shard, and never reads succeeded.
+   */
+  public static RunRecord run(String runId, Map<ShardRef, RunRecord> parts, List<ShardRef> every) {
     List<RunRecord> all = List.copyOf(parts.values());
+    List<ShardRef> missing = every.stream().filter(s -> !parts.containsKey(s)).toList();
     RunRecord first = all.getFirst();
     List<RunRecord> active = all.stream().filter(r -> r.state().active()).toList();
     RunState state = !active.isEmpty()
         ? (active.stream().allMatch(r -> r.state() == RunState.PAUSED) ? RunState.PAUSED : RunState.RUNNING)
+        : !missing.isEmpty() ? RunState.FAILED
         : all.stream().allMatch(r -> r.state() == RunState.SUCCEEDED) ? RunState.SUCCEEDED
         : all.stream().anyMatch(r -> r.state() == RunState.FAILED) ? RunState.FAILED : RunState.CANCELLED;
     // An active run is as alive as its stalest active part: one shard's process gone interrupts the whole run.
@@ -65,7 +77,9 @@ public final class RunsOverShards {
     Instant created = all.stream().map(RunRecord::created).min(Comparator.naturalOrder()).orElseThrow();
     return new RunRecord(runId, first.repairId(), first.specName(), first.specHash(), first.target(), first.range(),
         first.boundary(), first.parameters(), first.osUser(), first.host(), first.pid(), first.toolVersion(), created,
-        heartbeat, state, message(parts), gone);
+        heartbeat, state, (missing.isEmpty() || !active.isEmpty() ? "" : "no part on " + String.join(", ",
+        missing.stream().map(ShardRef::toString).toList()) + " (its start did not reach it: start a new backfill); ")
+        + message(parts), gone);
   }
 
   /**
@@ -104,6 +118,12 @@ public final class RunsOverShards {
    */
   public static SortedMap<HourPartition, LedgerEntry> ledger(String runId,
       Map<ShardRef, ? extends SortedMap<HourPartition, LedgerEntry>> parts) {
+    return ledger(runId, parts, parts.size());
+  }
+
+  /** As {@link #ledger(String, Map)}, over {@code shards} shards: an hour is written only once each of them wrote it. */
+  public static SortedMap<HourPartition, LedgerEntry> ledger(String runId,
+      Map<ShardRef, ? extends SortedMap<HourPartition, LedgerEntry>> parts, int shards) {
     Map<HourPartition, Map<ShardRef, LedgerEntry>> byHour = new TreeMap<>();
     parts.forEach((shard, ledger) -> ledger.forEach((hour, e) -> byHour.computeIfAbsent(hour,
         h -> new LinkedHashMap<>()).put(shard, e)));
@@ -115,7 +135,7 @@ public final class RunsOverShards {
           failed.add(shard + ": " + e.error());
         }
       });
-      if (failed.isEmpty() && entries.size() < parts.size()) {
+      if (failed.isEmpty() && entries.size() < shards) {
         return;
       }
       int attempts = entries.values().stream().mapToInt(LedgerEntry::attempts).max().orElse(0);

@@ -95,7 +95,12 @@ class RunsOverShardsTest {
     RunRecord newer = run("b", RunState.CANCELLED, T.plusSeconds(3600), T.plusSeconds(3600), "cancelled");
     List<RunRecord> runs = RunsOverShards.runs(both(List.of(newer, older), List.of(older)));
     assertEquals(List.of("b", "a"), runs.stream().map(RunRecord::id).toList());
-    assertEquals("shard 1 (n1:9000): cancelled", runs.getFirst().message(), "run b ran on shard 1 alone");
+    assertEquals(RunState.FAILED, runs.getFirst().state(), "run b has no part on shard 2: never succeeded");
+    assertEquals("no part on shard 2 (n2:9000) (its start did not reach it: start a new backfill); shard 1 (n1:9000): "
+        + "cancelled", runs.getFirst().message());
+    RunRecord succeededOnOne = RunsOverShards.run("c", Map.of(ONE, run("c-s1", RunState.SUCCEEDED, T, T, "done")),
+        List.of(ONE, TWO));
+    assertEquals(RunState.FAILED, succeededOnOne.state(), "a run whose start did not reach a shard is not succeeded");
   }
 
   @Test
@@ -114,6 +119,9 @@ class RunsOverShardsTest {
     assertEquals("shard 2 (n2:9000): timeout", failed.error());
     assertEquals(3, failed.attempts());
 
+    assertEquals(Map.of(), RunsOverShards.ledger("r", Map.of(ONE, one), 2).entrySet().stream()
+        .filter(e -> e.getValue().complete()).collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
+        Map.Entry::getValue)), "no hour is written while a shard has no part");
     SortedMap<HourPartition, LedgerEntry> carried = RunsOverShards.ledger("r", both(
         new TreeMap<>(Map.of(H, new LedgerEntry("r", H, LedgerEntry.State.CARRIED, 4, 1, 1, T, ""))),
         new TreeMap<>(Map.of(H, new LedgerEntry("r", H, LedgerEntry.State.CARRIED, 6, 2, 1, T, "")))));

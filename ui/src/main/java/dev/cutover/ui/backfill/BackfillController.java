@@ -97,8 +97,9 @@ public final class BackfillController implements ScreenController {
     int nodes = Math.max(1, checked.nodes().size());
     String target = spec.database() + "." + spec.targetTable() + (nodes > 1 ? " on each of " + nodes + " shards of "
         + spec.cluster().orElseThrow().name() : "");
+    // The hours each shard recomputes: the same hours on every shard, each from its own sources.
     if (!workspace.dialogs().confirmBackfill(new BackfillRequest(target, plan.range(), plan.boundary(),
-        (long) nodes * plan.hours().size(), RunControls.settingsText(plan.settings()) + (nodes > 1 ? "; on each shard, "
+        plan.hours().size(), RunControls.settingsText(plan.settings()) + (nodes > 1 ? "; on each shard, "
         + "within its share of the cluster's totals, from its own sources into its own v2" : "")))) {
       return;
     }
@@ -209,11 +210,12 @@ public final class BackfillController implements ScreenController {
         return;
       }
       if (workspace.dialogs().confirmDeployView(preview, target)) {
-        writer.run("deploy the corrected view " + preview.view(), p -> steps.deployLive(Optional.of(preview.boundary())),
-            done -> {
+        // All or nothing on every shard: once sent it is seen to its end, never cancelled halfway.
+        writer.runToTheEnd("deploy the corrected view " + preview.view(), p -> steps.deployLive(Optional.of(
+            preview.boundary())), done -> {
           reading.refresh();
           workspace.repair().refresh();
-        });
+        }, failure -> workspace.repair().refresh());
       }
     });
   }
@@ -235,8 +237,8 @@ public final class BackfillController implements ScreenController {
     Optional<String> words = workspace.dialogs().declareLiveWriter(b.get(), spec.database() + "."
         + spec.targetTable() + (spec.cluster().isPresent() ? " on " + steps.where() : ""));
     if (words.isPresent()) {
-      writer.run("declare the corrected live writer", p -> steps.declareLiveWriter(words.get()),
-          said -> workspace.repair().refresh());
+      writer.runToTheEnd("declare the corrected live writer", p -> steps.declareLiveWriter(words.get()),
+          said -> workspace.repair().refresh(), failure -> workspace.repair().refresh());
     }
   }
 

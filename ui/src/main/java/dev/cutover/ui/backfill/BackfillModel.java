@@ -58,11 +58,12 @@ public final class BackfillModel {
   public BackfillModel(Workspace workspace) {
     this.workspace = workspace;
     this.activity = new Activity(workspace.executor());
-    workspace.drivingProperty().bind(driven.isNotNull());
-    // A backfill starting or running on the shards holds the connections to every node of the spec's cluster.
-    workspace.drivingShardsProperty().bind(workspace.clusterSpec().and(driven.isNotNull()
-        .or(activity.runningProperty())));
     this.writer = new Activity(workspace.executor());
+    workspace.drivingProperty().bind(driven.isNotNull());
+    // A backfill starting or running on the shards, or the live writer deployed or declared on every shard, holds
+    // the connections to every node of the spec's cluster.
+    workspace.drivingShardsProperty().bind(workspace.clusterSpec().and(driven.isNotNull()
+        .or(activity.runningProperty()).or(writer.runningProperty())));
     this.demoLive = new DemoLive(workspace);
     // The throttle a run started here would get: the spec's until a plan says otherwise (it starts from the spec's too).
     Optional.ofNullable(workspace.spec()).ifPresent(s -> throttleFrom(BackfillSettings.from(s.throttle())));

@@ -40,7 +40,10 @@ final class RunReading {
   RunReading(BackfillModel model) {
     this.model = model;
     this.workspace = model.workspace();
-    workspace.specProperty().addListener((o, was, is) -> forget());
+    workspace.specProperty().addListener((o, was, is) -> {
+      forget();
+      lastRead = null; // what was read of another spec says nothing of this one's
+    });
   }
 
   /** Reads now, then every {@link #POLL} until {@link #stop()}. */
