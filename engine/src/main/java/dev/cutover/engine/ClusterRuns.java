@@ -95,10 +95,9 @@ final class ClusterRuns implements BackfillSteps {
       @Override
       public TreeMap<HourPartition, LedgerEntry> ledger() {
         Map<ShardRef, String> from = ran;
-        Map<ShardRef, TreeMap<HourPartition, LedgerEntry>> each = new LinkedHashMap<>();
-        shards.each("read of the ledger", s -> Optional.ofNullable(from.get(s.ref()))
-            .map(id -> s.engine().backfills().ledger(id))).forEach((s, l) -> l.ifPresent(v -> each.put(s.ref(), v)));
-        return new TreeMap<>(RunsOverShards.ledger(runId, each, shards.all().size()));
+        return new TreeMap<>(RunsOverShards.ledger(runId, parts(shards.each("read of the ledger",
+            s -> Optional.ofNullable(from.get(s.ref())).map(id -> s.engine().backfills().ledger(id)))),
+            shards.all().size()));
       }
 
       @Override
