@@ -50,6 +50,10 @@ final class ShardsRun implements RunHandle {
         // a shard away for a moment, or a listener that failed: the next read tells what changed meanwhile, and
         // the run ends whatever the reads did
       }
+      // Once a read told the run's end (every part ended, as the records say), nothing is told after it.
+      if (feed.ended()) {
+        last = true;
+      }
       if (!last) {
         try {
           ended.get(EVERY.toMillis(), TimeUnit.MILLISECONDS);
