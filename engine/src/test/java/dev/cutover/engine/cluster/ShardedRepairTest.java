@@ -388,8 +388,9 @@ class ShardedRepairTest {
       s.database().sql().execute("an alerting view", "CREATE MATERIALIZED VIEW world.alerts_mv ENGINE = MergeTree "
           + "ORDER BY site AS SELECT site, clicks FROM world.visits_v1 WHERE clicks > 100");
     }
+    // Slow enough that no shard's part (about one row an hour) ends before the last shard's has started.
     ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(),
-        s -> s.withConcurrency(1).withBatchHours(1).withRowsPerSecond(200));
+        s -> s.withConcurrency(1).withBatchHours(1).withRowsPerSecond(2));
     Preflighted blocked = repair.preflight(plan, List.of());
     assertEquals(3, blocked.nodes().values().stream().filter(p -> p.failures().stream().anyMatch(f -> f.startsWith(
         "side effects: ") && f.contains("world.alerts_mv (reads visits_v1)"))).count(), blocked.failures().toString());
