@@ -43,13 +43,16 @@ public final class DemoSeedCommand implements Callable<Integer> {
     try (Session session = connection.open(spec.commandLine().getErr());
         DemoNodes nodes = DemoNodes.of(session, world)) {
       SeedResult result = null;
+      // One incident for the world: every shard after the first doubles the hour the first chose.
+      Optional<java.time.Instant> incident = Optional.empty();
       for (DemoNodes.Node node : nodes.all()) {
-        Seeder seeder = new Seeder(node.statements(), node.world());
+        Seeder seeder = new Seeder(node.statements(), node.world(), incident);
         String what = command + node.world().shard().map(s -> " (shard " + s.number() + " of " + s.count() + ")")
             .orElse("");
         try (ProgressOutput progress = progressOptions.open(what, spec.commandLine().getErr())) {
           SeedProgress seedProgress = progressTo(progress);
           SeedResult one = reset ? seeder.reset(options, seedProgress) : seeder.seed(options, seedProgress);
+          incident = incident.or(() -> one.state().incidentHour());
           result = result == null ? one : new SeedResult(result.created() || one.created(), result.state(),
               result.trades() + one.trades(), result.v1Rows() + one.v1Rows(), Math.max(result.v1Hours(),
               one.v1Hours()), result.elapsed().plus(one.elapsed()));
@@ -63,8 +66,8 @@ public final class DemoSeedCommand implements Callable<Integer> {
       if (nodes.sharded()) {
         lines.add("The world is sharded by book over the " + nodes.all().size() + " shards of the local cluster: each "
             + "holds its books' trades and pnl_v1, every one the marks and FX rates; consumers read pnl through "
-            + "pnl_v1_all. Repair it with './cutover --shards " + nodes.all().size() + " cluster … --spec demo' "
-            + "(docs/CLUSTER.md).");
+            + "pnl_v1_all. Repair it with the same commands on every shard at once, './cutover --shards "
+            + nodes.all().size() + " backfill --spec demo' and on (docs/CLUSTER.md).");
       }
       output.print(spec.commandLine().getOut(), DemoDocuments.SeedDocument.of(command, world, result), lines);
       return ExitCodes.OK;

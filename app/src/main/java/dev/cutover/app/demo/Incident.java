@@ -8,7 +8,8 @@ import java.util.Optional;
  * The incident the bug does not explain: once in the history, the live job's append of one hour was
  * retried after a timeout although the first attempt had succeeded, so that hour of {@code pnl_v1}
  * holds every row twice (and its alerts were raised twice). The hour is chosen from the seed among
- * the busier hours, at least a day before the live edge.
+ * the busier hours, at least a day before the live edge. A sharded world has one incident: the append
+ * was retried through the table that spreads it over the shards, so every shard doubles the same hour.
  */
 final class Incident {
 
@@ -20,8 +21,15 @@ final class Incident {
     this.world = world;
   }
 
-  /** Writes the incident into an hour before {@code before} when given (and at least a day before {@code end}). */
-  Optional<Instant> write(SeedOptions options, Instant start, Instant end, Optional<Instant> before) {
+  /**
+   * Writes the incident into {@code hour} when given (the hour another shard of the world chose), else into
+   * an hour it chooses before {@code before} when given (and at least a day before {@code end}).
+   */
+  Optional<Instant> write(SeedOptions options, Instant start, Instant end, Optional<Instant> before,
+      Optional<Instant> hour) {
+    if (hour.isPresent()) {
+      return Optional.of(write(hour.get()));
+    }
     Instant dayBefore = options.historyDays() >= 2 ? end.minus(Hours.ONE.multipliedBy(24)) : end;
     Instant until = before.filter(b -> b.isBefore(dayBefore)).orElse(dayBefore);
     List<Long> chosen = sql.query("choose the incident hour",
@@ -33,13 +41,16 @@ final class Incident {
     if (chosen.isEmpty()) {
       return Optional.empty();
     }
-    Instant hour = Instant.ofEpochSecond(chosen.getFirst());
+    return Optional.of(write(Instant.ofEpochSecond(chosen.getFirst())));
+  }
+
+  private Instant write(Instant hour) {
     long rows = sql.queryLong("count the incident hour", "SELECT count() FROM " + world.pnlV1().sql()
         + " WHERE hour = toDateTime(?, 'UTC')", hour.getEpochSecond());
     sql.execute("write the incident hour", "INSERT INTO " + world.pnlV1().sql() + " SELECT * FROM "
         + world.pnlV1().sql() + " WHERE hour = toDateTime(?, 'UTC')", hour.getEpochSecond());
     new HourWriter(sql, world).log(List.of(
         new HourWrite(hour, PnlVersion.V1, Seeder.RETRY_WRITER, HourWrite.Mode.APPEND, rows)));
-    return Optional.of(hour);
+    return hour;
   }
 }

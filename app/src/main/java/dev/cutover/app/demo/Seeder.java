@@ -35,11 +35,21 @@ public final class Seeder {
   private final Sql sql;
   private final DemoWorld world;
   private final StateStore store;
+  private final Optional<Instant> incidentHour;
 
   public Seeder(Statements statements, DemoWorld world) {
+    this(statements, world, Optional.empty());
+  }
+
+  /**
+   * A seeder whose incident falls in {@code incidentHour} when given: the hour the world's first shard
+   * chose, so that a sharded world has one incident hour, as {@code demo incident} prints it.
+   */
+  public Seeder(Statements statements, DemoWorld world, Optional<Instant> incidentHour) {
     this.sql = new Sql(statements);
     this.world = world;
     this.store = new StateStore(sql, world);
+    this.incidentHour = incidentHour;
   }
 
   /** Builds the world, unless it is already seeded: then returns its state and writes nothing. */
@@ -161,7 +171,7 @@ public final class Seeder {
 
     // A bounded bug keeps the incident before it: the bounded repair carries that hour as v1 has it.
     Optional<Instant> incident = new Incident(sql, world).write(options, start, end, options.bugDays() == 0
-        ? Optional.empty() : Optional.of(options.bugFrom()));
+        ? Optional.empty() : Optional.of(options.bugFrom()), incidentHour);
     progress.report("incident", 1, 1);
     return finish(clock, incident, started);
   }
