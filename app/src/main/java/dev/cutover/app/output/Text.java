@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 
 /**
  * How the command line writes numbers, durations and times for people, one way each, figures and times as the
@@ -42,23 +41,9 @@ public final class Text {
     return Figures.decimal(d);
   }
 
-  /** One way for every duration: {@code 850 ms}, {@code 12.3 s}, {@code 4 min 05 s}, {@code 2 h 05 min}. */
+  /** One way for every duration, as the console shows it ({@link Figures#duration}). */
   public static String duration(Duration d) {
-    if (d.isNegative()) {
-      return "-" + duration(d.negated());
-    }
-    long ms = d.toMillis();
-    if (ms < 1000) {
-      return ms + " ms";
-    }
-    if (ms < 60_000) {
-      return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
-    }
-    long s = d.toSeconds();
-    if (s < 3600) {
-      return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
-    }
-    return String.format(Locale.ROOT, "%d h %02d min", s / 3600, s % 3600 / 60);
+    return Figures.duration(d);
   }
 
   /** {@code 2026-11-30 03:00 UTC}. */

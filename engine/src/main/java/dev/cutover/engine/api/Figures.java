@@ -11,7 +11,9 @@ import java.util.Locale;
  * How a figure, a time and an hour read wherever the operator reads them (the console, the command line, a
  * refusal's sentence), so that the same number never reads two ways: grouped digits, at most three after the point
  * with trailing zeros left out ({@code -21,417.313}, {@code 1.5}, {@code 4,423}); times in UTC to the minute, or to
- * the second when they fall within one ({@code 2026-11-30 03:00 UTC}, {@code 2026-11-30 03:00:51 UTC}).
+ * the second when they fall within one ({@code 2026-11-30 03:00 UTC}, {@code 2026-11-30 03:00:51 UTC}); durations
+ * in their two largest units ({@code 850 ms}, {@code 12.3 s}, {@code 3 min 05 s}, {@code 2 h 05 min},
+ * {@code 3 d 04 h}).
  */
 public final class Figures {
 
@@ -52,6 +54,34 @@ public final class Figures {
   /** {@code 2026-11-30 03:00 UTC} at a whole minute, {@code 2026-11-30 03:00:51 UTC} otherwise. */
   public static String time(Instant t) {
     return (t.getEpochSecond() % 60 == 0 && t.getNano() == 0 ? MINUTES : SECONDS).format(t) + " UTC";
+  }
+
+  /**
+   * {@code 0 s}, {@code 850 ms}, {@code 12.3 s}, {@code 3 min 05 s}, {@code 2 h 05 min}, {@code 3 d 04 h}: the two
+   * largest units, the second one zero-padded, so that a duration that counts down keeps its width.
+   */
+  public static String duration(java.time.Duration d) {
+    if (d.isNegative()) {
+      return "-" + duration(d.negated());
+    }
+    long ms = d.toMillis();
+    if (ms == 0) {
+      return "0 s";
+    }
+    if (ms < 1000) {
+      return ms + " ms";
+    }
+    if (ms < 60_000) {
+      return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+    long s = d.toSeconds();
+    if (s < 3600) {
+      return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+    }
+    if (s < 86_400) {
+      return String.format(Locale.ROOT, "%d h %02d min", s / 3600, s % 3600 / 60);
+    }
+    return String.format(Locale.ROOT, "%d d %02d h", s / 86_400, s % 86_400 / 3600);
   }
 
   /** {@code 2026-11-30 03:00 UTC}: the hour's first instant. */

@@ -29,4 +29,15 @@ class FiguresTest {
         "never a whole minute it is not");
     assertEquals("2026-11-30 03:00 UTC", Figures.hour(HourPartition.of(Instant.parse("2026-11-30T03:00:00Z"))));
   }
+
+  @Test
+  void aDurationReadsInItsTwoLargestUnitsTheSecondPadded() {
+    assertEquals("0 s", Figures.duration(java.time.Duration.ZERO));
+    assertEquals("850 ms", Figures.duration(java.time.Duration.ofMillis(850)));
+    assertEquals("12.3 s", Figures.duration(java.time.Duration.ofMillis(12_340)));
+    assertEquals("3 min 05 s", Figures.duration(java.time.Duration.ofSeconds(185)));
+    assertEquals("2 h 05 min", Figures.duration(java.time.Duration.ofMinutes(125)));
+    assertEquals("3 d 04 h", Figures.duration(java.time.Duration.ofHours(76)));
+    assertEquals("-12.3 s", Figures.duration(java.time.Duration.ofMillis(-12_340)));
+  }
 }

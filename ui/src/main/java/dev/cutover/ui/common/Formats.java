@@ -60,29 +60,9 @@ public final class Formats {
     return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
-  /** 45 ms, 12 s, 3 min 20 s, 2 h 05 min, 3 d 4 h. */
+  /** As the command line shows it ({@link Figures#duration}); "—" when there is none. */
   public static String duration(Duration d) {
-    if (d == null) {
-      return "—";
-    }
-    long ms = d.toMillis();
-    if (ms == 0) {
-      return "0 s";
-    }
-    if (ms < 1000) {
-      return ms + " ms";
-    }
-    long s = d.toSeconds();
-    if (s < 60) {
-      return s + " s";
-    }
-    if (s < 3600) {
-      return (s / 60) + " min " + (s % 60) + " s";
-    }
-    if (s < 86_400) {
-      return String.format(Locale.ROOT, "%d h %02d min", s / 3600, (s % 3600) / 60);
-    }
-    return (s / 86_400) + " d " + ((s % 86_400) / 3600) + " h";
+    return d == null ? "—" : Figures.duration(d);
   }
 
   public static String hours(long n) {
