@@ -184,15 +184,13 @@ public final class HourGrid extends CanvasRegion {
       drawn[i] = (byte) states.cell(i).ordinal();
     }
     g.setFill(palette.muted());
-    g.setFont(Font.font(10));
+    g.setFont(LABEL_FONT);
     for (int h = 0; h < 24; h += 6) {
       g.fillText(String.format(Locale.ROOT, "%02d:00", h), 0, TOP + h * geo.cellH()
           + Math.min(10, geo.cellH() + 6));
     }
-    int every = Math.max(1, (int) Math.ceil(56 / geo.cellW()));
-    for (int d = 0; d < geo.days(); d += every) {
-      g.fillText(DAY.format(geo.midnight().plusHours(d * 24L).start()), LEFT + d * geo.cellW(),
-          TOP + 24 * geo.cellH() + 14);
+    for (DayLabel label : dayLabels(geo, canvas.getWidth(), HourGrid::labelWidth)) {
+      g.fillText(label.text(), label.x(), TOP + 24 * geo.cellH() + 14);
     }
     if (cursorShown >= 0) {
       int slot = cursorShown + geo.offset();
@@ -201,6 +199,38 @@ public final class HourGrid extends CanvasRegion {
       g.strokeRect(LEFT + (slot / 24) * geo.cellW() - 1, TOP + (slot % 24) * geo.cellH() - 1, geo.cellW() + 1,
           geo.cellH() + 1);
     }
+  }
+
+  /** A day's label under the grid: its text and where it starts. */
+  record DayLabel(String text, double x) {}
+
+  /**
+   * The day labels under the grid, each under its day's column and whole within {@code width}: as many as fit
+   * with a gap between them, spaced evenly by days, and none that the canvas's edge would cut.
+   */
+  static java.util.List<DayLabel> dayLabels(Geometry geo, double width, java.util.function.ToDoubleFunction<String>
+      measure) {
+    java.util.List<DayLabel> labels = new java.util.ArrayList<>();
+    double widest = measure.applyAsDouble("May 30") + LABEL_GAP;
+    int every = Math.max(1, (int) Math.ceil(widest / geo.cellW()));
+    for (int d = 0; d < geo.days(); d += every) {
+      String text = DAY.format(geo.midnight().plusHours(d * 24L).start());
+      double x = LEFT + d * geo.cellW();
+      if (x + measure.applyAsDouble(text) > width) {
+        break;
+      }
+      labels.add(new DayLabel(text, x));
+    }
+    return labels;
+  }
+
+  private static final double LABEL_GAP = 12;
+  private static final Font LABEL_FONT = Font.font(10);
+
+  private static double labelWidth(String text) {
+    javafx.scene.text.Text t = new javafx.scene.text.Text(text);
+    t.setFont(LABEL_FONT);
+    return t.getLayoutBounds().getWidth();
   }
 
   private void paintCell(GraphicsContext g, Geometry geo, double gap, int i) {

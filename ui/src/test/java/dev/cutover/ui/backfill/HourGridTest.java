@@ -3,6 +3,7 @@ package dev.cutover.ui.backfill;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.ui.backfill.HourStates.Cell;
@@ -153,6 +154,35 @@ class HourGridTest {
       image.getPixelReader().getPixels(0, 0, w, h, PixelFormat.getIntArgbInstance(), out, 0, w);
       return out;
     });
+  }
+
+  @Test
+  void everyDayLabelIsWholeWithinTheGridAndNoneOverlapsTheNext() {
+    for (int width : new int[] {700, 1000, 1240}) { // the Backfill screen's grid at 1280, 1600 and 1920 wide
+      int days = 190; // six months and some days, as the demo's history
+      double cellW = Math.max(2, Math.floor((width - HourGrid.LEFT - 4) / days));
+      HourGrid.Geometry geo = new HourGrid.Geometry(first.plusHours(-10), 0, days, cellW, 8);
+      java.util.function.ToDoubleFunction<String> measure = text -> onFx(() -> {
+        javafx.scene.text.Text t = new javafx.scene.text.Text(text);
+        t.setFont(javafx.scene.text.Font.font(10));
+        return t.getLayoutBounds().getWidth();
+      });
+      var labels = HourGrid.dayLabels(geo, width, measure);
+      assertTrue(labels.size() >= 4, width + " px: " + labels);
+      for (int i = 0; i < labels.size(); i++) {
+        var l = labels.get(i);
+        double end = l.x() + measure.applyAsDouble(l.text());
+        assertTrue(end <= width, width + " px: " + l + " ends at " + end + ", past the edge");
+        if (i + 1 < labels.size()) {
+          assertTrue(end + 4 <= labels.get(i + 1).x(), width + " px: " + l + " runs into " + labels.get(i + 1));
+        }
+      }
+    }
+    // A grid whose last column's label would run past the canvas leaves that label out, not cut.
+    HourGrid.Geometry tight = new HourGrid.Geometry(first.plusHours(-10), 0, 10, 70, 8);
+    double width = HourGrid.LEFT + 10 * 70 - 30; // the last column starts 40 px before the edge: a 50 px label
+    var labels = HourGrid.dayLabels(tight, width, text -> 50);
+    assertEquals(9, labels.size(), labels.toString());
   }
 
   private static <T> T onFx(Callable<T> work) {
