@@ -97,7 +97,7 @@ final class ClusterCutover implements CutoverSteps {
   }
 
   @Override
-  public Optional<String> finishUnfinished() {
+  public Optional<dev.cutover.engine.api.UnfinishedSwap> finishUnfinished() {
     return new ClusterSwap(shards, spec).finishUnfinished(spec.consumerView().name());
   }
 }

@@ -64,5 +64,5 @@ public interface CutoverSteps {
    * says what it found and did; empty when there was none, and always on one server, whose switch is one
    * statement.
    */
-  Optional<String> finishUnfinished();
+  Optional<dev.cutover.engine.api.UnfinishedSwap> finishUnfinished();
 }

@@ -76,7 +76,7 @@ public final class Cutovers {
       }
 
       @Override
-      public Optional<String> finishUnfinished() {
+      public Optional<dev.cutover.engine.api.UnfinishedSwap> finishUnfinished() {
         return Optional.empty();
       }
     };

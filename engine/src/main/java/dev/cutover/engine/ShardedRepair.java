@@ -426,7 +426,7 @@ public final class ShardedRepair implements AutoCloseable {
    * when the other nodes' gates are open, else back, so that every node reads one version; says what it found
    * and did. Empty when no swap was left unfinished. Every command on the repair calls it first.
    */
-  public Optional<String> finishUnfinishedSwap() {
+  public Optional<dev.cutover.engine.api.UnfinishedSwap> finishUnfinishedSwap() {
     return cutover.finishUnfinished();
   }
 }

@@ -330,6 +330,33 @@ class ClusterConsoleTest {
     return n.getScene() != null;
   }
 
+  /**
+   * A cutover across nodes whose process ended after writing its intent on every node (a kill, a laptop that
+   * slept) is finished by the console that opens the repair, not only by its Cutover screen or a command, and the
+   * banner says what was found and done.
+   */
+  @Test
+  void openingTheRepairFinishesASwapItsProcessLeftUnfinishedAndSaysSo(FxRobot robot) throws Exception {
+    world = ShardedWorld.create(dir.resolve("cluster"), 3, 2);
+    Path spec = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
+    dev.cutover.engine.cluster.LeftSwap.cutoverBeforeAnyNodeSwitched(world, world.spec());
+    ConsoleStartup startup = new ConsoleStartup("embedded local cluster", progress -> Session.cluster(world.root, 3,
+        EngineLibrary.fromEnvironment(), progress)).withDefaultSpec(spec)
+        .withProfiles(new dev.cutover.engine.ProfileStore(dir.resolve("profiles.yaml")));
+    ConsoleWindow window = ConsoleWindow.shown(robot, startup, new ScriptedDialogs());
+    console = window.console();
+    Fx fx = window.fx();
+    fx.waitFor(90, () -> fx.text("repair-swap").contains("ended before any node switched; every node reads v1 as "
+        + "before."), () -> "banner: " + fx.text("repair-summary") + " / " + fx.text("repair-swap"));
+    assertTrue(fx.text("repair-swap").startsWith("Found at "), fx.text("repair-swap"));
+    var repair = console.workspace().shardedProperty().get();
+    assertEquals(java.util.Optional.empty(), repair.finishUnfinishedSwap(), "the console finished it: none is left");
+    // Said until the operator opens another spec or server, not only until the next read.
+    console.workspace().repair().refresh();
+    Thread.sleep(2 * dev.cutover.ui.repair.RepairWatch.PERIOD.toMillis());
+    assertTrue(fx.text("repair-swap").contains("ended before any node switched"), fx.text("repair-swap"));
+  }
+
   private static long done(BackfillModel model) {
     return model.progress().hours().count(Cell.WRITTEN) + model.progress().hours().count(Cell.EMPTIED);
   }

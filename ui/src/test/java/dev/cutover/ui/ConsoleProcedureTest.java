@@ -250,6 +250,7 @@ class ConsoleProcedureTest {
 
     // Point at an hour of the grid: its state is shown.
     pointAtFirstHour(robot, grid, start);
+    assertEquals(fx.text("run-select"), fx.drawn("run-select"), "the run shown is read whole at 1280 × 800");
     fx.shot("07-backfill-done");
 
     // 6. The corrected live writer from B, through the demo controls; v2's live edge follows. First, another process
@@ -305,6 +306,10 @@ class ConsoleProcedureTest {
     assertTrue(fx.text("repair-next").startsWith("The verdict over the whole repair allows the cutover"),
         fx.text("repair-next"));
     fx.shot("09-reconcile-green");
+    // Compact on this screen, the banner's summary is its short form, read whole on its line: never cut short.
+    assertEquals("Repair " + repairId + " · B = " + boundary + " UTC", fx.text("repair-summary"));
+    assertEquals(fx.text("repair-summary"), fx.drawn("repair-summary"), "read whole at 1280 × 800, not cut off");
+    assertEquals("Next: Cutover: Cut over…", fx.drawn("repair-next-short"), "the next step's button, whole");
 
     // An incident in v1: an hour appended twice. Red, until acknowledged with a reason.
     LedgerEntry incidentEntry = ledger.values().stream().filter(e -> e.state() == LedgerEntry.State.WRITTEN

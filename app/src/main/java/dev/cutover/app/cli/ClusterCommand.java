@@ -76,7 +76,7 @@ public final class ClusterCommand {
       }
       try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
         // A swap of every node that its process left unfinished is finished first, forward or back, and said.
-        finished = repair.finishUnfinishedSwap();
+        finished = repair.finishUnfinishedSwap().map(dev.cutover.engine.api.UnfinishedSwap::sentence);
         finished.ifPresent(f -> {
           err().println("note: " + f);
           err().flush();

@@ -45,7 +45,7 @@ public final class StatusCommand extends EngineCommand {
     if (spec.cluster().isPresent()) {
       try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
         // A swap of every node that its process left unfinished is finished first, and said.
-        Optional<String> finished = repair.finishUnfinishedSwap();
+        Optional<String> finished = repair.finishUnfinishedSwap().map(dev.cutover.engine.api.UnfinishedSwap::sentence);
         finished.ifPresent(f -> {
           err().println("note: " + f);
           err().flush();

@@ -7,6 +7,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.UnfinishedSwap;
 import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.engine.repair.ConsumerView;
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ public final class ClusterSwap {
    * open, those are switched too (forward); else the switched ones are switched back. Says what it found and what
    * it did; empty when no swap was left unfinished. A swap whose process still runs is only named.
    */
-  public Optional<String> finishUnfinished(String confirmation) {
+  public Optional<UnfinishedSwap> finishUnfinished(String confirmation) {
     SwapIntent intents = new SwapIntent(shards, spec);
     Optional<SwapIntent.Intent> open = intents.open();
     if (open.isEmpty()) {
@@ -115,12 +116,12 @@ public final class ClusterSwap {
     String what = capitalized(i.describe());
     Map<Shard, Optional<Gate.Version>> reads = intents.reads();
     if (!SwapIntent.abandoned(i, PATIENCE)) {
-      return Optional.of(what + " is under way: its process still runs. " + readsSentence(reads));
+      return open(what + " is under way: its process still runs. " + readsSentence(reads));
     }
     List<String> silent = reads.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
         .toList();
     if (!silent.isEmpty()) {
-      return Optional.of(what + " did not finish, and " + String.join(", ", silent) + " does not answer, so it cannot be "
+      return open(what + " did not finish, and " + String.join(", ", silent) + " does not answer, so it cannot be "
           + "finished yet. " + readsSentence(reads) + " Run status again once every node answers.");
     }
     List<Shard> switched = reads.entrySet().stream().filter(e -> e.getValue().get() == i.to()).map(Map.Entry::getKey)
@@ -129,12 +130,12 @@ public final class ClusterSwap {
         .toList();
     if (not.isEmpty()) {
       intents.end();
-      return Optional.of(what + " switched every node but its process ended before it recorded so; every node reads "
+      return settled(what + " switched every node but its process ended before it recorded so; every node reads "
           + name(i.to()) + ": the swap is finished.");
     }
     if (switched.isEmpty()) {
       intents.end();
-      return Optional.of(what + " ended before any node switched; every node reads " + name(i.from()) + " as before.");
+      return settled(what + " ended before any node switched; every node reads " + name(i.from()) + " as before.");
     }
     Map<Shard, Gate> gates = new LinkedHashMap<>();
     not.forEach(s -> gates.put(s, i.forward() ? s.engine().cutovers().gate(spec) : s.engine().cutovers().rollbackGate(spec)));
@@ -152,19 +153,27 @@ public final class ClusterSwap {
           }
         }
         intents.end();
-        return Optional.of(had + "; the other nodes' gates were open, so " + String.join(", ", not.stream()
+        return settled(had + "; the other nodes' gates were open, so " + String.join(", ", not.stream()
             .map(Shard::name).toList()) + " switched now: every node reads " + name(i.to()) + ".");
       }
       for (Shard s : switched.reversed()) {
         switchBack(s, i.forward(), confirmation, Optional.empty());
       }
       intents.end();
-      return Optional.of(had + "; the gate of " + String.join(", ", closed) + " is closed now, so those were switched "
+      return settled(had + "; the gate of " + String.join(", ", closed) + " is closed now, so those were switched "
           + "back: every node reads " + name(i.from()) + " as before.");
     } catch (RuntimeException e) {
-      return Optional.of(had + "; finishing it failed (" + e.getMessage() + "). " + readsSentence(intents.reads())
+      return open(had + "; finishing it failed (" + e.getMessage() + "). " + readsSentence(intents.reads())
           + " Run status again to finish it.");
     }
+  }
+
+  private static Optional<UnfinishedSwap> settled(String sentence) {
+    return Optional.of(new UnfinishedSwap(sentence, true));
+  }
+
+  private static Optional<UnfinishedSwap> open(String sentence) {
+    return Optional.of(new UnfinishedSwap(sentence, false));
   }
 
   private static String readsSentence(Map<Shard, Optional<Gate.Version>> reads) {

@@ -9,6 +9,7 @@ import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Reconciliation.Scope;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.UnfinishedSwap;
 import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.LocalCluster;
@@ -68,7 +69,9 @@ class SwapKilledTest {
       try {
         // Killed after the first node switched: the next command switches the other two.
         long killed = cutoverKilledAfter(1, specFile, world, shards, spec);
-        String finished = repair.finishUnfinishedSwap().orElseThrow(() -> new AssertionError("no unfinished swap found"));
+        UnfinishedSwap found = repair.finishUnfinishedSwap().orElseThrow(() -> new AssertionError("no unfinished swap"));
+        String finished = found.sentence();
+        assertTrue(found.settled(), "every node reads one version after it: " + finished);
         long recovered = System.nanoTime();
         assertTrue(finished.contains("had switched " + shards.shard(1).name() + " to v2 when its process ended; the "
             + "other nodes' gates were open, so " + shards.shard(2).name() + ", " + shards.shard(3).name()
@@ -84,7 +87,8 @@ class SwapKilledTest {
         // Killed after the last node switched, before its process wrote that it was done.
         samples.clear();
         long started = cutoverKilledAfter(3, specFile, world, shards, spec);
-        String ended = repair.finishUnfinishedSwap().orElseThrow(() -> new AssertionError("no unfinished swap found"));
+        String ended = repair.finishUnfinishedSwap().map(UnfinishedSwap::sentence).orElseThrow(() -> new AssertionError(
+            "no unfinished swap found"));
         long done = System.nanoTime();
         assertTrue(ended.endsWith("switched every node but its process ended before it recorded so; every node reads "
             + "v2: the swap is finished."), ended);

@@ -28,7 +28,7 @@ final class RunPicker {
     this.model = model;
     button.setId("run-select");
     button.setMnemonicParsing(false);
-    button.setPrefWidth(320);
+    // As wide as its words: a run's id and state are read whole, never cut.
     button.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
     button.setOnShowing(e -> writeMenu());
     binder.watchList(model.runs(), this::showChoice);

@@ -22,8 +22,13 @@ final class ArmController {
   private final Workspace workspace;
   private final Activity activity;
 
-  ArmController(CutoverModel model) {
+  /** Begins a step that may switch consumers, which the console's close waits for; completed when it ends. */
+  private final java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>> swapping;
+
+  ArmController(CutoverModel model, java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>>
+      swapping) {
     this.model = model;
+    this.swapping = swapping;
     this.workspace = model.workspace();
     this.activity = model.activity();
     // Another spec (or another server): the arm shown was the old repair's, and its turns stop with it.
@@ -128,7 +133,15 @@ final class ArmController {
     }
     turning = true;
     java.time.Instant stepAt = armStepAt;
-    workspace.executor().submit(p -> engine.cutovers().armedTurn(spec, dev.cutover.engine.api.Progress.NONE), t -> {
+    // A turn may switch consumers: closing the console waits for it, as for a swap of the operator's.
+    java.util.concurrent.CompletableFuture<Void> step = swapping.get();
+    workspace.executor().submit(p -> {
+      try {
+        return engine.cutovers().armedTurn(spec, dev.cutover.engine.api.Progress.NONE);
+      } finally {
+        step.complete(null);
+      }
+    }, t -> {
       turning = false;
       // A disarm (or another step on the arm) made here while the turn ran says more than the turn's result.
       if (spec != workspace.spec() || !stepAt.equals(armStepAt) && t.outcome() != dev.cutover.engine.api.Armed

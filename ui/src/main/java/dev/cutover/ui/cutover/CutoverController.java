@@ -36,7 +36,7 @@ public final class CutoverController implements ScreenController {
   private final CutoverModel model;
   private final Workspace workspace;
   private final Activity activity;
-  /** The last swap; the console's close waits for it. */
+  /** The last swap, or an armed cutover's turn that may switch consumers; the console's close waits for it. */
   private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
   /** The repair's version and what consumers read when the retention shown was read: it changes with a swap. */
   private Optional<String> retentionRead = Optional.empty();
@@ -50,7 +50,7 @@ public final class CutoverController implements ScreenController {
     this.workspace = model.workspace();
     this.activity = model.activity();
     this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)));
-    this.arming = new ArmController(model);
+    this.arming = new ArmController(model, this::swapping);
     workspace.repair().snapshotProperty().subscribe(this::follow);
   }
 
@@ -155,7 +155,7 @@ public final class CutoverController implements ScreenController {
    * confirmation dialog, or on a cluster for the screen).
    */
   private static State read(Engine engine, TableSpec spec, CutoverSteps steps) {
-    Optional<String> finished = steps.finishUnfinished();
+    Optional<String> finished = steps.finishUnfinished().map(dev.cutover.engine.api.UnfinishedSwap::sentence);
     // A sharded table's repair is one per shard: the headline's words after a rollback are one server's.
     Optional<Repair> repair = spec.cluster().isPresent() ? Optional.empty() : engine.repairs().current(spec);
     return new State(steps.judge(), steps.statement(), steps.retention(), repair, finished);
@@ -236,8 +236,7 @@ public final class CutoverController implements ScreenController {
         model.switched(node, r);
       }
     });
-    CompletableFuture<Void> step = new CompletableFuture<>();
-    inFlight = step;
+    CompletableFuture<Void> step = swapping();
     // A swap runs to its end on the server whether anyone waits or not (across nodes, its switch-back included): no
     // Cancel, and its outcome is always shown. The snapshot (on a cluster every node's gate) is read in the same
     // task, after the swap: the result, the gate, the badge and the banner then change together, never a gate
@@ -284,6 +283,14 @@ public final class CutoverController implements ScreenController {
     } catch (ExecutionException | TimeoutException e) {
       // The swap did not end in time: closing goes on.
     }
+  }
+
+  /** A step that may switch consumers begins: the console's close waits for it (and for any still under way). */
+  private synchronized CompletableFuture<Void> swapping() {
+    CompletableFuture<Void> step = new CompletableFuture<>();
+    CompletableFuture<Void> before = inFlight;
+    inFlight = before.isDone() ? step : CompletableFuture.allOf(before, step);
+    return step;
   }
 
   /** A swap's result with what was read after it: one server's snapshot, or every node's gate. */

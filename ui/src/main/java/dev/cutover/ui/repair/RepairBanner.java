@@ -50,8 +50,16 @@ public final class RepairBanner {
     Label repair = Widgets.wrap(Widgets.label("repair-summary"));
     repair.setMaxWidth(Double.MAX_VALUE);
     HBox.setHgrow(repair, Priority.ALWAYS);
-    binder.bind(repair.textProperty(), watch.repairProperty());
+    // Compact and folded, the short summary; else the whole one. Either wraps rather than being cut.
+    binder.bind(repair.textProperty(), javafx.beans.binding.Bindings.when(compact.and(more.selectedProperty().not()))
+        .then(watch.repairShortProperty()).otherwise(watch.repairProperty()));
     Label problem = Widgets.errorLabel("repair-problem", binder, watch.problemProperty());
+    // A switch across nodes left unfinished by a process that died, and what reading the repair did about it.
+    Label swap = Widgets.wrap(Widgets.label("repair-swap", "warn"));
+    swap.setMaxWidth(Double.MAX_VALUE);
+    binder.bind(swap.textProperty(), watch.swapProperty());
+    binder.bind(swap.visibleProperty(), watch.swapProperty().isNotEmpty());
+    binder.bind(swap.managedProperty(), swap.visibleProperty());
     Label asOf = Widgets.label("repair-as-of", "muted");
     asOf.setMinWidth(Region.USE_PREF_SIZE);
     binder.bind(asOf.textProperty(), watch.asOfProperty());
@@ -113,16 +121,9 @@ public final class RepairBanner {
     binder.bind(more.visibleProperty(), compact);
     binder.bind(more.managedProperty(), compact);
     binder.bind(more.textProperty(), more.selectedProperty().map(s -> s ? "Less" : "More"));
-    // Whole, the summary wraps; compact, it keeps to its line and says the rest in a tooltip.
-    binder.watch(compact, c -> {
-      repair.setWrapText(!c);
-      repair.setMinHeight(c ? Region.USE_COMPUTED_SIZE : Region.USE_PREF_SIZE);
-    });
-    Tooltip whole = new Tooltip();
-    binder.bind(whole.textProperty(), watch.repairProperty());
-    repair.setTooltip(whole);
+    repair.setMinHeight(Region.USE_PREF_SIZE);
 
-    root.getChildren().addAll(top, problem, details);
+    root.getChildren().addAll(top, problem, swap, details);
     root.setId("repair-banner");
     root.getStyleClass().add("repair-banner");
     root.setPadding(new Insets(6, 22, 6, 22));

@@ -8,6 +8,7 @@ import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.UnfinishedSwap;
 import dev.cutover.ui.common.Errors;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.tasks.TaskExecutor;
@@ -62,6 +63,7 @@ public final class RepairWatch {
   private final StringProperty phase = new SimpleStringProperty("");
   private final StringProperty tone = new SimpleStringProperty("none");
   private final StringProperty repair = new SimpleStringProperty("");
+  private final StringProperty repairShort = new SimpleStringProperty("");
   private final StringProperty liveWriter = new SimpleStringProperty("");
   private final StringProperty verdict = new SimpleStringProperty("");
   private final StringProperty verdictSource = new SimpleStringProperty("");
@@ -72,6 +74,9 @@ public final class RepairWatch {
   private final StringProperty nextSentence = new SimpleStringProperty("");
   private final StringProperty nextCommand = new SimpleStringProperty("");
   private final StringProperty asOf = new SimpleStringProperty("");
+  private final StringProperty swap = new SimpleStringProperty("");
+  /** Whether the swap sentence shown says what a finish did, which stays true after it (not that one is under way). */
+  private boolean swapSettled;
   private Instant failedAt;
   private boolean inFlight;
   private boolean again;
@@ -139,6 +144,8 @@ public final class RepairWatch {
     status.set(null);
     record.set(null);
     error.set("");
+    swap.set("");
+    swapSettled = false;
     seenRuns = null;
     refresh();
   }
@@ -198,7 +205,7 @@ public final class RepairWatch {
     Optional<RepairSnapshot> previous = judgeAgain ? Optional.empty() : Optional.ofNullable(snapshot.get());
     judgeAgain = false;
     ShardedRepair over = s.cluster().isPresent() ? r : null;
-    executor.submit(p -> over != null ? new Read(over.snapshot(previous), null) : read(e, s, previous),
+    executor.submit(p -> over != null ? read(over, previous) : read(e, s, previous),
         (message, fraction) -> {}, read -> done(e, s, over, read, null), failure -> done(e, s, over, null, failure));
   }
 
@@ -226,10 +233,24 @@ public final class RepairWatch {
     snapshot.set(read);
   }
 
-  private record Read(RepairSnapshot snapshot, Partial partial) {}
+  private record Read(RepairSnapshot snapshot, Partial partial, Optional<UnfinishedSwap> swap) {
+    Read(RepairSnapshot snapshot, Partial partial) {
+      this(snapshot, partial, Optional.empty());
+    }
+  }
 
   /** The repair's state record alone, read when its data could not be, and why the data could not be. */
   private record Partial(Optional<Repair> repair, Instant at, Exception failure) {}
+
+  /**
+   * The repair over every node, after finishing a switch across nodes whose process died halfway (a laptop that
+   * slept, a kill): opening the repair in the console finishes it, as any command on it does, so that no panel
+   * shows nodes on two versions as where the repair stands. A switch whose process still runs is only named.
+   */
+  private static Read read(ShardedRepair over, Optional<RepairSnapshot> previous) {
+    Optional<UnfinishedSwap> finished = over.finishUnfinishedSwap();
+    return new Read(over.snapshot(finished.isPresent() ? Optional.empty() : previous), null, finished);
+  }
 
   private static Read read(Engine e, TableSpec s, Optional<RepairSnapshot> previous) throws Exception {
     try {
@@ -257,6 +278,7 @@ public final class RepairWatch {
         // The status (and the banner's words) first: a panel that follows the snapshot reads them current.
         status.set(read.snapshot().status());
         snapshot.set(read.snapshot());
+        swap(read.swap());
       } else if (failure == null) {
         failedAt = read.partial().at();
         snapshot.set(null);
@@ -280,6 +302,19 @@ public final class RepairWatch {
     }
   }
 
+  /**
+   * What the last read found of a switch left unfinished: a finish it made is kept (with its time) until the
+   * spec or server changes, since the operator must learn of it; a switch under way is said while it is.
+   */
+  private void swap(Optional<UnfinishedSwap> found) {
+    if (found.isPresent()) {
+      swapSettled = found.get().settled();
+      swap.set("Found at " + Formats.clock(Instant.now()) + ": " + found.get().sentence());
+    } else if (!swapSettled) {
+      swap.set("");
+    }
+  }
+
   private void words() {
     RepairStatus s = status.get();
     Partial p = record.get();
@@ -295,6 +330,8 @@ public final class RepairWatch {
         + a.describe()).orElse("");
     repair.set(known.map(r -> RepairWords.repair(r, target, byView) + armed).orElse(failed || spec.getValue() == null
         ? "" : "Reading where the repair of " + spec.getValue().name() + " stands…"));
+    repairShort.set(known.map(r -> RepairWords.repairShort(r, target, byView) + (armed.isEmpty() ? ""
+        : " · cutover armed")).orElse(failed || spec.getValue() == null ? "" : "Reading…"));
     problem.set(!failed ? "" : p != null ? "Read the repair's record, but not its data: " + error.get() : error.get());
     liveWriter.set(s == null ? "" : RepairWords.liveWriter(s));
     verdict.set(s == null ? "" : RepairWords.verdict(s));
@@ -355,6 +392,11 @@ public final class RepairWatch {
     return repair;
   }
 
+  /** The repair on the compact banner's one line: its id, B and the operation in flight. */
+  public ReadOnlyStringProperty repairShortProperty() {
+    return repairShort;
+  }
+
   public ReadOnlyStringProperty liveWriterProperty() {
     return liveWriter;
   }
@@ -389,6 +431,14 @@ public final class RepairWatch {
 
   public ReadOnlyStringProperty nextCommandProperty() {
     return nextCommand;
+  }
+
+  /**
+   * What reading the repair found of a switch across nodes that its process left unfinished, and did: finished
+   * it (said until the spec or server changes) or found it under way (said while it is); empty otherwise.
+   */
+  public ReadOnlyStringProperty swapProperty() {
+    return swap;
   }
 
   /** "as of 10:42:07 UTC" (the time of the last read), "reading…" before it, or when the last read failed. */

@@ -45,6 +45,23 @@ final class RepairWords {
     return String.join(" · ", parts);
   }
 
+  /**
+   * The repair in the compact banner's one line: its id, B and the operation in flight, without the holder and
+   * times that the whole summary adds ("More" shows it), so that the line is read whole rather than cut.
+   */
+  static String repairShort(Optional<Repair> repair, String target, boolean byView) {
+    if (repair.isEmpty()) {
+      return "No repair of " + target + " yet";
+    }
+    Repair r = repair.get();
+    List<String> parts = new ArrayList<>();
+    parts.add("Repair " + r.id());
+    r.boundary().ifPresent(b -> parts.add("B = " + b + " UTC" + (r.phase() == RepairPhase.ABANDONED
+        ? " (no longer counts)" : "")));
+    r.operation().ifPresent(op -> parts.add(op.action() + " under way"));
+    return String.join(" · ", parts);
+  }
+
   /** Where the corrected live writer was seen to start, or why it is not observed. */
   static String liveWriter(RepairStatus s) {
     if (s.liveWriter().isPresent()) {
