@@ -92,6 +92,22 @@ class CutoverCommandsTest {
     CommandRun afterStop = run(world, spec, "status");
     assertFalse(afterStop.out().contains("Cutover armed by "), "Ctrl-C disarms: " + afterStop.out());
 
+    // The window's end: armed while the gate stays closed, the command's next turn past the window removes the arm,
+    // switches nothing and exits 6 saying so. (The window, a minute at least, is ended early in the record.)
+    List<String> slowTurns = new ArrayList<>(arm);
+    slowTurns.set(slowTurns.indexOf("1s"), "3s");
+    Path endedLog = dir.resolve("armed-ended.log");
+    Process ending = ChildRun.start(dir, java.util.Map.of(), slowTurns, endedLog);
+    awaitStatus(world, spec, "Cutover armed by ", endedLog);
+    dev.cutover.engine.cutover.ArmWindow.endNow(world.sql, world.database, world.spec());
+    assertTrue(ending.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), Files.readString(endedLog));
+    String ended = Files.readString(endedLog);
+    assertEquals(6, ending.exitValue(), ended);
+    assertTrue(ended.contains(") ended before the gate opened; nothing was switched."), ended);
+    CommandRun afterWindow = run(world, spec, "status");
+    assertFalse(afterWindow.out().contains("Cutover armed by "), "the window's end removes the arm: " + afterWindow.out());
+    assertTrue(afterWindow.out().contains("Consumers read v1 ("), "nothing switched: " + afterWindow.out());
+
     Path secondLog = dir.resolve("armed-2.log");
     Process second = ChildRun.start(dir, java.util.Map.of(), arm, secondLog);
     awaitStatus(world, spec, "Cutover armed by ", secondLog);
@@ -112,6 +128,25 @@ class CutoverCommandsTest {
     CommandRun rehearsed = run(world, spec, "rollback", "--confirm", "visits", "--reason", "the armed cutover was a "
         + "rehearsal");
     assertEquals(0, rehearsed.exit(), rehearsed.out() + rehearsed.err());
+    // Ctrl-C as a turn begins (the gate is open now, so the turn switches): the turn ends first, switched and
+    // verified or not begun, and then the arm goes. Consumers read one version, and the repair says which.
+    Path thirdLog = dir.resolve("armed-3.log");
+    Process third = ChildRun.start(dir, java.util.Map.of(), arm, thirdLog);
+    long turnBegins = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!Files.readString(thirdLog).contains("Cutover: ") && System.nanoTime() < turnBegins) {
+      Thread.sleep(10);
+    }
+    third.destroy();
+    assertTrue(third.waitFor(90, java.util.concurrent.TimeUnit.SECONDS), Files.readString(thirdLog));
+    var stopped = dev.cutover.app.output.JsonOutput.mapper().readTree(run(world, spec, "status", "--json").out());
+    assertTrue(stopped.get("armed").isNull(), "Ctrl-C disarms: " + stopped);
+    String reads = stopped.get("consumers_read").asString();
+    assertEquals(reads.equals("v2") ? "cut_over" : "rolled_back", stopped.get("repair").get("phase").asString(),
+        "the repair says what consumers read (" + reads + "): " + Files.readString(thirdLog));
+    if (reads.equals("v2")) {
+      assertEquals(0, run(world, spec, "rollback", "--confirm", "visits", "--reason", "stopped the armed cutover's "
+          + "rehearsal").exit());
+    }
     assertEquals(0, green.exit(), green.out() + green.err());
     assertTrue(green.out().contains(": acknowledged"), green.out());
     assertTrue(Files.readString(dir.resolve("report.csv")).startsWith("section,hour,owner,status,rows_v1,rows_v2,clicks_v1"));

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * {@code cutover --arm} and {@code --disarm}: arms the cutover behind the typed confirmation, then takes its turns
  * (the gate judged every {@code --every}) until consumers switch, the window ends or another process disarms it,
  * saying on stderr each time why it still waits; Ctrl-C disarms it, so that no arm is left without a process to
- * take its turns. Exit 0 once switched (or disarmed with {@code --disarm}), 6 when it ends without switching.
+ * take its turns, once a turn under way has ended: a turn that is switching consumers is not cut off between its
+ * statements. Exit 0 once switched (or disarmed with {@code --disarm}), 6 when it ends without switching.
  */
 final class ArmedCutover {
 
@@ -29,6 +30,11 @@ final class ArmedCutover {
   private final Engine engine;
   private final TableSpec spec;
   private final PrintWriter err;
+  /** Held while a turn runs: Ctrl-C waits for it, and no turn starts once Ctrl-C came. */
+  private final java.util.concurrent.locks.ReentrantLock turning = new java.util.concurrent.locks.ReentrantLock();
+  private volatile boolean stopping;
+  /** How long Ctrl-C waits for a turn under way (a switch, then its verification) before it disarms regardless. */
+  private static final Duration TURN_GRACE = Duration.ofSeconds(60);
 
   ArmedCutover(Engine engine, TableSpec spec, PrintWriter err) {
     this.engine = engine;
@@ -63,6 +69,31 @@ final class ArmedCutover {
     return Math.max(100, Math.min(every.toMillis(), left + 100));
   }
 
+  /**
+   * Ctrl-C: waits for a turn under way to end (a switch of consumers runs to its end and is verified), then
+   * disarms. A turn that switched left nothing armed, and the disarm then finds nothing.
+   */
+  private void disarmOnStop() {
+    stopping = true;
+    boolean waited = false;
+    try {
+      if (turning.isLocked()) {
+        err.println("Stopping: the turn under way ends first (a switch of consumers is not cut off halfway).");
+        err.flush();
+      }
+      waited = turning.tryLock(TURN_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      engine.cutovers().disarm(spec, "the command that armed it was stopped (Ctrl-C)");
+    } finally {
+      if (waited) {
+        turning.unlock();
+      }
+    }
+  }
+
   int disarm(BiConsumer<Object, List<String>> print) {
     // The audit trail's line names who disarmed it, and where.
     Optional<Armed> gone = engine.cutovers().disarm(spec, "disarmed with cutover --disarm");
@@ -80,14 +111,17 @@ final class ArmedCutover {
         + "first time the gate opens before then. The gate is judged every " + Text.duration(every) + "; Ctrl-C "
         + "disarms it.");
     err.flush();
-    Thread disarmOnInterrupt = new Thread(() -> engine.cutovers().disarm(spec, "the command that armed it was "
-        + "stopped (Ctrl-C)"));
+    Thread disarmOnInterrupt = new Thread(this::disarmOnStop);
     Runtime.getRuntime().addShutdownHook(disarmOnInterrupt);
     try {
       String said = "";
       while (true) {
-        Armed.Turn turn;
+        Armed.Turn turn = null;
+        turning.lock();
         try (ProgressOutput progress = options.open("cutover", err)) {
+          if (stopping) {
+            return ExitCodes.INTERRUPTED; // Ctrl-C came between turns: it disarms, and no turn starts
+          }
           turn = engine.cutovers().armedTurn(spec, new StepProgress(progress, "Cutover"));
         } catch (dev.cutover.engine.api.InvalidInputException | dev.cutover.engine.api.StepRefusedException e) {
           throw e;
@@ -100,6 +134,10 @@ final class ArmedCutover {
             err.flush();
             said = sentence;
           }
+        } finally {
+          turning.unlock();
+        }
+        if (turn == null) {
           Thread.sleep(pause(every, armed));
           continue;
         }
