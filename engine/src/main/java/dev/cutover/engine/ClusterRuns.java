@@ -136,10 +136,15 @@ final class ClusterRuns implements BackfillSteps {
     return asOne(new ClusterDeployment(shards, spec).deploy(confirmed).values());
   }
 
-  /** The shards' deployments as one: they share the view, B and statement; it exists once it does on every shard. */
-  private static LiveDeployment asOne(Collection<LiveDeployment> each) {
+  /**
+   * The shards' deployments as one: they share the view, B, statement and warning (one spec); it exists once it
+   * does on every shard; the newest event is the newest of any shard's sources, the one B must come after.
+   */
+  static LiveDeployment asOne(Collection<LiveDeployment> each) {
     LiveDeployment first = each.iterator().next();
-    return new LiveDeployment(first.view(), first.boundary(), first.statement(), first.newestEvent(),
+    java.time.Instant newest = each.stream().map(LiveDeployment::newestEvent).max(java.util.Comparator
+        .naturalOrder()).orElseThrow();
+    return new LiveDeployment(first.view(), first.boundary(), first.statement(), newest,
         each.stream().allMatch(LiveDeployment::exists), first.repairId(), first.warning());
   }
 

@@ -114,6 +114,8 @@ final class RunControls {
   void applyThrottle() {
     RunHandle run = model.drivenProperty().get();
     UnaryOperator<BackfillSettings> throttle = model.screenThrottle();
+    // On a cluster each shard's part takes the throttle within its share of the cluster's totals: said per shard.
+    boolean sharded = workspace.spec() != null && workspace.spec().cluster().isPresent();
     if (run != null) {
       model.activity().run("change the throttle of run " + run.id(), p -> {
         BackfillSettings now = run.settings();
@@ -128,7 +130,8 @@ final class RunControls {
           run.setRestPercent(wanted.restPercent());
         }
         return run.settings();
-      }, s -> model.progress().waitingProperty().set("Throttle applied: " + settingsText(s) + "."));
+      }, s -> model.progress().waitingProperty().set((sharded ? "Throttle applied on each shard, within its share of "
+          + "the cluster's totals: " : "Throttle applied: ") + settingsText(s) + "."));
     }
   }
 
