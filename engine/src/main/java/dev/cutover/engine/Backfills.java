@@ -83,6 +83,15 @@ public final class Backfills {
 
       @Override
       public LiveDeployment deployLive(Optional<HourPartition> confirmed) {
+        if (confirmed.isPresent()) {
+          // The B the operator confirmed is the one this server chose then: when events moved it since, say so.
+          HourPartition now = repairs.liveDeployment(spec).boundary();
+          if (!now.equals(confirmed.get())) {
+            throw new dev.cutover.engine.api.StepRefusedException("deploy-live", "B is now " + now + ", not "
+                + confirmed.get() + " as confirmed: events arrived meanwhile. Nothing was deployed; confirm the "
+                + "new B.", List.of("boundary"), Optional.empty());
+          }
+        }
         return confirmed.map(b -> repairs.deployLive(spec, b)).orElseGet(() -> repairs.deployLive(spec));
       }
 

@@ -228,6 +228,26 @@ class ViewFedRepairTest {
   }
 
   /**
+   * The B the operator confirmed moved before the deployment (an event arrived in it): the step says so, in the
+   * words of a confirmation that no longer holds, and deploys nothing.
+   */
+  @Test
+  void aDeploymentWhoseConfirmedBMovedIsRefusedAndNothingIsDeployed() {
+    var steps = engine.backfills().of(spec);
+    HourPartition confirmed = steps.liveDeployment().boundary();
+    sql.execute("an event of B", "INSERT INTO " + world.trades().sql() + " SELECT ? , toDateTime(?, 'UTC'), book, "
+        + "instrument, side, quantity, price, fee, currency FROM " + world.trades().sql() + " LIMIT 1", LATE_IDS,
+        confirmed.epochSecond());
+    HourPartition now = steps.liveDeployment().boundary();
+    assertTrue(confirmed.isBefore(now), "the event moved B: " + confirmed + " -> " + now);
+    var refused = assertThrows(StepRefusedException.class, () -> steps.deployLive(java.util.Optional.of(confirmed)));
+    assertEquals("B is now " + now + ", not " + confirmed + " as confirmed: events arrived meanwhile. Nothing was "
+        + "deployed; confirm the new B.", refused.getMessage());
+    assertFalse(viewExists("pnl_v2_mv"));
+    assertTrue(engine.repairs().current(spec).isEmpty(), "no repair was recorded");
+  }
+
+  /**
    * A few trades of the hour before the clock's, arriving now: at most an hour late, within the spec's
    * safety margin. Returns the hour they fell in.
    */
