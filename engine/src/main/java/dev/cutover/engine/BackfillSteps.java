@@ -9,6 +9,7 @@ import dev.cutover.engine.api.LiveDeployment;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.ShardRef;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -35,6 +36,19 @@ public interface BackfillSteps {
 
   /** A feed of run {@code runId}, read on the caller's schedule: what changed since the last read, as events. */
   RunFeed feed(String runId);
+
+  /** The shards whose part of a run can be followed alone ({@link #feed(String, ShardRef)}); none on one server. */
+  default List<ShardRef> shards() {
+    return List.of();
+  }
+
+  /**
+   * A feed of {@code shard}'s part of run {@code runId} alone: the part's own record (its id the run's with the
+   * shard's number after it) and its own ledger, not merged with the other shards'. On one server, the run's feed.
+   */
+  default RunFeed feed(String runId, ShardRef shard) {
+    return feed(runId);
+  }
 
   /**
    * Starts the backfill {@code checked} cleared (on every shard at once, or on none); refused, nothing written,

@@ -108,6 +108,38 @@ final class ClusterRuns implements BackfillSteps {
   }
 
   @Override
+  public List<ShardRef> shards() {
+    return shards.all().stream().map(Shard::ref).toList();
+  }
+
+  @Override
+  public RunFeed feed(String runId, ShardRef ref) {
+    Shard s = shards.all().stream().filter(x -> x.ref().equals(ref)).findFirst().orElseThrow(() ->
+        new IllegalArgumentException("no " + ref + " in " + where()));
+    return new RunFeed(runId, new RunFeed.Source() {
+      /** The part the last read found: the ledger is its. */
+      private volatile Optional<String> part = Optional.empty();
+
+      @Override
+      public Optional<RunRecord> run() {
+        Optional<RunRecord> r = part(s, runId);
+        part = r.map(RunRecord::id);
+        return r;
+      }
+
+      @Override
+      public TreeMap<HourPartition, LedgerEntry> ledger() {
+        return part.map(id -> new TreeMap<>(s.engine().backfills().ledger(id))).orElseGet(TreeMap::new);
+      }
+
+      @Override
+      public Duration lag() {
+        return s.engine().plans().live(spec).lag();
+      }
+    });
+  }
+
+  @Override
   public RunHandle start(Preflighted checked, BackfillEvent.Listener listener) {
     return followed(backfills.backfill(checked, s -> BackfillEvent.Listener.NONE), listener);
   }

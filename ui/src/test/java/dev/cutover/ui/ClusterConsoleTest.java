@@ -152,6 +152,27 @@ class ClusterConsoleTest {
     fx.waitFor(10, () -> backfill.progress().rowsProperty().get() == v2Rows, () -> "rows shown "
         + backfill.progress().rowsProperty().get() + ", the cluster's v2 holds " + v2Rows);
     window.fx().shot("41-cluster-backfilled");
+    // One shard's part alone: the grid and the counts are that shard's own, then every shard's merged again.
+    var partTwo = repair.shardRefs().get(1);
+    long twoRows;
+    try (var two = dev.cutover.engine.connect.Database.open(world.cluster().nodes().get(1).profile("cutover"))) {
+      twoRows = two.sql().queryLong("v2's rows of the range on shard 2", "SELECT count() FROM world.visits_v2 "
+          + "WHERE hour >= toDateTime(?, 'UTC') AND hour < toDateTime(?, 'UTC')", plan.range().from().epochSecond(),
+          plan.range().to().epochSecond());
+    }
+    assertTrue(twoRows > 0 && twoRows < v2Rows, "shard 2 holds a part of v2: " + twoRows + " of " + v2Rows);
+    @SuppressWarnings("unchecked")
+    var choice = (javafx.scene.control.ChoiceBox<dev.cutover.engine.api.ShardRef>) fx.node("hours-shard",
+        javafx.scene.control.ChoiceBox.class);
+    assertTrue(fx.onFx(() -> shown(choice)), "a sharded table's hours can be shown per shard");
+    fx.interact(() -> choice.setValue(partTwo));
+    fx.waitFor(30, () -> backfill.progress().rowsProperty().get() == twoRows && done(backfill) == hours,
+        () -> "shard 2 alone: rows " + backfill.progress().rowsProperty().get() + " (its v2 holds " + twoRows + "), "
+        + done(backfill) + " of " + hours + " hours");
+    assertEquals("Succeeded", fx.text("run-state"));
+    fx.interact(() -> choice.setValue(null));
+    fx.waitFor(30, () -> backfill.progress().rowsProperty().get() == v2Rows, () -> "merged again: rows "
+        + backfill.progress().rowsProperty().get() + " of " + v2Rows);
 
     // The operator's own writer, declared on every shard from the Backfill screen: asked what was deployed and from
     // which B; the banner, which reads every shard as one, then says the repair waits for its first hour.

@@ -47,6 +47,15 @@ public final class BackfillController implements ScreenController {
       reading.forget();
       reading.refresh();
     });
+    // One shard's part alone, or every shard's merged: the hours and counts are read afresh from that feed.
+    model.shownShardProperty().addListener((o, was, is) -> {
+      if (is == null) {
+        reading.backToEveryShard();
+      } else {
+        reading.forget();
+      }
+      reading.refresh();
+    });
   }
 
   @Override

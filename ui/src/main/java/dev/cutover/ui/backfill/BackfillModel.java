@@ -41,6 +41,10 @@ public final class BackfillModel {
   private final RunProgress progress = new RunProgress();
   private final ObservableList<RunRecord> runs = FXCollections.observableArrayList();
   private final ObjectProperty<String> selectedRun = new SimpleObjectProperty<>();
+  /** A sharded repair's shards, as the steps name them; empty on one server. */
+  private final ObservableList<dev.cutover.engine.api.ShardRef> shards = FXCollections.observableArrayList();
+  /** The shard whose part of the shown run the hours show alone; null for every shard's, merged. */
+  private final ObjectProperty<dev.cutover.engine.api.ShardRef> shownShard = new SimpleObjectProperty<>();
   private final ObjectProperty<RunHandle> driven = new SimpleObjectProperty<>();
   private final BooleanProperty paused = new SimpleBooleanProperty();
   private final IntegerProperty concurrency = new SimpleIntegerProperty(2);
@@ -73,6 +77,8 @@ public final class BackfillModel {
       }
       runs.clear();
       selectedRun.set(null);
+      shownShard.set(null);
+      shards.clear();
       progress.clear();
     });
     // The repair as last read: whether it deployed a corrected view that still exists to write v2 from B.
@@ -96,6 +102,16 @@ public final class BackfillModel {
     concurrency.set(settings.concurrency());
     rowsLimit.set(settings.rowsPerSecond());
     restPercent.set(settings.restPercent());
+  }
+
+  /** A sharded repair's shards, as the steps name them; empty on one server. */
+  public ObservableList<dev.cutover.engine.api.ShardRef> shards() {
+    return shards;
+  }
+
+  /** The shard whose part of the shown run the screen shows alone; null for every shard's part merged. */
+  public ObjectProperty<dev.cutover.engine.api.ShardRef> shownShardProperty() {
+    return shownShard;
   }
 
   /** Whether the repair has deployed its corrected view (so there is nothing to deploy), as last read. */

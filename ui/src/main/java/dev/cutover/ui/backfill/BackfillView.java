@@ -171,7 +171,49 @@ public final class BackfillView extends ScreenView {
 
   private VBox hoursCard(BackfillModel model, RunProgress p) {
     return HoursCard.of("Hours (one column per day, one row per hour of the day, UTC)", grid, p.hours(), binder,
-        model.workspace().paletteProperty());
+        model.workspace().paletteProperty(), shardChoice(model));
+  }
+
+  /**
+   * On a sharded table: whose hours the grid shows, every shard's merged (an hour written once every shard wrote
+   * it) or one shard's part alone, with its own counts. Hidden on one server.
+   */
+  private Node shardChoice(BackfillModel model) {
+    javafx.scene.control.ChoiceBox<dev.cutover.engine.api.ShardRef> choice = new javafx.scene.control.ChoiceBox<>();
+    choice.setId("hours-shard");
+    choice.setConverter(new javafx.util.StringConverter<>() {
+      @Override
+      public String toString(dev.cutover.engine.api.ShardRef s) {
+        return s == null ? "every shard, merged" : s + " alone";
+      }
+
+      @Override
+      public dev.cutover.engine.api.ShardRef fromString(String text) {
+        return null;
+      }
+    });
+    Runnable fill = () -> {
+      java.util.List<dev.cutover.engine.api.ShardRef> items = new java.util.ArrayList<>();
+      items.add(null);
+      items.addAll(model.shards());
+      choice.getItems().setAll(items);
+      choice.setValue(model.shownShardProperty().get());
+    };
+    binder.watchList(model.shards(), fill);
+    choice.valueProperty().addListener((o, was, is) -> {
+      if (!java.util.Objects.equals(is, model.shownShardProperty().get()) && choice.getItems().contains(is)) {
+        model.shownShardProperty().set(is);
+      }
+    });
+    binder.watch(model.shownShardProperty(), s -> choice.setValue(s));
+    Label label = new Label("_Shard");
+    label.setMnemonicParsing(true);
+    label.setLabelFor(choice);
+    javafx.scene.layout.HBox row = Widgets.row(8, label, choice);
+    var sharded = javafx.beans.binding.Bindings.isNotEmpty(model.shards());
+    binder.bind(row.visibleProperty(), sharded);
+    binder.bind(row.managedProperty(), sharded);
+    return row;
   }
 
   public HourGrid grid() {

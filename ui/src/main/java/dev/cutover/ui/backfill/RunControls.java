@@ -63,8 +63,12 @@ final class RunControls {
 
   private void drain() {
     drainScheduled.set(false);
+    // While one shard's part is shown alone, the screen reads that part's feed; the run's merged events wait.
+    boolean merged = model.shownShardProperty().get() == null;
     for (BackfillEvent e; (e = events.poll()) != null; ) {
-      model.progress().apply(e);
+      if (merged) {
+        model.progress().apply(e);
+      }
     }
     model.progress().hours().changed();
   }

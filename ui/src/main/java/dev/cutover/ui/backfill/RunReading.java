@@ -36,6 +36,13 @@ final class RunReading {
   private Instant lastRead;
   /** The feed of the run shown, when this console follows it; read by one background task at a time. */
   private RunFeed feed;
+  /** The shard whose part {@link #feed} follows alone; null when it follows the run over every shard. */
+  private dev.cutover.engine.api.ShardRef feedShard;
+  /**
+   * The run this console drives is shown from its feed once, after the operator went back from one shard's part
+   * to every shard's: the run's own events then go on from the whole ledger that read laid out.
+   */
+  private boolean layOutDriven;
 
   RunReading(BackfillModel model) {
     this.model = model;
@@ -80,6 +87,15 @@ final class RunReading {
     feed = null;
   }
 
+  /**
+   * The operator went back from one shard's part to every shard's: a run this console drives is read once from
+   * its whole ledger, since its own events were set aside meanwhile, and then goes on from them.
+   */
+  void backToEveryShard() {
+    feed = null;
+    layOutDriven = model.drivenProperty().get() != null;
+  }
+
   /** Reads the runs and the live status, and the feed of the shown run unless this console drives it. */
   void refresh() {
     model.demoLive().refresh();
@@ -93,8 +109,12 @@ final class RunReading {
     String wanted = model.selectedRunProperty().get();
     RunHandle mine = model.drivenProperty().get();
     RunFeed current = feed;
+    dev.cutover.engine.api.ShardRef part = model.shownShardProperty().get();
+    dev.cutover.engine.api.ShardRef currentPart = feedShard;
+    boolean layOut = layOutDriven;
     var demo = workspace.demo();
     workspace.executor().submit(p -> {
+      List<dev.cutover.engine.api.ShardRef> shards = steps.shards();
       List<RunRecord> all = steps.runs();
       LiveStatus status = plans.live();
       // Deployed here or by another process (demo deploy-v2): the card stops offering what is done. A read that
@@ -107,16 +127,20 @@ final class RunReading {
       }
       Optional<RunRecord> shown = all.stream().filter(r -> r.id().equals(wanted)).findFirst()
           .or(() -> wanted == null ? all.stream().findFirst() : Optional.empty());
-      if (shown.isEmpty() || (mine != null && mine.id().equals(shown.get().id()))) {
-        return new Snapshot(all, status, deployed, shown, null, false, List.of(), false);
+      // The run this console drives is shown from its own events, unless one shard's part is shown alone.
+      if (shown.isEmpty() || (mine != null && mine.id().equals(shown.get().id()) && part == null && !layOut)) {
+        return new Snapshot(shards, all, status, deployed, shown, null, null, false, List.of(), false);
       }
-      boolean fresh = current == null || !current.runId().equals(shown.get().id());
-      RunFeed followed = fresh ? steps.feed(shown.get().id()) : current;
+      boolean fresh = current == null || !current.runId().equals(shown.get().id())
+          || !java.util.Objects.equals(currentPart, part);
+      RunFeed followed = !fresh ? current : part == null ? steps.feed(shown.get().id())
+          : steps.feed(shown.get().id(), part);
       // An ended run's records no longer change: once its feed has told everything, it is not read again.
       List<BackfillEvent> events = fresh || !followed.ended() ? followed.next() : List.of();
       RunRecord run = followed.record().orElse(shown.get());
       boolean interrupted = run.interrupted(Instant.now(), RunRecord.STALE_AFTER);
-      return new Snapshot(all, status, deployed, Optional.of(run), followed, fresh, events, interrupted);
+      return new Snapshot(shards, all, status, deployed, Optional.of(run), followed, part, fresh, events,
+          interrupted);
     }, (message, fraction) -> {}, s -> {
       if (read == generation) {
         apply(s);
@@ -131,9 +155,9 @@ final class RunReading {
     });
   }
 
-  private record Snapshot(List<RunRecord> runs, LiveStatus live, Optional<HourPartition> deployedFrom,
-      Optional<RunRecord> shown, RunFeed feed,
-      boolean fresh, List<BackfillEvent> events, boolean interrupted) {}
+  private record Snapshot(List<dev.cutover.engine.api.ShardRef> shards, List<RunRecord> runs, LiveStatus live,
+      Optional<HourPartition> deployedFrom, Optional<RunRecord> shown, RunFeed feed,
+      dev.cutover.engine.api.ShardRef part, boolean fresh, List<BackfillEvent> events, boolean interrupted) {}
 
   private void apply(Snapshot s) {
     RunProgress progress = model.progress();
@@ -143,6 +167,9 @@ final class RunReading {
     // A run that started, stopped or ended (here or elsewhere) may have moved the repair.
     workspace.repair().runsSeen(s.runs());
     model.runs().setAll(s.runs());
+    if (!model.shards().equals(s.shards())) {
+      model.shards().setAll(s.shards());
+    }
     if (s.deployedFrom() != null) {
       model.demoDeployedFrom().set(s.deployedFrom());
     }
@@ -154,6 +181,11 @@ final class RunReading {
     if (s.feed() != null) {
       RunRecord run = s.shown().orElseThrow();
       feed = s.feed();
+      feedShard = s.part();
+      if (s.part() == null && mine != null && mine.id().equals(run.id())) {
+        layOutDriven = false; // laid out from the whole ledger: the run's own events go on from here
+        feed = null;
+      }
       if (s.fresh()) {
         progress.follow(run, liveEnd(s.live(), run.boundary()));
       }
