@@ -48,12 +48,13 @@ class ClusterCommandsTest {
 
   @Test
   void theWholeProcedureRunsOnEveryShardFromTheCommandLine() {
-    // The repair's steps are the same commands as on one server; a command with no form over shards says which do.
-    CommandRun single = run("retention");
-    assertEquals(2, single.exit(), single.err());
-    assertTrue(single.err().contains("names the cluster cutover_local") && single.err().contains("./cutover plan|"
-        + "preflight|sample|backfill|reconcile|ack|cutover|rollback|status|deploy-live|declare-live|abandon"),
-        single.err());
+    // The repair's steps are the same commands as on one server, retention and cleanup included.
+    CommandRun retention = run("retention");
+    assertEquals(0, retention.exit(), retention.err());
+    assertTrue(retention.out().contains("Consumers still read v1; the horizon starts at the cutover."),
+        retention.out());
+    CommandRun cleanup = run("cleanup");
+    assertEquals(0, cleanup.exit(), cleanup.err());
     // The preflight of every shard, read as one: the cluster's own checks among them, each said once for all shards.
     CommandRun preflight = run("preflight");
     assertEquals(0, preflight.exit(), preflight.out() + preflight.err());
@@ -174,6 +175,14 @@ class ClusterCommandsTest {
     JsonContract.requireDocument("cluster", rollback);
     assertEquals(3, run("status").out().lines().filter(l -> l.contains("consumers read V1")).count());
     assertEquals(0, run("cutover", "--confirm", "visits").exit());
+    // v1 is kept on every node until the last node's horizon: dropping it now is refused on every node alike.
+    CommandRun kept = run("retention");
+    assertEquals(0, kept.exit(), kept.err());
+    assertTrue(kept.out().contains("; v1 may be dropped after "), kept.out());
+    CommandRun tooSoon = run("retention", "--drop-v1");
+    assertEquals(6, tooSoon.exit(), tooSoon.out() + tooSoon.err());
+    assertTrue(tooSoon.err().contains("v1 must be kept until") && tooSoon.err().contains("Nothing was dropped on any "
+        + "node."), tooSoon.err());
 
     CommandRun held = run("abandon", "--confirm", "visits_v2", "--reason", "the fix is taken back");
     assertEquals(6, held.exit(), held.out() + held.err());

@@ -5,13 +5,17 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.api.V1Reader;
 import dev.cutover.engine.cluster.ClusterSwap;
 import dev.cutover.engine.cluster.OverNodes;
 import dev.cutover.engine.cluster.Shards;
+import dev.cutover.engine.cluster.Shards.Shard;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,6 +98,65 @@ final class ClusterCutover implements CutoverSteps {
     finishUnfinished(); // a switch left unfinished is finished first; the gates then judge what it left
     return ShardedRepair.byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, why,
         (s, r) -> switched.accept(s.ref(), r)));
+  }
+
+  @Override
+  public List<V1Reader> v1Readers() {
+    Map<String, V1Reader> once = new LinkedHashMap<>();
+    shards.each("tables that use v1", s -> s.engine().cutovers().v1Readers(spec)).values()
+        .forEach(list -> list.forEach(r -> once.putIfAbsent(r.name(), r)));
+    return List.copyOf(once.values());
+  }
+
+  @Override
+  public List<String> dropV1Statements() {
+    return shards.all().getFirst().engine().cutovers().dropV1Statements(spec);
+  }
+
+  /**
+   * Every node's checks first, so that a refusal on any node drops nothing anywhere; then each node in turn. A node
+   * that fails after others dropped is named with them: those have no rollback any more, and the drop run again
+   * goes on with the nodes where v1 is still there.
+   */
+  @Override
+  public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
+    Map<Shard, Retention> each = shards.each("retention of v1", s -> s.engine().cutovers().retention(spec));
+    List<Shard> left = shards.all().stream().filter(s -> each.get(s).droppedAt().isEmpty()).toList();
+    if (left.isEmpty()) {
+      throw new StepRefusedException("drop-v1", spec.liveTable() + " was dropped already on every node.");
+    }
+    for (Shard s : left) {
+      try {
+        s.engine().cutovers().checkDropV1(spec, force, reason, acknowledged);
+      } catch (dev.cutover.engine.api.InvalidInputException e) {
+        throw e;
+      } catch (dev.cutover.engine.api.CutoverException e) {
+        throw new StepRefusedException("drop-v1", s.name() + ": " + e.getMessage() + " Nothing was dropped on any "
+            + "node.", List.of(s.name()), Optional.empty());
+      }
+    }
+    List<String> dropped = new ArrayList<>();
+    List<String> done = new ArrayList<>();
+    for (Shard s : left) {
+      try {
+        s.engine().cutovers().dropV1(spec, force, reason, acknowledged).forEach(d -> dropped.add(s.name() + ": " + d));
+        done.add(s.name());
+      } catch (RuntimeException e) {
+        throw new StepRefusedException("drop-v1", "v1 could not be dropped on " + s.name() + ": " + e.getMessage()
+            + (done.isEmpty() ? " Nothing was dropped on any node." : " It was dropped on " + String.join(", ", done)
+            + ", which have no rollback any more; drop it again to go on with the other nodes."), List.of(s.name()),
+            Optional.empty());
+      }
+    }
+    return dropped;
+  }
+
+  @Override
+  public List<String> cleanup() {
+    List<String> dropped = new ArrayList<>();
+    shards.each("staging left by runs", s -> s.engine().cutovers().cleanup(spec))
+        .forEach((s, list) -> list.forEach(d -> dropped.add(s.name() + ": " + d)));
+    return dropped;
   }
 
   @Override

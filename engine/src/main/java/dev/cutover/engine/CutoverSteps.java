@@ -65,4 +65,20 @@ public interface CutoverSteps {
    * statement.
    */
   Optional<dev.cutover.engine.api.UnfinishedSwap> finishUnfinished();
+
+  /** The tables that still use v1 and break when it is dropped (on a cluster, any node's, once each). */
+  List<dev.cutover.engine.api.V1Reader> v1Readers();
+
+  /** The statements that drop v1 and the rollback handle, as each node runs them. */
+  List<String> dropV1Statements();
+
+  /**
+   * Drops v1 and the rollback handle (on every node): refused before the retention horizon unless forced with a
+   * reason, and while a table that still uses v1 is not acknowledged by name. On a cluster every node's checks
+   * pass before any node drops, and a node where v1 is gone already is left as it is. Returns what was dropped.
+   */
+  List<String> dropV1(boolean force, String reason, List<String> acknowledged);
+
+  /** Drops the staging and sample tables that runs left (on every node); returns what was dropped. */
+  List<String> cleanup();
 }

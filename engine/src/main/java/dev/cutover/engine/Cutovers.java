@@ -79,6 +79,26 @@ public final class Cutovers {
       public Optional<dev.cutover.engine.api.UnfinishedSwap> finishUnfinished() {
         return Optional.empty();
       }
+
+      @Override
+      public List<V1Reader> v1Readers() {
+        return Cutovers.this.v1Readers(spec);
+      }
+
+      @Override
+      public List<String> dropV1Statements() {
+        return Cutovers.this.dropV1Statements(spec);
+      }
+
+      @Override
+      public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
+        return Cutovers.this.dropV1(spec, force, reason, acknowledged);
+      }
+
+      @Override
+      public List<String> cleanup() {
+        return Cutovers.this.cleanup(spec);
+      }
     };
   }
 
@@ -230,6 +250,11 @@ public final class Cutovers {
   /** Drops v1, refused while a table that still uses it is not acknowledged (see {@link #v1Readers}). */
   public List<String> dropV1(TableSpec spec, boolean force, String reason, List<String> acknowledged) {
     return retirement(spec).dropV1(force, reason, acknowledged);
+  }
+
+  /** What {@link #dropV1} checks before it drops anything, refused as it would be; writes nothing. */
+  public List<V1Reader> checkDropV1(TableSpec spec, boolean force, String reason, List<String> acknowledged) {
+    return retirement(spec).checkDrop(force, reason, acknowledged);
   }
 
   /** The tables that still use v1 and break when it is dropped. */

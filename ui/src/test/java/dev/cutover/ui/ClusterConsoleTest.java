@@ -265,7 +265,7 @@ class ClusterConsoleTest {
     assertEquals(3, cut.nodeLines().stream().filter(l -> l.contains(": reads v1; cutover gate open")).count(),
         String.join("\n", cut.nodeLines()));
     assertTrue(fx.onFx(() -> shown(fx.node("cutover-nodes-card", javafx.scene.layout.VBox.class))));
-    assertTrue(fx.node("drop-v1", javafx.scene.control.Button.class).isDisabled(), "v1 is not dropped across nodes");
+    assertTrue(fx.node("drop-v1", javafx.scene.control.Button.class).isDisabled(), "no drop of v1 before the cutover");
     var swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fire(fx, "cutover-run"));
     assertTrue(swap.statement().startsWith("On each of the 3 nodes in turn"), swap.statement());
     assertEquals("visits_v2_all", swap.readsAfter(), "consumers read v2 through the cluster's table over every shard");
@@ -279,6 +279,11 @@ class ClusterConsoleTest {
         () -> String.valueOf(cut.gateProperty().get()));
     assertTrue(cut.lastSwapProperty().get().verified(), cut.lastSwapProperty().get().verification());
     window.fx().shot("42-cluster-cut-over");
+    // Every node reads v2: dropping v1 (on every node) and cleaning up staging are offered, as on one server.
+    fx.waitFor(30, () -> !fx.node("drop-v1", javafx.scene.control.Button.class).isDisabled(), () -> "drop v1 is "
+        + "offered once every node reads v2: " + fx.text("retention"));
+    fire(fx, "cleanup-run");
+    fx.waitFor(30, () -> !fx.text("cleanup-result").isEmpty(), () -> cut.activity().error());
 
     fire(fx, "rollback-run");
     fx.waitFor(120, () -> cut.swapLines().stream().anyMatch(l -> l.startsWith("Rollback done")),

@@ -14,9 +14,11 @@ public final class CleanupCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    List<String> dropped = engine.cutovers().cleanup(specFile.load(session, engine));
-    print(new SwapDocuments.CleanupDocument("cleanup", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")
-        : dropped.stream().map(d -> "dropped " + d).toList());
-    return ExitCodes.OK;
+    return onCutovers(session, engine, specFile.loadAny(session, engine), steps -> {
+      List<String> dropped = steps.cleanup();
+      print(new SwapDocuments.CleanupDocument("cleanup", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")
+          : dropped.stream().map(d -> "dropped " + d).toList());
+      return ExitCodes.OK;
+    });
   }
 }

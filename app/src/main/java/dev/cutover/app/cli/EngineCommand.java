@@ -2,6 +2,7 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.TableSpec;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -31,6 +32,25 @@ abstract class EngineCommand implements Callable<Integer> {
   void checkOptions() {}
 
   abstract int run(Session session, Engine engine) throws Exception;
+
+  /**
+   * {@code step} on the switch's steps where {@code spec}'s table lies: one server's, or every node's of its
+   * cluster, opened for the step (a swap of every node that its process left unfinished is finished first, and
+   * said on stderr).
+   */
+  int onCutovers(Session session, Engine engine, TableSpec spec,
+      java.util.function.Function<dev.cutover.engine.CutoverSteps, Integer> step) {
+    if (spec.cluster().isEmpty()) {
+      return step.apply(engine.cutovers().of(spec));
+    }
+    try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
+      repair.finishUnfinishedSwap().ifPresent(f -> {
+        err().println("note: " + f.sentence());
+        err().flush();
+      });
+      return step.apply(repair.cutovers());
+    }
+  }
 
   PrintWriter out() {
     return command.commandLine().getOut();

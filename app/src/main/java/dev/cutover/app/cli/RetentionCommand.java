@@ -35,8 +35,13 @@ public final class RetentionCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) {
-    TableSpec spec = specFile.load(session, engine);
-    Retention r = engine.cutovers().retention(spec);
+    TableSpec spec = specFile.loadAny(session, engine);
+    return onCutovers(session, engine, spec, steps -> retention(steps));
+  }
+
+  /** On one server, or on every node of a cluster: v1 is kept until the last node's horizon, and dropped on all. */
+  private int retention(dev.cutover.engine.CutoverSteps steps) {
+    Retention r = steps.retention();
     List<String> lines = new ArrayList<>();
     lines.add("Keep v1 for " + Text.duration(r.total()) + " after the cutover: longest consumer cache "
         + Text.duration(r.longestCache()) + " (" + r.longestCacheConsumer() + ") + reconciliation window "
@@ -44,12 +49,12 @@ public final class RetentionCommand extends EngineCommand {
     lines.add(r.droppedAt().map(t -> "v1 was dropped at " + Text.time(t) + "; there is no rollback any more.")
         .orElse(r.keepUntil().map(t -> "Cut over at " + Text.time(r.cutoverAt().get()) + "; v1 may be dropped after "
             + Text.time(t) + ".").orElse("Consumers still read v1; the horizon starts at the cutover.")));
-    List<V1Reader> readers = engine.cutovers().v1Readers(spec);
+    List<V1Reader> readers = steps.v1Readers();
     if (!readers.isEmpty() && r.droppedAt().isEmpty()) {
       lines.add("Still using v1 (each breaks when it is dropped): " + String.join(", ", readers.stream()
           .map(Object::toString).toList()) + ".");
     }
-    List<String> dropped = drop ? engine.cutovers().dropV1(spec, force, reason, acknowledged) : List.of();
+    List<String> dropped = drop ? steps.dropV1(force, reason, acknowledged) : List.of();
     dropped.forEach(d -> lines.add("dropped " + d));
     print(SwapDocuments.RetentionDocument.of(r, readers, dropped), lines);
     return ExitCodes.OK;

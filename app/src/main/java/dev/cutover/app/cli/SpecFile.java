@@ -12,12 +12,6 @@ public final class SpecFile {
       description = "The spec of the table (see docs/SPEC.md), or 'demo' for the demo world's (default: $CUTOVER_SPEC).")
   Path path;
 
-  public TableSpec load(dev.cutover.engine.Session session, Engine engine) {
-    SpecOptions options = new SpecOptions();
-    options.spec = path;
-    return options.load(session, engine);
-  }
-
   /** The spec, whether it names a cluster or not. */
   public TableSpec loadAny(dev.cutover.engine.Session session, Engine engine) {
     SpecOptions options = new SpecOptions();

@@ -63,21 +63,6 @@ public final class SpecOptions {
       + "answered for this long (default: 10); the run waits once for it, not per batch.")
   Long serverWait;
 
-  /**
-   * The spec of a table on one server, for a command that has no form over a cluster's shards: a spec that names
-   * a cluster is refused, naming the steps that do.
-   */
-  public TableSpec load(dev.cutover.engine.Session session, Engine engine) {
-    TableSpec loaded = loadAny(session, engine);
-    if (loaded.cluster().isPresent()) {
-      throw new InvalidInputException("spec", "The spec " + loaded.name() + " names the cluster "
-          + loaded.cluster().get().name() + ": its table is sharded, and this command works on one server's table "
-          + "only. The repair's steps run on every shard with the same commands: ./cutover plan|preflight|sample|"
-          + "backfill|reconcile|ack|cutover|rollback|status|deploy-live|declare-live|abandon --spec " + spec + " (docs/CLUSTER.md).");
-    }
-    return loaded;
-  }
-
   /** The spec, whether it names a cluster or not. */
   public TableSpec loadAny(dev.cutover.engine.Session session, Engine engine) {
     spec = path(spec);

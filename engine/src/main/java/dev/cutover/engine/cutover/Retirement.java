@@ -89,11 +89,11 @@ public final class Retirement {
   }
 
   /**
-   * Drops v1 and the rollback handle, holding the repair meanwhile; refused before the retention
-   * horizon unless forced with a reason, and while a table that still uses v1 is not acknowledged by
-   * name in {@code acknowledged}. The repair ends: there is no way back.
+   * What {@link #dropV1} checks before it drops anything: v1 is still there, consumers read v2, the retention
+   * horizon has passed (or the drop is forced with a reason), and every table that still uses v1 is acknowledged.
+   * Refused as {@link #dropV1} would be; returns the tables that still use v1. Reads only.
    */
-  public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
+  public List<V1Reader> checkDrop(boolean force, String reason, List<String> acknowledged) {
     Retention r = retention();
     if (r.droppedAt().isPresent()) {
       throw new PhaseRefusedException("drop-v1", Optional.of(RepairPhase.V1_DROPPED), "v1 kept", spec.liveTable()
@@ -127,6 +127,17 @@ public final class Retirement {
           + (one ? "it" : "each") + " by name (" + open.stream().map(V1Reader::name)
           .collect(java.util.stream.Collectors.joining(", ")) + ") to drop v1 anyway.", List.of("acknowledge"));
     }
+    return readers;
+  }
+
+  /**
+   * Drops v1 and the rollback handle, holding the repair meanwhile; refused before the retention
+   * horizon unless forced with a reason, and while a table that still uses v1 is not acknowledged by
+   * name in {@code acknowledged}. The repair ends: there is no way back.
+   */
+  public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
+    Retention r = retention();
+    List<V1Reader> readers = checkDrop(force, reason, acknowledged);
     Repairs repairs = new Repairs(sql, state, spec);
     Repair held = repairs.claim(Repair.Operation.DROP_V1, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
     state.ensureSchema();

@@ -227,6 +227,35 @@ class ShardedRepairTest {
   }
 
   @Test
+  void v1IsDroppedOnEveryNodeOnlyOnceEveryNodesChecksPass() throws Exception {
+    backfillAndGoLive();
+    assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
+    repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    var steps = repair.cutovers();
+    String reason = "finance confirmed the fix on every desk; the rollback is no longer needed";
+    // A report on shard 3 alone still reads v1: refused there before any node drops anything.
+    world.shards.get(2).sql.execute("a report on shard 3", "CREATE VIEW visits_report AS SELECT site, sum(clicks) "
+        + "AS clicks FROM visits_v1 GROUP BY site");
+    var readers = steps.v1Readers();
+    assertEquals(1, readers.stream().filter(r -> r.name().endsWith("visits_report")).count(), readers.toString());
+    var refused = assertThrows(StepRefusedException.class, () -> steps.dropV1(true, reason, List.of()));
+    assertTrue(refused.getMessage().startsWith(shards.shard(3).name() + ": ") && refused.getMessage().endsWith(
+        "Nothing was dropped on any node."), refused.getMessage());
+    for (Shard s : shards.all()) {
+      assertTrue(s.engine().cutovers().retention(spec).droppedAt().isEmpty(), s.name() + " keeps v1");
+    }
+    List<String> dropped = steps.dropV1(true, reason, readers.stream().map(r -> r.name()).toList());
+    for (Shard s : shards.all()) {
+      assertTrue(s.engine().cutovers().retention(spec).droppedAt().isPresent(), s.name() + " dropped v1");
+      assertTrue(dropped.stream().anyMatch(d -> d.startsWith(s.name() + ": ")), s.name() + ": " + dropped);
+      assertEquals(Gate.Version.V2, reads(s), s.name() + "'s consumers read v2");
+    }
+    assertTrue(steps.retention().droppedAt().isPresent(), "the cluster's retention says v1 is gone");
+    var again = assertThrows(StepRefusedException.class, () -> steps.dropV1(true, reason, List.of()));
+    assertTrue(again.getMessage().endsWith("was dropped already on every node."), again.getMessage());
+  }
+
+  @Test
   void aNodeKilledDuringTheCutoverLeavesEveryNodeReadingV1AndIsNamed() throws Exception {
     backfillAndGoLive();
     assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());

@@ -49,7 +49,8 @@ public final class CutoverController implements ScreenController {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)));
+    this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)),
+        this::steps);
     this.arming = new ArmController(model, this::swapping);
     workspace.repair().snapshotProperty().subscribe(this::follow);
   }

@@ -246,18 +246,18 @@ public final class CutoverView extends ScreenView {
     binder.bind(horizon.textProperty(), model.retentionProperty().map(GateWords::retention).orElse("—"));
     Button clean = Widgets.button("cleanup-run", "Clea_n up staging…");
     clean.setOnAction(e -> controller.cleanup());
-    var cluster = javafx.beans.binding.BooleanExpression.booleanExpression(model.clusterProperty());
-    binder.bind(clean.disableProperty(), model.activity().runningProperty().or(cluster));
+    binder.bind(clean.disableProperty(), model.activity().runningProperty());
     Button drop = Widgets.danger(Widgets.button("drop-v1", "_Drop v1…"));
     drop.setOnAction(e -> controller.dropV1());
     binder.bind(drop.disableProperty(), javafx.beans.binding.Bindings.createBooleanBinding(
-        () -> model.activity().running() || model.clusterProperty().get() || model.retentionProperty().get() == null
+        () -> model.activity().running() || model.retentionProperty().get() == null
             || model.retentionProperty().get().keepUntil().isEmpty()
             || model.retentionProperty().get().droppedAt().isPresent(),
-        model.activity().runningProperty(), model.retentionProperty(), model.clusterProperty()));
-    // Each shard keeps its own v1, staging and rollback handle; dropping them across nodes is not offered yet.
-    Label shardsOnly = Widgets.wrap(Widgets.muted("On a sharded table, dropping v1 and cleaning up staging are not "
-        + "offered yet, here or on the command line: every shard keeps its v1 and the rollback stays open."));
+        model.activity().runningProperty(), model.retentionProperty()));
+    // On a sharded table both act on every node: each node's checks pass before any node drops v1.
+    var cluster = javafx.beans.binding.BooleanExpression.booleanExpression(model.clusterProperty());
+    Label shardsOnly = Widgets.wrap(Widgets.muted("On a sharded table, dropping v1 and cleaning up staging act on "
+        + "every node; v1 is dropped on none unless every node's checks pass."));
     shardsOnly.setId("cutover-cluster-drop");
     binder.bind(shardsOnly.visibleProperty(), cluster);
     binder.bind(shardsOnly.managedProperty(), cluster);

@@ -28,8 +28,13 @@ final class RetireController {
   /** Told the snapshot a drop was read with: the retention shown now holds for it. */
   private final Consumer<RepairSnapshot> retentionRead;
 
-  RetireController(CutoverModel model, Consumer<RepairSnapshot> retentionRead) {
+  /** One server's steps or every node's: v1 is dropped and staging cleaned where the spec's table lies. */
+  private final java.util.function.Supplier<dev.cutover.engine.CutoverSteps> steps;
+
+  RetireController(CutoverModel model, Consumer<RepairSnapshot> retentionRead,
+      java.util.function.Supplier<dev.cutover.engine.CutoverSteps> steps) {
     this.model = model;
+    this.steps = steps;
     this.workspace = model.workspace();
     this.activity = model.activity();
     this.retentionRead = retentionRead;
@@ -42,6 +47,11 @@ final class RetireController {
   void dropV1() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
+    dev.cutover.engine.CutoverSteps on = steps.get();
+    if (on == null) {
+      return;
+    }
+    boolean nodes = spec.cluster().isPresent();
     Retention r = model.retentionProperty().get();
     if (r == null || r.keepUntil().isEmpty()) {
       activity.fail("Consumers still read " + spec.liveTable() + "; v1 can be dropped only after the cutover.");
@@ -49,40 +59,43 @@ final class RetireController {
     }
     Instant horizon = r.keepUntil().get();
     boolean early = horizon.isAfter(Instant.now());
-    String table = spec.database() + "." + spec.liveTable();
+    String table = spec.database() + "." + spec.liveTable() + (nodes ? " on " + on.where() : "");
     String words = early
         ? "The retention horizon is " + Formats.time(horizon) + ": consumers' caches and the reconciliation window "
             + "have not passed yet. Dropping now removes the rollback before then."
         : "The retention horizon " + Formats.time(horizon) + " has passed; the rollback is no longer needed.";
     // The dialog names every table that still uses v1 and the statements it runs; both come from the engine,
     // so they are read first, off this thread.
-    activity.run("find what still uses " + table, p -> new DropPlan(engine.cutovers().v1Readers(spec),
-        engine.cutovers().dropV1Statements(spec)), plan -> workspace.dialogs()
+    activity.run("find what still uses " + table, p -> new DropPlan(on.v1Readers(), on.dropV1Statements()),
+        plan -> workspace.dialogs()
         .confirmDropV1(new DialogService.DropRequest(workspace.server(), String.join(";\n", plan.statements()), table,
             words, early, plan.readers())).ifPresent(reason -> activity.runToTheEnd("drop " + table, p -> {
-          List<String> dropped = engine.cutovers().dropV1(spec, early, reason,
-              plan.readers().stream().map(V1Reader::name).toList());
-          return new Dropped(dropped, engine.repairs().snapshot(spec, Optional.empty()),
-              engine.cutovers().retention(spec));
+          List<String> dropped = on.dropV1(early, reason, plan.readers().stream().map(V1Reader::name).toList());
+          // A cluster's snapshot is the watch's own read over every node: it is read again just after.
+          return new Dropped(dropped, nodes ? Optional.empty() : Optional.of(engine.repairs().snapshot(spec,
+              Optional.empty())), on.retention());
         }, d -> {
           model.dropped("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
-              + spec.targetTable() + "; there is no rollback any more.");
+              + spec.targetTable() + (nodes ? " on every node" : "") + "; there is no rollback any more.");
           model.retention(d.retention());
-          retentionRead.accept(d.snapshot());
-          workspace.repair().take(engine, spec, d.snapshot());
+          d.snapshot().ifPresentOrElse(snapshot -> {
+            retentionRead.accept(snapshot);
+            workspace.repair().take(engine, spec, snapshot);
+          }, () -> workspace.repair().refresh());
         }, failure -> workspace.repair().refresh())));
   }
 
-  private record Dropped(List<String> dropped, RepairSnapshot snapshot, Retention retention) {}
+  private record Dropped(List<String> dropped, Optional<RepairSnapshot> snapshot, Retention retention) {}
 
   private record DropPlan(List<V1Reader> readers, List<String> statements) {}
 
   /** Drops the staging and sample tables left by runs, once the operator confirmed. */
   void cleanup() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (workspace.dialogs().confirmCleanup(spec.database() + "." + spec.targetTable())) {
-      activity.run("clean up staging tables", p -> engine.cutovers().cleanup(spec),
+    dev.cutover.engine.CutoverSteps on = steps.get();
+    if (on != null && workspace.dialogs().confirmCleanup(spec.database() + "." + spec.targetTable()
+        + (spec.cluster().isPresent() ? " on " + on.where() : ""))) {
+      activity.run("clean up staging tables", p -> on.cleanup(),
           dropped -> model.cleanedUp(words(dropped)));
     }
   }
