@@ -89,9 +89,19 @@ class ClusterCommandsTest {
     assertTrue(bare.err().startsWith("error: --acknowledge world.visits_alerts_mv needs --reason TEXT: add why "
         + "replaying history through it is safe"), "refused before any shard is started or joined: " + bare.err());
 
+    // One run over every shard, printed as one server's is: its id, its hours every shard's, the next step.
     CommandRun backfill = run("backfill", "--concurrency", "1", "--json");
     assertEquals(0, backfill.exit(), backfill.out() + backfill.err());
-    assertTrue(JsonContract.requireDocument("cluster", backfill).contains("\"state\":\"succeeded\""), backfill.out());
+    var ran = dev.cutover.app.output.JsonOutput.mapper().readTree(JsonContract.requireDocument("backfill", backfill));
+    assertEquals("succeeded", ran.get("run").get("state").asString(), backfill.out());
+    String runId = ran.get("run").get("id").asString();
+    assertTrue(backfill.err().contains("Run " + runId + " on every shard of cluster cutover_local (3 shards), each "
+        + "shard's part under " + runId + "-s1"), backfill.err());
+    assertEquals(1, ran.get("run").get("parameters").get("concurrency").asInt(), "the throttle given, on each shard");
+    CommandRun again = run("backfill", "--resume", runId);
+    assertEquals(6, again.exit(), again.out() + again.err());
+    assertTrue(again.err().contains("There is nothing to resume of run " + runId + ": every shard's part of it "
+        + "succeeded."), again.err());
 
     java.util.regex.Matcher pinned = java.util.regex.Pattern.compile("below one boundary B = (\\S+) (\\S+) UTC\\.")
         .matcher(plan.out());

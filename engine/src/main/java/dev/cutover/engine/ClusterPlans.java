@@ -81,6 +81,13 @@ final class ClusterPlans implements PlanSteps {
     return whole(backfills.plan(from, to, boundary, Optional.empty(), UnaryOperator.identity()));
   }
 
+  @Override
+  public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      Optional<dev.cutover.engine.api.HourRange> affected,
+      UnaryOperator<dev.cutover.engine.api.BackfillSettings> overrides) {
+    return whole(backfills.plan(from, to, boundary, affected, overrides));
+  }
+
   /** Every shard's plan as one: the first shard's hours and statements, the sources summed, the longest duration. */
   static Plan whole(ShardedRepair.ClusterPlan cluster) {
     Collection<Plan> each = cluster.plans().values();
@@ -100,8 +107,9 @@ final class ClusterPlans implements PlanSteps {
   @Override
   public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
     // Every shard's plan is made again from the range and B shown, as one server's preflight makes its own again.
+    // The throttle shown is kept too (each shard's share of the cluster's totals, which applying again keeps).
     ShardedRepair.ClusterPlan again = backfills.plan(Optional.of(plan.range().from()), Optional.of(plan.range().to()),
-        Optional.of(plan.boundary()), plan.affected(), UnaryOperator.identity());
+        Optional.of(plan.boundary()), plan.affected(), s -> plan.settings());
     return backfills.preflight(again, acknowledged, progress);
   }
 

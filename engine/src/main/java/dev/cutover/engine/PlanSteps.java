@@ -44,6 +44,15 @@ public interface PlanSteps {
   Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary);
 
   /**
+   * As {@link #plan(Optional, Optional, Optional)}, recomputing only the {@code affected} hours when given (a
+   * bounded repair; empty takes the spec's), with the spec's throttle changed by {@code overrides} (on a cluster,
+   * then held within each shard's share of the cluster's totals). Reads only.
+   */
+  Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+      Optional<dev.cutover.engine.api.HourRange> affected,
+      java.util.function.UnaryOperator<dev.cutover.engine.api.BackfillSettings> overrides);
+
+  /**
    * Every preflight check of {@code plan} as it stands now, made again from its range and B (on every shard), with
    * the dependents the operator acknowledged; what a passing preflight clears is the only way to a backfill.
    */

@@ -68,6 +68,12 @@ public final class Plans {
       }
 
       @Override
+      public Plan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+          Optional<HourRange> affected, UnaryOperator<BackfillSettings> overrides) {
+        return Plans.this.plan(spec, from, to, boundary, affected, overrides.apply(defaults(spec)));
+      }
+
+      @Override
       public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
         return Plans.this.preflight(plan, acknowledged, progress);
       }

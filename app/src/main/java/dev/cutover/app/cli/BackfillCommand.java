@@ -36,7 +36,7 @@ public final class BackfillCommand extends EngineCommand {
 
   @Option(names = "--resume", paramLabel = "RUN", arity = "0..1", fallbackValue = "",
       description = "Continue this run (interrupted, failed or cancelled); without RUN, the repair's latest run. On a "
-          + "sharded table, every shard whose latest run did not succeed.")
+          + "sharded table, the parts of that run (or the latest) that did not succeed, each from its own ledger.")
   String resume;
 
   @Mixin AcknowledgeOptions acknowledge;
@@ -51,15 +51,13 @@ public final class BackfillCommand extends EngineCommand {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.loadAny(session, engine);
     if (spec.cluster().isPresent()) {
-      if (resume != null && !resume.isEmpty()) {
-        throw new InvalidInputException("resume", "On a sharded table each shard has its own runs: --resume without "
-            + "a run continues every shard whose latest run did not succeed. Leave out " + resume + ".");
+      try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
+        repair.finishUnfinishedSwap().ifPresent(f -> {
+          err().println("note: " + f.sentence());
+          err().flush();
+        });
+        return onEveryShard(spec, repair, acknowledged);
       }
-      ClusterCommand.BackfillStep onEveryShard = new ClusterCommand.BackfillStep();
-      onEveryShard.options = options;
-      onEveryShard.acknowledge = acknowledge;
-      onEveryShard.resume = resume != null;
-      return onEveryShard.hostedBy(this, session, spec);
     }
     Plan plan;
     if (resume != null && resume.isEmpty()) {
@@ -122,6 +120,85 @@ public final class BackfillCommand extends EngineCommand {
     }
     print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
         end.shownState(java.time.Instant.now()), engine.plans().runSettings(end, plan.settings())), next), lines);
+    return switch (end.state()) {
+      case SUCCEEDED -> ExitCodes.OK;
+      case CANCELLED -> ExitCodes.INTERRUPTED;
+      default -> ExitCodes.QUERY;
+    };
+  }
+
+  /**
+   * The backfill of a sharded table: one run over every shard under one id, each shard's part under that id and
+   * its shard's number, printed as one server's run is (its hours every shard's, merged). {@code --resume [RUN]}
+   * continues the parts of that run (or the latest) that did not succeed, each from its own ledger.
+   */
+  private int onEveryShard(TableSpec spec, dev.cutover.engine.ShardedRepair repair,
+      List<AcknowledgedDependent> acknowledged) throws InterruptedException {
+    dev.cutover.engine.PlanSteps plans = repair.plans();
+    dev.cutover.engine.BackfillSteps backfills = repair.backfills();
+    RepairDocuments.PreflightDocument preflight = null;
+    RunRecord end;
+    RunHandle run;
+    try (ProgressOutput progress = progressOptions.open("backfill", err())) {
+      if (resume != null) {
+        if (options.from != null || options.to != null || options.boundary != null) {
+          throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
+              + "and --boundary.");
+        }
+        List<RunRecord> runs = backfills.runs();
+        String id = resume.isEmpty() ? runs.stream().findFirst().map(RunRecord::id).orElseThrow(() ->
+            new InvalidInputException("resume", "There is no run of " + spec.targetTable() + " on " + backfills.where()
+                + " to resume; start one with ./cutover backfill --spec " + specShown() + ".")) : resume;
+        if (runs.stream().noneMatch(r -> r.id().equals(id))) {
+          throw new InvalidInputException("resume", "There is no run " + id + " on " + backfills.where() + "; list "
+              + "runs with ./cutover status --spec " + specShown() + ".");
+        }
+        run = backfills.resume(id, options::overrides, acknowledged, dev.cutover.engine.api.Progress.NONE,
+            new BackfillProgress(progress));
+      } else {
+        Plan plan = plans.plan(options.from(), options.to(), options.boundary(), options.affected(),
+            options::overrides);
+        Preflighted checked = plans.preflight(plan, acknowledged, dev.cutover.engine.api.Progress.NONE);
+        preflight = RepairDocuments.PreflightDocument.of("preflight", checked.report());
+        if (!checked.passed()) {
+          if (json()) {
+            print(new RepairDocuments.BackfillDocument("backfill", false, preflight, null, null), List.of());
+          } else {
+            Render.preflightLines(checked.report()).forEach(err()::println);
+            err().println("error: preflight failed on " + backfills.where() + "; nothing was written on any shard. Fix "
+                + "what it lists and run backfill again.");
+            err().flush();
+          }
+          return ExitCodes.BLOCKED;
+        }
+        run = backfills.start(checked, new BackfillProgress(progress));
+      }
+      RunRecord started = run.record();
+      progress.message(ProgressOutput.Level.INFO, "Run " + run.id() + (resume != null ? " resumed" : "") + " on "
+          + backfills.where() + ", each shard's part under " + run.id() + "-s1, -s2…: " + spec.database() + "."
+          + spec.targetTable() + ", " + Text.window(started.range()) + ", boundary " + Text.hour(started.boundary())
+          + ", on each shard " + throttle(run.settings()) + ". Ctrl-C cancels every shard's part.");
+      end = awaitCancellingOnInterrupt(run);
+    }
+    RepairDocuments.Next next = null;
+    if (end.state() == RunState.SUCCEEDED) {
+      RepairStatus status = repair.snapshot(java.util.Optional.empty()).status();
+      next = new RepairDocuments.Next(status.next().sentence(), NextStepWords.command(status.next(), specShown(),
+          spec.consumerView().name(), spec.targetTable().name()));
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add(end.state().name().toLowerCase(java.util.Locale.ROOT) + ": run " + end.id() + ", " + end.message());
+    if (next != null) {
+      lines.add("Next: " + next.sentence());
+      if (!next.command().isEmpty()) {
+        lines.add("  " + next.command());
+      }
+    } else if (end.state() != RunState.SUCCEEDED) {
+      lines.add("Resume every shard's part that did not finish with:");
+      lines.add("  ./cutover backfill --spec " + specShown() + " --resume " + end.id());
+    }
+    print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
+        end.shownState(java.time.Instant.now()), run.settings()), next), lines);
     return switch (end.state()) {
       case SUCCEEDED -> ExitCodes.OK;
       case CANCELLED -> ExitCodes.INTERRUPTED;
