@@ -106,25 +106,8 @@ public final class BackfillCommand extends EngineCommand {
       end = awaitCancellingOnInterrupt(run);
     }
     RepairDocuments.Next next = end.state() == RunState.SUCCEEDED ? next(engine, spec, plan) : null;
-    List<String> lines = new ArrayList<>();
-    lines.add(end.state().name().toLowerCase(java.util.Locale.ROOT) + ": run " + end.id() + ", " + end.message());
-    if (next != null) {
-      lines.add("Next: " + next.sentence());
-      if (!next.command().isEmpty()) {
-        lines.add("  " + next.command());
-      }
-    } else if (end.state() != RunState.SUCCEEDED) {
-      // The hours written stay written: the run goes on from its ledger, once what stopped it is mended.
-      lines.add("Resume it with:");
-      lines.add("  ./cutover backfill --spec " + specShown() + " --resume " + end.id());
-    }
-    print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
-        end.shownState(java.time.Instant.now()), engine.plans().runSettings(end, plan.settings())), next), lines);
-    return switch (end.state()) {
-      case SUCCEEDED -> ExitCodes.OK;
-      case CANCELLED -> ExitCodes.INTERRUPTED;
-      default -> ExitCodes.QUERY;
-    };
+    // The hours written stay written: the run goes on from its ledger, once what stopped it is mended.
+    return ended(preflight, end, engine.plans().runSettings(end, plan.settings()), next, "Resume it with:");
   }
 
   /**
@@ -186,6 +169,15 @@ public final class BackfillCommand extends EngineCommand {
       next = new RepairDocuments.Next(status.next().sentence(), NextStepWords.command(status.next(), specShown(),
           spec.consumerView().name(), spec.targetTable().name()));
     }
+    return ended(preflight, end, run.settings(), next, "Resume every shard's part that did not finish with:");
+  }
+
+  /**
+   * Prints how a run ended, with the next step once it succeeded or how to resume it otherwise, and returns the
+   * exit code its state means.
+   */
+  private int ended(RepairDocuments.PreflightDocument preflight, RunRecord end, BackfillSettings settings,
+      RepairDocuments.Next next, String resumeWith) {
     List<String> lines = new ArrayList<>();
     lines.add(end.state().name().toLowerCase(java.util.Locale.ROOT) + ": run " + end.id() + ", " + end.message());
     if (next != null) {
@@ -194,11 +186,11 @@ public final class BackfillCommand extends EngineCommand {
         lines.add("  " + next.command());
       }
     } else if (end.state() != RunState.SUCCEEDED) {
-      lines.add("Resume every shard's part that did not finish with:");
+      lines.add(resumeWith);
       lines.add("  ./cutover backfill --spec " + specShown() + " --resume " + end.id());
     }
     print(new RepairDocuments.BackfillDocument("backfill", true, preflight, RepairDocuments.Run.of(end,
-        end.shownState(java.time.Instant.now()), run.settings()), next), lines);
+        end.shownState(java.time.Instant.now()), settings), next), lines);
     return switch (end.state()) {
       case SUCCEEDED -> ExitCodes.OK;
       case CANCELLED -> ExitCodes.INTERRUPTED;
