@@ -53,18 +53,21 @@ public final class ReconcileCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    if (spec.cluster().isPresent()) {
-      if (!List.of("all", "repair").contains(window.toLowerCase(Locale.ROOT)) || from != null || to != null
-          || export != null) {
-        throw new InvalidInputException("window", "On a sharded table, reconcile judges the whole repair on every "
-            + "shard and prints each shard's verdict; --window, --from, --to and --export are for one server's "
-            + "table. Leave them out.");
-      }
-      ClusterCommand.ReconcileStep onEveryShard = new ClusterCommand.ReconcileStep();
-      onEveryShard.specFile = specFile;
-      onEveryShard.keys = keys;
-      return onEveryShard.hostedBy(this, session, spec);
+    if (spec.cluster().isEmpty()) {
+      return reconcile(spec, engine.reconciliations().of(spec));
     }
+    // A sharded table: every shard reconciled, read as one verdict over the cluster, as the console shows it.
+    try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
+      repair.finishUnfinishedSwap().ifPresent(f -> {
+        err().println("note: " + f.sentence());
+        err().flush();
+      });
+      return reconcile(spec, repair.reconciliations());
+    }
+  }
+
+  /** On one server's table, or over every shard of a sharded one: the same verdict, words, document and exit. */
+  private int reconcile(TableSpec spec, dev.cutover.engine.ReconcileSteps steps) {
     Reconciliation.Scope which = switch (window.toLowerCase(Locale.ROOT)) {
       case "all", "repair" -> Reconciliation.Scope.REPAIR;
       case "overlap" -> Reconciliation.Scope.OVERLAP;
@@ -97,15 +100,15 @@ public final class ReconcileCommand extends EngineCommand {
     }
     Reconciliation r;
     try (ProgressOutput progress = progressOptions.open("reconcile", err())) {
-      r = engine.reconciliations().reconcile(spec, which, range, Math.max(1, keys), new StepProgress(progress, "Reconcile"));
+      r = steps.reconcile(which, range, Math.max(1, keys), new StepProgress(progress, "Reconcile"));
     }
     Path keysFile = null;
     if (exportFile != null) {
       if (format.equals("csv")) {
-        engine.reconciliations().exportCsv(r, spec, exportFile);
+        steps.exportCsv(r, exportFile);
       } else {
         // The page lists a few hundred keys of each list; the CSV beside it holds every key the reconciliation kept.
-        keysFile = engine.reconciliations().exportHtml(r, spec, exportFile).csv();
+        keysFile = steps.exportHtml(r, exportFile).csv();
       }
     }
     List<Diff.KeyDiff> open = Differences.openKeys(r);
