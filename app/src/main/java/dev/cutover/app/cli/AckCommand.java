@@ -9,6 +9,7 @@ import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,32 +43,40 @@ public final class AckCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    if (spec.cluster().isPresent()) {
-      ClusterCommand.AckStep onEveryShard = new ClusterCommand.AckStep();
-      onEveryShard.specFile = specFile;
-      onEveryShard.hour = hour;
-      onEveryShard.key = key;
-      onEveryShard.reason = reason;
-      onEveryShard.withdraw = withdraw;
-      return onEveryShard.hostedBy(this, session, spec);
-    }
     HourPartition h = HourPartition.parse("hour (--hour)", hour);
     if (!key.isEmpty() && key.size() != spec.keys().size()) {
       throw new InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "
           + "spec's key has " + spec.keys().size() + " columns " + spec.keys() + "; give one --key per column, in order.");
     }
+    if (spec.cluster().isEmpty()) {
+      return ack(h, engine.reconciliations().of(spec), Optional.empty());
+    }
+    // A sharded table: accepted on the shards where the hour (or key) differs, each bound to its differences there.
+    try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
+      repair.finishUnfinishedSwap().ifPresent(f -> {
+        err().println("note: " + f.sentence());
+        err().flush();
+      });
+      return ack(h, repair.reconciliations(), Optional.of(repair.reconciliations().where()));
+    }
+  }
+
+  /** On one server, or on every shard of a sharded table ({@code where} says so): the same words and document. */
+  private int ack(HourPartition h, dev.cutover.engine.ReconcileSteps steps, Optional<String> where) {
+    String on = where.map(w -> " on " + w).orElse("");
     if (withdraw) {
-      Reconciliation.Acknowledgement taken = engine.reconciliations().withdraw(spec, h, key, reason);
+      Reconciliation.Acknowledgement taken = steps.withdraw(h, key, reason);
       print(AckDocument.of(true, taken.hour(), taken.key(), reason.strip(), taken.seen().orElse(
           Reconciliation.Fingerprint.NONE)), List.of("Withdrew the acknowledgement of " + Text.hour(h)
-              + (taken.key().isEmpty() ? " (whole hour)" : " key " + taken.key()) + " made by " + taken.by() + ". Its "
-              + "differences count as unexpected again: run reconcile again to see the verdict."));
+              + (taken.key().isEmpty() ? " (whole hour)" : " key " + taken.key()) + " made by " + taken.by() + on
+              + ". Its differences count as unexpected again: run reconcile again to see the verdict."));
       return ExitCodes.OK;
     }
-    Reconciliation.Fingerprint accepted = engine.reconciliations().acknowledge(spec, h, key, reason);
+    // What is accepted is what differs now: the acknowledgement is bound to these differences.
+    Reconciliation.Fingerprint accepted = steps.acknowledge(h, key, reason, steps.differences(h, key));
     print(AckDocument.of(false, h, key, reason.strip(), accepted), List.of("Acknowledged " + Text.hour(h)
-        + (key.isEmpty() ? " (whole hour)" : " key " + key) + ": " + accepted.describe() + ". Once these differences "
-        + "change, the acknowledgement accepts nothing. Run reconcile again to see the verdict."));
+        + (key.isEmpty() ? " (whole hour)" : " key " + key) + on + ": " + accepted.describe() + ". Once these "
+        + "differences change, the acknowledgement accepts nothing. Run reconcile again to see the verdict."));
     return ExitCodes.OK;
   }
 
