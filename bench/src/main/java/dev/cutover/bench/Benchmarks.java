@@ -47,12 +47,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * job's write latency with and without a backfill, reconciliation against one scan of both tables'
  * totals (and what the checksum-first path reads when one hour differs), the cutover's EXCHANGE
  * TABLES under concurrent readers, the console's screens, and the reconcile screen's charts at every
- * zoom on six months of hours built in memory (which, named alone, needs no server).
+ * zoom on six months of hours built in memory, and the same charts in a chart library beside them (which,
+ * named alone, need no server).
  */
 public final class Benchmarks {
 
   /** Sections that read no demo world: run alone, they start no server. */
-  private static final Set<String> SERVERLESS = Set.of("charts", "startup");
+  private static final Set<String> SERVERLESS = Set.of("charts", "chartlib", "startup");
 
   private final Session session;
   private final BenchSql sql;
@@ -77,6 +78,7 @@ public final class Benchmarks {
       report.line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
           + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap; no server (the sections named need none).");
       section(report, "charts", () -> new ChartBench(report).run());
+      section(report, "chartlib", () -> new ChartLibraryBench(report).run());
       section(report, "startup", () -> coldStart(report));
       report.write(out);
       System.exit(0);
@@ -113,6 +115,7 @@ public final class Benchmarks {
       section(report, "cluster", () -> new ClusterBench(b.engine, b.spec, b.sql, report, seedOptions).run());
       section(report, "ui", () -> new UiBench(b.engine, b.spec, report).run(b::freshTarget));
       section(report, "charts", () -> new ChartBench(report).run());
+      section(report, "chartlib", () -> new ChartLibraryBench(report).run());
       section(report, "startup", () -> coldStart(report));
     } finally {
       report.write(out);
