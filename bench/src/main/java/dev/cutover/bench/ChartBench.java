@@ -213,13 +213,16 @@ final class ChartBench {
     return threads.getCurrentThreadCpuTime() + (renderer == 0 ? 0 : Math.max(0, threads.getThreadCpuTime(renderer)));
   }
 
-  private static long collections() {
+  static long collections() {
     return ManagementFactory.getGarbageCollectorMXBeans().stream()
         .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
   }
 
-  /** Lets three pulses pass: the screen's own render of the last step ends before the next one is timed. */
-  private static void settle() throws InterruptedException {
+  /**
+   * Lets three pulses pass: the screen's own render of the last step (in every scene shown) ends before the next
+   * one is timed.
+   */
+  static void settle() throws InterruptedException {
     CountDownLatch pulses = new CountDownLatch(3);
     AnimationTimer timer = new AnimationTimer() {
       @Override

@@ -11,17 +11,12 @@ import dev.cutover.ui.reconcile.ReconcileController;
 import dev.cutover.ui.reconcile.ReconcileModel;
 import dev.cutover.ui.reconcile.ReconcileView;
 import dev.cutover.ui.tasks.ImmediateTaskExecutor;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import javafx.animation.AnimationTimer;
 import javafx.embed.swing.SwingFXUtils;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -178,9 +173,9 @@ final class ChartLibraryBench {
       c.before().run();
       return null;
     });
-    settle();
+    ChartBench.settle();
     double[] sample = onFx(() -> timed(ownStage.getScene(), card, () -> c.step().accept(round), null));
-    settle();
+    ChartBench.settle();
     return sample;
   }
 
@@ -190,11 +185,11 @@ final class ChartLibraryBench {
       library.show(c.from()[k]);
       return null;
     });
-    settle();
+    ChartBench.settle();
     Runnable step = c.measure() ? () -> library.measure(measures.get(round % measures.size()))
         : () -> library.show(c.to()[k]);
     double[] sample = onFx(() -> timed(libraryStage.getScene(), library.card(), step, library));
-    settle();
+    ChartBench.settle();
     return sample;
   }
 
@@ -206,7 +201,7 @@ final class ChartLibraryBench {
    */
   private double[] timed(Scene scene, Node target, Runnable step, LibraryCharts hooks) {
     Parent root = scene.getRoot();
-    long collections = collections();
+    long collections = ChartBench.collections();
     long t0 = System.nanoTime();
     step.run();
     long t1 = System.nanoTime();
@@ -225,7 +220,8 @@ final class ChartLibraryBench {
     long t2 = System.nanoTime();
     images.put(target, target.snapshot(null, images.get(target)));
     long t3 = System.nanoTime();
-    return new double[] {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, passes, collections() - collections};
+    return new double[] {(t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, passes,
+        ChartBench.collections() - collections};
   }
 
   /** Both charts cards at the whole window and at 12 hours, as PNG files beside the results, to compare by eye. */
@@ -243,7 +239,7 @@ final class ChartLibraryBench {
         library.show(window.span());
         return null;
       });
-      settle();
+      ChartBench.settle();
       for (boolean own : new boolean[] {true, false}) {
         Node target = own ? card : library.card();
         WritableImage image = onFx(() -> target.snapshot(null, null));
@@ -253,30 +249,5 @@ final class ChartLibraryBench {
       }
     }
     report.line("Snapshots to compare by eye, beside the results: " + String.join(", ", written) + ".");
-  }
-
-  private static long collections() {
-    return ManagementFactory.getGarbageCollectorMXBeans().stream()
-        .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
-  }
-
-  /** Lets three pulses pass: the last step's own render ends, in both scenes, before the next one is timed. */
-  private static void settle() throws InterruptedException {
-    CountDownLatch pulses = new CountDownLatch(3);
-    AnimationTimer timer = new AnimationTimer() {
-      @Override
-      public void handle(long now) {
-        pulses.countDown();
-      }
-    };
-    onFx(() -> {
-      timer.start();
-      return null;
-    });
-    pulses.await(5, TimeUnit.SECONDS);
-    onFx(() -> {
-      timer.stop();
-      return null;
-    });
   }
 }
