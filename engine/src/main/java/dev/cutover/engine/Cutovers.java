@@ -213,7 +213,8 @@ public final class Cutovers {
     }
     try {
       SwapResult done = swap(spec, progress).cutover(spec.consumerView().name());
-      arming.audit("consumers switched to v2 at " + done.at() + ", the first time the gate opened; the arm is gone");
+      arming.audit("consumers switched to v2 at " + dev.cutover.engine.api.Figures.time(done.at()) + ", the first time "
+          + "the gate opened; the arm is gone");
       return new Armed.Turn(Armed.Outcome.SWITCHED, armed, Optional.of(gate), Optional.of(done), "The armed cutover "
           + "switched consumers to v2: " + done.verification());
     } catch (dev.cutover.engine.api.StepRefusedException refused) {

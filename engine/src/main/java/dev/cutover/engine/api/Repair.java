@@ -47,7 +47,7 @@ public record Repair(String id, String target, long version, RepairPhase phase, 
     public static final String DROP_V1 = "drop of v1";
 
     public String describe() {
-      return action + (runId.isEmpty() ? "" : " run " + runId) + " by " + holder + " since " + since;
+      return action + (runId.isEmpty() ? "" : " run " + runId) + " by " + holder + " since " + Figures.time(since);
     }
   }
 
