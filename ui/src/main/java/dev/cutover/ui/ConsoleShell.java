@@ -115,7 +115,7 @@ final class ConsoleShell {
     }
     // The side bar is a map of the procedure: each step done, current, blocked or not reached yet, from the repair's
     // one status (the banner's); nothing is marked while it is not known.
-    repairBanner.watch().stepsProperty().subscribe(this::mark);
+    repairBanner.watch().panels().stepsProperty().subscribe(this::mark);
     Label hint = new Label("Alt+letter or Ctrl+number\nmoves between screens.");
     hint.getStyleClass().addAll("muted", "nav-hint");
     Region grow = new Region();

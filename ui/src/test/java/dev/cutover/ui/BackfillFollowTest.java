@@ -148,7 +148,7 @@ class BackfillFollowTest {
         other.plans().defaults(spec).withConcurrency(1).withBatchHours(1).withRowsPerSecond(20));
     elsewhere = dev.cutover.engine.testing.Procedure.start(other, plan);
     fx.waitFor(10, () -> fx.onFx(() -> watch.statusProperty().get().repair().isPresent()),
-        () -> fx.onFx(() -> watch.asOfProperty().get() + " " + watch.statusProperty().get().repair()));
+        () -> fx.onFx(() -> watch.panels().asOfProperty().get() + " " + watch.statusProperty().get().repair()));
     assertEquals(Optional.of(plan.boundary()), fx.onFx(() -> watch.statusProperty().get().repair().orElseThrow()
         .boundary()));
 
@@ -158,7 +158,7 @@ class BackfillFollowTest {
     elsewhere = null;
     Instant ended = Instant.now();
     fx.waitFor(10, () -> fx.onFx(() -> watch.statusProperty().get().at().isAfter(ended)),
-        () -> fx.onFx(() -> watch.asOfProperty().get()));
+        () -> fx.onFx(() -> watch.panels().asOfProperty().get()));
     assertEquals("Cancelled", fx.text("run-state"));
   }
 

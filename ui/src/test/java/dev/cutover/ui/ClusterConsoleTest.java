@@ -196,8 +196,8 @@ class ClusterConsoleTest {
     assertTrue(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
         "the banner reads the sharded table's repair");
     // A run ends before its repair's record says backfilled: the banner says so at its next read.
-    fx.waitFor(30, () -> console.workspace().repair().phaseProperty().get().equals("backfilled"),
-        () -> "the banner over every shard: " + console.workspace().repair().phaseProperty().get());
+    fx.waitFor(30, () -> console.workspace().repair().panels().phaseProperty().get().equals("backfilled"),
+        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get());
 
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
 
@@ -213,8 +213,8 @@ class ClusterConsoleTest {
     assertTrue(over.coverage().isEmpty(), "coverage complete on every shard: " + over.coverage());
     assertEquals(3, over.id().split("\\+").length, "one stored reconciliation of each shard: " + over.id());
     assertTrue(over.verdict().allowsCutover(), over.verdict().name());
-    fx.waitFor(30, () -> console.workspace().repair().phaseProperty().get().equals("reconciled"),
-        () -> "the banner over every shard: " + console.workspace().repair().phaseProperty().get());
+    fx.waitFor(30, () -> console.workspace().repair().panels().phaseProperty().get().equals("reconciled"),
+        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get());
     HourPartition looked = reconcile.selectedHourProperty().get();
     var hour = over.hours().stream().filter(h -> h.hour().equals(looked)).findFirst().orElseThrow();
     long rowsV2;
@@ -293,8 +293,8 @@ class ClusterConsoleTest {
         .toString());
     assertTrue(repair.status().values().stream().allMatch(st -> st.reads() == dev.cutover.engine.api.Gate.Version.V1),
         "every node reads v1 again");
-    fx.waitFor(30, () -> console.workspace().repair().phaseProperty().get().equals("rolled back"),
-        () -> "the banner over every shard: " + console.workspace().repair().phaseProperty().get());
+    fx.waitFor(30, () -> console.workspace().repair().panels().phaseProperty().get().equals("rolled back"),
+        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get());
 
     // A hole on shard 2 alone: the verdict is red and names that shard, and no node switches.
     var two = world.shards.get(1).sql;
@@ -342,7 +342,7 @@ class ClusterConsoleTest {
     fx.waitFor(60, () -> fx.text("backfill-poll-error").contains(nodes.get(2)), () -> fx.text("backfill-poll-error"));
     fx.waitFor(60, () -> console.workspace().repair().errorProperty().get().contains(nodes.get(2)),
         () -> console.workspace().repair().errorProperty().get());
-    assertEquals("unknown", console.workspace().repair().phaseProperty().get(), "no phase is shown as read now");
+    assertEquals("unknown", console.workspace().repair().panels().phaseProperty().get(), "no phase is shown as read now");
     window.fx().shot("44-cluster-one-silent");
   }
 

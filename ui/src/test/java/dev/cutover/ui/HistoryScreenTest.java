@@ -61,6 +61,6 @@ class HistoryScreenTest {
     // The banner above says no less than the lists: it read the repair the backfill opened.
     var watch = console.workspace().repair();
     fx.waitFor(10, () -> fx.onFx(() -> watch.statusProperty().get() != null
-        && watch.statusProperty().get().repair().isPresent()), () -> fx.onFx(() -> watch.asOfProperty().get()));
+        && watch.statusProperty().get().repair().isPresent()), () -> fx.onFx(() -> watch.panels().asOfProperty().get()));
   }
 }

@@ -42,8 +42,8 @@ public final class RepairBanner {
     this.watch = watch;
     Label phase = Widgets.label("repair-phase", "phase-pill");
     phase.setMinWidth(Region.USE_PREF_SIZE);
-    binder.bind(phase.textProperty(), watch.phaseProperty());
-    binder.watch(watch.toneProperty(), tone -> {
+    binder.bind(phase.textProperty(), watch.panels().phaseProperty());
+    binder.watch(watch.panels().toneProperty(), tone -> {
       phase.getStyleClass().removeIf(c -> c.startsWith("phase-") && !c.equals("phase-pill"));
       phase.getStyleClass().add("phase-" + tone);
     });
@@ -52,8 +52,8 @@ public final class RepairBanner {
     HBox.setHgrow(repair, Priority.ALWAYS);
     // Compact and folded, the short summary; else the whole one. Either wraps rather than being cut.
     binder.bind(repair.textProperty(), javafx.beans.binding.Bindings.when(compact.and(more.selectedProperty().not()))
-        .then(watch.repairShortProperty()).otherwise(watch.repairProperty()));
-    Label problem = Widgets.errorLabel("repair-problem", binder, watch.problemProperty());
+        .then(watch.panels().repairShortProperty()).otherwise(watch.panels().repairProperty()));
+    Label problem = Widgets.errorLabel("repair-problem", binder, watch.panels().problemProperty());
     // A switch across nodes left unfinished by a process that died, and what reading the repair did about it.
     Label swap = Widgets.wrap(Widgets.label("repair-swap", "warn"));
     swap.setMaxWidth(Double.MAX_VALUE);
@@ -62,7 +62,7 @@ public final class RepairBanner {
     binder.bind(swap.managedProperty(), swap.visibleProperty());
     Label asOf = Widgets.label("repair-as-of", "muted");
     asOf.setMinWidth(Region.USE_PREF_SIZE);
-    binder.bind(asOf.textProperty(), watch.asOfProperty());
+    binder.bind(asOf.textProperty(), watch.panels().asOfProperty());
     Button refresh = new Button("Refresh");
     refresh.setId("repair-refresh");
     refresh.setMnemonicParsing(false);
@@ -72,7 +72,7 @@ public final class RepairBanner {
     binder.bind(refresh.disableProperty(), watch.readingProperty());
     // In the compact banner the next step's button stays in view, on the first line.
     Button nextShort = nextButton("repair-next-short", go);
-    binder.bind(nextShort.textProperty(), watch.nextButtonProperty().map(b -> b.isEmpty() ? "" : "Next: " + b));
+    binder.bind(nextShort.textProperty(), watch.panels().nextButtonProperty().map(b -> b.isEmpty() ? "" : "Next: " + b));
     more.setId("repair-more");
     more.setMnemonicParsing(false);
     more.setMinWidth(Region.USE_PREF_SIZE);
@@ -90,22 +90,22 @@ public final class RepairBanner {
     value.setHgrow(Priority.ALWAYS);
     details.getColumnConstraints().addAll(key, value);
     Label liveWriter = Widgets.wrap(Widgets.label("repair-live-writer"));
-    binder.bind(liveWriter.textProperty(), watch.liveWriterProperty());
+    binder.bind(liveWriter.textProperty(), watch.panels().liveWriterProperty());
     Label verdict = Widgets.wrap(Widgets.label("repair-verdict"));
-    binder.bind(verdict.textProperty(), watch.verdictProperty());
+    binder.bind(verdict.textProperty(), watch.panels().verdictProperty());
     Tooltip source = new Tooltip();
-    binder.bind(source.textProperty(), watch.verdictSourceProperty());
+    binder.bind(source.textProperty(), watch.panels().verdictSourceProperty());
     verdict.setTooltip(source);
     Button nextButton = nextButton("repair-next-button", go);
-    binder.bind(nextButton.textProperty(), watch.nextButtonProperty());
-    binder.bind(nextButton.visibleProperty(), watch.nextButtonProperty().isNotEmpty());
+    binder.bind(nextButton.textProperty(), watch.panels().nextButtonProperty());
+    binder.bind(nextButton.visibleProperty(), watch.panels().nextButtonProperty().isNotEmpty());
     binder.bind(nextButton.managedProperty(), nextButton.visibleProperty());
     Label next = Widgets.wrap(Widgets.label("repair-next"));
     next.setMaxWidth(Double.MAX_VALUE);
     HBox.setHgrow(next, Priority.ALWAYS);
-    binder.bind(next.textProperty(), watch.nextSentenceProperty());
+    binder.bind(next.textProperty(), watch.panels().nextSentenceProperty());
     Tooltip command = new Tooltip();
-    binder.bind(command.textProperty(), watch.nextCommandProperty());
+    binder.bind(command.textProperty(), watch.panels().nextCommandProperty());
     next.setTooltip(command);
     HBox nextRow = new HBox(10, nextButton, next);
     nextRow.setAlignment(Pos.TOP_LEFT);
@@ -116,7 +116,7 @@ public final class RepairBanner {
         more.selectedProperty())));
     binder.bind(details.managedProperty(), details.visibleProperty());
     binder.bind(nextShort.visibleProperty(), compact.and(more.selectedProperty().not())
-        .and(watch.nextButtonProperty().isNotEmpty()));
+        .and(watch.panels().nextButtonProperty().isNotEmpty()));
     binder.bind(nextShort.managedProperty(), nextShort.visibleProperty());
     binder.bind(more.visibleProperty(), compact);
     binder.bind(more.managedProperty(), compact);
@@ -142,11 +142,11 @@ public final class RepairBanner {
     b.setMinWidth(Region.USE_PREF_SIZE);
     b.getStyleClass().addAll("small-button", "next-step");
     Tooltip where = new Tooltip();
-    binder.bind(where.textProperty(), watch.nextScreenProperty().map(s -> s.isEmpty() ? "" : "Go to the "
+    binder.bind(where.textProperty(), watch.panels().nextScreenProperty().map(s -> s.isEmpty() ? "" : "Go to the "
         + Character.toUpperCase(s.charAt(0)) + s.substring(1) + " screen, where this step is taken"));
     b.setTooltip(where);
     b.setOnAction(e -> {
-      String screen = watch.nextScreenProperty().get();
+      String screen = watch.panels().nextScreenProperty().get();
       if (!screen.isEmpty()) {
         go.accept(screen);
       }

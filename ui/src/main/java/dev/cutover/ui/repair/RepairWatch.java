@@ -32,7 +32,7 @@ import javafx.beans.value.ObservableValue;
 /**
  * Where the loaded spec's repair stands, as one snapshot ({@link RepairSnapshot}: the status, the runs,
  * what consumers read and the gate, read together) that every panel of the console is built from: the
- * banner, the phase's pill, the gate, the cards and the next step. Read in the background after every
+ * banner, the phase's pill, the gate, the cards and the next step (their words in {@link RepairPanels}). Read in the background after every
  * step that can change it (the screens call {@link #refresh()}), when the spec or the connection
  * changes, and every {@link #PERIOD} while the console runs and its server answers. One read at a time; a request during
  * a read reads again after it. What it shows says when it was read, and a failed read shows its
@@ -58,22 +58,8 @@ public final class RepairWatch {
   private final ObjectProperty<RepairStatus> status = new SimpleObjectProperty<>();
   private final ObjectProperty<Partial> record = new SimpleObjectProperty<>();
   private final StringProperty error = new SimpleStringProperty("");
-  private final StringProperty problem = new SimpleStringProperty("");
   private final BooleanProperty reading = new SimpleBooleanProperty();
-  private final StringProperty phase = new SimpleStringProperty("");
-  private final StringProperty tone = new SimpleStringProperty("none");
-  private final StringProperty repair = new SimpleStringProperty("");
-  private final StringProperty repairShort = new SimpleStringProperty("");
-  private final StringProperty liveWriter = new SimpleStringProperty("");
-  private final StringProperty verdict = new SimpleStringProperty("");
-  private final StringProperty verdictSource = new SimpleStringProperty("");
-  private final StringProperty nextButton = new SimpleStringProperty("");
-  private final StringProperty nextScreen = new SimpleStringProperty("");
-  private final javafx.beans.property.ObjectProperty<java.util.Map<String, ProcedureMap.Step>> steps =
-      new javafx.beans.property.SimpleObjectProperty<>(java.util.Map.of());
-  private final StringProperty nextSentence = new SimpleStringProperty("");
-  private final StringProperty nextCommand = new SimpleStringProperty("");
-  private final StringProperty asOf = new SimpleStringProperty("");
+  private final RepairPanels panels = new RepairPanels();
   private final StringProperty swap = new SimpleStringProperty("");
   /** Whether the swap sentence shown says what a finish did, which stays true after it (not that one is under way). */
   private boolean swapSettled;
@@ -315,36 +301,12 @@ public final class RepairWatch {
     }
   }
 
+  /** Every panel's words, from what is known now. */
   private void words() {
-    RepairStatus s = status.get();
     Partial p = record.get();
-    String target = spec.getValue() == null ? "" : spec.getValue().database() + "." + spec.getValue().targetTable();
-    boolean failed = !error.get().isEmpty();
-    Optional<Optional<Repair>> known = s != null ? Optional.of(s.repair()) : p != null ? Optional.of(p.repair())
-        : Optional.empty();
-    phase.set(known.map(RepairWords::phase).orElse(failed ? "unknown" : reading.get() ? "reading" : ""));
-    tone.set(known.map(RepairWords::tone).orElse(failed ? "unknown" : "none"));
-    boolean byView = spec.getValue() != null && spec.getValue().liveView().isPresent();
-    // An armed cutover is part of where the repair stands: every screen's banner says so, with its window.
-    String armed = Optional.ofNullable(snapshot.get()).flatMap(RepairSnapshot::armed).map(a -> " · cutover "
-        + a.describe()).orElse("");
-    repair.set(known.map(r -> RepairWords.repair(r, target, byView) + armed).orElse(failed || spec.getValue() == null
-        ? "" : "Reading where the repair of " + spec.getValue().name() + " stands…"));
-    repairShort.set(known.map(r -> RepairWords.repairShort(r, target, byView) + (armed.isEmpty() ? ""
-        : " · cutover armed")).orElse(failed || spec.getValue() == null ? "" : "Reading…"));
-    problem.set(!failed ? "" : p != null ? "Read the repair's record, but not its data: " + error.get() : error.get());
-    liveWriter.set(s == null ? "" : RepairWords.liveWriter(s));
-    verdict.set(s == null ? "" : RepairWords.verdict(s));
-    verdictSource.set(s == null ? "" : RepairWords.verdictSource(s));
-    nextButton.set(s == null ? "" : RepairWords.nextButton(s));
-    nextScreen.set(s == null ? "" : NextStepWords.screen(s.next()));
-    steps.set(ProcedureMap.of(s));
-    nextSentence.set(s == null ? "" : RepairWords.nextSentence(s));
-    nextCommand.set(s == null ? "" : RepairWords.command(s, spec.getValue() == null ? ""
-        : spec.getValue().consumerView().name()));
-    // The same length while a read runs (the Refresh button shows it), so that the banner does not move the screen.
-    asOf.set(s != null ? "as of " + Formats.clock(s.at()) : p != null ? "record as of " + Formats.clock(p.at())
-        : failed ? "could not read at " + Formats.clock(failedAt) : reading.get() ? "reading…" : "");
+    panels.show(new RepairPanels.Seen(spec.getValue(), status.get(), p != null, p == null ? Optional.empty()
+        : p.repair(), p == null ? null : p.at(), error.get(), reading.get(), failedAt, Optional.ofNullable(
+        snapshot.get()).flatMap(RepairSnapshot::armed)));
   }
 
   /**
@@ -369,68 +331,9 @@ public final class RepairWatch {
     return reading;
   }
 
-  /**
-   * What could not be read, as a sentence: the whole status, or only its data when the repair's record
-   * could be read (then the phase shown is the record's). Empty after a read that worked.
-   */
-  public ReadOnlyStringProperty problemProperty() {
-    return problem;
-  }
-
-  /** The phase's words, "no repair yet", "reading" or "unknown". */
-  public ReadOnlyStringProperty phaseProperty() {
-    return phase;
-  }
-
-  /** none, working, good, ended or unknown: how the phase's pill looks. */
-  public ReadOnlyStringProperty toneProperty() {
-    return tone;
-  }
-
-  /** The repair's id, boundary, first hour and operation in flight, or that there is none yet. */
-  public ReadOnlyStringProperty repairProperty() {
-    return repair;
-  }
-
-  /** The repair on the compact banner's one line: its id, B and the operation in flight. */
-  public ReadOnlyStringProperty repairShortProperty() {
-    return repairShort;
-  }
-
-  public ReadOnlyStringProperty liveWriterProperty() {
-    return liveWriter;
-  }
-
-  public ReadOnlyStringProperty verdictProperty() {
-    return verdict;
-  }
-
-  /** Which reconciliation made the verdict, and when; empty while there is none. */
-  public ReadOnlyStringProperty verdictSourceProperty() {
-    return verdictSource;
-  }
-
-  /** The screen and button of the next step, e.g. "Reconcile: Reconcile"; empty when none is left. */
-  public ReadOnlyStringProperty nextButtonProperty() {
-    return nextButton;
-  }
-
-  /** Where each screen of the procedure stands (done, current, blocked, not yet); empty while it is not known. */
-  public javafx.beans.value.ObservableValue<java.util.Map<String, ProcedureMap.Step>> stepsProperty() {
-    return steps;
-  }
-
-  /** The id of the screen the next step is taken on; empty when nothing is left to do in Cutover. */
-  public ReadOnlyStringProperty nextScreenProperty() {
-    return nextScreen;
-  }
-
-  public ReadOnlyStringProperty nextSentenceProperty() {
-    return nextSentence;
-  }
-
-  public ReadOnlyStringProperty nextCommandProperty() {
-    return nextCommand;
+  /** The words every panel shows of the repair, from the last read. */
+  public RepairPanels panels() {
+    return panels;
   }
 
   /**
@@ -439,10 +342,5 @@ public final class RepairWatch {
    */
   public ReadOnlyStringProperty swapProperty() {
     return swap;
-  }
-
-  /** "as of 10:42:07 UTC" (the time of the last read), "reading…" before it, or when the last read failed. */
-  public ReadOnlyStringProperty asOfProperty() {
-    return asOf;
   }
 }

@@ -48,31 +48,31 @@ class RepairWatchTest {
 
   @Test
   void readsWhenTheSpecArrivesAfterEveryRefreshAndOnItsTimer() throws Exception {
-    assertEquals("", watch.repairProperty().get(), "nothing to say before a spec is loaded");
+    assertEquals("", watch.panels().repairProperty().get(), "nothing to say before a spec is loaded");
     engineProperty.set(engine);
     specProperty.set(spec);
-    assertEquals("no repair yet", watch.phaseProperty().get());
-    assertEquals("none", watch.toneProperty().get());
+    assertEquals("no repair yet", watch.panels().phaseProperty().get());
+    assertEquals("none", watch.panels().toneProperty().get());
     assertEquals("No repair of " + world.database + ".visits_v2 yet: its first backfill pins the boundary B.",
-        watch.repairProperty().get());
-    assertEquals("Plan: Run preflight, then Backfill: Start", watch.nextButtonProperty().get());
-    assertEquals("On the command line: ./cutover backfill --spec SPEC", watch.nextCommandProperty().get());
-    assertTrue(watch.asOfProperty().get().matches("as of \\d\\d:\\d\\d:\\d\\d UTC"), watch.asOfProperty().get());
+        watch.panels().repairProperty().get());
+    assertEquals("Plan: Run preflight, then Backfill: Start", watch.panels().nextButtonProperty().get());
+    assertEquals("On the command line: ./cutover backfill --spec SPEC", watch.panels().nextCommandProperty().get());
+    assertTrue(watch.panels().asOfProperty().get().matches("as of \\d\\d:\\d\\d:\\d\\d UTC"), watch.panels().asOfProperty().get());
 
     HourPartition b = world.liveEdge.plusHours(-3);
     Plan plan = engine.plans().plan(spec, Optional.of(b.plusHours(-12)), Optional.empty(), Optional.empty(),
         engine.plans().defaults(spec));
     Procedure.backfill(engine, plan);
-    assertEquals("no repair yet", watch.phaseProperty().get(), "not read again by itself");
+    assertEquals("no repair yet", watch.panels().phaseProperty().get(), "not read again by itself");
     watch.start();
     assertEquals(1, executor.liveTicks());
     executor.tick();
-    assertEquals("backfilled", watch.phaseProperty().get());
-    assertEquals("working", watch.toneProperty().get());
-    assertTrue(watch.repairProperty().get().contains(" · B = " + b + " UTC · history from " + b.plusHours(-12)
-        + " UTC"), watch.repairProperty().get());
-    assertEquals("Backfill: Deploy the corrected writer", watch.nextButtonProperty().get());
-    assertEquals("This step happens outside Cutover.", watch.nextCommandProperty().get());
+    assertEquals("backfilled", watch.panels().phaseProperty().get());
+    assertEquals("working", watch.panels().toneProperty().get());
+    assertTrue(watch.panels().repairProperty().get().contains(" · B = " + b + " UTC · history from " + b.plusHours(-12)
+        + " UTC"), watch.panels().repairProperty().get());
+    assertEquals("Backfill: Deploy the corrected writer", watch.panels().nextButtonProperty().get());
+    assertEquals("This step happens outside Cutover.", watch.panels().nextCommandProperty().get());
     watch.stop();
     assertEquals(0, executor.liveTicks());
   }
@@ -81,27 +81,27 @@ class RepairWatchTest {
   void whenTheDataCannotBeReadThePhaseIsTheRecordsAndTheFailureIsSaid() {
     engineProperty.set(engine);
     specProperty.set(spec);
-    assertEquals("no repair yet", watch.phaseProperty().get());
+    assertEquals("no repair yet", watch.panels().phaseProperty().get());
 
     world.sql.execute("a source goes away", "RENAME TABLE clicks TO clicks_moved");
     try {
       watch.refresh();
       assertNull(watch.statusProperty().get(), "what was read before is not shown as current");
-      assertEquals("no repair yet", watch.phaseProperty().get(), "the state record, read now");
-      assertTrue(watch.problemProperty().get().startsWith("Read the repair's record, but not its data: "),
-          watch.problemProperty().get());
-      assertTrue(watch.problemProperty().get().endsWith(watch.errorProperty().get()));
-      assertEquals("", watch.nextButtonProperty().get(), "no next step without the data");
-      assertEquals("", watch.verdictProperty().get());
-      assertTrue(watch.asOfProperty().get().matches("record as of \\d\\d:\\d\\d:\\d\\d UTC"),
-          watch.asOfProperty().get());
+      assertEquals("no repair yet", watch.panels().phaseProperty().get(), "the state record, read now");
+      assertTrue(watch.panels().problemProperty().get().startsWith("Read the repair's record, but not its data: "),
+          watch.panels().problemProperty().get());
+      assertTrue(watch.panels().problemProperty().get().endsWith(watch.errorProperty().get()));
+      assertEquals("", watch.panels().nextButtonProperty().get(), "no next step without the data");
+      assertEquals("", watch.panels().verdictProperty().get());
+      assertTrue(watch.panels().asOfProperty().get().matches("record as of \\d\\d:\\d\\d:\\d\\d UTC"),
+          watch.panels().asOfProperty().get());
     } finally {
       world.sql.execute("the source comes back", "RENAME TABLE clicks_moved TO clicks");
     }
     watch.refresh();
-    assertEquals("no repair yet", watch.phaseProperty().get());
+    assertEquals("no repair yet", watch.panels().phaseProperty().get());
     assertEquals("", watch.errorProperty().get());
-    assertEquals("", watch.problemProperty().get());
+    assertEquals("", watch.panels().problemProperty().get());
     assertTrue(watch.statusProperty().get() != null);
   }
 
@@ -113,17 +113,17 @@ class RepairWatchTest {
     engineProperty.set(unreachable);
     specProperty.set(spec);
     assertNull(watch.statusProperty().get());
-    assertEquals("unknown", watch.phaseProperty().get());
-    assertEquals("unknown", watch.toneProperty().get());
+    assertEquals("unknown", watch.panels().phaseProperty().get());
+    assertEquals("unknown", watch.panels().toneProperty().get());
     assertTrue(!watch.errorProperty().get().isEmpty());
-    assertEquals(watch.errorProperty().get(), watch.problemProperty().get());
-    assertEquals("", watch.repairProperty().get(), "no repair is named as if it were known");
-    assertEquals("", watch.nextButtonProperty().get());
-    assertTrue(watch.asOfProperty().get().startsWith("could not read at "), watch.asOfProperty().get());
+    assertEquals(watch.errorProperty().get(), watch.panels().problemProperty().get());
+    assertEquals("", watch.panels().repairProperty().get(), "no repair is named as if it were known");
+    assertEquals("", watch.panels().nextButtonProperty().get());
+    assertTrue(watch.panels().asOfProperty().get().startsWith("could not read at "), watch.panels().asOfProperty().get());
 
     engineProperty.set(engine);
-    assertEquals("no repair yet", watch.phaseProperty().get(), "a new connection reads again");
-    assertEquals("", watch.problemProperty().get());
+    assertEquals("no repair yet", watch.panels().phaseProperty().get(), "a new connection reads again");
+    assertEquals("", watch.panels().problemProperty().get());
   }
 
   @Test
@@ -133,7 +133,7 @@ class RepairWatchTest {
     assertTrue(watch.statusProperty().get() != null);
     specProperty.set(null);
     assertNull(watch.statusProperty().get());
-    assertEquals("", watch.repairProperty().get());
-    assertEquals("", watch.asOfProperty().get());
+    assertEquals("", watch.panels().repairProperty().get());
+    assertEquals("", watch.panels().asOfProperty().get());
   }
 }
