@@ -52,13 +52,8 @@ public final class AckCommand extends EngineCommand {
       return ack(h, engine.reconciliations().of(spec), Optional.empty());
     }
     // A sharded table: accepted on the shards where the hour (or key) differs, each bound to its differences there.
-    try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
-      repair.finishUnfinishedSwap().ifPresent(f -> {
-        err().println("note: " + f.sentence());
-        err().flush();
-      });
-      return ack(h, repair.reconciliations(), Optional.of(repair.reconciliations().where()));
-    }
+    return onShards(session, spec, (repair, finished) -> ack(h, repair.reconciliations(),
+        Optional.of(repair.reconciliations().where())));
   }
 
   /** On one server, or on every shard of a sharded table ({@code where} says so): the same words and document. */

@@ -51,13 +51,7 @@ public final class BackfillCommand extends EngineCommand {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.loadAny(session, engine);
     if (spec.cluster().isPresent()) {
-      try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
-        repair.finishUnfinishedSwap().ifPresent(f -> {
-          err().println("note: " + f.sentence());
-          err().flush();
-        });
-        return onEveryShard(spec, repair, acknowledged);
-      }
+      return onShards(session, spec, (repair, finished) -> onEveryShard(spec, repair, acknowledged));
     }
     Plan plan;
     if (resume != null && resume.isEmpty()) {

@@ -13,7 +13,7 @@ public final class CleanupCommand extends EngineCommand {
   @Mixin SpecFile specFile;
 
   @Override
-  int run(Session session, Engine engine) {
+  int run(Session session, Engine engine) throws Exception {
     return onCutovers(session, engine, specFile.loadAny(session, engine), steps -> {
       List<String> dropped = steps.cleanup();
       print(new SwapDocuments.CleanupDocument("cleanup", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")

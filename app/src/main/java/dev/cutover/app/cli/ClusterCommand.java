@@ -74,15 +74,11 @@ public final class ClusterCommand {
             + "the same step without 'cluster' (./cutover " + command.name() + " …), or add cluster: {name, live, "
             + "target, sources} for a sharded table (docs/CLUSTER.md).");
       }
-      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
-        // A swap of every node that its process left unfinished is finished first, forward or back, and said.
-        finished = repair.finishUnfinishedSwap().map(dev.cutover.engine.api.UnfinishedSwap::sentence);
-        finished.ifPresent(f -> {
-          err().println("note: " + f);
-          err().flush();
-        });
+      // A swap of every node that its process left unfinished is finished first, forward or back, and said.
+      return onShards(session, spec, (repair, found) -> {
+        finished = found;
         return step(spec, repair);
-      }
+      });
     }
 
     /** What finishing a swap left unfinished found and did, when there was one. */

@@ -39,16 +39,31 @@ abstract class EngineCommand implements Callable<Integer> {
    * said on stderr).
    */
   int onCutovers(Session session, Engine engine, TableSpec spec,
-      java.util.function.Function<dev.cutover.engine.CutoverSteps, Integer> step) {
+      java.util.function.Function<dev.cutover.engine.CutoverSteps, Integer> step) throws Exception {
     if (spec.cluster().isEmpty()) {
       return step.apply(engine.cutovers().of(spec));
     }
+    return onShards(session, spec, (repair, finished) -> step.apply(repair.cutovers()));
+  }
+
+  /** A step on the repair of a sharded table, given what finishing a swap left unfinished did, if anything. */
+  interface OnShards {
+    int run(dev.cutover.engine.ShardedRepair repair, java.util.Optional<String> finished) throws Exception;
+  }
+
+  /**
+   * {@code step} on the repair of {@code spec}'s sharded table, open on every node for the step: a swap of every
+   * node that its process left unfinished is finished first, and said on stderr.
+   */
+  int onShards(Session session, TableSpec spec, OnShards step) throws Exception {
     try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
-      repair.finishUnfinishedSwap().ifPresent(f -> {
-        err().println("note: " + f.sentence());
+      java.util.Optional<String> finished = repair.finishUnfinishedSwap()
+          .map(dev.cutover.engine.api.UnfinishedSwap::sentence);
+      finished.ifPresent(f -> {
+        err().println("note: " + f);
         err().flush();
       });
-      return step.apply(repair.cutovers());
+      return step.run(repair, finished);
     }
   }
 

@@ -57,13 +57,7 @@ public final class ReconcileCommand extends EngineCommand {
       return reconcile(spec, engine.reconciliations().of(spec));
     }
     // A sharded table: every shard reconciled, read as one verdict over the cluster, as the console shows it.
-    try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
-      repair.finishUnfinishedSwap().ifPresent(f -> {
-        err().println("note: " + f.sentence());
-        err().flush();
-      });
-      return reconcile(spec, repair.reconciliations());
-    }
+    return onShards(session, spec, (repair, finished) -> reconcile(spec, repair.reconciliations()));
   }
 
   /** On one server's table, or over every shard of a sharded one: the same verdict, words, document and exit. */

@@ -34,7 +34,7 @@ public final class RetentionCommand extends EngineCommand {
   List<String> acknowledged = new ArrayList<>();
 
   @Override
-  int run(Session session, Engine engine) {
+  int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
     return onCutovers(session, engine, spec, steps -> retention(steps));
   }

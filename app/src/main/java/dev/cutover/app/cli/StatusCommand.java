@@ -5,7 +5,6 @@ import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.BackfillSteps;
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveStatus;
@@ -43,13 +42,8 @@ public final class StatusCommand extends EngineCommand {
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
     if (spec.cluster().isPresent()) {
-      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
-        // A swap of every node that its process left unfinished is finished first, and said.
-        Optional<String> finished = repair.finishUnfinishedSwap().map(dev.cutover.engine.api.UnfinishedSwap::sentence);
-        finished.ifPresent(f -> {
-          err().println("note: " + f);
-          err().flush();
-        });
+      // A swap of every node that its process left unfinished is finished first, and said.
+      return onShards(session, spec, (repair, finished) -> {
         // One read of the whole repair over every shard, as one: where its least advanced shard stands.
         // The side effects acknowledged on any shard; those of the repair shown are listed.
         List<SideEffectAcknowledgement> acknowledged = repair.records(0).shards().values().stream()
@@ -64,7 +58,7 @@ public final class StatusCommand extends EngineCommand {
           err().flush();
         });
         return disagree.isPresent() ? ExitCodes.BLOCKED : shown;
-      }
+      });
     }
     // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment.
     return show(engine, spec, engine.repairs().snapshot(spec, Optional.empty()), engine.backfills().of(spec),
