@@ -115,13 +115,7 @@ final class ChartBench {
     stage.setScene(scene);
     stage.show();
     BuiltReport.show(model, six.report());
-    card = view.totals();
-    while (card != null && !card.getStyleClass().contains("card")) {
-      card = card.getParent();
-    }
-    if (card == null) {
-      throw new IllegalStateException("the charts card of the reconcile screen was not found");
-    }
+    card = chartsCard(view);
     return null;
   }
 
@@ -216,6 +210,18 @@ final class ChartBench {
   static long collections() {
     return ManagementFactory.getGarbageCollectorMXBeans().stream()
         .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
+  }
+
+  /** The card that holds the Reconcile screen's charts, the part of the screen a chart refresh repaints. */
+  static Node chartsCard(ReconcileView view) {
+    Node card = view.totals();
+    while (card != null && !card.getStyleClass().contains("card")) {
+      card = card.getParent();
+    }
+    if (card == null) {
+      throw new IllegalStateException("the charts card of the reconcile screen was not found");
+    }
+    return card;
   }
 
   /**

@@ -129,13 +129,7 @@ final class ChartLibraryBench {
     window = model.window();
     ownStage = stage(view.root());
     BuiltReport.show(model, six.report());
-    card = view.totals();
-    while (card != null && !card.getStyleClass().contains("card")) {
-      card = card.getParent();
-    }
-    if (card == null) {
-      throw new IllegalStateException("the charts card of the reconcile screen was not found");
-    }
+    card = ChartBench.chartsCard(view);
     timed(ownStage.getScene(), card, () -> {}, null);
     return (System.nanoTime() - t0) / 1e6;
   }
