@@ -1,5 +1,6 @@
 package dev.cutover.bench;
 
+import dev.cutover.engine.ShardParts;
 import dev.cutover.app.demo.DemoNodes;
 import dev.cutover.app.demo.DemoWorld;
 import dev.cutover.app.demo.SeedOptions;
@@ -20,7 +21,6 @@ import dev.cutover.engine.api.ShardRef;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -72,7 +72,7 @@ final class ClusterBench {
       TableSpec spec = new Engine(cluster).specs().load(DemoSpec.exportCluster(folder, DemoWorld.DEFAULT_DATABASE,
           true));
       try (ShardedRepair repair = ShardedRepair.open(cluster, spec)) {
-        ShardedRepair.ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(),
+        ShardParts.ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(),
             ClusterBench::unthrottled);
         HourRange range = plan.range();
         List<Double> toFloor = new ArrayList<>();
@@ -88,12 +88,12 @@ final class ClusterBench {
             new BenchSql(each.statements()).execute("drop v2", "DROP TABLE IF EXISTS "
                 + spec.qualified(spec.targetTable()) + " SYNC");
           }
-          ShardedRepair.ClusterPlan again = repair.plan(Optional.of(range.from()), Optional.empty(),
+          ShardParts.ClusterPlan again = ShardParts.of(repair).plan(Optional.of(range.from()), Optional.empty(),
               Optional.of(plan.boundary()), ClusterBench::unthrottled);
-          var checked = repair.preflight(again, List.of(new dev.cutover.engine.api.AcknowledgedDependent(
+          var checked = ShardParts.of(repair).preflight(again, List.of(new dev.cutover.engine.api.AcknowledgedDependent(
               "trading.pnl_alerts_mv", Benchmarks.ACKNOWLEDGED_BECAUSE)));
           long started = System.nanoTime();
-          Map<ShardRef, RunRecord> ended = repair.backfill(checked, s -> e -> {}).await();
+          Map<ShardRef, RunRecord> ended = ShardParts.of(repair).backfill(checked, s -> e -> {}).await();
           double took = Benchmarks.seconds(started);
           long rows = 0;
           for (var e : ended.entrySet()) {
@@ -101,7 +101,7 @@ final class ClusterBench {
             rows += new Engine(shard).backfills().ledger(e.getValue().id()).values().stream()
                 .mapToLong(LedgerEntry::rows).sum();
           }
-          List<String> failed = ShardedRepair.ClusterRun.failed(ended);
+          List<String> failed = ShardParts.ClusterRun.failed(ended);
           report.row("round " + round + ": Cutover backfill on " + SHARDS + " shards at once, concurrency 1 each"
               + (failed.isEmpty() ? "" : " (FAILED: " + failed + ")"), took, range.hours(), rows, took / floor);
           toFloor.add(took / floor);

@@ -78,7 +78,9 @@ public interface BackfillSteps {
 
   /**
    * Declares the corrected live writer, a job outside the database, deployed from the open repair's B (on every
-   * shard, or on none); says what was declared where.
+   * shard, or on none); answers the declaration that stands (on a cluster, the first shard's as the whole, written
+   * when any shard's was, and each shard's).
    */
-  String declareLiveWriter(String writer);
+  dev.cutover.engine.api.NodeAnswers<dev.cutover.engine.api.LiveWriterNote.Declared> declareLiveWriter(
+      String writer);
 }

@@ -96,9 +96,9 @@ public final class Backfills {
       }
 
       @Override
-      public String declareLiveWriter(String writer) {
-        repairs.declareLiveWriter(spec, writer);
-        return "The corrected live writer (" + writer + ") is declared deployed on the server.";
+      public dev.cutover.engine.api.NodeAnswers<dev.cutover.engine.api.LiveWriterNote.Declared> declareLiveWriter(
+          String writer) {
+        return dev.cutover.engine.api.NodeAnswers.one(repairs.declareLiveWriter(spec, writer));
       }
     };
   }

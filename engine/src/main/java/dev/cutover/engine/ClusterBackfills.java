@@ -52,7 +52,7 @@ final class ClusterBackfills {
    * hours are recomputed and each shard carries the others from its own v1. Each shard's throttle is
    * {@code overrides} of its defaults within its share of the cluster's totals. Reads only.
    */
-  ShardedRepair.ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
+  ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
       Optional<HourRange> affected, UnaryOperator<BackfillSettings> overrides) {
     TableSpec.Total total = spec.cluster().orElseThrow().total();
     int n = shards.all().size();
@@ -73,7 +73,7 @@ final class ClusterBackfills {
     Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
         Optional.of(b), affected, settings.apply(s.engine().plans().defaults(spec))));
     HourRange range = plans.values().iterator().next().range();
-    return new ShardedRepair.ClusterPlan(range, b, ShardedRepair.byRef(plans));
+    return new ClusterPlan(range, b, ShardedRepair.byRef(plans));
   }
 
   /**
@@ -81,7 +81,7 @@ final class ClusterBackfills {
    * every shard's plan only when every shard passed. {@code acknowledged} names the dependents of v1 the
    * operator acknowledged, on any shard, each with its reason.
    */
-  Preflighted preflight(ShardedRepair.ClusterPlan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
+  Preflighted preflight(ClusterPlan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
     progress.update("preflight every shard", 0);
     Map<Shard, Preflighted> each = shards.each("preflight",
         s -> s.engine().plans().preflight(plan.plans().get(s.ref()), acknowledged));
@@ -104,7 +104,7 @@ final class ClusterBackfills {
   }
 
   /** Starts every shard's backfill at once; refuses, starting none, unless every shard's preflight passed. */
-  ShardedRepair.ClusterRun backfill(Preflighted preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
+  ClusterRun backfill(Preflighted preflight, Function<ShardRef, BackfillEvent.Listener> listeners) {
     if (preflight.nodes().isEmpty() || !preflight.passed()) {
       long failed = preflight.nodes().values().stream().filter(p -> !p.passed()).count();
       throw new StepRefusedException("backfill", "The backfill is refused: the preflight "
@@ -113,7 +113,7 @@ final class ClusterBackfills {
     }
     Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
     preflight.nodes().forEach((s, p) -> cleared.put(s, p.cleared().orElseThrow()));
-    return new ShardedRepair.ClusterRun(start(cleared, listeners));
+    return new ClusterRun(start(cleared, listeners));
   }
 
   /**
@@ -123,7 +123,7 @@ final class ClusterBackfills {
    * alone. Each shard's preflight takes the {@code acknowledged} dependents. Refuses, resuming none, when a
    * shard has no run to resume or its preflight fails.
    */
-  ShardedRepair.ClusterRun resume(UnaryOperator<BackfillSettings> overrides, List<AcknowledgedDependent> acknowledged,
+  ClusterRun resume(UnaryOperator<BackfillSettings> overrides, List<AcknowledgedDependent> acknowledged,
       Function<ShardRef, BackfillEvent.Listener> listeners) {
     Map<Shard, Optional<RunRecord>> latest = shards.each("resume", s -> s.engine().backfills().runs(spec).stream()
         .max(Comparator.comparing(RunRecord::created)));
@@ -143,7 +143,7 @@ final class ClusterBackfills {
    * {@link #resume(UnaryOperator, List, Function)} does; refused, resuming none, when no shard has a part of it to
    * resume.
    */
-  ShardedRepair.ClusterRun resume(String runId, UnaryOperator<BackfillSettings> overrides,
+  ClusterRun resume(String runId, UnaryOperator<BackfillSettings> overrides,
       List<AcknowledgedDependent> acknowledged, Function<ShardRef, BackfillEvent.Listener> listeners) {
     Map<Shard, Optional<RunRecord>> found = shards.each("resume", s -> ClusterRuns.part(s, runId));
     List<String> without = found.entrySet().stream().filter(e -> e.getValue().isEmpty()).map(e -> e.getKey().name())
@@ -164,7 +164,7 @@ final class ClusterBackfills {
     return resumeParts(parts, overrides, acknowledged, listeners);
   }
 
-  private ShardedRepair.ClusterRun resumeParts(Map<Shard, RunRecord> parts, UnaryOperator<BackfillSettings> overrides,
+  private ClusterRun resumeParts(Map<Shard, RunRecord> parts, UnaryOperator<BackfillSettings> overrides,
       List<AcknowledgedDependent> acknowledged, Function<ShardRef, BackfillEvent.Listener> listeners) {
     ShareOfTotal.check(spec.cluster().orElseThrow().total(), shards.all().size());
     Map<ShardRef, ClearedPlan> cleared = new LinkedHashMap<>();
@@ -186,7 +186,7 @@ final class ClusterBackfills {
       throw new StepRefusedException("resume", "The resume is refused: the preflight failed: " + String.join("; ",
           failures) + ". No shard was written.", failures, Optional.empty());
     }
-    return new ShardedRepair.ClusterRun(start(cleared, listeners));
+    return new ClusterRun(start(cleared, listeners));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Retention;
@@ -53,11 +54,27 @@ final class ClusterCutover implements CutoverSteps {
    */
   @Override
   public Judged judge() {
-    Map<ShardRef, Gate> rollback = ShardedRepair.byRef(shards.each("rollback gate",
-        s -> s.engine().cutovers().rollbackGate(spec)));
+    Map<ShardRef, Gate> rollback = rollbackGates();
     boolean allV2 = rollback.values().stream().allMatch(g -> g.current() == Gate.Version.V2);
-    Map<ShardRef, Gate> shown = allV2 ? rollback : ShardedRepair.byRef(shards.each("cutover gate",
-        s -> s.engine().cutovers().gate(spec)));
+    return judged(rollback, allV2 ? rollback : cutoverGates());
+  }
+
+  @Override
+  public Judged judge(Gate.Version toward) {
+    Map<ShardRef, Gate> rollback = rollbackGates();
+    return judged(rollback, toward == Gate.Version.V2 ? cutoverGates() : rollback);
+  }
+
+  private Map<ShardRef, Gate> rollbackGates() {
+    return ShardedRepair.byRef(shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec)));
+  }
+
+  private Map<ShardRef, Gate> cutoverGates() {
+    return ShardedRepair.byRef(shards.each("cutover gate", s -> s.engine().cutovers().gate(spec)));
+  }
+
+  /** Every node's {@code shown} gate read as one, each node named with what its consumers read. */
+  private Judged judged(Map<ShardRef, Gate> rollback, Map<ShardRef, Gate> shown) {
     Map<ShardRef, Optional<HourPartition>> boundaries = ShardedRepair.byRef(shards.each("read the repairs",
         s -> s.engine().repairs().current(spec).flatMap(Repair::boundary)));
     List<Node> nodes = new ArrayList<>();
@@ -78,14 +95,25 @@ final class ClusterCutover implements CutoverSteps {
   }
 
   @Override
-  public SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
-    return OverNodes.swap(each(true, confirmation, Optional.empty(), switched));
+  public SwapResult cutover(String confirmation, Progress progress, BiConsumer<ShardRef, SwapResult> switched) {
+    return OverNodes.swap(each(true, confirmation, Optional.empty(), told(progress, "Cut over", switched)));
   }
 
   @Override
-  public SwapResult rollback(String confirmation, Optional<String> reason,
+  public SwapResult rollback(String confirmation, Optional<String> reason, Progress progress,
       BiConsumer<ShardRef, SwapResult> switched) {
-    return OverNodes.swap(each(false, confirmation, reason, switched));
+    return OverNodes.swap(each(false, confirmation, reason, told(progress, "Rolled back", switched)));
+  }
+
+  /** {@code switched}, with {@code progress} told of each node as it switches: its share of every node. */
+  private BiConsumer<ShardRef, SwapResult> told(Progress progress, String done,
+      BiConsumer<ShardRef, SwapResult> switched) {
+    java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+    return (node, result) -> {
+      progress.update(done + " " + node + " (" + count.incrementAndGet() + " of " + nodes() + ")",
+          (double) count.get() / nodes());
+      switched.accept(node, result);
+    };
   }
 
   /**

@@ -89,7 +89,7 @@ final class ClusterPlans implements PlanSteps {
   }
 
   /** Every shard's plan as one: the first shard's hours and statements, the sources summed, the longest duration. */
-  static Plan whole(ShardedRepair.ClusterPlan cluster) {
+  static Plan whole(ClusterPlan cluster) {
     Collection<Plan> each = cluster.plans().values();
     Plan first = each.iterator().next();
     Plan.Estimates estimates = new Plan.Estimates(each.stream().mapToLong(p -> p.estimates().sourceRows()).sum(),
@@ -108,7 +108,7 @@ final class ClusterPlans implements PlanSteps {
   public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
     // Every shard's plan is made again from the range and B shown, as one server's preflight makes its own again.
     // The throttle shown is kept too (each shard's share of the cluster's totals, which applying again keeps).
-    ShardedRepair.ClusterPlan again = backfills.plan(Optional.of(plan.range().from()), Optional.of(plan.range().to()),
+    ClusterPlan again = backfills.plan(Optional.of(plan.range().from()), Optional.of(plan.range().to()),
         Optional.of(plan.boundary()), plan.affected(), s -> plan.settings());
     return backfills.preflight(again, acknowledged, progress);
   }
@@ -120,11 +120,15 @@ final class ClusterPlans implements PlanSteps {
   }
 
   @Override
-  public String abandon(String confirmation, String reason) {
-    Map<Shards.Shard, Optional<Repair>> done = new ClusterAbandon(shards, spec).abandon(confirmation, reason);
-    List<String> named = done.entrySet().stream().filter(e -> e.getValue().isPresent())
-        .map(e -> e.getKey().ref() + " (" + e.getValue().get().id() + ")").toList();
-    return named.isEmpty() ? "No shard had a repair open." : "Abandoned on " + named.size() + " shard(s): "
-        + String.join(", ", named) + ".";
+  public dev.cutover.engine.api.NodeAnswers<Optional<Repair>> abandon(String confirmation, String reason) {
+    Map<dev.cutover.engine.api.ShardRef, Optional<Repair>> done = ShardedRepair.byRef(new ClusterAbandon(shards, spec)
+        .abandon(confirmation, reason));
+    Optional<Repair> first = done.values().stream().flatMap(Optional::stream).findFirst();
+    if (first.isEmpty()) { // nothing was written: no shard had one open
+      throw new dev.cutover.engine.api.PhaseRefusedException("abandon", Optional.empty(), "a repair under way",
+          "There is no repair of " + spec.database() + "." + spec.targetTable() + " under way on any shard of "
+          + "cluster " + spec.cluster().orElseThrow().name() + " to abandon.", "");
+    }
+    return new dev.cutover.engine.api.NodeAnswers<>(first, done);
   }
 }

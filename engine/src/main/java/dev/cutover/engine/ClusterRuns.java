@@ -151,7 +151,7 @@ final class ClusterRuns implements BackfillSteps {
     return followed(backfills.resume(runId, throttle, acknowledged, s -> BackfillEvent.Listener.NONE), listener);
   }
 
-  private RunHandle followed(ShardedRepair.ClusterRun run, BackfillEvent.Listener listener) {
+  private RunHandle followed(ClusterRun run, BackfillEvent.Listener listener) {
     String id = RunsOverShards.runOf(run.runs().values().iterator().next().id());
     int n = shards.all().size();
     TableSpec.Total total = spec.cluster().orElseThrow().total();
@@ -181,9 +181,11 @@ final class ClusterRuns implements BackfillSteps {
   }
 
   @Override
-  public String declareLiveWriter(String writer) {
-    Map<Shard, LiveWriterNote> done = new ClusterDeclaration(shards, spec).declare(writer);
-    return "The corrected live writer (" + writer + ") is declared deployed on " + done.size() + " shard(s), from "
-        + "their one B; each shard's repair waits for its first hour from B.";
+  public dev.cutover.engine.api.NodeAnswers<LiveWriterNote.Declared> declareLiveWriter(String writer) {
+    Map<dev.cutover.engine.api.ShardRef, LiveWriterNote.Declared> done = ShardedRepair.byRef(
+        new ClusterDeclaration(shards, spec).declare(writer));
+    LiveWriterNote.Declared first = done.values().iterator().next();
+    return new dev.cutover.engine.api.NodeAnswers<>(new LiveWriterNote.Declared(first.note(),
+        done.values().stream().anyMatch(LiveWriterNote.Declared::written)), done);
   }
 }

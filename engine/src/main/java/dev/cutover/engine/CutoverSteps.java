@@ -1,6 +1,7 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.SwapResult;
@@ -41,6 +42,12 @@ public interface CutoverSteps {
   /** Judges the gate now, from the data. */
   Judged judge();
 
+  /**
+   * Judges the gate of the step toward {@code version} now, whatever consumers read: the cutover gate toward v2,
+   * the rollback gate toward v1 (what {@code cutover --check} and {@code rollback --check} show).
+   */
+  Judged judge(Gate.Version toward);
+
   /** The statement that switches consumers, as each node runs it. */
   String statement();
 
@@ -49,15 +56,17 @@ public interface CutoverSteps {
 
   /**
    * Switches consumers to v2 once {@code confirmation} names the consumer view, the gate judged again inside
-   * the step; {@code switched} hears each node of a cluster once it switched and was verified.
+   * the step; {@code progress} hears its steps, and {@code switched} each node of a cluster once it switched and
+   * was verified.
    */
-  SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched);
+  SwapResult cutover(String confirmation, Progress progress, BiConsumer<ShardRef, SwapResult> switched);
 
   /**
    * Switches consumers back to v1, as {@link #cutover} does forward; {@code reason}, the operator's why, goes to
    * the audit trail (of every node) with the switch.
    */
-  SwapResult rollback(String confirmation, Optional<String> reason, BiConsumer<ShardRef, SwapResult> switched);
+  SwapResult rollback(String confirmation, Optional<String> reason, Progress progress,
+      BiConsumer<ShardRef, SwapResult> switched);
 
   /**
    * Finishes a switch across nodes that its process left unfinished (it died after some nodes switched), and

@@ -55,6 +55,11 @@ public final class Cutovers {
       }
 
       @Override
+      public Judged judge(Gate.Version toward) {
+        return new Judged(toward == Gate.Version.V2 ? gate(spec) : rollbackGate(spec), List.of(), Instant.now());
+      }
+
+      @Override
       public String statement() {
         return Cutovers.this.statement(spec);
       }
@@ -65,14 +70,14 @@ public final class Cutovers {
       }
 
       @Override
-      public SwapResult cutover(String confirmation, BiConsumer<ShardRef, SwapResult> switched) {
-        return Cutovers.this.cutover(spec, confirmation);
+      public SwapResult cutover(String confirmation, Progress progress, BiConsumer<ShardRef, SwapResult> switched) {
+        return Cutovers.this.cutover(spec, confirmation, progress);
       }
 
       @Override
-      public SwapResult rollback(String confirmation, Optional<String> reason,
+      public SwapResult rollback(String confirmation, Optional<String> reason, Progress progress,
           BiConsumer<ShardRef, SwapResult> switched) {
-        return Cutovers.this.rollback(spec, confirmation, reason, Progress.NONE);
+        return Cutovers.this.rollback(spec, confirmation, reason, progress);
       }
 
       @Override

@@ -33,14 +33,20 @@ public final class Engine {
   private final RepairBook repairs;
   private final Reconciliations reconciliations;
   private final Cutovers cutovers;
+  private final java.util.Optional<Session> session;
 
   /** The engine on a session's server and working database. */
   public Engine(Session session) {
-    this(session.database());
+    this(session.database(), java.util.Optional.of(session));
   }
 
   /** The engine on a pool of the engine's own; outside the engine, use {@link #Engine(Session)}. */
   public Engine(Database database) {
+    this(database, java.util.Optional.empty());
+  }
+
+  private Engine(Database database, java.util.Optional<Session> session) {
+    this.session = session;
     Ground ground = Ground.of(database);
     this.specs = new Specs(ground);
     this.plans = new Plans(ground);
@@ -48,6 +54,18 @@ public final class Engine {
     this.repairs = new RepairBook(ground);
     this.reconciliations = new Reconciliations(ground);
     this.cutovers = new Cutovers(ground);
+  }
+
+  /**
+   * The repair of {@code spec}'s target over its nodes: this server's steps for a table on one server, every node's
+   * of its cluster, opened now, for a sharded one (its spec naming the cluster). Close it when done.
+   */
+  public TargetRepair repair(TableSpec spec) {
+    if (spec.cluster().isEmpty()) {
+      return new ServerRepair(this, spec);
+    }
+    return ShardedRepair.open(session.orElseThrow(() -> new IllegalStateException("A sharded repair opens through "
+        + "the session's engine (new Engine(session)), which knows how to reach every node.")), spec);
   }
 
   /** Reading specs and checking their rules with the server. */

@@ -66,7 +66,9 @@ public interface PlanSteps {
 
   /**
    * Gives the repair up (on every shard that has one open) once {@code confirmation} names the target, with the
-   * operator's reason; the next backfill starts a new repair with a new B. Says what was abandoned.
+   * operator's reason; the next backfill starts a new repair with a new B. Answers the repair abandoned (on a
+   * cluster, the first shard's as the whole, and each shard's, empty where none was open); refused, nothing
+   * written, when no repair is under way (on any shard).
    */
-  String abandon(String confirmation, String reason);
+  dev.cutover.engine.api.NodeAnswers<Optional<Repair>> abandon(String confirmation, String reason);
 }

@@ -84,9 +84,8 @@ public final class Plans {
       }
 
       @Override
-      public String abandon(String confirmation, String reason) {
-        Repair r = repairs.abandon(spec, confirmation, reason);
-        return "Repair " + r.id() + " was abandoned.";
+      public dev.cutover.engine.api.NodeAnswers<Optional<Repair>> abandon(String confirmation, String reason) {
+        return dev.cutover.engine.api.NodeAnswers.one(Optional.of(repairs.abandon(spec, confirmation, reason)));
       }
     };
   }

@@ -2,6 +2,7 @@ package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.TableSpec;
@@ -194,22 +195,27 @@ public final class Workspace {
   }
 
   /**
-   * The steps of the loaded spec's repair, chosen on the FX thread without reading anything: {@code onServer} of the
-   * engine for one server's table, {@code onCluster} of the repair open on every node for a sharded one (once it is
-   * open for this spec); null while there is neither.
+   * The loaded spec's repair over its nodes, chosen on the FX thread without reading anything: the engine's for a
+   * table on one server, the repair open on every node for a sharded one (once it is open for this spec); null
+   * while there is neither.
    */
-  public <T> T stepsOf(java.util.function.BiFunction<Engine, TableSpec, T> onServer,
-      java.util.function.Function<ShardedRepair, T> onCluster) {
+  public TargetRepair targetRepair() {
     TableSpec s = spec.get();
     Engine e = engine.get();
     if (s == null || e == null) {
       return null;
     }
     if (s.cluster().isEmpty()) {
-      return onServer.apply(e, s);
+      return e.repair(s); // one server's steps: nothing to open
     }
     ShardedRepair r = sharded.get();
-    return r == null || !r.spec().equals(s) ? null : onCluster.apply(r);
+    return r == null || !r.spec().equals(s) ? null : r;
+  }
+
+  /** {@code steps} of the loaded spec's repair ({@link #targetRepair}), or null while there is none. */
+  public <T> T stepsOf(java.util.function.Function<TargetRepair, T> steps) {
+    TargetRepair r = targetRepair();
+    return r == null ? null : steps.apply(r);
   }
 
   /** Whether the spec loaded names a cluster: the screens of one server stay shut, since none would be true of every shard. */

@@ -75,7 +75,7 @@ class ClusterConsoleTest {
     fx.waitFor(90, () -> console.workspace().shardedProperty().get() != null,
         () -> "spec: " + console.connection().specLoading().error());
     var repair = console.workspace().shardedProperty().get();
-    List<String> nodes = repair.shardRefs().stream().map(Object::toString).toList();
+    List<String> nodes = repair.nodes().stream().map(Object::toString).toList();
     assertFalse(fx.node("nav-backfill", ToggleButton.class).isDisabled(), "the Backfill screen opens on a cluster");
 
     // The Plan screen of one server serves the cluster: the live edge where the slowest shard stands, one plan of one
@@ -153,7 +153,7 @@ class ClusterConsoleTest {
         + backfill.progress().rowsProperty().get() + ", the cluster's v2 holds " + v2Rows);
     window.fx().shot("41-cluster-backfilled");
     // One shard's part alone: the grid and the counts are that shard's own, then every shard's merged again.
-    var partTwo = repair.shardRefs().get(1);
+    var partTwo = repair.nodes().get(1);
     long twoRows;
     try (var two = dev.cutover.engine.connect.Database.open(world.cluster().nodes().get(1).profile("cutover"))) {
       twoRows = two.sql().queryLong("v2's rows of the range on shard 2", "SELECT count() FROM world.visits_v2 "

@@ -3,11 +3,14 @@ package dev.cutover.app.cli;
 import dev.cutover.app.output.Shapes;
 import dev.cutover.app.output.Text;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.PlanSteps;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.api.NodeAnswers;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,17 +33,21 @@ public final class AbandonCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    if (spec.cluster().isPresent()) {
-      ClusterCommand.AbandonStep onEveryShard = new ClusterCommand.AbandonStep();
-      onEveryShard.specFile = specFile;
-      onEveryShard.confirm = confirm;
-      onEveryShard.reason = reason;
-      return onEveryShard.hostedBy(this, session, spec);
-    }
-    Repair r = engine.repairs().abandon(spec, confirm, reason);
-    print(new SwapDocuments.AbandonDocument("abandon", r.id(), r.target(), Shapes.hour(r.boundary()), reason.strip()),
-        List.of("Abandoned repair " + r.id() + r.boundary().map(b -> " (B = " + Text.hour(b) + ")").orElse("") + ". "
-            + spec.targetTable() + " is unchanged; the next backfill starts a new repair and pins its own boundary."));
-    return ExitCodes.OK;
+    return onRepair(engine, spec, (repair, finished) -> {
+      PlanSteps steps = repair.plans();
+      // On a cluster, on every shard that has one open, or (refused) on none; each shard's repair has its own id.
+      NodeAnswers<Optional<Repair>> done = steps.abandon(confirm, reason);
+      String on = on(repair, steps.where());
+      Optional<Repair> r = done.whole();
+      List<String> ids = done.nodes().isEmpty() ? r.map(Repair::id).stream().toList() : done.nodes().entrySet()
+          .stream().filter(e -> e.getValue().isPresent()).map(e -> e.getValue().get().id() + " (" + e.getKey() + ")")
+          .toList();
+      Repair first = r.orElseThrow(); // refused by the step when no repair was open
+      print(new SwapDocuments.AbandonDocument("abandon", first.id(), first.target(), Shapes.hour(first.boundary()),
+          reason.strip()), List.of("Abandoned repair " + String.join(", ", ids) + on + first.boundary().map(b -> " (B = "
+              + Text.hour(b) + ")").orElse("") + ". " + spec.targetTable() + " is unchanged; the next backfill starts a "
+              + "new repair and pins its own boundary."));
+      return ExitCodes.OK;
+    });
   }
 }

@@ -48,12 +48,9 @@ public final class AckCommand extends EngineCommand {
       throw new InvalidInputException("key", "--key was given " + key.size() + " time(s), but the "
           + "spec's key has " + spec.keys().size() + " columns " + spec.keys() + "; give one --key per column, in order.");
     }
-    if (spec.cluster().isEmpty()) {
-      return ack(h, engine.reconciliations().of(spec), Optional.empty());
-    }
-    // A sharded table: accepted on the shards where the hour (or key) differs, each bound to its differences there.
-    return onShards(session, spec, (repair, finished) -> ack(h, repair.reconciliations(),
-        Optional.of(repair.reconciliations().where())));
+    // On a sharded table, accepted on the shards where the hour (or key) differs, each bound to its differences there.
+    return onRepair(engine, spec, (repair, finished) -> ack(h, repair.reconciliations(), repair.nodes().isEmpty()
+        ? Optional.empty() : Optional.of(repair.reconciliations().where())));
   }
 
   /** On one server, or on every shard of a sharded table ({@code where} says so): the same words and document. */

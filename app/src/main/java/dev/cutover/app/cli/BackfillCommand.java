@@ -51,7 +51,7 @@ public final class BackfillCommand extends EngineCommand {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.loadAny(session, engine);
     if (spec.cluster().isPresent()) {
-      return onShards(session, spec, (repair, finished) -> onEveryShard(spec, repair, acknowledged));
+      return onRepair(engine, spec, (repair, finished) -> onEveryShard(spec, repair, acknowledged));
     }
     Plan plan;
     if (resume != null && resume.isEmpty()) {
@@ -109,7 +109,7 @@ public final class BackfillCommand extends EngineCommand {
    * its shard's number, printed as one server's run is (its hours every shard's, merged). {@code --resume [RUN]}
    * continues the parts of that run (or the latest) that did not succeed, each from its own ledger.
    */
-  private int onEveryShard(TableSpec spec, dev.cutover.engine.ShardedRepair repair,
+  private int onEveryShard(TableSpec spec, dev.cutover.engine.TargetRepair repair,
       List<AcknowledgedDependent> acknowledged) throws InterruptedException {
     dev.cutover.engine.PlanSteps plans = repair.plans();
     dev.cutover.engine.BackfillSteps backfills = repair.backfills();

@@ -14,8 +14,8 @@ public final class CleanupCommand extends EngineCommand {
 
   @Override
   int run(Session session, Engine engine) throws Exception {
-    return onCutovers(session, engine, specFile.loadAny(session, engine), steps -> {
-      List<String> dropped = steps.cleanup();
+    return onRepair(engine, specFile.loadAny(session, engine), (repair, finished) -> {
+      List<String> dropped = repair.cutovers().cleanup();
       print(new SwapDocuments.CleanupDocument("cleanup", dropped), dropped.isEmpty() ? List.of("Nothing to clean up.")
           : dropped.stream().map(d -> "dropped " + d).toList());
       return ExitCodes.OK;

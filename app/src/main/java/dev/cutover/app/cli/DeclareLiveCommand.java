@@ -28,20 +28,21 @@ public final class DeclareLiveCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    if (spec.cluster().isPresent()) {
-      ClusterCommand.DeclareLiveStep onEveryShard = new ClusterCommand.DeclareLiveStep();
-      onEveryShard.specFile = specFile;
-      onEveryShard.writer = writer;
-      return onEveryShard.hostedBy(this, session, spec);
-    }
-    LiveWriterNote.Declared declared = engine.repairs().declareLiveWriter(spec, writer);
+    return onRepair(engine, spec, (repair, finished) -> {
+      // On a cluster, declared on every shard from their one B, or on none.
+      LiveWriterNote.Declared declared = repair.backfills().declareLiveWriter(writer).whole();
+      return said(spec, declared, on(repair, repair.backfills().where()));
+    });
+  }
+
+  private int said(TableSpec spec, LiveWriterNote.Declared declared, String on) {
     LiveWriterNote note = declared.note();
     boolean written = declared.written();
     print(new DeclareLiveDocument("declare-live", written ? "declared" : "already declared", note.repairId(),
         spec.database().name() + "." + spec.targetTable().name(), note.boundary().start(), note.writer(), note.at(),
         note.actor() + "@" + note.host()), List.of(
             (written ? "Declared" : "Already declared") + ": " + note.writer() + " writes " + spec.targetTable()
-                + " from B = " + Text.hour(note.boundary()) + " for repair " + note.repairId() + " (by " + note.actor()
+                + on + " from B = " + Text.hour(note.boundary()) + " for repair " + note.repairId() + " (by " + note.actor()
                 + "@" + note.host() + " at " + Text.time(note.at()) + ").",
             "Its hours are read from the data: ./cutover status --spec " + specFile.shown() + " says where it starts."));
     return ExitCodes.OK;

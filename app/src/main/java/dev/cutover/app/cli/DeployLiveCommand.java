@@ -1,6 +1,7 @@
 package dev.cutover.app.cli;
 
 import dev.cutover.app.output.Text;
+import dev.cutover.engine.BackfillSteps;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.LiveDeployment;
@@ -9,6 +10,7 @@ import dev.cutover.engine.api.TableSpec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,18 +30,21 @@ public final class DeployLiveCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    if (spec.cluster().isPresent()) {
-      ClusterCommand.DeployLiveStep onEveryShard = new ClusterCommand.DeployLiveStep();
-      onEveryShard.specFile = specFile;
-      onEveryShard.confirm = confirm;
-      return onEveryShard.hostedBy(this, session, spec);
-    }
-    LiveDeployment before = engine.repairs().liveDeployment(spec);
-    LiveDeployment d = confirm && !before.exists() ? engine.repairs().deployLive(spec) : before;
+    return onRepair(engine, spec, (repair, finished) -> deploy(spec, repair.backfills(), on(repair,
+        repair.backfills().where())));
+  }
+
+  /**
+   * Shows or deploys the corrected view ({@code on}: where, on a sharded table: every shard's view from one B, all
+   * or none, a view that exists only once it does on every shard).
+   */
+  private int deploy(TableSpec spec, BackfillSteps steps, String on) {
+    LiveDeployment before = steps.liveDeployment();
+    LiveDeployment d = confirm && !before.exists() ? steps.deployLive(Optional.empty()) : before;
     boolean created = confirm && !before.exists();
     String state = created ? "created" : d.exists() ? "exists" : "planned";
     String qualified = spec.database().name() + "." + d.view().name();
-    String target = spec.database().name() + "." + spec.targetTable().name();
+    String target = spec.database().name() + "." + spec.targetTable().name() + on;
     List<String> lines = new ArrayList<>();
     lines.add(switch (state) {
       case "created" -> "Created " + qualified + " TO " + target + ": it writes every hour from B = "

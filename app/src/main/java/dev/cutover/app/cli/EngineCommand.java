@@ -2,8 +2,11 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.TargetRepair;
+import dev.cutover.engine.api.UnfinishedSwap;
 import dev.cutover.engine.api.TableSpec;
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,6 +25,11 @@ abstract class EngineCommand implements Callable<Integer> {
 
   @Override
   public final Integer call() throws Exception {
+    if (command.parent() != null && command.parent().name().equals(ClusterCommand.NAME)) {
+      err().println("note: ./cutover cluster " + command.name() + " is an alias kept for this release of ./cutover "
+          + command.name() + ", which runs on every shard when its spec names a cluster.");
+      err().flush();
+    }
     checkOptions();
     try (Session session = connection.open(err())) {
       return run(session, new Engine(session));
@@ -33,38 +41,30 @@ abstract class EngineCommand implements Callable<Integer> {
 
   abstract int run(Session session, Engine engine) throws Exception;
 
-  /**
-   * {@code step} on the switch's steps where {@code spec}'s table lies: one server's, or every node's of its
-   * cluster, opened for the step (a swap of every node that its process left unfinished is finished first, and
-   * said on stderr).
-   */
-  int onCutovers(Session session, Engine engine, TableSpec spec,
-      java.util.function.Function<dev.cutover.engine.CutoverSteps, Integer> step) throws Exception {
-    if (spec.cluster().isEmpty()) {
-      return step.apply(engine.cutovers().of(spec));
-    }
-    return onShards(session, spec, (repair, finished) -> step.apply(repair.cutovers()));
-  }
-
-  /** A step on the repair of a sharded table, given what finishing a swap left unfinished did, if anything. */
-  interface OnShards {
-    int run(dev.cutover.engine.ShardedRepair repair, java.util.Optional<String> finished) throws Exception;
+  /** A step on the repair of a target over its nodes, given what finishing a swap left unfinished did, if anything. */
+  interface OnRepair {
+    int run(TargetRepair repair, Optional<String> finished) throws Exception;
   }
 
   /**
-   * {@code step} on the repair of {@code spec}'s sharded table, open on every node for the step: a swap of every
-   * node that its process left unfinished is finished first, and said on stderr.
+   * {@code step} on the repair of {@code spec}'s target over its nodes: one server's, or every node's of its
+   * cluster, opened for the step. A swap of every node that its process left unfinished is finished first, and said
+   * on stderr, so that no step judges or changes a repair whose nodes read two versions.
    */
-  int onShards(Session session, TableSpec spec, OnShards step) throws Exception {
-    try (dev.cutover.engine.ShardedRepair repair = dev.cutover.engine.ShardedRepair.open(session, spec)) {
-      java.util.Optional<String> finished = repair.finishUnfinishedSwap()
-          .map(dev.cutover.engine.api.UnfinishedSwap::sentence);
+  int onRepair(Engine engine, TableSpec spec, OnRepair step) throws Exception {
+    try (TargetRepair repair = engine.repair(spec)) {
+      Optional<String> finished = repair.finishUnfinishedSwap().map(UnfinishedSwap::sentence);
       finished.ifPresent(f -> {
         err().println("note: " + f);
         err().flush();
       });
       return step.run(repair, finished);
     }
+  }
+
+  /** {@code on STEPS' WHERE} for a sharded table's sentences ({@code on every shard of cluster c (3 shards)}); none on one server. */
+  static String on(TargetRepair repair, String where) {
+    return repair.nodes().isEmpty() ? "" : " on " + where;
   }
 
   PrintWriter out() {

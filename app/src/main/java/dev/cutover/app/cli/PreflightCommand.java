@@ -2,9 +2,9 @@ package dev.cutover.app.cli;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.PlanSteps;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.AcknowledgedDependent;
-import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport;
 import dev.cutover.engine.api.Safety;
 import dev.cutover.engine.api.TableSpec;
@@ -27,23 +27,17 @@ public final class PreflightCommand extends EngineCommand {
   }
 
   @Override
-  int run(Session session, Engine engine) {
+  int run(Session session, Engine engine) throws Exception {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.loadAny(session, engine);
-    PreflightReport report;
-    if (spec.cluster().isPresent()) {
-      // Every shard's plan over one range and one B, and every shard's preflight read as one: a check passes only
-      // when it passes on every shard, and names the shards where it does not.
-      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
-        report = repair.preflight(repair.plan(options.from(), options.to(), options.boundary(), options.affected(),
-            options::overrides), acknowledged).report();
-      }
-    } else {
-      Plan plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
-          options.settings(engine, spec));
-      report = engine.plans().preflight(plan, acknowledged).report();
-    }
-    print(RepairDocuments.PreflightDocument.of("preflight", report), Render.preflightLines(report));
-    return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;
+    return onRepair(engine, spec, (repair, finished) -> {
+      // On a cluster, every shard's plan over one range and one B, and every shard's preflight read as one: a check
+      // passes only when it passes on every shard, and names the shards where it does not.
+      PlanSteps steps = repair.plans();
+      PreflightReport report = steps.preflight(steps.plan(options.from(), options.to(), options.boundary(),
+          options.affected(), options::overrides), acknowledged, Progress.NONE).report();
+      print(RepairDocuments.PreflightDocument.of("preflight", report), Render.preflightLines(report));
+      return report.passed() ? ExitCodes.OK : ExitCodes.BLOCKED;
+    });
   }
 }

@@ -53,11 +53,8 @@ public final class ReconcileCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    if (spec.cluster().isEmpty()) {
-      return reconcile(spec, engine.reconciliations().of(spec));
-    }
-    // A sharded table: every shard reconciled, read as one verdict over the cluster, as the console shows it.
-    return onShards(session, spec, (repair, finished) -> reconcile(spec, repair.reconciliations()));
+    // On a sharded table every shard is reconciled, read as one verdict over the cluster, as the console shows it.
+    return onRepair(engine, spec, (repair, finished) -> reconcile(spec, repair.reconciliations()));
   }
 
   /** On one server's table, or over every shard of a sharded one: the same verdict, words, document and exit. */

@@ -100,7 +100,7 @@ final class RepairDocuments {
    * what finishing a swap of every node that its process left unfinished did, else null.
    */
   record StatusDocument(String command, Instant at, Repair repair, Live live, String consumersRead, StatusGate gate,
-      List<Run> runs, Ledger ledger, SwapDocuments.Arm armed, List<ClusterCommand.ShardLine> shards,
+      List<Run> runs, Ledger ledger, SwapDocuments.Arm armed, List<StatusCommand.ShardLine> shards,
       String unfinishedSwap) {}
 
   /** The gate in a status: its step, whether it is open, when it was judged, and each condition. */

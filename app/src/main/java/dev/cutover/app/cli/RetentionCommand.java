@@ -36,7 +36,7 @@ public final class RetentionCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    return onCutovers(session, engine, spec, steps -> retention(steps));
+    return onRepair(engine, spec, (repair, finished) -> retention(repair.cutovers()));
   }
 
   /** On one server, or on every node of a cluster: v1 is kept until the last node's horizon, and dropped on all. */

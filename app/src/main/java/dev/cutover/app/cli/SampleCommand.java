@@ -5,7 +5,6 @@ import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Safety;
@@ -33,20 +32,15 @@ public final class SampleCommand extends EngineCommand {
   int keys;
 
   @Override
-  int run(Session session, Engine engine) {
+  int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
     List<HourPartition> parsed = hours.stream().map(h -> HourPartition.parse("sample hour (--hour)", h)).toList();
-    Diff diff;
-    if (spec.cluster().isPresent()) {
-      // Every shard computes its own hours; each hour's figures are added, and each key names its shard.
-      try (ShardedRepair repair = ShardedRepair.open(session, spec)) {
-        diff = repair.plans().sample(parsed, Math.max(1, keys));
-      }
-    } else {
-      diff = engine.plans().sample(spec, parsed, Math.max(1, keys));
-    }
-    print(ReconcileDocuments.SampleDocument.of(diff), lines(diff));
-    return ExitCodes.OK;
+    return onRepair(engine, spec, (repair, finished) -> {
+      // On a cluster every shard computes its own hours; each hour's figures are added, and each key names its shard.
+      Diff diff = repair.plans().sample(parsed, Math.max(1, keys));
+      print(ReconcileDocuments.SampleDocument.of(diff), lines(diff));
+      return ExitCodes.OK;
+    });
   }
 
   private List<String> lines(Diff diff) {

@@ -6,6 +6,8 @@ import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.BackfillSteps;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.LiveWriter;
@@ -43,16 +45,18 @@ public final class StatusCommand extends EngineCommand {
     TableSpec spec = specFile.loadAny(session, engine);
     if (spec.cluster().isPresent()) {
       // A swap of every node that its process left unfinished is finished first, and said.
-      return onShards(session, spec, (repair, finished) -> {
+      return onRepair(engine, spec, (repair, finished) -> {
+        // Each shard's own line besides the repair as one: only a sharded repair has shards to read apart.
+        ShardedRepair sharded = (ShardedRepair) repair;
         // One read of the whole repair over every shard, as one: where its least advanced shard stands.
         // The side effects acknowledged on any shard; those of the repair shown are listed.
-        List<SideEffectAcknowledgement> acknowledged = repair.records(0).shards().values().stream()
+        List<SideEffectAcknowledgement> acknowledged = sharded.records(0).shards().values().stream()
             .flatMap(r -> r.sideEffects().stream()).toList();
-        List<ClusterCommand.ShardLine> shards = List.copyOf(ClusterCommand.StatusStep.lines(repair).values());
+        List<ShardLine> shards = lines(sharded);
         int shown = show(engine, spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged, shards,
             finished.orElse(null));
-        // Shards that disagree on B or on what their consumers read: exit as blocked, as the alias does.
-        Optional<String> disagree = ClusterCommand.StatusStep.disagreement(shards);
+        // Shards that disagree on B or on what their consumers read: exit as blocked.
+        Optional<String> disagree = disagreement(shards);
         disagree.ifPresent(d -> {
           err().println(d);
           err().flush();
@@ -70,7 +74,7 @@ public final class StatusCommand extends EngineCommand {
    * sharded table's with each shard's line too ({@code shards}) and what finishing a swap left unfinished did.
    */
   private int show(Engine engine, TableSpec spec, RepairSnapshot snapshot, BackfillSteps backfills,
-      List<SideEffectAcknowledgement> acknowledged, List<ClusterCommand.ShardLine> shards, String unfinishedSwap) {
+      List<SideEffectAcknowledgement> acknowledged, List<ShardLine> shards, String unfinishedSwap) {
     String specArgument = SpecOptions.path(specFile.path).toString();
     RepairStatus status = snapshot.status();
     List<RunRecord> runs = snapshot.runs();
@@ -188,5 +192,28 @@ public final class StatusCommand extends EngineCommand {
     }
     out.addAll(t.lines());
     return out;
+  }
+
+  /** One shard's line in the status document: its number, its node, its repair's phase, and the rest in words. */
+  record ShardLine(int shard, String node, String state, String detail) {}
+
+  /** What the shards' lines disagree on (their boundaries, what their consumers read); empty when they agree. */
+  static Optional<String> disagreement(List<ShardLine> lines) {
+    long boundaries = lines.stream().map(l -> l.detail().replaceAll(",.*", "")).distinct().count();
+    long readings = lines.stream().map(l -> l.detail().replaceAll(".*consumers read ", "")).distinct().count();
+    return boundaries == 1 && readings == 1 ? Optional.empty() : Optional.of("The shards disagree ("
+        + (boundaries > 1 ? "boundaries" : "") + (boundaries > 1 && readings > 1 ? " and " : "")
+        + (readings > 1 ? "what consumers read" : "") + "); see each shard above.");
+  }
+
+  /** Each shard's line: its repair's phase, B, latest run, declared writer and the version its consumers read. */
+  static List<ShardLine> lines(ShardedRepair repair) {
+    List<ShardLine> lines = new ArrayList<>();
+    repair.status().forEach((s, st) -> lines.add(new ShardLine(s.shard(), s.node(), st.repair().map(x -> x.phase()
+        .name().toLowerCase(Locale.ROOT)).orElse("no repair"), "B = " + st.repair().flatMap(Repair::boundary)
+        .map(Text::hour).orElse("not pinned") + ", latest run " + st.latestRun().map(x -> x.id() + " "
+        + x.shownState(Instant.now())).orElse("none") + st.declaredWriter().map(d -> ", live writer "
+        + "declared (" + d.writer() + ")").orElse("") + ", consumers read " + st.reads())));
+    return lines;
   }
 }

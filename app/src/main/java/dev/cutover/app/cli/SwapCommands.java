@@ -5,15 +5,18 @@ import dev.cutover.app.output.ProgressOutput;
 import dev.cutover.app.output.Text;
 import dev.cutover.app.output.TextTable;
 import dev.cutover.app.output.TextTable.Align;
+import dev.cutover.engine.CutoverSteps;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Safety;
+import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,12 +40,15 @@ public final class SwapCommands {
     @Option(names = "--check", description = "Only show the gate, judged from the data now; change nothing.")
     boolean checkOnly;
 
-    abstract Gate gate(Engine engine, TableSpec spec);
+    /** The version this step switches consumers to: its gate is judged toward it. */
+    abstract Gate.Version toward();
 
-    abstract SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress);
-
-    /** The same step over every node of a sharded table, all or nothing. */
-    abstract ClusterCommand.SwapStep onEveryNode();
+    /**
+     * The switch on every node (one server's, or all or nothing over every node of a cluster); {@code switched}
+     * hears each node of a cluster once it switched and was verified.
+     */
+    abstract SwapResult swap(CutoverSteps steps, String confirmation, Progress progress,
+        BiConsumer<ShardRef, SwapResult> switched);
 
     /** A form of the step other than the switch itself (the cutover's arm and disarm), or null for the switch. */
     Integer other(Engine engine, TableSpec spec) throws Exception {
@@ -56,31 +62,44 @@ public final class SwapCommands {
       if (otherForm != null) {
         return otherForm;
       }
-      if (spec.cluster().isPresent()) {
-        ClusterCommand.SwapStep onEveryNode = onEveryNode();
-        onEveryNode.specFile = specFile;
-        onEveryNode.confirm = confirm;
-        onEveryNode.checkOnly = checkOnly;
-        return onEveryNode.hostedBy(this, session, spec);
-      }
-      if (checkOnly) {
-        Gate gate = gate(engine, spec);
-        List<String> lines = new ArrayList<>();
-        lines.add("The " + gate.step() + " gate is " + (gate.open() ? "open" : "closed") + ". Consumers read "
-            + spec.consumerView() + " -> " + reads(gate, spec) + ". Statement: " + engine.cutovers().statement(spec));
-        TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
-        gate.conditions().forEach(c -> t.row((c.met() ? "[x] " : "[ ] ") + c.name(), c.detail()));
-        lines.addAll(t.lines());
-        print(SwapDocuments.GateDocument.of(command.name(), gate, engine.cutovers().statement(spec)), lines);
-        return gate.open() ? ExitCodes.OK : ExitCodes.BLOCKED;
-      }
+      return onRepair(engine, spec, (repair, finished) -> checkOnly ? check(spec, repair.cutovers())
+          : switched(spec, repair.cutovers()));
+    }
+
+    /**
+     * The gate of this step judged now, as one over every node (each node's own below it on a cluster); exit 6
+     * while it is closed.
+     */
+    private int check(TableSpec spec, CutoverSteps steps) {
+      CutoverSteps.Judged judged = steps.judge(toward());
+      Gate gate = judged.gate();
+      List<String> lines = new ArrayList<>();
+      lines.add("The " + gate.step() + " gate is " + (gate.open() ? "open" : "closed") + (judged.nodes().isEmpty()
+          ? "" : " on " + steps.where()) + ". Consumers read " + spec.consumerView() + " -> " + reads(gate, spec)
+          + ". Statement: " + steps.statement());
+      TextTable t = new TextTable("  ", Align.LEFT, Align.LEFT);
+      gate.conditions().forEach(c -> t.row((c.met() ? "[x] " : "[ ] ") + c.name(), c.detail()));
+      lines.addAll(t.lines());
+      judged.nodes().forEach(n -> lines.add(n.node() + ": consumers read " + n.reads() + ", gate " + (n.gate().open()
+          ? "open" : "closed: " + String.join("; ", n.gate().unmet().stream().map(c -> c.name() + ": " + c.detail())
+          .toList()))));
+      print(SwapDocuments.GateDocument.of(command.name(), gate, steps.statement()), lines);
+      return gate.open() ? ExitCodes.OK : ExitCodes.BLOCKED;
+    }
+
+    /** The switch itself: one server's, or every node's all or nothing, each node said on stderr as it switches. */
+    private int switched(TableSpec spec, CutoverSteps steps) {
       SwapResult result;
       try (ProgressOutput progress = progressOptions.open(command.name(), err())) {
-        result = swap(engine, spec, confirm, new StepProgress(progress, command.name().substring(0, 1)
-            .toUpperCase(java.util.Locale.ROOT) + command.name().substring(1)));
+        result = swap(steps, confirm, new StepProgress(progress, command.name().substring(0, 1)
+            .toUpperCase(java.util.Locale.ROOT) + command.name().substring(1)), (node, r) -> {
+              err().println(node + ": " + r.before() + " -> " + r.after() + "; " + r.verification());
+              err().flush();
+            });
       }
-      List<String> lines = List.of(result.action() + ": " + result.before() + " -> " + result.after() + " in "
-          + Text.duration(result.took()) + " at " + Text.time(result.at()) + "; " + result.verification());
+      List<String> lines = List.of(result.action() + (steps.nodes() > 1 ? " on " + steps.where() : "") + ": "
+          + result.before() + " -> " + result.after() + " in " + Text.duration(result.took()) + " at "
+          + Text.time(result.at()) + "; " + result.verification());
       print(SwapDocuments.SwapDocument.of(command.name(), result), lines);
       return switch (result.check()) {
         case VERIFIED -> ExitCodes.OK;
@@ -173,18 +192,14 @@ public final class SwapCommands {
     }
 
     @Override
-    Gate gate(Engine engine, TableSpec spec) {
-      return engine.cutovers().gate(spec);
+    Gate.Version toward() {
+      return Gate.Version.V2;
     }
 
     @Override
-    SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
-      return engine.cutovers().cutover(spec, confirmation, progress);
-    }
-
-    @Override
-    ClusterCommand.SwapStep onEveryNode() {
-      return new ClusterCommand.CutoverStep();
+    SwapResult swap(CutoverSteps steps, String confirmation, Progress progress,
+        BiConsumer<ShardRef, SwapResult> switched) {
+      return steps.cutover(confirmation, progress, switched);
     }
   }
 
@@ -197,20 +212,14 @@ public final class SwapCommands {
     String reason;
 
     @Override
-    Gate gate(Engine engine, TableSpec spec) {
-      return engine.cutovers().rollbackGate(spec);
+    Gate.Version toward() {
+      return Gate.Version.V1;
     }
 
     @Override
-    SwapResult swap(Engine engine, TableSpec spec, String confirmation, Progress progress) {
-      return engine.cutovers().rollback(spec, confirmation, java.util.Optional.ofNullable(reason), progress);
-    }
-
-    @Override
-    ClusterCommand.SwapStep onEveryNode() {
-      ClusterCommand.RollbackStep step = new ClusterCommand.RollbackStep();
-      step.reason = reason;
-      return step;
+    SwapResult swap(CutoverSteps steps, String confirmation, Progress progress,
+        BiConsumer<ShardRef, SwapResult> switched) {
+      return steps.rollback(confirmation, java.util.Optional.ofNullable(reason), progress, switched);
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.cutover.app.cli;
 
-import static dev.cutover.app.output.Shapes.hour;
 import static dev.cutover.app.output.Shapes.name;
 import static dev.cutover.app.output.Shapes.seconds;
 

@@ -1,5 +1,6 @@
 package dev.cutover.app.demo;
 
+import dev.cutover.engine.ShardParts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Session;
 import dev.cutover.engine.ShardedRepair;
-import dev.cutover.engine.ShardedRepair.ClusterPlan;
-import dev.cutover.engine.ShardedRepair.ClusterRun;
+import dev.cutover.engine.ShardParts.ClusterPlan;
+import dev.cutover.engine.ShardParts.ClusterRun;
 import dev.cutover.engine.Specs;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.EngineProgress;
@@ -83,7 +84,7 @@ class ShardedViewFedTest {
 
   @Test
   void everyShardsCorrectedViewWritesFromOneFutureBoundaryAndEveryBackfillBelowIt() throws Exception {
-    Map<ShardRef, LiveDeployment> planned = repair.liveDeployment();
+    Map<ShardRef, LiveDeployment> planned = ShardParts.of(repair).liveDeployment();
     assertEquals(1, planned.values().stream().map(LiveDeployment::boundary).distinct().count(), "one B: " + planned);
     assertTrue(planned.values().stream().noneMatch(LiveDeployment::exists), "planning creates nothing");
 
@@ -96,7 +97,7 @@ class ShardedViewFedTest {
     dev.cutover.ui.backfill.BackfillModel screen = new dev.cutover.ui.backfill.BackfillModel(workspace);
     new dev.cutover.ui.backfill.BackfillController(screen).deployView();
     assertEquals("", screen.writer().error());
-    Map<ShardRef, LiveDeployment> deployed = repair.liveDeployment();
+    Map<ShardRef, LiveDeployment> deployed = ShardParts.of(repair).liveDeployment();
     HourPartition b = deployed.values().iterator().next().boundary();
     assertEquals(Optional.of(b), repair.snapshot(Optional.empty()).status().repair().orElseThrow().boundary(),
         "the one snapshot over every shard says B is pinned");
@@ -109,12 +110,12 @@ class ShardedViewFedTest {
     }
     repair.read().forEach((s, r) -> assertEquals(Optional.of(b), r.status().orElseThrow().repair().orElseThrow()
         .boundary(), s + " pinned B"));
-    assertEquals(deployed.keySet(), repair.deployLive().keySet(), "deploying again changes nothing");
+    assertEquals(deployed.keySet(), ShardParts.of(repair).deployLive().keySet(), "deploying again changes nothing");
 
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withBatchHours(6));
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withBatchHours(6));
     assertEquals(b, plan.boundary(), "the deployments pinned B on every shard");
     assertEquals(b, plan.range().to());
-    ClusterRun run = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE);
+    ClusterRun run = ShardParts.of(repair).backfill(cleared(plan), s -> BackfillEvent.Listener.NONE);
     while (!run.runs().values().stream().allMatch(h -> h.completion().isDone())
         || jobs.getFirst().state().clock().isBefore(ShortOverlap.settled(spec, b))) {
       jobs.forEach(LiveJob::step);
@@ -127,13 +128,13 @@ class ShardedViewFedTest {
           b.epochSecond()) > 0, "the view wrote from B");
     }
 
-    var verdict = repair.reconcile(Reconciliation.Scope.REPAIR, 100_000);
+    var verdict = ShardParts.of(repair).reconcile(Reconciliation.Scope.REPAIR, 100_000);
     assertTrue(verdict.green(), verdict.sentence());
     verdict.shards().forEach((s, r) -> assertEquals(List.of(), r.coverage(), s.toString()));
 
-    var switched = repair.cutover("pnl", ShardedRepair.SwapListener.NONE);
+    var switched = ShardParts.of(repair).cutover("pnl", ShardParts.SwapListener.NONE);
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
-    repair.rollback("pnl", java.util.Optional.empty(), ShardedRepair.SwapListener.NONE);
+    ShardParts.of(repair).rollback("pnl", java.util.Optional.empty(), ShardParts.SwapListener.NONE);
     for (DemoNodes.Node node : nodes.all()) {
       assertFalse(viewExists(node, "pnl_v2_mv"), "the rollback dropped " + node.world() + "'s corrected view");
       assertTrue(viewExists(node, "pnl_v1_mv"));
@@ -144,7 +145,7 @@ class ShardedViewFedTest {
   void aSilentShardRefusesTheDeploymentBeforeAnyShardIsChanged() {
     session.localCluster().orElseThrow().nodes().get(2).stop("the test stops shard 3");
     var refused = org.junit.jupiter.api.Assertions.assertThrows(dev.cutover.engine.api.StepRefusedException.class,
-        () -> repair.deployLive());
+        () -> ShardParts.of(repair).deployLive());
     assertTrue(refused.getMessage().contains("shard 3"), refused.getMessage());
     for (DemoNodes.Node node : nodes.all().subList(0, 2)) {
       assertFalse(viewExists(node, "pnl_v2_mv"), node.world() + " has no corrected view");

@@ -32,7 +32,7 @@ public final class ClusterDeclaration {
    * is not one line of at most 200 characters, or while any shard has no open repair with a boundary,
    * one whose writer is a corrected view, or a boundary of its own.
    */
-  public Map<Shard, LiveWriterNote> declare(String writer) {
+  public Map<Shard, LiveWriterNote.Declared> declare(String writer) {
     String words = LiveWriterNotes.words(writer, spec);
     Map<Shard, Optional<Repair>> open = shards.each("declaration", s -> s.engine().repairs().current(spec)
         .filter(r -> !r.phase().ended()));
@@ -57,9 +57,9 @@ public final class ClusterDeclaration {
       throw new StepRefusedException("declare-live", "The corrected live writer is declared on no shard: "
           + String.join("; ", blocking) + ".", blocking, Optional.empty());
     }
-    Map<Shard, LiveWriterNote> done = new LinkedHashMap<>();
+    Map<Shard, LiveWriterNote.Declared> done = new LinkedHashMap<>();
     for (Shard s : shards.all()) {
-      done.put(s, s.engine().repairs().declareLiveWriter(spec, words).note());
+      done.put(s, s.engine().repairs().declareLiveWriter(spec, words));
     }
     return done;
   }

@@ -9,7 +9,6 @@ import dev.cutover.engine.api.ConnectionProfile;
 import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.connect.Database;
-import dev.cutover.engine.embedded.EmbeddedServer;
 import dev.cutover.engine.embedded.EngineLibrary;
 import dev.cutover.engine.embedded.LocalCluster;
 import dev.cutover.engine.sql.Sql;

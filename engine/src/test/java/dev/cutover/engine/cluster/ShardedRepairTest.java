@@ -1,5 +1,6 @@
 package dev.cutover.engine.cluster;
 
+import dev.cutover.engine.ShardParts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,10 +18,10 @@ import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ShardedRepair;
-import dev.cutover.engine.ShardedRepair.ClusterPlan;
+import dev.cutover.engine.ShardParts.ClusterPlan;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.Preflighted;
-import dev.cutover.engine.ShardedRepair.ClusterRun;
+import dev.cutover.engine.ShardParts.ClusterRun;
 import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.LocalCluster;
@@ -97,8 +98,8 @@ class ShardedRepairTest {
   }
 
   private void backfillAndGoLive() throws InterruptedException {
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
-    Map<ShardRef, RunRecord> ended = repair.backfill(cleared(plan), s -> BackfillEvent.Listener.NONE).await();
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
+    Map<ShardRef, RunRecord> ended = ShardParts.of(repair).backfill(cleared(plan), s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     world.shards.forEach(w -> w.writeLiveV2(plan.boundary(), w.liveEdge.plusHours(1)));
   }
@@ -108,17 +109,17 @@ class ShardedRepairTest {
     // The cluster's totals split between its shards: 3 batches and 900 rows/s over three shards, 1 and 300 each.
     TableSpec throttled = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml() + "  throttle:\n    concurrency: 3\n"
         + "    rows_per_second: 900\n", "visits.yaml");
-    ClusterPlan shared = new ShardedRepair(shards, throttled).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+    ClusterPlan shared = ShardParts.of(new ShardedRepair(shards, throttled)).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         s -> s.withConcurrency(4));
     assertEquals(List.of(1), shared.plans().values().stream().map(p -> p.settings().concurrency()).distinct().toList());
     assertEquals(List.of(300L), shared.plans().values().stream().map(p -> p.settings().rowsPerSecond()).distinct()
         .toList());
     TableSpec tooFew = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml() + "  throttle:\n    concurrency: 2\n",
         "visits.yaml");
-    assertThrows(dev.cutover.engine.api.InvalidInputException.class, () -> new ShardedRepair(shards, tooFew)
+    assertThrows(dev.cutover.engine.api.InvalidInputException.class, () -> ShardParts.of(new ShardedRepair(shards, tooFew))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s));
 
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
     assertEquals(List.of(plan.boundary()), plan.plans().values().stream().map(Plan::boundary).distinct().toList(),
         "one boundary on every shard");
     assertEquals(3, plan.plans().size());
@@ -135,7 +136,7 @@ class ShardedRepairTest {
           .contains("node by node"), "the embedded engine lists no Keeper connection table: " + ddl.finding());
     });
 
-    Map<ShardRef, RunRecord> ended = repair.backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
+    Map<ShardRef, RunRecord> ended = ShardParts.of(repair).backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     HourPartition b = plan.boundary();
     assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), b),
@@ -147,7 +148,7 @@ class ShardedRepairTest {
     }
 
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
-    var verdict = repair.reconcile(Scope.REPAIR, 10_000);
+    var verdict = ShardParts.of(repair).reconcile(Scope.REPAIR, 10_000);
     assertTrue(verdict.green(), verdict.sentence());
 
     // The same reconciliation read as one over the whole table, as the Reconcile screen shows it: an hour's rows
@@ -191,7 +192,7 @@ class ShardedRepairTest {
         before.gate().conditions().toString());
     assertTrue(repair.cutovers().retention().keepUntil().isEmpty(), "no horizon before any node was cut over");
 
-    var switched = repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    var switched = ShardParts.of(repair).cutover("visits", ShardParts.SwapListener.NONE);
     assertEquals(3, switched.size());
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
     for (Shard s : shards.all()) {
@@ -209,9 +210,9 @@ class ShardedRepairTest {
     assertTrue(kept.keepUntil().isPresent(), kept.toString());
 
     List<ShardRef> heard = new java.util.ArrayList<>();
-    var back = repair.cutovers().rollback("visits", java.util.Optional.of("a desk's numbers moved; checking the fix"),
+    var back = repair.cutovers().rollback("visits", java.util.Optional.of("a desk's numbers moved; checking the fix"), dev.cutover.engine.api.Progress.NONE,
         (node, r) -> heard.add(node));
-    assertEquals(repair.shardRefs(), heard, "each node heard as it switched, in turn");
+    assertEquals(repair.nodes(), heard, "each node heard as it switched, in turn");
     assertTrue(back.verified(), back.verification());
     assertEquals(Gate.Version.V1, back.after());
     assertTrue(back.verification().startsWith("3 nodes, one at a time:\n"), back.verification());
@@ -222,15 +223,15 @@ class ShardedRepairTest {
       assertTrue(rollback.detail().endsWith("Reason: a desk's numbers moved; checking the fix"), s.name() + ": "
           + rollback.detail());
     }
-    repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    ShardParts.of(repair).cutover("visits", ShardParts.SwapListener.NONE);
     shards.all().forEach(s -> assertEquals(Gate.Version.V2, reads(s), s.name()));
   }
 
   @Test
   void v1IsDroppedOnEveryNodeOnlyOnceEveryNodesChecksPass() throws Exception {
     backfillAndGoLive();
-    assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
-    repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    assertTrue(ShardParts.of(repair).reconcile(Scope.REPAIR, 10_000).green());
+    ShardParts.of(repair).cutover("visits", ShardParts.SwapListener.NONE);
     var steps = repair.cutovers();
     String reason = "finance confirmed the fix on every desk; the rollback is no longer needed";
     // A report on shard 3 alone still reads v1: refused there before any node drops anything.
@@ -258,9 +259,9 @@ class ShardedRepairTest {
   @Test
   void aNodeKilledDuringTheCutoverLeavesEveryNodeReadingV1AndIsNamed() throws Exception {
     backfillAndGoLive();
-    assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
+    assertTrue(ShardParts.of(repair).reconcile(Scope.REPAIR, 10_000).green());
     Shard third = shards.shard(3);
-    var refused = assertThrows(StepRefusedException.class, () -> repair.cutover("visits", (s, r) -> {
+    var refused = assertThrows(StepRefusedException.class, () -> ShardParts.of(repair).cutover("visits", (s, r) -> {
       if (s.shard() == 2) {
         kill(world.cluster().nodes().get(2).pid());
       }
@@ -279,7 +280,7 @@ class ShardedRepairTest {
 
     world.restart();
     assertEquals(Gate.Version.V1, reads(third), "the killed node never switched");
-    repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    ShardParts.of(repair).cutover("visits", ShardParts.SwapListener.NONE);
     shards.all().forEach(s -> assertEquals(Gate.Version.V2, reads(s), s.name()));
   }
 
@@ -295,7 +296,7 @@ class ShardedRepairTest {
     HourPartition older = first.plusHours(-24);
     second.sql.execute("an hour older than the sources", "INSERT INTO visits_v1 SELECT hour - INTERVAL 24 HOUR AS "
         + "older, site, clicks, users, duration_s FROM visits_v1 WHERE hour = toDateTime(?, 'UTC')", first.epochSecond());
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
         s -> s.withConcurrency(1));
     assertEquals(older, plan.range().from(), "one range on every shard, from the oldest hour of any shard's v1");
     Preflighted preflight = cleared(plan);
@@ -307,7 +308,7 @@ class ShardedRepairTest {
       assertEquals(affected.list(), p.computed(), s + " recomputes only the affected hours");
       assertEquals(plan.range().hours() - 12, p.carried().size(), s.toString());
     });
-    Map<ShardRef, RunRecord> ended = repair.backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
+    Map<ShardRef, RunRecord> ended = ShardParts.of(repair).backfill(preflight, s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     HourPartition b = plan.boundary();
     for (Shard s : shards.all()) {
@@ -322,15 +323,15 @@ class ShardedRepairTest {
     assertTrue(!second.checksums("visits_v2", older, olderEnd).isEmpty());
 
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
-    var verdict = repair.reconcile(Scope.REPAIR, 10_000);
+    var verdict = ShardParts.of(repair).reconcile(Scope.REPAIR, 10_000);
     assertTrue(verdict.green(), verdict.sentence());
     verdict.shards().forEach((s, r) -> {
       assertTrue(r.coverage().isEmpty(), s + ": " + r.coverage());
       assertTrue(r.keys().stream().allMatch(k -> affected.contains(k.hour())), s + ": keys only in affected hours");
     });
-    repair.gates().forEach((s, g) -> assertEquals(List.of(), g.unmet().stream().map(Gate.Condition::name).toList(),
+    ShardParts.of(repair).gates().forEach((s, g) -> assertEquals(List.of(), g.unmet().stream().map(Gate.Condition::name).toList(),
         s.toString()));
-    var switched = repair.cutover("visits", ShardedRepair.SwapListener.NONE);
+    var switched = ShardParts.of(repair).cutover("visits", ShardParts.SwapListener.NONE);
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
     assertEquals(1, entry.sql().queryLong("consumers still see the older hour", "SELECT count() > 0 FROM world.visits "
         + "WHERE hour = toDateTime(?, 'UTC')", older.epochSecond()));
@@ -338,7 +339,7 @@ class ShardedRepairTest {
 
   @Test
   void oneBackfillOverEveryShardIsOneRunWhoseHoursAreEveryShardsAndItResumesByItsId() throws Exception {
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1)
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1)
         .withBatchHours(1).withRowsPerSecond(5));
     java.util.Queue<BackfillEvent> heard = new java.util.concurrent.ConcurrentLinkedQueue<>();
     dev.cutover.engine.api.RunHandle run = repair.backfills().start(cleared(plan), heard::add);
@@ -382,9 +383,9 @@ class ShardedRepairTest {
   void aShardKilledInTheBackfillIsNamedAndTheResumeFinishesOnlyItsMissingHours() throws Exception {
     UnaryOperator<dev.cutover.engine.api.BackfillSettings> slow = s -> s.withConcurrency(1).withBatchHours(1)
         .withRowsPerSecond(200).withRetries(2, Duration.ofMillis(100)).withServerWait(Duration.ofSeconds(3));
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), slow);
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), slow);
     Map<Integer, AtomicLong> written = new ConcurrentHashMap<>();
-    ClusterRun run = repair.backfill(cleared(plan), s -> e -> {
+    ClusterRun run = ShardParts.of(repair).backfill(cleared(plan), s -> e -> {
       if (e instanceof BackfillEvent.HourWritten) {
         written.computeIfAbsent(s.shard(), k -> new AtomicLong()).incrementAndGet();
       }
@@ -400,7 +401,7 @@ class ShardedRepairTest {
     assertTrue(failed.getFirst().contains("The server has not answered"), failed.getFirst());
 
     world.restart();
-    ClusterRun resumed = repair.resume(UnaryOperator.identity(), List.of(), s -> BackfillEvent.Listener.NONE);
+    ClusterRun resumed = ShardParts.of(repair).resume(UnaryOperator.identity(), List.of(), s -> BackfillEvent.Listener.NONE);
     assertEquals(List.of(repair.ref(2)), List.copyOf(resumed.runs().keySet()), "only the failed shard resumes");
     Map<ShardRef, RunRecord> end = resumed.await();
     assertEquals(List.of(), ClusterRun.failed(end));
@@ -418,27 +419,27 @@ class ShardedRepairTest {
           + "ORDER BY site AS SELECT site, clicks FROM world.visits_v1 WHERE clicks > 100");
     }
     // Slow enough that no shard's part (about one row an hour) ends before the last shard's has started.
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(),
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         s -> s.withConcurrency(1).withBatchHours(1).withRowsPerSecond(2));
-    Preflighted blocked = repair.preflight(plan, List.of());
+    Preflighted blocked = ShardParts.of(repair).preflight(plan, List.of());
     assertEquals(3, blocked.nodes().values().stream().filter(p -> p.failures().stream().anyMatch(f -> f.startsWith(
         "side effects: ") && f.contains("world.alerts_mv (reads visits_v1)"))).count(), blocked.failures().toString());
     assertTrue(blocked.failures().stream().anyMatch(f -> f.startsWith("side effects: ") && f.endsWith("(every shard)")),
         "the cluster's one report says it once for every shard: " + blocked.failures());
 
     String reason = "each shard's alerts for replayed hours are dropped by the pager's age filter";
-    Preflighted checked = repair.preflight(plan, List.of(new AcknowledgedDependent("world.alerts_mv", reason)));
+    Preflighted checked = ShardParts.of(repair).preflight(plan, List.of(new AcknowledgedDependent("world.alerts_mv", reason)));
     assertTrue(checked.passed(), checked.failures().toString());
-    ClusterRun started = repair.backfill(checked, s -> BackfillEvent.Listener.NONE);
+    ClusterRun started = ShardParts.of(repair).backfill(checked, s -> BackfillEvent.Listener.NONE);
     started.runs().values().forEach(h -> h.cancel());
     Map<ShardRef, RunRecord> cancelled = started.await();
     assertEquals(3, ClusterRun.failed(cancelled).size(), "every shard's run was cancelled: " + cancelled);
 
     // The resume's preflight needs the acknowledgement again, and each shard's run writes it again.
-    assertThrows(StepRefusedException.class, () -> repair.resume(s -> s.withRowsPerSecond(0), List.of(),
+    assertThrows(StepRefusedException.class, () -> ShardParts.of(repair).resume(s -> s.withRowsPerSecond(0), List.of(),
         s -> BackfillEvent.Listener.NONE));
     String again = "the pager is muted for the replay window";
-    Map<ShardRef, RunRecord> ended = repair.resume(s -> s.withRowsPerSecond(0), List.of(new AcknowledgedDependent(
+    Map<ShardRef, RunRecord> ended = ShardParts.of(repair).resume(s -> s.withRowsPerSecond(0), List.of(new AcknowledgedDependent(
         "world.alerts_mv", again)), s -> BackfillEvent.Listener.NONE).await();
     assertEquals(List.of(), ClusterRun.failed(ended));
     for (Shard s : shards.all()) {
@@ -455,7 +456,7 @@ class ShardedRepairTest {
   @Test
   void aLiveWriterIsDeclaredOnNoShardWhileOneShardPinnedABoundaryOfItsOwn() throws Exception {
     // Each shard's repair begun alone, as `backfill` on one node does: the last one a boundary an hour earlier.
-    HourPartition b = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s).boundary();
+    HourPartition b = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s).boundary();
     Shard odd = shards.all().getLast();
     for (Shard s : shards.all()) {
       HourPartition own = s == odd ? b.plusHours(-1) : b;
@@ -466,7 +467,7 @@ class ShardedRepairTest {
     }
 
     StepRefusedException refused = assertThrows(StepRefusedException.class,
-        () -> repair.declareLiveWriter("visits-job 4.2"));
+        () -> ShardParts.of(repair).declareLiveWriter("visits-job 4.2"));
     assertEquals("The corrected live writer is declared on no shard: " + odd.name() + ": B = " + b.plusHours(-1)
         + ", not " + b + ".", refused.getMessage());
     for (Shard s : shards.all()) {
@@ -483,7 +484,7 @@ class ShardedRepairTest {
   void readersOnEveryNodeSeeOneVersionWholeThroughEverySwap() throws Exception {
     int swaps = Integer.getInteger("cutover.clusterSwaps", 10);
     backfillAndGoLive();
-    assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
+    assertTrue(ShardParts.of(repair).reconcile(Scope.REPAIR, 10_000).green());
     HourPartition to = world.shards.getFirst().liveEdge.plusHours(1);
     String checksum = "SELECT reinterpretAsInt64(sum(cityHash64(hour, site, clicks, users, duration_s))) FROM world.%s "
         + "WHERE hour < toDateTime(" + to.epochSecond() + ", 'UTC')";
@@ -504,8 +505,8 @@ class ShardedRepairTest {
     })).toList();
     try {
       for (int i = 0; i < swaps / 2; i++) {
-        repair.cutover("visits", ShardedRepair.SwapListener.NONE);
-        repair.rollback("visits", java.util.Optional.empty(), ShardedRepair.SwapListener.NONE);
+        ShardParts.of(repair).cutover("visits", ShardParts.SwapListener.NONE);
+        ShardParts.of(repair).rollback("visits", java.util.Optional.empty(), ShardParts.SwapListener.NONE);
       }
     } finally {
       done.set(true);
@@ -526,15 +527,15 @@ class ShardedRepairTest {
       s.database().sql().execute("reshard", "CREATE OR REPLACE TABLE world.clicks_all AS world.clicks ENGINE = "
           + "Distributed(" + LocalCluster.NAME + ", world, clicks, user_id)");
     }
-    ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
-    Preflighted preflight = repair.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
+    ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
+    Preflighted preflight = ShardParts.of(repair).preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!preflight.passed());
     String finding = preflight.failures().stream().filter(f -> f.startsWith("sharding: ")).findFirst().orElseThrow();
     assertTrue(finding.contains("clicks_all shards clicks by user_id, which uses user_id, not a key of visits_v2 [site]"),
         finding);
     assertTrue(finding.contains("visits_v1_all shards visits_v1 by sipHash64(site), not as the sources are sharded"),
         finding);
-    var refused = assertThrows(StepRefusedException.class, () -> repair.backfill(preflight,
+    var refused = assertThrows(StepRefusedException.class, () -> ShardParts.of(repair).backfill(preflight,
         s -> BackfillEvent.Listener.NONE));
     assertTrue(refused.getMessage().endsWith("No shard was written."), refused.getMessage());
     for (Shard s : shards.all()) {
@@ -558,7 +559,7 @@ class ShardedRepairTest {
     String sources = "sources:\n  - table: clicks\n    time_column: ts\n";
     TableSpec withLabels = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace(sources, sources
         + "  - table: labels\n    time_column: ts\n") + "  copied: [labels]\n", "visits.yaml");
-    ShardedRepair labelled = new ShardedRepair(shards, withLabels);
+    ShardParts labelled = ShardParts.of(new ShardedRepair(shards, withLabels));
     ClusterPlan plan = labelled.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
     Preflighted preflight = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!preflight.passed());

@@ -1,10 +1,11 @@
 package dev.cutover.engine.cluster;
 
+import dev.cutover.engine.ShardParts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.ShardedRepair;
-import dev.cutover.engine.ShardedRepair.ClusterPlan;
+import dev.cutover.engine.ShardParts.ClusterPlan;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Reconciliation.Scope;
@@ -54,10 +55,10 @@ class SwapKilledTest {
       TableSpec spec = world.spec();
       Path specFile = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
       ShardedRepair repair = new ShardedRepair(shards, spec);
-      ClusterPlan plan = repair.plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
-      repair.backfill(Procedure.clear(repair, plan), s -> BackfillEvent.Listener.NONE).await();
+      ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
+      ShardParts.of(repair).backfill(Procedure.clear(repair, plan), s -> BackfillEvent.Listener.NONE).await();
       world.shards.forEach(w -> w.writeLiveV2(plan.boundary(), w.liveEdge.plusHours(1)));
-      assertTrue(repair.reconcile(Scope.REPAIR, 10_000).green());
+      assertTrue(ShardParts.of(repair).reconcile(Scope.REPAIR, 10_000).green());
 
       List<Sample> samples = new CopyOnWriteArrayList<>();
       AtomicBoolean polling = new AtomicBoolean(true);
@@ -81,7 +82,7 @@ class SwapKilledTest {
         Thread.sleep(500); // the reader polls after the recovery too
         assertMixedOnlyBetween(samples, killed, recovered);
 
-        repair.rollback("visits", java.util.Optional.empty(), ShardedRepair.SwapListener.NONE);
+        ShardParts.of(repair).rollback("visits", java.util.Optional.empty(), ShardParts.SwapListener.NONE);
         shards.all().forEach(s -> assertEquals(Gate.Version.V1, reads(s, spec), s.name()));
 
         // Killed after the last node switched, before its process wrote that it was done.

@@ -1,5 +1,6 @@
 package dev.cutover.engine.cluster;
 
+import dev.cutover.engine.ShardParts;
 import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.connect.Database;
@@ -26,7 +27,7 @@ public final class SwapProbe {
       ShardedRepair repair = new ShardedRepair(shards, SpecLoader.load(Path.of(args[2])));
       System.out.println("ready");
       System.out.flush();
-      repair.cutover("visits", (s, r) -> {
+      ShardParts.of(repair).cutover("visits", (s, r) -> {
         System.out.println("switched " + s.shard());
         System.out.flush();
         if (s.shard() == holdAfter) {

@@ -1,5 +1,6 @@
 package dev.cutover.engine.testing;
 
+import dev.cutover.engine.ShardParts;
 import dev.cutover.engine.ClearedPlan;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Preflighted;
@@ -33,11 +34,11 @@ public final class Procedure {
    * each shard's failures if a check fails.
    */
   public static Preflighted clear(dev.cutover.engine.ShardedRepair repair,
-      dev.cutover.engine.ShardedRepair.ClusterPlan plan) {
-    List<AcknowledgedDependent> dependents = repair.preflight(plan, List.of()).report().dependents().stream()
+      dev.cutover.engine.ShardParts.ClusterPlan plan) {
+    List<AcknowledgedDependent> dependents = ShardParts.of(repair).preflight(plan, List.of()).report().dependents().stream()
         .map(PreflightReport.Dependent::name).distinct()
         .map(name -> new AcknowledgedDependent(name, REASON)).toList();
-    var checked = repair.preflight(plan, dependents);
+    var checked = ShardParts.of(repair).preflight(plan, dependents);
     if (!checked.passed()) {
       throw new AssertionError("the preflight failed: " + checked.failures());
     }

@@ -1,8 +1,8 @@
 package dev.cutover.ui.backfill;
 
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.BackfillSteps;
 import dev.cutover.engine.PlanSteps;
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillSettings;
@@ -158,12 +158,12 @@ public final class BackfillController implements ScreenController {
 
   /** The backfill steps of the loaded spec's repair: one server's, or every shard's as one; null while there are none. */
   static BackfillSteps backfillSteps(Workspace workspace) {
-    return workspace.stepsOf((engine, spec) -> engine.backfills().of(spec), ShardedRepair::backfills);
+    return workspace.stepsOf(TargetRepair::backfills);
   }
 
   /** The planning steps of the loaded spec's repair: one server's, or every shard's as one; null while there are none. */
   static PlanSteps planSteps(Workspace workspace) {
-    return workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
+    return workspace.stepsOf(TargetRepair::plans);
   }
 
   /** The dependents acknowledged in the last preflight of this console, each with its reason. */

@@ -1,5 +1,6 @@
 package dev.cutover.ui.cutover;
 
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.CutoverSteps;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.Gate;
@@ -112,7 +113,7 @@ public final class CutoverController implements ScreenController {
    * every node), else on the server; null while there is none. Read on the FX thread.
    */
   private CutoverSteps steps() {
-    return workspace.stepsOf((engine, spec) -> engine.cutovers().of(spec), r -> r.cutovers());
+    return workspace.stepsOf(TargetRepair::cutovers);
   }
 
   /**
@@ -244,8 +245,8 @@ public final class CutoverController implements ScreenController {
     // judged before the swap beside the swap's result.
     activity.runToTheEnd(doing + " " + spec.consumerView() + (nodes ? " on " + steps.where() : ""), p -> {
       try {
-        SwapResult result = forward ? steps.cutover(typed.get().typed(), switched)
-            : steps.rollback(typed.get().typed(), typed.get().reason(), switched);
+        SwapResult result = forward ? steps.cutover(typed.get().typed(), p, switched)
+            : steps.rollback(typed.get().typed(), typed.get().reason(), p, switched);
         return new Swapped(result, nodes ? Optional.empty() : Optional.of(engine.repairs().snapshot(spec,
             Optional.empty())), nodes ? Optional.of(read(engine, spec, steps)) : Optional.empty(), steps.retention());
       } finally {

@@ -1,7 +1,7 @@
 package dev.cutover.ui.plan;
 
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.PlanSteps;
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
@@ -136,7 +136,7 @@ public final class PlanController implements ScreenController {
    * while there are none.
    */
   private PlanSteps steps() {
-    return workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
+    return workspace.stepsOf(TargetRepair::plans);
   }
 
   /** Reads the live edge again; at most one read at a time. */

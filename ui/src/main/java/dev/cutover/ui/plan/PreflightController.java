@@ -1,7 +1,7 @@
 package dev.cutover.ui.plan;
 
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.PlanSteps;
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Plan;
@@ -32,7 +32,7 @@ public final class PreflightController {
   /** Runs every check of the current plan, with the dependents acknowledged so far. */
   public void run() {
     Plan plan = workspace.plan();
-    PlanSteps steps = workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
+    PlanSteps steps = workspace.stepsOf(TargetRepair::plans);
     if (plan == null || steps == null) {
       activity.fail("There is no plan to check; make a plan on the Range tab first.");
       return;

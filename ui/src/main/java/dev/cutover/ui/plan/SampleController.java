@@ -1,7 +1,7 @@
 package dev.cutover.ui.plan;
 
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.PlanSteps;
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.ui.Workspace;
@@ -26,7 +26,7 @@ public final class SampleController {
 
   /** Computes and compares the hours named in the field. */
   public void run() {
-    PlanSteps steps = workspace.stepsOf((engine, spec) -> engine.plans().of(spec), ShardedRepair::plans);
+    PlanSteps steps = workspace.stepsOf(TargetRepair::plans);
     if (steps == null) {
       return;
     }

@@ -1,5 +1,6 @@
 package dev.cutover.ui.reconcile;
 
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.ReconcileSteps;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Diff;
@@ -61,7 +62,7 @@ public final class ReconcileController implements ScreenController {
    * table (once its repair is open on every node), else on the server; null while there is none to run.
    */
   private ReconcileSteps steps() {
-    return workspace.stepsOf((engine, spec) -> engine.reconciliations().of(spec), r -> r.reconciliations());
+    return workspace.stepsOf(TargetRepair::reconciliations);
   }
 
   @Override

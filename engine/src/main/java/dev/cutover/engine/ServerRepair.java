@@ -1,0 +1,45 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.RepairSnapshot;
+import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.TableSpec;
+import java.util.List;
+import java.util.Optional;
+
+/** The repair of a table on one server: the engine's steps of its spec, the server a node set of one. */
+record ServerRepair(Engine engine, TableSpec spec) implements TargetRepair {
+
+  @Override
+  public List<ShardRef> nodes() {
+    return List.of();
+  }
+
+  @Override
+  public PlanSteps plans() {
+    return engine.plans().of(spec);
+  }
+
+  @Override
+  public BackfillSteps backfills() {
+    return engine.backfills().of(spec);
+  }
+
+  @Override
+  public ReconcileSteps reconciliations() {
+    return engine.reconciliations().of(spec);
+  }
+
+  @Override
+  public CutoverSteps cutovers() {
+    return engine.cutovers().of(spec);
+  }
+
+  @Override
+  public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
+    return engine.repairs().snapshot(spec, previous);
+  }
+
+  /** Nothing to close: the engine's pool is the session's. */
+  @Override
+  public void close() {}
+}
