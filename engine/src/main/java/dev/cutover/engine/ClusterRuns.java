@@ -176,7 +176,7 @@ final class ClusterRuns implements BackfillSteps {
     LiveDeployment first = each.iterator().next();
     java.time.Instant newest = each.stream().map(LiveDeployment::newestEvent).max(java.util.Comparator
         .naturalOrder()).orElseThrow();
-    return new LiveDeployment(first.view(), first.boundary(), first.statement(), newest,
+    return new LiveDeployment(first.views(), first.boundary(), first.statements(), newest,
         each.stream().allMatch(LiveDeployment::exists), first.repairId(), first.warning());
   }
 

@@ -27,7 +27,7 @@ class ClusterRunsTest {
   }
 
   private static LiveDeployment deployment(Instant newestEvent, boolean exists) {
-    return new LiveDeployment(Identifier.of("visits_v2_mv"), HourPartition.parse("B", "2026-12-05T04:00"),
-        "CREATE MATERIALIZED VIEW …", newestEvent, exists, Optional.empty(), Optional.empty());
+    return new LiveDeployment(java.util.List.of(Identifier.of("visits_v2_mv")), HourPartition.parse("B",
+        "2026-12-05T04:00"), java.util.List.of("CREATE MATERIALIZED VIEW …"), newestEvent, exists, Optional.empty(), Optional.empty());
   }
 }

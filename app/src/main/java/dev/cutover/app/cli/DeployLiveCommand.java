@@ -43,7 +43,7 @@ public final class DeployLiveCommand extends EngineCommand {
     LiveDeployment d = confirm && !before.exists() ? steps.deployLive(Optional.empty()) : before;
     boolean created = confirm && !before.exists();
     String state = created ? "created" : d.exists() ? "exists" : "planned";
-    String qualified = spec.database().name() + "." + d.view().name();
+    String qualified = String.join(", ", d.views().stream().map(v -> spec.database().name() + "." + v.name()).toList());
     String target = spec.database().name() + "." + spec.targetTable().name() + on;
     List<String> lines = new ArrayList<>();
     lines.add(switch (state) {

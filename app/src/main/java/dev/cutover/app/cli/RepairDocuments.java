@@ -123,9 +123,9 @@ final class RepairDocuments {
           r.map(x -> x.at()).orElse(null), r.map(x -> x.by().user() + "@" + x.by().host()).orElse(null),
           r.flatMap(x -> x.boundary()).map(HourPartition::start).orElse(null),
           r.flatMap(x -> x.firstHour()).map(HourPartition::start).orElse(null),
-          r.flatMap(x -> x.liveView()).map(v -> s.target().substring(0, s.target().indexOf('.') + 1) + v.name())
-              .orElse(null),
-          r.flatMap(x -> x.liveView()).map(v -> s.correctedViewExists()).orElse(null),
+          r.filter(x -> !x.liveViews().isEmpty()).map(x -> String.join(", ", x.liveViews().stream().map(v -> s.target()
+              .substring(0, s.target().indexOf('.') + 1) + v.name()).toList())).orElse(null),
+          r.filter(x -> !x.liveViews().isEmpty()).map(x -> s.correctedViewExists()).orElse(null),
           r.flatMap(x -> x.operation()).map(o -> o.describe()).orElse(null),
           s.liveWriter().map(w -> new LiveWriter(hour(w.start()), w.startsAtBoundary(), w.hours(),
               hours(w.belowBoundary()), hours(w.backfilledFromBoundary()), hours(w.missedFromBoundary())))

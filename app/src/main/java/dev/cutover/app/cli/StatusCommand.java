@@ -167,8 +167,8 @@ public final class StatusCommand extends EngineCommand {
               + o.describe()).orElse(""));
       t.row("boundary B", r.boundary().map(b -> Text.hour(b) + ", pinned: the live writer owns every hour from it on")
           .orElse("not pinned yet"));
-      r.liveView().ifPresent(v -> t.row("corrected view", s.target().substring(0, s.target().indexOf('.') + 1)
-          + v.name() + (s.correctedViewExists() ? ", deployed by this repair to write v2 from B"
+      r.correctedViews().ifPresent(v -> t.row("corrected view", s.target().substring(0, s.target().indexOf('.') + 1)
+          + v + (s.correctedViewExists() ? ", deployed by this repair to write v2 from B"
               : ", deployed by this repair, no longer exists" + switch (r.phase()) {
                 case ROLLED_BACK -> " (the rollback dropped it)";
                 case ABANDONED -> " (abandoning the repair dropped it)";

@@ -61,4 +61,14 @@ public record Identifier(String name) implements Comparable<Identifier> {
   public String toString() {
     return name;
   }
+
+  /** {@code names} for a sentence: {@code a}, {@code a and b}, {@code a, b and c}; empty when there are none. */
+  public static java.util.Optional<String> named(java.util.List<Identifier> names) {
+    if (names.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    java.util.List<String> each = names.stream().map(Identifier::name).toList();
+    return java.util.Optional.of(each.size() == 1 ? each.getFirst() : String.join(", ", each.subList(0,
+        each.size() - 1)) + " and " + each.getLast());
+  }
 }

@@ -15,18 +15,20 @@ import java.util.Optional;
  * @param boundary B, pinned when the first backfill starts; empty before that
  * @param firstHour the first hour of the repair window: the earliest hour any of its backfills covers
  * @param transformSha256 the hash of the transform and its bindings that every backfill of the repair uses
- * @param liveView the corrected materialized view that {@code deploy-live} created {@code TO} v2 from B,
- *     which a rollback or an abandon drops; empty when the corrected live writer is a job outside the database
+ * @param liveViews the corrected materialized views that {@code deploy-live} created {@code TO} v2 from B (the
+ *     transform as one view, or one per source), which a rollback or an abandon drops; empty when the corrected
+ *     live writer is a job outside the database
  * @param operation a cutover, rollback or drop of v1 under way, and who carries it out
  * @param by who wrote this record
  * @param note what happened, in words
  */
 public record Repair(String id, String target, long version, RepairPhase phase, Optional<HourPartition> boundary,
-    Optional<HourPartition> firstHour, String specName, String transformSha256, Optional<Identifier> liveView,
+    Optional<HourPartition> firstHour, String specName, String transformSha256, java.util.List<Identifier> liveViews,
     Optional<Operation> operation, Instant at, Actor by, String note) {
 
   /** Times are kept to the millisecond, as the stored record keeps them. */
   public Repair {
+    liveViews = java.util.List.copyOf(liveViews);
     at = at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
   }
 
@@ -59,6 +61,14 @@ public record Repair(String id, String target, long version, RepairPhase phase, 
     }
   }
 
+  /**
+   * The corrected views the repair deployed, named for a sentence ({@code pnl_v2_mv}, or {@code pnl_v2_trades_mv and
+   * pnl_v2_fees_mv}); empty when its live writer is a job outside the database.
+   */
+  public Optional<String> correctedViews() {
+    return Identifier.named(liveViews);
+  }
+
   /** The window of the repair's backfilled history, {@code [firstHour, B)}, once both are known. */
   public Optional<HourRange> history() {
     return firstHour.flatMap(f -> boundary.filter(f::isBefore).map(b -> new HourRange(f, b)));
@@ -66,17 +76,17 @@ public record Repair(String id, String target, long version, RepairPhase phase, 
 
   /** The next record of this repair: the next version, written now by {@code by}. */
   public Repair next(RepairPhase newPhase, Optional<Operation> newOperation, Actor actor, String newNote) {
-    return new Repair(id, target, version + 1, newPhase, boundary, firstHour, specName, transformSha256, liveView,
+    return new Repair(id, target, version + 1, newPhase, boundary, firstHour, specName, transformSha256, liveViews,
         newOperation, Instant.now(), actor, newNote);
   }
 
   public Repair withFirstHour(HourPartition hour) {
-    return new Repair(id, target, version, phase, boundary, Optional.of(hour), specName, transformSha256, liveView,
+    return new Repair(id, target, version, phase, boundary, Optional.of(hour), specName, transformSha256, liveViews,
         operation, at, by, note);
   }
 
   public Repair withBoundary(HourPartition hour) {
-    return new Repair(id, target, version, phase, Optional.of(hour), firstHour, specName, transformSha256, liveView,
+    return new Repair(id, target, version, phase, Optional.of(hour), firstHour, specName, transformSha256, liveViews,
         operation, at, by, note);
   }
 }

@@ -21,9 +21,9 @@ import java.util.Map;
  *     the time column and keys); every backfill of one repair uses the same
  * @param affected the hours the bug touched, when it is bounded: a backfill recomputes only these and
  *     carries the rest of its range from v1; empty means every hour is recomputed
- * @param liveView the corrected materialized view that {@code deploy-live} creates {@code TO} the target,
- *     when v1's live writer is a view: its query is the transform from a future boundary on; empty when
- *     the live writer is a job outside the database
+ * @param correctedWriter how the corrected live writer writes the target from B: materialized views that
+ *     {@code deploy-live} creates {@code TO} it (the transform as one view, or one view per source), when v1's
+ *     live writer is a view; a job outside the database otherwise
  * @param cluster the sharded cluster the tables live on, each name above a local table on every shard, and
  *     the {@code Distributed} tables consumers read through; empty for one server
  */
@@ -49,7 +49,7 @@ public record TableSpec(
     String sha256,
     String transformSha256,
     java.util.Optional<HourRange> affected,
-    java.util.Optional<Identifier> liveView,
+    CorrectedWriter correctedWriter,
     java.util.Optional<Cluster> cluster) {
 
   public TableSpec {
@@ -61,7 +61,7 @@ public record TableSpec(
     expectedDifferences = List.copyOf(expectedDifferences);
     consumers = List.copyOf(consumers);
     affected = java.util.Objects.requireNonNull(affected, "affected");
-    liveView = java.util.Objects.requireNonNull(liveView, "liveView");
+    correctedWriter = java.util.Objects.requireNonNull(correctedWriter, "correctedWriter");
     cluster = java.util.Objects.requireNonNull(cluster, "cluster");
   }
 

@@ -73,13 +73,17 @@ public final class Planner {
     TargetTables tables = new TargetTables(sql, spec);
     checkNames(tables);
     Optional<Repair> repair = repairs.open();
-    if (spec.liveView().isPresent() && repair.flatMap(Repair::liveView).isEmpty()) {
+    if (spec.correctedWriter().byViews() && repair.map(Repair::liveViews).orElse(List.of()).isEmpty()) {
       // Deploying the view would be refused too: say why now rather than send the operator to deploy-live.
-      new TransformSources(sql, spec).whyNotOneView().ifPresent(why -> {
-        throw new dev.cutover.engine.api.InvalidInputException("spec.transform", why);
-      });
+      for (var v : spec.correctedWriter().views()) {
+        TransformSources reading = new TransformSources(sql, spec, v);
+        (v.source().isEmpty() ? reading.whyNotOneView() : reading.whyNotViewOf(v)).ifPresent(why -> {
+          throw new dev.cutover.engine.api.InvalidInputException(v.source().isEmpty() ? "spec.transform"
+              : "spec.live_views", why);
+        });
+      }
       throw new dev.cutover.engine.api.StepRefusedException("plan", "The spec's corrected live writer is the "
-          + "materialized view " + spec.liveView().get() + ", which no repair has deployed: a view sees only inserts "
+          + "materialized view " + spec.correctedWriter().named().orElseThrow() + ", which no repair has deployed: a view sees only inserts "
           + "made after it exists, so B cannot lie behind the live edge. Deploy it first (./cutover deploy-live), "
           + "which pins a boundary in the future; the backfill then writes the hours before it.");
     }

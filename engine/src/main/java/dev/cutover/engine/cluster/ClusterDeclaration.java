@@ -44,7 +44,7 @@ public final class ClusterDeclaration {
       if (refusal.isPresent()) {
         blocking.add(e.getKey().name() + ": " + switch (refusal.get()) {
           case NO_BOUNDARY -> "no repair under way with a boundary (run backfill first)";
-          case CORRECTED_VIEW -> "its live writer is the corrected view " + r.get().liveView().get();
+          case CORRECTED_VIEW -> "its live writer is the corrected view " + r.get().correctedViews().orElseThrow();
           case CUT_OVER -> "cut over";
         });
       } else if (b.isPresent() && !b.equals(r.get().boundary())) {

@@ -107,7 +107,7 @@ public final class ClusterDeployment {
   }
 
   private void requireLiveView() {
-    if (spec.liveView().isEmpty()) {
+    if (!spec.correctedWriter().byViews()) {
       throw new InvalidInputException("spec.tables.live_view", "The spec " + spec.name() + " names no corrected view "
           + "to deploy; add 'live_view: NAME' under tables (the materialized view Cutover creates TO "
           + spec.targetTable() + " on every shard), or point your own live writer at " + spec.targetTable()

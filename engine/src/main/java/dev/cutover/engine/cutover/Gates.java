@@ -85,9 +85,9 @@ public final class Gates {
           + ", or both.";
     }));
     conditions.add(noBackfill(repair, held));
-    repair.filter(r -> r.liveView().isPresent()).ifPresent(r -> {
+    repair.filter(r -> !r.liveViews().isEmpty()).ifPresent(r -> {
       boolean there = new CorrectedView(sql, state, spec).exists(r);
-      conditions.add(new Condition("corrected view", there, "The corrected view " + r.liveView().get()
+      conditions.add(new Condition("corrected view", there, "The corrected view " + r.correctedViews().orElseThrow()
           + (there ? " writes " + spec.targetTable() + " from B." : " that the repair deployed does not exist (a "
               + "rollback drops it): nothing writes " + spec.targetTable() + " live. Abandon the repair and deploy "
               + "a new view with a boundary of its own.")));

@@ -43,17 +43,19 @@ final class LiveWriterCheck {
     List<View> v2 = writers.of(spec.targetTable());
     // The view the repair deployed was created while B lay ahead of every source event, which deploy-live checked
     // before and after creating it: its age on this machine's clock says nothing about the data's.
-    String deployed = new Repairs(sql, store, spec).open().flatMap(Repair::liveView)
-        .map(v -> spec.database().name() + "." + v.name()).orElse("");
-    if (!deployed.isEmpty() && v2.stream().anyMatch(v -> v.name().equals(deployed))) {
-      List<String> others = v2.stream().map(View::name).filter(n -> !n.equals(deployed)).toList();
+    List<String> views = new Repairs(sql, store, spec).open().map(Repair::liveViews).orElse(List.of()).stream()
+        .map(v -> spec.database().name() + "." + v.name()).toList();
+    String deployed = String.join(", ", views);
+    if (!views.isEmpty() && v2.stream().anyMatch(v -> views.contains(v.name()))) {
+      List<String> others = v2.stream().map(View::name).filter(n -> !views.contains(n)).toList();
       if (others.isEmpty()) {
         String owns = "The corrected live writer is the materialized view " + deployed + ", which Cutover deployed "
             + "with B = " + b + " ahead of every source event: it writes " + spec.targetTable() + " from " + b
             + " on, and the backfill writes the hours before it once " + b + " has closed" + (v1.isEmpty() ? "."
             : " (" + spec.liveTable() + " is written by " + names(v1) + ").");
         // A view deduplicates within one insert block only: the two sides of B may differ for that alone.
-        return new TransformSources(sql, spec).blockBound()
+        return spec.correctedWriter().views().stream().flatMap(v -> new TransformSources(sql, spec, v).blockBound()
+            .stream()).reduce((a, c) -> a + " " + c)
             .map(warning -> new Check("live writer", Status.WARN, owns + " " + warning, "Keep retried inserts "
                 + "out of the sources, so that both sides of B count alike: a block retried whole is dropped by the "
                 + "source table's insert deduplication (non_replicated_deduplication_window on a MergeTree, or an "

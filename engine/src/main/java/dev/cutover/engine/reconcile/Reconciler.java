@@ -87,7 +87,8 @@ public final class Reconciler {
     }
     // Views append to v1 and v2 as events arrive, each at its own moment of an insert, and events arrive up to
     // the safety margin late: an hour that recent may still change, and is judged once it has settled.
-    Optional<HourPartition> unsettled = spec.liveView().flatMap(v -> live.unsettledFrom(spec.safetyMargin()));
+    Optional<HourPartition> unsettled = spec.correctedWriter().byViews() ? live.unsettledFrom(spec.safetyMargin())
+        : Optional.empty();
     if (unsettled.isPresent() && unsettled.get().isBefore(end)) {
       end = unsettled.get().isBefore(boundary) ? boundary : unsettled.get();
     }

@@ -1,5 +1,6 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.api.CorrectedWriter;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
@@ -16,6 +17,8 @@ import dev.cutover.engine.tables.TargetTables;
 import dev.cutover.engine.tables.Transform;
 import dev.cutover.engine.tables.TransformSources;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -51,7 +54,7 @@ public final class CorrectedView {
     this.records = new RepairStore(sql, store.database());
   }
 
-  /** What {@link #deploy} would do now, or has done: B, the view and its statement. Writes nothing. */
+  /** What {@link #deploy} would do now, or has done: B, the views and their statements. Writes nothing. */
   public LiveDeployment plan() {
     return plan(Optional.empty());
   }
@@ -62,25 +65,24 @@ public final class CorrectedView {
    * server allows is refused in a sentence that names the earliest it allows.
    */
   public LiveDeployment plan(Optional<HourPartition> at) {
-    Identifier view = requireNamed();
+    List<CorrectedWriter.View> views = requireNamed();
+    List<Identifier> names = views.stream().map(CorrectedWriter.View::name).toList();
     Optional<Repair> open = repairs.settled();
-    if (open.isPresent() && open.get().liveView().isPresent()) {
+    if (open.isPresent() && !open.get().liveViews().isEmpty()) {
       HourPartition b = open.get().boundary().orElseThrow();
       if (at.isPresent() && !at.get().equals(b)) {
         throw new StepRefusedException("deploy-live", "Repair " + open.get().id() + " on this server pinned B = " + b
             + " for its corrected view, not " + at.get() + "; one repair has one B everywhere. Deploy from " + b
             + ", or abandon the repair and deploy again.");
       }
-      boolean exists = new TargetTables(sql, spec).exists(view);
-      return new LiveDeployment(view, b, statement(view, b), newestEvent(), exists, Optional.of(open.get().id()),
-          new TransformSources(sql, spec).blockBound());
+      TargetTables tables = new TargetTables(sql, spec);
+      boolean exists = open.get().liveViews().stream().allMatch(tables::exists);
+      return new LiveDeployment(names, b, statements(views, b), newestEvent(), exists, Optional.of(open.get().id()),
+          warning(views));
     }
     requireNoExternalRepair(open);
     requireFoldingTarget();
-    TransformSources reading = new TransformSources(sql, spec);
-    reading.whyNotOneView().ifPresent(why -> {
-      throw new InvalidInputException("spec.transform", why);
-    });
+    requireOneSourceEach(views);
     Instant newest = newestEvent();
     HourPartition earliest = HourPartition.containing(newest.plus(spec.safetyMargin())).plusHours(1);
     if (at.isPresent() && at.get().isBefore(earliest)) {
@@ -89,13 +91,14 @@ public final class CorrectedView {
           + " h, so the earliest B here is " + earliest + ".");
     }
     HourPartition b = at.orElse(earliest);
-    return new LiveDeployment(view, b, statement(view, b), newest, false, Optional.empty(), reading.blockBound());
+    return new LiveDeployment(names, b, statements(views, b), newest, false, Optional.empty(), warning(views));
   }
 
   /**
-   * Creates the corrected view with a future B and records both in the repair, which it creates; B is
-   * pinned from then on. Deploying a view the repair already has changes nothing; deploying one the
-   * repair recorded but whose creation did not happen creates it, while B is still in the future.
+   * Creates the corrected views with a future B and records them and B in the repair, which it creates; B is
+   * pinned from then on. All or none: when one view cannot be created, the ones created are dropped and the
+   * repair abandoned. Deploying views the repair already has changes nothing; deploying ones the repair
+   * recorded but whose creation did not happen creates them, while B is still in the future.
    */
   public LiveDeployment deploy() {
     return deploy(Optional.empty());
@@ -107,80 +110,138 @@ public final class CorrectedView {
     if (planned.exists()) {
       return planned;
     }
-    if (planned.repairId().isEmpty() && new TargetTables(sql, spec).exists(planned.view())) {
-      // Not this repair's (none is recorded): left by one given up whose view could not be dropped. Taking it for the
-      // new one would let an old view, from an old B and maybe an old transform, write v2.
-      throw new StepRefusedException("deploy-live", spec.qualified(planned.view()) + " exists already, and no open "
-          + "repair deployed it: it may write " + spec.targetTable() + " from another boundary or with another "
-          + "transform. Read it (SHOW CREATE TABLE " + spec.qualified(planned.view()) + "), drop it if it is not "
-          + "wanted (DROP VIEW " + spec.qualified(planned.view()) + "), and deploy again.");
+    TargetTables tables = new TargetTables(sql, spec);
+    if (planned.repairId().isEmpty()) {
+      for (Identifier view : planned.views()) {
+        if (tables.exists(view)) {
+          // Not this repair's (none is recorded): left by one given up whose view could not be dropped. Taking it
+          // for the new one would let an old view, from an old B and maybe an old query, write v2.
+          throw new StepRefusedException("deploy-live", spec.qualified(view) + " exists already, and no open "
+              + "repair deployed it: it may write " + spec.targetTable() + " from another boundary or with another "
+              + "query. Read it (SHOW CREATE TABLE " + spec.qualified(view) + "), drop it if it is not wanted (DROP "
+              + "VIEW " + spec.qualified(view) + "), and deploy again.");
+        }
+      }
     }
     requireFuture(planned, "before the view was created");
-    new TargetTables(sql, spec).createTargetIfAbsent();
+    tables.createTargetIfAbsent();
     requireFoldingTarget();
     Repair recorded = record(planned);
-    sql.execute("create the corrected view " + planned.view(), planned.statement());
+    List<Identifier> created = new ArrayList<>();
+    try {
+      for (int i = 0; i < planned.views().size(); i++) {
+        Identifier view = planned.views().get(i);
+        if (!tables.exists(view)) {
+          sql.execute("create the corrected view " + view, planned.statements().get(i));
+          created.add(view);
+        }
+      }
+    } catch (RuntimeException e) {
+      // All or none: a writer of some sources alone would leave v2 short from B, and no step would say so.
+      created.forEach(this::drop);
+      repairs.abandon("the corrected view " + planned.views().get(created.size()) + " could not be created; the "
+          + "views created before it were dropped");
+      throw e;
+    }
     if (eventsFrom(planned.boundary()) > 0) {
-      drop(planned.view());
+      planned.views().forEach(v -> {
+        if (tables.exists(v)) {
+          drop(v);
+        }
+      });
       repairs.abandon("events at or after B = " + planned.boundary() + " arrived while the corrected view "
-          + planned.view() + " was being created; it was dropped");
+          + planned.named() + " was being created; it was dropped");
       throw new StepRefusedException("deploy-live", "Events at or after B = " + planned.boundary() + " arrived "
-          + "while the corrected view " + planned.view() + " was being created, so it may have missed some of them. "
+          + "while the corrected view " + planned.named() + " was being created, so it may have missed some of them. "
           + "It was dropped and its repair abandoned; deploy again (a larger safety margin in the spec gives the "
           + "next one more time).");
     }
-    store.audit(TableNames.target(spec), "deploy-live", "created " + spec.qualified(planned.view()) + " TO "
-        + spec.qualified(spec.targetTable()) + " from B = " + planned.boundary() + " for repair " + recorded.id()
-        + " by " + Operator.user());
-    return new LiveDeployment(planned.view(), planned.boundary(), planned.statement(), planned.newestEvent(), true,
+    for (Identifier view : planned.views()) {
+      store.audit(TableNames.target(spec), "deploy-live", "created " + spec.qualified(view) + " TO "
+          + spec.qualified(spec.targetTable()) + " from B = " + planned.boundary() + " for repair " + recorded.id()
+          + " by " + Operator.user());
+    }
+    return new LiveDeployment(planned.views(), planned.boundary(), planned.statements(), planned.newestEvent(), true,
         Optional.of(recorded.id()), planned.warning());
   }
 
   /**
-   * Drops the view the repair deployed, if it still exists; returns whether it did. Called once the
+   * Drops the views the repair deployed that still exist; returns whether it dropped any. Called once the
    * repair no longer wants v2 written live: after a rollback and when it is abandoned.
    */
   public boolean dropDeployed(Repair r, String why) {
-    if (r.liveView().isEmpty() || !new TargetTables(sql, spec).exists(r.liveView().get())) {
-      return false;
+    TargetTables tables = new TargetTables(sql, spec);
+    boolean dropped = false;
+    for (Identifier view : r.liveViews()) {
+      if (tables.exists(view)) {
+        drop(view);
+        store.audit(TableNames.target(spec), "drop live view", "dropped " + spec.qualified(view) + " of repair "
+            + r.id() + " (" + why + ") by " + Operator.user());
+        dropped = true;
+      }
     }
-    drop(r.liveView().get());
-    store.audit(TableNames.target(spec), "drop live view", "dropped " + spec.qualified(r.liveView().get())
-        + " of repair " + r.id() + " (" + why + ") by " + Operator.user());
-    return true;
+    return dropped;
   }
 
-  /** Whether the view the repair deployed exists now. */
+  /** Whether every view the repair deployed exists now (none when it deployed none). */
   public boolean exists(Repair r) {
-    return r.liveView().map(v -> new TargetTables(sql, spec).exists(v)).orElse(false);
+    TargetTables tables = new TargetTables(sql, spec);
+    return !r.liveViews().isEmpty() && r.liveViews().stream().allMatch(tables::exists);
   }
 
-  /** The view's statement: the transform from B with no end, written in, {@code TO} v2. */
-  String statement(Identifier view, HourPartition b) {
-    String query = Transform.bind(spec, b, NO_END).literal().strip();
-    return "CREATE MATERIALIZED VIEW " + spec.qualified(view) + " TO " + spec.qualified(spec.targetTable())
-        + " AS\n" + query;
+  /** Each view's statement: its query (the transform, or its own over its source) from B with no end, {@code TO} v2. */
+  List<String> statements(List<CorrectedWriter.View> views, HourPartition b) {
+    return views.stream().map(v -> {
+      String query = Transform.bind(spec, v.select().orElse(spec.transform()), b, NO_END).literal().strip();
+      return "CREATE MATERIALIZED VIEW " + spec.qualified(v.name()) + " TO " + spec.qualified(spec.targetTable())
+          + " AS\n" + query;
+    }).toList();
+  }
+
+  /** What the views' queries do that holds within one insert block only, said once for all. */
+  private Optional<String> warning(List<CorrectedWriter.View> views) {
+    List<String> each = views.stream().flatMap(v -> new TransformSources(sql, spec, v).blockBound().stream())
+        .toList();
+    return each.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", each));
+  }
+
+  /**
+   * One view of the transform must read one source, and each view of {@code live_views} its own source alone: a
+   * view fires only on its first table and reads every other whole at each insert. Refused, nothing created.
+   */
+  private void requireOneSourceEach(List<CorrectedWriter.View> views) {
+    for (CorrectedWriter.View v : views) {
+      TransformSources reading = new TransformSources(sql, spec, v);
+      Optional<String> why = v.source().isEmpty() ? reading.whyNotOneView() : reading.whyNotViewOf(v);
+      why.ifPresent(w -> {
+        throw new InvalidInputException(v.source().isEmpty() ? "spec.transform" : "spec.live_views", w);
+      });
+    }
   }
 
   private Repair record(LiveDeployment planned) {
     Optional<Repair> open = repairs.settled();
-    String note = "the corrected view " + planned.view() + " writes " + spec.targetTable() + " from B = "
+    String note = "the corrected view " + planned.named() + " writes " + spec.targetTable() + " from B = "
         + planned.boundary() + "; B is pinned by its deployment";
     if (open.isPresent()) {
-      // The repair recorded the view, and its creation did not happen: record that it is created again.
+      // The repair recorded the views, and their creation did not happen: record that they are created again.
       Repair r = open.get();
-      // An operation under way (a backfill waiting for B) keeps its hold: the view is what it waits beside.
+      // An operation under way (a backfill waiting for B) keeps its hold: the views are what it waits beside.
       return records.write(open, r.next(r.phase(), r.operation(), Operator.actor(), "the corrected view "
-          + planned.view() + " is created again (it did not exist)"), "deploy-live");
+          + planned.named() + " is created again (it did not exist)"), "deploy-live");
     }
-    return repairs.plan(planned.boundary(), Optional.empty(), Optional.of(planned.view()), Operator.actor(), note,
-        "deploy-live");
+    return repairs.plan(planned.boundary(), Optional.empty(), planned.views(), Operator.actor(), note, "deploy-live");
   }
 
-  private Identifier requireNamed() {
-    return spec.liveView().orElseThrow(() -> new InvalidInputException("spec.tables.live_view", "The spec names no "
-        + "corrected view to deploy; add 'live_view: NAME' under tables (the materialized view Cutover creates TO "
-        + spec.targetTable() + "), or point your own live writer at " + spec.targetTable() + " instead."));
+  private List<CorrectedWriter.View> requireNamed() {
+    List<CorrectedWriter.View> views = spec.correctedWriter().views();
+    if (views.isEmpty()) {
+      throw new InvalidInputException("spec.tables.live_view", "The spec names no corrected view to deploy; add "
+          + "'live_view: NAME' under tables (the materialized view Cutover creates TO " + spec.targetTable() + "), or "
+          + "live_views with one view per source, or point your own live writer at " + spec.targetTable()
+          + " instead.");
+    }
+    return views;
   }
 
   /** A repair whose B a backfill pinned for a job outside the database cannot take a view now. */

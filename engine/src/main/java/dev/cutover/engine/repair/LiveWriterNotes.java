@@ -53,7 +53,7 @@ public final class LiveWriterNotes {
             + "live writer can start there yet: run the backfill first (its first run pins B), then deploy the "
             + "corrected writer from B and declare it.";
         case CORRECTED_VIEW -> "Repair " + open.get().id() + " writes " + repairs.target() + " live through the "
-            + "corrected view " + open.get().liveView().get() + " that deploy-live created; it has no other writer "
+            + "corrected view " + open.get().correctedViews().orElseThrow() + " that deploy-live created; it has no other writer "
             + "to declare.";
         case CUT_OVER -> "Repair " + open.get().id() + " is cut over: consumers already read " + repairs.target()
             + ", whose live writer was proven before the cutover.";
@@ -84,7 +84,7 @@ public final class LiveWriterNotes {
     if (open.flatMap(Repair::boundary).isEmpty()) {
       return Optional.of(Refusal.NO_BOUNDARY);
     }
-    if (open.get().liveView().isPresent()) {
+    if (!open.get().liveViews().isEmpty()) {
       return Optional.of(Refusal.CORRECTED_VIEW);
     }
     return open.get().phase() == RepairPhase.CUT_OVER ? Optional.of(Refusal.CUT_OVER) : Optional.empty();

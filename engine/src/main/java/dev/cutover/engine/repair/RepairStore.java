@@ -185,7 +185,10 @@ public final class RepairStore {
 
   /** A string literal for DDL, where the server takes no bound parameters. */
 
-  /** The stored form: plain fields, so that the record reads the same whatever this class becomes. */
+  /**
+   * The stored form: plain fields, so that the record reads the same whatever this class becomes. {@code liveView}
+   * holds the corrected views' names separated by commas (a name holds none), as one view's record always did.
+   */
   record Stored(String id, String target, long version, String phase, long boundary, long firstHour,
       String specName, String transformSha256, String opAction, String opUser, String opHost, long opPid,
       long opSince, String opRun, long at, String byUser, String byHost, long byPid, String note, String liveView) {}
@@ -199,7 +202,7 @@ public final class RepairStore {
         op.map(o -> o.holder().pid()).orElse(0L), op.map(o -> o.since().toEpochMilli()).orElse(0L),
         op.map(Repair.Operation::runId).orElse(""), r.at().toEpochMilli(), r.by().user(), r.by().host(), r.by().pid(),
         r.note().length() > 2000 ? r.note().substring(0, 1997) + "..." : r.note(),
-        r.liveView().map(Identifier::name).orElse(""));
+        String.join(",", r.liveViews().stream().map(Identifier::name).toList()));
     return JSON.writeValueAsString(s);
   }
 
@@ -212,7 +215,8 @@ public final class RepairStore {
         s.boundary() == 0 ? Optional.empty() : Optional.of(HourPartition.ofEpochSecond(s.boundary())),
         s.firstHour() == 0 ? Optional.empty() : Optional.of(HourPartition.ofEpochSecond(s.firstHour())),
         s.specName(), s.transformSha256(),
-        s.liveView() == null || s.liveView().isEmpty() ? Optional.empty() : Optional.of(Identifier.of(s.liveView())),
+        s.liveView() == null || s.liveView().isEmpty() ? java.util.List.of()
+            : java.util.Arrays.stream(s.liveView().split(",")).map(Identifier::of).toList(),
         op, Instant.ofEpochMilli(s.at()),
         new Repair.Actor(s.byUser(), s.byHost(), s.byPid()), s.note());
   }

@@ -101,7 +101,7 @@ public final class Repairs {
           + plan.range() + ", boundary " + plan.boundary()).withFirstHour(first).withBoundary(plan.boundary());
       return Holders.holding(op, () -> store.write(current, next, "backfill"));
     }
-    Repair planned = plan(plan.boundary(), Optional.of(plan.range().from()), Optional.empty(), op.holder(),
+    Repair planned = plan(plan.boundary(), Optional.of(plan.range().from()), java.util.List.of(), op.holder(),
         "planned with the boundary " + plan.boundary(), "backfill");
     Repair pinned = planned;
     return Holders.holding(op, () -> store.write(Optional.of(pinned), pinned.next(RepairPhase.BACKFILLING, Optional.of(op),
@@ -111,15 +111,15 @@ public final class Repairs {
 
   /**
    * Starts a new repair of the target, planned with {@code boundary} pinned, after the target's last
-   * one has ended; {@code liveView} is the corrected view its deployment creates, if it is one.
+   * one has ended; {@code liveViews} are the corrected views its deployment creates, if it is theirs.
    */
-  public Repair plan(HourPartition boundary, Optional<HourPartition> firstHour, Optional<dev.cutover.engine.api.Identifier>
-      liveView, Repair.Actor by, String note, String step) {
+  public Repair plan(HourPartition boundary, Optional<HourPartition> firstHour,
+      java.util.List<dev.cutover.engine.api.Identifier> liveViews, Repair.Actor by, String note, String step) {
     Optional<Repair> before = latest();
     String id = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()) + "-"
         + UUID.randomUUID().toString().substring(0, 6);
     Repair planned = new Repair(id, target, before.map(Repair::version).orElse(0L) + 1, RepairPhase.PLANNED,
-        Optional.of(boundary), firstHour, spec.name(), spec.transformSha256(), liveView, Optional.empty(),
+        Optional.of(boundary), firstHour, spec.name(), spec.transformSha256(), liveViews, Optional.empty(),
         Instant.now(), by, note + before.map(b -> " after repair " + b.id() + " was " + b.phase().words()).orElse(""));
     return store.write(before, planned, step);
   }

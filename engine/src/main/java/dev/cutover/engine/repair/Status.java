@@ -47,7 +47,7 @@ public final class Status {
     LiveStatus live = new LiveReader(sql, spec).read();
     Optional<LiveWriter> writer = Optional.empty();
     Optional<RepairStatus.Verdict> verdict = Optional.empty();
-    Optional<LiveWriterNote> declared = open.filter(r -> r.liveView().isEmpty())
+    Optional<LiveWriterNote> declared = open.filter(r -> r.liveViews().isEmpty())
         .flatMap(r -> repairs.liveWriterNotes().newest(r));
     if (open.isPresent() && open.get().boundary().isPresent() && open.get().firstHour().isPresent()) {
       Repair r = open.get();
@@ -71,7 +71,7 @@ public final class Status {
           s.verdict(), s.unexpectedKeys(), s.acknowledged(), s.coverageIssues(), s.specSha256().equals(spec.sha256()),
           s.boundary().equals(r.boundary().get()) && s.window().from().equals(r.firstHour().get())));
     }
-    boolean viewExists = repair.flatMap(Repair::liveView).isPresent()
+    boolean viewExists = repair.filter(r -> !r.liveViews().isEmpty()).isPresent()
         && new CorrectedView(sql, state, spec).exists(repair.get());
     return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, declared, verdict, viewExists,
         next(repair, writer, declared, verdict, live, viewExists));
@@ -80,27 +80,28 @@ public final class Status {
   private NextStep next(Optional<Repair> repair, Optional<LiveWriter> writer, Optional<LiveWriterNote> declared,
       Optional<RepairStatus.Verdict> verdict, LiveStatus edges, boolean viewExists) {
     String view = spec.consumerView().name();
-    if (spec.liveView().isPresent() && (repair.isEmpty() || repair.get().phase().ended())) {
-      return new NextStep(Kind.DEPLOY_VIEW, "Deploy the corrected view " + spec.liveView().get() + " first: a view "
+    if (spec.correctedWriter().byViews() && (repair.isEmpty() || repair.get().phase().ended())) {
+      return new NextStep(Kind.DEPLOY_VIEW, "Deploy the corrected view " + spec.correctedWriter().named().orElseThrow()
+          + " first: a view "
           + "sees only inserts made after it exists, so it is created now with a boundary B in the future, which its "
           + "deployment pins; the backfill then writes the hours before B once B has closed.");
     }
-    if (repair.isPresent() && repair.get().liveView().isPresent() && !repair.get().phase().ended()
+    if (repair.isPresent() && !repair.get().liveViews().isEmpty() && !repair.get().phase().ended()
         && repair.get().phase() != RepairPhase.CUT_OVER && !viewExists) {
       Repair r = repair.get();
       return r.phase() == RepairPhase.PLANNED
-          ? new NextStep(Kind.DEPLOY_VIEW, "Repair " + r.id() + " names the corrected view " + r.liveView().get()
+          ? new NextStep(Kind.DEPLOY_VIEW, "Repair " + r.id() + " names the corrected view " + r.correctedViews().orElseThrow()
               + ", which does not exist (its deployment was interrupted); deploy again to create it while B = "
               + r.boundary().orElseThrow() + " is still in the future.")
-          : new NextStep(Kind.ABANDON, "The corrected view " + r.liveView().get() + " of repair " + r.id()
+          : new NextStep(Kind.ABANDON, "The corrected view " + r.correctedViews().orElseThrow() + " of repair " + r.id()
               + " does not exist (a rollback drops it), so nothing writes " + spec.targetTable() + " live from B. "
               + "Abandon the repair, then deploy the view again with a boundary of its own.");
     }
-    if (repair.isPresent() && repair.get().phase() == RepairPhase.PLANNED && repair.get().liveView().isPresent()) {
+    if (repair.isPresent() && repair.get().phase() == RepairPhase.PLANNED && !repair.get().liveViews().isEmpty()) {
       Repair r = repair.get();
       HourPartition b = r.boundary().orElseThrow();
       HourPartition closes = b.plusHours(spec.safetyMargin().toHours());
-      return new NextStep(Kind.BACKFILL, "The corrected view " + r.liveView().get() + " writes " + spec.targetTable()
+      return new NextStep(Kind.BACKFILL, "The corrected view " + r.correctedViews().orElseThrow() + " writes " + spec.targetTable()
           + " from B = " + b + ". Start the backfill of the hours before B: it waits until B has closed (the live edge "
           + "at " + closes + ", the safety margin past B; it is at " + edges.liveEdge().map(Object::toString)
           .orElse("none") + ") and then writes them.");

@@ -3,6 +3,7 @@ package dev.cutover.engine.spec;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
+import dev.cutover.engine.api.CorrectedWriter;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
@@ -33,7 +34,7 @@ public final class SpecLoader {
 
   private static final Set<String> TOP = Set.of("spec", "name", "database", "tables", "time_column", "keys",
       "measures", "sources", "transform", "expected_differences", "throttle", "boundary", "reconciliation",
-      "retention", "description", "allow_nondeterministic", "affected", "cluster");
+      "retention", "description", "allow_nondeterministic", "affected", "cluster", "live_views");
 
   private SpecLoader() {}
 
@@ -143,12 +144,17 @@ public final class SpecLoader {
     }
     Duration retentionMargin = rt.duration("safety_margin", Duration.ofHours(24), Duration.ofDays(365));
 
-    String external = f.isMapping("transform") ? "\n--- transform ---\n" + transform : "";
+    CorrectedWriter writer = correctedWriter(f, origin, liveView, Set.of(live, target, view), sourceNames, allowed);
+    String external = (f.isMapping("transform") ? "\n--- transform ---\n" + transform : "")
+        + writer.views().stream().map(v -> v.select().map(s -> "\n--- " + v.name() + " ---\n" + s).orElse(""))
+            .collect(java.util.stream.Collectors.joining());
+    // The views per source write v2 from B: their queries determine its rows as the transform does below B.
     String determines = String.join("\n", f.text("database"), live.name(), target.name(), time.name(),
-        keys.toString(), sources.toString(), transform);
+        keys.toString(), sources.toString(), transform) + writer.views().stream().flatMap(v -> v.select().stream())
+        .map(s -> "\n" + s).collect(java.util.stream.Collectors.joining());
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
         tolerances, sources, transform, allowed, rules, throttle, margin, overlapMin, consumers, retentionMargin,
-        sha256(yaml + external), sha256(determines), affected(f), liveView, ClusterSection.read(f, live, target, view, sources));
+        sha256(yaml + external), sha256(determines), affected(f), writer, ClusterSection.read(f, live, target, view, sources));
   }
 
   /**
@@ -220,12 +226,76 @@ public final class SpecLoader {
     return out;
   }
 
+  /**
+   * The corrected live writer: {@code tables.live_view}, the transform as one view; or {@code live_views}, one view
+   * per source, each {@code {name, source, select}} whose query reads its own source alone (the transform's rules
+   * and placeholders, the other sources' names refused), every source with its view; or neither, a job outside the
+   * database.
+   */
+  private static CorrectedWriter correctedWriter(Fields f, String origin, java.util.Optional<Identifier> liveView,
+      Set<Identifier> tables, Set<String> sourceNames, List<Allowance> allowed) {
+    List<Fields> each = f.optionalList("live_views");
+    if (liveView.isPresent() && !each.isEmpty()) {
+      throw f.error("live_views", "a list", "no list beside tables.live_view: give the corrected view once, as "
+          + "tables.live_view when the transform reads one source, or as live_views with one view per source");
+    }
+    if (liveView.isPresent()) {
+      return new CorrectedWriter.Views(List.of(new CorrectedWriter.View(liveView.get(), java.util.Optional.empty(),
+          java.util.Optional.empty())));
+    }
+    if (!f.keys().contains("live_views")) {
+      return new CorrectedWriter.Job();
+    }
+    if (each.isEmpty()) {
+      throw f.error("live_views", "[]", "one view per source, each {name, source, select}; leave live_views out "
+          + "when the corrected live writer is a job outside the database");
+    }
+    List<CorrectedWriter.View> views = new ArrayList<>();
+    Set<Identifier> names = new LinkedHashSet<>();
+    Set<String> covered = new LinkedHashSet<>();
+    for (Fields v : each) {
+      v.allowOnly(Set.of("name", "source", "select", "description"));
+      Identifier name = v.identifier("name");
+      if (tables.contains(name) || !names.add(name)) {
+        throw v.error("name", name, "a name of its own for the corrected view, other than the spec's tables and "
+            + "the other views");
+      }
+      String source = v.text("source");
+      if (!sourceNames.contains(source)) {
+        throw v.error("source", source, "one of the sources' names " + sourceNames);
+      }
+      if (!covered.add(source)) {
+        throw v.error("source", source, "a source no other view fires on: two views on one source would write its "
+            + "rows twice");
+      }
+      String file = v.isMapping("select") ? v.child("select").text("file") : null;
+      String field = "spec." + v.path("select");
+      String text = sqlText(v, "select", origin);
+      String select = new TransformCheck(origin, field, file == null ? field.substring("spec.".length())
+          : "the file " + file + " of " + field.substring("spec.".length()), file == null ? field : file, text,
+          Set.of(source)).check(allowed);
+      views.add(new CorrectedWriter.View(name, java.util.Optional.of(source), java.util.Optional.of(select)));
+    }
+    Set<String> missing = new LinkedHashSet<>(sourceNames);
+    missing.removeAll(covered);
+    if (!missing.isEmpty()) {
+      throw f.error("live_views", covered, "a view for every source, " + missing + " too: inserts into a source "
+          + "without a view would never reach the target from B");
+    }
+    return new CorrectedWriter.Views(views);
+  }
+
   /** The transform inline, or {@code transform: {file: path}} relative to the spec file. */
   private static String transformText(Fields f, String origin) {
-    if (!f.isMapping("transform")) {
-      return f.text("transform");
+    return sqlText(f, "transform", origin);
+  }
+
+  /** A query inline at {@code key}, or {@code key: {file: path}} relative to the spec file. */
+  private static String sqlText(Fields f, String key, String origin) {
+    if (!f.isMapping(key)) {
+      return f.text(key);
     }
-    Fields t = f.child("transform");
+    Fields t = f.child(key);
     t.allowOnly(Set.of("file"));
     String file = t.text("file");
     java.nio.file.Path path;
@@ -235,7 +305,7 @@ public final class SpecLoader {
     } catch (java.nio.file.InvalidPathException e) {
       throw t.error("file", file, "the path of an SQL file next to the spec");
     }
-    return SpecFiles.read(path, "transform file", "spec.transform.file");
+    return SpecFiles.read(path, key.equals("transform") ? "transform file" : "query file", "spec." + t.path("file"));
   }
 
   private static String sha256(String text) {

@@ -28,6 +28,7 @@ final class TransformCheck {
   private static final Pattern FIRST_WORD = Pattern.compile("\\s*([A-Za-z_]+)");
 
   private final String origin;
+  private final String field;
   private final String subject;
   private final String locus;
   private final String text;
@@ -37,9 +38,19 @@ final class TransformCheck {
    * @param file the transform's file as the spec names it, or null for a transform written in the spec
    */
   TransformCheck(String origin, String file, String text, Set<String> sources) {
+    this(origin, "spec.transform", file == null ? "the transform" : "the transform file " + file,
+        file == null ? "the transform" : file, text, sources);
+  }
+
+  /**
+   * The check of a query other than the transform, under the same rules: {@code field} names it in the spec
+   * ({@code spec.live_views[1].select}), {@code subject} and {@code locus} in sentences.
+   */
+  TransformCheck(String origin, String field, String subject, String locus, String text, Set<String> sources) {
     this.origin = origin;
-    this.subject = file == null ? "the transform" : "the transform file " + file;
-    this.locus = file == null ? "the transform" : file;
+    this.field = field;
+    this.subject = subject;
+    this.locus = locus;
     this.text = text;
     this.sources = sources;
   }
@@ -158,7 +169,7 @@ final class TransformCheck {
   }
 
   private InvalidInputException refuse(String what, String fix) {
-    return new InvalidInputException("spec.transform", "In the spec " + origin + ", " + subject + " " + what + "; "
+    return new InvalidInputException(field, "In the spec " + origin + ", " + subject + " " + what + "; "
         + fix + ".");
   }
 }

@@ -32,7 +32,12 @@ public record Transform(String sql, List<Object> values) {
   }
 
   public static Transform bind(TableSpec spec, HourPartition from, HourPartition to) {
-    String transform = spec.transform();
+    return bind(spec, spec.transform(), from, to);
+  }
+
+  /** {@code query} (the transform, or a corrected view's own query) bound to {@code [from, to)}, as the transform is. */
+  public static Transform bind(TableSpec spec, String query, HourPartition from, HourPartition to) {
+    String transform = query;
     StringBuilder out = new StringBuilder(transform.length());
     List<Object> values = new ArrayList<>();
     for (SqlLexer.Token t : SqlLexer.tokens(transform)) {

@@ -1,5 +1,6 @@
 package dev.cutover.engine.tables;
 
+import dev.cutover.engine.api.CorrectedWriter;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
@@ -29,10 +30,25 @@ public final class TransformSources {
 
   private final Sql sql;
   private final TableSpec spec;
+  private final String query;
+  private final String subject;
 
+  /** The spec's transform. */
   public TransformSources(Sql sql, TableSpec spec) {
+    this(sql, spec, spec.transform(), "The transform");
+  }
+
+  /** The query of a corrected view of {@code live_views}, over its own source. */
+  public TransformSources(Sql sql, TableSpec spec, CorrectedWriter.View view) {
+    this(sql, spec, view.select().orElse(spec.transform()), view.select().isPresent() ? "The query of the corrected "
+        + "view " + view.name() : "The transform");
+  }
+
+  private TransformSources(Sql sql, TableSpec spec, String query, String subject) {
     this.sql = sql;
     this.spec = spec;
+    this.query = query;
+    this.subject = subject;
   }
 
   /** The spec's sources that the transform reads, in the spec's order. */
@@ -68,7 +84,7 @@ public final class TransformSources {
         }
       }
     }
-    String formatted = sql.queryOne("format the transform of " + spec.name(), "SELECT formatQuerySingleLine(?)",
+    String formatted = sql.queryOne("format a query of " + spec.name(), "SELECT formatQuerySingleLine(?)",
         rs -> rs.getString(1), bound().literal());
     StringBuilder code = new StringBuilder();
     for (SqlLexer.Token t : SqlLexer.tokens(formatted)) {
@@ -93,7 +109,7 @@ public final class TransformSources {
     if (found.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of("The transform removes duplicates (" + String.join(", ", found) + "), and a materialized "
+    return Optional.of(subject + " removes duplicates (" + String.join(", ", found) + "), and a materialized "
         + "view runs it on each insert block alone: an event inserted again in a later block, such as a retried "
         + "insert, counts twice in " + spec.targetTable() + " from B, while the backfill, which reads whole hours, "
         + "counts it once. The two sides of B can differ for that reason alone; the reconciliation compares "
@@ -102,12 +118,12 @@ public final class TransformSources {
 
   private Transform bound() {
     HourPartition any = HourPartition.containing(java.time.Instant.EPOCH).plusHours(24);
-    return Transform.bind(spec, any, any.plusHours(1));
+    return Transform.bind(spec, query, any, any.plusHours(1));
   }
 
   private List<String> ast() {
     Transform bound = bound();
-    return sql.query("read the transform of " + spec.name(), "EXPLAIN AST " + bound.sql(), rs -> rs.getString(1),
+    return sql.query("read a query of " + spec.name(), "EXPLAIN AST " + bound.sql(), rs -> rs.getString(1),
         bound.values().toArray());
   }
 
@@ -126,8 +142,26 @@ public final class TransformSources {
         + "at each of them it would read " + String.join(" and ", names.subList(1, names.size())) + " whole from B "
         + "on, so " + spec.targetTable() + " would count those rows again with every block inserted into "
         + names.getFirst() + ", and nothing would be written for inserts into the others. One view cannot be "
-        + "this table's corrected live writer: point a writer outside the database at " + spec.targetTable()
-        + " (declare-live), or create one view per source yourself, each a SELECT over one source writing "
-        + "partial rows TO " + spec.targetTable() + " from B, as the views that feed " + spec.liveTable() + " are.");
+        + "this table's corrected live writer: give one view per source instead (live_views in the spec, each a "
+        + "SELECT over its own source appending partial rows that " + spec.targetTable() + " folds, as the views "
+        + "that feed " + spec.liveTable() + " are; docs/SPEC.md), or point a writer outside the database at "
+        + spec.targetTable() + " (declare-live).");
+  }
+
+  /**
+   * Why {@code view}'s own query cannot be the corrected view of its source: it reads another of the spec's
+   * sources, or not its own, as ClickHouse parses it. Each view of {@code live_views} fires on its own source and
+   * must read nothing else.
+   */
+  public Optional<String> whyNotViewOf(CorrectedWriter.View view) {
+    List<String> read = read().stream().map(TableSpec.Source::name).toList();
+    String own = view.source().orElseThrow();
+    if (read.equals(List.of(own))) {
+      return Optional.empty();
+    }
+    return Optional.of("The corrected view " + view.name() + " fires on inserts into " + own + ", but its query reads "
+        + (read.isEmpty() ? "none of the spec's sources" : String.join(", ", read)) + ": a view reads every other "
+        + "table whole at each insert, so rows would be counted again with every block, or never. Write its query "
+        + "as a SELECT over {" + own + "} alone, appending partial rows that " + spec.targetTable() + " folds.");
   }
 }

@@ -250,11 +250,11 @@ class RepairTest {
     String target = world.database + ".first_record";
     Repair.Actor other = new Repair.Actor("alice", "console-host", 4242);
     Repair theirs = new Repair("r-theirs", target, 1, RepairPhase.PLANNED, Optional.of(world.liveEdge.plusHours(-3)),
-        Optional.empty(), spec.name(), spec.transformSha256(), Optional.empty(), Optional.empty(),
+        Optional.empty(), spec.name(), spec.transformSha256(), java.util.List.of(), Optional.empty(),
         Instant.parse("2026-11-30T09:15:00Z"), other, "planned by the other process");
     store.write(Optional.empty(), theirs, "backfill");
     Repair mine = new Repair("r-mine", target, 1, RepairPhase.PLANNED, theirs.boundary(), Optional.empty(),
-        spec.name(), spec.transformSha256(), Optional.empty(), Optional.empty(), Instant.now(), Operator.actor(),
+        spec.name(), spec.transformSha256(), java.util.List.of(), Optional.empty(), Instant.now(), Operator.actor(),
         "planned by this process");
 
     var lost = assertThrows(HeldByAnotherProcessException.class, () -> store.write(Optional.empty(), mine,

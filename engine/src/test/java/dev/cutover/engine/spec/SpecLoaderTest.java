@@ -1,8 +1,11 @@
 package dev.cutover.engine.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.api.CorrectedWriter;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
@@ -139,8 +142,9 @@ class SpecLoaderTest {
   void anUnknownFieldIsRefusedRatherThanIgnored() {
     var e = refused(VALID.replace("keys: [site]", "keys: [site]\nmeasure: [x]"));
     assertEquals("In the spec s.yaml, field 'measure' is not a known field; expected one of [affected, "
-        + "allow_nondeterministic, boundary, cluster, database, description, expected_differences, keys, measures, name, "
-        + "reconciliation, retention, sources, spec, tables, throttle, time_column, transform] (see docs/SPEC.md).",
+        + "allow_nondeterministic, boundary, cluster, database, description, expected_differences, keys, live_views, "
+        + "measures, name, reconciliation, retention, sources, spec, tables, throttle, time_column, transform] (see "
+        + "docs/SPEC.md).",
         e.getMessage());
   }
 
@@ -156,14 +160,70 @@ class SpecLoaderTest {
 
   @Test
   void aCorrectedViewIsNamedUnderTablesAndIsNoneOfTheOthers() {
-    assertEquals(java.util.Optional.empty(), SpecLoader.parse(VALID, "s.yaml").liveView());
+    assertEquals(new CorrectedWriter.Job(), SpecLoader.parse(VALID, "s.yaml").correctedWriter());
     String withView = VALID.replace("consumer_view: visits", "consumer_view: visits\n  live_view: visits_v2_mv");
-    assertEquals(java.util.Optional.of(dev.cutover.engine.api.Identifier.of("visits_v2_mv")),
-        SpecLoader.parse(withView, "s.yaml").liveView());
+    assertEquals(List.of(new CorrectedWriter.View(Identifier.of("visits_v2_mv"), java.util.Optional.empty(),
+        java.util.Optional.empty())), SpecLoader.parse(withView, "s.yaml").correctedWriter().views());
     var e = refused(VALID.replace("consumer_view: visits", "consumer_view: visits\n  live_view: visits_v2"));
     assertEquals("In the spec s.yaml, field 'tables.live_view' is 'visits_v2'; expected a name of its own for the "
         + "corrected materialized view, other than tables.live, tables.target and tables.consumer_view.",
         e.getMessage());
+  }
+
+  /** A table fed by two sources, each through its own view: the corrected writer is one view per source. */
+  static final String TWO_SOURCES = VALID.replace("""
+      sources:
+        - table: clicks
+          time_column: ts
+      """, """
+      sources:
+        - table: clicks
+          time_column: ts
+        - table: views
+          time_column: ts
+      live_views:
+        - name: visits_v2_clicks_mv
+          source: clicks
+          select: |
+            SELECT toStartOfHour(ts) AS hour, site, count() AS clicks, toFloat64(0) AS duration_s FROM {clicks}
+            WHERE ts >= {window_start} AND ts < {window_end} GROUP BY hour, site
+        - name: visits_v2_views_mv
+          source: views
+          select: |
+            SELECT toStartOfHour(ts) AS hour, site, toUInt64(0) AS clicks, sum(ms) / 1000 AS duration_s FROM {views}
+            WHERE ts >= {window_start} AND ts < {window_end} GROUP BY hour, site
+      """);
+
+  @Test
+  void aCorrectedWriterOfOneViewPerSourceNamesEachViewItsSourceAndItsOwnQuery() {
+    TableSpec spec = SpecLoader.parse(TWO_SOURCES, "s.yaml");
+    assertEquals(List.of(Identifier.of("visits_v2_clicks_mv"), Identifier.of("visits_v2_views_mv")),
+        ((CorrectedWriter.Views) spec.correctedWriter()).names());
+    assertEquals(List.of("clicks", "views"), spec.correctedWriter().views().stream().map(v -> v.source().orElseThrow())
+        .toList());
+    assertTrue(spec.correctedWriter().views().getFirst().select().orElseThrow().contains("{window_start:DateTime}"),
+        "placeholders are written as the transform's are");
+    assertNotEquals(SpecLoader.parse(TWO_SOURCES.replace("count() AS clicks, toFloat64", "count() * 2 AS clicks, "
+        + "toFloat64"), "s.yaml").transformSha256(), spec.transformSha256(), "a view's query determines v2's rows");
+
+    var both = refused(TWO_SOURCES.replace("consumer_view: visits", "consumer_view: visits\n  live_view: visits_mv"));
+    assertTrue(both.getMessage().contains("no list beside tables.live_view"), both.getMessage());
+    var other = refused(TWO_SOURCES.replace("FROM {clicks}", "FROM {views}"));
+    assertTrue(other.getMessage().contains("live_views[0].select") && other.getMessage().contains("{views}"),
+        "a view's query names its own source alone: " + other.getMessage());
+    var twice = refused(TWO_SOURCES.replace("source: views", "source: clicks"));
+    assertTrue(twice.getMessage().contains("a source no other view fires on"), twice.getMessage());
+    var missing = refused(TWO_SOURCES.replace("""
+            - name: visits_v2_views_mv
+              source: views
+              select: |
+                SELECT toStartOfHour(ts) AS hour, site, toUInt64(0) AS clicks, sum(ms) / 1000 AS duration_s FROM {views}
+                WHERE ts >= {window_start} AND ts < {window_end} GROUP BY hour, site
+            """.stripIndent().indent(2), ""));
+    assertTrue(missing.getMessage().contains("a view for every source, [views] too"), missing.getMessage());
+    var noWindow = refused(TWO_SOURCES.replace("WHERE ts >= {window_start} AND ts < {window_end} GROUP BY hour, site\n"
+        + "  - name: visits_v2_views_mv", "GROUP BY hour, site\n  - name: visits_v2_views_mv"));
+    assertEquals("spec.live_views[0].select", noWindow.field(), noWindow.getMessage());
   }
 
   @Test

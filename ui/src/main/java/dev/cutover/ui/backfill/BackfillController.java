@@ -214,13 +214,13 @@ public final class BackfillController implements ScreenController {
         + steps.where() : "");
     writer.run("read the corrected view's deployment", p -> steps.liveDeployment(), preview -> {
       if (preview.exists()) {
-        writer.fail("The corrected view " + preview.view() + " already writes " + target + " from B = "
+        writer.fail("The corrected view " + preview.named() + " already writes " + target + " from B = "
             + preview.boundary() + " UTC.");
         return;
       }
       if (workspace.dialogs().confirmDeployView(preview, target)) {
         // All or nothing on every shard: once sent it is seen to its end, never cancelled halfway.
-        writer.runToTheEnd("deploy the corrected view " + preview.view(), p -> steps.deployLive(Optional.of(
+        writer.runToTheEnd("deploy the corrected view " + preview.named(), p -> steps.deployLive(Optional.of(
             preview.boundary())), done -> {
           reading.refresh();
           workspace.repair().refresh();

@@ -84,7 +84,7 @@ public final class BackfillModel {
     // The repair as last read: whether it deployed a corrected view that still exists to write v2 from B.
     repairedByView.bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> {
       var status = workspace.repair().statusProperty().get();
-      return status != null && status.repair().filter(r -> !r.phase().ended()).flatMap(r -> r.liveView())
+      return status != null && status.repair().filter(r -> !r.phase().ended() && !r.liveViews().isEmpty())
           .isPresent() && status.next().kind() != dev.cutover.engine.api.RepairStatus.Kind.DEPLOY_VIEW;
     }, workspace.repair().statusProperty()));
     declaredWriter.bind(workspace.repair().statusProperty().map(s -> s.declaredWriter())

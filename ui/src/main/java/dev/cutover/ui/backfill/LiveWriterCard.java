@@ -65,13 +65,13 @@ final class LiveWriterCard {
     binder.onChange(model.workspace().repair().statusProperty(), read -> update.run());
     VBox card = Widgets.card("Corrected live writer", what, edges, status,
         Widgets.safety("live-writer-safety", Safety.LIVE_WRITER));
-    if (spec.liveView().isPresent()) {
+    if (spec.correctedWriter().byViews()) {
       Button view = Widgets.button("deploy-view", "Deploy corrected _view…");
       view.setOnAction(e -> controller.deployView());
       binder.bind(view.disableProperty(), model.writer().runningProperty().or(model.repairedByViewProperty()));
       card.getChildren().addAll(view, Widgets.safety("deploy-view-safety", Safety.DEPLOY_LIVE));
     }
-    if (model.workspace().demo().isEmpty() && spec.liveView().isEmpty()) {
+    if (model.workspace().demo().isEmpty() && !spec.correctedWriter().byViews()) {
       // Your own writer is deployed outside Cutover; declaring it lets the repair wait for it rather than ask for it.
       Button declare = Widgets.button("declare-live-writer", "Declare _writer deployed…");
       declare.setOnAction(e -> controller.declareLiveWriter());
@@ -99,8 +99,8 @@ final class LiveWriterCard {
       deploy.setOnAction(e -> controller.deployLiveWriter());
       binder.bind(deploy.disableProperty(), model.writer().runningProperty().or(deployed));
       // A view-fed world's corrected writer is the view above; its live job only inserts trades.
-      deploy.setVisible(spec.liveView().isEmpty());
-      deploy.setManaged(spec.liveView().isEmpty());
+      deploy.setVisible(!spec.correctedWriter().byViews());
+      deploy.setManaged(!spec.correctedWriter().byViews());
       card.getChildren().addAll(liveRow, Widgets.activityBar("demo-live-activity", binder,
           demoLive.activity()), Widgets.errorLabel("demo-live-error", binder, demoLive.activity().errorProperty()),
           deploy, Widgets.activityBar("writer-activity", binder, model.writer()),
@@ -111,22 +111,22 @@ final class LiveWriterCard {
 
   static String instructions(BackfillModel model, TableSpec spec) {
     Optional<HourPartition> b = model.boundary();
-    if (spec.liveView().isPresent()) {
+    if (spec.correctedWriter().byViews()) {
       var status = model.workspace().repair().statusProperty().get();
       Optional<HourPartition> pinned = status == null ? Optional.empty()
-          : status.repair().filter(r -> r.liveView().isPresent()).flatMap(r -> r.boundary());
+          : status.repair().filter(r -> !r.liveViews().isEmpty()).flatMap(r -> r.boundary());
       // What the repair's snapshot says of the view decides, as it decides the next step beside this card.
       if (status != null && status.next().kind() == dev.cutover.engine.api.RepairStatus.Kind.ABANDON
           && pinned.isPresent()) {
-        return "The corrected view " + spec.liveView().get() + " that the repair deployed does not exist any more (a "
+        return "The corrected view " + spec.correctedWriter().named().orElseThrow() + " that the repair deployed does not exist any more (a "
             + "rollback drops it): nothing writes " + spec.targetTable() + " live from B = " + pinned.get() + " UTC. "
             + "Abandon the repair, then deploy the view again with a boundary of its own.";
       }
       return pinned.isEmpty() || !model.repairedByViewProperty().get()
           ? spec.liveTable() + " is fed by a materialized view, which sees only inserts made after it exists. Deploy "
-              + "the corrected view " + spec.liveView().get() + ": it picks B in the future (the next whole hour after "
+              + "the corrected view " + spec.correctedWriter().named().orElseThrow() + ": it picks B in the future (the next whole hour after "
               + "the newest event plus the safety margin) and pins it; the backfill then waits until B has closed."
-          : "The corrected view " + spec.liveView().get() + " writes " + spec.targetTable() + " from B = "
+          : "The corrected view " + spec.correctedWriter().named().orElseThrow() + " writes " + spec.targetTable() + " from B = "
               + pinned.get() + " UTC on; the backfill writes the hours before B once the live edge is "
               + spec.safetyMargin().toHours() + " h past B.";
     }

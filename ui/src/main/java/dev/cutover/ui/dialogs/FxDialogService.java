@@ -87,7 +87,7 @@ public final class FxDialogService implements DialogService {
 
   @Override
   public boolean confirmDeployView(dev.cutover.engine.api.LiveDeployment d, String target) {
-    return confirm("Deploy corrected view", "Create " + d.view() + " TO " + target + ", writing every hour from B = "
+    return confirm("Deploy corrected view", "Create " + d.named() + " TO " + target + ", writing every hour from B = "
         + d.boundary() + " UTC", dev.cutover.engine.api.Safety.DEPLOY_LIVE + " The newest event is " + d.newestEvent()
         + "." + d.warning().map(w -> "\n\nWarning: " + w).orElse("") + "\n\n" + d.statement(),
         "Deploy view and pin B");

@@ -60,7 +60,7 @@ public final class RepairPanels {
         ? Optional.of(seen.record()) : Optional.empty();
     phase.set(known.map(RepairWords::phase).orElse(failed ? "unknown" : seen.reading() ? "reading" : ""));
     tone.set(known.map(RepairWords::tone).orElse(failed ? "unknown" : "none"));
-    boolean byView = spec != null && spec.liveView().isPresent();
+    boolean byView = spec != null && spec.correctedWriter().byViews();
     // An armed cutover is part of where the repair stands: every screen's banner says so, with its window.
     String armed = seen.armed().map(a -> " · cutover " + a.describe()).orElse("");
     repair.set(known.map(r -> RepairWords.repair(r, target, byView) + armed).orElse(failed || spec == null

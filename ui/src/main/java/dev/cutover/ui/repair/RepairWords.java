@@ -39,7 +39,7 @@ final class RepairWords {
     r.boundary().ifPresent(b -> parts.add("B = " + b + " UTC" + (r.phase() == RepairPhase.ABANDONED
         ? " (no longer counts)" : "")));
     r.firstHour().ifPresent(f -> parts.add("history from " + f + " UTC"));
-    r.liveView().ifPresent(v -> parts.add("corrected view " + v));
+    r.correctedViews().ifPresent(v -> parts.add("corrected view " + v));
     r.operation().ifPresent(op -> parts.add(op.action() + (op.runId().isEmpty() ? "" : " " + op.runId()) + " by "
         + op.holder() + " since " + Formats.clock(op.since())));
     return String.join(" · ", parts);
