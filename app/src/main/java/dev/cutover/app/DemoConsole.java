@@ -59,9 +59,9 @@ final class DemoConsole implements DemoControls, AutoCloseable {
   @Override
   public String describe() {
     if (viewFed) {
-      return "Demo world in database " + world.database() + ": its live job, once started here, inserts trades one "
-          + "simulated hour every " + LiveOptions.DEFAULT_SIMULATED_HOUR.toSeconds() + " s; the view pnl_v1_mv "
-          + "writes pnl_v1 from them, and the corrected view pnl_v2 once deployed.";
+      return "Demo world in database " + world.database() + ": its live job, once started here, inserts trades and their "
+          + "fees one simulated hour every " + LiveOptions.DEFAULT_SIMULATED_HOUR.toSeconds() + " s; the views "
+          + "pnl_v1_mv and pnl_v1_fees_mv write pnl_v1 from them, and the corrected views pnl_v2 once deployed.";
     }
     return "Demo world in database " + world.database() + ": its live job, once started here, writes pnl_v1 one "
         + "simulated hour every " + LiveOptions.DEFAULT_SIMULATED_HOUR.toSeconds() + " s; deploying makes it write "

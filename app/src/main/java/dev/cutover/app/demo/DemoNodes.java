@@ -52,7 +52,8 @@ public final class DemoNodes implements AutoCloseable {
   }
 
   /**
-   * On every shard: the Distributed tables over trades, v1 and v2, sharded by book, and the consumer view
+   * On every shard: the Distributed tables over trades (and the view-fed world's fees), v1 and v2, sharded by book,
+   * and the consumer view
    * reading v1 through its Distributed table, as consumers of a sharded table do. Idempotent.
    */
   public void distribute() {
@@ -63,7 +64,11 @@ public final class DemoNodes implements AutoCloseable {
       DemoWorld w = node.world();
       Sql sql = new Sql(node.statements());
       String db = w.database().quoted();
-      for (TableName local : List.of(w.trades(), w.pnlV1(), w.pnlV2())) {
+      List<TableName> locals = new java.util.ArrayList<>(List.of(w.trades(), w.pnlV1(), w.pnlV2()));
+      if (w.viewFed(node.statements())) {
+        locals.add(w.fees()); // the view-fed world's second source, sharded by book as the trades are
+      }
+      for (TableName local : locals) {
         TableName shape = local.equals(w.pnlV2()) ? w.pnlV1() : local; // v2 does not exist before the backfill
         sql.execute("create " + w.distributed(local), "CREATE TABLE IF NOT EXISTS " + w.distributed(local).sql() + " AS "
             + shape.sql() + " ENGINE = Distributed(" + Session.LOCAL_CLUSTER + ", " + db + ", " + local.table().quoted()

@@ -29,10 +29,11 @@ final class DemoText {
         + Hours.readable(s.liveStart()) + " (seed " + s.seed() + ", scale " + number(s.scale()) + "); pnl_v1 has "
         + Text.count(result.v1Rows()) + " rows in " + Text.hours(result.v1Hours()) + ".");
     if (s.viewFed()) {
-      out.add("pnl_v1 is a SummingMergeTree fed by the materialized view pnl_v1_mv on trades, with the fee bug. "
-          + "Deploy the corrected view with './cutover " + world.shard().map(o -> "--shards " + o.count() + " cluster ")
-          .orElse("") + "deploy-live --spec demo --confirm': it writes pnl_v2 from a "
-          + "boundary in the future, and the backfill writes the hours before it once that boundary has closed.");
+      out.add("pnl_v1 is a SummingMergeTree fed by one materialized view per source: pnl_v1_mv on trades and "
+          + "pnl_v1_fees_mv on fees, which has the fee bug. Deploy the corrected views with './cutover "
+          + world.shard().map(o -> "--shards " + o.count() + " ").orElse("") + "deploy-live --spec demo --confirm': "
+          + "they write pnl_v2 from one boundary in the future, and the backfill writes the hours before it once that "
+          + "boundary has closed.");
     }
     s.incidentHour().ifPresent(h -> out.add("Incident: pnl_v1 holds the hour " + Hours.readable(h)
         + " twice (a retried append)."));

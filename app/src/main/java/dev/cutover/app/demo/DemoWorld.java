@@ -59,6 +59,14 @@ public record DemoWorld(Identifier database, java.util.Optional<ShardOf> shard) 
     return table("trades");
   }
 
+  /**
+   * The fees charged on trades, as a feed of their own: in the world whose v1 materialized views feed, the fee of
+   * every fee-paying trade arrives here, in an insert of its own, and a view of its own folds it into v1.
+   */
+  public TableName fees() {
+    return table("fees");
+  }
+
   public TableName marks() {
     return table("marks");
   }
@@ -108,7 +116,8 @@ public record DemoWorld(Identifier database, java.util.Optional<ShardOf> shard) 
 
   /** The sources by the names the SQL templates use: {@code {trades}}, {@code {marks}}, … */
   public Map<String, TableName> sources() {
-    return Map.of("trades", trades(), "marks", marks(), "fx_rates", fxRates(), "instruments", instruments());
+    return Map.of("trades", trades(), "fees", fees(), "marks", marks(), "fx_rates", fxRates(), "instruments",
+        instruments());
   }
 
   private TableName table(String name) {

@@ -24,12 +24,18 @@ final class Generator {
   private final DemoWorld world;
   private final long seed;
   private final double scale;
+  private final boolean feesApart;
 
-  Generator(Sql sql, DemoWorld world, long seed, double scale) {
+  /**
+   * @param feesApart whether the fees of the trades arrive as their own feed ({@link DemoWorld#fees()}), in an
+   *     insert after the trades': the world whose v1 one materialized view per source feeds
+   */
+  Generator(Sql sql, DemoWorld world, long seed, double scale, boolean feesApart) {
     this.sql = sql;
     this.world = world;
     this.seed = seed;
     this.scale = scale;
+    this.feesApart = feesApart;
   }
 
   /** The reference data: 300 instruments whose price waves depend on the seed. */
@@ -42,9 +48,19 @@ final class Generator {
    * {@code [arrivalFrom, arrivalTo)}.
    */
   void trades(Instant firstHour, int hours, Instant arrivalFrom, Instant arrivalTo, String dedupToken) {
-    insert("write trades", world.trades(), TRADES, Map.of("first_hour", firstHour, "hours", hours,
-        "arrival_from", arrivalFrom, "arrival_to", arrivalTo), dedupToken, world.shard().map(DemoWorld.ShardOf::condition));
+    Map<String, Object> window = Map.of("first_hour", firstHour, "hours", hours, "arrival_from", arrivalFrom,
+        "arrival_to", arrivalTo);
+    Optional<String> only = world.shard().map(DemoWorld.ShardOf::condition);
+    insert("write trades", world.trades(), TRADES, window, dedupToken, only);
+    if (feesApart) {
+      // The same trades' fees, each fee-paying trade's, in an insert of their own: a view on fees sees this block.
+      insert("write fees", world.fees(), TRADES, window, dedupToken == null ? null : dedupToken + "-fees",
+          only.map(o -> o + " AND fee > 0").or(() -> Optional.of("fee > 0")), FEE_COLUMNS);
+    }
   }
+
+  /** What the fees feed keeps of a trade. */
+  private static final String FEE_COLUMNS = "trade_id, event_time, book, instrument, currency, fee";
 
   /** Marks and FX fixings at the whole hours {@code [firstTime, firstTime + hours)}. */
   void marksAndRates(Instant firstTime, int hours, String dedupToken) {
@@ -73,6 +89,12 @@ final class Generator {
   /** Inserts the template's rows into {@code table}; with {@code only}, the rows that satisfy it (one shard's). */
   private void insert(String what, TableName table, SqlTemplate template, Map<String, Object> window,
       String dedupToken, Optional<String> only) {
+    insert(what, table, template, window, dedupToken, only, "*");
+  }
+
+  /** As above, keeping {@code columns} of the template's rows. */
+  private void insert(String what, TableName table, SqlTemplate template, Map<String, Object> window,
+      String dedupToken, Optional<String> only, String columns) {
     Map<String, Object> values = new HashMap<>(world.sources());
     values.putAll(window);
     values.put("seed", seed);
@@ -84,8 +106,8 @@ final class Generator {
     }
     String settings = dedupToken == null ? " " : " SETTINGS insert_deduplication_token = '" + dedupToken + "' ";
     var rows = template.render(values);
-    if (only.isPresent()) {
-      rows = rows.prefixed("SELECT * FROM (").suffixed(") WHERE " + only.get());
+    if (only.isPresent() || !columns.equals("*")) {
+      rows = rows.prefixed("SELECT " + columns + " FROM (").suffixed(")" + only.map(o -> " WHERE " + o).orElse(""));
     }
     sql.execute(what, rows.prefixed("INSERT INTO " + table.sql() + settings));
   }

@@ -158,7 +158,7 @@ public final class LiveJob implements AutoCloseable {
     DemoState state = requireSeeded();
     if (state.viewFed()) {
       throw new InvalidInputException("live", "v1 of the demo world in " + world + " is written by the materialized "
-          + "view pnl_v1_mv, not by this job; deploy the corrected view with ./cutover deploy-live --spec demo "
+          + "views pnl_v1_mv and pnl_v1_fees_mv, not by this job; deploy the corrected views with ./cutover deploy-live --spec demo "
           + "--confirm, which picks its boundary in the future.");
     }
     if (boundary.isBefore(state.historyStart())) {
@@ -223,7 +223,7 @@ public final class LiveJob implements AutoCloseable {
     }
     Instant from = state.clock();
     Instant to = from.plus(DemoState.TICK);
-    new Generator(sql, world, state.seed(), state.scale()).arrivals(from, to, "live-" + from.getEpochSecond());
+    new Generator(sql, world, state.seed(), state.scale(), state.viewFed()).arrivals(from, to, "live-" + from.getEpochSecond());
     store.write(Map.of(DemoState.CLOCK, DemoState.value(to), DemoState.WRITER, id,
         DemoState.WRITER_UNTIL, DemoState.value(Instant.now().plus(lease()))));
     DemoState advanced = requireSeeded();

@@ -130,7 +130,7 @@ public final class Seeder {
     state.put(DemoState.SEEDED, "started");
     store.write(state);
 
-    Generator generator = new Generator(sql, world, options.seed(), options.scale());
+    Generator generator = new Generator(sql, world, options.seed(), options.scale(), options.viewFed());
     generator.instruments();
     // Trades: every event hour up to the current one, as far as they have arrived by the clock.
     int tradeHours = options.historyHours() + 1;

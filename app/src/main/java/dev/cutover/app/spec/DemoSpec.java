@@ -23,7 +23,8 @@ public final class DemoSpec {
   /** The database of the demo world when none is named. */
   public static final String DEFAULT_DATABASE = "trading";
   public static final List<String> FILES = List.of(SPEC, "pnl_v2.sql", "pnl_v1.sql");
-  public static final List<String> VIEW_FILES = List.of(VIEW_SPEC, "pnl_mv_v2.sql");
+  public static final List<String> VIEW_FILES = List.of(VIEW_SPEC, "pnl_mv_v2.sql", "pnl_mv_v2_trades.sql",
+      "pnl_mv_v2_fees.sql");
 
   private DemoSpec() {}
 
@@ -61,7 +62,8 @@ public final class DemoSpec {
           target: pnl_v2_all
           sources:
             trades: trades_all
-        """.formatted(dev.cutover.engine.Session.LOCAL_CLUSTER) + (viewFed ? "" : "  copied: [marks, fx_rates]\n")));
+        """.formatted(dev.cutover.engine.Session.LOCAL_CLUSTER) + (viewFed ? "    fees: fees_all\n"
+        : "  copied: [marks, fx_rates]\n")));
   }
 
   /**

@@ -22,10 +22,24 @@ CREATE TABLE IF NOT EXISTS {db}.pnl_v2 AS {db}.pnl_v1;
 CREATE VIEW IF NOT EXISTS {db}.pnl AS
 SELECT hour, book, instrument, currency, quantity, notional, fees, cash_pnl, trade_count FROM {db}.pnl_v1;
 
--- The live writer of v1, with the bug: fees are added to the cash PnL instead of subtracted.
+-- Raw input of this world: the fee of every fee-paying trade, charged by the broker's feed in an insert of its own
+-- after the trades' (internal crossing books pay none). The trades' own fee column is not what this world's PnL
+-- reads: its fees come from this feed, through a view of their own.
+CREATE TABLE IF NOT EXISTS {db}.fees (
+  trade_id UInt64,
+  event_time DateTime('UTC'),
+  book LowCardinality(String),
+  instrument LowCardinality(String),
+  currency LowCardinality(String),
+  fee Decimal(18, 4)
+) ENGINE = MergeTree PARTITION BY toYYYYMM(event_time) ORDER BY (event_time, book, instrument, trade_id)
+SETTINGS non_replicated_deduplication_window = 1000;
+
+-- The live writers of v1, one view per source, each appending partial rows that pnl_v1 folds: the trades' positions
+-- and cash, and the fees. The fees view has the bug: fees are added to the cash PnL instead of subtracted.
 CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.pnl_v1_mv TO {db}.pnl_v1 AS
-SELECT hour, book, instrument, currency, net_quantity AS quantity, traded AS notional, fee_total AS fees,
-  cash + fee_total AS cash_pnl, trade_count
+SELECT hour, book, instrument, currency, net_quantity AS quantity, traded AS notional, toDecimal128(0, 4) AS fees,
+  cash AS cash_pnl, trade_count
 FROM (
   SELECT
     toStartOfHour(event_time) AS hour,
@@ -34,9 +48,22 @@ FROM (
     currency,
     sum(if(side = 'buy', 1, -1) * toInt64(quantity)) AS net_quantity,
     sum(toInt64(quantity) * price) AS traded,
-    sum(fee) AS fee_total,
     sum(if(side = 'sell', 1, -1) * toInt64(quantity) * price) AS cash,
     count() AS trade_count
   FROM {db}.trades
   GROUP BY hour, book, instrument, currency
 );
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.pnl_v1_fees_mv TO {db}.pnl_v1 AS
+SELECT
+  toStartOfHour(event_time) AS hour,
+  book,
+  instrument,
+  currency,
+  toInt64(0) AS quantity,
+  toDecimal128(0, 4) AS notional,
+  sum(fee) AS fees,
+  sum(fee) AS cash_pnl,
+  toUInt64(0) AS trade_count
+FROM {db}.fees
+GROUP BY hour, book, instrument, currency;

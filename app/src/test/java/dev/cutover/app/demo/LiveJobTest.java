@@ -185,7 +185,7 @@ class LiveJobTest {
   @Test
   void aRetriedWindowWritesNothingTwice() {
     DemoState state = LiveJob.open(Statements.over(database), world, LiveOptions.defaults()).state();
-    Generator generator = new Generator(sql, world, state.seed(), state.scale());
+    Generator generator = new Generator(sql, world, state.seed(), state.scale(), false);
     Instant from = state.clock();
     generator.arrivals(from, from.plus(DemoState.TICK), "live-" + from.getEpochSecond());
     long trades = checks.count(world.trades().sql());

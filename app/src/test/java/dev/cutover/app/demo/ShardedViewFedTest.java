@@ -106,7 +106,8 @@ class ShardedViewFedTest {
     assertTrue(deployed.values().stream().allMatch(d -> d.newestEvent().isBefore(b.start())), "B is in the future "
         + "on every shard");
     for (DemoNodes.Node node : nodes.all()) {
-      assertTrue(viewExists(node, "pnl_v2_mv"), node.world().toString());
+      assertTrue(viewExists(node, "pnl_v2_mv") && viewExists(node, "pnl_v2_fees_mv"), node.world() + ": one "
+          + "corrected view per source");
     }
     repair.read().forEach((s, r) -> assertEquals(Optional.of(b), r.status().orElseThrow().repair().orElseThrow()
         .boundary(), s + " pinned B"));
@@ -136,8 +137,9 @@ class ShardedViewFedTest {
     assertTrue(switched.values().stream().allMatch(r -> r.verified()), switched.toString());
     ShardParts.of(repair).rollback("pnl", java.util.Optional.empty(), ShardParts.SwapListener.NONE);
     for (DemoNodes.Node node : nodes.all()) {
-      assertFalse(viewExists(node, "pnl_v2_mv"), "the rollback dropped " + node.world() + "'s corrected view");
-      assertTrue(viewExists(node, "pnl_v1_mv"));
+      assertFalse(viewExists(node, "pnl_v2_mv") || viewExists(node, "pnl_v2_fees_mv"), "the rollback dropped "
+          + node.world() + "'s corrected views");
+      assertTrue(viewExists(node, "pnl_v1_mv") && viewExists(node, "pnl_v1_fees_mv"));
     }
   }
 
@@ -148,7 +150,8 @@ class ShardedViewFedTest {
         () -> ShardParts.of(repair).deployLive());
     assertTrue(refused.getMessage().contains("shard 3"), refused.getMessage());
     for (DemoNodes.Node node : nodes.all().subList(0, 2)) {
-      assertFalse(viewExists(node, "pnl_v2_mv"), node.world() + " has no corrected view");
+      assertFalse(viewExists(node, "pnl_v2_mv") || viewExists(node, "pnl_v2_fees_mv"), node.world() + " has no "
+          + "corrected view");
     }
   }
 

@@ -85,7 +85,7 @@ class ViewFedRepairTest {
     Instant newest = deployed.newestEvent();
     assertEquals(HourPartition.containing(newest.plus(spec.safetyMargin())).plusHours(1), b, "B: the next whole hour "
         + "after the newest event plus the margin");
-    assertTrue(viewExists("pnl_v2_mv"));
+    assertTrue(viewExists("pnl_v2_mv") && viewExists("pnl_v2_fees_mv"), "one corrected view per source");
     assertEquals(RepairPhase.PLANNED, engine.repairs().current(spec).orElseThrow().phase());
     assertTrue(engine.repairs().deployLive(spec).exists(), "deploying again changes nothing");
 
@@ -151,9 +151,9 @@ class ViewFedRepairTest {
     // Cutover, rollback: the rollback drops the view it deployed, and the gate then stays closed.
     engine.cutovers().cutover(spec, "pnl");
     assertEquals(RepairPhase.CUT_OVER, engine.repairs().current(spec).orElseThrow().phase());
-    assertTrue(viewExists("pnl_v1_mv"), "the cutover leaves v1's view running");
+    assertTrue(viewExists("pnl_v1_mv") && viewExists("pnl_v1_fees_mv"), "the cutover leaves v1's views running");
     engine.cutovers().rollback(spec, "pnl");
-    assertFalse(viewExists("pnl_v2_mv"), "the rollback dropped the corrected view");
+    assertFalse(viewExists("pnl_v2_mv") || viewExists("pnl_v2_fees_mv"), "the rollback dropped both corrected views");
     assertFalse(engine.cutovers().gate(spec).open());
     RepairStatus rolledBack = engine.repairs().status(spec);
     assertEquals(RepairStatus.Kind.ABANDON, rolledBack.next().kind());
@@ -166,7 +166,7 @@ class ViewFedRepairTest {
   void retiringV1DropsTheViewThatWritesItAndAbandoningDropsTheCorrectedOne() throws Exception {
     engine.repairs().deployLive(spec);
     engine.repairs().abandon(spec, "pnl_v2", "deployed by mistake");
-    assertFalse(viewExists("pnl_v2_mv"), "abandon dropped the corrected view");
+    assertFalse(viewExists("pnl_v2_mv") || viewExists("pnl_v2_fees_mv"), "abandon dropped both corrected views");
 
     engine.repairs().deployLive(spec);
     Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
@@ -179,12 +179,16 @@ class ViewFedRepairTest {
     assertEquals(Reconciliation.Verdict.GREEN, engine.reconciliations().reconcile(spec, Reconciliation.Scope.REPAIR,
         1_000).verdict());
     engine.cutovers().cutover(spec, "pnl");
-    assertTrue(engine.cutovers().dropV1Statements(spec).getFirst().contains("pnl_v1_mv"),
-        "the drop names v1's view first: " + engine.cutovers().dropV1Statements(spec));
-    assertEquals(List.of(), engine.cutovers().v1Readers(spec), "v1's own writer does not hold the drop back");
+    List<String> statements = engine.cutovers().dropV1Statements(spec);
+    assertTrue(statements.subList(0, 2).stream().anyMatch(s -> s.contains("pnl_v1_mv`"))
+        && statements.subList(0, 2).stream().anyMatch(s -> s.contains("pnl_v1_fees_mv`")),
+        "the drop names v1's views first: " + statements);
+    assertEquals(List.of(), engine.cutovers().v1Readers(spec), "v1's own writers do not hold the drop back");
     List<String> dropped = engine.cutovers().dropV1(spec, true, "a test", List.of());
-    assertEquals(world.database().name() + ".pnl_v1_mv", dropped.getFirst());
-    assertFalse(viewExists("pnl_v1_mv"));
+    String db = world.database().name();
+    assertEquals(java.util.Set.of(db + ".pnl_v1_mv", db + ".pnl_v1_fees_mv"), java.util.Set.copyOf(dropped.subList(0,
+        2)), "v1's writers are dropped before v1: " + dropped);
+    assertFalse(viewExists("pnl_v1_mv") || viewExists("pnl_v1_fees_mv"));
     long v2Rows = count("pnl_v2");
     job.step(); // trades still go in, and the corrected view still writes v2
     assertTrue(count("pnl_v2") > v2Rows);
