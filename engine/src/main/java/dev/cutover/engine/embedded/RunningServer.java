@@ -45,15 +45,23 @@ final class RunningServer {
     }
   }
 
-  /** Waits until a server that is stopping has let go of the directory. */
-  static void awaitLockFree(ServerDirectory dir) throws IOException {
+  /**
+   * Waits until a server that is stopping has let go of the directory, and returns true; or returns false as soon as
+   * the stop is called off (its mark withdrawn while the server still holds the directory: a client joined just as
+   * it was about to stop for want of clients), and the server serves on.
+   */
+  static boolean awaitLockFree(ServerDirectory dir) throws IOException {
     Instant deadline = Instant.now().plus(ServerLife.STOP_GRACE).plusSeconds(5);
     while (lockHeld(dir)) {
+      if (dir.stoppingServer().isEmpty() && lockHeld(dir)) {
+        return false;
+      }
       if (Instant.now().isAfter(deadline)) {
         throw stillStopping(dir);
       }
       sleep(100);
     }
+    return true;
   }
 
   /** Why a wait for a stopping server gave up: it has outlived its grace, in the words of its log. */

@@ -44,7 +44,7 @@ final class ServerLaunch {
         // The lease comes first: a server started here must not find itself without a client and idle away.
         ServerLease lease = ServerLease.take(dir, Operator.command());
         try {
-          if (RunningServer.lockHeld(dir)) {
+          while (RunningServer.lockHeld(dir)) {
             try {
               if (dir.stoppingServer().isEmpty()) {
                 progress.report("Joining the Cutover server running on " + dir.root(), -1, -1);
@@ -55,7 +55,10 @@ final class ServerLaunch {
               // it began to stop while this process waited to join: start the next one
             }
             progress.report("Waiting for the server on " + dir.root() + " to finish stopping", -1, -1);
-            RunningServer.awaitLockFree(dir);
+            if (RunningServer.awaitLockFree(dir)) {
+              break;
+            }
+            // The stop was called off, for this process's lease: the server serves on, and is joined.
           }
           OptionalLong stale = OptionalLong.empty();
           int preferredPort = 0;

@@ -137,11 +137,37 @@ final class ServerLife {
       if (stopIfAsked()) {
         return true;
       }
-      stop(idle.isZero() ? (everSeen ? "its last client left" : "no client joined")
+      return stopIdle(idle.isZero() ? (everSeen ? "its last client left" : "no client joined")
           : "idle: no Cutover process used it for " + Duration.between(idleSince, now).toSeconds() + " s");
-      return true;
     }
     return false;
+  }
+
+  /**
+   * Stops for want of clients, unless one joined meanwhile; returns whether it stopped. A joining process takes its
+   * lease, then looks for the stopping mark: one that took its lease after the leases were read above, and looked
+   * before the mark was written, joins, and a stop now would kill its first query. So the mark is written first and
+   * the leases read again: a lease found then calls the stop off (the mark goes, and a process that saw it and waits
+   * for the stop joins instead); a lease taken after this read finds the mark, and waits for the stop.
+   */
+  boolean stopIdle(String reason) {
+    try {
+      PrivateFiles.write(dir.stopping(), Long.toString(ProcessHandle.current().pid()));
+    } catch (IOException e) {
+      log("could not mark the server as stopping: " + e.getMessage());
+    }
+    Instant now = Instant.now();
+    List<ServerLease.Holder> joined = ServerLease.read(dir).stream().filter(h -> h.live(now)).toList();
+    if (!joined.isEmpty()) {
+      delete(dir.stopping());
+      log("client " + joined.getFirst().pid() + " (" + joined.getFirst().what() + ") joined as the server was about "
+          + "to stop (" + reason + "); it serves on");
+      idleSince = null;
+      everSeen = true;
+      return false;
+    }
+    stop(reason);
+    return true;
   }
 
   /** Stops when a process has asked it to, with its reason; returns whether it did. */
