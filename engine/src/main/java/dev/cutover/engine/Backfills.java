@@ -116,7 +116,9 @@ public final class Backfills {
    * (see {@link #sideEffectAcknowledgements}).
    */
   public RunHandle start(ClearedPlan cleared, BackfillEvent.Listener listener) {
-    return start(cleared, listener, Backfill.newRunId());
+    TableSpec spec = cleared.plan().spec();
+    return RepairHooks.run(RepairHooks.onServer(ground, spec), RepairHooks.fields(cleared.plan()),
+        () -> start(cleared, listener, Backfill.newRunId()));
   }
 
   /** As {@link #start(ClearedPlan, BackfillEvent.Listener)}, a new run taking the id {@code runId}. */

@@ -96,13 +96,17 @@ final class ClusterCutover implements CutoverSteps {
 
   @Override
   public SwapResult cutover(String confirmation, Progress progress, BiConsumer<ShardRef, SwapResult> switched) {
-    return OverNodes.swap(each(true, confirmation, Optional.empty(), told(progress, "Cut over", switched)));
+    return RepairHooks.switched(RepairHooks.onShards(shards, spec), spec, true, confirmation,
+        () -> judge(Gate.Version.V2).gate().open(),
+        () -> OverNodes.swap(each(true, confirmation, Optional.empty(), told(progress, "Cut over", switched))));
   }
 
   @Override
   public SwapResult rollback(String confirmation, Optional<String> reason, Progress progress,
       BiConsumer<ShardRef, SwapResult> switched) {
-    return OverNodes.swap(each(false, confirmation, reason, told(progress, "Rolled back", switched)));
+    return RepairHooks.switched(RepairHooks.onShards(shards, spec), spec, false, confirmation,
+        () -> judge(Gate.Version.V1).gate().open(),
+        () -> OverNodes.swap(each(false, confirmation, reason, told(progress, "Rolled back", switched))));
   }
 
   /** {@code switched}, with {@code progress} told of each node as it switches: its share of every node. */

@@ -69,7 +69,8 @@ final class ClusterReconcile implements ReconcileSteps {
   @Override
   public Reconciliation reconcile(Reconciliation.Scope scope, Optional<HourRange> range, int keyLimit,
       Progress progress) {
-    return OverShards.of(each(scope, range, keyLimit, progress));
+    return RepairHooks.verdict(RepairHooks.onShards(shards, spec), OverShards.of(each(scope, range, keyLimit,
+        progress)));
   }
 
   @Override

@@ -141,14 +141,18 @@ final class ClusterRuns implements BackfillSteps {
 
   @Override
   public RunHandle start(Preflighted checked, BackfillEvent.Listener listener) {
-    return followed(backfills.backfill(checked, s -> BackfillEvent.Listener.NONE), listener);
+    Map<String, Object> plan = checked.nodes().values().stream().flatMap(p -> p.cleared().stream()).findFirst()
+        .map(c -> RepairHooks.fields(c.plan())).orElse(Map.of());
+    return RepairHooks.run(RepairHooks.onShards(shards, spec), plan,
+        () -> followed(backfills.backfill(checked, s -> BackfillEvent.Listener.NONE), listener));
   }
 
   @Override
   public RunHandle resume(String runId, UnaryOperator<BackfillSettings> throttle,
       List<AcknowledgedDependent> acknowledged, Progress progress, BackfillEvent.Listener listener) {
     progress.update("check and resume run " + runId + " on every shard whose part did not succeed", 0);
-    return followed(backfills.resume(runId, throttle, acknowledged, s -> BackfillEvent.Listener.NONE), listener);
+    return RepairHooks.run(RepairHooks.onShards(shards, spec), Map.of("resumes", runId),
+        () -> followed(backfills.resume(runId, throttle, acknowledged, s -> BackfillEvent.Listener.NONE), listener));
   }
 
   private RunHandle followed(ClusterRun run, BackfillEvent.Listener listener) {

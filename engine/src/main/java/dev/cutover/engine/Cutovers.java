@@ -71,13 +71,15 @@ public final class Cutovers {
 
       @Override
       public SwapResult cutover(String confirmation, Progress progress, BiConsumer<ShardRef, SwapResult> switched) {
-        return Cutovers.this.cutover(spec, confirmation, progress);
+        return RepairHooks.switched(RepairHooks.onServer(ground, spec), spec, true, confirmation,
+            () -> gate(spec).open(), () -> Cutovers.this.cutover(spec, confirmation, progress));
       }
 
       @Override
       public SwapResult rollback(String confirmation, Optional<String> reason, Progress progress,
           BiConsumer<ShardRef, SwapResult> switched) {
-        return Cutovers.this.rollback(spec, confirmation, reason, progress);
+        return RepairHooks.switched(RepairHooks.onServer(ground, spec), spec, false, confirmation,
+            () -> rollbackGate(spec).open(), () -> Cutovers.this.rollback(spec, confirmation, reason, progress));
       }
 
       @Override
@@ -209,6 +211,18 @@ public final class Cutovers {
           + "closed (" + gate.unmet().stream().map(Gate.Condition::name).collect(java.util.stream.Collectors.joining(
           ", ")) + "); waiting.");
     }
+    // The hooks before a cutover run before the arm is taken: one that fails leaves the arm in place, and the next
+    // turn runs them again.
+    var hooks = RepairHooks.onServer(ground, spec);
+    try {
+      if (spec.hooks().stream().anyMatch(h -> h.on() == dev.cutover.engine.api.Hook.Event.BEFORE_CUTOVER)) {
+        hooks.run(dev.cutover.engine.api.Hook.Event.BEFORE_CUTOVER, "cutover", java.util.Map.of("to", "v2",
+            "armed", true));
+      }
+    } catch (dev.cutover.engine.api.StepRefusedException refused) {
+      return new Armed.Turn(Armed.Outcome.WAITING, armed, Optional.of(gate), Optional.empty(), "Armed; the gate is "
+          + "open, but " + refused.getMessage() + " Waiting.");
+    }
     // The arm is taken before the switch, by one caller only: a disarm (or another process's turn) that came first
     // leaves nothing to take, and nothing is switched.
     if (!arming.take(armed.get())) {
@@ -218,6 +232,12 @@ public final class Cutovers {
     }
     try {
       SwapResult done = swap(spec, progress).cutover(spec.consumerView().name());
+      try {
+        hooks.run(dev.cutover.engine.api.Hook.Event.AFTER_CUTOVER, "cutover", java.util.Map.of("to", "v2", "armed",
+            true, "verification", done.verification()));
+      } catch (RuntimeException e) {
+        // A hook after the switch changes nothing; its run is in the audit trail.
+      }
       arming.audit("consumers switched to v2 at " + dev.cutover.engine.api.Figures.time(done.at()) + ", the first time "
           + "the gate opened; the arm is gone");
       return new Armed.Turn(Armed.Outcome.SWITCHED, armed, Optional.of(gate), Optional.of(done), "The armed cutover "

@@ -34,6 +34,7 @@ public final class Engine {
   private final Reconciliations reconciliations;
   private final Cutovers cutovers;
   private final java.util.Optional<Session> session;
+  private final Ground ground;
 
   /** The engine on a session's server and working database. */
   public Engine(Session session) {
@@ -47,7 +48,7 @@ public final class Engine {
 
   private Engine(Database database, java.util.Optional<Session> session) {
     this.session = session;
-    Ground ground = Ground.of(database);
+    this.ground = Ground.of(database);
     this.specs = new Specs(ground);
     this.plans = new Plans(ground);
     this.backfills = new Backfills(ground, plans);
@@ -66,6 +67,12 @@ public final class Engine {
     }
     return ShardedRepair.open(session.orElseThrow(() -> new IllegalStateException("A sharded repair opens through "
         + "the session's engine (new Engine(session)), which knows how to reach every node.")), spec);
+  }
+
+  /** Writes one line of {@code spec}'s target's audit trail on this server (a hook's run on a cluster's node). */
+  void audit(TableSpec spec, String action, String detail) {
+    ground.store().ensureSchema();
+    ground.store().audit(dev.cutover.engine.tables.TableNames.target(spec), action, detail);
   }
 
   /** Reading specs and checking their rules with the server. */

@@ -48,7 +48,8 @@ public final class Reconciliations {
     @Override
     public Reconciliation reconcile(Reconciliation.Scope scope, Optional<HourRange> range, int keyLimit,
         Progress progress) {
-      return on.reconcile(spec, scope, range, keyLimit, progress);
+      return RepairHooks.verdict(RepairHooks.onServer(on.ground, spec), on.reconcile(spec, scope, range, keyLimit,
+          progress));
     }
 
     @Override

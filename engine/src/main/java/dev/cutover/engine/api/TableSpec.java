@@ -24,6 +24,7 @@ import java.util.Map;
  * @param correctedWriter how the corrected live writer writes the target from B: materialized views that
  *     {@code deploy-live} creates {@code TO} it (the transform as one view, or one view per source), when v1's
  *     live writer is a view; a job outside the database otherwise
+ * @param hooks the commands run when the repair reaches a step, in the spec's order
  * @param cluster the sharded cluster the tables live on, each name above a local table on every shard, and
  *     the {@code Distributed} tables consumers read through; empty for one server
  */
@@ -50,6 +51,7 @@ public record TableSpec(
     String transformSha256,
     java.util.Optional<HourRange> affected,
     CorrectedWriter correctedWriter,
+    List<Hook> hooks,
     java.util.Optional<Cluster> cluster) {
 
   public TableSpec {
@@ -62,6 +64,7 @@ public record TableSpec(
     consumers = List.copyOf(consumers);
     affected = java.util.Objects.requireNonNull(affected, "affected");
     correctedWriter = java.util.Objects.requireNonNull(correctedWriter, "correctedWriter");
+    hooks = List.copyOf(hooks);
     cluster = java.util.Objects.requireNonNull(cluster, "cluster");
   }
 

@@ -182,6 +182,23 @@ final class Fields {
     return Identifier.simple("spec field '" + path(key) + "'", s);
   }
 
+  /** A non-empty list of non-blank texts, such as a command and its arguments. */
+  List<String> texts(String key) {
+    Object v = required(key);
+    if (!(v instanceof List<?> list) || list.isEmpty()) {
+      throw error(key, v, "a non-empty list of texts, the program first, such as [/usr/local/bin/notify, --channel, ops]");
+    }
+    limit(key, list);
+    List<String> out = new ArrayList<>();
+    for (Object item : list) {
+      if (!(item instanceof String s) || s.isBlank() || s.indexOf('\0') >= 0) {
+        throw error(key, v, "a list of non-empty texts, the program first");
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
   List<Identifier> identifiers(String key) {
     Object v = required(key);
     if (!(v instanceof List<?> list) || list.isEmpty()) {

@@ -116,6 +116,6 @@ class SpecFuzzTest {
     return new TableSpec(v.name(), v.database(), v.liveTable(), v.targetTable(), v.consumerView(), v.timeColumn(),
         v.keys(), v.measures(), v.tolerances(), v.sources(), transform, v.allowedNondeterministic(),
         v.expectedDifferences(), v.throttle(), v.safetyMargin(), v.minimumOverlap(), v.consumers(),
-        v.retentionMargin(), v.sha256(), v.transformSha256(), v.affected(), v.correctedWriter(), v.cluster());
+        v.retentionMargin(), v.sha256(), v.transformSha256(), v.affected(), v.correctedWriter(), v.hooks(), v.cluster());
   }
 }

@@ -142,9 +142,9 @@ class SpecLoaderTest {
   void anUnknownFieldIsRefusedRatherThanIgnored() {
     var e = refused(VALID.replace("keys: [site]", "keys: [site]\nmeasure: [x]"));
     assertEquals("In the spec s.yaml, field 'measure' is not a known field; expected one of [affected, "
-        + "allow_nondeterministic, boundary, cluster, database, description, expected_differences, keys, live_views, "
-        + "measures, name, reconciliation, retention, sources, spec, tables, throttle, time_column, transform] (see "
-        + "docs/SPEC.md).",
+        + "allow_nondeterministic, boundary, cluster, database, description, expected_differences, hooks, keys, "
+        + "live_views, measures, name, reconciliation, retention, sources, spec, tables, throttle, time_column, "
+        + "transform] (see docs/SPEC.md).",
         e.getMessage());
   }
 

@@ -1,0 +1,117 @@
+package dev.cutover.engine;
+
+import dev.cutover.engine.api.Hook;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.RunHandle;
+import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.SwapResult;
+import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.cluster.Shards;
+import dev.cutover.engine.hooks.Hooks;
+import dev.cutover.engine.tables.TableNames;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Where the steps of one repair run the spec's hooks, once per step of the repair as a whole (on a cluster, not once
+ * per node): before and after the switch of consumers, when a backfill run starts and ends, and when the whole
+ * repair has a verdict. Each hook's run goes to the audit trail of the server, or of every node.
+ */
+final class RepairHooks {
+
+  private RepairHooks() {}
+
+  /** The hooks of {@code spec} on one server. */
+  static Hooks onServer(Ground ground, TableSpec spec) {
+    return new Hooks(spec, line -> {
+      ground.store().ensureSchema(); // a hook may run before anything else was recorded
+      ground.store().audit(TableNames.target(spec), "hook", line);
+    });
+  }
+
+  /** The hooks of {@code spec} over every shard, each run written to every node's audit trail. */
+  static Hooks onShards(Shards shards, TableSpec spec) {
+    return new Hooks(spec, line -> shards.each("audit a hook", s -> {
+      s.engine().audit(spec, "hook", line);
+      return true;
+    }));
+  }
+
+  /**
+   * The switch of consumers with its hooks: the hooks before it run only once the switch would go ahead ({@code
+   * ready}: the confirmation typed and the gate open, judged only when there are such hooks), and a failing one
+   * refuses it; a switch that is not ready is left to refuse as it always does. The hooks after it run once it
+   * switched.
+   */
+  static SwapResult switched(Hooks hooks, TableSpec spec, boolean forward, String confirmation,
+      BooleanSupplier gateOpen, Supplier<SwapResult> swap) {
+    Hook.Event before = forward ? Hook.Event.BEFORE_CUTOVER : Hook.Event.BEFORE_ROLLBACK;
+    String step = forward ? "cutover" : "rollback";
+    if (spec.hooks().stream().anyMatch(h -> h.on() == before) && spec.consumerView().name().equals(confirmation)
+        && gateOpen.getAsBoolean()) {
+      hooks.run(before, step, Map.of("to", forward ? "v2" : "v1"));
+    }
+    SwapResult done = swap.get();
+    hooks.run(forward ? Hook.Event.AFTER_CUTOVER : Hook.Event.AFTER_ROLLBACK, step, fields(done));
+    return done;
+  }
+
+  /** A backfill run with its hooks: those at its start first (a failing one refuses it), those at its end after. */
+  static RunHandle run(Hooks hooks, Map<String, Object> plan, Supplier<RunHandle> start) {
+    hooks.run(Hook.Event.BACKFILL_START, "backfill", plan);
+    RunHandle run = start.get();
+    run.completion().thenAccept(end -> {
+      try {
+        hooks.run(Hook.Event.RUN_END, "backfill", fields(end));
+      } catch (RuntimeException e) {
+        // A hook after the run changes nothing; what it did is in the audit trail, or could not be written there.
+      }
+    });
+    return run;
+  }
+
+  /** A verdict over the whole repair with its hooks; a reconciliation of part of it runs none. */
+  static Reconciliation verdict(Hooks hooks, Reconciliation r) {
+    if (r.scope() == Reconciliation.Scope.REPAIR) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("repair", r.repairId());
+      fields.put("report", r.id());
+      fields.put("verdict", r.verdict().name().toLowerCase(java.util.Locale.ROOT));
+      fields.put("allows_cutover", r.verdict().allowsCutover());
+      fields.put("window_from", r.window().from().start().toString());
+      fields.put("window_to", r.window().to().start().toString());
+      hooks.run(Hook.Event.VERDICT, "reconcile", fields);
+    }
+    return r;
+  }
+
+  /** What a backfill plan says of itself in its hook's JSON. */
+  static Map<String, Object> fields(dev.cutover.engine.api.Plan plan) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("range_from", plan.range().from().start().toString());
+    fields.put("range_to", plan.range().to().start().toString());
+    fields.put("boundary", plan.boundary().start().toString());
+    fields.put("hours", plan.hours().size());
+    return fields;
+  }
+
+  private static Map<String, Object> fields(RunRecord end) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("run", end.id());
+    fields.put("repair", end.repairId());
+    fields.put("state", end.state().name().toLowerCase(java.util.Locale.ROOT));
+    fields.put("message", end.message());
+    return fields;
+  }
+
+  private static Map<String, Object> fields(SwapResult done) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("before", done.before().name().toLowerCase(java.util.Locale.ROOT));
+    fields.put("after", done.after().name().toLowerCase(java.util.Locale.ROOT));
+    fields.put("verified", done.verified());
+    fields.put("verification", done.verification());
+    return fields;
+  }
+}
