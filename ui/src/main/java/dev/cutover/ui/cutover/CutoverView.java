@@ -86,7 +86,13 @@ public final class CutoverView extends ScreenView {
         return;
       }
       int row = 0;
-      for (Gate.Condition c : g.conditions()) {
+      // What blocks the step first: violated, then not yet, then met, each kept in the gate's own order.
+      for (Gate.Condition c : g.conditions().stream().sorted(java.util.Comparator.comparingInt(c -> switch (
+          c.standing()) {
+            case VIOLATED -> 0;
+            case NOT_YET -> 1;
+            case MET -> 2;
+          })).toList()) {
         // Met (ticked), not yet (a dash, neutral: the procedure has not got there), violated (empty, red).
         CheckBox box = new CheckBox(c.name());
         box.setMnemonicParsing(false);

@@ -79,7 +79,12 @@ public final class PreflightModel {
     boolean takenBack = report.dependents().stream()
         .anyMatch(d -> d.acknowledged() && !d.reason().equals(Optional.ofNullable(reasons.get(d.name()))));
     workspace.preflightProperty().set(takenBack ? null : checked);
-    checks.setAll(report.checks());
+    // What must be fixed first: failed checks, then warnings, then passed ones, each in the preflight's own order.
+    checks.setAll(report.checks().stream().sorted(java.util.Comparator.comparingInt(c -> switch (c.status()) {
+      case FAIL -> 0;
+      case WARN -> 1;
+      case PASS -> 2;
+    })).toList());
     dependents.setAll(report.dependents());
     summary.set(takenBack ? "An acknowledgement this preflight ran with was taken back meanwhile; run it again: the "
         + "backfill starts only from a preflight with the acknowledgements as they are now." : summary(report));
