@@ -54,21 +54,28 @@ final class RepairHooks {
       hooks.run(before, step, Map.of("to", forward ? "v2" : "v1"));
     }
     SwapResult done = swap.get();
-    hooks.run(forward ? Hook.Event.AFTER_CUTOVER : Hook.Event.AFTER_ROLLBACK, step, fields(done));
+    after(() -> hooks.run(forward ? Hook.Event.AFTER_CUTOVER : Hook.Event.AFTER_ROLLBACK, step, fields(done)));
     return done;
+  }
+
+  /**
+   * Hooks after a step that is done: nothing they do, nor an audit trail that cannot be written (a node gone
+   * silent), may turn the step's result into a failure the operator would take for nothing done.
+   */
+  private static void after(Runnable hooks) {
+    try {
+      hooks.run();
+    } catch (RuntimeException e) {
+      // The step stands. A hook's run whose audit line could not be written goes unrecorded: better than a step
+      // reported as failed when it was done.
+    }
   }
 
   /** A backfill run with its hooks: those at its start first (a failing one refuses it), those at its end after. */
   static RunHandle run(Hooks hooks, Map<String, Object> plan, Supplier<RunHandle> start) {
     hooks.run(Hook.Event.BACKFILL_START, "backfill", plan);
     RunHandle run = start.get();
-    run.completion().thenAccept(end -> {
-      try {
-        hooks.run(Hook.Event.RUN_END, "backfill", fields(end));
-      } catch (RuntimeException e) {
-        // A hook after the run changes nothing; what it did is in the audit trail, or could not be written there.
-      }
-    });
+    run.completion().thenAccept(end -> after(() -> hooks.run(Hook.Event.RUN_END, "backfill", fields(end))));
     return run;
   }
 
@@ -82,7 +89,7 @@ final class RepairHooks {
       fields.put("allows_cutover", r.verdict().allowsCutover());
       fields.put("window_from", r.window().from().start().toString());
       fields.put("window_to", r.window().to().start().toString());
-      hooks.run(Hook.Event.VERDICT, "reconcile", fields);
+      after(() -> hooks.run(Hook.Event.VERDICT, "reconcile", fields));
     }
     return r;
   }

@@ -84,8 +84,8 @@ class HooksTest {
       String started = Files.readString(dir.resolve("start.json"));
       assertTrue(started.contains("\"event\":\"backfill_start\"") && started.contains("\"target\":\"" + world.database
           + ".visits_v2\"") && started.contains("\"boundary\":\"" + plan.boundary().start() + "\""), started);
-      waitFor(dir.resolve("end.json"));
-      assertTrue(Files.readString(dir.resolve("end.json")).contains("\"state\":\"succeeded\""));
+      // The run's end is heard after its completion, in the background: the hook's file fills once it has run.
+      assertTrue(waitFor(dir.resolve("end.json"), "\"state\":\"succeeded\""), "the run_end hook got the run's end");
       world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
       Reconciliation verdict = repair.reconciliations().reconcile(Reconciliation.Scope.REPAIR, Optional.empty(), 100,
           Progress.NONE);
@@ -150,9 +150,14 @@ class HooksTest {
     assertEquals(SpecLoader.parse(world.specYaml(), "visits.yaml").sha256(), spec.sha256());
   }
 
-  private static void waitFor(Path file) throws InterruptedException {
-    for (int i = 0; i < 100 && !Files.exists(file); i++) {
+  /** Whether {@code file} holds {@code text} within 10 s: a hook writes its input as it reads it. */
+  private static boolean waitFor(Path file, String text) throws Exception {
+    for (int i = 0; i < 100; i++) {
+      if (Files.exists(file) && Files.readString(file).contains(text)) {
+        return true;
+      }
       Thread.sleep(100);
     }
+    return false;
   }
 }
