@@ -12,11 +12,9 @@ import dev.cutover.engine.cutover.Gates;
 import dev.cutover.engine.cutover.Retirement;
 import dev.cutover.engine.cutover.Swap;
 import dev.cutover.engine.tables.Leftovers;
-import dev.cutover.engine.api.ShardRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 
 /**
  * Switching consumers and what follows: the gates judged from the data, the one-statement exchange
@@ -35,78 +33,7 @@ public final class Cutovers {
    * too: what the console's Cutover screen runs.
    */
   public CutoverSteps of(TableSpec spec) {
-    return new CutoverSteps() {
-      @Override
-      public String where() {
-        return "the server";
-      }
-
-      @Override
-      public int nodes() {
-        return 1;
-      }
-
-      @Override
-      public Judged judge() {
-        // The rollback gate first, because it is cheap: while consumers read v2 it is the step they can take.
-        Gate rollback = rollbackGate(spec);
-        Gate shown = rollback.current() == Gate.Version.V2 ? rollback : gate(spec);
-        return new Judged(shown, List.of(), Instant.now());
-      }
-
-      @Override
-      public Judged judge(Gate.Version toward) {
-        return new Judged(toward == Gate.Version.V2 ? gate(spec) : rollbackGate(spec), List.of(), Instant.now());
-      }
-
-      @Override
-      public String statement() {
-        return Cutovers.this.statement(spec);
-      }
-
-      @Override
-      public Retention retention() {
-        return Cutovers.this.retention(spec);
-      }
-
-      @Override
-      public SwapResult cutover(String confirmation, Progress progress, BiConsumer<ShardRef, SwapResult> switched) {
-        return RepairHooks.switched(RepairHooks.onServer(ground, spec), spec, true, confirmation,
-            () -> gate(spec).open(), () -> Cutovers.this.cutover(spec, confirmation, progress));
-      }
-
-      @Override
-      public SwapResult rollback(String confirmation, Optional<String> reason, Progress progress,
-          BiConsumer<ShardRef, SwapResult> switched) {
-        return RepairHooks.switched(RepairHooks.onServer(ground, spec), spec, false, confirmation,
-            () -> rollbackGate(spec).open(), () -> Cutovers.this.rollback(spec, confirmation, reason, progress));
-      }
-
-      @Override
-      public Optional<dev.cutover.engine.api.UnfinishedSwap> finishUnfinished() {
-        return Optional.empty();
-      }
-
-      @Override
-      public List<V1Reader> v1Readers() {
-        return Cutovers.this.v1Readers(spec);
-      }
-
-      @Override
-      public List<String> dropV1Statements() {
-        return Cutovers.this.dropV1Statements(spec);
-      }
-
-      @Override
-      public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
-        return Cutovers.this.dropV1(spec, force, reason, acknowledged);
-      }
-
-      @Override
-      public List<String> cleanup() {
-        return Cutovers.this.cleanup(spec);
-      }
-    };
+    return new ServerCutover(this, ground, spec);
   }
 
   /** The cutover gate, judged from the data now. */

@@ -9,7 +9,6 @@ import dev.cutover.engine.api.Reconciliation;
 import dev.cutover.engine.api.TableSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,13 +48,12 @@ public final class AckCommand extends EngineCommand {
           + "spec's key has " + spec.keys().size() + " columns " + spec.keys() + "; give one --key per column, in order.");
     }
     // On a sharded table, accepted on the shards where the hour (or key) differs, each bound to its differences there.
-    return onRepair(engine, spec, (repair, finished) -> ack(h, repair.reconciliations(), repair.nodes().isEmpty()
-        ? Optional.empty() : Optional.of(repair.reconciliations().where())));
+    return onRepair(engine, spec, (repair, finished) -> ack(h, repair.reconciliations(), on(repair,
+        repair.reconciliations().where())));
   }
 
-  /** On one server, or on every shard of a sharded table ({@code where} says so): the same words and document. */
-  private int ack(HourPartition h, dev.cutover.engine.ReconcileSteps steps, Optional<String> where) {
-    String on = where.map(w -> " on " + w).orElse("");
+  /** On one server, or on every shard of a sharded table ({@code on} says so): the same words and document. */
+  private int ack(HourPartition h, dev.cutover.engine.ReconcileSteps steps, String on) {
     if (withdraw) {
       Reconciliation.Acknowledgement taken = steps.withdraw(h, key, reason);
       print(AckDocument.of(true, taken.hour(), taken.key(), reason.strip(), taken.seen().orElse(

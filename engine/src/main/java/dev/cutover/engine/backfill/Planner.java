@@ -75,13 +75,7 @@ public final class Planner {
     Optional<Repair> repair = repairs.open();
     if (spec.correctedWriter().byViews() && repair.map(Repair::liveViews).orElse(List.of()).isEmpty()) {
       // Deploying the view would be refused too: say why now rather than send the operator to deploy-live.
-      for (var v : spec.correctedWriter().views()) {
-        TransformSources reading = new TransformSources(sql, spec, v);
-        (v.source().isEmpty() ? reading.whyNotOneView() : reading.whyNotViewOf(v)).ifPresent(why -> {
-          throw new dev.cutover.engine.api.InvalidInputException(v.source().isEmpty() ? "spec.transform"
-              : "spec.live_views", why);
-        });
-      }
+      TransformSources.requireOneSourceEach(sql, spec, spec.correctedWriter().views());
       throw new dev.cutover.engine.api.StepRefusedException("plan", "The spec's corrected live writer is the "
           + "materialized view " + spec.correctedWriter().named().orElseThrow() + ", which no repair has deployed: a view sees only inserts "
           + "made after it exists, so B cannot lie behind the live edge. Deploy it first (./cutover deploy-live), "

@@ -54,8 +54,7 @@ final class LiveWriterCheck {
             + " on, and the backfill writes the hours before it once " + b + " has closed" + (v1.isEmpty() ? "."
             : " (" + spec.liveTable() + " is written by " + names(v1) + ").");
         // A view deduplicates within one insert block only: the two sides of B may differ for that alone.
-        return spec.correctedWriter().views().stream().flatMap(v -> new TransformSources(sql, spec, v).blockBound()
-            .stream()).reduce((a, c) -> a + " " + c)
+        return TransformSources.blockBound(sql, spec, spec.correctedWriter().views())
             .map(warning -> new Check("live writer", Status.WARN, owns + " " + warning, "Keep retried inserts "
                 + "out of the sources, so that both sides of B count alike: a block retried whole is dropped by the "
                 + "source table's insert deduplication (non_replicated_deduplication_window on a MergeTree, or an "

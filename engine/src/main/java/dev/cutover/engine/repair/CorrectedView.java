@@ -78,11 +78,11 @@ public final class CorrectedView {
       TargetTables tables = new TargetTables(sql, spec);
       boolean exists = open.get().liveViews().stream().allMatch(tables::exists);
       return new LiveDeployment(names, b, statements(views, b), newestEvent(), exists, Optional.of(open.get().id()),
-          warning(views));
+          TransformSources.blockBound(sql, spec, views));
     }
     requireNoExternalRepair(open);
     requireFoldingTarget();
-    requireOneSourceEach(views);
+    TransformSources.requireOneSourceEach(sql, spec, views);
     Instant newest = newestEvent();
     HourPartition earliest = HourPartition.containing(newest.plus(spec.safetyMargin())).plusHours(1);
     if (at.isPresent() && at.get().isBefore(earliest)) {
@@ -91,7 +91,8 @@ public final class CorrectedView {
           + " h, so the earliest B here is " + earliest + ".");
     }
     HourPartition b = at.orElse(earliest);
-    return new LiveDeployment(names, b, statements(views, b), newest, false, Optional.empty(), warning(views));
+    return new LiveDeployment(names, b, statements(views, b), newest, false, Optional.empty(),
+        TransformSources.blockBound(sql, spec, views));
   }
 
   /**
@@ -196,27 +197,6 @@ public final class CorrectedView {
       return "CREATE MATERIALIZED VIEW " + spec.qualified(v.name()) + " TO " + spec.qualified(spec.targetTable())
           + " AS\n" + query;
     }).toList();
-  }
-
-  /** What the views' queries do that holds within one insert block only, said once for all. */
-  private Optional<String> warning(List<CorrectedWriter.View> views) {
-    List<String> each = views.stream().flatMap(v -> new TransformSources(sql, spec, v).blockBound().stream())
-        .toList();
-    return each.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", each));
-  }
-
-  /**
-   * One view of the transform must read one source, and each view of {@code live_views} its own source alone: a
-   * view fires only on its first table and reads every other whole at each insert. Refused, nothing created.
-   */
-  private void requireOneSourceEach(List<CorrectedWriter.View> views) {
-    for (CorrectedWriter.View v : views) {
-      TransformSources reading = new TransformSources(sql, spec, v);
-      Optional<String> why = v.source().isEmpty() ? reading.whyNotOneView() : reading.whyNotViewOf(v);
-      why.ifPresent(w -> {
-        throw new InvalidInputException(v.source().isEmpty() ? "spec.transform" : "spec.live_views", w);
-      });
-    }
   }
 
   private Repair record(LiveDeployment planned) {

@@ -164,4 +164,26 @@ public final class TransformSources {
         + "table whole at each insert, so rows would be counted again with every block, or never. Write its query "
         + "as a SELECT over {" + own + "} alone, appending partial rows that " + spec.targetTable() + " folds.");
   }
+
+  /**
+   * Refuses {@code views} as the corrected live writer unless each reads its source alone: one view of the transform
+   * one source, each view of {@code live_views} its own. A view fires only on its first table and reads every other
+   * whole at each insert. Reads only; nothing is created.
+   */
+  public static void requireOneSourceEach(Sql sql, TableSpec spec, List<CorrectedWriter.View> views) {
+    for (CorrectedWriter.View v : views) {
+      TransformSources reading = new TransformSources(sql, spec, v);
+      (v.source().isEmpty() ? reading.whyNotOneView() : reading.whyNotViewOf(v)).ifPresent(why -> {
+        throw new dev.cutover.engine.api.InvalidInputException(v.source().isEmpty() ? "spec.transform"
+            : "spec.live_views", why);
+      });
+    }
+  }
+
+  /** What the queries of {@code views} do that holds within one insert block only, said once for all of them. */
+  public static Optional<String> blockBound(Sql sql, TableSpec spec, List<CorrectedWriter.View> views) {
+    List<String> each = views.stream().flatMap(v -> new TransformSources(sql, spec, v).blockBound().stream())
+        .toList();
+    return each.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", each));
+  }
 }
