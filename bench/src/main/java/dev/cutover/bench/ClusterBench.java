@@ -16,7 +16,7 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.ShardRef;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ final class ClusterBench {
       Path folder = Files.createTempDirectory("cutover-bench-cluster-spec-");
       TableSpec spec = new Engine(cluster).specs().load(DemoSpec.exportCluster(folder, DemoWorld.DEFAULT_DATABASE,
           true));
-      try (ShardedRepair repair = ShardedRepair.open(cluster, spec)) {
+      try (TargetRepair repair = new Engine(cluster).repair(spec)) {
         ShardParts.ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(),
             ClusterBench::unthrottled);
         HourRange range = plan.range();

@@ -21,7 +21,7 @@ import java.util.function.UnaryOperator;
  * writer that takes over from B. On a cluster every shard runs its own part of one backfill under one run id, and
  * each answer is every shard's as one: a run is active while any shard's part is, succeeded once every shard's did;
  * an hour is written once every shard wrote it (their rows added) and failed when any shard failed it, naming the
- * shard. {@link Backfills#of} gives one server's; {@link ShardedRepair#backfills()} a cluster's.
+ * shard. {@link Backfills#of} gives one server's; {@link ClusterRepair#backfills()} a cluster's.
  */
 public interface BackfillSteps {
 

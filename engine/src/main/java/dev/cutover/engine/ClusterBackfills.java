@@ -33,7 +33,7 @@ import java.util.function.UnaryOperator;
 /**
  * The backfill of a sharded repair, across its shards: one range and one boundary B planned for every
  * shard, every shard's preflight with the cluster's own checks, and every shard's run started at once or
- * none, fresh or resumed. {@link ShardedRepair}'s backfill steps.
+ * none, fresh or resumed. {@link ClusterRepair}'s backfill steps.
  */
 final class ClusterBackfills {
 
@@ -73,7 +73,7 @@ final class ClusterBackfills {
     Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
         Optional.of(b), affected, settings.apply(s.engine().plans().defaults(spec))));
     HourRange range = plans.values().iterator().next().range();
-    return new ClusterPlan(range, b, ShardedRepair.byRef(plans));
+    return new ClusterPlan(range, b, ClusterRepair.byRef(plans));
   }
 
   /**

@@ -66,16 +66,16 @@ final class ClusterCutover implements CutoverSteps {
   }
 
   private Map<ShardRef, Gate> rollbackGates() {
-    return ShardedRepair.byRef(shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec)));
+    return ClusterRepair.byRef(shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec)));
   }
 
   private Map<ShardRef, Gate> cutoverGates() {
-    return ShardedRepair.byRef(shards.each("cutover gate", s -> s.engine().cutovers().gate(spec)));
+    return ClusterRepair.byRef(shards.each("cutover gate", s -> s.engine().cutovers().gate(spec)));
   }
 
   /** Every node's {@code shown} gate read as one, each node named with what its consumers read. */
   private Judged judged(Map<ShardRef, Gate> rollback, Map<ShardRef, Gate> shown) {
-    Map<ShardRef, Optional<HourPartition>> boundaries = ShardedRepair.byRef(shards.each("read the repairs",
+    Map<ShardRef, Optional<HourPartition>> boundaries = ClusterRepair.byRef(shards.each("read the repairs",
         s -> s.engine().repairs().current(spec).flatMap(Repair::boundary)));
     List<Node> nodes = new ArrayList<>();
     shown.forEach((ref, g) -> nodes.add(new Node(ref, rollback.get(ref).current(), g)));
@@ -90,7 +90,7 @@ final class ClusterCutover implements CutoverSteps {
 
   @Override
   public Retention retention() {
-    return OverNodes.retention(ShardedRepair.byRef(shards.each("retention of v1",
+    return OverNodes.retention(ClusterRepair.byRef(shards.each("retention of v1",
         s -> s.engine().cutovers().retention(spec))));
   }
 
@@ -128,7 +128,7 @@ final class ClusterCutover implements CutoverSteps {
       BiConsumer<ShardRef, SwapResult> switched) {
     Optional<String> why = Reasons.rollback(reason); // refused here, before any node switches
     finishUnfinished(); // a switch left unfinished is finished first; the gates then judge what it left
-    return ShardedRepair.byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, why,
+    return ClusterRepair.byRef(new ClusterSwap(shards, spec).swap(forward, confirmation, why,
         (s, r) -> switched.accept(s.ref(), r)));
   }
 

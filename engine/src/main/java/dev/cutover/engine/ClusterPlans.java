@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
 /**
  * The planning of a sharded repair over every shard, as one: the live writer where its slowest shard stands, one
  * plan of one range and one B on every shard (shown as one), every shard's preflight read as one, and giving the
- * repair up everywhere. {@link ShardedRepair#plans()}.
+ * repair up everywhere. {@link ClusterRepair#plans()}.
  */
 final class ClusterPlans implements PlanSteps {
 
@@ -115,13 +115,13 @@ final class ClusterPlans implements PlanSteps {
 
   @Override
   public Diff sample(List<HourPartition> hours, int keyLimit) {
-    return OverShards.diff(ShardedRepair.byRef(shards.each("sample", s -> s.engine().plans().sample(spec, hours,
+    return OverShards.diff(ClusterRepair.byRef(shards.each("sample", s -> s.engine().plans().sample(spec, hours,
         keyLimit))));
   }
 
   @Override
   public dev.cutover.engine.api.NodeAnswers<Optional<Repair>> abandon(String confirmation, String reason) {
-    Map<dev.cutover.engine.api.ShardRef, Optional<Repair>> done = ShardedRepair.byRef(new ClusterAbandon(shards, spec)
+    Map<dev.cutover.engine.api.ShardRef, Optional<Repair>> done = ClusterRepair.byRef(new ClusterAbandon(shards, spec)
         .abandon(confirmation, reason));
     Optional<Repair> first = done.values().stream().flatMap(Optional::stream).findFirst();
     if (first.isEmpty()) { // nothing was written: no shard had one open

@@ -1,26 +1,31 @@
 package dev.cutover.engine;
 
-import dev.cutover.engine.ShardedRepair.ClusterRecords;
-import dev.cutover.engine.ShardedRepair.ShardReading;
-import dev.cutover.engine.ShardedRepair.ShardStatus;
+import dev.cutover.engine.api.AuditEntry;
+import dev.cutover.engine.api.NodeStatus;
+import dev.cutover.engine.api.OnNode;
 import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairHistory;
 import dev.cutover.engine.api.RepairRecords;
+import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.ShardRef;
+import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
 import dev.cutover.engine.repair.ConsumerView;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * What the screens read of a sharded table's repair, every shard at once: each shard's status, its latest run's
- * ledger, and what it keeps of the repair's past. Reads only. Where a screen must go on showing the others, a
+ * What is read of a sharded table's repair node by node, every shard at once: each shard's status, its state
+ * record, and what it keeps of the repair's past. Reads only. Where a screen must go on showing the others, a
  * shard that does not answer is named with why instead of failing the whole read.
  */
 final class ClusterReadings {
@@ -38,7 +43,7 @@ final class ClusterReadings {
 
   /** {@code read} on every shard at once, each on its own: one that fails is an answer saying why. */
   private <T> Map<ShardRef, Answer<T>> eachOnItsOwn(String step, Function<Shard, T> read) {
-    return ShardedRepair.byRef(shards.each(step, s -> {
+    return ClusterRepair.byRef(shards.each(step, s -> {
       try {
         return new Answer<>(read.apply(s), null);
       } catch (RuntimeException e) {
@@ -47,22 +52,25 @@ final class ClusterReadings {
     }));
   }
 
-  Map<ShardRef, ShardStatus> status() {
-    return ShardedRepair.byRef(shards.each("status", this::statusOf));
+  Map<ShardRef, NodeStatus> status() {
+    return ClusterRepair.byRef(shards.each("status", this::statusOf));
   }
 
-  Map<ShardRef, ShardReading> read() {
-    Map<ShardRef, ShardReading> out = new LinkedHashMap<>();
-    eachOnItsOwn("reading", s -> {
-      ShardStatus status = statusOf(s);
-      return new ShardReading(Optional.of(status), status.latestRun().map(r -> s.engine().backfills().ledger(r.id()))
-          .orElseGet(TreeMap::new), Optional.empty());
-    }).forEach((ref, a) -> out.put(ref, a.failure() == null ? a.value()
-        : new ShardReading(Optional.empty(), new TreeMap<>(), Optional.of(a.failure()))));
-    return out;
+  /**
+   * The record of the shard least advanced: none while any shard has none, since the repair as one has not begun
+   * where it has not begun on every node.
+   */
+  Optional<Repair> leastAdvanced() {
+    List<Optional<Repair>> each = List.copyOf(shards.each("repair record", s -> s.engine().repairs().current(spec))
+        .values());
+    if (each.stream().anyMatch(Optional::isEmpty)) {
+      return Optional.empty();
+    }
+    return each.stream().map(Optional::get).min(Comparator.comparing(Repair::phase));
   }
 
-  ClusterRecords records(int auditLimit) {
+  /** Every shard's records merged, newest first; the audit trail cut to {@code auditLimit} lines over all. */
+  RepairHistory history(int auditLimit) {
     Map<ShardRef, RepairRecords> kept = new LinkedHashMap<>();
     Map<ShardRef, String> silent = new LinkedHashMap<>();
     eachOnItsOwn("history", s -> s.engine().records(spec, auditLimit)).forEach((ref, a) -> {
@@ -72,12 +80,23 @@ final class ClusterReadings {
         silent.put(ref, a.failure());
       }
     });
-    return new ClusterRecords(kept, silent);
+    return new RepairHistory(merged(kept, RepairRecords::runs, RunRecord::created, Integer.MAX_VALUE),
+        merged(kept, RepairRecords::reconciliations, ReportSummary::created, Integer.MAX_VALUE),
+        merged(kept, RepairRecords::sideEffects, SideEffectAcknowledgement::at, Integer.MAX_VALUE),
+        merged(kept, RepairRecords::audit, AuditEntry::at, auditLimit), silent);
   }
 
-  private ShardStatus statusOf(Shard s) {
+  private static <T> List<OnNode<T>> merged(Map<ShardRef, RepairRecords> kept, Function<RepairRecords, List<T>> list,
+      Function<T, Instant> when, int limit) {
+    List<OnNode<T>> out = new ArrayList<>();
+    kept.forEach((ref, r) -> list.apply(r).forEach(v -> out.add(new OnNode<>(Optional.of(ref), v))));
+    out.sort(Comparator.comparing((OnNode<T> n) -> when.apply(n.value())).reversed());
+    return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+  }
+
+  private NodeStatus statusOf(Shard s) {
     Optional<Repair> repair = s.engine().repairs().current(spec);
-    return new ShardStatus(repair, s.engine().backfills().runs(spec).stream()
+    return new NodeStatus(repair, s.engine().backfills().runs(spec).stream()
         .max(Comparator.comparing(RunRecord::created)), new ConsumerView(s.database().sql(), spec).reads(),
         s.engine().repairs().liveWriterNote(spec, repair));
   }

@@ -57,7 +57,7 @@ final class ClusterReconcile implements ReconcileSteps {
         return progress.cancelled();
       }
     };
-    return ShardedRepair.byRef(shards.each("reconciliation", s -> {
+    return ClusterRepair.byRef(shards.each("reconciliation", s -> {
       Reconciliation r = s.engine().reconciliations().reconcile(spec, scope, range, keyLimit, perShard);
       int now = done.incrementAndGet();
       progress.update("reconciled " + now + " of " + n + " shards (" + s.ref() + ": " + r.verdict().name()
@@ -75,14 +75,14 @@ final class ClusterReconcile implements ReconcileSteps {
 
   @Override
   public List<Diff.KeyDiff> hourKeys(HourPartition hour, int limit) {
-    return ShardedRepair.byRef(shards.each("keys of " + hour, s -> s.engine().reconciliations().hourKeys(spec, hour,
+    return ClusterRepair.byRef(shards.each("keys of " + hour, s -> s.engine().reconciliations().hourKeys(spec, hour,
         limit))).entrySet().stream().flatMap(e -> e.getValue().stream().map(k -> k.on(e.getKey())))
         .sorted(Comparator.comparing((Diff.KeyDiff k) -> k.expected())).toList();
   }
 
   @Override
   public Optional<String> newestId() {
-    Map<ShardRef, Optional<String>> ids = ShardedRepair.byRef(shards.each("newest reconciliation",
+    Map<ShardRef, Optional<String>> ids = ClusterRepair.byRef(shards.each("newest reconciliation",
         s -> s.engine().reconciliations().newestId(spec)));
     return ids.values().stream().allMatch(Optional::isPresent)
         ? Optional.of(String.join(OverShards.ID_SEPARATOR, ids.values().stream().map(Optional::get).toList()))
@@ -95,7 +95,7 @@ final class ClusterReconcile implements ReconcileSteps {
    */
   @Override
   public Optional<Stored> newest() {
-    Map<ShardRef, Optional<Stored>> each = ShardedRepair.byRef(shards.each("newest reconciliation",
+    Map<ShardRef, Optional<Stored>> each = ClusterRepair.byRef(shards.each("newest reconciliation",
         s -> s.engine().reconciliations().of(spec).newest()));
     if (!each.values().stream().allMatch(Optional::isPresent)) {
       return Optional.empty();
@@ -115,7 +115,7 @@ final class ClusterReconcile implements ReconcileSteps {
 
   /** Each shard's unexpected differences at {@code hour} (or of one key of it) now. */
   Map<ShardRef, Reconciliation.Fingerprint> differencesEach(HourPartition hour, List<String> key) {
-    return ShardedRepair.byRef(shards.each("unexpected differences", s -> s.engine().reconciliations()
+    return ClusterRepair.byRef(shards.each("unexpected differences", s -> s.engine().reconciliations()
         .differences(spec, hour, key)));
   }
 
@@ -144,7 +144,7 @@ final class ClusterReconcile implements ReconcileSteps {
           + OverShards.fingerprint(now).describe() + "). Nothing was acknowledged: look again, then acknowledge what "
           + "is there now.");
     }
-    return ShardedRepair.byRef(shards.each("acknowledgement", s -> now.get(s.ref()).none()
+    return ClusterRepair.byRef(shards.each("acknowledgement", s -> now.get(s.ref()).none()
         ? Reconciliation.Fingerprint.NONE : s.engine().reconciliations().acknowledge(spec, hour, key, reason,
         Optional.of(now.get(s.ref())))));
   }
@@ -162,14 +162,14 @@ final class ClusterReconcile implements ReconcileSteps {
    */
   Map<ShardRef, Optional<Reconciliation.Acknowledgement>> withdrawEach(HourPartition hour, List<String> key,
       String reason) {
-    Map<ShardRef, Boolean> holds = ShardedRepair.byRef(shards.each("acknowledgements", s -> s.engine()
+    Map<ShardRef, Boolean> holds = ClusterRepair.byRef(shards.each("acknowledgements", s -> s.engine()
         .reconciliations().acknowledgements(spec).stream().anyMatch(a -> a.hour().equals(hour) && a.key().equals(key))));
     if (!holds.containsValue(true)) {
       throw new InvalidInputException(key.isEmpty() ? "hour" : "key", "No shard holds an acknowledgement of "
           + hour + (key.isEmpty() ? " (whole hour)" : " key " + key) + " in force: there is nothing to withdraw. "
           + "./cutover reconcile lists each shard's.");
     }
-    return ShardedRepair.byRef(shards.each("withdrawal", s -> holds.get(s.ref())
+    return ClusterRepair.byRef(shards.each("withdrawal", s -> holds.get(s.ref())
         ? Optional.of(s.engine().reconciliations().withdraw(spec, hour, key, reason)) : Optional.empty()));
   }
 

@@ -31,7 +31,7 @@ import java.util.function.UnaryOperator;
 /**
  * The backfill of a sharded repair over every shard, as one: each backfill's parts run under one run id and are
  * read as one run ({@link RunsOverShards}), started, resumed and followed together; the corrected live writer
- * deployed or declared on every shard from one B. {@link ShardedRepair#backfills()}.
+ * deployed or declared on every shard from one B. {@link ClusterRepair#backfills()}.
  */
 final class ClusterRuns implements BackfillSteps {
 
@@ -54,7 +54,7 @@ final class ClusterRuns implements BackfillSteps {
 
   @Override
   public List<RunRecord> runs() {
-    return RunsOverShards.runs(ShardedRepair.byRef(shards.each("read of the runs", s -> s.engine().backfills().runs(spec))));
+    return RunsOverShards.runs(ClusterRepair.byRef(shards.each("read of the runs", s -> s.engine().backfills().runs(spec))));
   }
 
   @Override
@@ -186,7 +186,7 @@ final class ClusterRuns implements BackfillSteps {
 
   @Override
   public dev.cutover.engine.api.NodeAnswers<LiveWriterNote.Declared> declareLiveWriter(String writer) {
-    Map<dev.cutover.engine.api.ShardRef, LiveWriterNote.Declared> done = ShardedRepair.byRef(
+    Map<dev.cutover.engine.api.ShardRef, LiveWriterNote.Declared> done = ClusterRepair.byRef(
         new ClusterDeclaration(shards, spec).declare(writer));
     LiveWriterNote.Declared first = done.values().iterator().next();
     return new dev.cutover.engine.api.NodeAnswers<>(new LiveWriterNote.Declared(first.note(),

@@ -43,7 +43,7 @@ final class ClusterSnapshot {
    * again from its data. Reads only, except settling an operation whose process is gone, as one server's does.
    */
   RepairSnapshot read(Optional<RepairSnapshot> previous) {
-    Map<ShardRef, RepairSnapshot> each = ShardedRepair.byRef(shards.each("read of the repair", s -> s.engine().repairs()
+    Map<ShardRef, RepairSnapshot> each = ClusterRepair.byRef(shards.each("read of the repair", s -> s.engine().repairs()
         .snapshot(spec, previous.isEmpty() ? Optional.empty() : Optional.ofNullable(last.get(s.ref())))));
     last.putAll(each);
     return asOne(each);

@@ -16,7 +16,7 @@ import java.util.function.BiConsumer;
  * retention of v1, and the cutover and rollback themselves. On a cluster the gate is open only when every
  * node's is and every shard's repair has one B, and the switch is all or nothing, node by node, with an intent
  * written on every node first ({@code cluster.ClusterSwap}). {@link Cutovers#of} gives one server's;
- * {@link ShardedRepair#cutovers()} a cluster's.
+ * {@link ClusterRepair#cutovers()} a cluster's.
  */
 public interface CutoverSteps {
 

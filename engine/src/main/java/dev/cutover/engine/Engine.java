@@ -65,7 +65,7 @@ public final class Engine {
     if (spec.cluster().isEmpty()) {
       return new ServerRepair(this, spec);
     }
-    return ShardedRepair.open(session.orElseThrow(() -> new IllegalStateException("A sharded repair opens through "
+    return ClusterRepair.open(session.orElseThrow(() -> new IllegalStateException("A sharded repair opens through "
         + "the session's engine (new Engine(session)), which knows how to reach every node.")), spec);
   }
 

@@ -16,7 +16,7 @@ import java.util.Optional;
  * preflight that clears it, and giving the repair up. On a cluster every step runs on every shard and answers as
  * one: the live writer stands where its slowest shard does, B is one for every shard, and the preflight passes
  * only when every shard's does, each failed check naming its shards. {@link Plans#of} gives one server's;
- * {@link ShardedRepair#plans()} a cluster's. Nothing here writes data but {@link #abandon}.
+ * {@link ClusterRepair#plans()} a cluster's. Nothing here writes data but {@link #abandon}.
  */
 public interface PlanSteps {
 

@@ -17,7 +17,7 @@ import java.util.Optional;
  * newest stored verdict, and write the report. On a cluster every step runs on every shard at once and
  * answers as one over the whole table ({@code cluster.OverShards}): each key names its shard, and the
  * verdict is green only when every shard's is. {@link Reconciliations#of} gives one server's;
- * {@link ShardedRepair#reconciliations()} a cluster's.
+ * {@link ClusterRepair#reconciliations()} a cluster's.
  */
 public interface ReconcileSteps {
 

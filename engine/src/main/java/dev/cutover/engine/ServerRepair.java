@@ -1,9 +1,13 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.NodeStatus;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairHistory;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.TableSpec;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The repair of a table on one server: the engine's steps of its spec, the server a node set of one. */
@@ -37,6 +41,21 @@ record ServerRepair(Engine engine, TableSpec spec) implements TargetRepair {
   @Override
   public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
     return engine.repairs().snapshot(spec, previous);
+  }
+
+  @Override
+  public RepairHistory history(int auditLimit) {
+    return RepairHistory.here(engine.records(spec, auditLimit));
+  }
+
+  @Override
+  public Map<ShardRef, NodeStatus> eachNode() {
+    return Map.of();
+  }
+
+  @Override
+  public Optional<Repair> stateRecord() {
+    return engine.repairs().current(spec);
   }
 
   /** Nothing to close: the engine's pool is the session's. */

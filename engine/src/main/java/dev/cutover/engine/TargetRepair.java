@@ -1,10 +1,14 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.NodeStatus;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairHistory;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.UnfinishedSwap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,6 +46,25 @@ public interface TargetRepair extends AutoCloseable {
    * version), the gate judged again unless {@code previous} was judged after everything it depends on.
    */
   RepairSnapshot snapshot(Optional<RepairSnapshot> previous);
+
+  /**
+   * What the repair keeps of its past over its nodes (runs, stored reconciliations, acknowledged side effects, the
+   * newest {@code auditLimit} lines of the audit trail), each thing naming its node, newest first. On a cluster a
+   * node that does not answer is named in the result, and the others are still read.
+   */
+  RepairHistory history(int auditLimit);
+
+  /**
+   * Each node's part of the repair at a glance, in node order, for the lines that show where nodes disagree; empty
+   * on one server, where the snapshot is the node's.
+   */
+  Map<ShardRef, NodeStatus> eachNode();
+
+  /**
+   * The repair's state record alone, without its data: what can still be said when the data cannot be read (v1
+   * gone, a table renamed). On a cluster the least advanced node's, none while any node has none.
+   */
+  Optional<Repair> stateRecord();
 
   /**
    * Finishes a switch across nodes that its process left unfinished, forward or back as its record allows, and

@@ -31,7 +31,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Each shard's part of a sharded repair's steps, apart: what a test of the cluster's rules checks shard by shard
- * (each shard's plan, run, verdict, gate and switch) beneath the answers {@link ShardedRepair} gives as one.
+ * (each shard's plan, run, verdict, gate and switch) beneath the answers {@link TargetRepair} of a sharded table gives as one.
  * The product reaches a sharded repair only through its {@link TargetRepair} steps.
  */
 public final class ShardParts {
@@ -89,14 +89,20 @@ public final class ShardParts {
   private final TableSpec spec;
   private final ClusterBackfills backfills;
 
-  private ShardParts(ShardedRepair repair) {
+  private ShardParts(ClusterRepair repair) {
     this.shards = repair.shards();
     this.spec = repair.spec();
     this.backfills = new ClusterBackfills(shards, spec);
   }
 
-  public static ShardParts of(ShardedRepair repair) {
-    return new ShardParts(repair);
+  /** Each shard's part of {@code repair}, a sharded table's (from {@link #open} or {@link Engine#repair}). */
+  public static ShardParts of(TargetRepair repair) {
+    return new ShardParts((ClusterRepair) repair);
+  }
+
+  /** The repair of {@code spec}'s sharded table over engines already open on every shard. */
+  public static TargetRepair open(Shards shards, TableSpec spec) {
+    return new ClusterRepair(shards, spec);
   }
 
   public ClusterPlan plan(Optional<HourPartition> from, Optional<HourPartition> to, Optional<HourPartition> boundary,
@@ -124,20 +130,20 @@ public final class ShardParts {
   }
 
   public Map<ShardRef, LiveDeployment> liveDeployment() {
-    return ShardedRepair.byRef(new ClusterDeployment(shards, spec).plan());
+    return ClusterRepair.byRef(new ClusterDeployment(shards, spec).plan());
   }
 
   public Map<ShardRef, LiveDeployment> deployLive() {
-    return ShardedRepair.byRef(new ClusterDeployment(shards, spec).deploy(Optional.empty()));
+    return ClusterRepair.byRef(new ClusterDeployment(shards, spec).deploy(Optional.empty()));
   }
 
   public Map<ShardRef, Optional<Repair>> abandon(String confirmation, String reason) {
-    return ShardedRepair.byRef(new ClusterAbandon(shards, spec).abandon(confirmation, reason));
+    return ClusterRepair.byRef(new ClusterAbandon(shards, spec).abandon(confirmation, reason));
   }
 
   public Map<ShardRef, LiveWriterNote> declareLiveWriter(String writer) {
     Map<ShardRef, LiveWriterNote> notes = new LinkedHashMap<>();
-    ShardedRepair.byRef(new ClusterDeclaration(shards, spec).declare(writer)).forEach((s, d) -> notes.put(s,
+    ClusterRepair.byRef(new ClusterDeclaration(shards, spec).declare(writer)).forEach((s, d) -> notes.put(s,
         d.note()));
     return notes;
   }
@@ -152,11 +158,11 @@ public final class ShardParts {
   }
 
   public Map<ShardRef, Gate> gates() {
-    return ShardedRepair.byRef(shards.each("cutover gate", s -> s.engine().cutovers().gate(spec)));
+    return ClusterRepair.byRef(shards.each("cutover gate", s -> s.engine().cutovers().gate(spec)));
   }
 
   public Map<ShardRef, Gate> rollbackGates() {
-    return ShardedRepair.byRef(shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec)));
+    return ClusterRepair.byRef(shards.each("rollback gate", s -> s.engine().cutovers().rollbackGate(spec)));
   }
 
   public Map<ShardRef, SwapResult> cutover(String confirmation, SwapListener listener) {

@@ -261,7 +261,7 @@ public final class CutoverConsole extends Application {
       if (swaps != null) {
         swaps.awaitSwap(java.time.Duration.ofSeconds(15));
       }
-      var repair = workspace == null ? null : workspace.shardedProperty().get();
+      var repair = workspace == null ? null : workspace.openRepairProperty().get();
       if (repair != null) {
         repair.close();
       }

@@ -1,12 +1,14 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.tasks.TaskExecutor;
 import java.time.Duration;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A cheap read every {@link #PERIOD} while a screen is shown, so that what another console or the command
@@ -27,7 +29,7 @@ public final class ShownWatch<T> {
 
   private final Workspace workspace;
   private final Activity activity;
-  private final BiFunction<Engine, TableSpec, T> read;
+  private final Function<Asked, T> read;
   private final Consumer<T> apply;
   private TaskExecutor.Handle timer;
   private boolean reading;
@@ -37,12 +39,28 @@ public final class ShownWatch<T> {
   /** How often a shown screen looks: what another process did is on it within seconds, at a read's cost. */
   public static final Duration PERIOD = Duration.ofSeconds(5);
 
+  /** What a look is asked of, chosen on the FX thread: the engine, the spec loaded, and its repair over its nodes. */
+  private record Asked(Engine engine, TableSpec spec, TargetRepair repair) {}
+
   /** {@code read} runs off the FX thread; {@code apply} on it, with the answer for the spec loaded now. */
   public ShownWatch(Workspace workspace, Activity activity, BiFunction<Engine, TableSpec, T> read, Consumer<T> apply) {
+    this(workspace, activity, (Function<Asked, T>) a -> read.apply(a.engine(), a.spec()), apply);
+  }
+
+  private ShownWatch(Workspace workspace, Activity activity, Function<Asked, T> read, Consumer<T> apply) {
     this.workspace = workspace;
     this.activity = activity;
     this.read = read;
     this.apply = apply;
+  }
+
+  /**
+   * A watch that reads the loaded spec's repair over its nodes ({@link Workspace#targetRepair()}, chosen on the FX
+   * thread); no look is made while there is none (a sharded table's, before it is open on every node).
+   */
+  public static <T> ShownWatch<T> ofRepair(Workspace workspace, Activity activity, Function<TargetRepair, T> read,
+      Consumer<T> apply) {
+    return new ShownWatch<>(workspace, activity, (Function<Asked, T>) a -> read.apply(a.repair()), apply);
   }
 
   /** Reads every {@link #PERIOD} from now on, until {@link #stop()}; starting twice starts one timer. */
@@ -71,9 +89,14 @@ public final class ShownWatch<T> {
     if (reading || spec == null || engine == null || activity.running() || workspace.lost().get()) {
       return;
     }
+    TargetRepair repair = workspace.targetRepair();
+    if (repair == null) {
+      return;
+    }
     reading = true;
     long asked = generation;
-    workspace.executor().submit(p -> read.apply(engine, spec), answer -> {
+    Asked of = new Asked(engine, spec, repair);
+    workspace.executor().submit(p -> read.apply(of), answer -> {
       if (asked != generation) {
         return; // stopped since: the screen is hidden, or shown anew with reads of its own
       }

@@ -1,7 +1,6 @@
 package dev.cutover.ui;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.ShardedRepair;
 import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.Preflighted;
@@ -35,7 +34,7 @@ public final class Workspace {
   private final BooleanProperty drivingShards = new SimpleBooleanProperty();
   private final javafx.beans.property.StringProperty server = new javafx.beans.property.SimpleStringProperty("");
   private final ObjectProperty<Engine> engine = new SimpleObjectProperty<>();
-  private final ObjectProperty<ShardedRepair> sharded = new SimpleObjectProperty<>();
+  private final ObjectProperty<TargetRepair> opened = new SimpleObjectProperty<>();
   private final ObjectProperty<TableSpec> spec = new SimpleObjectProperty<>();
   private final ObjectProperty<Plan> plan = new SimpleObjectProperty<>();
   private final ObjectProperty<Preflighted> preflight = new SimpleObjectProperty<>();
@@ -53,17 +52,17 @@ public final class Workspace {
     ReadOnlyObjectProperty<ServerLink> link = connectionWatch.linkProperty();
     this.lost = Bindings.createBooleanBinding(() -> link.get().lost(), link);
     this.online = lost.not().and(fresh);
-    this.repair = new RepairWatch(executor, engine, spec, sharded, lost.not());
+    this.repair = new RepairWatch(executor, engine, spec, opened, lost.not());
     // A new spec invalidates what was planned and checked for the old one.
     spec.addListener((o, was, is) -> {
       plan.set(null);
       preflight.set(null);
-      if (is == null || is.cluster().isEmpty()) {
-        sharded.set(null);
+      if (is == null || (opened.get() != null && !opened.get().spec().equals(is))) {
+        opened.set(null);
       }
     });
     // The repair of a sharded table holds a connection to every node: the one it replaces closes in the background.
-    sharded.addListener((o, was, is) -> {
+    opened.addListener((o, was, is) -> {
       if (was != null && was != is) {
         executor.submit(p -> {
           was.close();
@@ -187,17 +186,17 @@ public final class Workspace {
   }
 
   /**
-   * The repair of the loaded spec's sharded table, on every node of its cluster, while the spec names
-   * a cluster; null otherwise. Every screen past the connection works on it, through its steps over the shards.
+   * The loaded spec's repair over its nodes, opened with the spec (on every node of its cluster for a sharded
+   * table, which the spec's load opens before it is shown); null before a spec is loaded. Every screen past the
+   * connection works on it, through its steps.
    */
-  public ObjectProperty<ShardedRepair> shardedProperty() {
-    return sharded;
+  public ObjectProperty<TargetRepair> openRepairProperty() {
+    return opened;
   }
 
   /**
-   * The loaded spec's repair over its nodes, chosen on the FX thread without reading anything: the engine's for a
-   * table on one server, the repair open on every node for a sharded one (once it is open for this spec); null
-   * while there is neither.
+   * The loaded spec's repair over its nodes, chosen on the FX thread without reading anything: the one opened for
+   * this spec, or for a table on one server the engine's (nothing to open); null while there is neither.
    */
   public TargetRepair targetRepair() {
     TableSpec s = spec.get();
@@ -205,11 +204,11 @@ public final class Workspace {
     if (s == null || e == null) {
       return null;
     }
-    if (s.cluster().isEmpty()) {
-      return e.repair(s); // one server's steps: nothing to open
+    TargetRepair r = opened.get();
+    if (r != null && r.spec().equals(s)) {
+      return r;
     }
-    ShardedRepair r = sharded.get();
-    return r == null || !r.spec().equals(s) ? null : r;
+    return s.cluster().isEmpty() ? e.repair(s) : null; // one server's steps: nothing to open
   }
 
   /** {@code steps} of the loaded spec's repair ({@link #targetRepair}), or null while there is none. */
@@ -238,6 +237,6 @@ public final class Workspace {
 
   /** Whether a sharded table's repair can be worked on: connected, and the repair opened on every node of its cluster. */
   public BooleanBinding shardedReady() {
-    return engine.isNotNull().and(sharded.isNotNull());
+    return engine.isNotNull().and(clusterSpec()).and(opened.isNotNull());
   }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunHandle;

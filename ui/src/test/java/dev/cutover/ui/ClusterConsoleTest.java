@@ -50,7 +50,7 @@ class ClusterConsoleTest {
   void close() {
     if (console != null) {
       console.sessions().closeSession();
-      var repair = console.workspace().shardedProperty().get();
+      var repair = console.workspace().openRepairProperty().get();
       if (repair != null) {
         repair.close();
       }
@@ -72,9 +72,9 @@ class ClusterConsoleTest {
     console = window.console();
     Fx fx = window.fx();
     BackfillModel backfill = console.backfill();
-    fx.waitFor(90, () -> console.workspace().shardedProperty().get() != null,
+    fx.waitFor(90, () -> console.workspace().openRepairProperty().get() != null,
         () -> "spec: " + console.connection().specLoading().error());
-    var repair = console.workspace().shardedProperty().get();
+    var repair = console.workspace().openRepairProperty().get();
     List<String> nodes = repair.nodes().stream().map(Object::toString).toList();
     assertFalse(fx.node("nav-backfill", ToggleButton.class).isDisabled(), "the Backfill screen opens on a cluster");
 
@@ -140,9 +140,7 @@ class ClusterConsoleTest {
     assertEquals(1, backfill.runs().size(), "one run over every shard: " + backfill.runs());
     String runId = backfill.runs().getFirst().id();
     // Read as each shard keeps it (a read that fails under load is read again and its reason shown).
-    fx.waitFor(30, () -> repair.read().entrySet().stream().allMatch(e -> e.getValue().status().flatMap(st -> st
-        .latestRun()).filter(run -> run.id().equals(RunsOverShards.partId(runId, e.getKey()))).isPresent()),
-        () -> "every shard ran its part of run " + runId + ": " + repair.read());
+    fx.waitFor(30, () -> ranItsPart(repair, runId), () -> "every shard ran its part of run " + runId);
     long v2Rows;
     try (var entry = world.entry()) {
       v2Rows = entry.sql().queryLong("v2's rows of the range over the cluster", "SELECT count() FROM "
@@ -185,11 +183,11 @@ class ClusterConsoleTest {
         .name() + " (3 shards) from " + b;
     fx.waitFor(30, () -> dialogs.asked.contains(question) && !backfill.writer().running(), () -> dialogs.asked
         + " " + backfill.writer().error());
-    assertTrue(repair.status().values().stream().allMatch(st -> st.declaredWriter().isEmpty()),
+    assertTrue(repair.eachNode().values().stream().allMatch(st -> st.declaredWriter().isEmpty()),
         "declining the dialog declares nothing on any shard");
     dialogs.declaredWriter = "visits-job 4.2";
     fire(fx, "declare-live-writer");
-    fx.waitFor(30, () -> repair.status().values().stream().allMatch(st -> st.declaredWriter().isPresent()),
+    fx.waitFor(30, () -> repair.eachNode().values().stream().allMatch(st -> st.declaredWriter().isPresent()),
         () -> backfill.writer().error());
     fx.waitFor(30, () -> console.workspace().repair().statusProperty().get() != null && console.workspace().repair()
         .statusProperty().get().declaredWriter().isPresent(), () -> console.workspace().repair().errorProperty().get());
@@ -273,7 +271,7 @@ class ClusterConsoleTest {
         () -> cut.swapLines() + " " + cut.activity().error());
     assertEquals(3, cut.swapLines().stream().filter(l -> l.contains(": reads v2; verified")).count(),
         String.join("\n", cut.swapLines()));
-    assertTrue(console.workspace().shardedProperty().get().status().values().stream()
+    assertTrue(console.workspace().openRepairProperty().get().eachNode().values().stream()
         .allMatch(st -> st.reads() == dev.cutover.engine.api.Gate.Version.V2), "every node reads v2");
     fx.waitFor(60, () -> cut.gateProperty().get() != null && cut.gateProperty().get().step().equals("rollback"),
         () -> String.valueOf(cut.gateProperty().get()));
@@ -291,7 +289,7 @@ class ClusterConsoleTest {
     fx.waitFor(60, () -> cut.gateProperty().get() != null && cut.gateProperty().get().step().equals("cutover")
         && cut.nodeLines().stream().filter(l -> l.contains(": reads v1;")).count() == 3, () -> cut.nodeLines()
         .toString());
-    assertTrue(repair.status().values().stream().allMatch(st -> st.reads() == dev.cutover.engine.api.Gate.Version.V1),
+    assertTrue(repair.eachNode().values().stream().allMatch(st -> st.reads() == dev.cutover.engine.api.Gate.Version.V1),
         "every node reads v1 again");
     fx.waitFor(30, () -> console.workspace().repair().panels().phaseProperty().get().equals("rolled back"),
         () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get());
@@ -332,7 +330,7 @@ class ClusterConsoleTest {
     var abandon = dialogs.askedBy(DialogService.AbandonRequest.class, () -> fire(fx, "repair-abandon"));
     assertEquals("visits_v2", abandon.table());
     fx.waitFor(60, () -> console.plan().repairProperty().get() == null, () -> console.plan().activity().error());
-    assertTrue(repair.status().values().stream().allMatch(st -> st.repair().orElseThrow().phase()
+    assertTrue(repair.eachNode().values().stream().allMatch(st -> st.repair().orElseThrow().phase()
         == dev.cutover.engine.api.RepairPhase.ABANDONED), "abandoned on every shard");
 
     // Shard 3's node stops: the banner and the Backfill screen name it as not answering rather than showing what
@@ -375,7 +373,7 @@ class ClusterConsoleTest {
     fx.waitFor(90, () -> fx.text("repair-swap").contains("ended before any node switched; every node reads v1 as "
         + "before."), () -> "banner: " + fx.text("repair-summary") + " / " + fx.text("repair-swap"));
     assertTrue(fx.text("repair-swap").startsWith("Found at "), fx.text("repair-swap"));
-    var repair = console.workspace().shardedProperty().get();
+    var repair = console.workspace().openRepairProperty().get();
     assertEquals(java.util.Optional.empty(), repair.finishUnfinishedSwap(), "the console finished it: none is left");
     // Said until the operator opens another spec or server, not only until the next read.
     console.workspace().repair().refresh();
@@ -391,5 +389,15 @@ class ClusterConsoleTest {
     Button b = fx.node(id, Button.class);
     fx.waitFor(30, () -> !b.isDisabled(), () -> "#" + id + " stays disabled");
     fx.interact(b::fire);
+  }
+
+  /** Whether every shard's latest run is its part of {@code runId}; a read that fails under load is read again. */
+  private static boolean ranItsPart(dev.cutover.engine.TargetRepair repair, String runId) {
+    try {
+      return repair.eachNode().entrySet().stream().allMatch(e -> e.getValue().latestRun()
+          .filter(run -> run.id().equals(RunsOverShards.partId(runId, e.getKey()))).isPresent());
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 }

@@ -36,7 +36,7 @@ class ClusterSpecRefusedTest {
       String error = console.connection().specLoading().error();
       assertTrue(error.contains("The server knows no cluster 'prod_shards'") && error.contains("remote_servers"), error);
       assertEquals(null, console.workspace().spec(), "no screen works on the sharded table");
-      assertEquals(null, console.workspace().shardedProperty().get());
+      assertEquals(null, console.workspace().openRepairProperty().get());
       window.fx().shot("40-cluster-spec-refused");
     } finally {
       Files.deleteIfExists(sharded);

@@ -2,7 +2,6 @@ package dev.cutover.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.HourPartition;
 import java.util.ArrayList;

@@ -53,9 +53,9 @@ class HistoryScreenTest {
     fx.waitFor(15, () -> fx.onFx(() -> fx.node("history-runs", TableView.class).getItems().size() == 1
             && fx.node("history-reconciliations", TableView.class).getItems().size() == 1),
         () -> fx.text("history-as-of"));
-    assertEquals(run.id(), fx.onFx(() -> ((RunRecord) ((dev.cutover.ui.history.OnNode<?>) fx.node("history-runs",
+    assertEquals(run.id(), fx.onFx(() -> ((RunRecord) ((dev.cutover.engine.api.OnNode<?>) fx.node("history-runs",
         TableView.class).getItems().getFirst()).value()).id()));
-    assertEquals(report.id(), fx.onFx(() -> ((dev.cutover.engine.api.ReportSummary) ((dev.cutover.ui.history.OnNode<?>)
+    assertEquals(report.id(), fx.onFx(() -> ((dev.cutover.engine.api.ReportSummary) ((dev.cutover.engine.api.OnNode<?>)
         fx.node("history-reconciliations", TableView.class).getItems().getFirst()).value()).id()));
     assertTrue(!fx.text("history-as-of").equals(firstRead), "the time of the read moved on: " + fx.text("history-as-of"));
     // The banner above says no less than the lists: it read the repair the backfill opened.

@@ -117,7 +117,7 @@ class SideEffectsScreenTest {
     fx.click("nav-history");
     TableView<?> table = fx.node("history-side-effects", TableView.class);
     fx.waitFor(30, () -> fx.onFx(() -> table.getItems().size() == 1), () -> console.history().activity().error());
-    SideEffectAcknowledgement shown = fx.onFx(() -> ((dev.cutover.ui.history.OnNode<?>) table.getItems().getFirst())
+    SideEffectAcknowledgement shown = fx.onFx(() -> ((dev.cutover.engine.api.OnNode<?>) table.getItems().getFirst())
         .value() instanceof SideEffectAcknowledgement a ? a : null);
     assertEquals(System.getProperty("user.name"), shown.actor());
     assertEquals(runId, shown.runId());

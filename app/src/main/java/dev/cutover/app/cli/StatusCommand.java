@@ -6,7 +6,8 @@ import dev.cutover.app.output.TextTable.Align;
 import dev.cutover.engine.BackfillSteps;
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.Session;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
+import dev.cutover.engine.api.OnNode;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LiveStatus;
@@ -43,30 +44,25 @@ public final class StatusCommand extends EngineCommand {
   @Override
   int run(Session session, Engine engine) throws Exception {
     TableSpec spec = specFile.loadAny(session, engine);
-    if (spec.cluster().isPresent()) {
-      // A swap of every node that its process left unfinished is finished first, and said.
-      return onRepair(engine, spec, (repair, finished) -> {
-        // Each shard's own line besides the repair as one: only a sharded repair has shards to read apart.
-        ShardedRepair sharded = (ShardedRepair) repair;
-        // One read of the whole repair over every shard, as one: where its least advanced shard stands.
-        // The side effects acknowledged on any shard; those of the repair shown are listed.
-        List<SideEffectAcknowledgement> acknowledged = sharded.records(0).shards().values().stream()
-            .flatMap(r -> r.sideEffects().stream()).toList();
-        List<ShardLine> shards = lines(sharded);
-        int shown = show(engine, spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged, shards,
-            finished.orElse(null));
-        // Shards that disagree on B or on what their consumers read: exit as blocked.
-        Optional<String> disagree = disagreement(shards);
-        disagree.ifPresent(d -> {
-          err().println(d);
-          err().flush();
-        });
-        return disagree.isPresent() ? ExitCodes.BLOCKED : shown;
+    // A swap of every node that its process left unfinished is finished first, and said.
+    return onRepair(engine, spec, (repair, finished) -> {
+      // The side effects acknowledged on any node; those of the repair shown are listed.
+      List<SideEffectAcknowledgement> acknowledged = repair.history(0).sideEffects().stream().map(OnNode::value)
+          .toList();
+      // Each node's own line besides the repair as one; none on one server, whose node is the repair.
+      List<ShardLine> shards = lines(repair);
+      // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment (over
+      // every shard, where its least advanced shard stands).
+      int shown = show(engine, spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged,
+          shards.isEmpty() ? null : shards, finished.orElse(null));
+      // Shards that disagree on B or on what their consumers read: exit as blocked.
+      Optional<String> disagree = shards.isEmpty() ? Optional.empty() : disagreement(shards);
+      disagree.ifPresent(d -> {
+        err().println(d);
+        err().flush();
       });
-    }
-    // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment.
-    return show(engine, spec, engine.repairs().snapshot(spec, Optional.empty()), engine.backfills().of(spec),
-        engine.backfills().sideEffectAcknowledgements(spec), null, null);
+      return disagree.isPresent() ? ExitCodes.BLOCKED : shown;
+    });
   }
 
   /**
@@ -207,9 +203,9 @@ public final class StatusCommand extends EngineCommand {
   }
 
   /** Each shard's line: its repair's phase, B, latest run, declared writer and the version its consumers read. */
-  static List<ShardLine> lines(ShardedRepair repair) {
+  static List<ShardLine> lines(TargetRepair repair) {
     List<ShardLine> lines = new ArrayList<>();
-    repair.status().forEach((s, st) -> lines.add(new ShardLine(s.shard(), s.node(), st.repair().map(x -> x.phase()
+    repair.eachNode().forEach((s, st) -> lines.add(new ShardLine(s.shard(), s.node(), st.repair().map(x -> x.phase()
         .name().toLowerCase(Locale.ROOT)).orElse("no repair"), "B = " + st.repair().flatMap(Repair::boundary)
         .map(Text::hour).orElse("not pinned") + ", latest run " + st.latestRun().map(x -> x.id() + " "
         + x.shownState(Instant.now())).orElse("none") + st.declaredWriter().map(d -> ", live writer "

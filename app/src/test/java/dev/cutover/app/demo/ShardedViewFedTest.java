@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.app.spec.DemoSpec;
 import dev.cutover.engine.Session;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.Engine;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.ShardParts.ClusterPlan;
 import dev.cutover.engine.ShardParts.ClusterRun;
 import dev.cutover.engine.Specs;
@@ -47,7 +48,7 @@ class ShardedViewFedTest {
   private Session session;
   private DemoNodes nodes;
   private TableSpec spec;
-  private ShardedRepair repair;
+  private TargetRepair repair;
   private final List<LiveJob> jobs = new ArrayList<>();
 
   @BeforeEach
@@ -60,7 +61,7 @@ class ShardedViewFedTest {
     nodes.distribute();
     spec = Specs.read(ShortOverlap.in(DemoSpec.exportCluster(dir.resolve("spec"), DemoSpec.DEFAULT_DATABASE, true,
         true)));
-    repair = ShardedRepair.open(session, spec);
+    repair = new Engine(session).repair(spec);
     for (DemoNodes.Node node : nodes.all()) {
       jobs.add(LiveJob.open(node.statements(), node.world(), new LiveOptions(Duration.ofSeconds(1), s -> { }, e -> { })));
     }
@@ -93,7 +94,7 @@ class ShardedViewFedTest {
         confirming());
     workspace.engineProperty().set(new dev.cutover.engine.Engine(session));
     workspace.specProperty().set(spec);
-    workspace.shardedProperty().set(repair);
+    workspace.openRepairProperty().set(repair);
     dev.cutover.ui.backfill.BackfillModel screen = new dev.cutover.ui.backfill.BackfillModel(workspace);
     new dev.cutover.ui.backfill.BackfillController(screen).deployView();
     assertEquals("", screen.writer().error());
@@ -109,8 +110,8 @@ class ShardedViewFedTest {
       assertTrue(viewExists(node, "pnl_v2_mv") && viewExists(node, "pnl_v2_fees_mv"), node.world() + ": one "
           + "corrected view per source");
     }
-    repair.read().forEach((s, r) -> assertEquals(Optional.of(b), r.status().orElseThrow().repair().orElseThrow()
-        .boundary(), s + " pinned B"));
+    repair.eachNode().forEach((s, r) -> assertEquals(Optional.of(b), r.repair().orElseThrow().boundary(),
+        s + " pinned B"));
     assertEquals(deployed.keySet(), ShardParts.of(repair).deployLive().keySet(), "deploying again changes nothing");
 
     ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withBatchHours(6));

@@ -46,7 +46,7 @@ final class ShardingCheck {
     List<String> sourceKeys = new ArrayList<>();
     for (TableSpec.Source source : spec.sources()) {
       if (cluster.copied().contains(source.name())) {
-        continue; // every shard holds it whole: ShardedRepair compares the copies across shards
+        continue; // every shard holds it whole: ClusterRepair compares the copies across shards
       }
       Identifier all = cluster.sources().get(source.name());
       Optional<Distributed> d = read(all, source.table(), wrong);

@@ -17,7 +17,7 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.ShardParts.ClusterPlan;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.Preflighted;
@@ -59,7 +59,7 @@ class ShardedRepairTest {
   private TableSpec spec;
   private Database entry;
   private Shards shards;
-  private ShardedRepair repair;
+  private TargetRepair repair;
 
   @BeforeEach
   void cluster() {
@@ -68,7 +68,7 @@ class ShardedRepairTest {
     spec = world.spec();
     entry = world.entry();
     shards = Shards.open(entry, LocalCluster.NAME, world.cluster()::jdbcUrl);
-    repair = new ShardedRepair(shards, spec);
+    repair = ShardParts.open(shards, spec);
   }
 
   @AfterEach
@@ -109,14 +109,14 @@ class ShardedRepairTest {
     // The cluster's totals split between its shards: 3 batches and 900 rows/s over three shards, 1 and 300 each.
     TableSpec throttled = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml() + "  throttle:\n    concurrency: 3\n"
         + "    rows_per_second: 900\n", "visits.yaml");
-    ClusterPlan shared = ShardParts.of(new ShardedRepair(shards, throttled)).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+    ClusterPlan shared = ShardParts.of(ShardParts.open(shards, throttled)).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         s -> s.withConcurrency(4));
     assertEquals(List.of(1), shared.plans().values().stream().map(p -> p.settings().concurrency()).distinct().toList());
     assertEquals(List.of(300L), shared.plans().values().stream().map(p -> p.settings().rowsPerSecond()).distinct()
         .toList());
     TableSpec tooFew = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml() + "  throttle:\n    concurrency: 2\n",
         "visits.yaml");
-    assertThrows(dev.cutover.engine.api.InvalidInputException.class, () -> ShardParts.of(new ShardedRepair(shards, tooFew))
+    assertThrows(dev.cutover.engine.api.InvalidInputException.class, () -> ShardParts.of(ShardParts.open(shards, tooFew))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s));
 
     ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
@@ -188,7 +188,7 @@ class ShardedRepairTest {
     assertEquals(3, before.nodes().size());
     assertTrue(before.nodes().stream().allMatch(n -> n.reads() == Gate.Version.V1 && n.gate().open()), before.toString());
     assertTrue(before.gate().conditions().contains(new Gate.Condition(OverNodes.ONE_B, true, "B = "
-        + repair.status().values().iterator().next().repair().orElseThrow().boundary().orElseThrow() + " on all 3 nodes")),
+        + repair.eachNode().values().iterator().next().repair().orElseThrow().boundary().orElseThrow() + " on all 3 nodes")),
         before.gate().conditions().toString());
     assertTrue(repair.cutovers().retention().keepUntil().isEmpty(), "no horizon before any node was cut over");
 
@@ -402,12 +402,12 @@ class ShardedRepairTest {
 
     world.restart();
     ClusterRun resumed = ShardParts.of(repair).resume(UnaryOperator.identity(), List.of(), s -> BackfillEvent.Listener.NONE);
-    assertEquals(List.of(repair.ref(2)), List.copyOf(resumed.runs().keySet()), "only the failed shard resumes");
+    assertEquals(List.of(repair.nodes().get(1)), List.copyOf(resumed.runs().keySet()), "only the failed shard resumes");
     Map<ShardRef, RunRecord> end = resumed.await();
     assertEquals(List.of(), ClusterRun.failed(end));
-    assertEquals(ended.get(repair.ref(2)).id(), end.get(repair.ref(2)).id(), "the same run, from its ledger");
+    assertEquals(ended.get(repair.nodes().get(1)).id(), end.get(repair.nodes().get(1)).id(), "the same run, from its ledger");
     assertEquals(List.of(), world.shardsWhoseV2IsNotCorrected(plan.range().from(), plan.boundary()));
-    assertTrue(shards.shard(2).engine().backfills().ledger(end.get(repair.ref(2)).id()).values().stream()
+    assertTrue(shards.shard(2).engine().backfills().ledger(end.get(repair.nodes().get(1)).id()).values().stream()
         .allMatch(LedgerEntry::complete));
   }
 
@@ -559,7 +559,7 @@ class ShardedRepairTest {
     String sources = "sources:\n  - table: clicks\n    time_column: ts\n";
     TableSpec withLabels = dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace(sources, sources
         + "  - table: labels\n    time_column: ts\n") + "  copied: [labels]\n", "visits.yaml");
-    ShardParts labelled = ShardParts.of(new ShardedRepair(shards, withLabels));
+    ShardParts labelled = ShardParts.of(ShardParts.open(shards, withLabels));
     ClusterPlan plan = labelled.plan(Optional.empty(), Optional.empty(), Optional.empty(), UnaryOperator.identity());
     Preflighted preflight = labelled.preflight(plan, List.of(new AcknowledgedDependent("visits_v1_all", Procedure.REASON)));
     assertTrue(!preflight.passed());

@@ -4,7 +4,7 @@ import dev.cutover.engine.ShardParts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.ShardParts.ClusterPlan;
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.Gate;
@@ -54,7 +54,7 @@ class SwapKilledTest {
         Shards shards = Shards.open(entry, LocalCluster.NAME, world.cluster()::jdbcUrl)) {
       TableSpec spec = world.spec();
       Path specFile = Files.writeString(dir.resolve("visits.yaml"), world.specYaml());
-      ShardedRepair repair = new ShardedRepair(shards, spec);
+      TargetRepair repair = ShardParts.open(shards, spec);
       ClusterPlan plan = ShardParts.of(repair).plan(Optional.empty(), Optional.empty(), Optional.empty(), s -> s.withConcurrency(1));
       ShardParts.of(repair).backfill(Procedure.clear(repair, plan), s -> BackfillEvent.Listener.NONE).await();
       world.shards.forEach(w -> w.writeLiveV2(plan.boundary(), w.liveEdge.plusHours(1)));

@@ -1,7 +1,7 @@
 package dev.cutover.engine.cluster;
 
 import dev.cutover.engine.ShardParts;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.embedded.EngineLibrary;
@@ -24,7 +24,7 @@ public final class SwapProbe {
     int holdAfter = Integer.parseInt(args[3]);
     try (Database entry = Database.open(cluster.entry().profile("cutover"));
         Shards shards = Shards.open(entry, LocalCluster.NAME, cluster::jdbcUrl)) {
-      ShardedRepair repair = new ShardedRepair(shards, SpecLoader.load(Path.of(args[2])));
+      TargetRepair repair = ShardParts.open(shards, SpecLoader.load(Path.of(args[2])));
       System.out.println("ready");
       System.out.flush();
       ShardParts.of(repair).cutover("visits", (s, r) -> {

@@ -33,7 +33,7 @@ public final class Procedure {
    * Every shard's plan through its preflight, every dependent on any shard acknowledged; fails the test with
    * each shard's failures if a check fails.
    */
-  public static Preflighted clear(dev.cutover.engine.ShardedRepair repair,
+  public static Preflighted clear(dev.cutover.engine.TargetRepair repair,
       dev.cutover.engine.ShardParts.ClusterPlan plan) {
     List<AcknowledgedDependent> dependents = ShardParts.of(repair).preflight(plan, List.of()).report().dependents().stream()
         .map(PreflightReport.Dependent::name).distinct()

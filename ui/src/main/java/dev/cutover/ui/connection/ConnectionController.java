@@ -20,13 +20,11 @@ public final class ConnectionController implements ScreenController {
 
   public ConnectionController(ConsoleStartup startup, Workspace workspace) {
     this.choice = new SpecChoice(workspace, startup.defaultSpec());
-    SessionLifetime[] lifetime = new SessionLifetime[1];
-    this.spec = new SpecController(choice, workspace, () -> lifetime[0].session());
+    this.spec = new SpecController(choice, workspace);
     Profiles saved = new Profiles(startup.profiles().file(), workspace.executor());
     this.profiles = new ProfilesController(saved, startup.profiles(), workspace.dialogs());
     this.model = new ConnectionModel(workspace, startup.target(), choice, saved);
     this.sessions = new SessionLifetime(startup, model, spec);
-    lifetime[0] = sessions;
     profiles.reload();
   }
 

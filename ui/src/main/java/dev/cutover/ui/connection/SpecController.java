@@ -1,8 +1,7 @@
 package dev.cutover.ui.connection;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.Session;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.tasks.TaskExecutor;
 import dev.cutover.ui.Workspace;
@@ -11,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Loading the spec the console works on: the file the operator names or chooses, checked on the
@@ -24,12 +22,10 @@ final class SpecController {
   private final SpecChoice choice;
   private final Workspace workspace;
   private final Activity loading;
-  private final Supplier<Session> sessions;
   /** Repairs opened by a load whose result is not shown yet; see {@link #closeUnclaimed}. */
-  private final java.util.Set<ShardedRepair> unclaimed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.Set<TargetRepair> unclaimed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  SpecController(SpecChoice choice, Workspace workspace, Supplier<Session> sessions) {
-    this.sessions = sessions;
+  SpecController(SpecChoice choice, Workspace workspace) {
     this.choice = choice;
     this.workspace = workspace;
     this.loading = choice.loading();
@@ -66,11 +62,10 @@ final class SpecController {
       return;
     }
     var demo = workspace.demo();
-    Session session = sessions.get();
     loading.run("load the spec " + path.get().getFileName(), p -> {
       Path actual = demo.map(d -> d.spec(path.get())).orElse(path.get());
       TableSpec spec = engine.specs().load(actual);
-      return new Loaded(spec, actual, sharded(session, spec, p));
+      return new Loaded(spec, actual, sharded(engine, spec, p));
     }, loaded -> {
       if (!loaded.path().equals(path.get())) {
         choice.fileProperty().set(loaded.path().toString());
@@ -79,21 +74,18 @@ final class SpecController {
     });
   }
 
-  private record Loaded(TableSpec spec, Path path, Optional<ShardedRepair> sharded) {}
+  private record Loaded(TableSpec spec, Path path, Optional<TargetRepair> sharded) {}
 
   /**
    * A spec that names a cluster is repaired on every node of it: the repair is opened here, off the FX
    * thread, and a node that does not answer refuses the spec, by name.
    */
-  private Optional<ShardedRepair> sharded(Session session, TableSpec spec, TaskExecutor.Progress progress) {
+  private Optional<TargetRepair> sharded(Engine engine, TableSpec spec, TaskExecutor.Progress progress) {
     if (spec.cluster().isEmpty()) {
       return Optional.empty();
     }
-    if (session == null) {
-      throw new IllegalStateException("The connection closed while the spec was read; connect again.");
-    }
     progress.update("open a connection to every node of the cluster " + spec.cluster().get().name(), -1);
-    ShardedRepair opened = ShardedRepair.open(session, spec);
+    TargetRepair opened = engine.repair(spec);
     unclaimed.add(opened);
     return Optional.of(opened);
   }
@@ -101,7 +93,7 @@ final class SpecController {
   private void show(Loaded loaded) {
     loaded.sharded().ifPresent(unclaimed::remove);
     closeUnclaimed();
-    workspace.shardedProperty().set(loaded.sharded().orElse(null));
+    workspace.openRepairProperty().set(loaded.sharded().orElse(null));
     choice.show(loaded.spec(), loaded.path());
   }
 
@@ -110,11 +102,11 @@ final class SpecController {
    * later load): only the newest load's result is shown, so every other one opened before it is done with.
    */
   private void closeUnclaimed() {
-    List<ShardedRepair> closing = List.copyOf(unclaimed);
+    List<TargetRepair> closing = List.copyOf(unclaimed);
     unclaimed.removeAll(closing);
     if (!closing.isEmpty()) {
       workspace.executor().submit(p -> {
-        closing.forEach(ShardedRepair::close);
+        closing.forEach(TargetRepair::close);
         return closing.size();
       }, closed -> {}, failure -> {});
     }
@@ -130,11 +122,10 @@ final class SpecController {
     if (workspace.drivingShardsProperty().get()) {
       return; // the repair's connections are in use by a step; the operator loads the spec again once it has ended
     }
-    Session session = sessions.get();
     TableSpec before = workspace.spec();
     loading.run("read the spec " + path.get().getFileName() + " again", p -> {
       TableSpec spec = engine.specs().load(path.get());
-      return new Loaded(spec, path.get(), spec.equals(before) ? Optional.empty() : sharded(session, spec, p));
+      return new Loaded(spec, path.get(), spec.equals(before) ? Optional.empty() : sharded(engine, spec, p));
     }, loaded -> {
       if (!loaded.spec().equals(workspace.spec())) {
         show(loaded);

@@ -1,25 +1,16 @@
 package dev.cutover.ui.history;
 
-import dev.cutover.engine.Engine;
-import dev.cutover.engine.ShardedRepair;
-import dev.cutover.engine.api.AuditEntry;
-import dev.cutover.engine.api.RepairRecords;
+import dev.cutover.engine.TargetRepair;
+import dev.cutover.engine.api.OnNode;
+import dev.cutover.engine.api.RepairHistory;
 import dev.cutover.engine.api.ReportSummary;
-import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.ShardRef;
-import dev.cutover.engine.api.SideEffectAcknowledgement;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.ShownWatch;
 import dev.cutover.ui.Workspace;
 import dev.cutover.ui.common.Activity;
 import dev.cutover.ui.common.ScreenController;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
 import javafx.beans.value.ObservableBooleanValue;
 
 /**
@@ -36,16 +27,12 @@ public final class HistoryController implements ScreenController {
   private final Workspace workspace;
   private final Activity activity;
   private final ShownWatch<Snapshot> watch;
-  /** The sharded table's repair while the spec loaded names a cluster, for the watch's reads off the FX thread. */
-  private volatile ShardedRepair sharded;
 
   public HistoryController(HistoryModel model) {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.watch = new ShownWatch<>(workspace, activity, (engine, spec) -> read(engine, spec, sharded), this::show);
-    this.sharded = workspace.shardedProperty().get();
-    workspace.shardedProperty().addListener((o, was, is) -> sharded = is);
+    this.watch = ShownWatch.ofRepair(workspace, activity, HistoryController::read, this::show);
   }
 
   @Override
@@ -71,59 +58,32 @@ public final class HistoryController implements ScreenController {
     return activity.runningProperty();
   }
 
-  private record Snapshot(List<OnNode<RunRecord>> runs, List<OnNode<ReportSummary>> reconciliations,
-      List<OnNode<SideEffectAcknowledgement>> sideEffects, List<OnNode<AuditEntry>> audit, Instant at,
-      Map<ShardRef, String> silent) {}
+  private record Snapshot(RepairHistory history, Instant at) {}
 
   public void refresh() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    ShardedRepair repair = workspace.shardedProperty().get();
-    if (spec == null || engine == null) {
+    TargetRepair repair = workspace.targetRepair();
+    if (spec == null || repair == null) {
       return;
     }
-    activity.run("read the history", p -> read(engine, spec, repair), this::show);
+    activity.run("read the history", p -> read(repair), this::show);
   }
 
-  /** One server's history, or, for a sharded table, every shard's merged, newest first. */
-  private static Snapshot read(Engine engine, TableSpec spec, ShardedRepair repair) {
+  /** What the repair keeps over its nodes: one server's, or every shard's merged, newest first. */
+  private static Snapshot read(TargetRepair repair) {
     Instant at = Instant.now();
-    if (spec.cluster().isEmpty()) {
-      RepairRecords r = engine.records(spec, HistoryModel.AUDIT_LIMIT);
-      return new Snapshot(here(r.runs()), here(r.reconciliations()), here(r.sideEffects()), here(r.audit()), at,
-          Map.of());
-    }
-    if (repair == null || !repair.spec().equals(spec)) {
-      throw new IllegalStateException("The repair of the sharded table is not open on every node yet; the history "
-          + "is read once it is.");
-    }
-    ShardedRepair.ClusterRecords all = repair.records(HistoryModel.AUDIT_LIMIT);
-    return new Snapshot(merged(all, RepairRecords::runs, RunRecord::created, Integer.MAX_VALUE),
-        merged(all, RepairRecords::reconciliations, ReportSummary::created, Integer.MAX_VALUE),
-        merged(all, RepairRecords::sideEffects, SideEffectAcknowledgement::at, Integer.MAX_VALUE),
-        merged(all, RepairRecords::audit, AuditEntry::at, HistoryModel.AUDIT_LIMIT), at, all.silent());
-  }
-
-  private static <T> List<OnNode<T>> here(List<T> values) {
-    return values.stream().map(OnNode::here).toList();
-  }
-
-  private static <T> List<OnNode<T>> merged(ShardedRepair.ClusterRecords all, Function<RepairRecords, List<T>> list,
-      Function<T, Instant> when, int limit) {
-    List<OnNode<T>> out = new ArrayList<>();
-    all.shards().forEach((ref, r) -> list.apply(r).forEach(v -> out.add(new OnNode<>(Optional.of(ref), v))));
-    out.sort(Comparator.comparing((OnNode<T> n) -> when.apply(n.value())).reversed());
-    return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+    return new Snapshot(repair.history(HistoryModel.AUDIT_LIMIT), at);
   }
 
   private void show(Snapshot s) {
     // A new verdict, or a run that appeared or changed state, may have moved the repair: the banner above reads
     // it again, so that it never says less than the lists under it.
     boolean newVerdict = !model.asOfProperty().get().isEmpty()
-        && !ids(model.reconciliations()).equals(ids(s.reconciliations()));
-    model.read(s.runs(), s.reconciliations(), s.sideEffects(), s.audit(), s.at(), s.silent());
-    if (s.silent().isEmpty() && s.runs().stream().allMatch(r -> r.shard().isEmpty())) {
-      workspace.repair().runsSeen(s.runs().stream().map(OnNode::value).toList());
+        && !ids(model.reconciliations()).equals(ids(s.history().reconciliations()));
+    RepairHistory h = s.history();
+    model.read(h.runs(), h.reconciliations(), h.sideEffects(), h.audit(), s.at(), h.silent());
+    if (h.silent().isEmpty() && h.runs().stream().allMatch(r -> r.shard().isEmpty())) {
+      workspace.repair().runsSeen(h.runs().stream().map(OnNode::value).toList());
     }
     if (newVerdict) {
       workspace.repair().refresh();

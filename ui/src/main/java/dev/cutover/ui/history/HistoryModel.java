@@ -1,5 +1,6 @@
 package dev.cutover.ui.history;
 
+import dev.cutover.engine.api.OnNode;
 import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;

@@ -1,5 +1,6 @@
 package dev.cutover.ui.history;
 
+import dev.cutover.engine.api.OnNode;
 import static dev.cutover.ui.common.DiffTables.number;
 import static dev.cutover.ui.common.DiffTables.text;
 

@@ -52,7 +52,7 @@ public final class ReconcileController implements ScreenController {
     }, this::showIfNewer);
     workspace.specProperty().addListener((o, was, is) -> current = steps());
     workspace.engineProperty().addListener((o, was, is) -> current = steps());
-    workspace.shardedProperty().addListener((o, was, is) -> current = steps());
+    workspace.openRepairProperty().addListener((o, was, is) -> current = steps());
     model.selectedHourProperty().addListener((o, was, is) -> readHourKeys());
     model.reportProperty().addListener((o, was, is) -> readHourKeys());
   }

@@ -1,7 +1,7 @@
 package dev.cutover.ui.repair;
 
 import dev.cutover.engine.Engine;
-import dev.cutover.engine.ShardedRepair;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.RepairStatus;
@@ -52,7 +52,7 @@ public final class RepairWatch {
   private final TaskExecutor executor;
   private final ObservableValue<Engine> engine;
   private final ObservableValue<TableSpec> spec;
-  private final ObservableValue<ShardedRepair> sharded;
+  private final ObservableValue<TargetRepair> opened;
   private final ObservableValue<Boolean> answering;
   private final ObjectProperty<RepairSnapshot> snapshot = new SimpleObjectProperty<>();
   private final ObjectProperty<RepairStatus> status = new SimpleObjectProperty<>();
@@ -86,20 +86,21 @@ public final class RepairWatch {
   }
 
   /**
-   * As {@link #RepairWatch(TaskExecutor, ObservableValue, ObservableValue, ObservableValue)}; a spec that names a
-   * cluster is read through {@code sharded}, the repair open on every node, as one snapshot over the shards.
+   * As {@link #RepairWatch(TaskExecutor, ObservableValue, ObservableValue, ObservableValue)}; the repair is read
+   * through {@code opened} once it is open for the spec (a sharded table's, on every node, read as one snapshot
+   * over the shards), and a table on one server's through the engine until then.
    */
   public RepairWatch(TaskExecutor executor, ObservableValue<Engine> engine, ObservableValue<TableSpec> spec,
-      ObservableValue<ShardedRepair> sharded, ObservableValue<Boolean> answering) {
+      ObservableValue<TargetRepair> opened, ObservableValue<Boolean> answering) {
     this.executor = executor;
     this.engine = engine;
     this.spec = spec;
-    this.sharded = sharded;
+    this.opened = opened;
     this.answering = answering;
     // Another spec or another server: what was read no longer applies, not even for a moment.
     engine.addListener((o, was, is) -> forget());
     spec.addListener((o, was, is) -> forget());
-    sharded.addListener((o, was, is) -> forget());
+    opened.addListener((o, was, is) -> forget());
     status.addListener((o, was, is) -> words());
     record.addListener((o, was, is) -> words());
     error.addListener((o, was, is) -> words());
@@ -172,9 +173,11 @@ public final class RepairWatch {
   public void refresh() {
     Engine e = engine.getValue();
     TableSpec s = spec.getValue();
-    ShardedRepair r = sharded.getValue();
+    TargetRepair o = opened.getValue();
     // A sharded table's repair is read once the repair is open on every node, for this spec.
-    if (e == null || s == null || (s.cluster().isPresent() && (r == null || !r.spec().equals(s)))) {
+    TargetRepair r = e == null || s == null ? null : o != null && o.spec().equals(s) ? o
+        : s.cluster().isEmpty() ? e.repair(s) : null;
+    if (r == null) {
       snapshot.set(null);
       status.set(null);
       record.set(null);
@@ -190,9 +193,8 @@ public final class RepairWatch {
     reading.set(true);
     Optional<RepairSnapshot> previous = judgeAgain ? Optional.empty() : Optional.ofNullable(snapshot.get());
     judgeAgain = false;
-    ShardedRepair over = s.cluster().isPresent() ? r : null;
-    executor.submit(p -> over != null ? read(over, previous) : read(e, s, previous),
-        (message, fraction) -> {}, read -> done(e, s, over, read, null), failure -> done(e, s, over, null, failure));
+    executor.submit(p -> read(r, previous), (message, fraction) -> {}, read -> done(e, s, o, read, null),
+        failure -> done(e, s, o, null, failure));
   }
 
   /** Reads the repair again now, with its gate judged again from the data (the operator's Refresh). */
@@ -219,43 +221,36 @@ public final class RepairWatch {
     snapshot.set(read);
   }
 
-  private record Read(RepairSnapshot snapshot, Partial partial, Optional<UnfinishedSwap> swap) {
-    Read(RepairSnapshot snapshot, Partial partial) {
-      this(snapshot, partial, Optional.empty());
-    }
-  }
+  private record Read(RepairSnapshot snapshot, Partial partial, Optional<UnfinishedSwap> swap) {}
 
   /** The repair's state record alone, read when its data could not be, and why the data could not be. */
   private record Partial(Optional<Repair> repair, Instant at, Exception failure) {}
 
   /**
-   * The repair over every node, after finishing a switch across nodes whose process died halfway (a laptop that
+   * The repair over its nodes, after finishing a switch across nodes whose process died halfway (a laptop that
    * slept, a kill): opening the repair in the console finishes it, as any command on it does, so that no panel
-   * shows nodes on two versions as where the repair stands. A switch whose process still runs is only named.
+   * shows nodes on two versions as where the repair stands. A switch whose process still runs is only named. When
+   * the data cannot be read but the repair's state record can, the record is what is known.
    */
-  private static Read read(ShardedRepair over, Optional<RepairSnapshot> previous) {
-    Optional<UnfinishedSwap> finished = over.finishUnfinishedSwap();
-    return new Read(over.snapshot(finished.isPresent() ? Optional.empty() : previous), null, finished);
-  }
-
-  private static Read read(Engine e, TableSpec s, Optional<RepairSnapshot> previous) throws Exception {
+  private static Read read(TargetRepair r, Optional<RepairSnapshot> previous) throws Exception {
+    Optional<UnfinishedSwap> finished = r.finishUnfinishedSwap();
     try {
-      return new Read(e.repairs().snapshot(s, previous), null);
+      return new Read(r.snapshot(finished.isPresent() ? Optional.empty() : previous), null, finished);
     } catch (Exception failure) {
       Optional<Repair> repair;
       try {
-        repair = e.repairs().current(s);
+        repair = r.stateRecord();
       } catch (Exception alsoFailed) {
         failure.addSuppressed(alsoFailed);
         throw failure;
       }
-      return new Read(null, new Partial(repair, Instant.now(), failure));
+      return new Read(null, new Partial(repair, Instant.now(), failure), finished);
     }
   }
 
-  private void done(Engine e, TableSpec s, ShardedRepair over, Read read, Throwable failure) {
+  private void done(Engine e, TableSpec s, TargetRepair o, Read read, Throwable failure) {
     inFlight = false;
-    boolean current = e == engine.getValue() && s == spec.getValue() && (over == null || over == sharded.getValue());
+    boolean current = e == engine.getValue() && s == spec.getValue() && o == opened.getValue();
     if (current) {
       String doing = "read where the repair of " + s.name() + " stands";
       if (failure == null && read.snapshot() != null) {

@@ -1,15 +1,10 @@
 package dev.cutover.engine;
 
-import dev.cutover.engine.api.Gate;
-import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
-import dev.cutover.engine.api.LedgerEntry;
-import dev.cutover.engine.api.LiveWriterNote;
-import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.NodeStatus;
 import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.api.RepairRecords;
+import dev.cutover.engine.api.RepairHistory;
 import dev.cutover.engine.api.RepairSnapshot;
-import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.cluster.ClusterNodes;
@@ -19,8 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * One repair of a table sharded over a cluster: the single-node procedure on every shard at once, on the
@@ -36,7 +29,7 @@ import java.util.TreeMap;
  * {@link ClusterReconcile}, the switch of consumers {@link ClusterCutover}; besides them it reads each shard apart
  * for the screens that show one ({@link ClusterReadings}).
  */
-public final class ShardedRepair implements TargetRepair {
+final class ClusterRepair implements TargetRepair {
 
   private final Shards shards;
   private final TableSpec spec;
@@ -52,13 +45,13 @@ public final class ShardedRepair implements TargetRepair {
    * The repair of {@code spec}'s sharded table through the cluster the session reaches: an engine on every
    * node of the spec's cluster, as the session's operator. Close it to close those connections.
    */
-  public static ShardedRepair open(Session session, TableSpec spec) {
-    ShardedRepair.requireCluster(spec);
+  static ClusterRepair open(Session session, TableSpec spec) {
+    ClusterRepair.requireCluster(spec);
     ClusterNodes.Addresses addresses = session.localCluster().<ClusterNodes.Addresses>map(c -> c::jdbcUrl)
         .orElseGet(() -> ClusterNodes.Addresses.likeEntry(session.database().profile().jdbcUrl()));
     Shards shards = Shards.open(session.database(), spec.cluster().get().name(), addresses);
     try {
-      return new ShardedRepair(shards, spec);
+      return new ClusterRepair(shards, spec);
     } catch (RuntimeException e) {
       shards.close();
       throw e;
@@ -73,7 +66,7 @@ public final class ShardedRepair implements TargetRepair {
   }
 
   /** The repair over engines already open on every shard (tests reach the shards through {@code shards}). */
-  public ShardedRepair(Shards shards, TableSpec spec) {
+  ClusterRepair(Shards shards, TableSpec spec) {
     requireCluster(spec);
     this.shards = shards;
     this.spec = spec;
@@ -92,11 +85,6 @@ public final class ShardedRepair implements TargetRepair {
     return shards.all().stream().map(Shard::ref).toList();
   }
 
-  /** The shard of number {@code n} (from 1). */
-  public ShardRef ref(int n) {
-    return shards.shard(n).ref();
-  }
-
   static <T> Map<ShardRef, T> byRef(Map<Shard, T> each) {
     Map<ShardRef, T> out = new LinkedHashMap<>();
     each.forEach((s, t) -> out.put(s.ref(), t));
@@ -109,41 +97,20 @@ public final class ShardedRepair implements TargetRepair {
     shards.close();
   }
 
-  /**
-   * One shard's repair at a glance: its repair, its latest run, the version its consumers read, and the
-   * newest declaration of its corrected live writer (the operator's word, not proof).
-   */
-  public record ShardStatus(Optional<Repair> repair, Optional<RunRecord> latestRun, Gate.Version reads,
-      Optional<LiveWriterNote> declaredWriter) {}
-
-  /**
-   * One shard read for a screen: its repair, its latest run, that run's ledger and the version its
-   * consumers read; or, when the shard could not be read, why ({@code silent}), with nothing else.
-   */
-  public record ShardReading(Optional<ShardStatus> status, SortedMap<HourPartition, LedgerEntry> ledger, Optional<String> silent) {
-    public ShardReading {
-      ledger = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(ledger));
-    }
+  @Override
+  public RepairHistory history(int auditLimit) {
+    return readings.history(auditLimit);
   }
 
-  /**
-   * Every shard read at once, each on its own: a shard that does not answer is named with why, and the
-   * others are still read. Reads only.
-   */
-  public Map<ShardRef, ShardReading> read() {
-    return readings.read();
+  @Override
+  public Map<ShardRef, NodeStatus> eachNode() {
+    return readings.status();
   }
 
-  /**
-   * What every shard keeps of the repair's past (runs, stored reconciliations, allowed side effects, the newest
-   * {@code auditLimit} entries of its audit trail), each read on its own: a shard that does not answer is left
-   * out, named with why in {@code silent}.
-   */
-  public record ClusterRecords(Map<ShardRef, RepairRecords> shards, Map<ShardRef, String> silent) {}
-
-  /** What every shard keeps of the repair's past, read at once. Reads only. */
-  public ClusterRecords records(int auditLimit) {
-    return readings.records(auditLimit);
+  /** The least advanced shard's record: where the repair as one stands, as its snapshot says. */
+  @Override
+  public Optional<Repair> stateRecord() {
+    return readings.leastAdvanced();
   }
 
   /**
@@ -155,11 +122,6 @@ public final class ShardedRepair implements TargetRepair {
   @Override
   public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
     return snapshot.read(previous);
-  }
-
-  /** Every shard's repair at a glance. */
-  public Map<ShardRef, ShardStatus> status() {
-    return readings.status();
   }
 
   /**
