@@ -50,6 +50,21 @@ class ArchitectureTest {
           + "a backfill starts only from a ClearedPlan, and the repair moves only by compare-and-set");
 
   @ArchTest
+  static final ArchRule aRepairIsReachedOverItsNodes = noClasses()
+      .that().resideInAnyPackage("dev.cutover.ui..", "dev.cutover.app..")
+      .and().resideOutsideOfPackage("dev.cutover.app.demo..")
+      .should().callMethod(dev.cutover.engine.Engine.class, "plans")
+      .orShould().callMethod(dev.cutover.engine.Engine.class, "backfills")
+      .orShould().callMethod(dev.cutover.engine.Engine.class, "repairs")
+      .orShould().callMethod(dev.cutover.engine.Engine.class, "reconciliations")
+      .orShould().callMethod(dev.cutover.engine.Engine.class, "cutovers")
+      .orShould().callMethod(dev.cutover.engine.Engine.class, "records", dev.cutover.engine.api.TableSpec.class,
+          int.class)
+      .because("the console and the command line take every step of a repair through Engine.repair(spec), one "
+          + "TargetRepair over the target's nodes, so that a sharded table gets every step a table on one server "
+          + "gets, under the cluster's rules (the demo world's own setup aside)");
+
+  @ArchTest
   static final ArchRule uiDoesNotReachIntoTheApp = noClasses()
       .that().resideInAPackage("dev.cutover.ui..")
       .should().dependOnClassesThat().resideInAPackage("dev.cutover.app..")

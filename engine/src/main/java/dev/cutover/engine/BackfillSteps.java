@@ -31,6 +31,12 @@ public interface BackfillSteps {
   /** The target's runs, newest first; on a cluster each run read as one over the shards that ran it. */
   List<RunRecord> runs();
 
+  /**
+   * The throttle a run was started or last changed with, as its record says; what the record does not say, the
+   * spec's (on a cluster, one shard's share, as each part ran with its own).
+   */
+  BackfillSettings settings(RunRecord run);
+
   /** The run's ledger: one entry per hour it wrote, carried or failed (on a cluster, every shard's as one). */
   SortedMap<HourPartition, LedgerEntry> ledger(String runId);
 

@@ -60,6 +60,11 @@ public final class Backfills {
       }
 
       @Override
+      public BackfillSettings settings(RunRecord run) {
+        return plans.runSettings(spec, run);
+      }
+
+      @Override
       public RunFeed feed(String runId) {
         return Backfills.this.feed(spec, runId);
       }

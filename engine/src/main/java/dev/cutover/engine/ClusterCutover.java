@@ -1,6 +1,8 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.Armed;
 import dev.cutover.engine.api.Gate;
+import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Repair;
@@ -14,6 +16,7 @@ import dev.cutover.engine.cluster.ClusterSwap;
 import dev.cutover.engine.cluster.OverNodes;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.cluster.Shards.Shard;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -80,6 +83,29 @@ final class ClusterCutover implements CutoverSteps {
     List<Node> nodes = new ArrayList<>();
     shown.forEach((ref, g) -> nodes.add(new Node(ref, rollback.get(ref).current(), g)));
     return new Judged(OverNodes.gate(shown, boundaries), nodes, Instant.now());
+  }
+
+  /**
+   * Refused, nothing written: an armed cutover switches one server by itself, and a cluster's switch, node by node
+   * with its intent on every node, is the operator's.
+   */
+  @Override
+  public Armed arm(String confirmation, Duration window) {
+    throw new InvalidInputException("arm", "An armed cutover is for one server's table; on a sharded table, cut "
+        + "over every node once the gate is open, typing " + spec.consumerView().name() + " to confirm.");
+  }
+
+  /** Nothing is ever armed on a cluster. */
+  @Override
+  public Optional<Armed> disarm(String why) {
+    return Optional.empty();
+  }
+
+  /** Nothing is ever armed on a cluster. */
+  @Override
+  public Armed.Turn armedTurn(Progress progress) {
+    return new Armed.Turn(Armed.Outcome.NOT_ARMED, Optional.empty(), Optional.empty(), Optional.empty(),
+        "Nothing is armed: a sharded table's cutover is not armed.");
   }
 
   @Override

@@ -53,6 +53,11 @@ final class ClusterRuns implements BackfillSteps {
   }
 
   @Override
+  public BackfillSettings settings(RunRecord run) {
+    return shards.shard(1).engine().plans().runSettings(spec, run);
+  }
+
+  @Override
   public List<RunRecord> runs() {
     return RunsOverShards.runs(ClusterRepair.byRef(shards.each("read of the runs", s -> s.engine().backfills().runs(spec))));
   }

@@ -69,6 +69,23 @@ public interface CutoverSteps {
       BiConsumer<ShardRef, SwapResult> switched);
 
   /**
+   * Arms the cutover: consumers switch to v2 by themselves the first time the gate opens within {@code window} from
+   * now, at a turn of the command that armed it or of a console open on the repair ({@link #armedTurn}). Refused,
+   * nothing written, unless {@code confirmation} names the consumer view, consumers read v1, the window is between a
+   * minute and a day, and nothing is armed yet; and always on a cluster, whose switch the operator makes.
+   */
+  dev.cutover.engine.api.Armed arm(String confirmation, java.time.Duration window);
+
+  /** Removes the arm with the operator's why in the audit trail; empty when nothing was armed. */
+  Optional<dev.cutover.engine.api.Armed> disarm(String why);
+
+  /**
+   * One turn of the armed cutover: past its window the arm is removed and nothing switches; inside it, the gate is
+   * judged and, when open, the ordinary cutover runs and the arm is removed. Nothing is ever armed on a cluster.
+   */
+  dev.cutover.engine.api.Armed.Turn armedTurn(Progress progress);
+
+  /**
    * Finishes a switch across nodes that its process left unfinished (it died after some nodes switched), and
    * says what it found and did; empty when there was none, and always on one server, whose switch is one
    * statement.

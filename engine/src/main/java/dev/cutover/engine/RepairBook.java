@@ -58,8 +58,15 @@ public final class RepairBook {
   static final java.time.Duration GATE_KEPT = java.time.Duration.ofMinutes(2);
 
   public RepairSnapshot snapshot(TableSpec spec, Optional<RepairSnapshot> previous) {
-    RepairStatus status = status(spec);
+    // A run's end is two writes in order: its own record ends, then it lets go of the repair. Reading the runs first
+    // and the repair after means a snapshot that shows a run ended never shows its repair still held by it (the
+    // status settles a hold whose run has ended, as it settles one whose process is gone). A run the runs showed
+    // active that the repair no longer holds ended in between: the runs are read once more.
     List<dev.cutover.engine.api.RunRecord> runs = ground.store().runs(TableNames.target(spec));
+    RepairStatus status = status(spec);
+    if (runs.stream().anyMatch(r -> r.state().active() && !heldBy(status, r))) {
+      runs = ground.store().runs(TableNames.target(spec));
+    }
     Gate.Version reads = new dev.cutover.engine.repair.ConsumerView(ground.sql(), spec).reads();
     Optional<dev.cutover.engine.api.Armed> armed = new dev.cutover.engine.cutover.Arming(ground.sql(), ground.store(),
         ground.database().server().database(), spec).armed();
@@ -73,6 +80,10 @@ public final class RepairBook {
     Gate gate = reads == Gate.Version.V2 ? gates.rollback() : gates.cutover();
     return new RepairSnapshot(read.at(), status, runs, reads, Optional.of(new RepairSnapshot.Judged(gate,
         java.time.Instant.now())), armed);
+  }
+
+  private static boolean heldBy(RepairStatus status, dev.cutover.engine.api.RunRecord run) {
+    return status.repair().flatMap(Repair::operation).filter(op -> op.runId().equals(run.id())).isPresent();
   }
 
   /**

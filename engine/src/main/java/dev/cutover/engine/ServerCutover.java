@@ -1,5 +1,6 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.Armed;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Retention;
@@ -7,6 +8,7 @@ import dev.cutover.engine.api.ShardRef;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -51,6 +53,21 @@ final class ServerCutover implements CutoverSteps {
   public Judged judge(Gate.Version toward) {
     return new Judged(toward == Gate.Version.V2 ? cutovers.gate(spec) : cutovers.rollbackGate(spec), List.of(),
         Instant.now());
+  }
+
+  @Override
+  public Armed arm(String confirmation, Duration window) {
+    return cutovers.arm(spec, confirmation, window);
+  }
+
+  @Override
+  public Optional<Armed> disarm(String why) {
+    return cutovers.disarm(spec, why);
+  }
+
+  @Override
+  public Armed.Turn armedTurn(Progress progress) {
+    return cutovers.armedTurn(spec, progress);
   }
 
   @Override

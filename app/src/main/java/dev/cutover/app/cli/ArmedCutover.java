@@ -3,7 +3,7 @@ package dev.cutover.app.cli;
 import dev.cutover.app.output.ProgressOptions;
 import dev.cutover.app.output.ProgressOutput;
 import dev.cutover.app.output.Text;
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.CutoverSteps;
 import dev.cutover.engine.api.Armed;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.SwapResult;
@@ -27,7 +27,7 @@ final class ArmedCutover {
 
   private static final Pattern DURATION = Pattern.compile("(\\d+)([smhd])");
 
-  private final Engine engine;
+  private final CutoverSteps steps;
   private final TableSpec spec;
   private final PrintWriter err;
   /** Held while a turn runs: Ctrl-C waits for it, and no turn starts once Ctrl-C came. */
@@ -36,8 +36,8 @@ final class ArmedCutover {
   /** How long Ctrl-C waits for a turn under way (a switch, then its verification) before it disarms regardless. */
   private static final Duration TURN_GRACE = Duration.ofSeconds(60);
 
-  ArmedCutover(Engine engine, TableSpec spec, PrintWriter err) {
-    this.engine = engine;
+  ArmedCutover(CutoverSteps steps, TableSpec spec, PrintWriter err) {
+    this.steps = steps;
     this.spec = spec;
     this.err = err;
   }
@@ -86,7 +86,7 @@ final class ArmedCutover {
       Thread.currentThread().interrupt();
     }
     try {
-      engine.cutovers().disarm(spec, "the command that armed it was stopped (Ctrl-C)");
+      steps.disarm("the command that armed it was stopped (Ctrl-C)");
     } finally {
       if (waited) {
         turning.unlock();
@@ -96,7 +96,7 @@ final class ArmedCutover {
 
   int disarm(BiConsumer<Object, List<String>> print) {
     // The audit trail's line names who disarmed it, and where.
-    Optional<Armed> gone = engine.cutovers().disarm(spec, "disarmed with cutover --disarm");
+    Optional<Armed> gone = steps.disarm("disarmed with cutover --disarm");
     String sentence = gone.map(a -> "The armed cutover (" + a.describe() + ") is disarmed; nothing was switched.")
         .orElse("Nothing is armed for " + spec.database() + "." + spec.targetTable() + "; nothing was changed.");
     print.accept(new SwapDocuments.ArmDocument("cutover", gone.isPresent() ? "disarmed" : "not_armed",
@@ -106,7 +106,7 @@ final class ArmedCutover {
 
   int arm(String confirmation, Duration window, Duration every, ProgressOptions options,
       BiConsumer<Object, List<String>> print) throws InterruptedException {
-    Armed armed = engine.cutovers().arm(spec, confirmation, window);
+    Armed armed = steps.arm(confirmation, window);
     err.println("The cutover is " + armed.describe() + ": consumers of " + spec.consumerView() + " switch to v2 the "
         + "first time the gate opens before then. The gate is judged every " + Text.duration(every) + "; Ctrl-C "
         + "disarms it.");
@@ -122,7 +122,7 @@ final class ArmedCutover {
           if (stopping) {
             return ExitCodes.INTERRUPTED; // Ctrl-C came between turns: it disarms, and no turn starts
           }
-          turn = engine.cutovers().armedTurn(spec, new StepProgress(progress, "Cutover"));
+          turn = steps.armedTurn(new StepProgress(progress, "Cutover"));
         } catch (dev.cutover.engine.api.InvalidInputException | dev.cutover.engine.api.StepRefusedException e) {
           throw e;
         } catch (RuntimeException e) {

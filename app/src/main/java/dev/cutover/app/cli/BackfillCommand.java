@@ -3,15 +3,18 @@ package dev.cutover.app.cli;
 import dev.cutover.app.output.ProgressOptions;
 import dev.cutover.app.output.ProgressOutput;
 import dev.cutover.app.output.Text;
-import dev.cutover.engine.ClearedPlan;
+import dev.cutover.engine.BackfillSteps;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.PlanSteps;
 import dev.cutover.engine.Preflighted;
 import dev.cutover.engine.Session;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.AcknowledgedDependent;
 import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
-import dev.cutover.engine.api.PreflightReport;
+import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.RepairStatus;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
@@ -21,6 +24,7 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.repair.NextStepWords;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,124 +50,79 @@ public final class BackfillCommand extends EngineCommand {
     acknowledge.list();
   }
 
+  /**
+   * The backfill of the spec's target over its nodes: on one server a run; on a sharded table one run over every
+   * shard under one id, each shard's part under that id and its shard's number, printed as one server's run is (its
+   * hours every shard's, merged). {@code --resume [RUN]} continues that run (or the latest) from its ledger, on a
+   * cluster the parts that did not succeed, with the throttle it ran with unless an option here changes it.
+   */
   @Override
   int run(Session session, Engine engine) throws Exception {
     List<AcknowledgedDependent> acknowledged = acknowledge.list();
     TableSpec spec = options.loadAny(session, engine);
-    if (spec.cluster().isPresent()) {
-      return onRepair(engine, spec, (repair, finished) -> onEveryShard(spec, repair, acknowledged));
-    }
-    Plan plan;
-    if (resume != null && resume.isEmpty()) {
-      resume = engine.repairs().snapshot(spec, java.util.Optional.empty()).runs().stream().findFirst()
-          .map(RunRecord::id).orElseThrow(() -> new InvalidInputException("resume",
-              "There is no run of " + spec.targetTable() + " to resume; start one with ./cutover backfill --spec "
-                  + specShown() + "."));
-    }
-    if (resume != null) {
-      if (engine.backfills().run(resume).isEmpty()) {
-        throw new InvalidInputException("resume", "There is no run " + resume + "; list runs with ./cutover status "
-            + "--spec " + specShown() + ".");
-      }
-      if (options.from != null || options.to != null || options.boundary != null) {
-        throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
-            + "and --boundary.");
-      }
-      plan = engine.plans().planResume(spec, resume, options::overrides);
-    } else {
-      plan = engine.plans().plan(spec, options.from(), options.to(), options.boundary(), options.affected(),
-          options.settings(engine, spec));
-    }
-    Preflighted checked = engine.plans().preflight(plan, acknowledged);
-    PreflightReport report = checked.report();
-    var preflight = RepairDocuments.PreflightDocument.of("preflight", report);
-    if (checked.cleared().isEmpty()) {
-      if (json()) {
-        print(new RepairDocuments.BackfillDocument("backfill", false, preflight, null, null), List.of());
-      } else {
-        Render.preflightLines(report).forEach(err()::println);
-        err().println("error: preflight failed; nothing was written. Fix what it lists and run backfill again.");
-        err().flush();
-      }
-      return ExitCodes.BLOCKED;
-    }
-    ClearedPlan cleared = checked.cleared().get();
-    plan = cleared.plan();
-    RunRecord end;
-    try (ProgressOutput progress = progressOptions.open("backfill", err())) {
-      RunHandle run = engine.backfills().start(cleared, new BackfillProgress(progress));
-      progress.message(ProgressOutput.Level.INFO, "Run " + run.id() + (resume != null ? " resumed" : "") + ": "
-          + Text.hours(plan.hours().size()) + " of " + spec.database() + "." + spec.targetTable() + ", "
-          + Text.window(plan.range()) + ", boundary " + Text.hour(plan.boundary()) + (plan.pinned()
-              ? " (pinned by the repair)" : " (pinned by this run)") + ", " + throttle(plan.settings())
-          + ". Ctrl-C cancels.");
-      end = awaitCancellingOnInterrupt(run);
-    }
-    RepairDocuments.Next next = end.state() == RunState.SUCCEEDED ? next(engine, spec, plan) : null;
-    // The hours written stay written: the run goes on from its ledger, once what stopped it is mended.
-    return ended(preflight, end, engine.plans().runSettings(end, plan.settings()), next, "Resume it with:");
+    return onRepair(engine, spec, (repair, finished) -> backfill(spec, repair, acknowledged));
   }
 
-  /**
-   * The backfill of a sharded table: one run over every shard under one id, each shard's part under that id and
-   * its shard's number, printed as one server's run is (its hours every shard's, merged). {@code --resume [RUN]}
-   * continues the parts of that run (or the latest) that did not succeed, each from its own ledger.
-   */
-  private int onEveryShard(TableSpec spec, dev.cutover.engine.TargetRepair repair,
-      List<AcknowledgedDependent> acknowledged) throws InterruptedException {
-    dev.cutover.engine.PlanSteps plans = repair.plans();
-    dev.cutover.engine.BackfillSteps backfills = repair.backfills();
+  private int backfill(TableSpec spec, TargetRepair repair, List<AcknowledgedDependent> acknowledged)
+      throws InterruptedException {
+    PlanSteps plans = repair.plans();
+    BackfillSteps backfills = repair.backfills();
+    boolean nodes = !repair.nodes().isEmpty();
+    String where = on(repair, backfills.where());
     RepairDocuments.PreflightDocument preflight = null;
+    if (resume != null && (options.from != null || options.to != null || options.boundary != null)) {
+      throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
+          + "and --boundary.");
+    }
+    Plan plan = null;
+    Preflighted checked = null;
+    String id = null;
+    if (resume != null) {
+      List<RunRecord> runs = backfills.runs();
+      id = resume.isEmpty() ? runs.stream().findFirst().map(RunRecord::id).orElseThrow(() ->
+          new InvalidInputException("resume", "There is no run of " + spec.targetTable() + where + " to resume; "
+              + "start one with ./cutover backfill --spec " + specShown() + ".")) : resume;
+      String asked = id;
+      if (runs.stream().noneMatch(r -> r.id().equals(asked))) {
+        throw new InvalidInputException("resume", "There is no run " + id + where + "; list runs with ./cutover "
+            + "status --spec " + specShown() + ".");
+      }
+    } else {
+      plan = plans.plan(options.from(), options.to(), options.boundary(), options.affected(), options::overrides);
+      checked = plans.preflight(plan, acknowledged, Progress.NONE);
+      preflight = RepairDocuments.PreflightDocument.of("preflight", checked.report());
+      if (!checked.passed()) {
+        if (json()) {
+          print(new RepairDocuments.BackfillDocument("backfill", false, preflight, null, null), List.of());
+        } else {
+          Render.preflightLines(checked.report()).forEach(err()::println);
+          err().println("error: preflight failed" + where + "; nothing was written" + (nodes ? " on any shard" : "")
+              + ". Fix what it lists and run backfill again.");
+          err().flush();
+        }
+        return ExitCodes.BLOCKED;
+      }
+    }
     RunRecord end;
     RunHandle run;
     try (ProgressOutput progress = progressOptions.open("backfill", err())) {
-      if (resume != null) {
-        if (options.from != null || options.to != null || options.boundary != null) {
-          throw new InvalidInputException("resume", "A resumed run keeps its range and boundary; remove --from, --to "
-              + "and --boundary.");
-        }
-        List<RunRecord> runs = backfills.runs();
-        String id = resume.isEmpty() ? runs.stream().findFirst().map(RunRecord::id).orElseThrow(() ->
-            new InvalidInputException("resume", "There is no run of " + spec.targetTable() + " on " + backfills.where()
-                + " to resume; start one with ./cutover backfill --spec " + specShown() + ".")) : resume;
-        if (runs.stream().noneMatch(r -> r.id().equals(id))) {
-          throw new InvalidInputException("resume", "There is no run " + id + " on " + backfills.where() + "; list "
-              + "runs with ./cutover status --spec " + specShown() + ".");
-        }
-        run = backfills.resume(id, options::overrides, acknowledged, dev.cutover.engine.api.Progress.NONE,
-            new BackfillProgress(progress));
-      } else {
-        Plan plan = plans.plan(options.from(), options.to(), options.boundary(), options.affected(),
-            options::overrides);
-        Preflighted checked = plans.preflight(plan, acknowledged, dev.cutover.engine.api.Progress.NONE);
-        preflight = RepairDocuments.PreflightDocument.of("preflight", checked.report());
-        if (!checked.passed()) {
-          if (json()) {
-            print(new RepairDocuments.BackfillDocument("backfill", false, preflight, null, null), List.of());
-          } else {
-            Render.preflightLines(checked.report()).forEach(err()::println);
-            err().println("error: preflight failed on " + backfills.where() + "; nothing was written on any shard. Fix "
-                + "what it lists and run backfill again.");
-            err().flush();
-          }
-          return ExitCodes.BLOCKED;
-        }
-        run = backfills.start(checked, new BackfillProgress(progress));
-      }
+      // A resumed run's preflight is made again inside the step, from its range and B; refused, nothing is written.
+      run = resume != null ? backfills.resume(id, options::overrides, acknowledged, Progress.NONE,
+          new BackfillProgress(progress)) : backfills.start(checked, new BackfillProgress(progress));
       RunRecord started = run.record();
-      progress.message(ProgressOutput.Level.INFO, "Run " + run.id() + (resume != null ? " resumed" : "") + " on "
-          + backfills.where() + ", each shard's part under " + run.id() + "-s1, -s2…: " + spec.database() + "."
-          + spec.targetTable() + ", " + Text.window(started.range()) + ", boundary " + Text.hour(started.boundary())
-          + ", on each shard " + throttle(run.settings()) + ". Ctrl-C cancels every shard's part.");
+      String hours = plan == null ? "" : Text.hours(plan.hours().size()) + " of ";
+      String pinned = plan == null || plan.pinned() ? " (pinned by the repair)" : " (pinned by this run)";
+      progress.message(ProgressOutput.Level.INFO, "Run " + run.id() + (resume != null ? " resumed" : "") + where
+          + (nodes ? ", each shard's part under " + run.id() + "-s1, -s2…" : "") + ": " + hours + spec.database()
+          + "." + spec.targetTable() + ", " + Text.window(started.range()) + ", boundary "
+          + Text.hour(started.boundary()) + pinned + ", " + (nodes ? "on each shard " : "") + throttle(run.settings())
+          + (nodes ? ". Ctrl-C cancels every shard's part." : ". Ctrl-C cancels."));
       end = awaitCancellingOnInterrupt(run);
     }
-    RepairDocuments.Next next = null;
-    if (end.state() == RunState.SUCCEEDED) {
-      RepairStatus status = repair.snapshot(java.util.Optional.empty()).status();
-      next = new RepairDocuments.Next(status.next().sentence(), NextStepWords.command(status.next(), specShown(),
-          spec.consumerView().name(), spec.targetTable().name()));
-    }
-    return ended(preflight, end, run.settings(), next, "Resume every shard's part that did not finish with:");
+    RepairDocuments.Next next = end.state() == RunState.SUCCEEDED ? next(repair, spec, end.boundary()) : null;
+    // The hours written stay written: the run goes on from its ledger, once what stopped it is mended.
+    return ended(preflight, end, run.settings(), next, nodes ? "Resume every shard's part that did not finish with:"
+        : "Resume it with:");
   }
 
   /**
@@ -219,21 +178,21 @@ public final class BackfillCommand extends EngineCommand {
    * deploy the corrected live writer, the exact deployment with its B: on the demo world the command
    * that deploys its writer; elsewhere, the operator deploys theirs, and status and reconcile follow.
    */
-  private RepairDocuments.Next next(Engine engine, TableSpec spec, Plan plan) {
-    RepairStatus status = engine.repairs().status(spec);
-    if (status.next().kind() != RepairStatus.Kind.DEPLOY_LIVE_WRITER) {
+  private RepairDocuments.Next next(TargetRepair repair, TableSpec spec, HourPartition boundary) {
+    RepairStatus status = repair.snapshot(Optional.empty()).status();
+    if (status.next().kind() != RepairStatus.Kind.DEPLOY_LIVE_WRITER || !repair.nodes().isEmpty()) {
       return new RepairDocuments.Next(status.next().sentence(), NextStepWords.command(status.next(), specShown(),
           spec.consumerView().name(), spec.targetTable().name()));
     }
-    String sentence = "the corrected live writer must write every hour from " + Text.hour(plan.boundary())
+    String sentence = "the corrected live writer must write every hour from " + Text.hour(boundary)
         + " on, and none before it.";
     if (spec.name().equals("pnl") && spec.targetTable().name().equals("pnl_v2")) {
       String database = spec.database().name();
       return new RepairDocuments.Next(sentence + " Deploy the demo's with:", "./cutover demo deploy-v2 --from "
-          + Text.option(plan.boundary()) + (database.equals(dev.cutover.app.demo.DemoWorld.DEFAULT_DATABASE) ? ""
+          + Text.option(boundary) + (database.equals(dev.cutover.app.demo.DemoWorld.DEFAULT_DATABASE) ? ""
               : " --demo-database " + database));
     }
-    return new RepairDocuments.Next(sentence + " Deploy yours to start at " + Text.option(plan.boundary())
+    return new RepairDocuments.Next(sentence + " Deploy yours to start at " + Text.option(boundary)
         + ", then declare it (the repair waits for its first hour) and see where it starts with:",
         "./cutover declare-live --spec " + specShown() + " --writer \"…\" && ./cutover status --spec " + specShown());
   }

@@ -151,10 +151,6 @@ public final class SpecOptions {
     return Optional.of(new HourRange(from, to));
   }
 
-  public BackfillSettings settings(Engine engine, TableSpec spec) {
-    return overrides(engine.plans().defaults(spec));
-  }
-
   /** {@code s} with every throttle option given on the command line applied; the rest as it was. */
   public BackfillSettings overrides(BackfillSettings s) {
     if (concurrency != null) {

@@ -53,7 +53,7 @@ public final class StatusCommand extends EngineCommand {
       List<ShardLine> shards = lines(repair);
       // One read of the whole repair: the phase, the runs, what consumers read and the gate, at one moment (over
       // every shard, where its least advanced shard stands).
-      int shown = show(engine, spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged,
+      int shown = show(spec, repair.snapshot(Optional.empty()), repair.backfills(), acknowledged,
           shards.isEmpty() ? null : shards, finished.orElse(null));
       // Shards that disagree on B or on what their consumers read: exit as blocked.
       Optional<String> disagree = shards.isEmpty() ? Optional.empty() : disagreement(shards);
@@ -69,7 +69,7 @@ public final class StatusCommand extends EngineCommand {
    * Prints one snapshot of the repair, on one server or over every shard: the same lines and document for both, a
    * sharded table's with each shard's line too ({@code shards}) and what finishing a swap left unfinished did.
    */
-  private int show(Engine engine, TableSpec spec, RepairSnapshot snapshot, BackfillSteps backfills,
+  private int show(TableSpec spec, RepairSnapshot snapshot, BackfillSteps backfills,
       List<SideEffectAcknowledgement> acknowledged, List<ShardLine> shards, String unfinishedSwap) {
     String specArgument = SpecOptions.path(specFile.path).toString();
     RepairStatus status = snapshot.status();
@@ -120,7 +120,7 @@ public final class StatusCommand extends EngineCommand {
         RepairDocuments.Repair.of(status, specArgument, spec.consumerView().name(), acknowledged),
         RepairDocuments.Live.of(status.live()), snapshot.reads().name().toLowerCase(Locale.ROOT),
         snapshot.gate().map(RepairDocuments.StatusGate::of).orElse(null), runs.stream().map(r -> RepairDocuments.Run.of(r, r.shownState(now),
-            engine.plans().runSettings(spec, r))).toList(), ledger, armed.map(SwapDocuments.Arm::of).orElse(null),
+            backfills.settings(r))).toList(), ledger, armed.map(SwapDocuments.Arm::of).orElse(null),
         shards, unfinishedSwap);
     print(document, lines);
     return ExitCodes.OK;

@@ -51,19 +51,20 @@ public final class SwapCommands {
         BiConsumer<ShardRef, SwapResult> switched);
 
     /** A form of the step other than the switch itself (the cutover's arm and disarm), or null for the switch. */
-    Integer other(Engine engine, TableSpec spec) throws Exception {
+    Integer other(CutoverSteps steps, TableSpec spec) throws Exception {
       return null;
     }
 
     @Override
     int run(Session session, Engine engine) throws Exception {
       TableSpec spec = specFile.loadAny(session, engine);
-      Integer otherForm = other(engine, spec);
-      if (otherForm != null) {
-        return otherForm;
-      }
-      return onRepair(engine, spec, (repair, finished) -> checkOnly ? check(spec, repair.cutovers())
-          : switched(spec, repair.cutovers()));
+      return onRepair(engine, spec, (repair, finished) -> {
+        Integer otherForm = other(repair.cutovers(), spec);
+        if (otherForm != null) {
+          return otherForm;
+        }
+        return checkOnly ? check(spec, repair.cutovers()) : switched(spec, repair.cutovers());
+      });
     }
 
     /**
@@ -174,7 +175,7 @@ public final class SwapCommands {
     }
 
     @Override
-    Integer other(Engine engine, TableSpec spec) throws Exception {
+    Integer other(CutoverSteps steps, TableSpec spec) throws Exception {
       if (!arm && !disarm) {
         return null;
       }
@@ -183,7 +184,7 @@ public final class SwapCommands {
             + "on a sharded table, cut over every node with ./cutover cutover --spec " + specFile.shown()
             + " --confirm " + spec.consumerView().name() + " once the gate is open.");
       }
-      ArmedCutover armed = new ArmedCutover(engine, spec, err());
+      ArmedCutover armed = new ArmedCutover(steps, spec, err());
       if (disarm) {
         return armed.disarm((document, lines) -> print(document, lines));
       }

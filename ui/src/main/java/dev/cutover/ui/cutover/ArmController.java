@@ -1,6 +1,7 @@
 package dev.cutover.ui.cutover;
 
-import dev.cutover.engine.Engine;
+import dev.cutover.engine.CutoverSteps;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.ui.Workspace;
@@ -52,8 +53,8 @@ final class ArmController {
    */
   void arm() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (spec == null || engine == null || spec.cluster().isPresent()) {
+    CutoverSteps steps = workspace.stepsOf(TargetRepair::cutovers);
+    if (spec == null || steps == null || spec.cluster().isPresent()) {
       return;
     }
     Optional<DialogService.Arming> chosen = workspace.dialogs().confirmArm(new DialogService.ArmRequest(
@@ -61,7 +62,7 @@ final class ArmController {
     if (chosen.isEmpty() || spec != workspace.spec()) {
       return;
     }
-    activity.run("arm the cutover of " + spec.consumerView(), p -> engine.cutovers().arm(spec, chosen.get().typed(),
+    activity.run("arm the cutover of " + spec.consumerView(), p -> steps.arm(chosen.get().typed(),
         chosen.get().window()), armed -> {
           armStepAt = java.time.Instant.now();
           model.armed(armed, armedLine(armed, "the first turn judges the gate in " + TURN.toSeconds() + " s."));
@@ -72,12 +73,11 @@ final class ArmController {
   /** Disarms the armed cutover (this console's or another process's); nothing is switched. */
   void disarm() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (spec == null || engine == null) {
+    CutoverSteps steps = workspace.stepsOf(TargetRepair::cutovers);
+    if (spec == null || steps == null) {
       return;
     }
-    activity.run("disarm the cutover of " + spec.consumerView(), p -> engine.cutovers().disarm(spec,
-        "disarmed on the Cutover screen"), was -> {
+    activity.run("disarm the cutover of " + spec.consumerView(), p -> steps.disarm("disarmed on the Cutover screen"), was -> {
           armStepAt = java.time.Instant.now();
           model.armed(null, was.map(a -> "Disarmed (it was " + a.describe() + "); nothing was switched.")
               .orElse("Nothing was armed."));
@@ -127,8 +127,8 @@ final class ArmController {
   /** One turn of the armed cutover: the gate judged, and consumers switched the first time it is open. */
   private void turn() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    if (turning || spec == null || engine == null || spec.cluster().isPresent() || workspace.lost().get()) {
+    CutoverSteps steps = workspace.stepsOf(TargetRepair::cutovers);
+    if (turning || spec == null || steps == null || spec.cluster().isPresent() || workspace.lost().get()) {
       return;
     }
     turning = true;
@@ -137,7 +137,7 @@ final class ArmController {
     java.util.concurrent.CompletableFuture<Void> step = swapping.get();
     workspace.executor().submit(p -> {
       try {
-        return engine.cutovers().armedTurn(spec, dev.cutover.engine.api.Progress.NONE);
+        return steps.armedTurn(dev.cutover.engine.api.Progress.NONE);
       } finally {
         step.complete(null);
       }

@@ -50,8 +50,7 @@ public final class CutoverController implements ScreenController {
     this.model = model;
     this.workspace = model.workspace();
     this.activity = model.activity();
-    this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)),
-        this::steps);
+    this.retirement = new RetireController(model, snapshot -> retentionRead = Optional.of(ground(snapshot)));
     this.arming = new ArmController(model, this::swapping);
     workspace.repair().snapshotProperty().subscribe(this::follow);
   }
@@ -93,9 +92,11 @@ public final class CutoverController implements ScreenController {
       model.judged(judged.gate(), model.retentionProperty().get(), repair, judged.at());
       return;
     }
-    TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    workspace.executor().submit(p -> engine.cutovers().retention(spec), (m, f) -> {}, retention -> {
+    CutoverSteps steps = steps();
+    if (steps == null) {
+      return;
+    }
+    workspace.executor().submit(p -> steps.retention(), (m, f) -> {}, retention -> {
       if (snapshot == workspace.repair().snapshotProperty().get()) {
         retentionRead = Optional.of(ground);
         model.judged(judged.gate(), retention, repair, judged.at());
@@ -129,13 +130,13 @@ public final class CutoverController implements ScreenController {
    */
   public void refresh() {
     TableSpec spec = workspace.spec();
-    Engine engine = workspace.engine();
-    CutoverSteps steps = steps();
-    if (workspace.lost().get() || steps == null) {
+    TargetRepair repair = workspace.targetRepair();
+    if (workspace.lost().get() || repair == null) {
       return;
     }
+    CutoverSteps steps = repair.cutovers();
     if (spec.cluster().isPresent()) {
-      activity.run("judge the gate of " + steps.where(), p -> read(engine, spec, steps), this::show);
+      activity.run("judge the gate of " + steps.where(), p -> read(repair), this::show);
       return;
     }
     activity.run("read the statement of the swap", p -> steps.statement(), model::statement);
@@ -156,11 +157,11 @@ public final class CutoverController implements ScreenController {
    * The rollback gate while consumers read v2 (or v1 is dropped), the cutover gate otherwise, judged now (for a
    * confirmation dialog, or on a cluster for the screen).
    */
-  private static State read(Engine engine, TableSpec spec, CutoverSteps steps) {
+  private static State read(TargetRepair repair) {
+    CutoverSteps steps = repair.cutovers();
     Optional<String> finished = steps.finishUnfinished().map(dev.cutover.engine.api.UnfinishedSwap::sentence);
-    // A sharded table's repair is one per shard: the headline's words after a rollback are one server's.
-    Optional<Repair> repair = spec.cluster().isPresent() ? Optional.empty() : engine.repairs().current(spec);
-    return new State(steps.judge(), steps.statement(), steps.retention(), repair, finished);
+    // On a cluster the least advanced shard's record: where the repair as one stands.
+    return new State(steps.judge(), steps.statement(), steps.retention(), repair.stateRecord(), finished);
   }
 
   /** A gate judged for a dialog is shown too, and the snapshot read again so that every panel follows it. */
@@ -182,13 +183,13 @@ public final class CutoverController implements ScreenController {
    * The gate judged again, now, for a confirmation dialog; the screen shows it too. Refused at once
    * while the server does not answer.
    */
-  private DialogService.GateCheck freshGate(TableSpec spec, Engine engine, CutoverSteps steps) {
+  private DialogService.GateCheck freshGate(TargetRepair repair) {
     return (judged, failed) -> {
       if (workspace.lost().get()) {
         failed.accept("the server does not answer; " + workspace.linkProperty().get().sentence());
         return;
       }
-      workspace.executor().submit(p -> read(engine, spec, steps), (message, fraction) -> {}, s -> {
+      workspace.executor().submit(p -> read(repair), (message, fraction) -> {}, s -> {
         if (workspace.lost().get()) {
           failed.accept("the server stopped answering while the gate was judged.");
           return;
@@ -212,17 +213,18 @@ public final class CutoverController implements ScreenController {
   private void swap(boolean forward) {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    CutoverSteps steps = steps();
-    if (steps == null) {
+    TargetRepair repair = workspace.targetRepair();
+    if (repair == null) {
       return;
     }
+    CutoverSteps steps = repair.cutovers();
     SwapRequest request = forward
         ? new SwapRequest(workspace.server(), Gate.CUTOVER, model.statementProperty().get(), spec.consumerView().name(),
             Gate.Version.V1, spec.consumerLive().name(), Gate.Version.V2, spec.consumerTarget().name(),
-            freshGate(spec, engine, steps))
+            freshGate(repair))
         : new SwapRequest(workspace.server(), Gate.ROLLBACK, model.statementProperty().get(),
             spec.consumerView().name(), Gate.Version.V2, spec.consumerTarget().name(), Gate.Version.V1,
-            spec.consumerLive().name(), freshGate(spec, engine, steps));
+            spec.consumerLive().name(), freshGate(repair));
     Optional<DialogService.Confirmed> typed = forward ? workspace.dialogs().confirmCutover(request)
         .map(t -> new DialogService.Confirmed(t, Optional.empty())) : workspace.dialogs().confirmRollback(request);
     if (typed.isEmpty() || spec != workspace.spec()) {
@@ -247,18 +249,16 @@ public final class CutoverController implements ScreenController {
       try {
         SwapResult result = forward ? steps.cutover(typed.get().typed(), p, switched)
             : steps.rollback(typed.get().typed(), typed.get().reason(), p, switched);
-        return new Swapped(result, nodes ? Optional.empty() : Optional.of(engine.repairs().snapshot(spec,
-            Optional.empty())), nodes ? Optional.of(read(engine, spec, steps)) : Optional.empty(), steps.retention());
+        return new Swapped(result, repair.snapshot(Optional.empty()), nodes ? Optional.of(read(repair))
+            : Optional.empty(), steps.retention());
       } finally {
         step.complete(null);
       }
     }, s -> {
       model.swapped(s.result());
       model.retention(s.retention());
-      s.snapshot().ifPresent(snapshot -> {
-        retentionRead = Optional.of(ground(snapshot));
-        workspace.repair().take(engine, spec, snapshot);
-      });
+      retentionRead = Optional.of(ground(s.snapshot()));
+      workspace.repair().take(engine, spec, s.snapshot());
       s.nodes().ifPresent(n -> {
         model.nodeNote((forward ? "Cutover" : "Rollback") + " done: every node reads " + (forward ? "v2" : "v1")
             + (s.result().verified() ? ", each verified." : "; not every node could be verified."));
@@ -296,7 +296,7 @@ public final class CutoverController implements ScreenController {
   }
 
   /** A swap's result with what was read after it: one server's snapshot, or every node's gate. */
-  private record Swapped(SwapResult result, Optional<RepairSnapshot> snapshot, Optional<State> nodes,
+  private record Swapped(SwapResult result, RepairSnapshot snapshot, Optional<State> nodes,
       Retention retention) {}
 
   /**

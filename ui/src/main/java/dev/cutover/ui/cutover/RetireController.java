@@ -1,6 +1,8 @@
 package dev.cutover.ui.cutover;
 
+import dev.cutover.engine.CutoverSteps;
 import dev.cutover.engine.Engine;
+import dev.cutover.engine.TargetRepair;
 import dev.cutover.engine.api.RepairSnapshot;
 import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.TableSpec;
@@ -28,13 +30,8 @@ final class RetireController {
   /** Told the snapshot a drop was read with: the retention shown now holds for it. */
   private final Consumer<RepairSnapshot> retentionRead;
 
-  /** One server's steps or every node's: v1 is dropped and staging cleaned where the spec's table lies. */
-  private final java.util.function.Supplier<dev.cutover.engine.CutoverSteps> steps;
-
-  RetireController(CutoverModel model, Consumer<RepairSnapshot> retentionRead,
-      java.util.function.Supplier<dev.cutover.engine.CutoverSteps> steps) {
+  RetireController(CutoverModel model, Consumer<RepairSnapshot> retentionRead) {
     this.model = model;
-    this.steps = steps;
     this.workspace = model.workspace();
     this.activity = model.activity();
     this.retentionRead = retentionRead;
@@ -47,10 +44,11 @@ final class RetireController {
   void dropV1() {
     TableSpec spec = workspace.spec();
     Engine engine = workspace.engine();
-    dev.cutover.engine.CutoverSteps on = steps.get();
-    if (on == null) {
+    TargetRepair repair = workspace.targetRepair();
+    if (repair == null) {
       return;
     }
+    CutoverSteps on = repair.cutovers();
     boolean nodes = spec.cluster().isPresent();
     Retention r = model.retentionProperty().get();
     if (r == null || r.keepUntil().isEmpty()) {
@@ -71,28 +69,25 @@ final class RetireController {
         .confirmDropV1(new DialogService.DropRequest(workspace.server(), String.join(";\n", plan.statements()), table,
             words, early, plan.readers())).ifPresent(reason -> activity.runToTheEnd("drop " + table, p -> {
           List<String> dropped = on.dropV1(early, reason, plan.readers().stream().map(V1Reader::name).toList());
-          // A cluster's snapshot is the watch's own read over every node: it is read again just after.
-          return new Dropped(dropped, nodes ? Optional.empty() : Optional.of(engine.repairs().snapshot(spec,
-              Optional.empty())), on.retention());
+          // The snapshot read after the drop, in the same task: every panel follows the drop at once.
+          return new Dropped(dropped, repair.snapshot(Optional.empty()), on.retention());
         }, d -> {
           model.dropped("Dropped " + String.join(" and ", d.dropped()) + ". Consumers read "
               + spec.targetTable() + (nodes ? " on every node" : "") + "; there is no rollback any more.");
           model.retention(d.retention());
-          d.snapshot().ifPresentOrElse(snapshot -> {
-            retentionRead.accept(snapshot);
-            workspace.repair().take(engine, spec, snapshot);
-          }, () -> workspace.repair().refresh());
+          retentionRead.accept(d.snapshot());
+          workspace.repair().take(engine, spec, d.snapshot());
         }, failure -> workspace.repair().refresh())));
   }
 
-  private record Dropped(List<String> dropped, Optional<RepairSnapshot> snapshot, Retention retention) {}
+  private record Dropped(List<String> dropped, RepairSnapshot snapshot, Retention retention) {}
 
   private record DropPlan(List<V1Reader> readers, List<String> statements) {}
 
   /** Drops the staging and sample tables left by runs, once the operator confirmed. */
   void cleanup() {
     TableSpec spec = workspace.spec();
-    dev.cutover.engine.CutoverSteps on = steps.get();
+    CutoverSteps on = workspace.stepsOf(TargetRepair::cutovers);
     if (on != null && workspace.dialogs().confirmCleanup(spec.database() + "." + spec.targetTable()
         + (spec.cluster().isPresent() ? " on " + on.where() : ""))) {
       activity.run("clean up staging tables", p -> on.cleanup(),

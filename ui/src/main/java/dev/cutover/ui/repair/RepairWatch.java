@@ -142,8 +142,9 @@ public final class RepairWatch {
    * every 5 s): when one appeared or changed state since a screen last told, the repair is read again
    * now rather than at the next period, so that the banner never says less than the screen under it.
    * The first time, a run started or ended since the last read counts, and so does any run while
-   * nothing was read yet (a read under way may have begun before it); and a read that still says
-   * backfilling just after the last run ended is made again.
+   * nothing was read yet (a read under way may have begun before it). A snapshot read after a run ended
+   * never shows its repair still held by it ({@code RepairBook#snapshot} reads in that order), so one read
+   * is enough.
    */
   public void runsSeen(List<RunRecord> runs) {
     Map<String, RunState> now = runs.stream().collect(Collectors.toMap(RunRecord::id, RunRecord::state, (a, b) -> a));
@@ -152,18 +153,10 @@ public final class RepairWatch {
         : read == null || runs.stream().anyMatch(r -> r.created().isAfter(read.at())
             || (!r.state().active() && r.heartbeat().isAfter(read.at())));
     seenRuns = now;
-    // A run ends before its repair's record says the backfill is done: a read between the two still says
-    // backfilling. While the banner says so with no run active and one ended moments before that read, read again.
-    boolean behind = read != null && read.phase().filter(p -> p == dev.cutover.engine.api.RepairPhase.BACKFILLING)
-        .isPresent() && runs.stream().noneMatch(r -> r.state().active()) && runs.stream().anyMatch(r -> r.heartbeat()
-        .isAfter(read.at().minus(RUN_END_SETTLES)));
-    if (moved || behind) {
+    if (moved) {
       refresh();
     }
   }
-
-  /** How long after a run ends its repair's record may still say backfilling. */
-  static final java.time.Duration RUN_END_SETTLES = java.time.Duration.ofSeconds(15);
 
   /**
    * Reads where the repair stands, off the FX thread; while a read runs, reads once more after it.
