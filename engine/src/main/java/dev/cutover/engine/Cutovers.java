@@ -48,7 +48,7 @@ public final class Cutovers {
 
   /** The statement the cutover runs, exactly, for the confirmation to show. */
   public String statement(TableSpec spec) {
-    return new Swap(ground.sql(), ground.store(), ground.reports(), spec).statement();
+    return new Swap(ground.on(spec)).statement();
   }
 
   public SwapResult cutover(TableSpec spec, String confirmation) {
@@ -185,7 +185,7 @@ public final class Cutovers {
    * to where it was after a cluster-wide swap failed, so that no node stays on the other version.
    */
   public SwapResult swapUnverified(TableSpec spec, String confirmation, Gate.Version to, String whyRowsAreNotCompared) {
-    Swap swap = new Swap(ground.sql(), ground.store(), ground.reports(), spec, Progress.NONE)
+    Swap swap = new Swap(ground.on(spec), Progress.NONE)
         .withoutRowComparison(whyRowsAreNotCompared);
     return to == Gate.Version.V2 ? swap.cutover(confirmation) : swap.rollback(confirmation);
   }
@@ -217,23 +217,23 @@ public final class Cutovers {
 
   /** Drops what backfills left in staging; returns the statements it ran. */
   public List<String> cleanup(TableSpec spec) {
-    return new Leftovers(ground.sql(), ground.store(), spec).drop();
+    return new Leftovers(ground.on(spec)).drop();
   }
 
   private Gates gates(TableSpec spec) {
-    return new Gates(ground.sql(), ground.store(), ground.reports(), spec);
+    return new Gates(ground.on(spec));
   }
 
   private Swap swap(TableSpec spec, Progress progress) {
-    return new Swap(ground.sql(), ground.store(), ground.reports(), spec, progress)
+    return new Swap(ground.on(spec), progress)
         .withAnswering(() -> ground.database().ping(java.time.Duration.ofSeconds(1)).answering());
   }
 
   private Arming arming(TableSpec spec) {
-    return new Arming(ground.sql(), ground.store(), ground.database().server().database(), spec);
+    return new Arming(ground.on(spec));
   }
 
   private Retirement retirement(TableSpec spec) {
-    return new Retirement(ground.sql(), ground.store(), ground.reports(), spec);
+    return new Retirement(ground.on(spec));
   }
 }

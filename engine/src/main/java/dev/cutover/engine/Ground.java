@@ -1,6 +1,8 @@
 package dev.cutover.engine;
 
+import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
@@ -12,5 +14,10 @@ record Ground(Database database, Sql sql, StateStore store, ReportStore reports)
     Sql sql = database.sql();
     String working = database.server().database();
     return new Ground(database, sql, new StateStore(sql, working), new ReportStore(sql, working));
+  }
+
+  /** What a step of {@code spec}'s repair stands on, on this server. */
+  RepairContext on(TableSpec spec) {
+    return new RepairContext(sql, store, reports, spec);
   }
 }

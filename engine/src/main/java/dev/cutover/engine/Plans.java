@@ -174,7 +174,7 @@ public final class Plans {
     Plan checked = new Plan(fresh.spec(), fresh.range(), fresh.boundary(), fresh.liveEdge(), fresh.hours(),
         fresh.overlap(), plan.estimates(), fresh.statements(), fresh.settings(), fresh.pinned(), fresh.resumes(),
         fresh.affected());
-    PreflightReport report = new Preflight(ground.sql(), plan.spec(), ground.store())
+    PreflightReport report = new Preflight(ground.on(plan.spec()))
         .run(checked, acknowledgedDependents, progress);
     return new Preflighted(report, report.passed() ? Optional.of(new ClearedPlan(checked, report)) : Optional.empty());
   }
@@ -189,7 +189,7 @@ public final class Plans {
   }
 
   private Planner planner(TableSpec spec) {
-    return new Planner(ground.sql(), ground.store(), spec);
+    return new Planner(ground.on(spec));
   }
 
   private Backfill backfill() {

@@ -109,7 +109,7 @@ public final class Reconciliations {
    */
   public Reconciliation reconcile(TableSpec spec, Reconciliation.Scope scope, Optional<HourRange> range, int keyLimit,
       Progress progress) {
-    return new Reconciler(ground.sql(), ground.store(), ground.reports(), spec).reconcile(scope, range, keyLimit,
+    return new Reconciler(ground.on(spec)).reconcile(scope, range, keyLimit,
         progress);
   }
 
@@ -172,7 +172,7 @@ public final class Reconciliations {
    * window or not yet written by both versions, and a key whose values do not parse as the key columns' types.
    */
   public Reconciliation.Fingerprint differences(TableSpec spec, HourPartition hour, List<String> key) {
-    return new Acknowledging(ground.sql(), ground.store(), ground.reports(), spec).subject(hour, key).differences();
+    return new Acknowledging(ground.on(spec)).subject(hour, key).differences();
   }
 
   /**
@@ -193,7 +193,7 @@ public final class Reconciliations {
       Optional<Reconciliation.Fingerprint> seen) {
     String why = Reasons.check("reason", reason, "An acknowledgement needs a written reason; it goes to the audit "
         + "trail and the verdict shows it.");
-    return new Acknowledging(ground.sql(), ground.store(), ground.reports(), spec).acknowledge(hour, key, seen, why);
+    return new Acknowledging(ground.on(spec)).acknowledge(hour, key, seen, why);
   }
 
   /**
@@ -203,12 +203,12 @@ public final class Reconciliations {
   public Reconciliation.Acknowledgement withdraw(TableSpec spec, HourPartition hour, List<String> key, String reason) {
     String why = Reasons.check("reason", reason, "Withdrawing an acknowledgement needs a written reason; it goes to "
         + "the audit trail.");
-    return new Acknowledging(ground.sql(), ground.store(), ground.reports(), spec).withdraw(hour, key, why);
+    return new Acknowledging(ground.on(spec)).withdraw(hour, key, why);
   }
 
   /** The acknowledgements in force in the repair under way, oldest hour first; none without a repair. */
   public List<Reconciliation.Acknowledgement> acknowledgements(TableSpec spec) {
-    return new Repairs(ground.sql(), ground.store(), spec).open().map(r -> ground.reports().acknowledgements(
+    return new Repairs(ground.on(spec)).open().map(r -> ground.reports().acknowledgements(
         TableNames.target(spec), r.id())).orElse(List.of());
   }
 }

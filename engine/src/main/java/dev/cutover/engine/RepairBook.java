@@ -43,7 +43,7 @@ public final class RepairBook {
 
   /** Where the repair stands, with the observed live writer, the verdict and the next step. */
   public RepairStatus status(TableSpec spec) {
-    return new Status(ground.sql(), ground.store(), ground.reports(), spec).read();
+    return new Status(ground.on(spec)).read();
   }
 
   /**
@@ -68,15 +68,14 @@ public final class RepairBook {
       runs = ground.store().runs(TableNames.target(spec));
     }
     Gate.Version reads = new dev.cutover.engine.repair.ConsumerView(ground.sql(), spec).reads();
-    Optional<dev.cutover.engine.api.Armed> armed = new dev.cutover.engine.cutover.Arming(ground.sql(), ground.store(),
-        ground.database().server().database(), spec).armed();
+    Optional<dev.cutover.engine.api.Armed> armed = new dev.cutover.engine.cutover.Arming(ground.on(spec)).armed();
     RepairSnapshot read = new RepairSnapshot(status.at(), status, runs, reads, Optional.empty(), armed);
     Optional<RepairSnapshot.Judged> kept = previous.filter(p -> p.gate().isPresent() && p.sameGround(read))
         .flatMap(RepairSnapshot::gate).filter(g -> g.at().plus(GATE_KEPT).isAfter(read.at()));
     if (kept.isPresent()) {
       return new RepairSnapshot(read.at(), status, runs, reads, kept, armed);
     }
-    var gates = new dev.cutover.engine.cutover.Gates(ground.sql(), ground.store(), ground.reports(), spec);
+    var gates = new dev.cutover.engine.cutover.Gates(ground.on(spec));
     Gate gate = reads == Gate.Version.V2 ? gates.rollback() : gates.cutover();
     return new RepairSnapshot(read.at(), status, runs, reads, Optional.of(new RepairSnapshot.Judged(gate,
         java.time.Instant.now())), armed);
@@ -91,12 +90,12 @@ public final class RepairBook {
    * the future boundary B and the exact statement. Writes nothing.
    */
   public LiveDeployment liveDeployment(TableSpec spec) {
-    return new CorrectedView(ground.sql(), ground.store(), spec).plan();
+    return new CorrectedView(ground.on(spec)).plan();
   }
 
   /** What {@link #deployLive(TableSpec, HourPartition)} would do now, from {@code boundary}. Writes nothing. */
   public LiveDeployment liveDeployment(TableSpec spec, HourPartition boundary) {
-    return new CorrectedView(ground.sql(), ground.store(), spec).plan(java.util.Optional.of(boundary));
+    return new CorrectedView(ground.on(spec)).plan(java.util.Optional.of(boundary));
   }
 
   /**
@@ -105,7 +104,7 @@ public final class RepairBook {
    */
   public LiveDeployment deployLive(TableSpec spec) {
     ground.store().ensureSchema();
-    return new CorrectedView(ground.sql(), ground.store(), spec).deploy();
+    return new CorrectedView(ground.on(spec)).deploy();
   }
 
   /**
@@ -114,7 +113,7 @@ public final class RepairBook {
    */
   public LiveDeployment deployLive(TableSpec spec, HourPartition boundary) {
     ground.store().ensureSchema();
-    return new CorrectedView(ground.sql(), ground.store(), spec).deploy(java.util.Optional.of(boundary));
+    return new CorrectedView(ground.on(spec)).deploy(java.util.Optional.of(boundary));
   }
 
   /**
@@ -158,7 +157,7 @@ public final class RepairBook {
     }
     ground.store().ensureSchema();
     Repair abandoned = repairs(spec).abandon(reason);
-    new CorrectedView(ground.sql(), ground.store(), spec).dropDeployed(abandoned, "the repair was abandoned");
+    new CorrectedView(ground.on(spec)).dropDeployed(abandoned, "the repair was abandoned");
     ground.store().audit(TableNames.target(spec), "abandon", "abandoned repair " + abandoned.id() + " (B = "
         + abandoned.boundary().map(Object::toString).orElse("none") + "): " + reason.strip());
     return abandoned;
@@ -170,6 +169,6 @@ public final class RepairBook {
   }
 
   private Repairs repairs(TableSpec spec) {
-    return new Repairs(ground.sql(), ground.store(), spec);
+    return new Repairs(ground.on(spec));
   }
 }

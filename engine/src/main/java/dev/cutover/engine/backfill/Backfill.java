@@ -10,6 +10,7 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
@@ -67,7 +68,7 @@ public final class Backfill {
   private BackfillRun fresh(Plan plan, List<Dependent> dependents, Listener listener, String runId) {
     TableSpec spec = plan.spec();
     store.ensureSchema();
-    Repairs repairs = new Repairs(sql, store, spec);
+    Repairs repairs = new Repairs(RepairContext.of(sql, store, spec));
     Repair held = repairs.beginBackfill(plan, runId);
     try {
       // Before any table or hour is written: a replay the operator accepted is on record even if the run dies.
@@ -106,7 +107,7 @@ public final class Backfill {
     String runId = plan.resumes().orElseThrow();
     store.ensureSchema();
     RunRecord run = check(runId, spec);
-    Repairs repairs = new Repairs(sql, store, spec);
+    Repairs repairs = new Repairs(RepairContext.of(sql, store, spec));
     Repair held = repairs.beginBackfill(plan, runId);
     try {
       String parameters = RunParameters.encode(plan.settings(), plan.affected());
@@ -150,7 +151,7 @@ public final class Backfill {
           + run.state().name().toLowerCase() + " (its process answered " + java.time.Duration.between(run.heartbeat(),
           Instant.now()).toSeconds() + " s ago on " + run.host() + ");", "wait for it, or cancel it there.");
     }
-    var open = new Repairs(sql, store, spec).open();
+    var open = new Repairs(RepairContext.of(sql, store, spec)).open();
     if (open.isEmpty() || !open.get().id().equals(run.repairId())) {
       throw new InvalidInputException("resume", "Run " + runId + " belongs to " + (run.repairId().isEmpty()
           ? "no repair (it was recorded before repairs were kept)" : "repair " + run.repairId() + ", which is over")

@@ -10,7 +10,7 @@ import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
@@ -38,10 +38,10 @@ public final class Planner {
   private final TableSpec spec;
   private final Repairs repairs;
 
-  public Planner(Sql sql, StateStore store, TableSpec spec) {
-    this.sql = sql;
-    this.spec = spec;
-    this.repairs = new Repairs(sql, store, spec);
+  public Planner(RepairContext on) {
+    this.sql = on.sql();
+    this.spec = on.spec();
+    this.repairs = new Repairs(on);
   }
 
   /**

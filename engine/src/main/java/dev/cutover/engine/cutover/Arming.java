@@ -7,9 +7,9 @@ import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.NameClaims;
-import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TableNames;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,11 +35,11 @@ public final class Arming {
   private final NameClaims claims;
   private final String name;
 
-  public Arming(Sql sql, StateStore state, String workingDatabase, TableSpec spec) {
-    this.state = state;
-    this.spec = spec;
-    this.claims = new NameClaims(sql, Identifier.simple("database", workingDatabase));
-    this.name = claimName(TableNames.target(spec));
+  public Arming(RepairContext on) {
+    this.state = on.state();
+    this.spec = on.spec();
+    this.claims = new NameClaims(on.sql(), Identifier.simple("database", on.state().database()));
+    this.name = claimName(TableNames.target(on.spec()));
   }
 
   /** What the claim's note keeps: the arm, its instants in epoch milliseconds. */

@@ -12,6 +12,7 @@ import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.reconcile.Recheck;
@@ -43,6 +44,8 @@ public final class Gates {
   private static final java.time.format.DateTimeFormatter MINUTE = java.time.format.DateTimeFormatter
       .ofPattern("yyyy-MM-dd HH:mm").withZone(java.time.ZoneOffset.UTC);
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final StateStore state;
   private final ReportStore reports;
@@ -50,13 +53,14 @@ public final class Gates {
   private final Repairs repairs;
   private final ConsumerView view;
 
-  public Gates(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
-    this.sql = sql;
-    this.state = state;
-    this.reports = reports;
-    this.spec = spec;
-    this.repairs = new Repairs(sql, state, spec);
-    this.view = new ConsumerView(sql, spec);
+  public Gates(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.state = on.state();
+    this.reports = on.reports();
+    this.spec = on.spec();
+    this.repairs = new Repairs(on);
+    this.view = new ConsumerView(on.sql(), on.spec());
   }
 
   /** The cutover gate, as any process sees it. */
@@ -86,7 +90,7 @@ public final class Gates {
     }));
     conditions.add(noBackfill(repair, held));
     repair.filter(r -> !r.liveViews().isEmpty()).ifPresent(r -> {
-      boolean there = new CorrectedView(sql, state, spec).exists(r);
+      boolean there = new CorrectedView(on).exists(r);
       conditions.add(new Condition("corrected view", there, "The corrected view " + r.correctedViews().orElseThrow()
           + (there ? " writes " + spec.targetTable() + " from B." : " that the repair deployed does not exist (a "
               + "rollback drops it): nothing writes " + spec.targetTable() + " live. Abandon the repair and deploy "
@@ -103,7 +107,7 @@ public final class Gates {
       conditions.add(Condition.notYet("verdict", "No repair with a backfilled history, so nothing was reconciled."));
     } else {
       Repair r = repair.get();
-      HourRange window = new Reconciler(sql, state, reports, spec).window(r, Scope.REPAIR, Optional.empty());
+      HourRange window = new Reconciler(on).window(r, Scope.REPAIR, Optional.empty());
       Optional<ReportSummary> verdict = reports.decisive(r.target(), r.id());
       conditions.add(olderHours(r));
       conditions.add(verdictCondition(r, verdict));
@@ -117,7 +121,7 @@ public final class Gates {
             + "the whole repair to check the data against." : "Not judged: the verdict above allows no cutover, so "
             + "the data are not checked against it; reconcile again once its differences are fixed or acknowledged."));
       }
-      var liveWriter = now != null ? now.live() : new dev.cutover.engine.repair.Observation(sql, state, spec)
+      var liveWriter = now != null ? now.live() : new dev.cutover.engine.repair.Observation(on)
           .liveWriter(r, window, live.targetEdge());
       // A writer with no hour past B yet has not started: not yet. One whose hours are wrong is violated.
       conditions.add(new Condition("live writer from B", liveWriter.startsAtBoundary(), liveWriter.describe(),

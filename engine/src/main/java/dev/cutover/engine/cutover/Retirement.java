@@ -11,6 +11,7 @@ import dev.cutover.engine.api.Retention;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.V1Reader;
 import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.ConsumerView;
@@ -32,18 +33,21 @@ import java.util.Optional;
  */
 public final class Retirement {
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final StateStore state;
   private final ReportStore reports;
   private final TableSpec spec;
   private final ConsumerView view;
 
-  public Retirement(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
-    this.sql = sql;
-    this.state = state;
-    this.reports = reports;
-    this.spec = spec;
-    this.view = new ConsumerView(sql, spec);
+  public Retirement(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.state = on.state();
+    this.reports = on.reports();
+    this.spec = on.spec();
+    this.view = new ConsumerView(on.sql(), on.spec());
   }
 
   /** How long v1 must be kept after the cutover, from the spec's consumers and windows. */
@@ -138,7 +142,7 @@ public final class Retirement {
   public List<String> dropV1(boolean force, String reason, List<String> acknowledged) {
     Retention r = retention();
     List<V1Reader> readers = checkDrop(force, reason, acknowledged);
-    Repairs repairs = new Repairs(sql, state, spec);
+    Repairs repairs = new Repairs(on);
     Repair held = repairs.claim(Repair.Operation.DROP_V1, p -> p == RepairPhase.CUT_OVER, "consumers switched to v2");
     state.ensureSchema();
     reports.ensureSchema();

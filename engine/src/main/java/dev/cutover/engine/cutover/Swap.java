@@ -16,6 +16,7 @@ import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.reconcile.Reconciler;
@@ -39,6 +40,8 @@ import java.util.stream.Collectors;
  */
 public final class Swap {
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final StateStore state;
   private final ReportStore reports;
@@ -69,20 +72,21 @@ public final class Swap {
   private Optional<String> reason = Optional.empty();
   private java.util.function.BooleanSupplier answering = () -> true;
 
-  public Swap(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
-    this(sql, state, reports, spec, Progress.NONE);
+  public Swap(RepairContext on) {
+    this(on, Progress.NONE);
   }
 
   /** A swap that reports its steps (the gate judged again, the exchange, the verification) to {@code progress}. */
-  public Swap(Sql sql, StateStore state, ReportStore reports, TableSpec spec, Progress progress) {
+  public Swap(RepairContext on, Progress progress) {
+    this.on = on;
     this.progress = progress;
-    this.sql = sql;
-    this.state = state;
-    this.reports = reports;
-    this.spec = spec;
-    this.repairs = new Repairs(sql, state, spec);
+    this.sql = on.sql();
+    this.state = on.state();
+    this.reports = on.reports();
+    this.spec = on.spec();
+    this.repairs = new Repairs(on);
     this.view = new ConsumerView(sql, spec);
-    this.gates = new Gates(sql, state, reports, spec);
+    this.gates = new Gates(on);
   }
 
   /**
@@ -186,7 +190,7 @@ public final class Swap {
         throw GateClosedException.of(gate);
       }
       requireHandle(Version.V2, Version.V1, "rollback");
-      HourRange window = new Reconciler(sql, state, reports, spec).window(held, Scope.REPAIR, Optional.empty());
+      HourRange window = new Reconciler(on).window(held, Scope.REPAIR, Optional.empty());
       SwapResult result = swap("rollback", Version.V2, Version.V1, spec.consumerLive(), window);
       // The reason comes last in the repair's record, where status finds it (RepairPhase.REASON).
       result = hold().end(held, RepairPhase.ROLLED_BACK, "consumers read " + spec.liveTable() + " again", result,
@@ -195,7 +199,7 @@ public final class Swap {
       // A corrected view would keep writing a table nobody reads, under a fix that was just taken back.
       try {
         repairs.latest().filter(r -> r.phase() == RepairPhase.ROLLED_BACK && r.id().equals(repair))
-            .ifPresent(rolledBack -> new CorrectedView(sql, state, spec).dropDeployed(rolledBack, "consumers were "
+            .ifPresent(rolledBack -> new CorrectedView(on).dropDeployed(rolledBack, "consumers were "
                 + "rolled back to " + spec.liveTable()));
       } catch (RuntimeException e) {
         // Consumers read v1 again, which is what the rollback promised; the repair still names the view, and

@@ -8,6 +8,7 @@ import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Coverage;
 import dev.cutover.engine.repair.HourSums;
@@ -29,19 +30,22 @@ import java.util.Optional;
  */
 final class BoundaryCheck {
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final TableSpec spec;
   private final StateStore store;
 
-  BoundaryCheck(Sql sql, TableSpec spec, StateStore store) {
-    this.sql = sql;
-    this.spec = spec;
-    this.store = store;
+  BoundaryCheck(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.spec = on.spec();
+    this.store = on.state();
   }
 
   Check check(Plan plan) {
     long behind = Duration.between(plan.boundary().start(), plan.liveEdge().start()).toHours();
-    Optional<Repair> repair = new Repairs(sql, store, spec).open();
+    Optional<Repair> repair = new Repairs(on).open();
     HourRange below = new HourRange(plan.range().from(), plan.boundary());
     boolean v2 = new TargetTables(sql, spec).exists(spec.targetTable());
     if (repair.isEmpty() || repair.get().boundary().isEmpty()) {

@@ -6,7 +6,7 @@ import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.api.Repair;
-import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TransformSources;
@@ -26,14 +26,15 @@ import java.util.stream.Collectors;
  */
 final class LiveWriterCheck {
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final TableSpec spec;
-  private final StateStore store;
 
-  LiveWriterCheck(Sql sql, TableSpec spec, StateStore store) {
-    this.sql = sql;
-    this.spec = spec;
-    this.store = store;
+  LiveWriterCheck(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.spec = on.spec();
   }
 
   Check check(Plan plan) {
@@ -43,7 +44,7 @@ final class LiveWriterCheck {
     List<View> v2 = writers.of(spec.targetTable());
     // The view the repair deployed was created while B lay ahead of every source event, which deploy-live checked
     // before and after creating it: its age on this machine's clock says nothing about the data's.
-    List<String> views = new Repairs(sql, store, spec).open().map(Repair::liveViews).orElse(List.of()).stream()
+    List<String> views = new Repairs(on).open().map(Repair::liveViews).orElse(List.of()).stream()
         .map(v -> spec.database().name() + "." + v.name()).toList();
     String deployed = String.join(", ", views);
     if (!views.isEmpty() && v2.stream().anyMatch(v -> views.contains(v.name()))) {

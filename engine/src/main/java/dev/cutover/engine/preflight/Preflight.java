@@ -7,6 +7,7 @@ import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Dependent;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.TargetTables;
@@ -22,16 +23,19 @@ import java.util.function.Supplier;
  */
 public final class Preflight {
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final TableSpec spec;
   private final TargetTables tables;
   private final StateStore store;
 
-  public Preflight(Sql sql, TableSpec spec, StateStore store) {
-    this.sql = sql;
-    this.spec = spec;
-    this.tables = new TargetTables(sql, spec);
-    this.store = store;
+  public Preflight(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.spec = on.spec();
+    this.tables = new TargetTables(on.sql(), on.spec());
+    this.store = on.state();
   }
 
   /**
@@ -52,9 +56,9 @@ public final class Preflight {
         Map.entry("transform", () -> new TransformColumnsCheck(sql, spec, tables).check()),
         Map.entry("rules", () -> new RulesCheck(sql, spec).check()),
         Map.entry("roles", () -> new RolesCheck(sql, spec, tables).check()),
-        Map.entry("boundary", () -> new BoundaryCheck(sql, spec, store).check(plan)),
-        Map.entry("live writer", () -> new LiveWriterCheck(sql, spec, store).check(plan)),
-        Map.entry("reprocessing window", () -> new ReprocessingWindowCheck(sql, spec, store).check(plan)),
+        Map.entry("boundary", () -> new BoundaryCheck(on).check(plan)),
+        Map.entry("live writer", () -> new LiveWriterCheck(on).check(plan)),
+        Map.entry("reprocessing window", () -> new ReprocessingWindowCheck(on).check(plan)),
         Map.entry("side effects", () -> sideEffects.check(dependents)),
         Map.entry("determinism (a sample hour, twice)", () -> new DeterminismCheck(sql, spec).check(plan)),
         Map.entry("privileges", () -> new Privileges(sql, spec, store.database()).check()),

@@ -7,7 +7,7 @@ import dev.cutover.engine.api.PreflightReport.Check;
 import dev.cutover.engine.api.PreflightReport.Status;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.ledger.StateStore;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.repair.OlderHours;
 import dev.cutover.engine.repair.Repairs;
 import dev.cutover.engine.sql.Sql;
@@ -25,14 +25,15 @@ final class ReprocessingWindowCheck {
 
   private static final Pattern TTL_DAYS = Pattern.compile("TTL\\s+(\\w+)\\s*\\+\\s*toInterval(Day|Hour|Month|Week)\\((\\d+)\\)");
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final TableSpec spec;
-  private final StateStore store;
 
-  ReprocessingWindowCheck(Sql sql, TableSpec spec, StateStore store) {
-    this.sql = sql;
-    this.spec = spec;
-    this.store = store;
+  ReprocessingWindowCheck(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.spec = on.spec();
   }
 
   Check check(Plan plan) {
@@ -99,7 +100,7 @@ final class ReprocessingWindowCheck {
    * covers (this plan's range and the repair's earlier backfills): consumers would lose it at the cutover.
    */
   private Optional<HourPartition> historyBefore(Plan plan) {
-    HourPartition covered = new Repairs(sql, store, spec).open().flatMap(Repair::firstHour)
+    HourPartition covered = new Repairs(on).open().flatMap(Repair::firstHour)
         .filter(f -> f.isBefore(plan.range().from())).orElse(plan.range().from());
     return new OlderHours(sql, spec).before(covered);
   }

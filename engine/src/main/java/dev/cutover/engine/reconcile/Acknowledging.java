@@ -10,6 +10,7 @@ import dev.cutover.engine.api.Reconciliation.Fingerprint;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Repairs;
@@ -31,18 +32,21 @@ import java.util.Optional;
  */
 public final class Acknowledging {
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final StateStore state;
   private final ReportStore reports;
   private final TableSpec spec;
   private final Repairs repairs;
 
-  public Acknowledging(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
-    this.sql = sql;
-    this.state = state;
-    this.reports = reports;
-    this.spec = spec;
-    this.repairs = new Repairs(sql, state, spec);
+  public Acknowledging(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.state = on.state();
+    this.reports = on.reports();
+    this.spec = on.spec();
+    this.repairs = new Repairs(on);
   }
 
   /** What an acknowledgement of {@code hour} (and {@code key}) would accept now: checked, not written. */
@@ -60,7 +64,7 @@ public final class Acknowledging {
     Repair settled = repairs.settled().filter(r -> r.boundary().isPresent() && r.firstHour().isPresent())
         .orElseThrow(() -> new StepRefusedException("acknowledge", "Repair " + repair.id() + " has no backfilled "
             + "history yet, so there is no difference to acknowledge; backfill and reconcile first."));
-    HourRange window = new Reconciler(sql, state, reports, spec).window(settled, Reconciliation.Scope.REPAIR,
+    HourRange window = new Reconciler(on).window(settled, Reconciliation.Scope.REPAIR,
         Optional.empty());
     if (hour.isBefore(window.from())) {
       throw new InvalidInputException("hour", "The hour " + hour + " is before the repair's first hour "

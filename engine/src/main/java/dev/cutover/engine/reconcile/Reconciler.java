@@ -16,6 +16,7 @@ import dev.cutover.engine.api.Reconciliation.Verdict;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.repair.Coverage;
@@ -53,12 +54,12 @@ public final class Reconciler {
   private final TableSpec spec;
   private final Repairs repairs;
 
-  public Reconciler(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
-    this.sql = sql;
-    this.state = state;
-    this.reports = reports;
-    this.spec = spec;
-    this.repairs = new Repairs(sql, state, spec);
+  public Reconciler(RepairContext on) {
+    this.sql = on.sql();
+    this.state = on.state();
+    this.reports = on.reports();
+    this.spec = on.spec();
+    this.repairs = new Repairs(on);
   }
 
   /** Hours compared key by key in one statement: small enough to report progress and to stop between them. */

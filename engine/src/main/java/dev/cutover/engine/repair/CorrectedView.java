@@ -9,6 +9,7 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.LiveReader;
@@ -46,12 +47,12 @@ public final class CorrectedView {
   private final Repairs repairs;
   private final RepairStore records;
 
-  public CorrectedView(Sql sql, StateStore store, TableSpec spec) {
-    this.sql = sql;
-    this.store = store;
-    this.spec = spec;
-    this.repairs = new Repairs(sql, store, spec);
-    this.records = new RepairStore(sql, store.database());
+  public CorrectedView(RepairContext on) {
+    this.sql = on.sql();
+    this.store = on.state();
+    this.spec = on.spec();
+    this.repairs = new Repairs(on);
+    this.records = new RepairStore(on.sql(), on.state().database());
   }
 
   /** What {@link #deploy} would do now, or has done: B, the views and their statements. Writes nothing. */

@@ -6,6 +6,7 @@ import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import java.util.Map;
@@ -18,10 +19,10 @@ public final class Observation {
   private final StateStore state;
   private final TableSpec spec;
 
-  public Observation(Sql sql, StateStore state, TableSpec spec) {
-    this.sql = sql;
-    this.state = state;
-    this.spec = spec;
+  public Observation(RepairContext on) {
+    this.sql = on.sql();
+    this.state = on.state();
+    this.spec = on.spec();
   }
 
   /** The coverage proof of {@code window} now, from per-hour checksums and the repair's ledger. */

@@ -11,8 +11,8 @@ import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.StepRefusedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ledger.Operator;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
-import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -42,14 +42,14 @@ public final class Repairs {
   private final RepairRefusals refusals;
   private final Settlement settlement;
 
-  public Repairs(Sql sql, StateStore runs, TableSpec spec) {
-    this.runs = runs;
-    this.store = new RepairStore(sql, runs.database());
-    this.spec = spec;
-    this.target = spec.database().name() + "." + spec.targetTable().name();
-    this.refusals = new RepairRefusals(spec, target);
-    this.rules = new RepairRules(spec, refusals);
-    this.settlement = new Settlement(store, new Holders(runs), new ConsumerView(sql, spec), spec,
+  public Repairs(RepairContext on) {
+    this.runs = on.state();
+    this.store = new RepairStore(on.sql(), on.state().database());
+    this.spec = on.spec();
+    this.target = on.spec().database().name() + "." + on.spec().targetTable().name();
+    this.refusals = new RepairRefusals(on.spec(), target);
+    this.rules = new RepairRules(on.spec(), refusals);
+    this.settlement = new Settlement(store, new Holders(on.state()), new ConsumerView(on.sql(), on.spec()), on.spec(),
         r -> missingHistory(r).isEmpty() ? RepairPhase.BACKFILLED : RepairPhase.BACKFILLING);
   }
 

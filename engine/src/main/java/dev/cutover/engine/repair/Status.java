@@ -12,6 +12,7 @@ import dev.cutover.engine.api.RepairStatus.Kind;
 import dev.cutover.engine.api.RepairStatus.NextStep;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.ReportStore;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
@@ -27,18 +28,21 @@ import java.util.Optional;
  */
 public final class Status {
 
+  /** What this stands on: the server, its records and the spec. */
+  private final RepairContext on;
   private final Sql sql;
   private final StateStore state;
   private final ReportStore reports;
   private final TableSpec spec;
   private final Repairs repairs;
 
-  public Status(Sql sql, StateStore state, ReportStore reports, TableSpec spec) {
-    this.sql = sql;
-    this.state = state;
-    this.reports = reports;
-    this.spec = spec;
-    this.repairs = new Repairs(sql, state, spec);
+  public Status(RepairContext on) {
+    this.on = on;
+    this.sql = on.sql();
+    this.state = on.state();
+    this.reports = on.reports();
+    this.spec = on.spec();
+    this.repairs = new Repairs(on);
   }
 
   public RepairStatus read() {
@@ -62,7 +66,7 @@ public final class Status {
       boolean backfilling = r.operation().filter(op -> op.action().equals(Repair.Operation.BACKFILL)).isPresent();
       HourPartition from = backfilling ? r.boundary().get() : r.firstHour().get();
       if (from.isBefore(end)) {
-        writer = Optional.of(new Observation(sql, state, spec).liveWriter(r, new HourRange(from, end),
+        writer = Optional.of(new Observation(on).liveWriter(r, new HourRange(from, end),
             live.targetEdge()));
       } else if (backfilling) {
         writer = Optional.of(new LiveWriter(r.boundary().get(), Optional.empty(), 0, List.of(), List.of(), List.of()));
@@ -72,7 +76,7 @@ public final class Status {
           s.boundary().equals(r.boundary().get()) && s.window().from().equals(r.firstHour().get())));
     }
     boolean viewExists = repair.filter(r -> !r.liveViews().isEmpty()).isPresent()
-        && new CorrectedView(sql, state, spec).exists(repair.get());
+        && new CorrectedView(on).exists(repair.get());
     return new RepairStatus(repairs.target(), Instant.now(), repair, live, writer, declared, verdict, viewExists,
         next(repair, writer, declared, verdict, live, viewExists));
   }

@@ -3,6 +3,7 @@ package dev.cutover.engine.tables;
 import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.sql.Sql;
 import java.time.Instant;
@@ -19,10 +20,10 @@ public final class Leftovers {
   private final StateStore state;
   private final TableSpec spec;
 
-  public Leftovers(Sql sql, StateStore state, TableSpec spec) {
-    this.sql = sql;
-    this.state = state;
-    this.spec = spec;
+  public Leftovers(RepairContext on) {
+    this.sql = on.sql();
+    this.state = on.state();
+    this.spec = on.spec();
   }
 
   /** Drops every leftover table of the spec's target; refused while a run writes it. */

@@ -7,6 +7,7 @@ import dev.cutover.engine.api.PasswordSource;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.ledger.StateStore;
 import dev.cutover.engine.spec.SpecLoader;
 import dev.cutover.engine.sql.Sql;
@@ -34,10 +35,10 @@ public final class BackfillProbe {
       };
       BackfillRun run;
       if (args[3].equals("start")) {
-        Plan plan = new Planner(sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+        Plan plan = new Planner(RepairContext.of(sql, store, spec)).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
         run = backfill.start(plan, print);
       } else {
-        run = backfill.start(new Planner(sql, store, spec).resume(backfill.check(args[4], spec), settings), print);
+        run = backfill.start(new Planner(RepairContext.of(sql, store, spec)).resume(backfill.check(args[4], spec), settings), print);
       }
       System.out.println("run " + run.id());
       System.out.flush();

@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,7 +49,7 @@ class BackfillTest {
   }
 
   private Plan plan(BackfillSettings settings) {
-    return new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    return new Planner(RepairContext.of(world.sql, store, spec)).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
   }
 
   @Test
@@ -130,7 +131,7 @@ class BackfillTest {
     assertEquals(RunState.CANCELLED, cancelled.state(), cancelled.message());
     assertTrue(store.hours().ledger(cancelled.id()).size() < plan.hours().size());
 
-    RunRecord resumed = backfill.start(new Planner(world.sql, store, spec).resume(cancelled, plan.settings()),
+    RunRecord resumed = backfill.start(new Planner(RepairContext.of(world.sql, store, spec)).resume(cancelled, plan.settings()),
         BackfillEvent.Listener.NONE).await();
 
     assertEquals(RunState.SUCCEEDED, resumed.state(), resumed.message());

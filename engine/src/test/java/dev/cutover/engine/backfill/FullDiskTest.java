@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,7 +61,7 @@ class FullDiskTest {
         StateStore store = new StateStore(world.sql, world.database);
         BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
             .withRowsPerSecond(25).withRetries(3, Duration.ofMillis(500));
-        Plan plan = new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+        Plan plan = new Planner(RepairContext.of(world.sql, store, spec)).plan(Optional.empty(), Optional.empty(), Optional.empty(),
             settings, false);
         List<BackfillEvent> events = new CopyOnWriteArrayList<>();
         BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);

@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,7 +77,7 @@ class KillAndResumeTest {
 
     if (store.run(runId).orElseThrow().state() != RunState.SUCCEEDED) {
       Backfill backfill = new Backfill(world.sql, store);
-      RunRecord end = backfill.start(new Planner(world.sql, store, spec).resume(backfill.check(runId, spec),
+      RunRecord end = backfill.start(new Planner(RepairContext.of(world.sql, store, spec)).resume(backfill.check(runId, spec),
           BackfillSettings.from(spec.throttle())), BackfillEvent.Listener.NONE).await();
       assertEquals(RunState.SUCCEEDED, end.state(), end.message());
       resumes++;
@@ -95,7 +96,7 @@ class KillAndResumeTest {
         + "WHERE hour >= toDateTime(?, 'UTC')", run.boundary().epochSecond()));
     // A kill after the run's last state but before it let go leaves a claim of a gone process: the next
     // reader settles it from the ledger, and every process sees the same repair afterwards.
-    var repair = new dev.cutover.engine.repair.Repairs(world.sql, store, spec).settled().orElseThrow();
+    var repair = new dev.cutover.engine.repair.Repairs(dev.cutover.engine.ledger.RepairContext.of(world.sql, store, spec)).settled().orElseThrow();
     assertTrue(repair.operation().isEmpty(), "the run let go of the repair, or it was settled: " + repair);
     assertEquals(dev.cutover.engine.api.RepairPhase.BACKFILLED, repair.phase(), repair.note());
     var audit = store.auditTrail(runId, 10_000);

@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +30,7 @@ class PlannerTest {
   static void world() {
     world = HourlyWorld.create(TestEngine.freshDatabase(PlannerTest.class), 3);
     spec = world.spec();
-    planner = new Planner(world.sql, new dev.cutover.engine.ledger.StateStore(world.sql, world.database), spec);
+    planner = new Planner(RepairContext.of(world.sql, new dev.cutover.engine.ledger.StateStore(world.sql, world.database), spec));
     settings = BackfillSettings.from(spec.throttle());
   }
 
@@ -74,7 +75,7 @@ class PlannerTest {
           "target: visits_v2_held"), "held.yaml");
       world.sql.execute("one hour of v2", "INSERT INTO visits_v2_held SELECT * FROM visits_v1 WHERE hour = "
           + "toDateTime(?, 'UTC') LIMIT 1", world.first.epochSecond());
-      Plan plan = new Planner(world.sql, store(), held).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+      Plan plan = new Planner(RepairContext.of(world.sql, store(), held)).plan(Optional.empty(), Optional.empty(), Optional.empty(),
           settings, false);
       assertTrue(plan.statements().stream().anyMatch(s -> s.startsWith("ALTER TABLE `" + world.database
           + "`.`visits_v2_held` REPLACE PARTITION ID '" + world.first.partitionId() + "' FROM")), plan.statements().toString());
@@ -137,7 +138,7 @@ class PlannerTest {
       trimmed.sql.execute("expire a day of clicks", "ALTER TABLE clicks DROP PARTITION '"
           + trimmed.first.toString().substring(0, 10) + "'");
       TableSpec s = trimmed.spec();
-      Planner p = new Planner(trimmed.sql, new dev.cutover.engine.ledger.StateStore(trimmed.sql, trimmed.database), s);
+      Planner p = new Planner(RepairContext.of(trimmed.sql, new dev.cutover.engine.ledger.StateStore(trimmed.sql, trimmed.database), s));
       BackfillSettings st = BackfillSettings.from(s.throttle());
       Plan whole = p.plan(Optional.empty(), Optional.empty(), Optional.empty(), st, false);
       HourPartition sourcesFrom = whole.range().from();
@@ -183,13 +184,13 @@ class PlannerTest {
 
   @Test
   void unknownTablesAndColumnsAreNamedBeforeAnythingIsRead() {
-    var table = assertThrows(InvalidInputException.class, () -> new Planner(world.sql, store(),
-        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("- table: clicks", "- name: clicks\n    table: clickz"), "s.yaml"))
+    var table = assertThrows(InvalidInputException.class, () -> new Planner(RepairContext.of(world.sql, store(),
+        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("- table: clicks", "- name: clicks\n    table: clickz"), "s.yaml")))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false));
     assertEquals("The spec names source table " + world.database + ".clickz, which does not exist; check "
         + "sources[0].table and database.", table.getMessage());
-    var column = assertThrows(InvalidInputException.class, () -> new Planner(world.sql, store(),
-        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("keys: [site]", "keys: [region]"), "s.yaml"))
+    var column = assertThrows(InvalidInputException.class, () -> new Planner(RepairContext.of(world.sql, store(),
+        dev.cutover.engine.spec.SpecLoader.parse(world.specYaml().replace("keys: [site]", "keys: [region]"), "s.yaml")))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false));
     assertEquals("The spec names column region, which visits_v1 does not have (it has [hour, site, clicks, users, "
         + "duration_s]); check time_column, keys and measures.", column.getMessage());
@@ -200,7 +201,7 @@ class PlannerTest {
     // An apostrophe in a comment once hid the window's bound values from the JDBC driver.
     String yaml = world.specYaml().replace("transform: |\n  ", "transform: |\n  -- the site's clicks per hour "
         + "(corrected: milliseconds / 1000)\n  /* the window's start is bound, not this: ? */\n  ");
-    Plan plan = new Planner(world.sql, store(), dev.cutover.engine.spec.SpecLoader.parse(yaml, "s.yaml"))
+    Plan plan = new Planner(RepairContext.of(world.sql, store(), dev.cutover.engine.spec.SpecLoader.parse(yaml, "s.yaml")))
         .plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, true);
     assertTrue(plan.estimates().sampleHour().toNanos() > 0);
     assertEquals(plan.boundary(), plan.range().to());

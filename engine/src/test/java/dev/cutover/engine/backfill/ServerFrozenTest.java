@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,7 +60,7 @@ class ServerFrozenTest {
       Duration serverWait = Duration.ofMinutes(1);
       BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(2).withBatchHours(1)
           .withRowsPerSecond(300).withRetries(3, Duration.ofMillis(200)).withServerWait(serverWait);
-      Plan plan = new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+      Plan plan = new Planner(RepairContext.of(world.sql, store, spec)).plan(Optional.empty(), Optional.empty(), Optional.empty(),
           settings, false);
       List<BackfillEvent> events = new CopyOnWriteArrayList<>();
       BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
@@ -96,7 +97,7 @@ class ServerFrozenTest {
       assertEquals(1L, world.sql.queryLong("ask the server", "SELECT 1"));
       // Nothing was written to a server that gave no answer: its record reads as interrupted, and resumes.
       assertEquals("interrupted", store.run(ended.id()).orElseThrow().shownState(Instant.now()));
-      RunRecord end = new Backfill(world.sql, store).start(new Planner(world.sql, store, spec).resume(ended,
+      RunRecord end = new Backfill(world.sql, store).start(new Planner(RepairContext.of(world.sql, store, spec)).resume(ended,
           settings), BackfillEvent.Listener.NONE).await();
       assertEquals(RunState.SUCCEEDED, end.state(), end.message());
       assertEquals(world.expected(plan.range().from(), plan.range().to()),

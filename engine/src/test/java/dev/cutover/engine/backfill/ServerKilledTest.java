@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,7 +45,7 @@ class ServerKilledTest {
     StateStore store = new StateStore(world.sql, world.database);
     BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
         .withRowsPerSecond(400).withRetries(10, Duration.ofMillis(500));
-    Plan plan = new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    Plan plan = new Planner(RepairContext.of(world.sql, store, spec)).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
     List<BackfillEvent> events = new CopyOnWriteArrayList<>();
     BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
 
@@ -91,7 +92,7 @@ class ServerKilledTest {
     Duration serverWait = Duration.ofSeconds(3);
     BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(2).withBatchHours(1)
         .withRowsPerSecond(400).withRetries(2, Duration.ofMillis(100)).withServerWait(serverWait);
-    Plan plan = new Planner(world.sql, store, spec).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
+    Plan plan = new Planner(RepairContext.of(world.sql, store, spec)).plan(Optional.empty(), Optional.empty(), Optional.empty(), settings, false);
     List<BackfillEvent> events = new CopyOnWriteArrayList<>();
     BackfillRun run = new Backfill(world.sql, store).start(plan, events::add);
     while (events.stream().filter(e -> e instanceof BackfillEvent.HourWritten).count() < 4) {
@@ -128,7 +129,7 @@ class ServerKilledTest {
     EmbeddedServer second = EmbeddedServer.startOrJoin(dir, EngineLibrary.fromEnvironment(), EngineProgress.NONE);
     try {
       assertEquals(first.port(), second.port());
-      RunRecord end = new Backfill(world.sql, store).start(new Planner(world.sql, store, spec).resume(failed,
+      RunRecord end = new Backfill(world.sql, store).start(new Planner(RepairContext.of(world.sql, store, spec)).resume(failed,
           settings.withRetries(5, Duration.ofMillis(500))), BackfillEvent.Listener.NONE).await();
       assertEquals(RunState.SUCCEEDED, end.state(), end.message());
       assertEquals(world.expected(plan.range().from(), plan.range().to()),

@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,7 +42,7 @@ class SilentStatementTest {
       BackfillSettings settings = BackfillSettings.from(spec.throttle()).withConcurrency(1).withBatchHours(1)
           .withRetries(2, Duration.ofMillis(100));
       HourPartition from = world.busyHour(2);
-      Plan plan = new Planner(world.sql, store, spec).plan(Optional.of(from), Optional.of(from.plusHours(2)),
+      Plan plan = new Planner(RepairContext.of(world.sql, store, spec)).plan(Optional.of(from), Optional.of(from.plusHours(2)),
           Optional.empty(), settings, false);
       List<BackfillEvent> events = new CopyOnWriteArrayList<>();
       run = new Backfill(world.sql.silentAtMost(Duration.ofSeconds(1)), store).start(plan, events::add);

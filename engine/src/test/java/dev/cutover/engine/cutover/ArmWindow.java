@@ -2,6 +2,7 @@ package dev.cutover.engine.cutover;
 
 import dev.cutover.engine.api.Armed;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.ledger.StateStore;
 import java.time.Instant;
@@ -13,7 +14,7 @@ public final class ArmWindow {
 
   /** The arm in force keeps its start and holder; its window now ended a second ago. */
   public static void endNow(Sql sql, String workingDatabase, TableSpec spec) {
-    Arming arming = new Arming(sql, new StateStore(sql, workingDatabase), workingDatabase, spec);
+    Arming arming = new Arming(RepairContext.of(sql, new StateStore(sql, workingDatabase), spec));
     Armed armed = arming.armed().orElseThrow(() -> new AssertionError("nothing is armed"));
     if (!arming.take(armed)) {
       throw new AssertionError("the arm was taken first");

@@ -117,8 +117,8 @@ class ArmedCutoverTest {
   @Test
   void anArmIsTakenForTheSwitchByOneCallerOnly() {
     Armed armed = engine.cutovers().arm(spec, spec.consumerView().name(), Duration.ofHours(1));
-    Arming arming = new Arming(world.db.sql(), new dev.cutover.engine.ledger.StateStore(world.db.sql(),
-        world.db.server().database()), world.db.server().database(), spec);
+    Arming arming = new Arming(dev.cutover.engine.ledger.RepairContext.of(world.db.sql(),
+        new dev.cutover.engine.ledger.StateStore(world.db.sql(), world.db.server().database()), spec));
     assertTrue(arming.take(armed), "the first turn takes it");
     assertFalse(arming.take(armed), "a second turn, or a disarm that came first, finds nothing to take");
     assertTrue(engine.cutovers().armed(spec).isEmpty());

@@ -1,5 +1,6 @@
 package dev.cutover.engine.preflight;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -44,9 +45,9 @@ class PreflightTest {
   }
 
   private PreflightReport run(TableSpec spec, List<AcknowledgedDependent> acknowledged) {
-    Plan plan = new Planner(world.sql, store(), spec).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+    Plan plan = new Planner(RepairContext.of(world.sql, store(), spec)).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()), false);
-    return new Preflight(world.sql, spec, store()).run(plan, acknowledged);
+    return new Preflight(RepairContext.of(world.sql, store(), spec)).run(plan, acknowledged);
   }
 
   private StateStore store() {
@@ -131,9 +132,9 @@ class PreflightTest {
   void aRangeThatLeavesOutV1sOldestHoursWarnsThatConsumersWouldLoseThem() {
     TableSpec spec = world.spec();
     HourPartition from = world.first.plusHours(5);
-    Plan late = new Planner(world.sql, store(), spec).plan(Optional.of(from), Optional.empty(), Optional.empty(),
+    Plan late = new Planner(RepairContext.of(world.sql, store(), spec)).plan(Optional.of(from), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()), false);
-    PreflightReport report = new Preflight(world.sql, spec, store()).run(late, List.of());
+    PreflightReport report = new Preflight(RepairContext.of(world.sql, store(), spec)).run(late, List.of());
     Check c = check(report, "reprocessing window");
     assertEquals(Status.WARN, c.status(), c.toString());
     assertEquals("Every source holds the range " + late.range() + ", but visits_v1 holds hours from " + world.first
@@ -148,14 +149,14 @@ class PreflightTest {
     // Sources kept for a day, two days of history: only a repair bounded to recent hours can read what it recomputes.
     world.sql.execute("ttl", "ALTER TABLE clicks MODIFY TTL ts + INTERVAL 1 DAY SETTINGS materialize_ttl_after_modify = 0");
     TableSpec spec = world.spec();
-    Planner planner = new Planner(world.sql, store(), spec);
+    Planner planner = new Planner(RepairContext.of(world.sql, store(), spec));
     HourPartition b = planner.plan(Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(spec.throttle()), false).boundary();
     HourRange affected = new HourRange(b.plusHours(-6), b);
     Plan bounded = planner.plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
         BackfillSettings.from(spec.throttle()), false);
     assertEquals(world.first, bounded.range().from(), "the repair still spans the whole history");
-    PreflightReport report = new Preflight(world.sql, spec, store()).run(bounded, List.of());
+    PreflightReport report = new Preflight(RepairContext.of(world.sql, store(), spec)).run(bounded, List.of());
     Check window = check(report, "reprocessing window");
     assertEquals(Status.PASS, window.status(), window.toString());
     assertEquals("Every source holds the affected hours " + affected + " and no TTL removes it before the backfill "
@@ -231,10 +232,10 @@ class PreflightTest {
 
   @Test
   void eachCheckIsReportedAsItStartsAndACancelledPreflightStopsBetweenChecks() {
-    Plan plan = new Planner(world.sql, store(), world.spec()).plan(Optional.empty(), Optional.empty(), Optional.empty(),
+    Plan plan = new Planner(RepairContext.of(world.sql, store(), world.spec())).plan(Optional.empty(), Optional.empty(), Optional.empty(),
         BackfillSettings.from(world.spec().throttle()), false);
     List<String> steps = new java.util.ArrayList<>();
-    PreflightReport report = new Preflight(world.sql, world.spec(), store()).run(plan, List.of(),
+    PreflightReport report = new Preflight(RepairContext.of(world.sql, store(), world.spec())).run(plan, List.of(),
         Progress.of((step, fraction) -> steps.add(step)));
     assertEquals(report.checks().size(), steps.size(), steps.toString());
     assertEquals("Checking partition key (1 of 11)", steps.getFirst());
@@ -254,7 +255,7 @@ class PreflightTest {
       }
     };
     assertThrows(java.util.concurrent.CancellationException.class,
-        () -> new Preflight(world.sql, world.spec(), store()).run(plan, List.of(), cancelAfterTwo));
+        () -> new Preflight(RepairContext.of(world.sql, store(), world.spec())).run(plan, List.of(), cancelAfterTwo));
   }
 
   @Test

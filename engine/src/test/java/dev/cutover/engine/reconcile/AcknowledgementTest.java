@@ -1,5 +1,6 @@
 package dev.cutover.engine.reconcile;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -101,7 +102,7 @@ class AcknowledgementTest {
     ReportStore reports = new ReportStore(world.sql, world.database);
     TableSpec byUsers = SpecLoader.parse(world.specYaml().replace("keys: [site]", "keys: [users]")
         .replace("measures: [clicks, users, duration_s]", "measures: [clicks, duration_s]"), "users.yaml");
-    Acknowledging numeric = new Acknowledging(world.sql, state, reports, byUsers);
+    Acknowledging numeric = new Acknowledging(new RepairContext(world.sql, state, reports, byUsers));
 
     var injected = assertThrows(InvalidInputException.class, () -> numeric.keyValues(List.of("0' OR 1=1 --")));
     assertEquals("The key value '0' OR 1=1 --' for users is not a UInt64 (the type of visits_v1.users); give the key's "

@@ -1,5 +1,6 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.ledger.RepairContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -320,7 +321,7 @@ class RepairTest {
       assertTrue(refused.retryable(), "a held repair can be taken once its holder ends");
 
       starting.destroyForcibly().waitFor();
-      Repair settled = new Repairs(world.sql, new StateStore(world.sql, world.database), spec).settled().orElseThrow();
+      Repair settled = new Repairs(RepairContext.of(world.sql, new StateStore(world.sql, world.database), spec)).settled().orElseThrow();
       assertTrue(settled.operation().isEmpty(), settled.toString());
       assertTrue(settled.note().startsWith("settled: the backfill run run-not-recorded-yet"), settled.note());
       assertEquals(RunState.SUCCEEDED, Procedure.backfill(engine, plan(Optional.empty(), Optional.empty())).state());
