@@ -36,6 +36,13 @@ final class ClusterReconcile implements ReconcileSteps {
     this.spec = spec;
   }
 
+  /** The same views on every shard: one shard's server parses their queries. */
+  @Override
+  public Optional<dev.cutover.engine.api.BlockBound> blockBound() {
+    return dev.cutover.engine.tables.TransformSources.blockBoundMeasures(shards.shard(1).database().sql(), spec,
+        spec.correctedWriter().views());
+  }
+
   @Override
   public String where() {
     return "every shard of cluster " + spec.cluster().map(c -> c.name()).orElse("?") + " (" + shards.all().size()

@@ -58,6 +58,13 @@ public interface ReconcileSteps {
   /** Takes back the acknowledgement in force of an hour (or key), with a reason for the audit trail. */
   Reconciliation.Acknowledgement withdraw(HourPartition hour, List<String> key, String reason);
 
+  /**
+   * The measures the spec's corrected views deduplicate within one insert block only, which the verdict names:
+   * from B a difference in them may be a retried insert rather than the fix. Empty when the live writer is not a
+   * view, or no view removes duplicates. Reads the server's parse of the views' queries.
+   */
+  Optional<dev.cutover.engine.api.BlockBound> blockBound();
+
   /** Writes the report as an HTML page with the CSV of its keys beside it. */
   ExportedReport exportHtml(Reconciliation r, Path file);
 

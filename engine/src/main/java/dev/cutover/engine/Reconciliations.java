@@ -46,6 +46,12 @@ public final class Reconciliations {
     }
 
     @Override
+    public Optional<dev.cutover.engine.api.BlockBound> blockBound() {
+      return dev.cutover.engine.tables.TransformSources.blockBoundMeasures(on.ground.sql(), spec,
+          spec.correctedWriter().views());
+    }
+
+    @Override
     public Reconciliation reconcile(Reconciliation.Scope scope, Optional<HourRange> range, int keyLimit,
         Progress progress) {
       return RepairHooks.verdict(RepairHooks.onServer(on.ground, spec), on.reconcile(spec, scope, range, keyLimit,

@@ -104,6 +104,9 @@ public final class ReconcileCommand extends EngineCommand {
     }
     List<Diff.KeyDiff> open = Differences.openKeys(r);
     List<String> lines = new ArrayList<>(ReconcileText.lines(r, open));
+    // Measures a corrected view deduplicates per insert block: the verdict names them.
+    var blockBound = steps.blockBound();
+    blockBound.ifPresent(b -> lines.add(1, "  " + b.sentence()));
     if (keysFile != null) {
       lines.add("Report written to " + exportFile + ", and its keys to " + keysFile);
     } else if (exportFile != null) {
@@ -115,7 +118,7 @@ public final class ReconcileCommand extends EngineCommand {
     }
     var export = exportFile == null ? null : new ReconcileDocuments.Export(format, exportFile.toString(),
         keysFile == null ? null : keysFile.toString());
-    print(ReconcileDocuments.ReconcileDocument.of(r, open, export), lines);
+    print(ReconcileDocuments.ReconcileDocument.of(r, open, export, blockBound), lines);
     return r.verdict() == Reconciliation.Verdict.RED ? ExitCodes.BLOCKED : ExitCodes.OK;
   }
 }

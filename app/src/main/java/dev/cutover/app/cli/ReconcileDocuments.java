@@ -22,9 +22,10 @@ final class ReconcileDocuments {
       String target, Window window, Instant boundary, Instant created, long hours, long differingHours,
       long expectedKeys, long unexpectedKeys, List<ExpectedCount> expected, List<UnexpectedCount> unexpected,
       List<Key> keys, boolean keysTruncated, List<Acknowledgement> acknowledged, List<Coverage> coverage,
-      Export export) {
+      Export export, BlockBoundMeasures blockBound) {
 
-    static ReconcileDocument of(Reconciliation r, List<Diff.KeyDiff> keys, Export export) {
+    static ReconcileDocument of(Reconciliation r, List<Diff.KeyDiff> keys, Export export,
+        java.util.Optional<dev.cutover.engine.api.BlockBound> blockBound) {
       return new ReconcileDocument("reconcile", r.id(), name(r.verdict()), name(r.scope()), r.scope().decides(),
           r.repairId(), r.target(), Window.of(r.window()), hour(r.boundary()), r.created(), r.hours().size(),
           r.hours().stream().filter(h -> !h.identical()).count(), r.expectedKeys(), r.unexpectedKeys(),
@@ -35,9 +36,16 @@ final class ReconcileDocuments {
           r.acknowledged().stream().map(a -> new Acknowledgement(hour(a.hour()), a.key(), a.reason(), a.by(), a.at(),
               a.seen().map(Reconciliation.Fingerprint::describe).orElse(null), a.holds(), a.lapsed().orElse(null)))
               .toList(),
-          r.coverage().stream().map(c -> new Coverage(hour(c.hour()), c.kind(), c.detail())).toList(), export);
+          r.coverage().stream().map(c -> new Coverage(hour(c.hour()), c.kind(), c.detail())).toList(), export,
+          blockBound.map(b -> new BlockBoundMeasures(b.measures(), b.by(), b.sentence())).orElse(null));
     }
   }
+
+  /**
+   * The measures the corrected views deduplicate within one insert block only ({@code BlockBound}): from B a
+   * difference in them may be a retried insert rather than the fix.
+   */
+  record BlockBoundMeasures(List<String> measures, List<String> by, String sentence) {}
 
   record ExpectedCount(String rule, long hours, long keys) {}
 

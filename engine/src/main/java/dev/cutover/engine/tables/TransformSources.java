@@ -25,6 +25,7 @@ public final class TransformSources {
 
   private static final String NODE = "TableIdentifier ";
   private static final Pattern FUNCTION = Pattern.compile("Function (\\w+)( .*)?");
+  private static final Pattern ALIAS = Pattern.compile("\\(alias `?([^`)]+)`?\\)");
   private static final Pattern DISTINCT = Pattern.compile("\\bDISTINCT\\b");
   private static final Pattern LIMIT_BY = Pattern.compile("\\bLIMIT\\b[^()]*?\\bBY\\b");
 
@@ -76,11 +77,8 @@ public final class TransformSources {
     for (String line : ast()) {
       Matcher f = FUNCTION.matcher(line.strip());
       if (f.matches()) {
-        String name = f.group(1);
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("uniq") || lower.contains("distinct") || lower.startsWith("groupuniqarray")
-            || lower.startsWith("argmax") || lower.startsWith("argmin")) {
-          found.add(name + "()");
+        if (deduplicates(f.group(1))) {
+          found.add(f.group(1) + "()");
         }
       }
     }
@@ -97,6 +95,52 @@ public final class TransformSources {
       found.add("LIMIT … BY");
     }
     return List.copyOf(found);
+  }
+
+  /**
+   * The spec's measures whose values come through what removes duplicates in this query, from ClickHouse's
+   * parse: the measure named by the nearest alias above each such function; every measure when the query as a
+   * whole removes duplicates (DISTINCT, LIMIT … BY), or when a function's value reaches no measure by name (it is
+   * used inside another expression, so which measures it moves cannot be told). Empty when nothing removes them.
+   */
+  public List<String> deduplicatedMeasures() {
+    List<String> found = deduplicating();
+    if (found.isEmpty()) {
+      return List.of();
+    }
+    List<String> measures = spec.measures().stream().map(m -> m.name()).toList();
+    if (found.contains("DISTINCT") || found.contains("LIMIT … BY")) {
+      return measures;
+    }
+    Set<String> named = new LinkedHashSet<>();
+    java.util.Deque<int[]> indents = new java.util.ArrayDeque<>();
+    java.util.Deque<String> aliases = new java.util.ArrayDeque<>();
+    for (String line : ast()) {
+      int indent = line.length() - line.stripLeading().length();
+      while (!indents.isEmpty() && indents.peek()[0] >= indent) {
+        indents.pop();
+        aliases.pop();
+      }
+      Matcher a = ALIAS.matcher(line);
+      indents.push(new int[] {indent});
+      aliases.push(a.find() ? a.group(1) : "");
+      Matcher f = FUNCTION.matcher(line.strip());
+      if (f.matches() && deduplicates(f.group(1))) {
+        // The alias nearest above it that names a measure; an expression that names none moves an unknown one.
+        String measure = aliases.stream().filter(measures::contains).findFirst().orElse(null);
+        if (measure == null) {
+          return measures;
+        }
+        named.add(measure);
+      }
+    }
+    return measures.stream().filter(named::contains).toList();
+  }
+
+  private static boolean deduplicates(String function) {
+    String lower = function.toLowerCase(Locale.ROOT);
+    return lower.startsWith("uniq") || lower.contains("distinct") || lower.startsWith("groupuniqarray")
+        || lower.startsWith("argmax") || lower.startsWith("argmin");
   }
 
   /**
@@ -178,6 +222,26 @@ public final class TransformSources {
             : "spec.live_views", why);
       });
     }
+  }
+
+  /**
+   * The measures that {@code views} deduplicate within one insert block only, and how, over all of them; empty
+   * when none does.
+   */
+  public static Optional<dev.cutover.engine.api.BlockBound> blockBoundMeasures(Sql sql, TableSpec spec,
+      List<CorrectedWriter.View> views) {
+    Set<String> measures = new LinkedHashSet<>();
+    Set<String> by = new LinkedHashSet<>();
+    for (CorrectedWriter.View v : views) {
+      TransformSources reading = new TransformSources(sql, spec, v);
+      measures.addAll(reading.deduplicatedMeasures());
+      by.addAll(reading.deduplicating());
+    }
+    if (measures.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> ordered = spec.measures().stream().map(m -> m.name()).filter(measures::contains).toList();
+    return Optional.of(new dev.cutover.engine.api.BlockBound(ordered, List.copyOf(by)));
   }
 
   /** What the queries of {@code views} do that holds within one insert block only, said once for all of them. */

@@ -262,4 +262,20 @@ class ViewsPerSourceTest {
     assertEquals(0, views("visits_v2%"), "no view was created");
     assertEquals(Optional.empty(), engine.repairs().current(crossing), "no repair was started");
   }
+
+  /**
+   * A view that removes duplicates does so within one insert block: the verdict names the measures it moves (one
+   * view's uniqExact moves clicks alone), and names none for views that remove nothing.
+   */
+  @Test
+  void theMeasuresAViewDeduplicatesPerBlockAreNamedForTheVerdict() {
+    Engine engine = new Engine(db);
+    assertEquals(Optional.empty(), engine.repair(spec(ONE_SOURCE_EACH)).reconciliations().blockBound());
+    TableSpec retried = spec(ONE_SOURCE_EACH.replace("count() AS clicks", "uniqExact(id) AS clicks"));
+    var named = engine.repair(retried).reconciliations().blockBound().orElseThrow();
+    assertEquals(List.of("clicks"), named.measures());
+    assertEquals(List.of("uniqExact()"), named.by());
+    assertTrue(named.sentence().startsWith("The corrected view deduplicates clicks (uniqExact()) within one insert "
+        + "block only: from B, a difference in it can be an event inserted again in a later block"), named.sentence());
+  }
 }

@@ -99,4 +99,27 @@ class TransformSourcesTest {
         + "insert block alone: an event inserted again in a later block, such as a retried insert, counts twice in "
         + "visits_v2 from B"), warning);
   }
+
+  /**
+   * The verdict names the measures the deduplication moves: the one whose alias sits above the function (nested
+   * in another expression too), every measure for DISTINCT or LIMIT … BY, and every one when the function's value
+   * reaches no measure by name.
+   */
+  @Test
+  void theMeasuresWhatRemovesDuplicatesMovesAreNamed() {
+    String from = " FROM {clicks} WHERE " + WINDOW;
+    assertEquals(List.of("users"), of("SELECT toStartOfHour(ts) AS hour, site, count() AS clicks, "
+        + "uniqExact(user) AS users" + from + " GROUP BY hour, site").deduplicatedMeasures());
+    assertEquals(List.of("clicks"), of("SELECT toStartOfHour(ts) AS hour, site, toUInt64(count(DISTINCT click_id) "
+        + "* 1) AS clicks, sum(users) AS users" + from + " GROUP BY hour, site").deduplicatedMeasures(),
+        "an alias above the function names its measure");
+    assertEquals(List.of("clicks", "users"), of("SELECT hour, site, count() AS clicks, 0 AS users FROM (SELECT "
+        + "DISTINCT click_id, toStartOfHour(ts) AS hour, site" + from + ") GROUP BY hour, site")
+        .deduplicatedMeasures(), "DISTINCT moves every measure");
+    assertEquals(List.of("clicks", "users"), of("SELECT hour, site, sum(last) AS clicks, 0 AS users FROM (SELECT "
+        + "toStartOfHour(ts) AS hour, site, argMax(n, ts) AS last" + from + " GROUP BY hour, site, click_id) GROUP "
+        + "BY hour, site").deduplicatedMeasures(), "a value that reaches no measure by name moves any of them");
+    assertEquals(List.of(), of("SELECT toStartOfHour(ts) AS hour, site, count() AS clicks, sum(users) AS users"
+        + from + " GROUP BY hour, site").deduplicatedMeasures());
+  }
 }

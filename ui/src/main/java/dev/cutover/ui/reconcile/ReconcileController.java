@@ -1,6 +1,8 @@
 package dev.cutover.ui.reconcile;
 
 import dev.cutover.engine.TargetRepair;
+import dev.cutover.engine.api.BlockBound;
+import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.ReconcileSteps;
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.Diff;
@@ -50,7 +52,11 @@ public final class ReconcileController implements ScreenController {
       ReconcileSteps steps = current;
       return steps == null ? Optional.<String>empty() : steps.newestId();
     }, this::showIfNewer);
-    workspace.specProperty().addListener((o, was, is) -> current = steps());
+    workspace.specProperty().addListener((o, was, is) -> {
+      current = steps();
+      model.blockBound("");
+      readBlockBound();
+    });
     workspace.engineProperty().addListener((o, was, is) -> current = steps());
     workspace.openRepairProperty().addListener((o, was, is) -> current = steps());
     model.selectedHourProperty().addListener((o, was, is) -> readHourKeys());
@@ -68,6 +74,7 @@ public final class ReconcileController implements ScreenController {
   @Override
   public void shown() {
     model.defaultMeasure();
+    readBlockBound();
     if (model.reportProperty().get() == null && !activity.running()) {
       readStored();
     }
@@ -85,6 +92,24 @@ public final class ReconcileController implements ScreenController {
   @Override
   public void hidden() {
     watch.stop();
+  }
+
+  /** The spec whose corrected views' block-bound measures were read (they depend on the spec alone). */
+  private TableSpec blockBoundOf;
+
+  /** Which measures the spec's corrected views deduplicate within one insert block, once per spec. */
+  private void readBlockBound() {
+    ReconcileSteps steps = steps();
+    TableSpec spec = workspace.spec();
+    if (steps == null || spec == null || spec == blockBoundOf) {
+      return;
+    }
+    blockBoundOf = spec;
+    workspace.executor().submit(p -> steps.blockBound(), found -> {
+      if (spec == workspace.spec()) {
+        model.blockBound(found.map(BlockBound::sentence).orElse(""));
+      }
+    }, failure -> blockBoundOf = null);
   }
 
   /**

@@ -40,6 +40,7 @@ public final class ReconcileModel {
   private final ObjectProperty<HourPartition> selectedHour = new SimpleObjectProperty<>();
   private final StringProperty filter = new SimpleStringProperty("");
   private final StringProperty note = new SimpleStringProperty("");
+  private final StringProperty blockBound = new SimpleStringProperty("");
   private final ObservableList<Diff.KeyDiff> hourKeys = FXCollections.observableArrayList();
   private final FilteredList<Diff.KeyDiff> shownKeys = new FilteredList<>(hourKeys);
   private boolean measureChosen;
@@ -225,6 +226,18 @@ public final class ReconcileModel {
 
   public StringProperty filterProperty() {
     return filter;
+  }
+
+  /**
+   * The verdict's sentence about the measures the corrected views deduplicate within one insert block only (a
+   * difference in them from B may be a retried insert); empty when no view does.
+   */
+  public ReadOnlyStringProperty blockBoundProperty() {
+    return blockBound;
+  }
+
+  void blockBound(String sentence) {
+    blockBound.set(sentence);
   }
 
   public ReadOnlyStringProperty noteProperty() {

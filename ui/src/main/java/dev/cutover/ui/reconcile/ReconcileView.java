@@ -144,9 +144,15 @@ public final class ReconcileView extends ScreenView {
         ? model.noteProperty().get() : Verdicts.detail(model.reportProperty().get()) + (model.noteProperty().get()
             .isEmpty() ? "" : " " + model.noteProperty().get()), model.reportProperty(), model.noteProperty()));
     detail.setMaxWidth(Double.MAX_VALUE);
+    // The measures a corrected view deduplicates per insert block: the verdict names them, as a caution.
+    Label blockBound = Widgets.wrap(Widgets.label("reconcile-block-bound", "warn"));
+    binder.bind(blockBound.textProperty(), model.blockBoundProperty());
+    binder.bind(blockBound.visibleProperty(), model.blockBoundProperty().isNotEmpty());
+    binder.bind(blockBound.managedProperty(), blockBound.visibleProperty());
+    blockBound.setMaxWidth(Double.MAX_VALUE);
     // Which hours the verdict covers and whether it counts, right above what the step guarantees.
     VBox guarantee = new VBox(1, scope, Widgets.safety("reconcile-safety", Safety.RECONCILE));
-    return new VBox(4, actions, detail, guarantee,
+    return new VBox(4, actions, detail, blockBound, guarantee,
         Widgets.activityBar("reconcile-activity", binder, model.activity()),
         Widgets.errorLabel("reconcile-error", binder, model.activity().errorProperty()));
   }
