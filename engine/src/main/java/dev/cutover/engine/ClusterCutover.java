@@ -82,7 +82,10 @@ final class ClusterCutover implements CutoverSteps {
         s -> s.engine().repairs().current(spec).flatMap(Repair::boundary)));
     List<Node> nodes = new ArrayList<>();
     shown.forEach((ref, g) -> nodes.add(new Node(ref, rollback.get(ref).current(), g)));
-    return new Judged(OverNodes.gate(shown, boundaries), nodes, Instant.now());
+    Judged judged = new Judged(OverNodes.gate(shown, boundaries), nodes, Instant.now());
+    RepairHooks.gateJudged(RepairHooks.onShards(shards, spec), spec, () -> ServerRepair.claims(shards.shard(1)
+        .engine().ground()), () -> shards.shard(1).engine().repairs().current(spec), judged.gate());
+    return judged;
   }
 
   /**

@@ -121,7 +121,12 @@ final class ClusterRepair implements TargetRepair {
    */
   @Override
   public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
-    return snapshot.read(previous);
+    RepairSnapshot read = snapshot.read(previous);
+    // Open on every node: the spec's gate_open hooks run once for the repair, claimed on the first shard.
+    read.gate().filter(j -> !j.at().isBefore(read.at())).ifPresent(j -> RepairHooks.gateJudged(
+        RepairHooks.onShards(shards, spec), spec, () -> ServerRepair.claims(shards.shard(1).engine().ground()),
+        () -> shards.shard(1).engine().repairs().current(spec), j.gate()));
+    return read;
   }
 
   /**

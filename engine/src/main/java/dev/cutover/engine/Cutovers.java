@@ -142,7 +142,7 @@ public final class Cutovers {
     // turn runs them again.
     var hooks = RepairHooks.onServer(ground, spec);
     try {
-      if (spec.hooks().stream().anyMatch(h -> h.on() == dev.cutover.engine.api.Hook.Event.BEFORE_CUTOVER)) {
+      if (hooks.has(dev.cutover.engine.api.Hook.Event.BEFORE_CUTOVER)) {
         hooks.run(dev.cutover.engine.api.Hook.Event.BEFORE_CUTOVER, "cutover", java.util.Map.of("to", "v2",
             "armed", true));
       }

@@ -75,6 +75,11 @@ public final class Engine {
     ground.store().audit(dev.cutover.engine.tables.TableNames.target(spec), action, detail);
   }
 
+  /** What this engine's steps stand on: its server's pool, statements and Cutover's records there. */
+  Ground ground() {
+    return ground;
+  }
+
   /** Reading specs and checking their rules with the server. */
   public Specs specs() {
     return specs;

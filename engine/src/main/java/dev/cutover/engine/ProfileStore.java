@@ -40,7 +40,7 @@ public final class ProfileStore {
       # or file (the first line of the file in password_ref, readable by you only).
       """;
   private static final Set<String> KEYS = Set.of("name", "jdbc_url", "user", "database", "password_from",
-      "password_ref");
+      "password_ref", "hooks");
 
   private final Path file;
 
@@ -141,9 +141,12 @@ public final class ProfileStore {
       }
     }
     try {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> holder = (Map<String, Object>) fields;
       return SavedProfile.of(text(fields, "name"), text(fields, "jdbc_url"), text(fields, "user"),
           text(fields, "database"), SavedProfile.parsePassword(text(fields, "password_from")),
-          text(fields, "password_ref"));
+          text(fields, "password_ref")).withHooks(dev.cutover.engine.spec.SpecLoader.hooksOf(holder,
+              file.toString()));
     } catch (InvalidInputException e) {
       throw new InvalidInputException("profiles", where + ": " + e.getMessage());
     }
@@ -165,7 +168,7 @@ public final class ProfileStore {
   }
 
   private void write(List<SavedProfile> profiles) {
-    List<Map<String, String>> entries = profiles.stream()
+    List<Map<String, Object>> entries = profiles.stream()
         .sorted(Comparator.comparing(p -> p.name().toLowerCase(java.util.Locale.ROOT)))
         .map(ProfileStore::fields).toList();
     String yaml = HEADER + new Dump(DumpSettings.builder().setDefaultFlowStyle(FlowStyle.BLOCK).build())
@@ -200,8 +203,8 @@ public final class ProfileStore {
     }
   }
 
-  private static Map<String, String> fields(SavedProfile p) {
-    Map<String, String> m = new LinkedHashMap<>();
+  private static Map<String, Object> fields(SavedProfile p) {
+    Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", p.name());
     m.put("jdbc_url", p.jdbcUrl());
     m.put("user", p.user());
@@ -209,6 +212,16 @@ public final class ProfileStore {
     m.put("password_from", p.password().saved());
     if (!p.passwordReference().isEmpty()) {
       m.put("password_ref", p.passwordReference());
+    }
+    // A profile's hooks are written back as read, so that editing the profile in the console keeps them.
+    if (!p.hooks().isEmpty()) {
+      m.put("hooks", p.hooks().stream().map(h -> {
+        Map<String, Object> hook = new LinkedHashMap<>();
+        hook.put("on", h.on().key());
+        hook.put("command", h.command());
+        hook.put("timeout", h.timeout().toSeconds() + "s");
+        return hook;
+      }).toList());
     }
     return m;
   }

@@ -8,6 +8,7 @@ import dev.cutover.engine.api.SwapResult;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.cluster.Shards;
 import dev.cutover.engine.hooks.Hooks;
+import dev.cutover.engine.sql.NameClaims;
 import dev.cutover.engine.tables.TableNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,7 +26,7 @@ final class RepairHooks {
 
   /** The hooks of {@code spec} on one server. */
   static Hooks onServer(Ground ground, TableSpec spec) {
-    return new Hooks(spec, line -> {
+    return new Hooks(spec, ground.database().profile().hooks(), line -> {
       ground.store().ensureSchema(); // a hook may run before anything else was recorded
       ground.store().audit(TableNames.target(spec), "hook", line);
     });
@@ -33,7 +34,7 @@ final class RepairHooks {
 
   /** The hooks of {@code spec} over every shard, each run written to every node's audit trail. */
   static Hooks onShards(Shards shards, TableSpec spec) {
-    return new Hooks(spec, line -> shards.each("audit a hook", s -> {
+    return new Hooks(spec, shards.shard(1).database().profile().hooks(), line -> shards.each("audit a hook", s -> {
       s.engine().audit(spec, "hook", line);
       return true;
     }));
@@ -49,7 +50,7 @@ final class RepairHooks {
       BooleanSupplier gateOpen, Supplier<SwapResult> swap) {
     Hook.Event before = forward ? Hook.Event.BEFORE_CUTOVER : Hook.Event.BEFORE_ROLLBACK;
     String step = forward ? "cutover" : "rollback";
-    if (spec.hooks().stream().anyMatch(h -> h.on() == before) && spec.consumerView().name().equals(confirmation)
+    if (hooks.has(before) && spec.consumerView().name().equals(confirmation)
         && gateOpen.getAsBoolean()) {
       hooks.run(before, step, Map.of("to", forward ? "v2" : "v1"));
     }
@@ -70,6 +71,41 @@ final class RepairHooks {
       // reported as failed when it was done.
     }
   }
+
+  /**
+   * A gate just judged, with the hooks of its first opening: when it is the cutover gate and open, the first
+   * process to claim the opening for the repair (a claim by name on {@code claims}'s server, compare-and-set, so
+   * two processes judging at once run it once) runs the {@code gate_open} hooks. Nothing is claimed while the
+   * spec has no such hook.
+   */
+  static void gateJudged(Hooks hooks, TableSpec spec, java.util.function.Supplier<NameClaims> claims,
+      java.util.function.Supplier<java.util.Optional<dev.cutover.engine.api.Repair>> repair,
+      dev.cutover.engine.api.Gate gate) {
+    if (!gate.open() || !gate.step().equals(dev.cutover.engine.api.Gate.CUTOVER)
+        || !hooks.has(Hook.Event.GATE_OPEN)) {
+      return;
+    }
+    after(() -> {
+      java.util.Optional<dev.cutover.engine.api.Repair> open = repair.get();
+      String target = TableNames.target(spec);
+      String key = target + "/" + open.map(dev.cutover.engine.api.Repair::id).orElse("");
+      // Claimed once per repair in this process too: a gate judged open again costs no statement.
+      if (open.isEmpty() || !OPENED.add(key)) {
+        return;
+      }
+      if (claims.get().claim("note that the gate of " + target + " opened", NameClaims.nameFor("gate_open", key),
+          open.get().id())) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("repair", open.get().id());
+        open.get().boundary().ifPresent(b -> fields.put("boundary", b.start().toString()));
+        fields.put("gate", "cutover");
+        hooks.run(Hook.Event.GATE_OPEN, "gate", fields);
+      }
+    });
+  }
+
+  /** The repairs whose gate opening this process has claimed, or found claimed. */
+  private static final java.util.Set<String> OPENED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** A backfill run with its hooks: those at its start first (a failing one refuses it), those at its end after. */
   static RunHandle run(Hooks hooks, Map<String, Object> plan, Supplier<RunHandle> start) {

@@ -46,13 +46,20 @@ final class ServerCutover implements CutoverSteps {
     // The rollback gate first, because it is cheap: while consumers read v2 it is the step they can take.
     Gate rollback = cutovers.rollbackGate(spec);
     Gate shown = rollback.current() == Gate.Version.V2 ? rollback : cutovers.gate(spec);
-    return new Judged(shown, List.of(), Instant.now());
+    return opened(new Judged(shown, List.of(), Instant.now()));
   }
 
   @Override
   public Judged judge(Gate.Version toward) {
-    return new Judged(toward == Gate.Version.V2 ? cutovers.gate(spec) : cutovers.rollbackGate(spec), List.of(),
-        Instant.now());
+    return opened(new Judged(toward == Gate.Version.V2 ? cutovers.gate(spec) : cutovers.rollbackGate(spec),
+        List.of(), Instant.now()));
+  }
+
+  /** {@code judged}, after the spec's gate_open hooks when it is the first opening of the repair's gate. */
+  private Judged opened(Judged judged) {
+    RepairHooks.gateJudged(RepairHooks.onServer(ground, spec), spec, () -> ServerRepair.claims(ground),
+        () -> new RepairBook(ground).current(spec), judged.gate());
+    return judged;
   }
 
   @Override

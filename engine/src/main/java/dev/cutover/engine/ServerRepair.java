@@ -38,9 +38,20 @@ record ServerRepair(Engine engine, TableSpec spec) implements TargetRepair {
     return engine.cutovers().of(spec);
   }
 
+  /** The snapshot; a gate judged open in it, now, runs the spec's {@code gate_open} hooks once per repair. */
   @Override
   public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
-    return engine.repairs().snapshot(spec, previous);
+    RepairSnapshot read = engine.repairs().snapshot(spec, previous);
+    read.gate().filter(j -> !j.at().isBefore(read.at())).ifPresent(j -> RepairHooks.gateJudged(
+        RepairHooks.onServer(engine.ground(), spec), spec, () -> claims(engine.ground()), () -> read.status().repair(),
+        j.gate()));
+    return read;
+  }
+
+  /** The claims by name on the server of {@code ground}, in Cutover's working database. */
+  static dev.cutover.engine.sql.NameClaims claims(Ground ground) {
+    return new dev.cutover.engine.sql.NameClaims(ground.sql(), dev.cutover.engine.api.Identifier.simple("database",
+        ground.store().database()));
   }
 
   @Override

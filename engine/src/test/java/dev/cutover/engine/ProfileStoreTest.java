@@ -126,4 +126,35 @@ class ProfileStoreTest {
     }
     assertTrue(asked.get() >= 1, "the password was asked for at connect");
   }
+
+  /** A profile's own hooks are read under the spec's rules, and saving the profile again keeps them. */
+  @Test
+  void aProfilesHooksAreReadAndKeptWhenItIsSavedAgain() throws Exception {
+    ProfileStore store = store();
+    Files.createDirectories(store.file().getParent());
+    Files.writeString(store.file(), """
+        profiles:
+          - name: prod-eu
+            jdbc_url: jdbc:clickhouse:https://ch.eu.internal:8443
+            user: ops
+            database: analytics
+            password_from: ask
+            hooks:
+              - on: before_cutover
+                command: [/usr/local/bin/page-oncall, --team, data]
+                timeout: 20s
+        """);
+    SavedProfile read = store.list().getFirst();
+    assertEquals(1, read.hooks().size());
+    assertEquals(List.of("/usr/local/bin/page-oncall", "--team", "data"), read.hooks().getFirst().command());
+    assertEquals(read.hooks(), read.connectionProfile(() -> new char[0]).hooks(), "a repair through it runs them");
+    store.save(SavedProfile.of("prod-eu", read.jdbcUrl(), "ops", "analytics", Password.NONE, "")
+        .withHooks(read.hooks()), Optional.of("prod-eu"));
+    assertEquals(read.hooks(), store.list().getFirst().hooks(), "saved again, the hooks are kept");
+
+    Files.writeString(store.file(), Files.readString(store.file()).replace("before_cutover", "before_lunch"));
+    var bad = assertThrows(InvalidInputException.class, store::list);
+    assertTrue(bad.getMessage().contains("before_lunch") && bad.getMessage().contains("before_cutover"),
+        bad.getMessage());
+  }
 }

@@ -1,6 +1,7 @@
 package dev.cutover.engine.api;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -13,12 +14,19 @@ import java.util.regex.Pattern;
  *     PasswordSource.environment("CUTOVER_PASSWORD"), "analytics");
  * }</pre>
  */
-public record ConnectionProfile(String jdbcUrl, String user, PasswordSource password, String database) {
+public record ConnectionProfile(String jdbcUrl, String user, PasswordSource password, String database,
+    List<Hook> hooks) {
 
   private static final Pattern URL = Pattern.compile("jdbc:(clickhouse|ch)(:(http|https))?://[^/?#\\s]+(/[^?#\\s]*)?(\\?\\S*)?");
   private static final Pattern USER = Pattern.compile("[^\\s'\"`\\\\]{1,128}");
 
+  /** A profile whose server runs no hooks of its own. */
+  public ConnectionProfile(String jdbcUrl, String user, PasswordSource password, String database) {
+    this(jdbcUrl, user, password, database, List.of());
+  }
+
   public ConnectionProfile {
+    hooks = hooks == null ? List.of() : List.copyOf(hooks);
     Objects.requireNonNull(password, "password");
     if (jdbcUrl == null || !URL.matcher(jdbcUrl).matches()) {
       throw new InvalidInputException("jdbc-url", "The JDBC URL " + shown(jdbcUrl) + " is not a ClickHouse URL; "
@@ -46,6 +54,14 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
 
   public static ConnectionProfile of(String jdbcUrl, String user, PasswordSource password, String database) {
     return new ConnectionProfile(jdbcUrl, user, password, database);
+  }
+
+  /**
+   * This profile with {@code server}'s hooks: run at every step of every repair made through it, after the spec's
+   * own (a saved profile's {@code hooks}).
+   */
+  public ConnectionProfile withHooks(List<Hook> server) {
+    return new ConnectionProfile(jdbcUrl, user, password, database, server);
   }
 
   /** Whether the URL asks for TLS. */
@@ -92,7 +108,7 @@ public record ConnectionProfile(String jdbcUrl, String user, PasswordSource pass
   @Override
   public String toString() {
     return "ConnectionProfile[" + Redaction.url(jdbcUrl) + ", user=" + user + ", " + password.describe()
-        + ", database=" + database + "]";
+        + ", database=" + database + (hooks.isEmpty() ? "" : ", " + hooks.size() + " hook(s)") + "]";
   }
 
   /** The URL without its {@code jdbc:clickhouse:} prefix, as an http(s) URI: host and port for probes. */

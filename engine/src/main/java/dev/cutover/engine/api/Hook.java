@@ -27,6 +27,11 @@ public record Hook(Event on, List<String> command, Duration timeout) {
     RUN_END(false),
     /** When a reconciliation of the whole repair has its verdict, green or not. */
     VERDICT(false),
+    /**
+     * The first time the cutover gate of a repair is judged open, by any process (a console's read, status,
+     * cutover --check, an armed turn): once per repair, however often the gate is judged open after it.
+     */
+    GATE_OPEN(false),
     /** Before consumers are switched to v2; its failure refuses the cutover. */
     BEFORE_CUTOVER(true),
     /** After consumers were switched to v2. */

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public record SavedProfile(String name, String jdbcUrl, String user, String database, Password password,
-    String passwordReference) {
+    String passwordReference, java.util.List<Hook> hooks) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9 ._@-]{0,63}");
 
@@ -49,7 +49,14 @@ public record SavedProfile(String name, String jdbcUrl, String user, String data
     }
   }
 
+  /** A saved profile whose server runs no hooks of its own. */
+  public SavedProfile(String name, String jdbcUrl, String user, String database, Password password,
+      String passwordReference) {
+    this(name, jdbcUrl, user, database, password, passwordReference, java.util.List.of());
+  }
+
   public SavedProfile {
+    hooks = hooks == null ? java.util.List.of() : java.util.List.copyOf(hooks);
     name = name == null ? "" : name.strip();
     if (!NAME.matcher(name).matches()) {
       throw new InvalidInputException("profile-name", "The profile name '" + name + "' is empty, too long or holds "
@@ -75,7 +82,15 @@ public record SavedProfile(String name, String jdbcUrl, String user, String data
 
   /** The profile to connect with; {@code ask} is called when the password is asked for at connect. */
   public ConnectionProfile connectionProfile(Supplier<char[]> ask) {
-    return new ConnectionProfile(jdbcUrl, user, source(password, passwordReference, ask), database);
+    return new ConnectionProfile(jdbcUrl, user, source(password, passwordReference, ask), database, hooks);
+  }
+
+  /**
+   * This profile with {@code server} as its own hooks: commands run at every repair made through it, after the
+   * spec's (paging, a change log), with the event as JSON on their standard input.
+   */
+  public SavedProfile withHooks(java.util.List<Hook> server) {
+    return new SavedProfile(name, jdbcUrl, user, database, password, passwordReference, server);
   }
 
   /** Where the password comes from, in words, for screens. */

@@ -57,7 +57,7 @@ public final class Shards implements AutoCloseable {
         Database db;
         try {
           db = Database.open(ConnectionProfile.of(node.jdbcUrl(), profile.user(), profile.password(),
-              profile.database()));
+              profile.database()).withHooks(profile.hooks()));
         } catch (CutoverException e) {
           throw new StepRefusedException("connect", "Cutover cannot reach " + node + " of cluster " + cluster + ": "
               + e.getMessage(), List.of(node.toString()), Optional.empty());

@@ -34,12 +34,27 @@ public final class Hooks {
   private static final int TAIL = 300;
 
   private final TableSpec spec;
+  private final List<Hook> hooks;
   private final Consumer<String> audit;
 
   /** The hooks of {@code spec}; {@code audit} writes one line of the audit trail (on a cluster, every node's). */
   public Hooks(TableSpec spec, Consumer<String> audit) {
+    this(spec, List.of(), audit);
+  }
+
+  /**
+   * The hooks of {@code spec}, then {@code server}'s: those of the connection profile the repair runs through (a
+   * team's paging or change log for that server, whatever the spec), run after the spec's own.
+   */
+  public Hooks(TableSpec spec, List<Hook> server, Consumer<String> audit) {
     this.spec = spec;
+    this.hooks = java.util.stream.Stream.concat(spec.hooks().stream(), server.stream()).toList();
     this.audit = audit;
+  }
+
+  /** Whether any hook runs at {@code event}. */
+  public boolean has(Hook.Event event) {
+    return hooks.stream().anyMatch(h -> h.on() == event);
   }
 
   /** What one run of a hook did. */
@@ -62,7 +77,7 @@ public final class Hooks {
    * changed, the next hooks not run.
    */
   public List<Ran> run(Hook.Event event, String step, Map<String, Object> fields) {
-    List<Hook> hooks = spec.hooks().stream().filter(h -> h.on() == event).toList();
+    List<Hook> hooks = this.hooks.stream().filter(h -> h.on() == event).toList();
     if (hooks.isEmpty()) {
       return List.of();
     }

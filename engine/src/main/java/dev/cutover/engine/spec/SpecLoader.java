@@ -291,6 +291,14 @@ public final class SpecLoader {
    * {@code hooks: [{on, command, timeout}]}: a command (a list, the program first; no shell reads it) run when the
    * repair reaches the step {@code on} names, within {@code timeout} (30 s unless given, at most 10 minutes).
    */
+  /**
+   * The {@code hooks} list of {@code holder} (a saved connection profile's, read from {@code origin}), under the
+   * spec's rules for hooks: the server's own hooks, run at every repair made through that profile.
+   */
+  public static List<Hook> hooksOf(Map<String, Object> holder, String origin) {
+    return hooks(new Fields(origin, "", holder));
+  }
+
   private static List<Hook> hooks(Fields f) {
     List<Hook> hooks = new ArrayList<>();
     for (Fields h : f.optionalList("hooks")) {

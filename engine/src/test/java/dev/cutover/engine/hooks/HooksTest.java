@@ -75,7 +75,8 @@ class HooksTest {
   @Test
   void aFailingHookBeforeTheCutoverRefusesItAndThePassingOnesRunAroundTheSwitch() throws Exception {
     TableSpec failing = spec(hook("backfill_start", "start.json", 0, "10s"), hook("run_end", "end.json", 0, "10s"),
-        hook("verdict", "verdict.json", 0, "10s"), hook("before_cutover", "refused.json", 3, "10s"));
+        hook("verdict", "verdict.json", 0, "10s"), hook("gate_open", "gate.json", 0, "10s"),
+        hook("before_cutover", "refused.json", 3, "10s"));
     try (TargetRepair repair = engine.repair(failing)) {
       Plan plan = repair.plans().plan(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), s -> s);
       RunRecord end = repair.backfills().start(repair.plans().preflight(plan, List.of(), Progress.NONE),
@@ -92,8 +93,15 @@ class HooksTest {
       assertTrue(verdict.verdict().allowsCutover(), verdict.verdict().toString());
       assertTrue(Files.readString(dir.resolve("verdict.json")).contains("\"allows_cutover\":true"));
 
-      // The gate is open; the hook before the cutover fails, and nothing is switched.
+      // The gate is open: its first opening runs the gate_open hook, once for the repair however often it is judged.
       assertTrue(repair.cutovers().judge(Gate.Version.V2).gate().open());
+      String opened = Files.readString(dir.resolve("gate.json"));
+      assertTrue(opened.contains("\"event\":\"gate_open\"") && opened.contains("\"repair\":\"" + verdict.repairId()
+          + "\""), opened);
+      assertTrue(repair.snapshot(Optional.empty()).gate().orElseThrow().gate().open());
+      assertEquals(1, audited().stream().filter(a -> a.contains("gate_open")).count(), audited().toString());
+
+      // The hook before the cutover fails, and nothing is switched.
       var refused = assertThrows(StepRefusedException.class, () -> repair.cutovers().cutover("visits",
           Progress.NONE, (n, r) -> {}));
       assertTrue(refused.getMessage().startsWith("The before_cutover hook 'sh -c") && refused.getMessage().contains(
@@ -139,7 +147,8 @@ class HooksTest {
           - on: before_lunch
             command: [true]
         """));
-    assertTrue(unknown.getMessage().contains("expected one of [backfill_start, run_end, verdict, before_cutover, "
+    assertTrue(unknown.getMessage().contains("expected one of [backfill_start, run_end, verdict, gate_open, "
+        + "before_cutover, "
         + "after_cutover, before_rollback, after_rollback]"), unknown.getMessage());
     var line = assertThrows(InvalidInputException.class, () -> spec("""
           - on: verdict
@@ -148,6 +157,30 @@ class HooksTest {
     assertTrue(line.getMessage().contains("a non-empty list of texts, the program first"), line.getMessage());
     // A hook says nothing about the tables or the fix: adding one keeps the spec's hash, and a verdict made under it.
     assertEquals(SpecLoader.parse(world.specYaml(), "visits.yaml").sha256(), spec.sha256());
+  }
+
+  /**
+   * A server's own hooks, from the connection profile a repair runs through (a team's paging for production,
+   * whatever the spec): they run after the spec's, and one that fails before a step refuses it as a spec's does.
+   */
+  @Test
+  void aServersHooksFromItsProfileRunAfterTheSpecsAndRefuseAStepAsTheyDo() throws Exception {
+    var serverHooks = SpecLoader.hooksOf(java.util.Map.of("hooks", List.of(java.util.Map.of("on", "backfill_start",
+        "command", List.of("sh", "-c", "cat > /dev/null; echo change freeze on this server >&2; exit 4")))),
+        "profiles.yaml");
+    try (var db = dev.cutover.engine.connect.Database.open(world.db.profile().withHooks(serverHooks))) {
+      Engine throughProfile = new Engine(db);
+      TableSpec spec = spec(hook("backfill_start", "start.json", 0, "10s"));
+      Plan plan = throughProfile.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+          throughProfile.plans().defaults(spec));
+      var refused = assertThrows(StepRefusedException.class, () -> Procedure.start(throughProfile, plan));
+      assertTrue(refused.getMessage().contains("failed (exit 4)") && refused.getMessage().contains(
+          "change freeze on this server") && refused.getMessage().contains("the backfill is refused"),
+          refused.getMessage());
+      assertTrue(Files.readString(dir.resolve("start.json")).contains("\"event\":\"backfill_start\""),
+          "the spec's own hook ran first");
+      assertEquals(List.of(), throughProfile.backfills().runs(spec), "no run was started");
+    }
   }
 
   /** Whether {@code file} holds {@code text} within 10 s: a hook writes its input as it reads it. */

@@ -75,8 +75,12 @@ public final class ProfileDialog {
     form.addRow(5, referenceLabel, reference);
     GridPane.setHgrow(url, Priority.ALWAYS);
 
+    // A profile's hooks are kept as they are in the profiles file: the dialog names them, and saving keeps them.
+    java.util.List<dev.cutover.engine.api.Hook> hooks = existing.map(SavedProfile::hooks).orElse(java.util.List.of());
     Label note = new Label("The password is never saved. It is asked for at connect, read from an environment "
-        + "variable, or read from a file that only you can read.");
+        + "variable, or read from a file that only you can read." + (hooks.isEmpty() ? "" : " This server runs "
+        + hooks.size() + " hook(s) of its own at every repair (" + String.join(", ", hooks.stream().map(h -> h.on()
+        .key()).distinct().toList()) + "), kept as they are; edit them in the profiles file."));
     note.setWrapText(true);
     note.getStyleClass().add("muted");
     note.setMaxWidth(600);
@@ -101,7 +105,7 @@ public final class ProfileDialog {
     dialog.getDialogPane().lookupButton(save).addEventFilter(ActionEvent.ACTION, e -> {
       try {
         checked[0] = SavedProfile.of(name.getText(), url.getText(), user.getText(), database.getText(),
-            password.getValue(), reference.getText());
+            password.getValue(), reference.getText()).withHooks(hooks);
         error.setText("");
       } catch (InvalidInputException invalid) {
         error.setText(invalid.getMessage());
