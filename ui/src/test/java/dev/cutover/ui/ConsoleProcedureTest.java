@@ -359,6 +359,8 @@ class ConsoleProcedureTest {
     fx.click("theme-toggle");
     assertEquals("_Light theme", fx.text("theme-toggle"), "the button says what a click does");
     fx.shot("11-reconcile-acknowledged-dark");
+    assertEquals(List.of(), fx.cutCells("reconcile-keys"), "the evidence is read whole in the dark theme too");
+    assertEquals(fx.text("verdict"), fx.drawn("verdict"), "and so is the verdict");
     fx.click("theme-toggle");
     assertEquals("_Dark theme", fx.text("theme-toggle"));
     // Taken back with a reason, the hour is unexpected again; acknowledged again, green again.
@@ -389,6 +391,13 @@ class ConsoleProcedureTest {
     assertTrue(Files.readString(keysCsv).startsWith("section,hour,owner,status,rows_v1,rows_v2"));
     Files.delete(html);
     Files.delete(keysCsv);
+
+    // The banner's next step goes to the Cutover screen with its Cut over… button focused (back, then by keyboard).
+    fx.click("repair-next-short");
+    fx.waitFor(5, () -> console.currentScreen().equals("cutover"), console::currentScreen);
+    fx.waitFor(30, () -> fx.focusedId().equals("cutover-run"), fx::focusedId);
+    fx.click("nav-reconcile");
+    fx.waitFor(5, () -> console.currentScreen().equals("reconcile"), console::currentScreen);
 
     // 8. Cutover (reached by keyboard: Alt+T): the gate is open; the dialog shows the statement; the result is verified.
     robot.push(KeyCode.ALT, KeyCode.T);

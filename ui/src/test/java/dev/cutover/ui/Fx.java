@@ -102,6 +102,12 @@ final class Fx {
     return drawn instanceof javafx.scene.text.Text t && !t.getText().equals(l.getText());
   }
 
+  /** The id of the node that has the keyboard's focus now, or empty. */
+  String focusedId() {
+    return onFx(() -> scene.getFocusOwner() == null || scene.getFocusOwner().getId() == null ? ""
+        : scene.getFocusOwner().getId());
+  }
+
   String text(String id) {
     return onFx(() -> {
       Node n = scene.lookup("#" + id);

@@ -106,10 +106,13 @@ public final class BackfillController implements ScreenController {
     int nodes = Math.max(1, checked.nodes().size());
     String target = spec.database() + "." + spec.targetTable() + (nodes > 1 ? " on each of " + nodes + " shards of "
         + spec.cluster().orElseThrow().name() : "");
-    // The hours each shard recomputes: the same hours on every shard, each from its own sources.
-    if (!workspace.dialogs().confirmBackfill(new BackfillRequest(target, plan.range(), plan.boundary(),
-        plan.hours().size(), RunControls.settingsText(plan.settings()) + (nodes > 1 ? "; on each shard, "
-        + "within its share of the cluster's totals, from its own sources into its own v2" : "")))) {
+    // The plan the preflight cleared, which the run starts from (on a cluster a shard's: the same hours and B on
+    // every shard, and the throttle of its share), not the one the Plan screen showed before it.
+    Plan cleared = checked.cleared().map(dev.cutover.engine.ClearedPlan::plan).or(() -> checked.nodes().values()
+        .stream().findFirst().flatMap(Preflighted::cleared).map(dev.cutover.engine.ClearedPlan::plan)).orElse(plan);
+    if (!workspace.dialogs().confirmBackfill(new BackfillRequest(target, cleared.range(), cleared.boundary(),
+        cleared.hours().size(), RunControls.settingsText(cleared.settings()) + (nodes > 1 ? " on each shard, "
+        + "its share of the cluster's totals, from its own sources into its own v2" : "")))) {
       return;
     }
     RunProgress progress = model.progress();

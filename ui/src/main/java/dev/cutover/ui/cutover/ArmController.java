@@ -67,6 +67,7 @@ final class ArmController {
           armStepAt = java.time.Instant.now();
           model.armed(armed, armedLine(armed, "the first turn judges the gate in " + TURN.toSeconds() + " s."));
           takeTurns();
+          workspace.repair().refresh(); // every panel shows the arm now, not at the next read
         });
   }
 
@@ -82,6 +83,7 @@ final class ArmController {
           model.armed(null, was.map(a -> "Disarmed (it was " + a.describe() + "); nothing was switched.")
               .orElse("Nothing was armed."));
           stopTurns();
+          workspace.repair().refresh();
         });
   }
 

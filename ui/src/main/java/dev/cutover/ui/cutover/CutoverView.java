@@ -218,8 +218,9 @@ public final class CutoverView extends ScreenView {
     Label statement = swapLabel(model, "swap-statement", SwapResult::statement);
     statement.getStyleClass().add("mono");
     Widgets.fact(g, "Statement", statement);
-    Widgets.fact(g, "Checked hours", swapLabel(model, "swap-hour", s -> Formats.hours(s.verifiedWindow().hours())
-        + ", " + s.verifiedWindow()));
+    // The window the check read; the verification below counts the hours in it that hold rows.
+    Widgets.fact(g, "Checked window", swapLabel(model, "swap-hour", s -> s.verifiedWindow() + " ("
+        + Formats.hours(s.verifiedWindow().hours()) + ")"));
     Label verification = swapLabel(model, "swap-verification", SwapResult::verification);
     binder.watch(model.lastSwapProperty(), s -> {
       verification.getStyleClass().removeAll("good", "bad");

@@ -46,6 +46,25 @@ public final class NextStepWords {
   }
 
   /**
+   * The id of the control on {@link #screen}'s screen that takes the step (or, for a step that is a wait, shows
+   * what is waited for), which the next step's button focuses once it has gone there; empty when there is none.
+   */
+  public static String control(NextStep step) {
+    return switch (step.kind()) {
+      case BACKFILL, START_OVER -> "plan-make";
+      case ABANDON -> "repair-abandon";
+      case RESUME -> "backfill-resume-run";
+      case WAIT_FOR_RUN -> "run-progress";
+      case DEPLOY_VIEW -> "deploy-view";
+      case DEPLOY_LIVE_WRITER, WAIT_FOR_LIVE_WRITER -> "declare-live-writer";
+      case FIX_LIVE_WRITER, WAIT_FOR_OVERLAP, RECONCILE, REVIEW_DIFFERENCES -> "reconcile-run";
+      case CUTOVER -> "cutover-run";
+      case SETTLE, WATCH_CONSUMERS -> "gate-refresh";
+      case FINISHED -> "";
+    };
+  }
+
+  /**
    * The command that does the step, with {@code spec} as the operator names the spec and
    * {@code consumerView} the name the cutover is confirmed with ({@code target}, the target table's, an
    * abandon); empty when the step happens outside

@@ -149,9 +149,44 @@ public final class RepairBanner {
       String screen = watch.panels().nextScreenProperty().get();
       if (!screen.isEmpty()) {
         go.accept(screen);
+        // On the step's screen, the control that takes the step has the focus: Enter or Space takes it from there.
+        String control = watch.panels().nextControlProperty().get();
+        javafx.application.Platform.runLater(() -> focus(b.getScene(), control));
       }
     });
     return b;
+  }
+
+  /**
+   * Focuses the control {@code id} of the screen shown, once it is enabled (a step's button waits for its screen's
+   * first read); a control in a tab not shown, or gone, is left alone.
+   */
+  private static void focus(javafx.scene.Scene scene, String id) {
+    Node target = id.isEmpty() || scene == null ? null : scene.lookup("#" + id);
+    for (Node n = target; n != null; n = n.getParent()) {
+      if (!n.isVisible()) {
+        return;
+      }
+    }
+    if (target == null) {
+      return;
+    }
+    if (!target.isDisabled()) {
+      target.requestFocus();
+      return;
+    }
+    javafx.beans.value.ChangeListener<Boolean> once = new javafx.beans.value.ChangeListener<>() {
+      @Override
+      public void changed(javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean is) {
+        if (!is) {
+          target.disabledProperty().removeListener(this);
+          if (target.getScene() == scene) {
+            target.requestFocus();
+          }
+        }
+      }
+    };
+    target.disabledProperty().addListener(once);
   }
 
   private static void row(GridPane grid, String key, Node value) {

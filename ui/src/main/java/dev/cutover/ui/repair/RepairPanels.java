@@ -32,6 +32,7 @@ public final class RepairPanels {
   private final StringProperty verdictSource = new SimpleStringProperty("");
   private final StringProperty nextButton = new SimpleStringProperty("");
   private final StringProperty nextScreen = new SimpleStringProperty("");
+  private final StringProperty nextControl = new SimpleStringProperty("");
   private final ObjectProperty<Map<String, ProcedureMap.Step>> steps = new SimpleObjectProperty<>(Map.of());
   private final StringProperty nextSentence = new SimpleStringProperty("");
   private final StringProperty nextCommand = new SimpleStringProperty("");
@@ -74,6 +75,7 @@ public final class RepairPanels {
     verdictSource.set(s == null ? "" : RepairWords.verdictSource(s));
     nextButton.set(s == null ? "" : RepairWords.nextButton(s));
     nextScreen.set(s == null ? "" : NextStepWords.screen(s.next()));
+    nextControl.set(s == null ? "" : NextStepWords.control(s.next()));
     steps.set(ProcedureMap.of(s));
     nextSentence.set(s == null ? "" : RepairWords.nextSentence(s));
     nextCommand.set(s == null ? "" : RepairWords.command(s, spec == null ? "" : spec.consumerView().name()));
@@ -135,6 +137,11 @@ public final class RepairPanels {
   }
 
   /** The id of the screen the next step is taken on; empty when nothing is left to do in Cutover. */
+  /** The id of the control that takes the next step on its screen, which the next step's button focuses. */
+  public ReadOnlyStringProperty nextControlProperty() {
+    return nextControl;
+  }
+
   public ReadOnlyStringProperty nextScreenProperty() {
     return nextScreen;
   }
