@@ -61,7 +61,7 @@ final class ClusterReadings {
    * where it has not begun on every node.
    */
   Optional<Repair> leastAdvanced() {
-    List<Optional<Repair>> each = List.copyOf(shards.each("repair record", s -> s.engine().repairs().current(spec))
+    List<Optional<Repair>> each = List.copyOf(shards.each("repair record", s -> s.engine().repairs().settled(spec))
         .values());
     if (each.stream().anyMatch(Optional::isEmpty)) {
       return Optional.empty();

@@ -36,6 +36,15 @@ public final class RepairBook {
     return repairs(spec).latest();
   }
 
+  /**
+   * The target's repair as its newest record says, once an operation whose process is gone (or whose run has ended)
+   * is settled, as a status read settles it; reads the data only to settle.
+   */
+  public Optional<Repair> settled(TableSpec spec) {
+    dev.cutover.engine.repair.Repairs r = repairs(spec);
+    return r.settled().or(r::latest);
+  }
+
   /** The state records of the target's repairs, newest first. */
   public List<Repair> history(TableSpec spec, int limit) {
     return repairs(spec).history(limit);

@@ -66,7 +66,7 @@ record ServerRepair(Engine engine, TableSpec spec) implements TargetRepair {
 
   @Override
   public Optional<Repair> stateRecord() {
-    return engine.repairs().current(spec);
+    return engine.repairs().settled(spec);
   }
 
   /** Nothing to close: the engine's pool is the session's. */

@@ -62,7 +62,8 @@ public interface TargetRepair extends AutoCloseable {
 
   /**
    * The repair's state record alone, without its data: what can still be said when the data cannot be read (v1
-   * gone, a table renamed). On a cluster the least advanced node's, none while any node has none.
+   * gone, a table renamed), an operation whose run has ended or whose process is gone settled first. On a cluster
+   * the least advanced node's, none while any node has none.
    */
   Optional<Repair> stateRecord();
 

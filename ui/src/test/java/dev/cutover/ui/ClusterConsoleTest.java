@@ -193,9 +193,11 @@ class ClusterConsoleTest {
         .statusProperty().get().declaredWriter().isPresent(), () -> console.workspace().repair().errorProperty().get());
     assertTrue(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
         "the banner reads the sharded table's repair");
-    // A run ends before its repair's record says backfilled: the banner says so at its next read.
-    fx.waitFor(30, () -> console.workspace().repair().panels().phaseProperty().get().equals("backfilled"),
-        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get());
+    // A run ends before its repair's record says backfilled: the banner says so at its next read, which judges every
+    // shard's gate again (the ground moved), slow on a loaded machine.
+    fx.waitFor(90, () -> console.workspace().repair().panels().phaseProperty().get().equals("backfilled"),
+        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get() + "; "
+            + console.workspace().repair().errorProperty().get());
 
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
 

@@ -2,6 +2,7 @@ package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.BackfillEvent.Listener;
 import dev.cutover.engine.api.BackfillSettings;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
@@ -254,13 +255,14 @@ public final class BackfillRun implements RunHandle {
       message = progress.failedSentence();
     } else if (lifecycle.cancelled() && progress.hoursDone() < hours.size()) {
       end = RunState.CANCELLED;
-      message = "cancelled after " + progress.hoursDone() + " of " + hours.size() + " hours; resume to continue";
+      message = "cancelled after " + Figures.count(progress.hoursDone()) + " of " + Figures.count(hours.size())
+          + " hours; resume to continue";
     } else {
       end = RunState.SUCCEEDED;
       long carried = hours.stream().filter(h -> !computes(h)).count();
-      message = hours.size() + " hours written before the boundary " + boundary + (carried == 0 ? ""
-          : " (" + (hours.size() - carried) + " recomputed, " + carried + " carried from " + spec.liveTable() + ")")
-          + ", " + progress.rowsWritten() + " rows in this session";
+      message = Figures.count(hours.size()) + " hours written before the boundary " + boundary + (carried == 0 ? ""
+          : " (" + Figures.count(hours.size() - carried) + " recomputed, " + Figures.count(carried) + " carried from "
+          + spec.liveTable() + ")") + ", " + Figures.count(progress.rowsWritten()) + " rows in this session";
     }
     lifecycle.end();
     if (retry.serverGone()) {
