@@ -89,12 +89,15 @@ final class RepairHooks {
       java.util.Optional<dev.cutover.engine.api.Repair> open = repair.get();
       String target = TableNames.target(spec);
       String key = target + "/" + open.map(dev.cutover.engine.api.Repair::id).orElse("");
-      // Claimed once per repair in this process too: a gate judged open again costs no statement.
-      if (open.isEmpty() || !OPENED.add(key)) {
+      // Known in this process once claimed (by it or another): a gate judged open again costs no statement. A claim
+      // that failed (a silent server) is tried again at the next judgement.
+      if (open.isEmpty() || OPENED.contains(key)) {
         return;
       }
-      if (claims.get().claim("note that the gate of " + target + " opened", NameClaims.nameFor("gate_open", key),
-          open.get().id())) {
+      boolean first = claims.get().claim("note that the gate of " + target + " opened", NameClaims.nameFor(
+          "gate_open", key), open.get().id());
+      OPENED.add(key);
+      if (first) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("repair", open.get().id());
         open.get().boundary().ifPresent(b -> fields.put("boundary", b.start().toString()));

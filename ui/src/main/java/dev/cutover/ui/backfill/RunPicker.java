@@ -1,6 +1,7 @@
 package dev.cutover.ui.backfill;
 
 import dev.cutover.engine.api.RunRecord;
+import dev.cutover.engine.api.RunState;
 import dev.cutover.ui.common.Binder;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +34,8 @@ final class RunPicker {
     button.setOnShowing(e -> writeMenu());
     binder.watchList(model.runs(), this::showChoice);
     binder.watch(model.selectedRunProperty(), id -> showChoice());
+    // The run shown is followed more often than the list is read: its own record says its state first.
+    binder.watch(model.progress().recordProperty(), r -> showChoice());
   }
 
   MenuButton node() {
@@ -56,7 +59,13 @@ final class RunPicker {
       return model.runs().isEmpty() ? "latest run (none yet)" : "latest: " + words(model.runs().getFirst().id());
     }
     return model.runs().stream().filter(r -> r.id().equals(entry)).findFirst()
-        .map(r -> entry + " · " + r.state().name().toLowerCase(Locale.ROOT)).orElse(entry);
+        .map(r -> entry + " · " + stateOf(r).name().toLowerCase(Locale.ROOT)).orElse(entry);
+  }
+
+  /** A run's state: the shown run's from its own record (read with its progress), any other's from the list. */
+  private RunState stateOf(RunRecord r) {
+    RunRecord shown = model.progress().recordProperty().get();
+    return shown != null && shown.id().equals(r.id()) ? shown.state() : r.state();
   }
 
   /** The entry shown: the picked run while the list has it, else the latest. */
