@@ -344,6 +344,11 @@ class ConsoleProcedureTest {
     fx.waitFor(5, () -> keys.getItems().size() == 1, () -> keys.getItems().toString());
     fx.shot("10-reconcile-red");
     assertEquals(List.of(), fx.cutCells("reconcile-keys"), "every figure and header of the evidence is read whole");
+    fx.atSize(1600, 1000, () -> {
+      assertEquals(1600, fx.onFx(scene::getWidth), 1);
+      fx.shot("10b-reconcile-red-1600x1000");
+      assertEquals(List.of(), fx.cutCells("reconcile-keys"), "and on a larger display");
+    });
 
     DialogService.AckRequest ack = dialogs.askedBy(DialogService.AckRequest.class, () -> fx.click("ack-hour"));
     assertEquals(incident, ack.hour());
@@ -420,6 +425,7 @@ class ConsoleProcedureTest {
     }
     assertFalse(fx.node("gate-refresh", javafx.scene.control.Button.class).getStyleClass().contains("danger"));
     fx.shot("12-cutover-gate");
+    fx.atSize(1600, 1000, () -> fx.shot("12e-cutover-gate-1600x1000"));
     DialogService.SwapRequest swap = dialogs.askedBy(DialogService.SwapRequest.class, () -> fx.click("cutover-run"));
     assertEquals("EXCHANGE TABLES `" + disk.world().database + "`.`visits` AND `" + disk.world().database + "`.`visits__next`",
         swap.statement());

@@ -132,6 +132,33 @@ final class Fx {
     WaitForAsyncUtils.waitForFxEvents();
   }
 
+  /**
+   * The window at {@code width} × {@code height} for what {@code atThatSize} checks and shoots (a larger display
+   * than the 1280 × 800 the tests run at), then back at its own size.
+   */
+  void atSize(double width, double height, Runnable atThatSize) {
+    javafx.stage.Window window = onFx(scene::getWindow);
+    double[] was = onFx(() -> new double[] {window.getWidth(), window.getHeight(), scene.getWidth(), scene.getHeight(),
+        window.getX(), window.getY()});
+    // In the screen's corner: the headless screen (1600 × 1000, see the root pom) draws no window past its edge.
+    interact(() -> {
+      window.setX(0);
+      window.setY(0);
+      window.setWidth(width + was[0] - was[2]);
+      window.setHeight(height + was[1] - was[3]);
+    });
+    try {
+      atThatSize.run();
+    } finally {
+      interact(() -> {
+        window.setWidth(was[0]);
+        window.setHeight(was[1]);
+        window.setX(was[4]);
+        window.setY(was[5]);
+      });
+    }
+  }
+
   Path shot(String name) {
     WaitForAsyncUtils.waitForFxEvents();
     return onFx(() -> {
