@@ -91,7 +91,7 @@ public final class Backfill {
         store.audit(runId, "create-target", "created " + TableNames.target(spec) + " with the structure of " + spec.liveTable());
       }
       store.audit(runId, "start", "backfill " + plan.range() + " of " + TableNames.target(spec) + " for repair " + held.id()
-          + ", boundary " + plan.boundary() + ", " + plan.hours().size() + " hours" + bounded(plan) + ", spec "
+          + ", boundary " + plan.boundary() + ", " + dev.cutover.engine.api.Figures.count(plan.hours().size()) + " hours" + bounded(plan) + ", spec "
           + spec.name() + " sha256 "
           + spec.sha256() + ", " + RunParameters.encode(plan.settings(), plan.affected()));
       return launch(plan, run, plan.hours(), listener, repairs, cloned);

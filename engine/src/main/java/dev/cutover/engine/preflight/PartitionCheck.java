@@ -52,7 +52,7 @@ final class PartitionCheck {
             + "every hour.");
       }
     }
-    String carry = carried == 0 ? "" : " The " + carried + " hours outside the affected window are carried from "
+    String carry = carried == 0 ? "" : " The " + dev.cutover.engine.api.Figures.count(carried) + " hours outside the affected window are carried from "
         + spec.liveTable() + " by REPLACE PARTITION, which needs v2 to have v1's columns, engine and keys"
         + (targetExists ? ": it has." : ": the backfill creates it so.");
     return new Check("partition key", Status.PASS, (targetExists

@@ -58,8 +58,8 @@ public final class Recheck {
       }
       List<String> problems = new ArrayList<>();
       if (!unexpected.isEmpty()) {
-        problems.add(unexpected.values().stream().mapToLong(Long::longValue).sum() + " unexpected key(s) in "
-            + unexpected.size() + " hour(s) from " + unexpected.keySet().iterator().next());
+        problems.add(dev.cutover.engine.api.Figures.count(unexpected.values().stream().mapToLong(Long::longValue).sum()) + " unexpected key(s) in "
+            + dev.cutover.engine.api.Figures.count(unexpected.size()) + " hour(s) from " + unexpected.keySet().iterator().next());
       }
       if (!lapsed.isEmpty()) {
         Acknowledgement first = lapsed.getFirst();

@@ -157,7 +157,7 @@ public final class Reconciler {
       }
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
     } else {
-      progress.update("Checksums of " + computed.size() + " hours in both versions", 0.02);
+      progress.update("Checksums of " + dev.cutover.engine.api.Figures.count(computed.size()) + " hours in both versions", 0.02);
       hours.addAll(new CarriedHours(sql, spec).compare(differ, carried));
       hours.addAll(differ.hours(spec.liveTable(), spec.targetTable(), computed));
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
@@ -244,10 +244,10 @@ public final class Reconciler {
     progress.update("Saving the report", 0.97);
     reports.save(result);
     state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
-        + repair.id() + ": " + verdict.name().toLowerCase() + ", " + differing.size() + " differing hours, " + unexpected
-        + " unexpected keys, " + coverage.size() + " coverage issues" + (draft.lapsed().isEmpty() ? ""
+        + repair.id() + ": " + verdict.name().toLowerCase() + ", " + dev.cutover.engine.api.Figures.count(differing.size()) + " differing hours, "
+        + dev.cutover.engine.api.Figures.count(unexpected) + " unexpected keys, " + coverage.size() + " coverage issues" + (draft.lapsed().isEmpty() ? ""
             : ", " + draft.lapsed().size() + " acknowledgement(s) lapsed") + (carried.isEmpty() ? ""
-            : ", " + carried.size() + " hours carried from " + spec.liveTable() + " proven by checksum"));
+            : ", " + dev.cutover.engine.api.Figures.count(carried.size()) + " hours carried from " + spec.liveTable() + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     return result;
   }

@@ -140,7 +140,7 @@ public final class Repairs {
       RepairPhase phase = missing.isEmpty() ? RepairPhase.BACKFILLED : RepairPhase.BACKFILLING;
       store.write(current, r.next(phase, Optional.empty(), Operator.actor(), "run " + run.id() + " "
           + run.state().name().toLowerCase() + (missing.isEmpty() ? "; every hour below B is in the ledger"
-              : "; " + missing.size() + " hour(s) below B are not written yet, from " + missing.getFirst())),
+              : "; " + dev.cutover.engine.api.Figures.count(missing.size()) + " hour(s) below B are not written yet, from " + missing.getFirst())),
           "backfill");
     } catch (RuntimeException e) {
       // The server may be gone; the next process that looks settles the run from its record.
