@@ -83,8 +83,7 @@ final class ClusterCutover implements CutoverSteps {
     List<Node> nodes = new ArrayList<>();
     shown.forEach((ref, g) -> nodes.add(new Node(ref, rollback.get(ref).current(), g)));
     Judged judged = new Judged(OverNodes.gate(shown, boundaries), nodes, Instant.now());
-    RepairHooks.gateJudged(RepairHooks.onShards(shards, spec), spec, () -> ServerRepair.claims(shards.shard(1)
-        .engine().ground()), () -> shards.shard(1).engine().repairs().current(spec), judged.gate());
+    RepairHooks.gateJudged(shards, spec, judged.gate());
     return judged;
   }
 

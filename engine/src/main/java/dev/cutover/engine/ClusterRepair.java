@@ -123,9 +123,8 @@ final class ClusterRepair implements TargetRepair {
   public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
     RepairSnapshot read = snapshot.read(previous);
     // Open on every node: the spec's gate_open hooks run once for the repair, claimed on the first shard.
-    read.gate().filter(j -> !j.at().isBefore(read.at())).ifPresent(j -> RepairHooks.gateJudged(
-        RepairHooks.onShards(shards, spec), spec, () -> ServerRepair.claims(shards.shard(1).engine().ground()),
-        () -> shards.shard(1).engine().repairs().current(spec), j.gate()));
+    read.gate().filter(j -> !j.at().isBefore(read.at())).ifPresent(j -> RepairHooks.gateJudged(shards, spec,
+        j.gate()));
     return read;
   }
 

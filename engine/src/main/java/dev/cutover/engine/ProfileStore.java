@@ -145,7 +145,7 @@ public final class ProfileStore {
       Map<String, Object> holder = (Map<String, Object>) fields;
       return SavedProfile.of(text(fields, "name"), text(fields, "jdbc_url"), text(fields, "user"),
           text(fields, "database"), SavedProfile.parsePassword(text(fields, "password_from")),
-          text(fields, "password_ref")).withHooks(dev.cutover.engine.spec.SpecLoader.hooksOf(holder,
+          text(fields, "password_ref")).withHooks(dev.cutover.engine.spec.HookFields.of(holder,
               file.toString()));
     } catch (InvalidInputException e) {
       throw new InvalidInputException("profiles", where + ": " + e.getMessage());

@@ -78,7 +78,7 @@ final class RepairHooks {
    * two processes judging at once run it once) runs the {@code gate_open} hooks. Nothing is claimed while the
    * spec has no such hook.
    */
-  static void gateJudged(Hooks hooks, TableSpec spec, java.util.function.Supplier<NameClaims> claims,
+  private static void gateJudged(Hooks hooks, TableSpec spec, java.util.function.Supplier<NameClaims> claims,
       java.util.function.Supplier<java.util.Optional<dev.cutover.engine.api.Repair>> repair,
       dev.cutover.engine.api.Gate gate) {
     if (!gate.open() || !gate.step().equals(dev.cutover.engine.api.Gate.CUTOVER)
@@ -105,6 +105,23 @@ final class RepairHooks {
         hooks.run(Hook.Event.GATE_OPEN, "gate", fields);
       }
     });
+  }
+
+  /** A gate judged on one server: its first opening for the repair runs the gate_open hooks, claimed there. */
+  static void gateJudged(Ground ground, TableSpec spec, dev.cutover.engine.api.Gate gate) {
+    gateJudged(onServer(ground, spec), spec, () -> claims(ground), () -> new RepairBook(ground).current(spec), gate);
+  }
+
+  /** A gate judged over every shard as one: its first opening runs the hooks once, claimed on the first shard. */
+  static void gateJudged(Shards shards, TableSpec spec, dev.cutover.engine.api.Gate gate) {
+    Ground first = shards.shard(1).engine().ground();
+    gateJudged(onShards(shards, spec), spec, () -> claims(first), () -> new RepairBook(first).current(spec), gate);
+  }
+
+  /** The claims by name on the server of {@code ground}, in Cutover's working database. */
+  private static NameClaims claims(Ground ground) {
+    return new NameClaims(ground.sql(), dev.cutover.engine.api.Identifier.simple("database", ground.store()
+        .database()));
   }
 
   /** The repairs whose gate opening this process has claimed, or found claimed. */

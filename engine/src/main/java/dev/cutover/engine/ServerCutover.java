@@ -57,8 +57,7 @@ final class ServerCutover implements CutoverSteps {
 
   /** {@code judged}, after the spec's gate_open hooks when it is the first opening of the repair's gate. */
   private Judged opened(Judged judged) {
-    RepairHooks.gateJudged(RepairHooks.onServer(ground, spec), spec, () -> ServerRepair.claims(ground),
-        () -> new RepairBook(ground).current(spec), judged.gate());
+    RepairHooks.gateJudged(ground, spec, judged.gate());
     return judged;
   }
 

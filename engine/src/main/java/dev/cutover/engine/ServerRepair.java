@@ -42,16 +42,9 @@ record ServerRepair(Engine engine, TableSpec spec) implements TargetRepair {
   @Override
   public RepairSnapshot snapshot(Optional<RepairSnapshot> previous) {
     RepairSnapshot read = engine.repairs().snapshot(spec, previous);
-    read.gate().filter(j -> !j.at().isBefore(read.at())).ifPresent(j -> RepairHooks.gateJudged(
-        RepairHooks.onServer(engine.ground(), spec), spec, () -> claims(engine.ground()), () -> read.status().repair(),
-        j.gate()));
+    read.gate().filter(j -> !j.at().isBefore(read.at())).ifPresent(j -> RepairHooks.gateJudged(engine.ground(),
+        spec, j.gate()));
     return read;
-  }
-
-  /** The claims by name on the server of {@code ground}, in Cutover's working database. */
-  static dev.cutover.engine.sql.NameClaims claims(Ground ground) {
-    return new dev.cutover.engine.sql.NameClaims(ground.sql(), dev.cutover.engine.api.Identifier.simple("database",
-        ground.store().database()));
   }
 
   @Override

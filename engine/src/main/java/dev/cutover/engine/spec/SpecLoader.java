@@ -4,7 +4,6 @@ import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.CorrectedWriter;
-import dev.cutover.engine.api.Hook;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
@@ -155,7 +154,7 @@ public final class SpecLoader {
         .map(s -> "\n" + s).collect(java.util.stream.Collectors.joining());
     return new TableSpec(f.text("name"), f.identifier("database"), live, target, view, time, keys, measures,
         tolerances, sources, transform, allowed, rules, throttle, margin, overlapMin, consumers, retentionMargin,
-        sha256(withoutHooks(yaml) + external), sha256(determines), affected(f), writer, hooks(f),
+        sha256(HookFields.withoutHooks(yaml) + external), sha256(determines), affected(f), writer, HookFields.hooks(f),
         ClusterSection.read(f, live, target, view, sources));
   }
 
@@ -285,53 +284,6 @@ public final class SpecLoader {
           + "without a view would never reach the target from B");
     }
     return new CorrectedWriter.Views(views);
-  }
-
-  /**
-   * {@code hooks: [{on, command, timeout}]}: a command (a list, the program first; no shell reads it) run when the
-   * repair reaches the step {@code on} names, within {@code timeout} (30 s unless given, at most 10 minutes).
-   */
-  /**
-   * The {@code hooks} list of {@code holder} (a saved connection profile's, read from {@code origin}), under the
-   * spec's rules for hooks: the server's own hooks, run at every repair made through that profile.
-   */
-  public static List<Hook> hooksOf(Map<String, Object> holder, String origin) {
-    return hooks(new Fields(origin, "", holder));
-  }
-
-  private static List<Hook> hooks(Fields f) {
-    List<Hook> hooks = new ArrayList<>();
-    for (Fields h : f.optionalList("hooks")) {
-      h.allowOnly(Set.of("on", "command", "timeout", "description"));
-      String on = h.text("on");
-      Hook.Event event = java.util.Arrays.stream(Hook.Event.values()).filter(e -> e.key().equals(on)).findFirst()
-          .orElseThrow(() -> h.error("on", on, "one of " + java.util.Arrays.stream(Hook.Event.values())
-              .map(Hook.Event::key).toList()));
-      List<String> command = h.texts("command");
-      hooks.add(new Hook(event, command, h.duration("timeout", Duration.ofSeconds(30), Duration.ofMinutes(10))));
-    }
-    return hooks;
-  }
-
-  /**
-   * The spec's text without its top-level {@code hooks} block: what a hook runs says nothing about v1, v2 or the fix,
-   * so adding or changing one keeps the spec's hash, and the verdict made under it. A block is its key's line and
-   * the lines under it (indented, list items, blank or comments) up to the next top-level key.
-   */
-  static String withoutHooks(String yaml) {
-    StringBuilder kept = new StringBuilder(yaml.length());
-    boolean inHooks = false;
-    for (String line : yaml.split("(?<=\n)")) {
-      boolean topLevel = !line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && line.charAt(0) != '-'
-          && line.charAt(0) != '#';
-      if (topLevel) {
-        inHooks = line.matches("hooks\\s*:.*\\R?");
-      }
-      if (!inHooks) {
-        kept.append(line);
-      }
-    }
-    return kept.toString();
   }
 
   /** The transform inline, or {@code transform: {file: path}} relative to the spec file. */

@@ -165,7 +165,7 @@ class HooksTest {
    */
   @Test
   void aServersHooksFromItsProfileRunAfterTheSpecsAndRefuseAStepAsTheyDo() throws Exception {
-    var serverHooks = SpecLoader.hooksOf(java.util.Map.of("hooks", List.of(java.util.Map.of("on", "backfill_start",
+    var serverHooks = dev.cutover.engine.spec.HookFields.of(java.util.Map.of("hooks", List.of(java.util.Map.of("on", "backfill_start",
         "command", List.of("sh", "-c", "cat > /dev/null; echo change freeze on this server >&2; exit 4")))),
         "profiles.yaml");
     try (var db = dev.cutover.engine.connect.Database.open(world.db.profile().withHooks(serverHooks))) {
