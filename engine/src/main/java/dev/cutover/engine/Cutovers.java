@@ -1,6 +1,7 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.Armed;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Progress;
 import dev.cutover.engine.api.Retention;
@@ -165,7 +166,7 @@ public final class Cutovers {
       } catch (RuntimeException e) {
         // A hook after the switch changes nothing; its run is in the audit trail.
       }
-      arming.audit("consumers switched to v2 at " + dev.cutover.engine.api.Figures.time(done.at()) + ", the first time "
+      arming.audit("consumers switched to v2 at " + Figures.time(done.at()) + ", the first time "
           + "the gate opened; the arm is gone");
       return new Armed.Turn(Armed.Outcome.SWITCHED, armed, Optional.of(gate), Optional.of(done), "The armed cutover "
           + "switched consumers to v2: " + done.verification());

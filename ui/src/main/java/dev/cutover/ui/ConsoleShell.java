@@ -1,6 +1,7 @@
 package dev.cutover.ui;
 
 import dev.cutover.ui.common.ScreenView;
+import dev.cutover.ui.common.Widgets;
 import dev.cutover.ui.repair.RepairBanner;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -124,6 +125,9 @@ final class ConsoleShell {
 
     status.setId("status-line");
     status.getStyleClass().add("muted");
+    // A cluster's line names its data directory and spec file: it wraps rather than be cut at 1280 pixels.
+    Widgets.wrap(status);
+    HBox.setHgrow(status, Priority.ALWAYS);
     statusDot.getStyleClass().add("status-dot");
     statusBar = new HBox(8, statusDot, status);
     statusBar.setAlignment(Pos.CENTER_LEFT);

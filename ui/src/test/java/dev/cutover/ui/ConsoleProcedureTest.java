@@ -553,6 +553,14 @@ class ConsoleProcedureTest {
    * still change while the mouse travels (the screen settles after a read of the repair arrives).
    */
   private void pointAtFirstHour(FxRobot robot, dev.cutover.ui.backfill.HourGrid grid, HourPartition first) {
+    // The grid is the screen's last card: at 1280 × 800 the operator scrolls down to it, as the robot does here.
+    fx.interact(() -> {
+      for (javafx.scene.Node n = grid; n != null; n = n.getParent()) {
+        if (n instanceof javafx.scene.control.ScrollPane scroll) {
+          scroll.setVvalue(scroll.getVmax());
+        }
+      }
+    });
     for (int attempt = 1; ; attempt++) {
       robot.moveTo(fx.onFx(() -> grid.localToScreen(grid.getWidth() + 4, 2)));
       double[] at = fx.onFx(() -> grid.centreOf(0));

@@ -98,8 +98,15 @@ final class Fx {
     if (l.getText() == null || l.getText().isEmpty()) {
       return false;
     }
-    Node drawn = l.lookup(".text");
-    return drawn instanceof javafx.scene.text.Text t && !t.getText().equals(l.getText());
+    // A mnemonic's underscore is not drawn: "_Load" is drawn whole as "Load".
+    String whole = l.isMnemonicParsing() ? l.getText().replaceFirst("_(.)", "$1") : l.getText();
+    // The label's own text is its skin's child; a graphic (a step's number) holds texts of its own.
+    for (Node child : l.getChildrenUnmodifiable()) {
+      if (child instanceof javafx.scene.text.Text t) {
+        return !t.getText().equals(whole);
+      }
+    }
+    return false;
   }
 
   /** The id of the node that has the keyboard's focus now, or empty. */
@@ -159,9 +166,38 @@ final class Fx {
     }
   }
 
+  /**
+   * Shoots the screen as it is, then at 1600 × 1000 as {@code name-1600x1000} (unless the name gives its size), and
+   * fails at either size if a label, button, table cell or column header on screen is cut short.
+   */
   Path shot(String name) {
+    Path file = shotHere(name);
+    if (!name.endsWith("x1000")) {
+      atSize(1600, 1000, () -> shotHere(name + "-1600x1000"));
+    }
+    // And in the other theme, at the tests' 1280 × 800: a theme changes colours, and must cut nothing.
+    javafx.scene.control.ButtonBase theme = node("theme-toggle", javafx.scene.control.ButtonBase.class);
+    if (theme != null) {
+      interact(theme::fire);
+      try {
+        assertWhole(name + " in the other theme");
+      } finally {
+        interact(theme::fire);
+      }
+    }
+    return file;
+  }
+
+  private void assertWhole(String screen) {
+    java.util.List<String> cut = cutOnScreen();
+    if (!cut.isEmpty()) {
+      throw new AssertionError("text cut short on screen " + screen + ": " + cut);
+    }
+  }
+
+  private Path shotHere(String name) {
     WaitForAsyncUtils.waitForFxEvents();
-    return onFx(() -> {
+    Path file = onFx(() -> {
       scene.getRoot().applyCss();
       scene.getRoot().layout();
       try {
@@ -170,5 +206,37 @@ final class Fx {
         throw new UncheckedIOException(e);
       }
     });
+    assertWhole(name);
+    return file;
+  }
+
+  /**
+   * Every text on screen that JavaFX cut to fit (ending in an ellipsis): labels, buttons, table cells and column
+   * headers that are shown, each as {@code id or column: text}. Empty when everything an operator reads is whole.
+   */
+  java.util.List<String> cutOnScreen() {
+    return onFx(() -> {
+      scene.getRoot().applyCss();
+      scene.getRoot().layout();
+      java.util.List<String> cut = new java.util.ArrayList<>();
+      collectCut(scene.getRoot(), cut);
+      return cut;
+    });
+  }
+
+  private static void collectCut(Node n, java.util.List<String> cut) {
+    if (!n.isVisible()) {
+      return;
+    }
+    if (n instanceof Labeled l && cut(l)) {
+      String where = l instanceof javafx.scene.control.TableCell<?, ?> c && c.getTableColumn() != null
+          ? c.getTableColumn().getText() : l.getId() != null ? l.getId() : l.getClass().getSimpleName();
+      cut.add(where + ": " + l.getText());
+    }
+    if (n instanceof javafx.scene.Parent p) {
+      for (Node child : p.getChildrenUnmodifiable()) {
+        collectCut(child, cut);
+      }
+    }
   }
 }

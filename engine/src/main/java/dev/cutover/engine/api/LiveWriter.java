@@ -38,7 +38,7 @@ public record LiveWriter(HourPartition boundary, Optional<HourPartition> start, 
           + "; it must start at B = " + boundary + "." + problems();
     }
     return "The corrected live writer writes v2 from " + start.get() + (start.get().equals(boundary) ? " = B" : ", "
-        + "not from B = " + boundary) + ", " + hours + " hour(s) so far." + problems();
+        + "not from B = " + boundary) + ", " + Figures.count(hours) + " hour(s) so far." + problems();
   }
 
   private String problems() {

@@ -1,6 +1,7 @@
 package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.BackfillEvent.Listener;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.Plan;
@@ -91,7 +92,8 @@ public final class Backfill {
         store.audit(runId, "create-target", "created " + TableNames.target(spec) + " with the structure of " + spec.liveTable());
       }
       store.audit(runId, "start", "backfill " + plan.range() + " of " + TableNames.target(spec) + " for repair " + held.id()
-          + ", boundary " + plan.boundary() + ", " + dev.cutover.engine.api.Figures.count(plan.hours().size()) + " hours" + bounded(plan) + ", spec "
+          + ", boundary " + plan.boundary() + ", " + Figures.count(plan.hours().size()) + " hours" + bounded(plan)
+          + ", spec "
           + spec.name() + " sha256 "
           + spec.sha256() + ", " + RunParameters.encode(plan.settings(), plan.affected()));
       return launch(plan, run, plan.hours(), listener, repairs, cloned);

@@ -2,6 +2,7 @@ package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillEvent.Listener;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.RunState;
 import java.time.Duration;
@@ -77,7 +78,8 @@ final class RunProgress {
   String failedSentence() {
     List<HourPartition> list = new ArrayList<>(failedHours);
     String shown = list.stream().limit(5).map(HourPartition::toString).reduce((a, b) -> a + ", " + b).orElse("");
-    return list.size() + " hour(s) failed after every retry: " + (list.size() > 5 ? shown + " and " + (list.size() - 5)
+    return Figures.count(list.size()) + " hour(s) failed after every retry: " + (list.size() > 5 ? shown + " and "
+        + (list.size() - 5)
         + " more" : shown) + ". Resume the run to try them again.";
   }
 

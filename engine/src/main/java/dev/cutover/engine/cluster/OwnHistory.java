@@ -1,5 +1,6 @@
 package dev.cutover.engine.cluster;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.PreflightReport.Check;
@@ -51,7 +52,8 @@ final class OwnHistory {
           + spec.liveTable() + " has no row before it either: the hours from " + range.from() + " are empty here and "
           + "are recomputed empty.", "");
     }
-    return new Check(NAME, Status.FAIL, "This shard's " + spec.liveTable() + " holds " + rows + " row(s) in ["
+    return new Check(NAME, Status.FAIL, "This shard's " + spec.liveTable() + " holds " + Figures.count(rows)
+        + " row(s) in ["
         + range.from() + ", " + until + "), but its " + limiting + " starts at " + start.get() + ": those hours "
         + "would be recomputed from nothing and lost.", "Recompute from " + until + " or later (--from, or a later "
         + "--affected window for a bounded repair), or restore this shard's " + limiting + " for those hours, then "

@@ -1,5 +1,6 @@
 package dev.cutover.engine.cutover;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Gate.Condition;
 import dev.cutover.engine.api.Gate.Version;
@@ -132,9 +133,11 @@ public final class Gates {
               // Hours are only overlap once the live writer is proven to own them from B: saying "N of M" here
               // would read as a pass beside a failure.
               ? "Not counted until the corrected live writer is proven to write v2 from B = " + r.boundary().get()
-                  + " (\"live writer from B\"): v2 reaches " + liveWriter.hours() + " hour(s) past B, at least "
+                  + " (\"live writer from B\"): v2 reaches " + Figures.count(liveWriter.hours())
+                  + " hour(s) past B, at least "
                   + minimum + " are required."
-              : "v1 and v2 were both written live for " + liveWriter.hours() + " hour(s) since B = " + r.boundary().get()
+              : "v1 and v2 were both written live for " + Figures.count(liveWriter.hours()) + " hour(s) since B = "
+              + r.boundary().get()
                   + "; at least " + minimum + " are required" + (liveWriter.hours() >= minimum ? "." : ", so "
                   + (minimum - liveWriter.hours()) + " more hour(s) are needed: keep both live writers running (on the "
                   + "demo world, ./cutover demo live writes them) and check again."), true));

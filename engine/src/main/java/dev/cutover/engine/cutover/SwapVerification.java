@@ -1,5 +1,6 @@
 package dev.cutover.engine.cutover;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
@@ -75,13 +76,13 @@ final class SwapVerification {
     long differing = result[1];
     if (differing == 0) {
       return new Verification(SwapResult.Check.VERIFIED, "verified: " + spec.consumerView() + " returns " + expected
-          + "'s rows for all " + dev.cutover.engine.api.Figures.count(hours) + " hour(s) with rows in " + window + " ("
-          + dev.cutover.engine.api.Figures.count(result[2]) + " rows" + (byKey ? ", folded per hour and key as its "
+          + "'s rows for all " + Figures.count(hours) + " hour(s) with rows in " + window + " ("
+          + Figures.count(result[2]) + " rows" + (byKey ? ", folded per hour and key as its "
           + "engine merges them" : "") + ", same checksums)");
     }
     return new Verification(SwapResult.Check.DIFFERS, "NOT verified: " + spec.consumerView() + " does not return "
-        + expected + "'s rows in " + dev.cutover.engine.api.Figures.count(differing) + " of "
-        + dev.cutover.engine.api.Figures.count(hours) + " hour(s) with rows in " + window + ", first "
+        + expected + "'s rows in " + Figures.count(differing) + " of "
+        + Figures.count(hours) + " hour(s) with rows in " + window + ", first "
         + HourPartition.ofEpochSecond(result[3]) + "; the view filters or changes rows, or something else changed it. Investigate before anything else");
   }
 

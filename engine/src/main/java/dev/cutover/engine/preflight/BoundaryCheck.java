@@ -1,5 +1,6 @@
 package dev.cutover.engine.preflight;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.LedgerEntry;
@@ -57,7 +58,8 @@ final class BoundaryCheck {
           .filter(e -> !written(any.get(e.getKey()), e.getValue())).map(Map.Entry::getKey).toList();
       if (!foreign.isEmpty()) {
         return new Check("boundary", Status.FAIL, spec.targetTable() + " already holds rows that no backfill wrote in "
-            + dev.cutover.engine.api.Figures.count(foreign.size()) + " hour(s) below the boundary " + plan.boundary() + ", from " + foreign.getFirst()
+            + Figures.count(foreign.size()) + " hour(s) below the boundary " + plan.boundary() + ", from "
+            + foreign.getFirst()
             + ": another writer (the corrected live writer, if it already runs) owns them, and the backfill would "
             + "write them too.", "Choose the boundary where that writer starts (" + foreign.getFirst() + " if it is the "
             + "live writer), or empty those hours of " + spec.targetTable() + " first.");

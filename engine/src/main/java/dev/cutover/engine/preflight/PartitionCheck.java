@@ -1,5 +1,6 @@
 package dev.cutover.engine.preflight;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
@@ -52,7 +53,8 @@ final class PartitionCheck {
             + "every hour.");
       }
     }
-    String carry = carried == 0 ? "" : " The " + dev.cutover.engine.api.Figures.count(carried) + " hours outside the affected window are carried from "
+    String carry = carried == 0 ? "" : " The " + Figures.count(carried)
+        + " hours outside the affected window are carried from "
         + spec.liveTable() + " by REPLACE PARTITION, which needs v2 to have v1's columns, engine and keys"
         + (targetExists ? ": it has." : ": the backfill creates it so.");
     return new Check("partition key", Status.PASS, (targetExists

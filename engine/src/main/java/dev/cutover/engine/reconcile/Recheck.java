@@ -1,6 +1,7 @@
 package dev.cutover.engine.reconcile;
 
 import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.LiveWriter;
@@ -58,8 +59,9 @@ public final class Recheck {
       }
       List<String> problems = new ArrayList<>();
       if (!unexpected.isEmpty()) {
-        problems.add(dev.cutover.engine.api.Figures.count(unexpected.values().stream().mapToLong(Long::longValue).sum()) + " unexpected key(s) in "
-            + dev.cutover.engine.api.Figures.count(unexpected.size()) + " hour(s) from " + unexpected.keySet().iterator().next());
+        problems.add(Figures.count(unexpected.values().stream().mapToLong(Long::longValue).sum())
+            + " unexpected key(s) in "
+            + Figures.count(unexpected.size()) + " hour(s) from " + unexpected.keySet().iterator().next());
       }
       if (!lapsed.isEmpty()) {
         Acknowledgement first = lapsed.getFirst();

@@ -1,6 +1,7 @@
 package dev.cutover.engine.reconcile;
 
 import dev.cutover.engine.api.Diff;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.InvalidInputException;
@@ -157,7 +158,7 @@ public final class Reconciler {
       }
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
     } else {
-      progress.update("Checksums of " + dev.cutover.engine.api.Figures.count(computed.size()) + " hours in both versions", 0.02);
+      progress.update("Checksums of " + Figures.count(computed.size()) + " hours in both versions", 0.02);
       hours.addAll(new CarriedHours(sql, spec).compare(differ, carried));
       hours.addAll(differ.hours(spec.liveTable(), spec.targetTable(), computed));
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
@@ -244,10 +245,13 @@ public final class Reconciler {
     progress.update("Saving the report", 0.97);
     reports.save(result);
     state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
-        + repair.id() + ": " + verdict.name().toLowerCase() + ", " + dev.cutover.engine.api.Figures.count(differing.size()) + " differing hours, "
-        + dev.cutover.engine.api.Figures.count(unexpected) + " unexpected keys, " + coverage.size() + " coverage issues" + (draft.lapsed().isEmpty() ? ""
+        + repair.id() + ": " + verdict.name().toLowerCase() + ", " + Figures.count(differing.size())
+        + " differing hours, "
+        + Figures.count(unexpected) + " unexpected keys, " + coverage.size() + " coverage issues"
+        + (draft.lapsed().isEmpty() ? ""
             : ", " + draft.lapsed().size() + " acknowledgement(s) lapsed") + (carried.isEmpty() ? ""
-            : ", " + dev.cutover.engine.api.Figures.count(carried.size()) + " hours carried from " + spec.liveTable() + " proven by checksum"));
+            : ", " + Figures.count(carried.size()) + " hours carried from " + spec.liveTable()
+            + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     return result;
   }

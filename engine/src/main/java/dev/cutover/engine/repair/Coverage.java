@@ -1,5 +1,6 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.LedgerEntry;
@@ -62,7 +63,8 @@ public final class Coverage {
       if (h.isBefore(boundary)) {
         if (entry == null || !entry.complete()) {
           issues.add(new CoverageIssue(h, "gap", "no completed backfill hour in the repair's ledger"
-              + (d.rowsV2() > 0 ? "; v2 holds " + d.rowsV2() + " rows that no backfill of the repair wrote" : "")));
+              + (d.rowsV2() > 0 ? "; v2 holds " + Figures.count(d.rowsV2())
+              + " rows that no backfill of the repair wrote" : "")));
           if (d.rowsV2() > 0) {
             below.add(h);
           }
@@ -71,20 +73,24 @@ public final class Coverage {
           // are the same now (by their files, or row by row where a merge or a write changed them).
           carried.add(h);
           if (entry.rows() != d.rowsV2()) {
-            issues.add(new CoverageIssue(h, "owner", "v2 holds " + d.rowsV2() + " rows but the carry from v1 wrote "
-                + entry.rows() + ": something else wrote this hour after the backfill"));
+            issues.add(new CoverageIssue(h, "owner", "v2 holds " + Figures.count(d.rowsV2())
+                + " rows but the carry from v1 wrote "
+                + Figures.count(entry.rows()) + ": something else wrote this hour after the backfill"));
             if (d.rowsV2() > 0) {
               below.add(h);
             }
           } else if (!d.identical()) {
             issues.add(new CoverageIssue(h, "gap", "v1 changed after this hour was carried from it at " + entry.at()
-                + " (v1 now holds " + d.rowsV1() + " rows, the carried copy " + entry.rows() + (d.rowsV1() == entry.rows()
+                + " (v1 now holds " + Figures.count(d.rowsV1()) + " rows, the carried copy "
+                + Figures.count(entry.rows()) + (d.rowsV1() == entry.rows()
                 ? " with other values" : "") + "): a late write to v1 that v2 lacks; run the backfill again with the "
                 + "same affected window to carry it again"));
           }
         } else if (entry.rows() != d.rowsV2() || (d.rowsV2() > 0 && entry.checksum() != d.checksumV2())) {
-          issues.add(new CoverageIssue(h, "owner", "v2 holds " + d.rowsV2() + " rows but the backfill wrote "
-              + entry.rows() + (entry.rows() == d.rowsV2() ? " with another checksum" : "") + ": something else wrote "
+          issues.add(new CoverageIssue(h, "owner", "v2 holds " + Figures.count(d.rowsV2())
+              + " rows but the backfill wrote "
+              + Figures.count(entry.rows()) + (entry.rows() == d.rowsV2() ? " with another checksum" : "")
+              + ": something else wrote "
               + "this hour after the backfill"));
           if (d.rowsV2() > 0) {
             below.add(h);
@@ -100,7 +106,8 @@ public final class Coverage {
           start = Optional.of(h);
         }
         if (h.isBefore(v2End) && d.rowsV2() == 0 && d.rowsV1() > 0) {
-          issues.add(new CoverageIssue(h, "gap", "v1 has " + d.rowsV1() + " rows, v2 none: the live writer skipped "
+          issues.add(new CoverageIssue(h, "gap", "v1 has " + Figures.count(d.rowsV1())
+              + " rows, v2 none: the live writer skipped "
               + "this hour"));
           missed.add(h);
         }

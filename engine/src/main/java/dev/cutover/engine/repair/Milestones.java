@@ -1,5 +1,6 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.Reconciliation.Verdict;
 import dev.cutover.engine.api.Repair;
@@ -31,7 +32,8 @@ public final class Milestones {
     }
     boolean overlap = live.startsAtBoundary() && live.hours() >= spec.minimumOverlap().toHours();
     if (overlap && current.map(r -> r.phase() == RepairPhase.LIVE_FROM_B).orElse(false)) {
-      current = repairs.observe(RepairPhase.OVERLAP, "both versions written live for " + live.hours() + " hours since B");
+      current = repairs.observe(RepairPhase.OVERLAP, "both versions written live for " + Figures.count(live.hours())
+          + " hours since B");
     }
     if (verdict.isPresent() && verdict.get().allowsCutover() && overlap
         && current.map(r -> r.phase() == RepairPhase.OVERLAP).orElse(false)) {

@@ -1,5 +1,6 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.LedgerEntry;
@@ -140,7 +141,8 @@ public final class Repairs {
       RepairPhase phase = missing.isEmpty() ? RepairPhase.BACKFILLED : RepairPhase.BACKFILLING;
       store.write(current, r.next(phase, Optional.empty(), Operator.actor(), "run " + run.id() + " "
           + run.state().name().toLowerCase() + (missing.isEmpty() ? "; every hour below B is in the ledger"
-              : "; " + dev.cutover.engine.api.Figures.count(missing.size()) + " hour(s) below B are not written yet, from " + missing.getFirst())),
+              : "; " + Figures.count(missing.size()) + " hour(s) below B are not written yet, from "
+              + missing.getFirst())),
           "backfill");
     } catch (RuntimeException e) {
       // The server may be gone; the next process that looks settles the run from its record.

@@ -1,5 +1,6 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.LiveStatus;
@@ -159,7 +160,8 @@ public final class Status {
     long minimum = spec.minimumOverlap().toHours();
     if (live.hours() < minimum) {
       return new NextStep(Kind.WAIT_FOR_OVERLAP, "Both versions have been written live for " + live.hours() + " of the "
-          + minimum + " hours the spec requires since B; about " + (minimum - live.hours()) + " more hour(s). Meanwhile, "
+          + minimum + " hours the spec requires since B; about " + Figures.count(minimum - live.hours())
+          + " more hour(s). Meanwhile, "
           + "reconcile the overlap to look at it.");
     }
     if (edges.liveEdge().isPresent() && edges.targetEdge().map(t -> t.isBefore(edges.liveEdge().get())).orElse(true)) {
@@ -209,7 +211,8 @@ public final class Status {
           .map(Object::toString).orElse("none") + "); the writer's first hour is B, once it has closed.";
     }
     long behind = Duration.between(b.start(), v1.get().start()).toHours() + 1;
-    return spec.targetTable() + " holds no hour from B yet, while v1 has written " + behind + " hour(s) from B (up "
+    return spec.targetTable() + " holds no hour from B yet, while v1 has written " + Figures.count(behind)
+        + " hour(s) from B (up "
         + "to " + v1.get() + "): if the writer's first hour does not come, check that it runs and starts at B.";
   }
 }

@@ -16,14 +16,14 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * The hours of a run as a card: the grid, a legend that counts each state, and a line that says what
- * the hour under the pointer (or the keyboard's cursor) holds. Bound through the view's binder.
+ * The hours of a run as a card: a legend that counts each state, a line that says what the hour under the pointer
+ * (or the keyboard's cursor) holds, and the grid below them. Bound through the view's binder.
  */
 public final class HoursCard {
 
   private HoursCard() {}
 
-  /** The card of {@code grid} over {@code states}; {@code above} goes between the title and the grid. */
+  /** The card of {@code grid} over {@code states}; {@code above} goes between the title and the legend. */
   public static VBox of(String title, HourGrid grid, HourStates states, Binder binder,
       ObservableValue<Palette> palette, Node... above) {
     binder.watch(palette, grid::setPalette);
@@ -47,9 +47,11 @@ public final class HoursCard {
     grid.setOnHover(text -> hover.setText(text.isEmpty() ? idle : text));
     Node[] content = new Node[above.length + 3];
     System.arraycopy(above, 0, content, 0, above.length);
-    content[above.length] = grid;
-    content[above.length + 1] = legend;
-    content[above.length + 2] = hover;
+    // The legend and the pointed hour sit above the grid: at 1280 × 800 the grid's top is on screen when the card's
+    // top is, and its bottom is not.
+    content[above.length] = legend;
+    content[above.length + 1] = hover;
+    content[above.length + 2] = grid;
     return Widgets.card(title, content);
   }
 

@@ -106,6 +106,51 @@ public final class DiffTables {
     return c;
   }
 
+  /**
+   * A column of prose (an audit line's detail): each cell wraps its whole text to the column's width and its row grows
+   * to hold it, so nothing an operator reads is cut short.
+   */
+  public static <S> TableColumn<S, String> prose(String title, double width, Function<S, String> value) {
+    TableColumn<S, String> c = new TableColumn<>(title);
+    c.setPrefWidth(width);
+    c.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
+    c.setCellFactory(col -> new TableCell<>() {
+      private final javafx.scene.text.Text text = new javafx.scene.text.Text();
+
+      {
+        text.getStyleClass().add("prose-cell");
+        text.wrappingWidthProperty().bind(col.widthProperty().subtract(12));
+        setPrefHeight(javafx.scene.control.Control.USE_COMPUTED_SIZE);
+      }
+
+      @Override
+      protected void updateItem(String item, boolean empty) {
+        super.updateItem(item, empty);
+        // A long name (`db`.`table`) may break after its dots and quotes, not only at spaces.
+        text.setText(empty || item == null ? "" : item.replaceAll("([.`/,])(?=\\S)", "$1\u200B"));
+        setGraphic(empty || item == null ? null : text);
+      }
+    });
+    return c;
+  }
+
+  /**
+   * Keeps {@code column} as wide as {@code table} leaves beside its other shown columns, and at least {@code least}
+   * pixels: a {@link #prose} column wraps in the room there is instead of running past the table's edge.
+   */
+  public static <S> void fillRest(TableView<S> table, TableColumn<S, ?> column, double least) {
+    java.util.List<javafx.beans.Observable> inputs = new java.util.ArrayList<>(java.util.List.of(table.widthProperty()));
+    for (TableColumn<S, ?> c : table.getColumns()) {
+      if (c != column) {
+        inputs.add(c.widthProperty());
+        inputs.add(c.visibleProperty());
+      }
+    }
+    column.prefWidthProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(() -> Math.max(least,
+        table.getWidth() - 20 - table.getColumns().stream().filter(c -> c != column && c.isVisible())
+            .mapToDouble(TableColumn::getWidth).sum()), inputs.toArray(javafx.beans.Observable[]::new)));
+  }
+
   public static <S> TableColumn<S, Double> number(String title, double width, Function<S, Double> value) {
     TableColumn<S, Double> c = new TableColumn<>(title);
     c.setPrefWidth(width);

@@ -180,13 +180,17 @@ public final class Widgets {
     ProgressBar bar = new ProgressBar();
     bar.setPrefWidth(180);
     binder.bind(bar.progressProperty(), activity.progressProperty());
-    Label message = new Label();
+    // A step's message (on a cluster it names the cluster and its nodes) wraps in the room the row leaves.
+    Label message = wrap(new Label());
     message.getStyleClass().add("muted");
     binder.bind(message.textProperty(), activity.messageProperty());
     Button cancel = new Button("Cancel");
     cancel.setId(id + "-cancel");
     cancel.setCancelButton(true);
     cancel.setOnAction(e -> activity.cancel());
+    // The message gives way, wrapping; the bar and Cancel keep their size.
+    cancel.setMinWidth(Region.USE_PREF_SIZE);
+    bar.setMinWidth(Region.USE_PREF_SIZE);
     HBox box = new HBox(10, bar, message, cancel);
     box.setId(id);
     box.setAlignment(Pos.CENTER_LEFT);

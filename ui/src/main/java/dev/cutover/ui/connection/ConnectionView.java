@@ -35,7 +35,7 @@ public final class ConnectionView extends ScreenView {
     root.getChildren().addAll(connectionCard(model), specCard(model));
   }
 
-  private HBox targetRow(ConnectionModel model) {
+  private VBox targetRow(ConnectionModel model) {
     ComboBox<Target> chooser = new ComboBox<>(model.targets());
     chooser.setId("connection-target-choice");
     chooser.setMaxWidth(Double.MAX_VALUE);
@@ -56,9 +56,12 @@ public final class ConnectionView extends ScreenView {
     binder.bind(edit.disableProperty(), launchChosen.or(model.profiles().activity().runningProperty()));
     binder.bind(delete.disableProperty(), launchChosen.or(model.profiles().activity().runningProperty()));
     binder.bind(create.disableProperty(), model.profiles().activity().runningProperty());
-    HBox row = new HBox(10, label, chooser, connect, create, edit, delete);
-    row.setAlignment(Pos.CENTER_LEFT);
-    return row;
+    // The target has a line of its own: a profile's URL or the embedded server's data directory is read whole.
+    HBox target = new HBox(10, label, chooser);
+    target.setAlignment(Pos.CENTER_LEFT);
+    HBox actions = new HBox(10, connect, create, edit, delete);
+    actions.setAlignment(Pos.CENTER_LEFT);
+    return new VBox(8, target, actions);
   }
 
   private VBox connectionCard(ConnectionModel model) {

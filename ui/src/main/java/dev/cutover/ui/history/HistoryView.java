@@ -1,6 +1,5 @@
 package dev.cutover.ui.history;
 
-import dev.cutover.engine.api.OnNode;
 import static dev.cutover.ui.common.DiffTables.number;
 import static dev.cutover.ui.common.DiffTables.text;
 
@@ -8,6 +7,8 @@ import dev.cutover.engine.api.AuditEntry;
 import dev.cutover.engine.api.ReportSummary;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.api.SideEffectAcknowledgement;
+import dev.cutover.engine.api.OnNode;
+import dev.cutover.ui.common.DiffTables;
 import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
@@ -81,9 +82,13 @@ public final class HistoryView extends ScreenView {
     shard(audit, model);
     audit.getColumns().add(text("When", 190, a -> Formats.time(a.value().at())));
     audit.getColumns().add(text("Who", 120, a -> a.value().actor() + "@" + a.value().host()));
-    audit.getColumns().add(text("Subject", 280, a -> a.value().subject()));
+    audit.getColumns().add(DiffTables.prose("Subject", 200, a -> a.value().subject()));
     audit.getColumns().add(text("Action", 110, a -> a.value().action()));
-    audit.getColumns().add(text("Detail", 900, a -> a.value().detail()));
+    TableColumn<OnNode<AuditEntry>, String> detail = DiffTables.prose("Detail", 480, a -> a.value().detail());
+    audit.getColumns().add(detail);
+    dev.cutover.ui.common.ColumnFit.follow(audit);
+    // The detail takes the width the other columns leave (at least 300 pixels), and wraps in it.
+    DiffTables.fillRest(audit, detail, 300);
     audit.setPlaceholder(Widgets.muted("The audit trail is empty."));
     binder.mirror(audit.getItems(), model.audit());
 

@@ -135,7 +135,8 @@ final class ChartPanel {
     root = new VBox(4, controls, legend, stack);
     root.getStyleClass().add("card");
     root.setPadding(new Insets(6, 12, 6, 12));
-    root.setMinHeight(180);
+    // No smaller than its parts' least (both charts and the owner strip whole): the key table gives way first.
+    root.setMinHeight(Region.USE_COMPUTED_SIZE);
   }
 
   /** The hours in view, in words: how many of the window's, from when to when. */
