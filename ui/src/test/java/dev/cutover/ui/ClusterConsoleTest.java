@@ -149,11 +149,6 @@ class ClusterConsoleTest {
     }
     fx.waitFor(10, () -> backfill.progress().rowsProperty().get() == v2Rows, () -> "rows shown "
         + backfill.progress().rowsProperty().get() + ", the cluster's v2 holds " + v2Rows);
-    // The run ended before its repair's record said backfilled: the banner says so at its next read, which judges
-    // every shard's gate again (the ground moved), slow on a loaded machine; the shot shows the panels agreeing.
-    fx.waitFor(90, () -> console.workspace().repair().panels().phaseProperty().get().equals("backfilled"),
-        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get() + "; "
-            + console.workspace().repair().errorProperty().get());
     window.fx().shot("41-cluster-backfilled");
     // One shard's part alone: the grid and the counts are that shard's own, then every shard's merged again.
     var partTwo = repair.nodes().get(1);
@@ -198,6 +193,11 @@ class ClusterConsoleTest {
         .statusProperty().get().declaredWriter().isPresent(), () -> console.workspace().repair().errorProperty().get());
     assertTrue(fx.onFx(() -> shown(fx.node("repair-phase", javafx.scene.control.Label.class))),
         "the banner reads the sharded table's repair");
+    // A run ends before its repair's record says backfilled: the banner says so at its next read, which judges every
+    // shard's gate again (the ground moved), slow on a loaded machine.
+    fx.waitFor(90, () -> console.workspace().repair().panels().phaseProperty().get().equals("backfilled"),
+        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get() + "; "
+            + console.workspace().repair().errorProperty().get());
 
     world.shards.forEach(w -> w.writeLiveV2(b, w.liveEdge.plusHours(1)));
 
