@@ -3,17 +3,23 @@ package dev.cutover.ui.common;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import javafx.beans.Observable;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Pos;
+import javafx.scene.control.Control;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
+import javafx.scene.text.Text;
 
 /** Tables of hours and keys that differ between v1 and v2, shared by the sample and reconcile screens. */
 public final class DiffTables {
@@ -115,12 +121,12 @@ public final class DiffTables {
     c.setPrefWidth(width);
     c.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
     c.setCellFactory(col -> new TableCell<>() {
-      private final javafx.scene.text.Text text = new javafx.scene.text.Text();
+      private final Text text = new Text();
 
       {
         text.getStyleClass().add("prose-cell");
         text.wrappingWidthProperty().bind(col.widthProperty().subtract(12));
-        setPrefHeight(javafx.scene.control.Control.USE_COMPUTED_SIZE);
+        setPrefHeight(Control.USE_COMPUTED_SIZE);
       }
 
       @Override
@@ -139,16 +145,16 @@ public final class DiffTables {
    * pixels: a {@link #prose} column wraps in the room there is instead of running past the table's edge.
    */
   public static <S> void fillRest(TableView<S> table, TableColumn<S, ?> column, double least) {
-    java.util.List<javafx.beans.Observable> inputs = new java.util.ArrayList<>(java.util.List.of(table.widthProperty()));
+    List<Observable> inputs = new ArrayList<>(List.of(table.widthProperty()));
     for (TableColumn<S, ?> c : table.getColumns()) {
       if (c != column) {
         inputs.add(c.widthProperty());
         inputs.add(c.visibleProperty());
       }
     }
-    column.prefWidthProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(() -> Math.max(least,
+    column.prefWidthProperty().bind(Bindings.createDoubleBinding(() -> Math.max(least,
         table.getWidth() - 20 - table.getColumns().stream().filter(c -> c != column && c.isVisible())
-            .mapToDouble(TableColumn::getWidth).sum()), inputs.toArray(javafx.beans.Observable[]::new)));
+            .mapToDouble(TableColumn::getWidth).sum()), inputs.toArray(Observable[]::new)));
   }
 
   public static <S> TableColumn<S, Double> number(String title, double width, Function<S, Double> value) {
