@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * One backfill this process drives on every shard of a cluster, as one run: every control goes to each shard's
  * part, and the listener hears the run as one, from the shards' records read together every {@link #EVERY} (an
- * hour once every shard wrote it), the last read after every part ended; then {@link #completion()} completes.
+ * hour once every shard wrote it), the last read after every part ended; then, once every part has let go of its
+ * shard's repair, {@link #completion()} completes.
  */
 final class ShardsRun implements RunHandle {
 
@@ -64,6 +65,16 @@ final class ShardsRun implements RunHandle {
           break;
         }
       }
+    }
+    // The records say a part ended before the part lets go of its shard's repair (BackfillRun's finish): the run ends
+    // once every part has, as one server's run does, so that whoever reads the repair at its end reads every shard's
+    // repair let go ("backfilled"), not one still held by a run that has ended.
+    try {
+      ended.get();
+    } catch (ExecutionException e) {
+      // a part that failed has ended; its record says how
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     try {
       completion.complete(record());

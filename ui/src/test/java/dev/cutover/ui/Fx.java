@@ -35,6 +35,18 @@ final class Fx {
     }
   }
 
+  /**
+   * As {@link #waitFor}, the condition asked on the test's own thread: for a condition that reads the server, which
+   * on the FX thread would hold back every result the console waits to show.
+   */
+  void waitOffFx(int seconds, Callable<Boolean> condition, Supplier<String> why) {
+    try {
+      WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, condition);
+    } catch (TimeoutException e) {
+      throw new AssertionError("timed out after " + seconds + " s: " + why.get(), e);
+    }
+  }
+
   <T> T onFx(Callable<T> read) {
     if (Platform.isFxApplicationThread()) {
       try {
