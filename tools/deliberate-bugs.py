@@ -54,23 +54,22 @@ BUGS = {
            """    boolean none = true;""",
            "GateTest"),
     "M6": ("the post-swap verification compares the view's checksum with itself",
-           ENGINE + "cutover/Swap.java",
-           """OUTER JOIN (" + side.formatted(spec.qualified(expected)) + ") AS b ON a.h = b.h",""",
+           ENGINE + "cutover/SwapVerification.java",
+           """OUTER JOIN (" + side.formatted(expectedFrom) + ") AS b ON a.h = b.h",""",
            """OUTER JOIN (" + side.formatted(spec.qualified(spec.consumerView())) + ") AS b ON a.h = b.h",""",
            "GateTest"),
     "M7": ("a resume skips the hours the ledger marks failed",
            ENGINE + "backfill/BackfillRun.java",
-           """        return e == null || !e.complete();""",
-           """        return e == null;""",
+           """      return e == null || !e.complete();""",
+           """      return e == null;""",
            "ResumeTest"),
     "M8": ("a resume starts after the ledger's last hour, although batches finish out of order",
            ENGINE + "backfill/BackfillRun.java",
-           """      List<HourPartition> pending = hours.stream().filter(h -> {
-        LedgerEntry e = done.get(h);
-        return e == null || !e.complete();
-      }).toList();""",
-           """      List<HourPartition> pending = hours.stream().filter(h -> done.isEmpty() || done.lastKey().isBefore(h))
-          .toList();""",
+           """    return of.stream().filter(h -> {
+      LedgerEntry e = done.get(h);
+      return e == null || !e.complete();
+    }).toList();""",
+           """    return of.stream().filter(h -> done.isEmpty() || done.lastKey().isBefore(h)).toList();""",
            "ResumeTest"),
     "M9": ("the batch writer's own boundary check is removed (the planner's is still there)",
            ENGINE + "backfill/BatchWriter.java",

@@ -213,7 +213,7 @@ record ServerDirectory(Path root) {
    * RWF_NOWAIT}; tmpfs does), the default hands every read, of every small file too, to a reader thread
    * and waits for it. Attaching 4,288 hours of v1 to an empty table took 1.5 ms a part so on tmpfs, 0.36
    * ms by plain reads; on ext4, which answers such reads from its page cache, the two took the same
-   * (docs/BENCHMARKS.md, section 24).
+   * (runs of 2026-12-03, in docs/BENCHMARKS.md's history).
    */
   boolean plainReads() {
     try {

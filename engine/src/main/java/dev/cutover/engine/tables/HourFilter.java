@@ -20,7 +20,7 @@ public final class HourFilter {
    * range): on a table partitioned by the hour such a filter selects whole partitions, and the server's
    * habit of filtering rows by the time column before it reads the others ({@code PREWHERE}) is then a
    * second pass over every part for nothing. Without it a batch's checksum took half the time, and a read
-   * of six months' checksums or totals 11 to 25% less (docs/BENCHMARKS.md, section 22).
+   * of six months' checksums or totals 11 to 25% less (runs of 2026-12-02, in docs/BENCHMARKS.md's history).
    */
   public static final String WHOLE_PARTITIONS = "optimize_move_to_prewhere = 0";
 

@@ -14,8 +14,8 @@ import javafx.scene.control.ToggleGroup;
  * The run the Backfill screen shows: the latest, followed from one run to the next (the default), or one
  * the operator picks by id. Its menu is written only when the operator opens it. The list changes as
  * every run starts, when the screen is busiest: a ComboBox's new list made JavaFX repaint the whole scene
- * on the next two pulses (docs/BENCHMARKS.md, section 17), and a ChoiceBox wrote its whole menu again for
- * each entry, new nodes styled on the FX thread (section 26); a button's words cost neither.
+ * on the next two pulses (runs of 2026-12-02, in docs/BENCHMARKS.md's history), and a ChoiceBox wrote its whole menu again for
+ * each entry, new nodes styled on the FX thread (runs of 2026-12-03); a button's words cost neither.
  */
 final class RunPicker {
 

@@ -43,7 +43,7 @@ final class ChartPanel {
     ChartWindow window = model.window();
     // A ChoiceBox, not a ComboBox: a ComboBox whose value changes makes the next pulse repaint the whole
     // scene (JavaFX 25, seen with its pulse logger), a second software frame of the whole screen after
-    // every switch of the measure; a ChoiceBox repaints only itself (docs/BENCHMARKS.md, section 17).
+    // every switch of the measure; a ChoiceBox repaints only itself (runs of 2026-12-02, in docs/BENCHMARKS.md's history).
     ChoiceBox<Identifier> measure = new ChoiceBox<>();
     measure.setId("reconcile-measure");
     measure.getItems().setAll(spec.measures());
