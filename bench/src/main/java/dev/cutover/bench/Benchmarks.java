@@ -3,7 +3,6 @@ package dev.cutover.bench;
 import dev.cutover.app.demo.DemoWorld;
 import dev.cutover.app.demo.LiveJob;
 import dev.cutover.app.demo.LiveOptions;
-import dev.cutover.app.demo.LiveStep;
 import dev.cutover.app.demo.SeedOptions;
 import dev.cutover.app.demo.SeedProgress;
 import dev.cutover.app.demo.SeedResult;
@@ -17,13 +16,10 @@ import dev.cutover.engine.api.BackfillEvent;
 import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.EngineProgress;
 import dev.cutover.engine.api.HourPartition;
-import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Identifier;
-import dev.cutover.engine.api.LedgerEntry;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunRecord;
-import dev.cutover.engine.api.Statement;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.testing.BenchProbes;
 import java.io.IOException;
@@ -104,7 +100,7 @@ public final class Benchmarks {
       report.line(String.format("Demo world: scale %.2f, %,d trades, pnl_v1 %,d rows in %,d hours, seeded in %.1f s.",
           scale, seeded.trades(), seeded.v1Rows(), seeded.v1Hours(), seeded.elapsed().toMillis() / 1000.0));
       Benchmarks b = new Benchmarks(session, DemoSpec.load(DemoWorld.DEFAULT_DATABASE), report);
-      section(report, "backfill", b::backfillThroughput);
+      section(report, "backfill", () -> new ThroughputBench(b.engine, b.spec, b.sql, report).run());
       section(report, "breakdown", b::batchBreakdown);
       section(report, "live", () -> b.liveImpact(world));
       section(report, "livecause", () -> new LiveCauseBench(b.session, b.engine, b.spec, b.sql, report)
@@ -216,34 +212,6 @@ public final class Benchmarks {
     }
   }
 
-  private static double median(List<Double> values) {
-    List<Double> sorted = values.stream().sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
-
-  /** The corrected transform of {@code range} into {@code into}, one INSERT … SELECT a day, each with {@code settings}. */
-  static void computeByDay(BenchSql sql, TableSpec spec, HourRange range, String into, String settings) {
-    for (HourPartition day = range.from(); day.isBefore(range.to()); day = day.plusHours(24)) {
-      HourPartition next = day.plusHours(24).isBefore(range.to()) ? day.plusHours(24) : range.to();
-      Statement t = BenchProbes.transform(spec, day, next);
-      sql.execute("compute one day", t.prefixed("INSERT INTO " + into + " SELECT * FROM (").suffixed(")" + settings));
-    }
-  }
-
-  /**
-   * Seconds to compute {@code range} one day per statement into a fresh, empty copy of v1's structure, which
-   * is left in place: the caller drops it just before the backfill it is compared with (see {@link
-   * #backfillThroughput}).
-   */
-  private double dayFloor(HourRange range) {
-    sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor") + " SYNC");
-    sql.execute("create floor", "CREATE TABLE " + q("pnl_floor") + " AS " + q(spec.liveTable().name()));
-    long t0 = System.nanoTime();
-    computeByDay(sql, spec, range, q("pnl_floor"), " SETTINGS max_threads = " + THREADS);
-    return seconds(t0);
-  }
-
   /**
    * A batch three ways on the same hours, batch after batch over the whole window: the floor's statement,
    * the engine's first sequence statement by statement, and the engine's batch writer as it is now.
@@ -280,80 +248,14 @@ public final class Benchmarks {
 
   /**
    * The batch of the throughput runs: a day, as each statement of the per-day floor, and as `--batch-hours 24`
-   * gives an operator who wants speed. The demo's spec keeps smaller batches for the live job's sake (section 27).
+   * gives an operator who wants speed. The demo's spec keeps smaller batches for the live job's sake (section 2).
    */
   static final int SPEED_BATCH_HOURS = 24;
 
   /** The settings of the throughput runs: batches of a day, no throttling. */
-  private BackfillSettings unthrottled() {
+  static BackfillSettings unthrottled() {
     return new BackfillSettings(1, SPEED_BATCH_HOURS, 0, 0, 0, 0, Duration.ZERO, 5, Duration.ofSeconds(1),
         BackfillSettings.DEFAULT_SERVER_WAIT);
-  }
-
-  /**
-   * The max_threads of every statement of section 1, the backfill's and the floor's alike: by default
-   * Cutover's own for a spec that leaves it out, half the server's threads over the batches at once (1 on
-   * two cores at concurrency 1 and 2).
-   */
-  private static final int THREADS = Integer.getInteger("bench.maxThreads", 1);
-
-  private void backfillThroughput() throws Exception {
-    BackfillSettings unthrottled = unthrottled().withMaxThreads(THREADS);
-    report.section("1. Backfill throughput (six months, batches of " + unthrottled.batchHours() + " hours, no throttling, "
-        + "max_threads " + THREADS + " for every statement, the floor's too)");
-    Plan probe = plan(unthrottled);
-    HourRange range = probe.range();
-
-    // The floor: the same computation straight into an empty, identically partitioned table, at the server's
-    // default max_threads as the backfill runs here. Dropped with SYNC between measurements, so that no
-    // background removal of the last one's parts runs into the next.
-    sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor") + " SYNC");
-    sql.execute("create floor", "CREATE TABLE " + q("pnl_floor") + " AS " + q(spec.liveTable().name()));
-    Statement whole = BenchProbes.transform(spec, range.from(), range.to());
-    long t0 = System.nanoTime();
-    sql.execute("floor, one statement", whole.prefixed("INSERT INTO " + q("pnl_floor") + " SELECT * FROM (")
-        .suffixed(") SETTINGS max_partitions_per_insert_block = 100000, max_threads = " + THREADS));
-    double oneStatement = seconds(t0);
-    long floorRows = sql.queryLong("count", "SELECT count() FROM " + q("pnl_floor"));
-    report.row("floor: one INSERT … SELECT of the whole range", oneStatement, range.hours(), floorRows, 0);
-
-    // Each backfill right after its own per-day floor: the pair shares whatever load the machine has then. Rounds
-    // of pairs at concurrency 1 and 2, the targets' two, then one at 4; the median of a concurrency's ratios stands.
-    // Each of the pair starts just after the other's last table (4,388 parts) is dropped: on a file system without a
-    // journal, ext4 makes every new file skip the inodes freed in the last minutes, so a run that follows a drop
-    // creates its files slower than one that does not (section 15); either side pays that once.
-    // The backfill is timed as `backfill --acknowledge …` runs: one preflight, then the run; the dependents to
-    // acknowledge are read before, as the operator names them on the command line.
-    int rounds = Integer.getInteger("bench.rounds", 3);
-    java.util.Map<Integer, List<Double>> ratios = new java.util.TreeMap<>();
-    for (int round = 1; round <= rounds; round++) {
-      for (int concurrency : round < rounds ? new int[] {1, 2} : new int[] {1, 2, 4}) {
-        freshTarget();
-        double daySized = dayFloor(range);
-        report.row("round " + round + ": floor, one INSERT … SELECT per day, just before", daySized, range.hours(),
-            floorRows, 0);
-        sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor") + " SYNC");
-        Plan plan = plan(unthrottled.withConcurrency(concurrency));
-        List<AcknowledgedDependent> acknowledged = dependents(engine, plan);
-        t0 = System.nanoTime();
-        ClearedPlan checked = cleared(engine, plan, acknowledged);
-        double preflight = seconds(t0);
-        RunRecord run = engine.backfills().start(checked, BackfillEvent.Listener.NONE).await();
-        double took = seconds(t0);
-        long rows = engine.backfills().ledger(run.id()).values().stream().mapToLong(LedgerEntry::rows).sum();
-        report.row(String.format("round %d: Cutover backfill, concurrency %d (%s; its preflight %.2f s)", round,
-            concurrency, run.state().name().toLowerCase(), preflight), took, plan.hours().size(), rows, took / daySized);
-        ratios.computeIfAbsent(concurrency, c -> new ArrayList<>()).add(took / daySized);
-      }
-    }
-    freshTarget();
-    StringBuilder medians = new StringBuilder();
-    ratios.forEach((c, r) -> medians.append(String.format("; concurrency %d: **%.2f×** (%s)", c, median(r),
-        String.join(", ", r.stream().map(x -> String.format("%.2f×", x)).toList()))));
-    report.line("Ratio = the backfill's time, its one preflight included, / the per-day floor measured just before it; "
-        + "each of the two started just after the other's last table was dropped; the median of the pairs"
-        + medians + ". Target: ≤ 1.2× at concurrency 1 and 2.");
-    sql.execute("drop floor", "DROP TABLE IF EXISTS " + q("pnl_floor"));
   }
 
   private void liveImpact(DemoWorld world) throws Exception {

@@ -141,7 +141,7 @@ final class ClusterBench {
     try (ExecutorService pool = Executors.newFixedThreadPool(nodes.all().size())) {
       List<Future<?>> all = new ArrayList<>();
       for (DemoNodes.Node node : nodes.all()) {
-        all.add(pool.submit(() -> Benchmarks.computeByDay(new BenchSql(node.statements()), spec, range, floor,
+        all.add(pool.submit(() -> DayInserts.run(new BenchSql(node.statements()), spec, range, floor,
             " SETTINGS max_threads = 1")));
       }
       for (Future<?> f : all) {

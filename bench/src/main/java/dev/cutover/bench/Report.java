@@ -36,6 +36,11 @@ final class Report {
     System.out.println("## " + title);
     lines.add("### " + title);
     lines.add("");
+    table(columns);
+  }
+
+  /** A table of the given columns below the lines before it, without a heading of its own; aligned as a section's. */
+  void table(String... columns) {
     String header = "| " + String.join(" | ", columns) + " |";
     String alignment = "| --- |" + " ---: |".repeat(columns.length - 1);
     System.out.println(header);

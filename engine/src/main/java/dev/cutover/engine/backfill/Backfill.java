@@ -75,20 +75,13 @@ public final class Backfill {
       // Before any table or hour is written: a replay the operator accepted is on record even if the run dies.
       new SideEffectNotes(store).record(runId, held.id(), dependents);
       TargetTables tables = new TargetTables(sql, spec);
-      // A bounded repair's fresh target starts as v1's carried hours, linked from v1 as the throttle allows.
-      boolean cloned = plan.affected().isPresent() && !plan.carried().isEmpty() && tables.createTargetCarrying(runId,
-          plan.carried().stream().map(dev.cutover.engine.api.HourPartition::partitionId)
-              .collect(java.util.stream.Collectors.toSet()), plan.settings().concurrency());
-      boolean created = cloned || tables.createTargetIfAbsent();
+      boolean created = tables.createTargetIfAbsent();
       Instant now = Instant.now();
       RunRecord run = new RunRecord(runId, held.id(), spec.name(), spec.sha256(), TableNames.target(spec), plan.range(),
           plan.boundary(), RunParameters.encode(plan.settings(), plan.affected()), Operator.user(), Operator.host(),
           ProcessHandle.current().pid(), Operator.toolVersion(), now, now, RunState.RUNNING, "started");
       store.saveRun(run);
-      if (cloned) {
-        store.audit(runId, "create-target", "created " + TableNames.target(spec) + " holding the " + plan.carried().size()
-            + " carried hours of " + spec.liveTable() + ", linked from its parts");
-      } else if (created) {
+      if (created) {
         store.audit(runId, "create-target", "created " + TableNames.target(spec) + " with the structure of " + spec.liveTable());
       }
       store.audit(runId, "start", "backfill " + plan.range() + " of " + TableNames.target(spec) + " for repair " + held.id()
@@ -96,7 +89,7 @@ public final class Backfill {
           + ", spec "
           + spec.name() + " sha256 "
           + spec.sha256() + ", " + RunParameters.encode(plan.settings(), plan.affected()));
-      return launch(plan, run, plan.hours(), listener, repairs, cloned);
+      return launch(plan, run, plan.hours(), listener, repairs);
     } catch (RuntimeException e) {
       releaseQuietly(repairs, held, "run " + runId + " did not start: " + e.getMessage());
       throw e;
@@ -121,7 +114,7 @@ public final class Backfill {
       new SideEffectNotes(store).record(runId, run.repairId(), dependents);
       store.audit(runId, "resume", "resumed from " + run.state().name().toLowerCase() + " by " + Operator.user()
           + ", " + parameters);
-      return launch(plan, resumed, run.range().list(), listener, repairs, false);
+      return launch(plan, resumed, run.range().list(), listener, repairs);
     } catch (RuntimeException e) {
       releaseQuietly(repairs, held, "run " + runId + " did not resume: " + e.getMessage());
       throw e;
@@ -130,9 +123,9 @@ public final class Backfill {
 
   /** Starts writing {@code hours} for {@code run}, which lets go of the repair when it ends. */
   private BackfillRun launch(Plan plan, RunRecord run, java.util.List<dev.cutover.engine.api.HourPartition> hours,
-      Listener listener, Repairs repairs, boolean carriedByClone) {
+      Listener listener, Repairs repairs) {
     BackfillRun execution = new BackfillRun(sql, store, plan.spec(), hours, plan.boundary(), plan.affected(), run,
-        plan.settings(), listener, repairs::backfillEnded, carriedByClone);
+        plan.settings(), listener, repairs::backfillEnded);
     execution.start();
     return execution;
   }

@@ -57,13 +57,9 @@ public final class BackfillRun implements RunHandle {
   private final RunProgress progress;
   private final CompletableFuture<RunRecord> result = new CompletableFuture<>();
 
-  private final boolean carriedByClone;
-
-  /** {@code carriedByClone}: the run created the target holding v1's carried hours, to be recorded, not written. */
   BackfillRun(Sql sql, StateStore store, TableSpec spec, List<HourPartition> hours, HourPartition boundary,
       Optional<HourRange> affected, RunRecord run, BackfillSettings settings, Listener listener,
-      Consumer<RunRecord> onEnd, boolean carriedByClone) {
-    this.carriedByClone = carriedByClone;
+      Consumer<RunRecord> onEnd) {
     this.sql = sql;
     this.store = store;
     this.spec = spec;
@@ -184,14 +180,21 @@ public final class BackfillRun implements RunHandle {
         throw new InvalidInputException("affected", why);
       });
     }
-    if (carriedByClone) {
-      // The target was created holding the carried hours: their ledger lines, from one read of v2.
-      List<HourPartition> adopted = pending.stream().filter(h -> !computes(h)).toList();
-      new BatchTask(context, adopted, true, () -> { }).adopt();
-      pending = notDone(pending);
+    // A bounded repair's carried hours go beside its computed batches, not before or after them (CarryLane).
+    CarryLane carry = new CarryLane(pending.stream().filter(h -> !computes(h)).toList(), Carrier.textPerHour(spec),
+        pacing, context);
+    carry.start();
+    try {
+      writeComputed(pending.stream().filter(this::computes).toList(), context);
+    } finally {
+      carry.await();
     }
+  }
+
+  /** Dispatches the batches of {@code recomputed} hours, at most the throttle's concurrency at once; waits for them. */
+  private void writeComputed(List<HourPartition> recomputed, BatchTask.Context context) throws InterruptedException {
     Phaser inFlight = new Phaser(1);
-    List<List<HourPartition>> batches = Batches.inOrder(pending, this::computes, throttle.settings().batchHours());
+    List<List<HourPartition>> batches = Batches.of(recomputed, throttle.settings().batchHours());
     for (int next = 0; next < batches.size(); ) {
       // The place first, then the pace: a batch that ends while the dispatcher waits for its place has counted its
       // rows by the time the rows ceiling is read.
@@ -205,7 +208,7 @@ public final class BackfillRun implements RunHandle {
       // writer keeps one batch to a task, so that what it measures and waits for is a batch. Decided once the task
       // may start, so that a throttle set while the dispatcher waited (a pause, then a rest) applies to it.
       boolean freesPlace = throttle.freesPlaceOnceComputed();
-      int together = freesPlace ? Batches.together(batches, next, h -> computes(h) && context.neverHeld().test(h)) : 1;
+      int together = freesPlace ? Batches.together(batches, next, context.neverHeld()) : 1;
       List<HourPartition> batch = batches.subList(next, next + together).stream().flatMap(List::stream).toList();
       next += together;
       inFlight.register();
@@ -219,7 +222,7 @@ public final class BackfillRun implements RunHandle {
         Runnable computed = freesPlace ? release : () -> { };
         long started = System.nanoTime();
         try {
-          new BatchTask(context, batch, !computes(batch.getFirst()), computed).write();
+          new BatchTask(context, batch, false, computed).write();
           pacing.rest(Duration.ofNanos(System.nanoTime() - started));
         } finally {
           release.run();

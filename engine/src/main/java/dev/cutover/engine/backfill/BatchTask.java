@@ -71,14 +71,6 @@ final class BatchTask {
   }
 
   /**
-   * Records hours the target already holds as carried (created with v1's parts), with their rows and
-   * checksums as it holds them: the ledger lines and events of a carry, without writing.
-   */
-  void adopt() {
-    record((attempt, triedBefore) -> run.carrier().adopt(batch));
-  }
-
-  /**
    * Runs {@code tries} with the run's retries, its ledger line part of each try: a server lost between
    * the write and the ledger is waited for like any other, and the batch, idempotent, is written again
    * before its hours are recorded. Then tells the outcome.

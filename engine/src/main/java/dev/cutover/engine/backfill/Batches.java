@@ -11,16 +11,10 @@ final class Batches {
   private Batches() {}
 
   /**
-   * Hours carried from v1 per batch, at least: a carry links parts and computes nothing, so what a
-   * batch costs is its statements (the replace, the checksum, the ledger line), not its hours.
-   */
-  static final int CARRY_HOURS = 240;
-
-  /**
    * Batches written as one task at most, when nothing holds the run back between batches: their INSERTs
    * one after the other, each of the batch's own hours, then one checksum of all their hours and one
    * ledger statement. A checksum costs about 5 ms before its first row and a ledger statement as much, on a
-   * table of six months of hourly parts, against about 4 ms of hashing a day (docs/BENCHMARKS.md, section 25);
+   * table of six months of hourly parts, against about 4 ms of hashing a day (runs of 2026-12-03, in docs/BENCHMARKS.md's history);
    * four batches pay those fixed costs once. At most {@link #SETTLED_HOURS} hours: a failed task is
    * written again whole, and its hours reach the ledger together.
    */
@@ -28,17 +22,6 @@ final class Batches {
 
   /** Hours written as one task at most, however small its batches: see {@link #SETTLED_TOGETHER}. */
   static final int SETTLED_HOURS = 96;
-
-  /**
-   * The batches of {@code pending}: the hours the run recomputes first, {@code size} at a time, those
-   * it carries from v1 last, at least {@link #CARRY_HOURS} at a time, so that the carry is taken as late
-   * as the run allows. No batch mixes the two.
-   */
-  static List<List<HourPartition>> inOrder(List<HourPartition> pending, Predicate<HourPartition> computes, int size) {
-    List<List<HourPartition>> batches = new ArrayList<>(of(pending.stream().filter(computes).toList(), size));
-    batches.addAll(of(pending.stream().filter(computes.negate()).toList(), Math.max(size, CARRY_HOURS)));
-    return batches;
-  }
 
   /**
    * How many of {@code batches}, from {@code from} on, one task writes: the batch at {@code from} and those

@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
 
 /**
  * Carries hours a bounded bug did not touch from v1 into v2 unchanged: one {@code ALTER TABLE v2
- * REPLACE PARTITION … FROM v1} per batch, which hard-links v1's parts instead of recomputing them, so
- * months cost seconds. Each carried hour is then recorded as v2 holds it: the fingerprint of the
+ * REPLACE PARTITION … FROM v1} per statement of the run's {@link CarryLane}, which hard-links v1's parts
+ * instead of recomputing them, so months cost seconds. Each carried hour is then recorded as v2 holds it: the fingerprint of the
  * files it shares with v1, read from the parts' metadata. The reconciliation and the cutover gate
  * hold v1 and v2 to being the same: a late write to v1 after the carry shows as a carried hour whose
  * v1 no longer matches.
@@ -51,22 +51,6 @@ final class Carrier {
   }
 
   /**
-   * The rows and checksum of {@code hours} as v2 holds them, for hours it already holds as carried
-   * (created with v1's parts: {@code TargetTables.createTargetCarrying}); one read for all of them.
-   */
-  List<BatchWriter.HourOutput> adopt(List<HourPartition> hours) {
-    if (hours.isEmpty()) {
-      return List.of();
-    }
-    HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
-    HourPartition end = hours.stream().max(HourPartition::compareTo).orElseThrow().plusHours(1);
-    if (!first.isBefore(boundary) || boundary.isBefore(end)) {
-      throw new IllegalStateException("refusing to adopt hours up to " + end + ": the boundary is " + boundary);
-    }
-    return held(hours);
-  }
-
-  /**
    * Rows and checksum of each of {@code hours} as v2 holds them. An hour v2 holds in v1's very files
    * (as a carry leaves it) is recorded from the parts' metadata, its checksum the files' fingerprint
    * ({@link SameFiles}): no row is read, so months cost what their metadata does. Any other hour (v1
@@ -86,6 +70,11 @@ final class Carrier {
           values.toArray()).forEach(o -> outputs.put(o.hour(), o));
     }
     return hours.stream().map(h -> outputs.getOrDefault(h, new BatchWriter.HourOutput(h, 0, 0))).toList();
+  }
+
+  /** Characters of a carry statement's text per hour, at most (an hour's clause and its separator). */
+  static int textPerHour(TableSpec spec) {
+    return ("REPLACE PARTITION ID '" + "9".repeat(16) + "' FROM " + spec.qualified(spec.liveTable()) + ", ").length();
   }
 
   static String carryStatement(TableSpec spec, List<HourPartition> hours) {

@@ -275,16 +275,7 @@ public final class Planner {
     List<String> out = new ArrayList<>();
     List<HourPartition> carried = affected.isEmpty() ? List.of()
         : whole.list().stream().filter(h -> !affected.get().contains(h)).toList();
-    boolean cloned = !tables.exists(spec.targetTable()) && !carried.isEmpty();
-    if (cloned) {
-      // A bounded repair's fresh target starts as v1's carried hours (TargetTables.createTargetCarrying).
-      String scratch = spec.qualified(TableNames.of(spec).staging("RUN", 0));
-      out.add("CREATE TABLE " + scratch + " AS " + spec.qualified(spec.liveTable()));
-      out.add("ALTER TABLE " + scratch + " ATTACH PARTITION ID '…' FROM " + spec.qualified(spec.liveTable())
-          + ", … (the " + carried.size() + " carried hours v1 holds, at most " + TargetTables.ATTACH_PER_STATEMENT
-          + " to a statement, " + settings.concurrency() + " statement(s) at once)");
-      out.add("RENAME TABLE " + scratch + " TO " + spec.qualified(spec.targetTable()));
-    } else if (!tables.exists(spec.targetTable())) {
+    if (!tables.exists(spec.targetTable())) {
       out.add("CREATE TABLE " + spec.qualified(spec.targetTable()) + " AS " + spec.qualified(spec.liveTable()));
     }
     String marker = BatchWriter.markerOf(spec) + "<run> " + first.getFirst().epochSecond();
@@ -301,9 +292,12 @@ public final class Planner {
           settings, marker).display());
       out.add(BatchWriter.replaceStatement(spec, stagingName, first));
     }
-    if (!carried.isEmpty() && !cloned) {
-      out.add(Carrier.carryStatement(spec, Batches.of(carried, Math.max(settings.batchHours(), Batches.CARRY_HOURS))
-          .getFirst()));
+    if (!carried.isEmpty()) {
+      // The carry, beside the computed batches (CarryLane): its first statement, abridged to its first hour.
+      int per = Math.min(carried.size(), CarryLane.perStatement(Carrier.textPerHour(spec)));
+      out.add(Carrier.carryStatement(spec, carried.subList(0, 1)).replace(" SETTINGS ", ", … (the " + carried.size()
+          + " carried hours, at most " + per + " to a statement, " + CarryLane.STATEMENTS_AT_ONCE + " statements at "
+          + "once beside the computed batches) SETTINGS "));
     }
     return out;
   }

@@ -45,6 +45,41 @@ final class CarriedHours {
   }
 
   /**
+   * {@link #compare} on a thread of its own, beside the caller's reads of the recomputed hours: what it reads most
+   * is v1's totals of the carried hours, for the charts (months of hours against the days a bounded repair
+   * recomputes), and the verdict need not wait for it behind them. On two cores, in section 9's world of
+   * docs/BENCHMARKS.md, the two reads side by side ended after 0.97 s where one after the other took 1.08 s: each
+   * uses both cores, so they gain little, but the longer of them no longer adds to the other.
+   */
+  java.util.concurrent.CompletableFuture<List<HourDiff>> beside(Differ differ, Set<HourPartition> carried) {
+    java.util.concurrent.CompletableFuture<List<HourDiff>> out = new java.util.concurrent.CompletableFuture<>();
+    if (carried.isEmpty()) {
+      out.complete(List.of());
+      return out;
+    }
+    Thread.ofVirtual().name("reconcile-carried").start(() -> {
+      try {
+        out.complete(compare(differ, carried));
+      } catch (RuntimeException e) {
+        out.completeExceptionally(e);
+      }
+    });
+    return out;
+  }
+
+  /** What {@link #beside} found, once it has; its failure is the caller's, as if it had run the reads itself. */
+  static List<HourDiff> join(java.util.concurrent.CompletableFuture<List<HourDiff>> carried) {
+    try {
+      return carried.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while comparing the carried hours", e);
+    }
+  }
+
+  /**
    * The hour-by-hour comparison of hours v1 and v2 hold in the same files ({@link SameFiles}), without
    * reading v2 or hashing a row: both sides are v1's rows and measure totals (read once, for the
    * charts), the checksum of both is the files' fingerprint, and keys are not counted (0): they are

@@ -144,8 +144,9 @@ public final class Reconciler {
     if (mostlyDiffer(differ, computed)) {
       // A fix that changes most hours: checksums would spare no key-level read, so one read of both tables per
       // chunk gives the recomputed hours' checksums and their differing keys together; carried hours are only
-      // checksummed.
-      hours.addAll(new CarriedHours(sql, spec).compare(differ, carried));
+      // checksummed, beside them (CarriedHours#beside).
+      java.util.concurrent.CompletableFuture<List<Diff.HourDiff>> carriedHours = new CarriedHours(sql, spec)
+          .beside(differ, carried);
       for (int i = 0; i < computed.size(); i += HOURS_PER_STATEMENT) {
         progress.check("comparing keys");
         progress.update("Comparing keys of every hour: " + i + " of " + computed.size(),
@@ -156,11 +157,14 @@ public final class Reconciler {
         both.hours().stream().filter(h -> !h.identical() && both.counts().containsKey(h.hour()))
             .forEach(h -> counts.put(h.hour(), both.counts().get(h.hour())));
       }
+      hours.addAll(CarriedHours.join(carriedHours));
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
     } else {
       progress.update("Checksums of " + Figures.count(computed.size()) + " hours in both versions", 0.02);
-      hours.addAll(new CarriedHours(sql, spec).compare(differ, carried));
+      java.util.concurrent.CompletableFuture<List<Diff.HourDiff>> carriedHours = new CarriedHours(sql, spec)
+          .beside(differ, carried);
       hours.addAll(differ.hours(spec.liveTable(), spec.targetTable(), computed));
+      hours.addAll(CarriedHours.join(carriedHours));
       hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
       List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
           .map(Diff.HourDiff::hour).toList();

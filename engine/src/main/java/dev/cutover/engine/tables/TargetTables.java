@@ -89,51 +89,6 @@ public final class TargetTables {
     return true;
   }
 
-  /** Partitions attached per statement: the statement's text stays far below the server's query size limit. */
-  public static final int ATTACH_PER_STATEMENT = 1000;
-
-  /**
-   * Creates the target, when it is absent, holding exactly v1's partitions {@code carried} as v1 holds
-   * them now: a scratch table of run {@code runId} with v1's structure takes them by {@code ATTACH
-   * PARTITION … FROM v1} (hard links of v1's parts, no recompute), up to {@code concurrency} statements
-   * at once, and is then renamed to the target in one step, so that no writer ever sees the target with
-   * an hour it must not hold (v1's hours from B on are the corrected live writer's). Linking costs the
-   * server about half a millisecond of CPU per part, mostly in the kernel, so months of hourly parts
-   * take seconds on one core; statements side by side share it out. False when the target exists.
-   */
-  public boolean createTargetCarrying(String runId, java.util.Set<String> carried, int concurrency) {
-    if (exists(spec.targetTable()) || !exists(spec.liveTable())) {
-      return false;
-    }
-    Identifier scratch = TableNames.of(spec).staging(runId, 0);
-    String scratchName = spec.qualified(scratch);
-    String live = spec.qualified(spec.liveTable());
-    sql.execute("drop " + scratch, "DROP TABLE IF EXISTS " + scratchName + " SYNC");
-    sql.execute("create " + scratch, "CREATE TABLE " + scratchName + " AS " + live);
-    try {
-      List<String> take = heldPartitions(spec.liveTable()).stream().filter(carried::contains).sorted().toList();
-      List<Runnable> statements = new java.util.ArrayList<>();
-      int per = Math.min(ATTACH_PER_STATEMENT, Math.max(1, -Math.floorDiv(-take.size(), Math.max(1, concurrency))));
-      for (int i = 0; i < take.size(); i += per) {
-        List<String> ids = take.subList(i, Math.min(take.size(), i + per));
-        statements.add(() -> sql.execute("link " + ids.size() + " carried hours of " + spec.liveTable() + " into "
-            + scratch, "ALTER TABLE " + scratchName + " " + String.join(", ", ids.stream()
-                .map(id -> "ATTACH PARTITION ID '" + id + "' FROM " + live).toList())));
-      }
-      Concurrently.run(statements, concurrency);
-      sql.execute("create the target " + spec.targetTable() + " from " + scratch, "RENAME TABLE " + scratchName
-          + " TO " + spec.qualified(spec.targetTable()));
-      return true;
-    } catch (RuntimeException e) {
-      try {
-        sql.execute("drop " + scratch, "DROP TABLE IF EXISTS " + scratchName + " SYNC");
-      } catch (RuntimeException ignored) {
-        // cleanup drops it by its staging prefix
-      }
-      throw e;
-    }
-  }
-
   /**
    * Why v2 cannot take v1's parts as they are ({@code REPLACE PARTITION … FROM v1}), or empty when it can:
    * both tables need the same columns and types in the same order, the same engine, partition key,
