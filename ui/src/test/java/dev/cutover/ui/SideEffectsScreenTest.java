@@ -115,8 +115,14 @@ class SideEffectsScreenTest {
         () -> fx.text("run-state") + " " + fx.text("run-message") + " " + console.backfill().activity().error());
     String runId = console.workspace().engine().backfills().runs(console.workspace().spec()).getFirst().id();
     fx.click("nav-history");
+    // The side effects share the lower part of the screen with the audit trail, as a tab of their own.
+    fx.interact(() -> fx.node("history-trails", javafx.scene.control.TabPane.class).getSelectionModel().select(1));
+    fx.waitFor(30, () -> fx.onFx(() -> fx.node("history-side-effects", TableView.class) != null
+        && fx.node("history-side-effects", TableView.class).getItems().size() == 1),
+        () -> console.history().activity().error() + "; the table: " + fx.node("history-side-effects", TableView.class)
+            + "; the tab selected: " + fx.node("history-trails", javafx.scene.control.TabPane.class).getSelectionModel()
+            .getSelectedIndex() + "; " + console.history().sideEffects().size());
     TableView<?> table = fx.node("history-side-effects", TableView.class);
-    fx.waitFor(30, () -> fx.onFx(() -> table.getItems().size() == 1), () -> console.history().activity().error());
     SideEffectAcknowledgement shown = fx.onFx(() -> ((dev.cutover.engine.api.OnNode<?>) table.getItems().getFirst())
         .value() instanceof SideEffectAcknowledgement a ? a : null);
     assertEquals(System.getProperty("user.name"), shown.actor());

@@ -79,16 +79,16 @@ public final class HistoryView extends ScreenView {
 
     TableView<OnNode<AuditEntry>> audit = new TableView<>();
     audit.setId("history-audit");
-    shard(audit, model);
+    wrappedShard(audit, model);
     audit.getColumns().add(text("When", 190, a -> Formats.time(a.value().at())));
     audit.getColumns().add(text("Who", 120, a -> a.value().actor() + "@" + a.value().host()));
-    audit.getColumns().add(DiffTables.prose("Subject", 200, a -> a.value().subject()));
+    audit.getColumns().add(DiffTables.prose("Subject", 170, a -> a.value().subject()));
     audit.getColumns().add(text("Action", 110, a -> a.value().action()));
     TableColumn<OnNode<AuditEntry>, String> detail = DiffTables.prose("Detail", 480, a -> a.value().detail());
     audit.getColumns().add(detail);
     dev.cutover.ui.common.ColumnFit.follow(audit);
-    // The detail takes the width the other columns leave (at least 300 pixels), and wraps in it.
-    DiffTables.fillRest(audit, detail, 300);
+    // The detail takes the width the other columns leave (at least 240 pixels), and wraps in it.
+    DiffTables.fillRest(audit, detail, 240);
     audit.setPlaceholder(Widgets.muted("The audit trail is empty."));
     binder.mirror(audit.getItems(), model.audit());
 
@@ -96,11 +96,25 @@ public final class HistoryView extends ScreenView {
     refresh.setOnAction(e -> controller.refresh());
     binder.bind(refresh.disableProperty(), model.activity().runningProperty());
 
-    SplitPane split = new SplitPane(section("Runs", runs), section("Reconciliations", recs),
-        section("Side effects acknowledged (dependents a run replayed history through, and why)", sideEffects),
-        section("Audit trail (newest first, at most " + HistoryModel.AUDIT_LIMIT + ")", audit));
+    // Runs and reconciliations each keep a third of the height; the audit trail and the side effects share the
+    // last third as tabs, since the side effects are most often empty: four tables in one split left each one row.
+    javafx.scene.control.Tab auditTab = new javafx.scene.control.Tab("Audit trail (newest first, at most "
+        + HistoryModel.AUDIT_LIMIT + ")", audit);
+    javafx.scene.control.Tab sideEffectsTab = new javafx.scene.control.Tab("", sideEffects);
+    binder.bind(sideEffectsTab.textProperty(), javafx.beans.binding.Bindings.size(sideEffects.getItems()).asString(
+        "Side effects acknowledged (%d): dependents a run replayed history through, and why"));
+    auditTab.setId("history-audit-tab");
+    sideEffectsTab.setId("history-side-effects-tab");
+    javafx.scene.control.TabPane trails = new javafx.scene.control.TabPane(auditTab, sideEffectsTab);
+    trails.setId("history-trails");
+    trails.setTabClosingPolicy(javafx.scene.control.TabPane.TabClosingPolicy.UNAVAILABLE);
+    VBox trailsBox = new VBox(trails);
+    trailsBox.getStyleClass().add("card");
+    trailsBox.setPadding(new Insets(6, 14, 10, 14));
+    VBox.setVgrow(trails, Priority.ALWAYS);
+    SplitPane split = new SplitPane(section("Runs", runs), section("Reconciliations", recs), trailsBox);
     split.setOrientation(Orientation.VERTICAL);
-    split.setDividerPositions(0.22, 0.44, 0.6);
+    split.setDividerPositions(0.3, 0.6);
     VBox.setVgrow(split, Priority.ALWAYS);
     Label asOf = Widgets.label("history-as-of", "muted");
     binder.bind(asOf.textProperty(), model.asOfProperty());
@@ -111,6 +125,13 @@ public final class HistoryView extends ScreenView {
   /** The column that names each line's shard: shown only while the spec loaded names a cluster. */
   private <T> void shard(TableView<OnNode<T>> table, HistoryModel model) {
     TableColumn<OnNode<T>, String> shard = text("Shard", 200, OnNode::shardWords);
+    binder.bind(shard.visibleProperty(), model.workspace().clusterSpec());
+    table.getColumns().add(shard);
+  }
+
+  /** The audit trail's shard column, which wraps: on a cluster, the detail keeps its room at 1280 pixels. */
+  private <T> void wrappedShard(TableView<OnNode<T>> table, HistoryModel model) {
+    TableColumn<OnNode<T>, String> shard = DiffTables.prose("Shard", 140, OnNode::shardWords);
     binder.bind(shard.visibleProperty(), model.workspace().clusterSpec());
     table.getColumns().add(shard);
   }

@@ -58,6 +58,9 @@ final class KeyPanel {
     VBox side = new VBox(8, hour, Widgets.row(8, fl, filter), count, ackKey, ackHour, withdraw, Widgets.spacer(),
         gestures);
     side.getStyleClass().add("key-panel");
+    // The hint shows whole or not at all: where the card is too short for it below the buttons, it would be cut.
+    side.heightProperty().addListener((o, was, now) -> showIfRoom(side, gestures));
+    side.widthProperty().addListener((o, was, now) -> showIfRoom(side, gestures));
     side.setPrefWidth(280);
     side.setMinWidth(240);
     side.setMaxWidth(320);
@@ -73,6 +76,22 @@ final class KeyPanel {
     root.getStyleClass().add("card");
     root.setPadding(new Insets(6, 12, 6, 12));
     root.setMinHeight(120);
+  }
+
+  /** Shows {@code hint}, the last of {@code side}'s children, only while it fits whole below the others. */
+  private static void showIfRoom(VBox side, Label hint) {
+    double width = side.getWidth() - side.snappedLeftInset() - side.snappedRightInset();
+    double used = side.snappedTopInset() + side.snappedBottomInset();
+    for (javafx.scene.Node n : side.getChildren()) {
+      if (n != hint) {
+        used += n.prefHeight(width) + side.getSpacing();
+      }
+    }
+    boolean fits = side.getHeight() - used >= hint.prefHeight(width);
+    if (hint.isManaged() != fits) {
+      hint.setManaged(fits);
+      hint.setVisible(fits);
+    }
   }
 
   HBox root() {
