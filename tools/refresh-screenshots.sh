@@ -17,7 +17,7 @@ cd "$root"
 tool=refresh-screenshots
 . tools/jdk25.sh
 
-tests="$(grep -rl --include='*Test.java' -e 'fx\.shot(' -e 'fx()\.shot(' -e 'Screenshots\.write(' ui/src/test/java \
+tests="$(grep -rl --include='*Test.java' -e 'fx\.shot(' -e 'fx()\.shot(' -e 'Screenshots\.write(' -e 'Screenshots\.dialog(' ui/src/test/java \
   | xargs -n1 basename | sed 's/\.java$//' | sort | paste -sd, -)"
 if [ -z "$tests" ]; then
   echo "No UI test takes a screenshot; nothing to refresh." >&2

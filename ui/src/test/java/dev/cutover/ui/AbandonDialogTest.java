@@ -9,8 +9,6 @@ import dev.cutover.engine.api.Safety;
 import dev.cutover.ui.dialogs.AbandonDialog;
 import dev.cutover.ui.dialogs.DialogService.AbandonRequest;
 import dev.cutover.ui.dialogs.DialogService.Abandonment;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 import javafx.scene.Node;
 import javafx.scene.control.Dialog;
@@ -48,13 +46,7 @@ class AbandonDialogTest {
     robot.interact(() -> robot.lookup("#abandon-confirmation").queryTextInputControl().setText("analytics.pnl_v2"));
     assertTrue(ok.isDisabled(), "the table's name, without its database");
     robot.interact(() -> robot.lookup("#abandon-confirmation").queryTextInputControl().setText("pnl_v2"));
-    robot.interact(() -> {
-      try {
-        Screenshots.write(d[0].getDialogPane().getScene(), "04d-abandon-confirmation");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    robot.interact(() -> Screenshots.dialog(d[0], "04d-abandon-confirmation"));
     robot.interact(() -> ((javafx.scene.control.Button) ok).fire());
     WaitForAsyncUtils.waitForFxEvents();
     assertEquals(new Abandonment("pnl_v2", "the fix was wrong"), d[0].getResult());

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.api.V1Reader;
 import dev.cutover.ui.dialogs.DialogService.DropRequest;
 import dev.cutover.ui.dialogs.DropDialog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.CheckBox;
@@ -50,13 +48,7 @@ class DropDialogTest {
     assertTrue(ok.isDisabled(), "the name alone is not enough before the horizon");
     robot.interact(() -> robot.lookup("#drop-reason").queryTextInputControl().setText("disk is full on the shard"));
     assertFalse(ok.isDisabled());
-    robot.interact(() -> {
-      try {
-        Screenshots.write(d[0].getDialogPane().getScene(), "16b-drop-v1-confirmation");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    robot.interact(() -> Screenshots.dialog(d[0], "16b-drop-v1-confirmation"));
     robot.interact(() -> ((javafx.scene.control.Button) ok).fire());
     WaitForAsyncUtils.waitForFxEvents();
     assertEquals("disk is full on the shard", d[0].getResult());

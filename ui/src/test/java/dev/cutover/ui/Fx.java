@@ -106,7 +106,7 @@ final class Fx {
     });
   }
 
-  private static boolean cut(Labeled l) {
+  static boolean cut(Labeled l) {
     if (l.getText() == null || l.getText().isEmpty()) {
       return false;
     }
@@ -236,7 +236,7 @@ final class Fx {
     });
   }
 
-  private static void collectCut(Node n, java.util.List<String> cut) {
+  static void collectCut(Node n, java.util.List<String> cut) {
     if (!n.isVisible()) {
       return;
     }

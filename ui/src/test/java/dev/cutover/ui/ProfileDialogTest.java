@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.SavedProfile;
 import dev.cutover.ui.dialogs.ProfileDialog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
@@ -43,13 +41,7 @@ class ProfileDialogTest {
     assertTrue(error.startsWith("The JDBC URL carries a user or password"), error);
     assertTrue(d[0].isShowing(), "the dialog stays open until the fields pass");
     WaitForAsyncUtils.waitForFxEvents();
-    robot.interact(() -> {
-      try {
-        Screenshots.write(d[0].getDialogPane().getScene(), "01c-profile-dialog");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    robot.interact(() -> Screenshots.dialog(d[0], "01c-profile-dialog"));
 
     // A mistyped scheme used to repeat the whole URL, password included; the sentence shows it masked.
     String planted = "PLANTED-" + java.util.UUID.randomUUID();

@@ -26,4 +26,31 @@ public final class Screenshots {
     ImageIO.write(SwingFXUtils.fromFXImage(image, null), "png", file.toFile());
     return file;
   }
+
+  /**
+   * Shoots {@code dialog} as {@code name} in the light theme and as {@code name-dark} in the dark one, and fails if
+   * any label or button in it is cut short in either. On the FX thread, with the dialog showing.
+   */
+  public static void dialog(javafx.scene.control.Dialog<?> dialog, String name) {
+    javafx.scene.control.DialogPane pane = dialog.getDialogPane();
+    java.util.List<String> before = java.util.List.copyOf(pane.getStylesheets());
+    try {
+      for (String palette : java.util.List.of(Themes.LIGHT, Themes.DARK)) {
+        pane.getStylesheets().setAll(Themes.class.getResource(palette).toExternalForm(),
+            Themes.class.getResource("console.css").toExternalForm());
+        pane.applyCss();
+        pane.layout();
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        Fx.collectCut(pane, cut);
+        if (!cut.isEmpty()) {
+          throw new AssertionError("text cut short in the dialog " + name + " (" + palette + "): " + cut);
+        }
+        write(pane.getScene(), palette.equals(Themes.LIGHT) ? name : name + "-dark");
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      pane.getStylesheets().setAll(before);
+    }
+  }
 }

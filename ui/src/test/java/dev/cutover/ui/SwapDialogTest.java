@@ -9,8 +9,6 @@ import dev.cutover.ui.dialogs.DialogService.GateCheck;
 import dev.cutover.ui.dialogs.DialogService.Confirmed;
 import dev.cutover.ui.dialogs.DialogService.SwapRequest;
 import dev.cutover.ui.dialogs.SwapDialog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -124,13 +122,7 @@ class SwapDialogTest {
     assertTrue(ok.isDisabled(), "another table's name is not the view's");
     robot.interact(() -> robot.lookup("#swap-confirmation").queryTextInputControl().setText("pnl"));
     assertFalse(ok.isDisabled());
-    robot.interact(() -> {
-      try {
-        Screenshots.write(d[0].getDialogPane().getScene(), "16-cutover-confirmation");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    robot.interact(() -> Screenshots.dialog(d[0], "16-cutover-confirmation"));
 
     robot.clickOn(ok);
     WaitForAsyncUtils.waitForFxEvents();
@@ -154,13 +146,7 @@ class SwapDialogTest {
     assertTrue(ok.isDisabled(), "blanks are no reason");
     robot.interact(() -> robot.lookup("#swap-reason").queryTextInputControl().setText(" desk 7's totals moved "));
     assertFalse(ok.isDisabled());
-    robot.interact(() -> {
-      try {
-        Screenshots.write(d[0].getDialogPane().getScene(), "17-rollback-confirmation");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    robot.interact(() -> Screenshots.dialog(d[0], "17-rollback-confirmation"));
     robot.clickOn(ok);
     WaitForAsyncUtils.waitForFxEvents();
     assertEquals(new Confirmed("pnl", Optional.of("desk 7's totals moved")), d[0].getResult());
