@@ -205,6 +205,10 @@ final class Fx {
     if (!cut.isEmpty()) {
       throw new AssertionError("text cut short on screen " + screen + ": " + cut);
     }
+    java.util.List<String> clipped = clippedOnScreen();
+    if (!clipped.isEmpty()) {
+      throw new AssertionError("text spills out of its box on screen " + screen + ": " + clipped);
+    }
   }
 
   private Path shotHere(String name) {
@@ -234,6 +238,48 @@ final class Fx {
       collectCut(scene.getRoot(), cut);
       return cut;
     });
+  }
+
+  /**
+   * Texts on screen that lie partly outside a box that holds them: a label, button or cell whose bounds leave those of
+   * an enclosing region (up to the nearest scroll pane, table body or list, where a row or line half shown is
+   * scrolled, not lost), so that part of it is drawn over the next box or not at all. Each as {@code id: text}.
+   */
+  java.util.List<String> clippedOnScreen() {
+    return onFx(() -> {
+      scene.getRoot().applyCss();
+      scene.getRoot().layout();
+      java.util.List<String> clipped = new java.util.ArrayList<>();
+      collectClipped(scene.getRoot(), clipped);
+      return clipped;
+    });
+  }
+
+  static void collectClipped(Node n, java.util.List<String> clipped) {
+    if (!n.isVisible() || n instanceof javafx.scene.control.ScrollPane || n instanceof javafx.scene.control.TableView<?>
+        || n instanceof javafx.scene.control.ListView<?> || n instanceof javafx.scene.control.TextInputControl) {
+      return;
+    }
+    if (n instanceof Labeled l && l.getText() != null && !l.getText().isBlank()) {
+      javafx.geometry.Bounds own = l.localToScene(l.getLayoutBounds());
+      for (javafx.scene.Parent up = l.getParent(); up != null; up = up.getParent()) {
+        if (up instanceof javafx.scene.layout.Region r && !(up instanceof javafx.scene.control.Control)) {
+          javafx.geometry.Bounds box = r.localToScene(r.getLayoutBounds());
+          if (own.getMinX() < box.getMinX() - 1 || own.getMaxX() > box.getMaxX() + 1
+              || own.getMinY() < box.getMinY() - 1 || own.getMaxY() > box.getMaxY() + 1) {
+            clipped.add((l.getId() != null ? l.getId() : l.getClass().getSimpleName()) + ": " + l.getText()
+                + " (outside " + (r.getId() != null ? r.getId() : r.getClass().getSimpleName()) + ")");
+            break;
+          }
+        }
+      }
+      return;
+    }
+    if (n instanceof javafx.scene.Parent p) {
+      for (Node child : p.getChildrenUnmodifiable()) {
+        collectClipped(child, clipped);
+      }
+    }
   }
 
   static void collectCut(Node n, java.util.List<String> cut) {

@@ -29,7 +29,7 @@ public final class Screenshots {
 
   /**
    * Shoots {@code dialog} as {@code name} in the light theme and as {@code name-dark} in the dark one, and fails if
-   * any label or button in it is cut short in either. On the FX thread, with the dialog showing.
+   * any label or button in it is cut short or spills out of its box in either. On the FX thread, with the dialog showing.
    */
   public static void dialog(javafx.scene.control.Dialog<?> dialog, String name) {
     javafx.scene.control.DialogPane pane = dialog.getDialogPane();
@@ -44,6 +44,10 @@ public final class Screenshots {
         Fx.collectCut(pane, cut);
         if (!cut.isEmpty()) {
           throw new AssertionError("text cut short in the dialog " + name + " (" + palette + "): " + cut);
+        }
+        Fx.collectClipped(pane, cut);
+        if (!cut.isEmpty()) {
+          throw new AssertionError("text spills out of its box in the dialog " + name + " (" + palette + "): " + cut);
         }
         write(pane.getScene(), palette.equals(Themes.LIGHT) ? name : name + "-dark");
       }
