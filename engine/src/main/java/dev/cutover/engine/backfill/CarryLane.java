@@ -56,11 +56,6 @@ final class CarryLane {
     return Math.max(1, Math.min(HOURS_PER_STATEMENT, TEXT_PER_STATEMENT / Math.max(1, perHour)));
   }
 
-  /** How many statements the lane has left to start. */
-  int left() {
-    return statements.size();
-  }
-
   /** Starts the lane's workers, which take the statements in order until none is left or the run stops. */
   void start() {
     for (int i = 0; i < Math.min(STATEMENTS_AT_ONCE, statements.size()); i++) {

@@ -52,19 +52,8 @@ final class CarriedHours {
    * uses both cores, so they gain little, but the longer of them no longer adds to the other.
    */
   java.util.concurrent.CompletableFuture<List<HourDiff>> beside(Differ differ, Set<HourPartition> carried) {
-    java.util.concurrent.CompletableFuture<List<HourDiff>> out = new java.util.concurrent.CompletableFuture<>();
-    if (carried.isEmpty()) {
-      out.complete(List.of());
-      return out;
-    }
-    Thread.ofVirtual().name("reconcile-carried").start(() -> {
-      try {
-        out.complete(compare(differ, carried));
-      } catch (RuntimeException e) {
-        out.completeExceptionally(e);
-      }
-    });
-    return out;
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> compare(differ, carried),
+        task -> Thread.ofVirtual().name("reconcile-carried").start(task));
   }
 
   /** What {@link #beside} found, once it has; its failure is the caller's, as if it had run the reads itself. */

@@ -13,12 +13,15 @@ import dev.cutover.ui.common.Formats;
 import dev.cutover.ui.common.ScreenView;
 import dev.cutover.ui.common.Widgets;
 import java.util.Locale;
+import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
@@ -98,16 +101,16 @@ public final class HistoryView extends ScreenView {
 
     // Runs and reconciliations each keep a third of the height; the audit trail and the side effects share the
     // last third as tabs, since the side effects are most often empty: four tables in one split left each one row.
-    javafx.scene.control.Tab auditTab = new javafx.scene.control.Tab("Audit trail (newest first, at most "
+    Tab auditTab = new Tab("Audit trail (newest first, at most "
         + HistoryModel.AUDIT_LIMIT + ")", audit);
-    javafx.scene.control.Tab sideEffectsTab = new javafx.scene.control.Tab("", sideEffects);
-    binder.bind(sideEffectsTab.textProperty(), javafx.beans.binding.Bindings.size(sideEffects.getItems()).asString(
+    Tab sideEffectsTab = new Tab("", sideEffects);
+    binder.bind(sideEffectsTab.textProperty(), Bindings.size(sideEffects.getItems()).asString(
         "Side effects acknowledged (%d): dependents a run replayed history through, and why"));
     auditTab.setId("history-audit-tab");
     sideEffectsTab.setId("history-side-effects-tab");
-    javafx.scene.control.TabPane trails = new javafx.scene.control.TabPane(auditTab, sideEffectsTab);
+    TabPane trails = new TabPane(auditTab, sideEffectsTab);
     trails.setId("history-trails");
-    trails.setTabClosingPolicy(javafx.scene.control.TabPane.TabClosingPolicy.UNAVAILABLE);
+    trails.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     VBox trailsBox = new VBox(trails);
     trailsBox.getStyleClass().add("card");
     trailsBox.setPadding(new Insets(6, 14, 10, 14));
