@@ -77,15 +77,8 @@ class ConnectionScreenTest {
     assertEquals("cutover (Atomic), user default", robot.lookup("#connection-database").queryAs(Label.class).getText());
     assertEquals(data.toString(), robot.lookup("#connection-data-directory").queryAs(Label.class).getText());
 
-    Path[] png = new Path[1];
-    robot.interact(() -> {
-      try {
-        png[0] = Screenshots.write(scene, "01-connection");
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
-    assertTrue(Files.size(png[0]) > 10_000, "a real picture was written: " + png[0]);
+    Path png = new Fx(robot, scene).shot("01-connection");
+    assertTrue(Files.size(png) > 10_000, "a real picture was written: " + png);
   }
 
   @Test
@@ -136,13 +129,7 @@ class ConnectionScreenTest {
           && console.workspace().engine() != firstEngine, () -> "reconnected");
       assertEquals(List.of(), console.workspace().engine().repairs().audit(null, 10),
           "the new engine reads the server (nothing audited there yet)");
-      robot.interact(() -> {
-        try {
-          Screenshots.write(scene, "01b-connection-profile");
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
+      fx.shot("01b-connection-profile");
 
       robot.interact(() -> console.connection().selectedProperty().set(console.connection().targets().get(0)));
       robot.clickOn("#connection-connect");
@@ -175,12 +162,6 @@ class ConnectionScreenTest {
         robot.lookup("#connection-error").queryAs(Label.class).getText());
     assertTrue(robot.lookup("#connection-retry").query().isVisible());
 
-    robot.interact(() -> {
-      try {
-        Screenshots.write(scene, "02-connection-failed");
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    new Fx(robot, scene).shot("02-connection-failed");
   }
 }
