@@ -245,7 +245,16 @@ class ConsoleProcedureTest {
         fx.text("repair-live-writer"));
     assertEquals("None over the whole repair yet; only that verdict can open the gate.", fx.text("repair-verdict"));
     assertTrue(fx.text("repair-as-of").matches("as of \\d\\d:\\d\\d:\\d\\d UTC"), fx.text("repair-as-of"));
+    // Each card's guarantee in one line; its whole sentence once the operator asks why, and hidden again after.
+    assertEquals(Safety.BACKFILL_BRIEF, fx.text("backfill-safety-brief"));
+    assertEquals(Safety.LIVE_WRITER_BRIEF, fx.text("live-writer-safety-brief"));
+    assertFalse(fx.onFx(() -> fx.node("backfill-safety", javafx.scene.control.Label.class).isVisible()), "the whole sentence waits for Why?");
+    robot.clickOn("#backfill-safety-why");
+    fx.waitFor(5, () -> fx.onFx(() -> fx.node("backfill-safety", javafx.scene.control.Label.class).isVisible()), () -> "Why? shows it");
     assertEquals(Safety.BACKFILL, fx.text("backfill-safety"));
+    fx.shot("07c-backfill-why");
+    robot.clickOn("#backfill-safety-why");
+    fx.waitFor(5, () -> !fx.onFx(() -> fx.node("backfill-safety", javafx.scene.control.Label.class).isVisible()), () -> "Less hides it");
     assertEquals(Safety.LIVE_WRITER, fx.text("live-writer-safety"));
 
     // Point at an hour of the grid: its state is shown.

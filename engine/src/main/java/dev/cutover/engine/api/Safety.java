@@ -25,18 +25,32 @@ public final class Safety {
       + "is recomputed into staging and replaced whole, so a rerun or resume overwrites instead of counting twice, "
       + "and the live job's offsets are never reset. The ledger records every hour with its checksum.";
 
+  /** {@link #BACKFILL} in one line, where a screen shows the whole sentence only when asked. */
+  public static final String BACKFILL_BRIEF = "Writes v2 only, below B, each hour replaced whole: never counted twice.";
+
   public static final String LIVE_WRITER = "The corrected live writer owns v2 from B on. Cutover observes where it "
       + "starts from the data and the ledger: an hour at or after B written by a backfill, or below B by anything "
       + "else, is two writers on one partition and keeps the gate closed.";
+
+  /** {@link #LIVE_WRITER} in one line. */
+  public static final String LIVE_WRITER_BRIEF = "Only it writes v2 from B; any other writer shuts the gate.";
 
   public static final String DEPLOY_LIVE = "A materialized view sees only the inserts made after it exists, so the "
       + "corrected view is created now with a boundary B in the future (the next whole hour after the newest event "
       + "plus the safety margin), which its deployment pins: it writes every hour from B, the backfill every hour "
       + "before B once B has closed, and no hour is written by both or by neither.";
 
+  /** {@link #DEPLOY_LIVE} in one line. */
+  public static final String DEPLOY_LIVE_BRIEF = "Made now, writing from a B still ahead: no hour written by both or by "
+      + "neither.";
+
   public static final String DECLARE_LIVE = "Declaring the corrected live writer deployed writes one line to the audit "
       + "trail and nothing else: who deployed what, for which repair and boundary. It proves nothing; where the "
       + "writer starts and whether it keeps to B is still read from the data, and the gate opens on that alone.";
+
+  /** {@link #DECLARE_LIVE} in one line. */
+  public static final String DECLARE_LIVE_BRIEF = "One line in the audit trail; the gate still reads the writer from "
+      + "the data.";
 
   public static final String RECONCILE = "The reconciliation compares v1 and v2 over the whole repair window, exactly "
       + "for integers and decimals, and proves every hour present once with no key counted twice. Only a verdict "

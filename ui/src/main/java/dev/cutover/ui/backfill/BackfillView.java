@@ -35,7 +35,9 @@ public final class BackfillView extends ScreenView {
     VBox run = runCard(model, p);
     HBox.setHgrow(run, Priority.ALWAYS);
     VBox writer = new LiveWriterCard(model, controller, binder).card();
-    writer.setPrefWidth(400);
+    // Wide enough that its sentences take few lines: the cards' height decides whether the hour grid below them is
+    // on screen at 1280 × 800, and the run card needs no more than its buttons' row.
+    writer.setPrefWidth(440);
     writer.setMinWidth(390);
     // The live edges it shows come from the same read as the runs.
     dimWhileStale(model, writer);
@@ -43,14 +45,21 @@ public final class BackfillView extends ScreenView {
     // The hour grid below never moves while a run starts, reports and ends: each move would repaint it whole.
     Widgets.keepTallest(top);
     VBox hours = hoursCard(model, p);
-    VBox.setVgrow(hours, Priority.ALWAYS);
+    // The grid's height follows the window's alone (HourGrid#heightFor), never the room other lines leave it.
+    root.sceneProperty().addListener((o, was, scene) -> {
+      if (scene != null) {
+        grid.prefHeightProperty().bind(scene.heightProperty().map(h -> HourGrid.heightFor(h.doubleValue())));
+      }
+    });
     dimWhileStale(model, hours);
     root.getChildren().addAll(top, hours);
   }
 
   private VBox runCard(BackfillModel model, RunProgress p) {
     MenuButton runs = new RunPicker(binder, model).node();
+    // The card's title names the run picker beside it: a title above a row that says "Run" again took a line.
     Label runLabel = new Label("Run");
+    runLabel.getStyleClass().add("card-title");
     runLabel.setLabelFor(runs);
 
     Label state = Widgets.label("run-state", "state-label");
@@ -145,8 +154,8 @@ public final class BackfillView extends ScreenView {
     Widgets.wrap(pollError);
     dimWhileStale(model, state, message, bar, count, stats);
 
-    return Widgets.card("Run", Widgets.row(10, runLabel, runs, state), pollError, message, commands,
-        Widgets.safety("backfill-safety", Safety.BACKFILL), Widgets.row(10, bar, count),
+    return Widgets.card(Widgets.row(10, runLabel, runs, state), pollError, message, commands,
+        Widgets.safety("backfill-safety", Safety.BACKFILL_BRIEF, Safety.BACKFILL), Widgets.row(10, bar, count),
         stats, Widgets.row(8, cl, concurrency, rl, rows),
         Widgets.row(8, restLabel, rest, apply), waiting,
         Widgets.activityRow("backfill-activity", binder, model.activity()),

@@ -58,6 +58,18 @@ public final class HourGrid extends CanvasRegion {
     focusedProperty().addListener((o, a, b) -> redraw());
   }
 
+  /**
+   * The grid's height in a window {@code windowHeight} pixels high: rows of 6 pixels up to 900 (at 1280 × 800 the grid's
+   * legend and most of its rows are on screen below the Backfill screen's cards, the rest a short scroll away), 8 up
+   * to 1100, 11 above. It follows the window, not the room other lines leave it: a line coming or going above it (the
+   * repair's banner at a run's start) would resize it, and each resize repaints every cell. Where the screen is just
+   * as tall as the window, a scroll bar that comes and goes would narrow and widen it; at 800 the screen is taller.
+   */
+  public static double heightFor(double windowHeight) {
+    int row = windowHeight <= 900 ? 6 : windowHeight <= 1100 ? 8 : 11;
+    return 24 * row + TOP + BOTTOM;
+  }
+
   public void setPalette(Palette p) {
     palette = p;
     redraw();

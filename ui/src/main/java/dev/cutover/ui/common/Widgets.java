@@ -7,6 +7,7 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
+import javafx.scene.control.ToggleButton;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -23,7 +24,12 @@ public final class Widgets {
   public static VBox card(String title, Node... content) {
     Label t = new Label(title);
     t.getStyleClass().add("card-title");
-    VBox box = new VBox(10, t);
+    return card(t, content);
+  }
+
+  /** A card whose first line is {@code header}: a row that starts with the card's title, where a row can hold it. */
+  public static VBox card(Node header, Node... content) {
+    VBox box = new VBox(10, header);
     box.getChildren().addAll(content);
     box.getStyleClass().add("card");
     box.setPadding(new Insets(14, 16, 14, 16));
@@ -91,12 +97,28 @@ public final class Widgets {
    * whole screen below, in software a frame the FX thread waits for. A change of width starts over.
    */
   public static void keepTallest(Region region) {
+    region.getProperties().put(KEEP_TALLEST, Boolean.TRUE);
     region.heightProperty().addListener((o, was, is) -> {
       if (is.doubleValue() > region.getMinHeight()) {
         region.setMinHeight(is.doubleValue());
       }
     });
     region.widthProperty().addListener((o, was, is) -> region.setMinHeight(Region.USE_COMPUTED_SIZE));
+  }
+
+  private static final String KEEP_TALLEST = "keep-tallest";
+
+  /**
+   * Lets every region above {@code n} that {@link #keepTallest keeps its tallest height} take the height of what it
+   * holds now: after the operator's own change (a sentence shown and hidden again), not a run's, which is what the
+   * kept height is for.
+   */
+  static void startOverAbove(Node n) {
+    for (javafx.scene.Parent p = n.getParent(); p != null; p = p.getParent()) {
+      if (p instanceof Region r && Boolean.TRUE.equals(r.getProperties().get(KEEP_TALLEST))) {
+        r.setMinHeight(Region.USE_COMPUTED_SIZE);
+      }
+    }
   }
 
   /** A label that keeps its whole text: never shortened to an ellipsis when space is tight. */
@@ -114,6 +136,34 @@ public final class Widgets {
     l.setText(sentence);
     l.setMaxWidth(Double.MAX_VALUE);
     return l;
+  }
+
+  /**
+   * {@link #safety(String, String)} where a screen has no room for the whole sentence: its {@code brief} line always
+   * shows, and the whole sentence below it while the operator has asked why (a toggle beside the line, reached by
+   * Tab as any control). The whole sentence keeps the id {@code id}; the line is {@code id-brief}, the toggle
+   * {@code id-why}.
+   */
+  public static VBox safety(String id, String brief, String sentence) {
+    Label line = wrap(label(id + "-brief", "muted", "safety"));
+    line.setText(brief);
+    Label whole = safety(id, sentence);
+    whole.setVisible(false);
+    whole.setManaged(false);
+    ToggleButton why = new ToggleButton("Why?");
+    why.setId(id + "-why");
+    why.getStyleClass().add("why");
+    why.setMinWidth(Region.USE_PREF_SIZE);
+    why.selectedProperty().addListener((o, was, shown) -> {
+      whole.setVisible(shown);
+      whole.setManaged(shown);
+      why.setText(shown ? "Less" : "Why?");
+      startOverAbove(why);
+    });
+    HBox row = new HBox(6, line, why);
+    row.setAlignment(Pos.BASELINE_LEFT);
+    HBox.setHgrow(line, Priority.SOMETIMES);
+    return new VBox(2, row, whole);
   }
 
   /** A key/value grid: muted keys in a fixed column, values that wrap. */
