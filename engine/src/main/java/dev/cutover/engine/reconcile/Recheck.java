@@ -52,8 +52,8 @@ public final class Recheck {
     }
 
     public String describe() {
-      String base = window.hours() + " hours judged now: " + unchanged + " unchanged since the verdict, " + changed.size()
-          + " changed or new" + (changed.isEmpty() ? "" : " (from " + changed.getFirst() + ") compared key by key now");
+      String base = Figures.count(window.hours()) + " hours judged now: " + Figures.count(unchanged)
+          + " unchanged since the verdict, " + Figures.count(changed.size()) + " changed or new" + (changed.isEmpty() ? "" : " (from " + changed.getFirst() + ") compared key by key now");
       if (clean()) {
         return base + "; every difference is expected or acknowledged and every hour is present once.";
       }

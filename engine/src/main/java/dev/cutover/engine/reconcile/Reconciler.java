@@ -140,13 +140,15 @@ public final class Reconciler {
     List<Diff.HourDiff> hours = new ArrayList<>();
     // Count every differing key by class in ClickHouse; read keys only as a sample, unexpected ones first.
     Map<HourPartition, Map<String, Long>> counts = new TreeMap<>();
+    // The carried hours are compared beside every read of the recomputed ones below, from the sample to their keys,
+    // and joined only once those are done: nothing of the recomputed hours waits for them (CarriedHours#beside).
+    java.util.concurrent.CompletableFuture<List<Diff.HourDiff>> carriedCompared = new CarriedHours(sql, spec)
+        .beside(differ, carried);
     progress.update("Sampling " + Math.min(SAMPLE_HOURS, computed.size()) + " hours of both versions", 0.01);
     if (mostlyDiffer(differ, computed)) {
       // A fix that changes most hours: checksums would spare no key-level read, so one read of both tables per
       // chunk gives the recomputed hours' checksums and their differing keys together; carried hours are only
-      // checksummed, beside them (CarriedHours#beside).
-      java.util.concurrent.CompletableFuture<List<Diff.HourDiff>> carriedHours = new CarriedHours(sql, spec)
-          .beside(differ, carried);
+      // checksummed, beside them.
       for (int i = 0; i < computed.size(); i += HOURS_PER_STATEMENT) {
         progress.check("comparing keys");
         progress.update("Comparing keys of every hour: " + i + " of " + computed.size(),
@@ -157,15 +159,9 @@ public final class Reconciler {
         both.hours().stream().filter(h -> !h.identical() && both.counts().containsKey(h.hour()))
             .forEach(h -> counts.put(h.hour(), both.counts().get(h.hour())));
       }
-      hours.addAll(CarriedHours.join(carriedHours));
-      hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
     } else {
       progress.update("Checksums of " + Figures.count(computed.size()) + " hours in both versions", 0.02);
-      java.util.concurrent.CompletableFuture<List<Diff.HourDiff>> carriedHours = new CarriedHours(sql, spec)
-          .beside(differ, carried);
       hours.addAll(differ.hours(spec.liveTable(), spec.targetTable(), computed));
-      hours.addAll(CarriedHours.join(carriedHours));
-      hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
       List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
           .map(Diff.HourDiff::hour).toList();
       for (int i = 0; i < differing.size(); i += HOURS_PER_STATEMENT) {
@@ -176,8 +172,6 @@ public final class Reconciler {
         counts.putAll(differ.counts(spec.liveTable(), spec.targetTable(), chunk));
       }
     }
-    Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
-    hours.forEach(h -> byHour.put(h.hour(), h));
     List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
         .map(Diff.HourDiff::hour).toList();
     List<Diff.KeyDiff> keys = new ArrayList<>();
@@ -197,6 +191,11 @@ public final class Reconciler {
       keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), differing.subList(0, Math.min(24, differing.size())),
           200).stream().filter(Diff.KeyDiff::expected).toList());
     }
+
+    hours.addAll(CarriedHours.join(carriedCompared));
+    hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
+    Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
+    hours.forEach(h -> byHour.put(h.hour(), h));
 
     progress.check("the coverage proof");
     progress.update("Proving coverage: every hour once, no gap", 0.92);
