@@ -1,6 +1,7 @@
 package dev.cutover.engine.cutover;
 
 import dev.cutover.engine.api.CutoverException;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Gate.Version;
 import dev.cutover.engine.api.GateClosedException;
@@ -259,8 +260,8 @@ public final class Swap {
       how = aftermath.ranAnyway(e, reading);
     }
     Duration took = Duration.ofNanos(System.nanoTime() - started);
-    progress.update("Verifying what " + spec.consumerView() + " returns, hour by hour over " + window.hours()
-        + " hours", 0.85);
+    progress.update("Verifying what " + spec.consumerView() + " returns, hour by hour over "
+        + Figures.count(window.hours()) + " hours", 0.85);
     SwapVerification.Verification check = rowsNotCompared.isEmpty()
         ? aftermath.check(window, nowRead, after, action, how)
         : new SwapVerification.Verification(SwapResult.Check.INCOMPLETE, "NOT verified: " + spec.consumerView()

@@ -79,10 +79,10 @@ final class BoundaryCheck {
     String pinned = "The boundary " + plan.boundary() + " was pinned by repair " + r.id() + "; the backfill writes only "
         + "hours before it.";
     if (!foreign.isEmpty()) {
-      return new Check("boundary", Status.WARN, pinned + " " + spec.targetTable() + " holds rows in " + foreign.size()
-          + " hour(s) of the range that the repair's backfill did not write (from " + foreign.getFirst() + "); the "
-          + "backfill replaces them.", "If the corrected live writer wrote them, it started before B: make it start at "
-          + plan.boundary() + ".");
+      return new Check("boundary", Status.WARN, pinned + " " + spec.targetTable() + " holds rows in "
+          + Figures.count(foreign.size()) + " hour(s) of the range that the repair's backfill did not write (from "
+          + foreign.getFirst() + "); the backfill replaces them.", "If the corrected live writer wrote them, it started "
+          + "before B: make it start at " + plan.boundary() + ".");
     }
     return new Check("boundary", Status.PASS, pinned, "");
   }

@@ -1,5 +1,6 @@
 package dev.cutover.engine.preflight;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.Plan;
@@ -67,7 +68,8 @@ final class ReprocessingWindowCheck {
     if (older.isPresent()) {
       HourPartition oldest = older.get();
       return new Check("reprocessing window", Status.WARN, "Every source holds " + what + ", but " + spec.liveTable()
-          + " holds hours from " + oldest + ", " + Duration.between(oldest.start(), plan.range().from().start()).toHours()
+          + " holds hours from " + oldest + ", "
+          + Figures.count(Duration.between(oldest.start(), plan.range().from().start()).toHours())
           + " hours before the range: " + spec.targetTable() + " will not hold them, so consumers no longer see them "
           + "once they read " + spec.targetTable() + " (the cutover gate stays closed while they remain).",
           olderHoursFix(plan, oldest));

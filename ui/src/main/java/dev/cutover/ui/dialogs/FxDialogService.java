@@ -2,6 +2,7 @@ package dev.cutover.ui.dialogs;
 
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.SavedProfile;
+import dev.cutover.ui.common.Formats;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -65,7 +66,7 @@ public final class FxDialogService implements DialogService {
 
   @Override
   public boolean confirmBackfill(BackfillRequest r) {
-    return confirm("Start backfill", "Recompute " + r.hours() + " hours into " + r.target(),
+    return confirm("Start backfill", "Recompute " + Formats.count(r.hours()) + " hours into " + r.target(),
         "Range " + r.range() + "\nBoundary " + r.boundary() + " UTC: the live writer owns every hour from there on; "
             + "the backfill never writes it.\n" + r.settings() + "\n\nEach hour replaces its partition of "
             + r.target() + " atomically. Consumers keep reading v1 until the cutover.", "Start backfill");
@@ -73,16 +74,18 @@ public final class FxDialogService implements DialogService {
 
   @Override
   public boolean confirmCancelRun(String runId, long hoursDone, long hoursTotal) {
-    return confirm("Cancel run", "Cancel run " + runId + "?", hoursDone + " of " + hoursTotal + " hours are done. "
+    return confirm("Cancel run", "Cancel run " + runId + "?", Formats.count(hoursDone) + " of "
+        + Formats.count(hoursTotal) + " hours are done. "
         + "Batches under way finish; every hour already written stays written and recorded. The run can be resumed "
         + "later.", "Cancel run");
   }
 
   @Override
   public boolean confirmCloseWhileRunning(String runId, long hoursDone, long hoursTotal) {
-    return confirm("Close while a backfill runs", "This console drives run " + runId + " (" + hoursDone + " of "
-        + hoursTotal + " hours done).", "Closing cancels it after the batches under way; every hour already written "
-        + "stays written and recorded. Resume it later from the Backfill screen.", "Cancel run and close");
+    return confirm("Close while a backfill runs", "This console drives run " + runId + " ("
+        + Formats.count(hoursDone) + " of " + Formats.count(hoursTotal) + " hours done).", "Closing cancels it after "
+        + "the batches under way; every hour already written stays written and recorded. Resume it later from the "
+        + "Backfill screen.", "Cancel run and close");
   }
 
   @Override
