@@ -45,10 +45,14 @@ public final class HistoryView extends ScreenView {
     runs.getColumns().add(text("Boundary", 135, r -> r.value().boundary().toString()));
     runs.getColumns().add(text("Started", 190, r -> Formats.time(r.value().created())));
     runs.getColumns().add(text("By", 140, r -> r.value().osUser() + "@" + r.value().host()));
-    runs.getColumns().add(text("Message", 420, r -> r.value().message()));
+    // A run's message (a failure's whole reason among them) wraps in the width the other columns leave, at least 320
+    // pixels: on one line, a long one ran past the table's edge, read only by scrolling.
+    TableColumn<OnNode<RunRecord>, String> message = DiffTables.prose("Message", 420, r -> r.value().message());
+    runs.getColumns().add(message);
     runs.setPlaceholder(Widgets.muted("No run yet."));
     binder.mirror(runs.getItems(), model.runs());
     dev.cutover.ui.common.ColumnFit.follow(runs);
+    DiffTables.fillRest(runs, message, 320);
 
     TableView<OnNode<ReportSummary>> recs = new TableView<>();
     recs.setId("history-reconciliations");
