@@ -1,6 +1,7 @@
 package dev.cutover.engine.cutover;
 
 import dev.cutover.engine.api.Armed;
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
@@ -76,7 +77,7 @@ public final class Arming {
       throw new StepRefusedException("arm", "The cutover of " + armed.target() + " is " + other + " already; disarm "
           + "it first (cutover --disarm) to arm it with another window.", List.of("armed already"), Optional.empty());
     }
-    state.audit(armed.target(), "arm", "armed the cutover of " + spec.consumerView() + " until " + armed.until()
+    state.audit(armed.target(), "arm", "armed the cutover of " + spec.consumerView() + " until " + Figures.time(armed.until())
         + ": consumers switch to v2 the first time the gate opens before then");
     return armed;
   }

@@ -1,5 +1,6 @@
 package dev.cutover.engine.preflight;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Plan;
 import dev.cutover.engine.api.PreflightReport.Check;
@@ -71,7 +72,8 @@ final class LiveWriterCheck {
       View first = late.getFirst();
       HourPartition after = HourPartition.containing(first.since()).plusHours(1);
       return new Check("live writer", Status.FAIL, "The materialized view " + first.name() + " writes "
-          + spec.targetTable() + " since " + first.since() + " (created or last changed then), after B = " + b + " began: "
+          + spec.targetTable() + " since " + Figures.time(first.since()) + " (created or last changed then), after B = "
+          + b + " began: "
           + "a view sees only the inserts made after it exists, so no one wrote " + spec.targetTable() + "'s hours "
           + "between " + b + " and then, and the backfill stops at " + b + ".",
           "Choose a boundary at or after " + after + ", the first whole hour the view has seen whole.");

@@ -80,7 +80,7 @@ public final class Coverage {
               below.add(h);
             }
           } else if (!d.identical()) {
-            issues.add(new CoverageIssue(h, "gap", "v1 changed after this hour was carried from it at " + entry.at()
+            issues.add(new CoverageIssue(h, "gap", "v1 changed after this hour was carried from it at " + Figures.time(entry.at())
                 + " (v1 now holds " + Figures.count(d.rowsV1()) + " rows, the carried copy "
                 + Figures.count(entry.rows()) + (d.rowsV1() == entry.rows()
                 ? " with other values" : "") + "): a late write to v1 that v2 lacks; run the backfill again with the "

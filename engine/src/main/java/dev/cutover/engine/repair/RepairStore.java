@@ -1,5 +1,6 @@
 package dev.cutover.engine.repair;
 
+import dev.cutover.engine.api.Figures;
 import dev.cutover.engine.api.HeldByAnotherProcessException;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.Identifier;
@@ -121,7 +122,7 @@ public final class RepairStore {
   private HeldByAnotherProcessException lost(String target, String step) {
     Optional<Repair> now = current(target);
     String who = now.map(r -> r.operation().map(o -> "the " + o.describe()).orElse(r.by() + ", who recorded it as "
-        + r.phase().words() + " at " + r.at())).orElse("another process");
+        + r.phase().words() + " at " + Figures.time(r.at()))).orElse("another process");
     String situation = "Another process changed the repair of " + target + " at the same moment: " + who
         + ". Nothing was done;";
     String whatToDo = "look at where the repair stands now and decide again.";

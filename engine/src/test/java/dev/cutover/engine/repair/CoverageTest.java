@@ -114,8 +114,8 @@ class CoverageTest {
     Coverage.Result r = proof();
     assertEquals(List.of(kept, late, grewInV1), r.carried());
     assertEquals(List.of(late + " gap", grewInV1 + " gap"), kinds(r));
-    assertEquals("v1 changed after this hour was carried from it at " + AT + " (v1 now holds 10 rows, the carried "
-        + "copy 10 with other values): a late write to v1 that v2 lacks; run the backfill again with the same affected "
+    assertEquals("v1 changed after this hour was carried from it at 2026-11-30 10:00 UTC (v1 now holds 10 rows, the "
+        + "carried copy 10 with other values): a late write to v1 that v2 lacks; run the backfill again with the same affected "
         + "window to carry it again", r.issues().getFirst().detail());
   }
 
