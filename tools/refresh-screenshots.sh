@@ -4,8 +4,8 @@
 # The UI tests write their screenshots into ui/target/screenshots/ on every `mvn verify`, so that a test
 # run never changes tracked files. This script runs the tests that take screenshots (any test class under
 # ui/src/test that calls fx.shot or Screenshots.write) against the real embedded ClickHouse, then copies
-# every PNG they wrote into screenshots/. The console-window screenshots made by hand under a display
-# (00-…, 18-…, 19-…) are not produced by tests and are left as they are.
+# every PNG they wrote into screenshots/. The shots of the console's real window on six months of the demo
+# (00-…, 18-…, 19-…) are not produced by tests and are left as they are: tools/shoot-window.sh refreshes them.
 #
 #   tools/refresh-screenshots.sh              run the tests, then copy
 #   tools/refresh-screenshots.sh -o           the same, Maven offline (any Maven option is passed on)
