@@ -48,7 +48,7 @@ public final class HourGrid extends CanvasRegion {
     this.states = states;
     setId("hour-grid");
     setFocusTraversable(true);
-    setMinHeight(24 * 5 + TOP + BOTTOM);
+    setMinHeight(heightFor(0));
     setPrefHeight(24 * 11 + TOP + BOTTOM);
     tip.setShowDelay(Duration.millis(150));
     Tooltip.install(this, tip);
@@ -59,14 +59,13 @@ public final class HourGrid extends CanvasRegion {
   }
 
   /**
-   * The grid's height in a window {@code windowHeight} pixels high: rows of 6 pixels up to 900 (at 1280 × 800 the grid's
-   * legend and most of its rows are on screen below the Backfill screen's cards, the rest a short scroll away), 8 up
-   * to 1100, 11 above. It follows the window, not the room other lines leave it: a line coming or going above it (the
-   * repair's banner at a run's start) would resize it, and each resize repaints every cell. Where the screen is just
-   * as tall as the window, a scroll bar that comes and goes would narrow and widen it; at 800 the screen is taller.
+   * The grid's height in a window {@code windowHeight} pixels high: rows of 4 pixels up to 900, so that at 1280 × 800
+   * the whole grid is on screen below the Backfill screen's cards (six months' days are 5 pixels wide there), 8 up to
+   * 1100, 11 above. It follows the window, not the room other lines leave it: a line coming or going above it (the
+   * repair's banner at a run's start) would resize it, and each resize repaints every cell.
    */
   public static double heightFor(double windowHeight) {
-    int row = windowHeight <= 900 ? 6 : windowHeight <= 1100 ? 8 : 11;
+    int row = windowHeight <= 900 ? 4 : windowHeight <= 1100 ? 8 : 11;
     return 24 * row + TOP + BOTTOM;
   }
 

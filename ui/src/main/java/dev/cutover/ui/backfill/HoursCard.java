@@ -16,8 +16,8 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * The hours of a run as a card: a legend that counts each state, a line that says what the hour under the pointer
- * (or the keyboard's cursor) holds, and the grid below them. Bound through the view's binder.
+ * The hours of a run as a card: beside its title, what the hour under the pointer (or the keyboard's cursor) holds;
+ * a legend that counts each state, and the grid below them. Bound through the view's binder.
  */
 public final class HoursCard {
 
@@ -45,14 +45,17 @@ public final class HoursCard {
     String idle = "Point at an hour, or focus the grid and use the arrow keys.";
     hover.setText(idle);
     grid.setOnHover(text -> hover.setText(text.isEmpty() ? idle : text));
-    Node[] content = new Node[above.length + 3];
+    hover.setMinWidth(Region.USE_PREF_SIZE);
+    Label heading = new Label(title);
+    heading.getStyleClass().add("card-title");
+    heading.setMinWidth(Region.USE_PREF_SIZE);
+    Node[] content = new Node[above.length + 2];
     System.arraycopy(above, 0, content, 0, above.length);
-    // The legend and the pointed hour sit above the grid: at 1280 × 800 the grid's top is on screen when the card's
-    // top is, and its bottom is not.
+    // The pointed hour on the title's line, the legend below it, then the grid: a line of their own took the height
+    // that at 1280 × 800 keeps the grid's bottom rows on screen.
     content[above.length] = legend;
-    content[above.length + 1] = hover;
-    content[above.length + 2] = grid;
-    return Widgets.card(title, content);
+    content[above.length + 1] = grid;
+    return Widgets.card(Widgets.row(16, heading, Widgets.spacer(), hover), content);
   }
 
   private static String capital(String s) {
