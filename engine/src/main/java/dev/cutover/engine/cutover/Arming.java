@@ -77,8 +77,8 @@ public final class Arming {
       throw new StepRefusedException("arm", "The cutover of " + armed.target() + " is " + other + " already; disarm "
           + "it first (cutover --disarm) to arm it with another window.", List.of("armed already"), Optional.empty());
     }
-    state.audit(armed.target(), "arm", "armed the cutover of " + spec.consumerView() + " until " + Figures.time(armed.until())
-        + ": consumers switch to v2 the first time the gate opens before then");
+    state.audit(armed.target(), "arm", "armed the cutover of " + spec.consumerView() + " until "
+        + Figures.time(armed.until()) + ": consumers switch to v2 the first time the gate opens before then");
     return armed;
   }
 

@@ -69,7 +69,8 @@ final class LiveWriterCard {
       Button view = Widgets.button("deploy-view", "Deploy corrected _view…");
       view.setOnAction(e -> controller.deployView());
       binder.bind(view.disableProperty(), model.writer().runningProperty().or(model.repairedByViewProperty()));
-      card.getChildren().addAll(view, Widgets.safety("deploy-view-safety", Safety.DEPLOY_LIVE_BRIEF, Safety.DEPLOY_LIVE));
+      card.getChildren().addAll(view, Widgets.safety("deploy-view-safety", Safety.DEPLOY_LIVE_BRIEF,
+          Safety.DEPLOY_LIVE));
     }
     if (model.workspace().demo().isEmpty() && !spec.correctedWriter().byViews()) {
       // Your own writer is deployed outside Cutover; declaring it lets the repair wait for it rather than ask for it.
@@ -78,7 +79,8 @@ final class LiveWriterCard {
       binder.bind(declare.disableProperty(), model.writer().runningProperty().or(deployed)
           .or(javafx.beans.binding.Bindings.createBooleanBinding(() -> model.openBoundaryProperty().getValue()
               .isEmpty(), model.openBoundaryProperty())));
-      card.getChildren().addAll(declare, Widgets.safety("declare-live-safety", Safety.DECLARE_LIVE_BRIEF, Safety.DECLARE_LIVE),
+      card.getChildren().addAll(declare, Widgets.safety("declare-live-safety", Safety.DECLARE_LIVE_BRIEF,
+          Safety.DECLARE_LIVE),
           Widgets.activityBar("writer-activity", binder, model.writer()),
           Widgets.errorLabel("writer-error", binder, model.writer().errorProperty()));
     }

@@ -91,6 +91,9 @@ public final class Widgets {
     return label;
   }
 
+  /** Marks a region that {@link #keepTallest} holds, for {@link #startOverAbove}. */
+  private static final String KEEP_TALLEST = "keep-tallest";
+
   /**
    * Keeps {@code region} at the tallest height it has had at its present width, so that lines coming and
    * going inside it (a step's bar, a run's message) never move what lies below it: a move repaints the
@@ -105,8 +108,6 @@ public final class Widgets {
     });
     region.widthProperty().addListener((o, was, is) -> region.setMinHeight(Region.USE_COMPUTED_SIZE));
   }
-
-  private static final String KEEP_TALLEST = "keep-tallest";
 
   /**
    * Lets every region above {@code n} that {@link #keepTallest keeps its tallest height} take the height of what it
