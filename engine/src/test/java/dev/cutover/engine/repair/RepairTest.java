@@ -266,7 +266,7 @@ class RepairTest {
     assertEquals("recorded planned", lost.action());
     assertTrue(lost.retryable());
     assertEquals("Another process changed the repair of " + target + " at the same moment: " + other + ", who "
-        + "recorded it as planned at " + theirs.at() + ". Nothing was done; look at where the repair stands now and "
+        + "recorded it as planned at 2026-11-30 09:15 UTC. Nothing was done; look at where the repair stands now and "
         + "decide again.", lost.getMessage());
     assertEquals("r-theirs", store.current(target).orElseThrow().id(), "the winner's record stands");
   }
