@@ -201,14 +201,33 @@ final class Fx {
   }
 
   private void assertWhole(String screen) {
-    java.util.List<String> cut = cutOnScreen();
+    requireWhole(cutOnScreen(), clippedOnScreen(), "on screen " + screen);
+  }
+
+  /** Fails, saying {@code where}, when a text was found cut short ({@code cut}) or spilling out of its box. */
+  static void requireWhole(java.util.List<String> cut, java.util.List<String> clipped, String where) {
     if (!cut.isEmpty()) {
-      throw new AssertionError("text cut short on screen " + screen + ": " + cut);
+      throw new AssertionError("text cut short " + where + ": " + cut);
     }
-    java.util.List<String> clipped = clippedOnScreen();
     if (!clipped.isEmpty()) {
-      throw new AssertionError("text spills out of its box on screen " + screen + ": " + clipped);
+      throw new AssertionError("text spills out of its box " + where + ": " + clipped);
     }
+  }
+
+  /** What {@code collect} finds under {@code root} as it is laid out now; on the FX thread. */
+  static java.util.List<String> found(Node root, java.util.function.BiConsumer<Node, java.util.List<String>> collect) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    collect.accept(root, out);
+    return out;
+  }
+
+  /** What {@code collect} finds on screen, once the scene's CSS and layout are current. */
+  private java.util.List<String> onScreen(java.util.function.BiConsumer<Node, java.util.List<String>> collect) {
+    return onFx(() -> {
+      scene.getRoot().applyCss();
+      scene.getRoot().layout();
+      return found(scene.getRoot(), collect);
+    });
   }
 
   private Path shotHere(String name) {
@@ -231,13 +250,7 @@ final class Fx {
    * headers that are shown, each as {@code id or column: text}. Empty when everything an operator reads is whole.
    */
   java.util.List<String> cutOnScreen() {
-    return onFx(() -> {
-      scene.getRoot().applyCss();
-      scene.getRoot().layout();
-      java.util.List<String> cut = new java.util.ArrayList<>();
-      collectCut(scene.getRoot(), cut);
-      return cut;
-    });
+    return onScreen(Fx::collectCut);
   }
 
   /**
@@ -246,13 +259,7 @@ final class Fx {
    * scrolled, not lost), so that part of it is drawn over the next box or not at all. Each as {@code id: text}.
    */
   java.util.List<String> clippedOnScreen() {
-    return onFx(() -> {
-      scene.getRoot().applyCss();
-      scene.getRoot().layout();
-      java.util.List<String> clipped = new java.util.ArrayList<>();
-      collectClipped(scene.getRoot(), clipped);
-      return clipped;
-    });
+    return onScreen(Fx::collectClipped);
   }
 
   static void collectClipped(Node n, java.util.List<String> clipped) {

@@ -40,15 +40,8 @@ public final class Screenshots {
             Themes.class.getResource("console.css").toExternalForm());
         pane.applyCss();
         pane.layout();
-        java.util.List<String> cut = new java.util.ArrayList<>();
-        Fx.collectCut(pane, cut);
-        if (!cut.isEmpty()) {
-          throw new AssertionError("text cut short in the dialog " + name + " (" + palette + "): " + cut);
-        }
-        Fx.collectClipped(pane, cut);
-        if (!cut.isEmpty()) {
-          throw new AssertionError("text spills out of its box in the dialog " + name + " (" + palette + "): " + cut);
-        }
+        Fx.requireWhole(Fx.found(pane, Fx::collectCut), Fx.found(pane, Fx::collectClipped),
+            "in the dialog " + name + " (" + palette + ")");
         write(pane.getScene(), palette.equals(Themes.LIGHT) ? name : name + "-dark");
       }
     } catch (IOException e) {

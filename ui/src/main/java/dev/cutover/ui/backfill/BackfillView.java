@@ -45,12 +45,6 @@ public final class BackfillView extends ScreenView {
     // The hour grid below never moves while a run starts, reports and ends: each move would repaint it whole.
     Widgets.keepTallest(top);
     VBox hours = hoursCard(model, p);
-    // The grid's height follows the window's alone (HourGrid#heightFor), never the room other lines leave it.
-    root.sceneProperty().addListener((o, was, scene) -> {
-      if (scene != null) {
-        grid.prefHeightProperty().bind(scene.heightProperty().map(h -> HourGrid.heightFor(h.doubleValue())));
-      }
-    });
     dimWhileStale(model, hours);
     root.getChildren().addAll(top, hours);
   }

@@ -50,6 +50,14 @@ public final class HourGrid extends CanvasRegion {
     setFocusTraversable(true);
     setMinHeight(heightFor(0));
     setPrefHeight(24 * 11 + TOP + BOTTOM);
+    // Once shown, its height follows its window's alone (heightFor), never the room other lines leave it.
+    sceneProperty().addListener((o, was, scene) -> {
+      if (scene == null) {
+        prefHeightProperty().unbind();
+      } else {
+        prefHeightProperty().bind(scene.heightProperty().map(h -> heightFor(h.doubleValue())));
+      }
+    });
     tip.setShowDelay(Duration.millis(150));
     Tooltip.install(this, tip);
     setOnMouseMoved(e -> pick(indexAt(e.getX(), e.getY())));
