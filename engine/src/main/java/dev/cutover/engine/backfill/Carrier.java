@@ -36,16 +36,15 @@ final class Carrier {
     this.boundary = boundary;
   }
 
-  /** Carries {@code hours}, consecutive, and returns each hour's rows and checksum as v2 now holds them. */
+  /** Carries {@code hours}, in order, and returns each hour's rows and checksum as v2 now holds them. */
   List<BatchWriter.HourOutput> carry(List<HourPartition> hours) {
     for (HourPartition h : hours) {
       if (!h.isBefore(boundary)) { // the live writer owns this hour: refuse, whatever the caller planned
         throw new IllegalStateException("refusing to carry hour " + h + ": it is at or after the boundary " + boundary);
       }
     }
-    HourPartition first = hours.getFirst();
-    HourPartition end = hours.getLast().plusHours(1);
-    sql.execute("carry hours " + first + " to " + end + " from " + spec.liveTable(), carryStatement(spec, hours));
+    sql.execute("carry " + hours.size() + " hours from " + hours.getFirst() + " to " + hours.getLast().plusHours(1)
+        + " from " + spec.liveTable(), carryStatement(spec, hours));
     // Only the backfill writes v2 below the boundary, so what v2 holds now is what v1 held at the carry.
     return held(hours);
   }

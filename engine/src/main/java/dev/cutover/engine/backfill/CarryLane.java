@@ -10,8 +10,8 @@ import java.util.concurrent.Phaser;
  * The hours a bounded repair carries from v1, written beside its computed batches rather than before or
  * after them: a carry links v1's parts (kernel time on the server, no row read), a computed batch reads
  * and computes rows, and the two share the machine better than they queue. {@link #STATEMENTS_AT_ONCE}
- * statements at once, each {@code REPLACE PARTITION … FROM v1} of up to {@link #HOURS_PER_STATEMENT}
- * hours, whatever the throttle's concurrency, which counts computed batches: on two cores two statements
+ * statements at once, each {@code REPLACE PARTITION … FROM v1} of an equal share of the hours ({@link #statements}),
+ * whatever the throttle's concurrency, which counts computed batches: on two cores two statements
  * at once took 0.6× to 0.8× of one after the other, and the linking costs about a millisecond of server
  * CPU per part (docs/BENCHMARKS.md, section 9).
  *
@@ -21,14 +21,6 @@ import java.util.concurrent.Phaser;
  * each one's hours reach the ledger as carried once it has run ({@link BatchTask}).
  */
 final class CarryLane {
-
-  /**
-   * Hours carried per statement at most, where the statement's text allows ({@link #TEXT_PER_STATEMENT}). In one run
-   * each on two cores (docs/BENCHMARKS.md, section 9), six months carried in statements of a thousand hours took the
-   * bounded repair's backfill to 0.93× its floor, in two statements of half the hours 1.12×, in six of equal size
-   * 1.27×: within the runs' spread, so the simplest stays.
-   */
-  static final int HOURS_PER_STATEMENT = 1000;
 
   /**
    * Characters of a statement's text at most: the server refuses a query longer than 256 KiB ({@code max_query_size}),
@@ -46,21 +38,44 @@ final class CarryLane {
 
   /** The lane for {@code carried}, pending hours the run carries, in order, each hour {@code perHour} characters. */
   CarryLane(List<HourPartition> carried, int perHour, Pacing pacing, BatchTask.Context context) {
-    this.statements = new ConcurrentLinkedQueue<>(Batches.of(carried, perStatement(perHour)));
+    this.statements = new ConcurrentLinkedQueue<>(statements(carried, perHour));
     this.pacing = pacing;
     this.context = context;
   }
 
-  /** Hours to a statement, each hour {@code perHour} characters of its text. */
+  /** Hours to a statement at most, each hour {@code perHour} characters of its text. */
   static int perStatement(int perHour) {
-    return Math.max(1, Math.min(HOURS_PER_STATEMENT, TEXT_PER_STATEMENT / Math.max(1, perHour)));
+    return Math.max(1, TEXT_PER_STATEMENT / Math.max(1, perHour));
+  }
+
+  /**
+   * {@code carried} in statements of equal size, as few as the text allows, their number a multiple of {@link
+   * #STATEMENTS_AT_ONCE}: every worker carries the same share and none waits idle at the end. Each statement costs
+   * its turn's checks, the proof of its hours and their ledger lines besides its links, about 0.15 s on two cores, so
+   * fewer statements end sooner: the six months of the demo go in two. A statement names each of its hours, so a gap
+   * among them (hours a resume finds carried) splits none.
+   */
+  static List<List<HourPartition>> statements(List<HourPartition> carried, int perHour) {
+    if (carried.isEmpty()) {
+      return List.of();
+    }
+    int count = Math.ceilDiv(carried.size(), perStatement(perHour));
+    count = Math.ceilDiv(count, STATEMENTS_AT_ONCE) * STATEMENTS_AT_ONCE;
+    int size = Math.ceilDiv(carried.size(), count);
+    List<List<HourPartition>> out = new java.util.ArrayList<>();
+    for (int i = 0; i < carried.size(); i += size) {
+      out.add(List.copyOf(carried.subList(i, Math.min(carried.size(), i + size))));
+    }
+    return out;
   }
 
   /** Starts the lane's workers, which take the statements in order until none is left or the run stops. */
   void start() {
     for (int i = 0; i < Math.min(STATEMENTS_AT_ONCE, statements.size()); i++) {
       running.register();
-      Thread.ofVirtual().name("carry-" + context.runId() + "-" + i).start(() -> {
+      // Platform threads: the lane exists to keep two statements under way, and in a traced run (section 9) a second
+      // virtual worker was not scheduled until the first had carried both statements.
+      Thread.ofPlatform().daemon().name("carry-" + context.runId() + "-" + i).start(() -> {
         try {
           work();
         } finally {

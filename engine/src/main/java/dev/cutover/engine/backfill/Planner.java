@@ -294,10 +294,10 @@ public final class Planner {
     }
     if (!carried.isEmpty()) {
       // The carry, beside the computed batches (CarryLane): its first statement, abridged to its first hour.
-      int per = Math.min(carried.size(), CarryLane.perStatement(Carrier.textPerHour(spec)));
+      List<List<HourPartition>> statements = CarryLane.statements(carried, Carrier.textPerHour(spec));
       out.add(Carrier.carryStatement(spec, carried.subList(0, 1)).replace(" SETTINGS ", ", … (the " + carried.size()
-          + " carried hours, at most " + per + " to a statement, " + CarryLane.STATEMENTS_AT_ONCE + " statements at "
-          + "once beside the computed batches) SETTINGS "));
+          + " carried hours in " + statements.size() + " statements of up to " + statements.getFirst().size()
+          + " hours, " + CarryLane.STATEMENTS_AT_ONCE + " at once beside the computed batches) SETTINGS "));
     }
     return out;
   }

@@ -3,7 +3,6 @@ package dev.cutover.engine.ledger;
 import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.sql.Sql;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +11,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Rows of one of Cutover's own tables inserted as JSON lines in a single bound value each statement,
- * read by {@code format(JSONEachRow)} in the table's own column types, in pieces that fit a query.
+ * read by {@code format(JSONCompactEachRow)} in the table's own column types, in pieces that fit a query:
+ * each line an array of the row's values in the order of its columns: a row names no column, and
+ * a report's hour takes about 230 characters instead of 370.
  * The driver binds one value instead of one per column and row: six months of a report's hours are
  * stored in tens of milliseconds, where statements of bound VALUES took half a second, and a ledger
  * line of 240 carried hours in a few where it took 45. Hours go as epoch seconds, instants with
@@ -43,15 +44,11 @@ final class JsonRows {
     }
     List<String> names = Arrays.stream(columns.split(",")).map(String::strip).toList();
     String insert = "INSERT INTO " + database.quoted() + "." + table + " (" + columns + ") SELECT " + columns
-        + " FROM format(JSONEachRow, ?, ?)";
+        + " FROM format(JSONCompactEachRow, ?, ?)";
     String structure = structure(names);
     StringBuilder data = new StringBuilder();
     for (Object[] row : rows) {
-      Map<String, Object> line = new LinkedHashMap<>();
-      for (int i = 0; i < names.size(); i++) {
-        line.put(names.get(i), row[i]);
-      }
-      data.append(JSON.writeValueAsString(line)).append('\n');
+      data.append(JSON.writeValueAsString(Arrays.copyOf(row, names.size()))).append('\n');
       if (data.length() > BYTES_PER_INSERT) {
         sql.execute(what, insert, structure, data.toString());
         data.setLength(0);

@@ -76,9 +76,13 @@ public final class Reconciler {
    * ends at the first hour within the safety margin of the newest event: later hours may still change.
    */
   public HourRange window(Repair repair, Scope scope, Optional<HourRange> range) {
+    return window(repair, scope, range, new LiveReader(sql, spec).read());
+  }
+
+  /** {@link #window(Repair, Scope, Optional)} as of {@code live}, the versions' edges just read. */
+  private HourRange window(Repair repair, Scope scope, Optional<HourRange> range, LiveStatus live) {
     HourPartition first = repair.firstHour().orElseThrow();
     HourPartition boundary = repair.boundary().orElseThrow();
-    LiveStatus live = new LiveReader(sql, spec).read();
     HourPartition end = boundary;
     if (live.liveEdge().isPresent() && live.targetEdge().isPresent()) {
       HourPartition both = live.liveEdge().get().isBefore(live.targetEdge().get()) ? live.liveEdge().get()
@@ -129,8 +133,8 @@ public final class Reconciler {
             + "is no history to reconcile; backfill first."));
     reports.ensureSchema();
     HourPartition boundary = repair.boundary().orElseThrow();
-    HourRange window = window(repair, scope, range);
     LiveStatus live = new LiveReader(sql, spec).read();
+    HourRange window = window(repair, scope, range, live);
 
     Differ differ = new Differ(sql, spec);
     // Hours carried from v1 are proven by checksum alone, by the coverage proof below: never read key by key.
@@ -144,8 +148,14 @@ public final class Reconciler {
     // and joined only once those are done: nothing of the recomputed hours waits for them (CarriedHours#beside).
     java.util.concurrent.CompletableFuture<List<Diff.HourDiff>> carriedCompared = new CarriedHours(sql, spec)
         .beside(differ, carried);
-    progress.update("Sampling " + Math.min(SAMPLE_HOURS, computed.size()) + " hours of both versions", 0.01);
-    if (mostlyDiffer(differ, computed)) {
+    // A bounded repair recomputes only the hours the bug touched (and the live writer's since B): the fix changes
+    // them, so no sample is read to find that out.
+    boolean everyKey = !carried.isEmpty();
+    if (!everyKey) {
+      progress.update("Sampling " + Math.min(SAMPLE_HOURS, computed.size()) + " hours of both versions", 0.01);
+      everyKey = mostlyDiffer(differ, computed);
+    }
+    if (everyKey) {
       // A fix that changes most hours: checksums would spare no key-level read, so one read of both tables per
       // chunk gives the recomputed hours' checksums and their differing keys together; carried hours are only
       // checksummed, beside them.
@@ -187,9 +197,10 @@ public final class Reconciler {
         .filter(e -> e.getKey().startsWith(Reconciliation.UNEXPECTED)).mapToLong(Map.Entry::getValue).sum();
     boolean truncated = keys.size() < unexpectedCounted;
     if (!differing.isEmpty()) {
-      // A few explained keys, to show what the rules matched.
-      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), differing.subList(0, Math.min(24, differing.size())),
-          200).stream().filter(Diff.KeyDiff::expected).toList());
+      // A few explained keys, to show what the rules matched: from the first differing hours that hold that many, as
+      // their counts say (the keys come in hour order, so any hour after those would be read for nothing).
+      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), firstHolding(differing, counts, EXPLAINED_KEYS),
+          EXPLAINED_KEYS).stream().filter(Diff.KeyDiff::expected).toList());
     }
 
     hours.addAll(CarriedHours.join(carriedCompared));
@@ -257,6 +268,21 @@ public final class Reconciler {
             + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     return result;
+  }
+
+  /** Explained keys a report keeps, to show what the rules matched. */
+  static final int EXPLAINED_KEYS = 200;
+
+  /** The first of {@code hours} (at most {@link #SAMPLE_HOURS}) whose counted keys together reach {@code keys}. */
+  static List<HourPartition> firstHolding(List<HourPartition> hours, Map<HourPartition, Map<String, Long>> counts,
+      int keys) {
+    long held = 0;
+    int end = 0;
+    while (end < Math.min(hours.size(), SAMPLE_HOURS) && held < keys) {
+      held += counts.getOrDefault(hours.get(end), Map.of()).values().stream().mapToLong(Long::longValue).sum();
+      end++;
+    }
+    return hours.subList(0, end);
   }
 
   /**
