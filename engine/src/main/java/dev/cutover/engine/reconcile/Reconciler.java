@@ -184,24 +184,12 @@ public final class Reconciler {
     }
     List<HourPartition> differing = hours.stream().filter(h -> !h.identical() && !carried.contains(h.hour()))
         .map(Diff.HourDiff::hour).toList();
-    List<Diff.KeyDiff> keys = new ArrayList<>();
     progress.check("reading unexpected keys");
     progress.update("Reading unexpected keys", 0.86);
-    List<HourPartition> unexpectedHours = counts.entrySet().stream().filter(e -> e.getValue().keySet().stream()
-        .anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).map(Map.Entry::getKey).toList();
-    for (int i = 0; i < unexpectedHours.size() && keys.size() < keyLimit; i += 1000) {
-      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), unexpectedHours.subList(i,
-          Math.min(unexpectedHours.size(), i + 1000)), keyLimit - keys.size()).stream().filter(k -> !k.expected()).toList());
-    }
-    long unexpectedCounted = counts.values().stream().flatMap(m -> m.entrySet().stream())
-        .filter(e -> e.getKey().startsWith(Reconciliation.UNEXPECTED)).mapToLong(Map.Entry::getValue).sum();
-    boolean truncated = keys.size() < unexpectedCounted;
-    if (!differing.isEmpty()) {
-      // A few explained keys, to show what the rules matched: from the first differing hours that hold that many, as
-      // their counts say (the keys come in hour order, so any hour after those would be read for nothing).
-      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), firstHolding(differing, counts, EXPLAINED_KEYS),
-          EXPLAINED_KEYS).stream().filter(Diff.KeyDiff::expected).toList());
-    }
+    KeySample.Kept kept = new KeySample(differ, spec).read(counts, differing, keyLimit);
+    List<Diff.KeyDiff> keys = kept.keys();
+    boolean truncated = kept.truncated();
+    List<HourPartition> unexpectedHours = kept.unexpectedHours();
 
     hours.addAll(CarriedHours.join(carriedCompared));
     hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
@@ -268,21 +256,6 @@ public final class Reconciler {
             + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     return result;
-  }
-
-  /** Explained keys a report keeps, to show what the rules matched. */
-  static final int EXPLAINED_KEYS = 200;
-
-  /** The first of {@code hours} (at most {@link #SAMPLE_HOURS}) whose counted keys together reach {@code keys}. */
-  static List<HourPartition> firstHolding(List<HourPartition> hours, Map<HourPartition, Map<String, Long>> counts,
-      int keys) {
-    long held = 0;
-    int end = 0;
-    while (end < Math.min(hours.size(), SAMPLE_HOURS) && held < keys) {
-      held += counts.getOrDefault(hours.get(end), Map.of()).values().stream().mapToLong(Long::longValue).sum();
-      end++;
-    }
-    return hours.subList(0, end);
   }
 
   /**

@@ -17,15 +17,15 @@ class ExplainedKeysTest {
     List<HourPartition> hours = hours(5);
     Map<HourPartition, Map<String, Long>> counts = Map.of(hours.get(0), Map.of("fee fix", 120L),
         hours.get(1), Map.of("fee fix", 60L, "!CHANGED", 30L), hours.get(2), Map.of("fee fix", 500L));
-    assertEquals(hours.subList(0, 2), Reconciler.firstHolding(hours, counts, 200));
-    assertEquals(hours.subList(0, 1), Reconciler.firstHolding(hours, counts, 100));
+    assertEquals(hours.subList(0, 2), KeySample.firstHolding(hours, counts, 200));
+    assertEquals(hours.subList(0, 1), KeySample.firstHolding(hours, counts, 100));
   }
 
   @Test
   void hoursWithoutCountsAreReadUpToTheSampleSize() {
     List<HourPartition> hours = hours(Reconciler.SAMPLE_HOURS + 10);
-    assertEquals(hours.subList(0, Reconciler.SAMPLE_HOURS), Reconciler.firstHolding(hours, Map.of(), 200));
-    assertEquals(List.of(), Reconciler.firstHolding(List.of(), Map.of(), 200));
+    assertEquals(hours.subList(0, Reconciler.SAMPLE_HOURS), KeySample.firstHolding(hours, Map.of(), 200));
+    assertEquals(List.of(), KeySample.firstHolding(List.of(), Map.of(), 200));
   }
 
   private static List<HourPartition> hours(int count) {

@@ -1,0 +1,74 @@
+package dev.cutover.engine.reconcile;
+
+import dev.cutover.engine.api.Diff.KeyDiff;
+import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.Reconciliation;
+import dev.cutover.engine.api.TableSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The keys a report keeps, read once every differing key is counted by class: the unexpected ones, up to the
+ * caller's limit (the report says when it holds fewer than were counted), then a few explained ones to show what
+ * the rules matched.
+ */
+final class KeySample {
+
+  /** Explained keys a report keeps, to show what the rules matched. */
+  static final int EXPLAINED_KEYS = 200;
+
+  /**
+   * The keys kept.
+   *
+   * @param keys the unexpected keys read, then the explained ones
+   * @param truncated whether fewer unexpected keys were read than were counted
+   * @param unexpectedHours the hours that hold an unexpected key, in order
+   */
+  record Kept(List<KeyDiff> keys, boolean truncated, List<HourPartition> unexpectedHours) {}
+
+  private final Differ differ;
+  private final TableSpec spec;
+
+  KeySample(Differ differ, TableSpec spec) {
+    this.differ = differ;
+    this.spec = spec;
+  }
+
+  /** The keys of {@code differing} hours to keep, as their {@code counts} by class direct, at most {@code keyLimit} unexpected. */
+  Kept read(Map<HourPartition, Map<String, Long>> counts, List<HourPartition> differing, int keyLimit) {
+    List<KeyDiff> keys = new ArrayList<>();
+    List<HourPartition> unexpectedHours = counts.entrySet().stream().filter(e -> e.getValue().keySet().stream()
+        .anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).map(Map.Entry::getKey).toList();
+    for (int i = 0; i < unexpectedHours.size() && keys.size() < keyLimit; i += Reconciler.HOURS_PER_STATEMENT) {
+      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), unexpectedHours.subList(i,
+          Math.min(unexpectedHours.size(), i + Reconciler.HOURS_PER_STATEMENT)), keyLimit - keys.size()).stream()
+          .filter(k -> !k.expected()).toList());
+    }
+    long unexpectedCounted = counts.values().stream().flatMap(m -> m.entrySet().stream())
+        .filter(e -> e.getKey().startsWith(Reconciliation.UNEXPECTED)).mapToLong(Map.Entry::getValue).sum();
+    boolean truncated = keys.size() < unexpectedCounted;
+    if (!differing.isEmpty()) {
+      // From the first differing hours that hold that many, as their counts say: the keys come in hour order, so any
+      // hour after those would be read for nothing.
+      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), firstHolding(differing, counts, EXPLAINED_KEYS),
+          EXPLAINED_KEYS).stream().filter(KeyDiff::expected).toList());
+    }
+    return new Kept(keys, truncated, unexpectedHours);
+  }
+
+  /**
+   * The first of {@code hours} (at most {@link Reconciler#SAMPLE_HOURS}) whose counted keys together reach
+   * {@code keys}.
+   */
+  static List<HourPartition> firstHolding(List<HourPartition> hours, Map<HourPartition, Map<String, Long>> counts,
+      int keys) {
+    long held = 0;
+    int end = 0;
+    while (end < Math.min(hours.size(), Reconciler.SAMPLE_HOURS) && held < keys) {
+      held += counts.getOrDefault(hours.get(end), Map.of()).values().stream().mapToLong(Long::longValue).sum();
+      end++;
+    }
+    return hours.subList(0, end);
+  }
+}
