@@ -35,7 +35,10 @@ final class KeySample {
     this.spec = spec;
   }
 
-  /** The keys of {@code differing} hours to keep, as their {@code counts} by class direct, at most {@code keyLimit} unexpected. */
+  /**
+   * The keys to keep of the {@code differing} hours, read where their {@code counts} by class say they are, at most
+   * {@code keyLimit} unexpected.
+   */
   Kept read(Map<HourPartition, Map<String, Long>> counts, List<HourPartition> differing, int keyLimit) {
     List<KeyDiff> keys = new ArrayList<>();
     List<HourPartition> unexpectedHours = counts.entrySet().stream().filter(e -> e.getValue().keySet().stream()
