@@ -151,9 +151,15 @@ class ClusterConsoleTest {
         + backfill.progress().rowsProperty().get() + ", the cluster's v2 holds " + v2Rows);
     // The run ends once every shard's part has let go of its repair: the banner's read at the run's end says
     // backfilled, as the run panel says succeeded (it judges every shard's gate again, slow on a loaded machine).
-    fx.waitFor(60, () -> console.workspace().repair().panels().phaseProperty().get().equals("backfilled"),
-        () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get() + "; "
-            + console.workspace().repair().errorProperty().get());
+    try {
+      fx.waitFor(60, () -> console.workspace().repair().panels().phaseProperty().get().equals("backfilled"),
+          () -> "the banner over every shard: " + console.workspace().repair().panels().phaseProperty().get() + "; "
+              + console.workspace().repair().errorProperty().get() + "; reading now: "
+              + console.workspace().repair().readingProperty().get() + "; last read at "
+              + java.util.Optional.ofNullable(console.workspace().repair().snapshotProperty().get()).map(s -> s.at()));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; each shard's record: " + recordsOf(repair), e);
+    }
     window.fx().shot("41-cluster-backfilled");
     // One shard's part alone: the grid and the counts are that shard's own, then every shard's merged again.
     var partTwo = repair.nodes().get(1);
@@ -398,6 +404,18 @@ class ClusterConsoleTest {
   }
 
   /** Whether every shard's latest run is its part of {@code runId}; a read that fails under load is read again. */
+  /** Each shard's repair record and latest run as its node keeps them, read again: what a failed wait reports. */
+  private static String recordsOf(dev.cutover.engine.TargetRepair repair) {
+    try {
+      return repair.eachNode().entrySet().stream().map(e -> e.getKey() + " " + e.getValue().repair().map(r -> r.phase()
+          + " v" + r.version() + " held by " + r.operation().map(o -> o.action() + " " + o.runId()).orElse("none")
+          + " (" + r.note() + ")").orElse("no record") + ", latest run " + e.getValue().latestRun().map(r -> r.id() + " "
+          + r.state()).orElse("none")).collect(java.util.stream.Collectors.joining("; "));
+    } catch (RuntimeException e) {
+      return "not read: " + e;
+    }
+  }
+
   private static boolean ranItsPart(dev.cutover.engine.TargetRepair repair, String runId) {
     try {
       return repair.eachNode().entrySet().stream().allMatch(e -> e.getValue().latestRun()
