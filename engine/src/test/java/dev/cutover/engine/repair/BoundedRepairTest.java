@@ -165,6 +165,46 @@ class BoundedRepairTest {
         plan.boundary()));
   }
 
+  /**
+   * A bounded run stopped before any carry statement began: the ledger records no hour carried, v2 holds none of
+   * them, and the resume carries every one. The run waits for its turns behind a live writer that lags, so the stop
+   * lands before the lane's first statement whatever the machine's speed.
+   */
+  @Test
+  void aBoundedRunStoppedBeforeItsCarryRecordsNoHourCarriedAndItsResumeCarriesThemAll() throws Exception {
+    // Clicks the live writer has not aggregated: it lags by hours, more than the run allows, so no turn is taken.
+    world.addClicks(world.liveEdge.plusHours(1), world.liveEdge.plusHours(4));
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(affected),
+        engine.plans().defaults(spec).withMaxLiveLag(java.time.Duration.ofMinutes(30)));
+    java.util.List<BackfillEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var held = engine.backfills().start(Procedure.clear(engine, plan), events::add);
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (events.stream().noneMatch(e -> e instanceof BackfillEvent.Progress p && p.waiting().startsWith(
+        "the live writer lags ")) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertTrue(events.stream().anyMatch(e -> e instanceof BackfillEvent.Progress p && p.waiting().startsWith(
+        "the live writer lags ")), "the run waits for the live writer: " + events);
+    held.cancel();
+    RunRecord stopped = held.await();
+    assertEquals(RunState.CANCELLED, stopped.state(), stopped.message());
+    assertEquals(0L, engine.backfills().ledger(stopped.id()).values().stream().filter(LedgerEntry::carried).count(),
+        "hours recorded carried");
+    assertEquals(0L, world.sql.queryLong("v2's parts", "SELECT count() FROM system.parts WHERE database = ? "
+        + "AND table = 'visits_v2' AND active", world.database), "v2 holds no hour of v1");
+
+    Plan resumed = engine.plans().planResume(spec, stopped.id(), s -> s.withMaxLiveLag(java.time.Duration.ZERO));
+    assertEquals(plan.carried(), resumed.carried(), "the resume carries what the run did not");
+    RunRecord end = Procedure.backfill(engine, resumed);
+    assertEquals(RunState.SUCCEEDED, end.state(), end.message());
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(end.id());
+    for (HourPartition h : plan.hours()) {
+      assertEquals(affected.contains(h), !ledger.get(h).carried(), "ledger of " + h + ": " + ledger.get(h));
+    }
+    assertEquals(world.expected(world.first, plan.boundary()), world.checksums("visits_v2", world.first,
+        plan.boundary()), "v2 equals a full recompute, hour for hour");
+  }
+
   @Test
   void anAffectedWindowOutsideTheRangeIsRefusedBeforeAnythingIsWritten() {
     HourPartition b = world.liveEdge.plusHours(-3);
