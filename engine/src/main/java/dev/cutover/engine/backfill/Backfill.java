@@ -143,8 +143,10 @@ public final class Backfill {
     }
     if (run.state().active() && !run.interrupted(Instant.now(), RunRecord.STALE_AFTER)) {
       throw HeldByAnotherProcessException.of("resume", run, "Run " + runId + " is still "
-          + run.state().name().toLowerCase() + " (its process answered " + java.time.Duration.between(run.heartbeat(),
-          Instant.now()).toSeconds() + " s ago on " + run.host() + ");", "wait for it, or cancel it there.");
+          + run.state().name().toLowerCase() + (run.process() == RunRecord.Process.ALIVE ? " (its process " + run.pid()
+          + " runs on this host, " + run.host() + ");" : " (its process answered " + java.time.Duration.between(
+          run.heartbeat(), Instant.now()).toSeconds() + " s ago on " + run.host() + ");"), "wait for it, or cancel it "
+          + "there.");
     }
     var open = new Repairs(RepairContext.of(sql, store, spec)).open();
     if (open.isEmpty() || !open.get().id().equals(run.repairId())) {

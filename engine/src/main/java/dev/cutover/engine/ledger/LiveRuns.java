@@ -1,6 +1,7 @@
 package dev.cutover.engine.ledger;
 
 import dev.cutover.engine.api.RunRecord;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -10,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The set belongs to the process, not to one store or engine: the console opens a new engine
  * when it reconnects, and a run started through the old one still executes here. Only the engine
- * reads it, when it reads a run's record ({@link #processGone}); the record itself stays a value.
+ * reads it, when it reads a run's record ({@link #process}); the record itself stays a value.
  */
 public final class LiveRuns {
 
@@ -31,17 +32,24 @@ public final class LiveRuns {
   }
 
   /**
-   * Whether the process that runs {@code run} is gone: it is this process and the run no longer
-   * executes here, or it ran on this host under a process id that no longer exists. A process on
-   * another host is judged by its heartbeat alone.
+   * What this process can tell of the process that runs {@code run}: this process, which runs it or has ended it; a
+   * process of this host, there or gone; or one of another host, which only its heartbeat tells of. A process id
+   * of this host that now names a process started after the run's last heartbeat is another process's (the run's
+   * process beat then, and an id names one living process at a time): the run's is gone. Where the start of that
+   * process cannot be read, the heartbeat decides, as for another host.
    */
-  static boolean processGone(RunRecord run) {
+  static RunRecord.Process process(RunRecord run) {
     if (!run.host().equals(Operator.host())) {
-      return false;
+      return RunRecord.Process.UNSEEN;
     }
     if (run.pid() == ProcessHandle.current().pid()) {
-      return !running(run.id());
+      return running(run.id()) ? RunRecord.Process.ALIVE : RunRecord.Process.GONE;
     }
-    return run.pid() > 0 && ProcessHandle.of(run.pid()).map(p -> !p.isAlive()).orElse(true);
+    Optional<ProcessHandle> handle = run.pid() > 0 ? ProcessHandle.of(run.pid()) : Optional.empty();
+    if (handle.isEmpty() || !handle.get().isAlive()) {
+      return RunRecord.Process.GONE;
+    }
+    return handle.get().info().startInstant().map(started -> started.isAfter(run.heartbeat())
+        ? RunRecord.Process.GONE : RunRecord.Process.ALIVE).orElse(RunRecord.Process.UNSEEN);
   }
 }

@@ -116,7 +116,7 @@ public final class StateStore {
   /** A run's record with the step it was written at. */
   private record Stored(RunRecord run, long step) {}
 
-  /** The record as read, with whether its process is gone decided here, where runs are read. */
+  /** The record as read, with what is known of its process decided here, where runs are read. */
   private static RunRecord run(ResultSet rs) throws SQLException {
     RunRecord read = new RunRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
         new HourRange(HourPartition.ofEpochSecond(rs.getLong(6)), HourPartition.ofEpochSecond(rs.getLong(7))),
@@ -125,7 +125,7 @@ public final class StateStore {
         RunState.valueOf(rs.getString(16)), rs.getString(17));
     return new RunRecord(read.id(), read.repairId(), read.specName(), read.specHash(), read.target(), read.range(),
         read.boundary(), read.parameters(), read.osUser(), read.host(), read.pid(), read.toolVersion(), read.created(),
-        read.heartbeat(), read.state(), read.message(), LiveRuns.processGone(read));
+        read.heartbeat(), read.state(), read.message(), LiveRuns.process(read));
   }
 
   private Optional<Stored> stored(String id) {

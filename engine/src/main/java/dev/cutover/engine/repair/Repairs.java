@@ -128,16 +128,26 @@ public final class Repairs {
   /**
    * Ends a run's hold on the repair: backfilled when the ledger holds every hour of the repair window
    * below B, still backfilling (resumable) otherwise. A record that cannot be written now is settled
-   * by the next process that looks.
+   * by the next process that looks. A repair that another process settled under the run, taking it for gone (its
+   * process on another host, its beat late), and that no operation holds since, is recorded backfilled all the same
+   * once the run's end completes its ledger: nothing else would, before a reconciliation.
    */
   public void backfillEnded(RunRecord run) {
     try {
       Optional<Repair> current = latest();
-      if (current.isEmpty() || current.get().operation().map(o -> !o.runId().equals(run.id())).orElse(true)) {
+      if (current.isEmpty() || !current.get().id().equals(run.repairId())) {
         return;
       }
       Repair r = current.get();
+      boolean held = r.operation().map(o -> o.runId().equals(run.id())).orElse(false);
+      boolean settledUnder = r.operation().isEmpty() && r.phase() == RepairPhase.BACKFILLING;
+      if (!held && !settledUnder) {
+        return;
+      }
       List<HourPartition> missing = missingHistory(r);
+      if (!held && !missing.isEmpty()) {
+        return; // it says backfilling already, resumable
+      }
       RepairPhase phase = missing.isEmpty() ? RepairPhase.BACKFILLED : RepairPhase.BACKFILLING;
       store.write(current, r.next(phase, Optional.empty(), Operator.actor(), "run " + run.id() + " "
           + run.state().name().toLowerCase() + (missing.isEmpty() ? "; every hour below B is in the ledger"

@@ -75,6 +75,23 @@ class RunsOverShardsTest {
     RunRecord one = RunsOverShards.run("r", both(fresh, stale));
     assertTrue(one.interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER), "shard 2's beat is 610 s old");
     assertFalse(RunsOverShards.run("r", both(fresh, fresh)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER));
+
+    // Parts whose process this host sees there count for it, not for their beats; one seen gone interrupts.
+    RunRecord aliveStale = as(stale, RunRecord.Process.ALIVE);
+    assertFalse(RunsOverShards.run("r", both(aliveStale, as(fresh, RunRecord.Process.ALIVE))).interrupted(
+        T.plusSeconds(610), RunRecord.STALE_AFTER), "both parts' process is there");
+    assertFalse(RunsOverShards.run("r", both(aliveStale, fresh)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER),
+        "the part judged by its beat beats");
+    assertTrue(RunsOverShards.run("r", both(aliveStale, stale)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER),
+        "the part judged by its beat is 610 s old");
+    assertTrue(RunsOverShards.run("r", both(as(fresh, RunRecord.Process.GONE), fresh)).interrupted(T.plusSeconds(1),
+        RunRecord.STALE_AFTER), "one part's process is gone");
+  }
+
+  private static RunRecord as(RunRecord r, RunRecord.Process process) {
+    return new RunRecord(r.id(), r.repairId(), r.specName(), r.specHash(), r.target(), r.range(), r.boundary(),
+        r.parameters(), r.osUser(), r.host(), r.pid(), r.toolVersion(), r.created(), r.heartbeat(), r.state(),
+        r.message(), process);
   }
 
   @Test

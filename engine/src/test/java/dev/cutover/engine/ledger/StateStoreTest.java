@@ -208,8 +208,55 @@ class StateStoreTest {
       LiveRuns.ended("mine");
     }
     RunRecord ended = store.run("mine").orElseThrow();
-    assertTrue(ended.processGone());
+    assertEquals(RunRecord.Process.GONE, ended.process());
     assertEquals("interrupted", ended.shownState(Instant.now()));
     assertInstanceOf(RunRecord.class, ended);
+  }
+
+  /**
+   * A run's process on this host is asked, not judged by its beat: a beat late on a loaded machine does not make a
+   * live run interrupted (a resume would write its hours while it still writes them), and a process id that now
+   * names a process started after the last beat is not the run's. A process on another host has its beat alone.
+   */
+  @Test
+  void aLiveProcessOfThisHostKeepsItsRunHoweverLateItsBeat() throws Exception {
+    StateStore store = new StateStore(sql, database);
+    Instant later = Instant.now().plus(Duration.ofMinutes(10)); // every beat below is stale by then
+    store.saveRun(beating("here", Operator.host(), ProcessHandle.current().pid(), Instant.now()));
+    LiveRuns.started("here");
+    try {
+      RunRecord here = store.run("here").orElseThrow();
+      assertEquals(RunRecord.Process.ALIVE, here.process());
+      assertFalse(here.interrupted(later, RunRecord.STALE_AFTER), "this process still runs it");
+    } finally {
+      LiveRuns.ended("here");
+    }
+
+    Process other = new ProcessBuilder("sleep", "60").start();
+    try {
+      Instant started = other.info().startInstant().orElseThrow();
+      store.saveRun(beating("there", Operator.host(), other.pid(), Instant.now()));
+      RunRecord there = store.run("there").orElseThrow();
+      assertEquals(RunRecord.Process.ALIVE, there.process());
+      assertFalse(there.interrupted(later, RunRecord.STALE_AFTER), "its process of this host is there");
+      store.saveRun(beating("reused", Operator.host(), other.pid(), started.minusSeconds(5)));
+      RunRecord reused = store.run("reused").orElseThrow();
+      assertEquals(RunRecord.Process.GONE, reused.process(), "the id names a process started after the last beat");
+      assertTrue(reused.interrupted(Instant.now(), RunRecord.STALE_AFTER));
+    } finally {
+      other.destroy();
+    }
+
+    store.saveRun(beating("elsewhere", "another-host", ProcessHandle.current().pid(), Instant.now()));
+    RunRecord elsewhere = store.run("elsewhere").orElseThrow();
+    assertEquals(RunRecord.Process.UNSEEN, elsewhere.process());
+    assertFalse(elsewhere.interrupted(Instant.now(), RunRecord.STALE_AFTER), "its beat is fresh");
+    assertTrue(elsewhere.interrupted(later, RunRecord.STALE_AFTER), "its beat alone says, and it is stale");
+  }
+
+  private static RunRecord beating(String id, String host, long pid, Instant beat) {
+    HourPartition h = HourPartition.containing(Instant.now()).plusHours(-48);
+    return new RunRecord(id, "repair-1", "visits", "sha", "db.visits_v2", new HourRange(h, h.plusHours(1)),
+        h.plusHours(1), "", "alice", host, pid, "test", beat.minusSeconds(60), beat, RunState.RUNNING, "started");
   }
 }

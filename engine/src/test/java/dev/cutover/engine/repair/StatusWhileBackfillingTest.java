@@ -8,9 +8,12 @@ import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveWriter;
 import dev.cutover.engine.api.Plan;
+import dev.cutover.engine.api.Repair;
+import dev.cutover.engine.api.RepairPhase;
 import dev.cutover.engine.api.RunHandle;
 import dev.cutover.engine.api.RunState;
 import dev.cutover.engine.api.TableSpec;
+import dev.cutover.engine.ledger.Operator;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.Procedure;
 import dev.cutover.engine.testing.TestEngine;
@@ -66,5 +69,31 @@ class StatusWhileBackfillingTest {
     LiveWriter after = engine.repairs().status(spec).liveWriter().orElseThrow();
     assertTrue(after.belowBoundary().contains(ahead), "rows no run of the repair wrote, once no run holds it: "
         + after.describe());
+  }
+
+  /**
+   * A repair that another process settled under a run, taking the run for gone (as it may a run on another host
+   * whose beat is late), is recorded backfilled all the same when the run ends with every hour in its ledger:
+   * nothing else would before a reconciliation, and the console would say "backfilling" of a finished history.
+   */
+  @Test
+  void aRepairSettledUnderARunIsRecordedBackfilledWhenTheRunEnds() throws Exception {
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(spec).withConcurrency(1).withBatchHours(24));
+    RunHandle run = Procedure.start(engine, plan);
+    run.pause();
+    RepairStore store = new RepairStore(world.sql, world.database);
+    String target = world.database + ".visits_v2";
+    Repair held = store.current(target).orElseThrow();
+    assertEquals(run.id(), held.operation().orElseThrow().runId(), "the run holds the repair");
+    store.write(Optional.of(held), held.next(RepairPhase.BACKFILLING, Optional.empty(), Operator.actor(), "settled: "
+        + "the run ended with its process, as another process took it"), "settle");
+
+    run.resume();
+    assertEquals(RunState.SUCCEEDED, run.await().state());
+    Repair ended = store.current(target).orElseThrow();
+    assertEquals(RepairPhase.BACKFILLED, ended.phase(), ended.note());
+    assertTrue(ended.operation().isEmpty());
+    assertEquals("run " + run.id() + " succeeded; every hour below B is in the ledger", ended.note());
   }
 }
