@@ -1,6 +1,5 @@
 package dev.cutover.engine.backfill;
 
-import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.RunRecord;
 import dev.cutover.engine.ledger.StateStore;
 import java.time.Duration;
@@ -44,8 +43,8 @@ final class Heartbeat {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (QueryFailedException e) {
-        // retried on the next beat
+      } catch (RuntimeException e) {
+        // Retried on the next beat: whatever one beat meets, the beating goes on while the run does.
       }
     }
   }
