@@ -277,6 +277,12 @@ public final class Benchmarks {
       ratios.add(String.format("an hour every %d ms, the default throttle: %.2f×", PACED_HOUR.toMillis(),
           inTurns(world, throttled, PACED_HOUR)));
     }
+    // -Dbench.live.restPercent=N also times the job that never rests beside the default throttle resting N%.
+    Integer rest = Integer.getInteger("bench.live.restPercent");
+    if (rest != null && kinds.contains("resting")) {
+      ratios.add(String.format("never resting, a rest of %d%%: %.2f×", rest,
+          inTurns(world, throttled.withRestPercent(rest), Duration.ZERO)));
+    }
     // -Dbench.live.batchHours=N also times each kind beside the default throttle with batches of N hours (24: as before).
     Integer smaller = Integer.getInteger("bench.live.batchHours");
     if (smaller != null) {
@@ -294,8 +300,11 @@ public final class Benchmarks {
         + ". Target: p99 ratio ≤ 1.25 beside the default throttle.");
   }
 
-  /** Closed hours timed per condition: a p99 of fewer is little more than their slowest. */
-  private static final int LIVE_HOURS = 100;
+  /**
+   * Closed hours timed per condition: a p99 of fewer is little more than their slowest. {@code -Dbench.live.hours=N}
+   * times more, for a p99 set by more of them and a narrower interval.
+   */
+  private static final int LIVE_HOURS = Integer.getInteger("bench.live.hours", 100);
   /** Closed hours in one turn of a condition. */
   private static final int LIVE_TURN = 10;
   /** The paced live job's simulated hour: six steps of ten minutes, one every sixth of it. */
@@ -314,7 +323,8 @@ public final class Benchmarks {
     List<String> runs = new ArrayList<>();
     long stepNanos = simulatedHour.toNanos() / 6;
     // A backfill running half the time ends before 100 hours beside it are timed: then the next one, from scratch.
-    for (int backfill = 0; backfill < 4 && (alone.size() < LIVE_HOURS || beside.size() < LIVE_HOURS); backfill++) {
+    for (int backfill = 0; backfill < 4 * Math.ceilDiv(LIVE_HOURS, 100)
+        && (alone.size() < LIVE_HOURS || beside.size() < LIVE_HOURS); backfill++) {
       freshTarget();
       Plan plan = plan(settings);
       RunHandle run = engine.backfills().start(cleared(plan), BackfillEvent.Listener.NONE);
