@@ -30,21 +30,29 @@ public record RunRecord(
     String message,
     Process process) {
 
-  /** What the engine that read a run's record found of the process that runs it. */
+  /**
+   * What the engine that read a run's record found of the process that runs it, from the most certain to the least;
+   * each kind is taken for interrupted after its own silence ({@link #interrupted}).
+   */
   public enum Process {
     /**
-     * On the reading host, and there: the reading process runs the run, or the process that started it still
-     * exists. Such a run is not interrupted however late its heartbeat (a loaded machine delays a beat); taking
-     * it for dead would let a resume write its hours while it still writes them.
+     * The reading process runs the run now: it is alive whatever its heartbeat says (a loaded machine delays a beat,
+     * and taking the run for dead would let a resume write its hours while it still writes them).
      */
-    ALIVE,
+    HERE,
     /**
-     * On the reading host, and gone: the run ended in the reading process, or its process id no longer exists or
-     * now names a process started after the run.
+     * Another process of the reading host, the one that started the run (or resumed it), is there. It may have let
+     * go of the run without a word (its server away when the run ended), so a heartbeat older than {@link
+     * #STALE_ON_THIS_HOST} counts as interrupted; a younger one never does.
      */
-    GONE,
-    /** On another host, or not to be told apart from another process: its heartbeat alone says. */
-    UNSEEN
+    THERE,
+    /** On another host: its heartbeat alone says, stale after {@link #STALE_AFTER}. */
+    UNSEEN,
+    /**
+     * Gone: the run ended in the reading process, or its process id of this host no longer exists or now names a
+     * process started after the run's last beat.
+     */
+    GONE
   }
 
   /**
@@ -53,6 +61,12 @@ public record RunRecord(
    */
   public static final java.time.Duration STALE_AFTER = java.time.Duration.ofSeconds(45);
 
+  /**
+   * How old the heartbeat of a run whose process is there on the reading host ({@link Process#THERE}) may be before
+   * the run counts as interrupted: far longer than any beat a loaded machine delayed (one was 45 s late), so that only
+   * a process that let go of its run without a word is taken to have.
+   */
+  public static final java.time.Duration STALE_ON_THIS_HOST = java.time.Duration.ofMinutes(10);
 
   /** A record as a run writes it, or as no engine has judged yet: its heartbeat alone says whether it is alive. */
   public RunRecord(String id, String repairId, String specName, String specHash, String target, HourRange range,
@@ -63,12 +77,17 @@ public record RunRecord(
   }
 
   /**
-   * Whether the run's process is gone while the run was active: the engine found it gone when it read the record,
-   * or, for a process it cannot see ({@link Process#UNSEEN}), the heartbeat is stale.
+   * Whether the run's process is gone while the run was active: found gone when the record was read, or silent for
+   * longer than its kind allows ({@code staleAfter} for a process of another host, {@link #STALE_ON_THIS_HOST} for one
+   * there on this host; never for a run this process runs).
    */
   public boolean interrupted(Instant now, java.time.Duration staleAfter) {
-    return state.active() && (process == Process.GONE
-        || process == Process.UNSEEN && heartbeat.plus(staleAfter).isBefore(now));
+    return state.active() && switch (process) {
+      case HERE -> false;
+      case THERE -> heartbeat.plus(STALE_ON_THIS_HOST).isBefore(now);
+      case UNSEEN -> heartbeat.plus(staleAfter).isBefore(now);
+      case GONE -> true;
+    };
   }
 
   /**

@@ -142,11 +142,11 @@ public final class Backfill {
       throw new InvalidInputException("resume", "Run " + runId + " already succeeded; there is nothing to resume.");
     }
     if (run.state().active() && !run.interrupted(Instant.now(), RunRecord.STALE_AFTER)) {
+      boolean seen = run.process() == RunRecord.Process.HERE || run.process() == RunRecord.Process.THERE;
       throw HeldByAnotherProcessException.of("resume", run, "Run " + runId + " is still "
-          + run.state().name().toLowerCase() + (run.process() == RunRecord.Process.ALIVE ? " (its process " + run.pid()
-          + " runs on this host, " + run.host() + ");" : " (its process answered " + java.time.Duration.between(
-          run.heartbeat(), Instant.now()).toSeconds() + " s ago on " + run.host() + ");"), "wait for it, or cancel it "
-          + "there.");
+          + run.state().name().toLowerCase() + (seen ? " (its process " + run.pid() + " is there on this host, "
+          + run.host() + ");" : " (its process answered " + java.time.Duration.between(run.heartbeat(), Instant.now())
+          .toSeconds() + " s ago on " + run.host() + ");"), "wait for it, or cancel it there.");
     }
     var open = new Repairs(RepairContext.of(sql, store, spec)).open();
     if (open.isEmpty() || !open.get().id().equals(run.repairId())) {

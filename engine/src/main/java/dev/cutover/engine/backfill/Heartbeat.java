@@ -27,7 +27,7 @@ final class Heartbeat {
   /**
    * Beats on a platform thread of its own until the run is over: a virtual one waits for a free carrier, which busy
    * threads can hold. On a loaded machine of two cores a run's record once went 45 s without a beat while the run
-   * wrote on (a reader of this host now asks the process itself: {@code RunRecord.Process}).
+   * wrote on (a reader of this host now asks after the process too: {@code RunRecord.Process}).
    */
   void start() {
     Thread.ofPlatform().daemon().name("heartbeat-" + run.get().id()).start(this::beat);

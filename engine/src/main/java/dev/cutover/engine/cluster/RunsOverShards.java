@@ -70,15 +70,12 @@ public final class RunsOverShards {
         : !missing.isEmpty() ? RunState.FAILED
         : all.stream().allMatch(r -> r.state() == RunState.SUCCEEDED) ? RunState.SUCCEEDED
         : all.stream().anyMatch(r -> r.state() == RunState.FAILED) ? RunState.FAILED : RunState.CANCELLED;
-    // An active run is as alive as its least alive active part: one shard's process gone interrupts the whole run,
-    // and so does a stale beat of a part whose process cannot be seen; a part whose process is seen there counts
-    // for its process, not its beat.
-    RunRecord.Process process = active.stream().anyMatch(r -> r.process() == RunRecord.Process.GONE)
-        ? RunRecord.Process.GONE
-        : !active.isEmpty() && active.stream().allMatch(r -> r.process() == RunRecord.Process.ALIVE)
-        ? RunRecord.Process.ALIVE : RunRecord.Process.UNSEEN;
-    List<RunRecord> beating = active.isEmpty() ? all : process != RunRecord.Process.UNSEEN ? active
-        : active.stream().filter(r -> r.process() == RunRecord.Process.UNSEEN).toList();
+    // An active run is as alive as its least alive active part, by what is known of each part's process (Process
+    // orders them, the most certain first): one shard's process gone interrupts the whole run, and so does the stale
+    // beat of the least certain kind.
+    RunRecord.Process process = active.stream().map(RunRecord::process).max(Comparator.naturalOrder())
+        .orElse(first.process());
+    List<RunRecord> beating = active.isEmpty() ? all : active.stream().filter(r -> r.process() == process).toList();
     Instant heartbeat = beating.stream().map(RunRecord::heartbeat).min(Comparator.naturalOrder()).orElseThrow();
     Instant created = all.stream().map(RunRecord::created).min(Comparator.naturalOrder()).orElseThrow();
     return new RunRecord(runId, first.repairId(), first.specName(), first.specHash(), first.target(), first.range(),

@@ -43,13 +43,13 @@ public final class LiveRuns {
       return RunRecord.Process.UNSEEN;
     }
     if (run.pid() == ProcessHandle.current().pid()) {
-      return running(run.id()) ? RunRecord.Process.ALIVE : RunRecord.Process.GONE;
+      return running(run.id()) ? RunRecord.Process.HERE : RunRecord.Process.GONE;
     }
     Optional<ProcessHandle> handle = run.pid() > 0 ? ProcessHandle.of(run.pid()) : Optional.empty();
     if (handle.isEmpty() || !handle.get().isAlive()) {
       return RunRecord.Process.GONE;
     }
     return handle.get().info().startInstant().map(started -> started.isAfter(run.heartbeat())
-        ? RunRecord.Process.GONE : RunRecord.Process.ALIVE).orElse(RunRecord.Process.UNSEEN);
+        ? RunRecord.Process.GONE : RunRecord.Process.THERE).orElse(RunRecord.Process.UNSEEN);
   }
 }

@@ -76,13 +76,13 @@ class RunsOverShardsTest {
     assertTrue(one.interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER), "shard 2's beat is 610 s old");
     assertFalse(RunsOverShards.run("r", both(fresh, fresh)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER));
 
-    // Parts whose process this host sees there count for it, not for their beats; one seen gone interrupts.
-    RunRecord aliveStale = as(stale, RunRecord.Process.ALIVE);
-    assertFalse(RunsOverShards.run("r", both(aliveStale, as(fresh, RunRecord.Process.ALIVE))).interrupted(
-        T.plusSeconds(610), RunRecord.STALE_AFTER), "both parts' process is there");
-    assertFalse(RunsOverShards.run("r", both(aliveStale, fresh)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER),
+    // A part this process runs counts for that, not for its beat; the whole is as alive as its least alive part.
+    RunRecord hereStale = as(stale, RunRecord.Process.HERE);
+    assertFalse(RunsOverShards.run("r", both(hereStale, as(fresh, RunRecord.Process.HERE))).interrupted(
+        T.plusSeconds(610), RunRecord.STALE_AFTER), "this process runs both parts");
+    assertFalse(RunsOverShards.run("r", both(hereStale, fresh)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER),
         "the part judged by its beat beats");
-    assertTrue(RunsOverShards.run("r", both(aliveStale, stale)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER),
+    assertTrue(RunsOverShards.run("r", both(hereStale, stale)).interrupted(T.plusSeconds(610), RunRecord.STALE_AFTER),
         "the part judged by its beat is 610 s old");
     assertTrue(RunsOverShards.run("r", both(as(fresh, RunRecord.Process.GONE), fresh)).interrupted(T.plusSeconds(1),
         RunRecord.STALE_AFTER), "one part's process is gone");

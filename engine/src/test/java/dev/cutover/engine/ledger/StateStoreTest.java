@@ -214,20 +214,22 @@ class StateStoreTest {
   }
 
   /**
-   * A run's process on this host is asked, not judged by its beat: a beat late on a loaded machine does not make a
-   * live run interrupted (a resume would write its hours while it still writes them), and a process id that now
-   * names a process started after the last beat is not the run's. A process on another host has its beat alone.
+   * A run's process on this host is asked, not judged by its beat alone: a beat late on a loaded machine does not
+   * make a run this process runs interrupted (a resume would write its hours while it still writes them), nor one
+   * whose process of this host is there until its beat is older than a process's silence could be; a process id that
+   * now names a process started after the last beat is not the run's. A process on another host has its beat alone.
    */
   @Test
   void aLiveProcessOfThisHostKeepsItsRunHoweverLateItsBeat() throws Exception {
     StateStore store = new StateStore(sql, database);
-    Instant later = Instant.now().plus(Duration.ofMinutes(10)); // every beat below is stale by then
+    Instant late = Instant.now().plus(Duration.ofMinutes(2)); // stale for a beat judged alone
+    Instant silent = Instant.now().plus(RunRecord.STALE_ON_THIS_HOST).plusSeconds(60);
     store.saveRun(beating("here", Operator.host(), ProcessHandle.current().pid(), Instant.now()));
     LiveRuns.started("here");
     try {
       RunRecord here = store.run("here").orElseThrow();
-      assertEquals(RunRecord.Process.ALIVE, here.process());
-      assertFalse(here.interrupted(later, RunRecord.STALE_AFTER), "this process still runs it");
+      assertEquals(RunRecord.Process.HERE, here.process());
+      assertFalse(here.interrupted(silent, RunRecord.STALE_AFTER), "this process runs it");
     } finally {
       LiveRuns.ended("here");
     }
@@ -237,8 +239,9 @@ class StateStoreTest {
       Instant started = other.info().startInstant().orElseThrow();
       store.saveRun(beating("there", Operator.host(), other.pid(), Instant.now()));
       RunRecord there = store.run("there").orElseThrow();
-      assertEquals(RunRecord.Process.ALIVE, there.process());
-      assertFalse(there.interrupted(later, RunRecord.STALE_AFTER), "its process of this host is there");
+      assertEquals(RunRecord.Process.THERE, there.process());
+      assertFalse(there.interrupted(late, RunRecord.STALE_AFTER), "its process of this host is there");
+      assertTrue(there.interrupted(silent, RunRecord.STALE_AFTER), "its process let go of it without a word");
       store.saveRun(beating("reused", Operator.host(), other.pid(), started.minusSeconds(5)));
       RunRecord reused = store.run("reused").orElseThrow();
       assertEquals(RunRecord.Process.GONE, reused.process(), "the id names a process started after the last beat");
@@ -251,7 +254,7 @@ class StateStoreTest {
     RunRecord elsewhere = store.run("elsewhere").orElseThrow();
     assertEquals(RunRecord.Process.UNSEEN, elsewhere.process());
     assertFalse(elsewhere.interrupted(Instant.now(), RunRecord.STALE_AFTER), "its beat is fresh");
-    assertTrue(elsewhere.interrupted(later, RunRecord.STALE_AFTER), "its beat alone says, and it is stale");
+    assertTrue(elsewhere.interrupted(late, RunRecord.STALE_AFTER), "its beat alone says, and it is stale");
   }
 
   private static RunRecord beating(String id, String host, long pid, Instant beat) {
