@@ -409,8 +409,8 @@ class ClusterConsoleTest {
     try {
       return repair.eachNode().entrySet().stream().map(e -> e.getKey() + " " + e.getValue().repair().map(r -> r.phase()
           + " v" + r.version() + " held by " + r.operation().map(o -> o.action() + " " + o.runId()).orElse("none")
-          + " (" + r.note() + ")").orElse("no record") + ", latest run " + e.getValue().latestRun().map(r -> r.id() + " "
-          + r.state()).orElse("none")).collect(java.util.stream.Collectors.joining("; "));
+          + " (" + r.note() + ")").orElse("no record") + ", latest run " + e.getValue().latestRun()
+          .map(r -> r.id() + " " + r.state()).orElse("none")).collect(java.util.stream.Collectors.joining("; "));
     } catch (RuntimeException e) {
       return "not read: " + e;
     }

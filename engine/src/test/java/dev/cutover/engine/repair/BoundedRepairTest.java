@@ -171,13 +171,13 @@ class BoundedRepairTest {
         engine.plans().defaults(spec).withMaxLiveLag(java.time.Duration.ofMinutes(30)));
     java.util.List<BackfillEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
     var held = engine.backfills().start(Procedure.clear(engine, plan), events::add);
+    java.util.function.BooleanSupplier waiting = () -> events.stream().anyMatch(
+        e -> e instanceof BackfillEvent.Progress p && p.waiting().startsWith("the live writer lags "));
     long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-    while (events.stream().noneMatch(e -> e instanceof BackfillEvent.Progress p && p.waiting().startsWith(
-        "the live writer lags ")) && System.nanoTime() < deadline) {
+    while (!waiting.getAsBoolean() && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
-    assertTrue(events.stream().anyMatch(e -> e instanceof BackfillEvent.Progress p && p.waiting().startsWith(
-        "the live writer lags ")), "the run waits for the live writer: " + events);
+    assertTrue(waiting.getAsBoolean(), "the run waits for the live writer: " + events);
     held.cancel();
     RunRecord stopped = held.await();
     assertEquals(RunState.CANCELLED, stopped.state(), stopped.message());
