@@ -97,6 +97,11 @@ final class BoundedBench {
       for (int round = 1; round <= rounds; round++) {
         carryAlone.print(carryAlone.run(repairs::carryFloor, repairs::carryOfOneHourRepair), report);
       }
+      // The carry beside the recomputed days against its floor beside the same recompute: like with like.
+      PairSeries carryBeside = new PairSeries("floor", "bounded repair");
+      for (int round = 1; round <= rounds; round++) {
+        carryBeside.print(carryBeside.run(repairs::carryFloorBesideDays, repairs::carryInside), report);
+      }
       report.line("The floor = a backfill of the " + BUG_DAYS + " affected days alone, timed as `backfill "
           + "--acknowledge …` runs it (one preflight, then the run), then the carry's floor: the bounded repair's "
           + "carried hours linked from v1 into an empty table of v1's structure by `ALTER TABLE … ATTACH PARTITION ID "
@@ -104,7 +109,9 @@ final class BoundedBench {
           + "timed one after the other, their sum the floor. The bounded repair is timed as the backfill runs it, "
           + "then through its reconciliation's verdict; the carry inside it, from the run's start to the ledger's "
           + "last carried hour; the carry alone, the same in a bounded repair whose affected window is the hour before "
-          + "the boundary, beside the carry's floor alone. Each side starts just after the other's repair was abandoned and its tables dropped; "
+          + "the boundary, beside the carry's floor alone; and the carry inside the bounded repair's backfill beside "
+          + "the carry's floor started as a backfill of the affected days alone starts its first batch, so that both "
+          + "share the machine with the same recompute. Each side starts just after the other's repair was abandoned and its tables dropped; "
           + "in each pair the side that runs first alternates, pair 1 the floor, pair 2 the bounded repair, and so "
           + "on. Warm-up: one pair, not counted, before the timed ones, as the bounded world's first work after its "
           + "seeding. The median of the pairs stands, with their min and max:");
@@ -118,11 +125,14 @@ final class BoundedBench {
           .toArray(String[]::new));
       report.cells(carryAlone.cells("the carry of a bounded repair of one hour (nothing else to compute) / the carry's "
           + "floor").toArray(String[]::new));
+      report.cells(carryBeside.cells("the carry inside the bounded repair / the carry's floor beside the days' "
+          + "recompute").toArray(String[]::new));
       report.line(String.format("The bounded repair's backfill is %.2f× (%.2f× to %.2f×) and, to its verdict, %.2f× "
           + "(%.2f× to %.2f×) the backfill of the affected days alone plus the carry's floor (target ≤ 1.1×); the "
-          + "carry %.2f× its floor beside the recomputed days and %.2f× alone (target ≤ 1.1×); its verdicts: %s.",
+          + "carry %.2f× its floor beside the recomputed days and %.2f× alone (target ≤ 1.1×); beside the recomputed "
+          + "days, %.2f× its floor beside the same recompute; its verdicts: %s.",
           backfillOnly.median(), backfillOnly.min(), backfillOnly.max(), endToEnd.median(), endToEnd.min(),
-          endToEnd.max(), carryOnly.median(), carryAlone.median(), String.join(", ", verdicts)));
+          endToEnd.max(), carryOnly.median(), carryAlone.median(), carryBeside.median(), String.join(", ", verdicts)));
       if (!repairs.v2IsBounded) {
         repairs.boundedEndToEnd();
         report.line("The pairs ended with the days alone: the bounded repair ran once more, untimed, for the "
@@ -181,16 +191,80 @@ final class BoundedBench {
      * two statements at once; the table is dropped after, untimed.
      */
     PairSeries.Timed carryFloor() throws InterruptedException {
+      List<String> ids = prepareCarryFloor();
+      long t0 = System.nanoTime();
+      linkCarried(ids);
+      double took = seconds(t0);
+      dropCarryFloor();
+      return new PairSeries.Timed("the carry's floor: " + ids.size() + " hours of v1 linked, two statements at once",
+          took, ids.size(), 0);
+    }
+
+    /**
+     * The carry's floor beside the recompute of the affected days: the same two statements as {@link #carryFloor},
+     * started as the days' backfill starts its first batch, so that they share the machine as the bounded repair's
+     * carry shares it with its recomputed hours; timed from their start to their end.
+     */
+    PairSeries.Timed carryFloorBesideDays() throws Exception {
+      reset();
+      List<String> ids = prepareCarryFloor();
+      Plan days = engine.plans().plan(spec, Optional.of(bugFrom), Optional.of(boundary), Optional.of(boundary),
+          settings);
+      java.util.concurrent.CompletableFuture<Double> linked = new java.util.concurrent.CompletableFuture<>();
+      java.util.concurrent.atomic.AtomicBoolean begun = new java.util.concurrent.atomic.AtomicBoolean();
+      BackfillEvent.Listener firstBatch = event -> {
+        if (event instanceof BackfillEvent.BatchStarted && begun.compareAndSet(false, true)) {
+          Thread.ofPlatform().name("carry-floor").start(() -> {
+            try {
+              long t0 = System.nanoTime();
+              linkCarried(ids);
+              linked.complete(seconds(t0));
+            } catch (Throwable e) {
+              linked.completeExceptionally(e);
+            }
+          });
+        }
+      };
+      RunRecord alone = engine.backfills().start(Benchmarks.cleared(engine, days, Benchmarks.dependents(engine, days)),
+          firstBatch).await();
+      repairOpen = true;
+      v2IsBounded = false;
+      check(alone);
+      double took = linked.get(10, java.util.concurrent.TimeUnit.MINUTES);
+      dropCarryFloor();
+      return new PairSeries.Timed("the carry's floor beside the backfill of the " + BUG_DAYS + " affected days: "
+          + ids.size() + " hours of v1 linked, two statements at once", took, ids.size(), 0);
+    }
+
+    /** The bounded repair's backfill, not reconciled: the carry inside it, from the run's start to its last hour. */
+    PairSeries.Timed carryInside() throws InterruptedException {
+      reset();
       Plan bounded = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.of(boundary),
           Optional.of(affected), settings);
-      String table = spec.qualified(dev.cutover.engine.api.Identifier.of(CARRY_FLOOR_TABLE));
+      RunRecord run = engine.backfills().start(Benchmarks.cleared(engine, bounded, Benchmarks.dependents(engine,
+          bounded)), BackfillEvent.Listener.NONE).await();
+      repairOpen = true;
+      v2IsBounded = false;
+      check(run);
+      return new PairSeries.Timed("the carry inside the bounded repair", carrySpan(run), bounded.carried().size(), 0);
+    }
+
+    /** An empty table of v1's structure for the carry's floor; the partitions of v1 a bounded repair carries. */
+    private List<String> prepareCarryFloor() {
+      Plan bounded = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.of(boundary),
+          Optional.of(affected), settings);
       String live = spec.qualified(spec.liveTable());
-      sql.execute("drop the carry floor", "DROP TABLE IF EXISTS " + table + " SYNC");
-      sql.execute("create the carry floor", "CREATE TABLE " + table + " AS " + live);
+      dropCarryFloor();
+      sql.execute("create the carry floor", "CREATE TABLE " + carryFloorTable() + " AS " + live);
       java.util.Set<String> held = new java.util.HashSet<>(sql.query("v1's partitions", "SELECT DISTINCT partition_id "
           + "FROM system.parts WHERE database = ? AND table = ? AND active", row -> row.string(1),
           spec.database().name(), spec.liveTable().name()));
-      List<String> ids = bounded.carried().stream().map(HourPartition::partitionId).filter(held::contains).toList();
+      return bounded.carried().stream().map(HourPartition::partitionId).filter(held::contains).toList();
+    }
+
+    /** Links {@code ids} from v1 into the carry floor's table: two statements at once, each half of the hours. */
+    private void linkCarried(List<String> ids) throws InterruptedException {
+      String live = spec.qualified(spec.liveTable());
       java.util.Queue<List<String>> statements = new java.util.concurrent.ConcurrentLinkedQueue<>();
       // Two statements, each half of the hours: at some 60 characters an hour, within the server's query size limit
       // for up to 4,000 hours a statement.
@@ -198,14 +272,13 @@ final class BoundedBench {
       for (int i = 0; i < ids.size(); i += half) {
         statements.add(ids.subList(i, Math.min(ids.size(), i + half)));
       }
-      long t0 = System.nanoTime();
       try (var workers = java.util.concurrent.Executors.newFixedThreadPool(2)) {
         List<java.util.concurrent.Future<?>> both = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
           both.add(workers.submit(() -> {
             for (List<String> part = statements.poll(); part != null; part = statements.poll()) {
-              sql.execute("link carried hours", "ALTER TABLE " + table + " " + String.join(", ", part.stream()
-                  .map(id -> "ATTACH PARTITION ID '" + id + "' FROM " + live).toList()));
+              sql.execute("link carried hours", "ALTER TABLE " + carryFloorTable() + " " + String.join(", ",
+                  part.stream().map(id -> "ATTACH PARTITION ID '" + id + "' FROM " + live).toList()));
             }
           }));
         }
@@ -215,10 +288,14 @@ final class BoundedBench {
       } catch (java.util.concurrent.ExecutionException e) {
         throw new IllegalStateException(e.getCause());
       }
-      double took = seconds(t0);
-      sql.execute("drop the carry floor", "DROP TABLE IF EXISTS " + table + " SYNC");
-      return new PairSeries.Timed("the carry's floor: " + ids.size() + " hours of v1 linked, two statements at once",
-          took, ids.size(), 0);
+    }
+
+    private void dropCarryFloor() {
+      sql.execute("drop the carry floor", "DROP TABLE IF EXISTS " + carryFloorTable() + " SYNC");
+    }
+
+    private String carryFloorTable() {
+      return spec.qualified(dev.cutover.engine.api.Identifier.of(CARRY_FLOOR_TABLE));
     }
 
     /**
