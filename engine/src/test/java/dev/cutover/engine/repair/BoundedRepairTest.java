@@ -128,6 +128,38 @@ class BoundedRepairTest {
     assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).refusal());
   }
 
+  /**
+   * A carried hour v1 holds nothing of ends empty in v2: one v1 never held, and one v1 lost after a first carry (a
+   * dropped partition), carried again by a second backfill of the same window; both recorded carried with no rows.
+   */
+  @Test
+  void aCarriedHourV1HoldsNothingOfEndsEmptyInV2() throws Exception {
+    Plan plan = plan(Optional.of(affected));
+    HourPartition never = plan.carried().stream().filter(h -> rows("visits_v1", h) == 0).findFirst().orElseThrow(
+        () -> new AssertionError("the world has a carried hour v1 holds nothing of"));
+    HourPartition lost = plan.carried().stream().filter(h -> !h.equals(never) && rows("visits_v1", h) > 0).findFirst()
+        .orElseThrow();
+    Procedure.backfill(engine, plan);
+    assertTrue(rows("visits_v2", lost) > 0, "carried once while v1 held it");
+
+    world.sql.execute("v1 loses an hour", "ALTER TABLE visits_v1 DROP PARTITION ID '" + lost.partitionId() + "'");
+    Procedure.backfill(engine, plan(Optional.of(affected)));
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(engine.backfills().runs(spec).getFirst().id());
+    for (HourPartition h : java.util.List.of(never, lost)) {
+      assertEquals(0L, rows("visits_v2", h), "v2 holds nothing of " + h);
+      assertTrue(ledger.get(h).carried(), "carried: " + ledger.get(h));
+      assertEquals(0L, ledger.get(h).rows(), "no rows recorded for " + h);
+    }
+    HourPartition linked = lost.plusHours(1);
+    assertEquals(world.checksums("visits_v1", linked, linked.plusHours(1)),
+        world.checksums("visits_v2", linked, linked.plusHours(1)), "an hour v1 holds is carried as it holds it");
+  }
+
+  private long rows(String table, HourPartition hour) {
+    return world.sql.queryLong("rows of " + table + " in " + hour, "SELECT count() FROM " + table
+        + " WHERE toStartOfHour(hour) = toDateTime(?, 'UTC')", hour.epochSecond());
+  }
+
   /** A bounded run stopped at a failed hour resumes as it began: the affected hours computed, the rest carried. */
   @Test
   void aResumedBoundedRunCarriesAndComputesAsItBegan() throws Exception {
