@@ -297,7 +297,8 @@ public final class Planner {
       List<List<HourPartition>> statements = CarryLane.statements(carried, Carrier.textPerHour(spec));
       out.add(Carrier.carryStatement(spec, carried.subList(0, 1)).replace(" SETTINGS ", ", … (the " + carried.size()
           + " carried hours in " + statements.size() + " statements of up to " + statements.getFirst().size()
-          + " hours, " + CarryLane.STATEMENTS_AT_ONCE + " at once beside the computed batches) SETTINGS "));
+          + " hours, each naming those v1 or v2 holds a part of, " + CarryLane.STATEMENTS_AT_ONCE
+          + " at once beside the computed batches) SETTINGS "));
     }
     return out;
   }
