@@ -111,7 +111,8 @@ final class BoundedBench {
           + "last carried hour; the carry alone, the same in a bounded repair whose affected window is the hour before "
           + "the boundary, beside the carry's floor alone; and the carry inside the bounded repair's backfill beside "
           + "the carry's floor started as a backfill of the affected days alone starts its first batch, so that both "
-          + "share the machine with the same recompute. Each side starts just after the other's repair was abandoned and its tables dropped; "
+          + "share the machine with the same recompute. Each side starts just after the other's repair was "
+          + "abandoned and its tables dropped; "
           + "in each pair the side that runs first alternates, pair 1 the floor, pair 2 the bounded repair, and so "
           + "on. Warm-up: one pair, not counted, before the timed ones, as the bounded world's first work after its "
           + "seeding. The median of the pairs stands, with their min and max:");

@@ -7,6 +7,7 @@ import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.tables.HourFilter;
 import dev.cutover.engine.tables.Readable;
 import dev.cutover.engine.tables.SameFiles;
+import dev.cutover.engine.tables.TargetTables;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,10 +61,7 @@ final class Carrier {
    * the proof after the statement, the reconciliation and the gate find it as they find a late write after a carry.
    */
   private List<HourPartition> heldByEither(List<HourPartition> hours) {
-    java.util.Set<String> held = new java.util.HashSet<>(sql.query("read which hours " + spec.liveTable() + " and "
-            + spec.targetTable() + " hold", "SELECT DISTINCT partition_id FROM system.parts WHERE database = ? AND "
-            + "table IN (?, ?) AND active", rs -> rs.getString(1), spec.database().name(), spec.liveTable().name(),
-        spec.targetTable().name()));
+    java.util.Set<String> held = new TargetTables(sql, spec).heldPartitions(spec.liveTable(), spec.targetTable());
     return hours.stream().filter(h -> held.contains(h.partitionId())).toList();
   }
 

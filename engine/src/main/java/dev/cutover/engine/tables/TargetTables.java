@@ -4,7 +4,12 @@ import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.InvalidInputException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** The versioned target of a spec and the tables around it: what exists, its columns, its staging tables. */
@@ -156,11 +161,14 @@ public final class TargetTables {
         + "name = ? AND length(dependencies_table) > 0", spec.database().name(), table.name()) > 0;
   }
 
-  /** The partition ids of {@code table} that hold rows now (its active parts'). */
-  public java.util.Set<String> heldPartitions(Identifier table) {
-    return new java.util.HashSet<>(sql.query("read the partitions of " + table, "SELECT DISTINCT partition_id FROM "
-        + "system.parts WHERE database = ? AND table = ? AND active", rs -> rs.getString(1), spec.database().name(),
-        table.name()));
+  /** The partition ids that hold rows now (active parts') in any of {@code tables}, in one read. */
+  public Set<String> heldPartitions(Identifier... tables) {
+    List<Object> values = new ArrayList<>(List.of(spec.database().name()));
+    Arrays.stream(tables).map(Identifier::name).forEach(values::add);
+    String names = Arrays.stream(tables).map(Identifier::toString).collect(Collectors.joining(" and "));
+    String marks = String.join(", ", Collections.nCopies(tables.length, "?"));
+    return new HashSet<>(sql.query("read the partitions of " + names, "SELECT DISTINCT partition_id FROM system.parts "
+        + "WHERE database = ? AND table IN (" + marks + ") AND active", rs -> rs.getString(1), values.toArray()));
   }
 
   /** {@code `a`, `b`, `c`} */

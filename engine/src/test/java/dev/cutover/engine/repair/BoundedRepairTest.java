@@ -144,7 +144,8 @@ class BoundedRepairTest {
 
     world.sql.execute("v1 loses an hour", "ALTER TABLE visits_v1 DROP PARTITION ID '" + lost.partitionId() + "'");
     Procedure.backfill(engine, plan(Optional.of(affected)));
-    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(engine.backfills().runs(spec).getFirst().id());
+    String runId = engine.backfills().runs(spec).getFirst().id();
+    TreeMap<HourPartition, LedgerEntry> ledger = engine.backfills().ledger(runId);
     for (HourPartition h : java.util.List.of(never, lost)) {
       assertEquals(0L, rows("visits_v2", h), "v2 holds nothing of " + h);
       assertTrue(ledger.get(h).carried(), "carried: " + ledger.get(h));
