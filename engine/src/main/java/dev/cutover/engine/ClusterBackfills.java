@@ -70,8 +70,13 @@ final class ClusterBackfills {
         .map(Plan::boundary).min(Comparator.naturalOrder()).orElseThrow());
     HourPartition start = from.orElseGet(() -> own.values().stream().map(p -> p.range().from())
         .min(Comparator.naturalOrder()).orElseThrow());
-    Map<Shard, Plan> plans = shards.each("plan", s -> s.engine().plans().plan(spec, Optional.of(start), to,
-        Optional.of(b), affected, settings.apply(s.engine().plans().defaults(spec))));
+    // A shard whose own plan already starts there and stops at B keeps it; the others plan again under both.
+    Map<Shard, Plan> plans = shards.each("plan", s -> {
+      Plan mine = own.get(s);
+      return mine.boundary().equals(b) && mine.range().from().equals(start) ? mine
+          : s.engine().plans().plan(spec, Optional.of(start), to, Optional.of(b), affected,
+              settings.apply(s.engine().plans().defaults(spec)));
+    });
     HourRange range = plans.values().iterator().next().range();
     return new ClusterPlan(range, b, ClusterRepair.byRef(plans));
   }

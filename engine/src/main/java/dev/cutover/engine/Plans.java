@@ -15,6 +15,7 @@ import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.backfill.Backfill;
 import dev.cutover.engine.backfill.Planner;
 import dev.cutover.engine.backfill.RunParameters;
+import dev.cutover.engine.ledger.RepairContext;
 import dev.cutover.engine.preflight.Preflight;
 import dev.cutover.engine.reconcile.Sampler;
 import dev.cutover.engine.tables.LiveReader;
@@ -166,7 +167,10 @@ public final class Plans {
    * to the audit trail when it starts.
    */
   public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledgedDependents, Progress progress) {
-    Planner planner = planner(plan.spec());
+    // The plan made again and every check read the server through one memo: the same question (is there a v2,
+    // where is the live edge, what columns has a source) is asked once, not once per check that needs it.
+    RepairContext once = ground.on(plan.spec()).readingOnce();
+    Planner planner = new Planner(once);
     Plan fresh = plan.resumes().isPresent()
         ? planner.resume(backfill().check(plan.resumes().get(), plan.spec()), plan.settings())
         : planner.plan(Optional.of(plan.range().from()), Optional.of(plan.range().to()), Optional.of(plan.boundary()),
@@ -174,7 +178,7 @@ public final class Plans {
     Plan checked = new Plan(fresh.spec(), fresh.range(), fresh.boundary(), fresh.liveEdge(), fresh.hours(),
         fresh.overlap(), plan.estimates(), fresh.statements(), fresh.settings(), fresh.pinned(), fresh.resumes(),
         fresh.affected());
-    PreflightReport report = new Preflight(ground.on(plan.spec()))
+    PreflightReport report = new Preflight(once)
         .run(checked, acknowledgedDependents, progress);
     return new Preflighted(report, report.passed() ? Optional.of(new ClearedPlan(checked, report)) : Optional.empty());
   }

@@ -15,6 +15,15 @@ public record RepairContext(Sql sql, StateStore state, ReportStore reports, Tabl
     return new RepairContext(sql, state, new ReportStore(sql, state.database()), spec);
   }
 
+  /**
+   * The same context for one step that only reads, a preflight: each of its reads is sent to the server once
+   * ({@link Sql#readingOnce}).
+   */
+  public RepairContext readingOnce() {
+    Sql once = sql.readingOnce();
+    return new RepairContext(once, state, new ReportStore(once, state.database()), spec);
+  }
+
   /** The same server's context for another spec (a spec read again, or another shape of the same target). */
   public RepairContext with(TableSpec other) {
     return new RepairContext(sql, state, reports, other);

@@ -32,6 +32,8 @@ public final class Sql {
   private final DataSource dataSource;
   private final Supplier<Optional<String>> whyLost;
   private final Duration silence;
+  /** The answers of a step that only reads, when this is such a step's ({@link #readingOnce}); else null. */
+  private final ReadMemo memo;
   private final DiskSpace disk = new DiskSpace(this);
 
   public Sql(DataSource dataSource) {
@@ -43,18 +45,28 @@ public final class Sql {
    * sentence (the embedded server restarted, and when), which then stands in for the driver's words.
    */
   public Sql(DataSource dataSource, Supplier<Optional<String>> whyLost) {
-    this(dataSource, whyLost, Timeouts.SILENCE);
+    this(dataSource, whyLost, Timeouts.SILENCE, null);
   }
 
-  private Sql(DataSource dataSource, Supplier<Optional<String>> whyLost, Duration silence) {
+  private Sql(DataSource dataSource, Supplier<Optional<String>> whyLost, Duration silence, ReadMemo memo) {
     this.dataSource = dataSource;
     this.whyLost = whyLost;
     this.silence = silence;
+    this.memo = memo;
   }
 
   /** The same statements, each failing once the server has sent nothing for {@code bound}. */
   public Sql silentAtMost(Duration bound) {
-    return new Sql(dataSource, whyLost, bound);
+    return new Sql(dataSource, whyLost, bound, memo);
+  }
+
+  /**
+   * The same server for one step that reads far more than it writes, such as a preflight: each read is sent
+   * once and answered from memory when the step asks it again, until the step writes ({@link ReadMemo}).
+   * Each call starts with nothing known.
+   */
+  public Sql readingOnce() {
+    return new Sql(dataSource, whyLost, silence, new ReadMemo());
   }
 
   /** How long a statement may go without a byte from the server. */
@@ -92,6 +104,9 @@ public final class Sql {
     if (DiskSpace.defines(sql)) {
       disk.guard(what);
     }
+    if (memo != null) {
+      memo.forget();
+    }
     try (Connection c = connection(); PreparedStatement s = c.prepareStatement(sql)) {
       bind(s, values);
       s.execute();
@@ -106,6 +121,12 @@ public final class Sql {
   }
 
   public <T> List<T> query(String what, String sql, Row<T> row, Object... values) {
+    return memo == null
+        ? ask(what, sql, row, values)
+        : memo.answer(what, sql, row, values, () -> ask(what, sql, row, values));
+  }
+
+  private <T> List<T> ask(String what, String sql, Row<T> row, Object... values) {
     try (Connection c = connection(); PreparedStatement s = c.prepareStatement(sql)) {
       bind(s, values);
       try (ResultSet rs = s.executeQuery()) {
