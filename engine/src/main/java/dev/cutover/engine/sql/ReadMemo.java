@@ -40,10 +40,11 @@ final class ReadMemo {
       return ask.get();
     }
     Question question = new Question(what, sql, Arrays.asList(values.clone()), row.getClass());
+    // The list asked for is the memo's own; each caller gets a copy it may change.
     List<?> known = answers.get(question);
     if (known == null) {
       known = ask.get();
-      answers.putIfAbsent(question, new ArrayList<>(known));
+      answers.putIfAbsent(question, known);
     }
     return new ArrayList<>((List<T>) known);
   }
