@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 record ChildRun(int exit, String out, String err) {
 
   /**
-   * Runs {@code cutover args…} with this JVM's class path, in {@code work}; {@code environment} is set on top of this
+   * Runs {@code cutover args…} with this JVM's class path ({@link ChildJvm}), in {@code work}; {@code environment} is set on top of this
    * process's, and a null value removes a variable.
    */
   static ChildRun of(Path work, Map<String, String> environment, List<String> args) throws Exception {
@@ -34,11 +34,7 @@ record ChildRun(int exit, String out, String err) {
 
   /** Starts {@code cutover args…} as {@link #of} does; with {@code output}, its stdout and stderr go to that file. */
   static Process start(Path work, Map<String, String> environment, List<String> args, Path output) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp",
-        System.getProperty("java.class.path"), Main.class.getName()));
-    command.addAll(args);
-    ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
+    ProcessBuilder builder = new ProcessBuilder().directory(work.toFile());
     environment.forEach((k, v) -> {
       if (v == null) {
         builder.environment().remove(k);
@@ -49,7 +45,7 @@ record ChildRun(int exit, String out, String err) {
     if (output != null) {
       builder.redirectErrorStream(true).redirectOutput(output.toFile());
     }
-    Process p = builder.start();
+    Process p = ChildJvm.start(builder, Main.class.getName(), args);
     p.getOutputStream().close();
     return p;
   }
