@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The README's command-line procedure, read from README.md as written and run line by line, each command in a
  * process of its own as a shell would, against a fresh embedded engine in a temporary data directory. A command
  * that does not exist, or an exit code other than the README's (6 where its comment says "exit 6", else 0),
- * fails the test. The normal build seeds a week of history ({@code --history-days 7} added to the seed line);
+ * fails the test. The normal build seeds two days of history ({@code --history-days 2} added to the seed line);
  * {@code -Dcutover.readme.full=true} (the Maven profile {@code readme-full}) runs the block exactly as printed.
  */
 class ReadmeProcedureTest {
@@ -69,7 +69,7 @@ class ReadmeProcedureTest {
         String command = withoutComment(line);
         int expected = comment(line).contains("exit 6") ? 6 : 0;
         if (!full && command.matches("\\./cutover (--shards \\d+ )?demo (seed|reset)\\b.*")) {
-          command += " --history-days 7";
+          command += " --history-days 2";
         }
         run(work, command, expected);
       }
