@@ -28,18 +28,18 @@ final class ChildJvm {
   private static final Path CONFIGURATION = HOME.resolve("commands.aotconf");
   private static final Path CACHE = HOME.resolve("commands.aot");
 
+  /**
+   * The options every child JVM gets, the cache's making included: the JIT's first tier alone suits a command that lives
+   * seconds. No {@code -Xshare}: the JVM refuses it beside the cache's options (the JDK's own classes are in the cache).
+   */
+  private static final List<String> OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1");
+
   private enum Stage { NONE, RECORDING, READY, OFF }
 
   private static Stage stage = Stage.NONE;
   private static String classPath;
 
   private ChildJvm() {}
-
-  /**
-   * The options every child JVM gets, the cache's making included: the JIT's first tier alone suits a command that lives
-   * seconds. No {@code -Xshare}: the JVM refuses it beside the cache's options (the JDK's own classes are in the cache).
-   */
-  private static final List<String> OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1");
 
   /** Starts {@code builder} as {@code java -cp … main args…}, from the cache once it is ready. */
   static Process start(ProcessBuilder builder, String main, List<String> args) throws IOException {
