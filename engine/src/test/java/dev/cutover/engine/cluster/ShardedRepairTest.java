@@ -476,13 +476,13 @@ class ShardedRepairTest {
   }
 
   /**
-   * Readers on every node, during 50 swaps ({@code -Psoak}; 10 in every build): each answer of the consumer view is v1's whole history or v2's
+   * Readers on every node, during 50 swaps ({@code -Psoak}; 6 in every build): each answer of the consumer view is v1's whole history or v2's
    * whole history, never a mixture of the two (the guarantee is per entry point: one node may read v2 while
    * another still reads v1).
    */
   @Test
   void readersOnEveryNodeSeeOneVersionWholeThroughEverySwap() throws Exception {
-    int swaps = Integer.getInteger("cutover.clusterSwaps", 10);
+    int swaps = Integer.getInteger("cutover.clusterSwaps", 6);
     backfillAndGoLive();
     assertTrue(ShardParts.of(repair).reconcile(Scope.REPAIR, 10_000).green());
     HourPartition to = world.shards.getFirst().liveEdge.plusHours(1);

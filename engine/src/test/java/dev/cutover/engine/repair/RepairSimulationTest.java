@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
  * wrote them, the rollback handle reads the other version, and the gate is open only if v2 holds
  * exactly the corrected history from the repair's first hour to the live edge with every difference
  * expected or acknowledged. Prints its seed; replay with {@code -Dcutover.seed=S}, lengthen with
- * {@code -Dcutover.actions=N} (60 in the normal build, 400 with {@code -Psoak}).
+ * {@code -Dcutover.actions=N} (40 in the normal build, 400 with {@code -Psoak}).
  */
 class RepairSimulationTest {
 
@@ -72,7 +72,7 @@ class RepairSimulationTest {
   @Test
   void whateverOperatorsDoTheRepairKeepsItsGuarantees() throws Exception {
     long seed = Long.getLong("cutover.seed", System.nanoTime());
-    int actions = Integer.getInteger("cutover.actions", 60);
+    int actions = Integer.getInteger("cutover.actions", 40);
     random = new Random(seed);
     System.out.println("[repair-simulation] seed " + seed + ", " + actions + " actions");
     world = HourlyWorld.create(TestEngine.freshDatabase(RepairSimulationTest.class), 2);
