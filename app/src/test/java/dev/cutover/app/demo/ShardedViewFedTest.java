@@ -118,9 +118,10 @@ class ShardedViewFedTest {
     assertEquals(b, plan.boundary(), "the deployments pinned B on every shard");
     assertEquals(b, plan.range().to());
     ClusterRun run = ShardParts.of(repair).backfill(cleared(plan), s -> BackfillEvent.Listener.NONE);
-    while (!run.runs().values().stream().allMatch(h -> h.completion().isDone())
-        || jobs.getFirst().state().clock().isBefore(ShortOverlap.settled(spec, b))) {
-      if (!jobs.getFirst().state().clock().isBefore(ShortOverlap.settled(spec, b))) {
+    Instant settled = ShortOverlap.settled(spec, b);
+    for (boolean past = false; !past || !run.runs().values().stream().allMatch(h -> h.completion().isDone());
+        past = !jobs.getFirst().state().clock().isBefore(settled)) {
+      if (past) {
         // B has settled: the live jobs go on at a pace, no longer as fast as they can, which took the two cores
         // from the backfills the loop waits for.
         Thread.sleep(100);
