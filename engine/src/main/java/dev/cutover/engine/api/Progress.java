@@ -28,6 +28,13 @@ public interface Progress {
     }
   }
 
+  /**
+   * The step's outcome is stored from this moment and others act on it (a reconciliation's verdict: the cutover gate
+   * and every status read it); what the step does after it completes its record (the report's charts), and is not
+   * cancelled. {@code what} names the outcome.
+   */
+  default void recorded(String what) {}
+
   /** Reports nowhere and is never cancelled. */
   Progress NONE = (step, fraction) -> {};
 

@@ -40,18 +40,21 @@ final class ReportReader {
     String id = h.id();
     Header header = sql.queryOne("read reconciliation " + id, "SELECT spec, keys_truncated FROM " + tables
         + "reconciliations WHERE id = ? LIMIT 1", rs -> new Header(rs.getString(1), rs.getInt(2) == 1), id);
+    // The totals of carried hours, stored after the verdict: those of hours the report saved without theirs.
+    Map<HourPartition, List<Diff.Total>> carriedTotals = new TreeMap<>();
+    sql.query("read the carried hours' totals of reconciliation " + id, "SELECT toUnixTimestamp(hour), measures, totals "
+        + "FROM " + tables + "reconciliation_carried_totals WHERE id = ?", rs -> carriedTotals.put(
+            HourPartition.ofEpochSecond(rs.getLong(1)), totals(strings(rs.getArray(2)), doubles(rs.getArray(3)),
+                doubles(rs.getArray(3)))), id);
     List<Diff.HourDiff> hours = new ArrayList<>();
     List<HourClass> classes = new ArrayList<>();
     sql.query("read the hours of reconciliation " + id, "SELECT toUnixTimestamp(hour), owner, status, rows_v1, rows_v2, "
         + "keys_v1, keys_v2, checksum_v1, checksum_v2, measures, totals_v1, totals_v2, compared FROM " + tables
         + "reconciliation_hours WHERE id = ? ORDER BY hour", rs -> {
           HourPartition hour = HourPartition.ofEpochSecond(rs.getLong(1));
-          List<String> measures = strings(rs.getArray(10));
-          List<Double> v1 = doubles(rs.getArray(11));
-          List<Double> v2 = doubles(rs.getArray(12));
-          List<Diff.Total> totals = new ArrayList<>();
-          for (int i = 0; i < measures.size(); i++) {
-            totals.add(new Diff.Total(Identifier.simple("measure", measures.get(i)), v1.get(i), v2.get(i)));
+          List<Diff.Total> totals = totals(strings(rs.getArray(10)), doubles(rs.getArray(11)), doubles(rs.getArray(12)));
+          if (totals.isEmpty()) {
+            totals = carriedTotals.getOrDefault(hour, totals);
           }
           if (rs.getInt(13) == 1) {
             hours.add(new Diff.HourDiff(hour, rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
@@ -102,6 +105,14 @@ final class ReportReader {
         }).toList();
     return Optional.of(new Reconciliation(id, header.spec(), h.target(), h.scope(), h.repairId(), h.specSha256(),
         h.created(), h.window(), h.boundary(), h.verdict(), hours, keys, header.truncated(), counts, coverage, used, classes));
+  }
+
+  private static List<Diff.Total> totals(List<String> measures, List<Double> v1, List<Double> v2) {
+    List<Diff.Total> totals = new ArrayList<>();
+    for (int i = 0; i < measures.size(); i++) {
+      totals.add(new Diff.Total(Identifier.simple("measure", measures.get(i)), v1.get(i), v2.get(i)));
+    }
+    return totals;
   }
 
   static List<String> strings(Array array) throws SQLException {

@@ -73,7 +73,13 @@ public final class ReportStore {
     present = true;
   }
 
-  public void save(Reconciliation r) {
+  /**
+   * Stores a reconciliation: its hours, keys, counts, coverage and lapsed acknowledgements, then its header with the
+   * verdict, which the gate and every status read from then on. {@code totalsToCome} hours of it (carried in the same
+   * files as v1's) are stored without their totals, which {@link #saveCarriedTotals} stores after: until then, for
+   * {@link #PENDING_AT_MOST}, the report is not listed ({@link #reconciliations}), so that a screen shows it whole.
+   */
+  public void save(Reconciliation r, int totalsToCome) {
     // Every hour of the window that was compared or classified: a gap hour has a class but no rows.
     Map<HourPartition, Diff.HourDiff> compared = new TreeMap<>();
     r.hours().forEach(h -> compared.put(h.hour(), h));
@@ -111,16 +117,32 @@ public final class ReportStore {
     long expected = r.expectedKeys();
     sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " (id, target, spec, created, "
             + "window_from, window_to, boundary, verdict, hours, differing_hours, expected_keys, unexpected_keys, "
-            + "acknowledged, coverage_issues, by, scope, repair_id, spec_hash, keys_truncated) VALUES (?, ?, ?, "
-            + "fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + "acknowledged, coverage_issues, by, scope, repair_id, spec_hash, keys_truncated, totals_to_come) VALUES (?, ?, "
+            + "?, fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, "
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),
         r.window().to().epochSecond(), r.boundary().epochSecond(), r.verdict().name(), (long) r.hours().size(),
         r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.held().size(),
         (long) r.coverage().size(), Operator.user(), r.scope().name(), r.repairId(), r.specSha256(),
-        r.keysTruncated() ? 1 : 0);
+        r.keysTruncated() ? 1 : 0, (long) totalsToCome);
   }
 
+  /**
+   * The measure totals of hours a stored reconciliation saved without them ({@link #save}), in one insert: the
+   * report is whole, and listed, once it lands.
+   */
+  public void saveCarriedTotals(String id, List<Diff.HourDiff> hours) {
+    insert("store the totals of the carried hours", "reconciliation_carried_totals", "id, hour, measures, totals",
+        hours.stream().map(h -> new Object[] {id, h.hour().epochSecond(), h.totals().stream().map(t -> t.measure()
+            .name()).toList(), h.totals().stream().map(Diff.Total::v1).toList()}).toList());
+  }
+
+  /**
+   * How long a report whose carried hours' totals have not followed its verdict stays unlisted: the reading takes
+   * seconds; a report still without them after this was left so by a reconciliation that stopped after its
+   * verdict, and is listed as it is, those hours without totals.
+   */
+  public static final java.time.Duration PENDING_AT_MOST = java.time.Duration.ofMinutes(10);
   private void insert(String what, String table, String columns, List<Object[]> rows) {
     rows(table).insert(what, columns, rows);
   }
@@ -149,8 +171,9 @@ public final class ReportStore {
     if (!present()) {
       return List.of();
     }
-    return sql.query("list reconciliations", SUMMARY + t("reconciliations") + " WHERE target = ? ORDER BY created DESC",
-        ReportStore::summary, target);
+    return sql.query("list reconciliations", SUMMARY + t("reconciliations") + " WHERE target = ? AND (totals_to_come = 0 "
+        + "OR created < now64(3, 'UTC') - toIntervalSecond(?) OR id IN (SELECT id FROM " + t("reconciliation_carried_totals")
+        + ")) ORDER BY created DESC", ReportStore::summary, target, PENDING_AT_MOST.toSeconds());
   }
 
   /** The newest reconciliation of a repair over its whole window: the only kind that can open the gate. */

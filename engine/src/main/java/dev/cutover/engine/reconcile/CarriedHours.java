@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * The hours a bounded repair carried from v1, compared hour by hour: those v1 and v2 hold in the same
- * files from the parts' metadata and v1's totals, the others row by row as any hour.
+ * files from the parts' metadata (and, for the charts, v1's totals, read after the verdict), the others row by
+ * row as any hour.
  */
 final class CarriedHours {
 
@@ -31,33 +32,39 @@ final class CarriedHours {
   }
 
   /**
-   * The carried hours compared: those v1 and v2 hold in the same files from the parts' metadata and
-   * v1's totals, the others (a merge or a write since the carry) row by row.
+   * The carried hours compared: those v1 and v2 hold in the same files from the parts' metadata alone, without their
+   * totals ({@link #totals}); the others (a merge or a write since the carry) row by row, as any hour.
+   *
+   * @param hours every carried hour either version holds, compared
+   * @param same the hours of them held in the same files, whose measure totals are still to be read
    */
-  List<HourDiff> compare(Differ differ, Set<HourPartition> carried) {
+  record Compared(List<HourDiff> hours, Map<HourPartition, SameFiles.Hour> same) {}
+
+  Compared compare(Differ differ, Set<HourPartition> carried) {
     if (carried.isEmpty()) {
-      return List.of();
+      return new Compared(List.of(), Map.of());
     }
     SameFiles.Proof proof = new SameFiles(sql, spec).of(spec.liveTable(), spec.targetTable(), carried);
-    List<HourDiff> out = new ArrayList<>(sameFiles(spec.liveTable(), proof.same()));
+    List<HourDiff> out = new ArrayList<>();
+    // Both sides are v1's rows in the same files: the checksum of both is the files' fingerprint, and keys are not
+    // counted (0): they are the same keys in the same files.
+    proof.same().forEach((h, files) -> out.add(new HourDiff(h, files.rows(), files.rows(), 0, 0, files.fingerprint(),
+        files.fingerprint(), List.of())));
     out.addAll(differ.hours(spec.liveTable(), spec.targetTable(), proof.unproven()));
-    return out;
+    return new Compared(out, proof.same());
   }
 
   /**
-   * {@link #compare} on a thread of its own, beside the caller's reads of the recomputed hours: what it reads most
-   * is v1's totals of the carried hours, for the charts (months of hours against the days a bounded repair
-   * recomputes), and the verdict need not wait for it behind them. On two cores, in section 9's world of
-   * docs/BENCHMARKS.md, the two reads side by side ended after 0.97 s where one after the other took 1.08 s: each
-   * uses both cores, so they gain little, but the longer of them no longer adds to the other.
+   * {@link #compare} on a thread of its own, beside the caller's reads of the recomputed hours; with months of
+   * carried hours the parts' metadata alone is read, and the verdict need not wait behind it.
    */
-  java.util.concurrent.CompletableFuture<List<HourDiff>> beside(Differ differ, Set<HourPartition> carried) {
+  java.util.concurrent.CompletableFuture<Compared> beside(Differ differ, Set<HourPartition> carried) {
     return java.util.concurrent.CompletableFuture.supplyAsync(() -> compare(differ, carried),
         task -> Thread.ofVirtual().name("reconcile-carried").start(task));
   }
 
   /** What {@link #beside} found, once it has; its failure is the caller's, as if it had run the reads itself. */
-  static List<HourDiff> join(java.util.concurrent.CompletableFuture<List<HourDiff>> carried) {
+  static Compared join(java.util.concurrent.CompletableFuture<Compared> carried) {
     try {
       return carried.get();
     } catch (java.util.concurrent.ExecutionException e) {
@@ -66,6 +73,16 @@ final class CarriedHours {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while comparing the carried hours", e);
     }
+  }
+
+  /**
+   * The hours held in the same files in both versions, with their measure totals: v1's, read once, for the charts
+   * (both sides are the same rows). Months of hours against the days a bounded repair recomputes, this is most of
+   * what its reconciliation reads, and none of it decides the verdict: the reconciliation stores its verdict first
+   * and these after ({@link Reconciler#reconcile}).
+   */
+  List<HourDiff> totals(Map<HourPartition, SameFiles.Hour> same) {
+    return sameFiles(spec.liveTable(), same);
   }
 
   /**

@@ -146,8 +146,8 @@ public final class Reconciler {
     Map<HourPartition, Map<String, Long>> counts = new TreeMap<>();
     // The carried hours are compared beside every read of the recomputed ones below, from the sample to their keys,
     // and joined only once those are done: nothing of the recomputed hours waits for them (CarriedHours#beside).
-    java.util.concurrent.CompletableFuture<List<Diff.HourDiff>> carriedCompared = new CarriedHours(sql, spec)
-        .beside(differ, carried);
+    CarriedHours carriedHours = new CarriedHours(sql, spec);
+    java.util.concurrent.CompletableFuture<CarriedHours.Compared> carriedCompared = carriedHours.beside(differ, carried);
     // A bounded repair recomputes only the hours the bug touched (and the live writer's since B): the fix changes
     // them, so no sample is read to find that out.
     boolean everyKey = !carried.isEmpty();
@@ -191,7 +191,8 @@ public final class Reconciler {
     boolean truncated = kept.truncated();
     List<HourPartition> unexpectedHours = kept.unexpectedHours();
 
-    hours.addAll(CarriedHours.join(carriedCompared));
+    CarriedHours.Compared carriedSums = CarriedHours.join(carriedCompared);
+    hours.addAll(carriedSums.hours());
     hours.sort(java.util.Comparator.comparing(Diff.HourDiff::hour));
     Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
     hours.forEach(h -> byHour.put(h.hour(), h));
@@ -244,8 +245,11 @@ public final class Reconciler {
     Reconciliation result = new Reconciliation(id, spec.name(), target, scope, repair.id(), spec.sha256(), Instant.now(),
         window, boundary, verdict, hours, keys, truncated, counts, coverage, used, classes);
     progress.check("saving the report");
-    progress.update("Saving the report", 0.97);
-    reports.save(result);
+    progress.update("Saving the report", 0.95);
+    // The verdict is stored before v1's totals of the hours carried in the same files (for the charts alone: months of
+    // hours in a bounded repair, most of what it would read): the gate and every status read it from now on, and the
+    // report is listed whole once the totals follow (ReportStore#saveCarriedTotals).
+    reports.save(result, carriedSums.same().size());
     state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
         + repair.id() + ": " + verdict.name().toLowerCase() + ", " + Figures.count(differing.size())
         + " differing hours, "
@@ -255,7 +259,25 @@ public final class Reconciler {
             : ", " + Figures.count(carried.size()) + " hours carried from " + spec.liveTable()
             + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
-    return result;
+    progress.recorded("the verdict: " + verdict.name().toLowerCase(java.util.Locale.ROOT));
+    return carriedSums.same().isEmpty() ? result : withCarriedTotals(result, carriedHours, carriedSums, progress);
+  }
+
+  /**
+   * {@code stored} with v1's totals of the hours carried in the same files, read and stored after its verdict. Once
+   * the verdict is stored nothing cancels the reconciliation: these totals complete its report.
+   */
+  private Reconciliation withCarriedTotals(Reconciliation stored, CarriedHours carriedHours,
+      CarriedHours.Compared carried, Progress progress) {
+    progress.update("Verdict stored (" + stored.verdict().name().toLowerCase(java.util.Locale.ROOT) + "); reading "
+        + spec.liveTable() + "'s totals of " + Figures.count(carried.same().size()) + " carried hours for the charts",
+        0.97);
+    List<Diff.HourDiff> totals = carriedHours.totals(carried.same());
+    reports.saveCarriedTotals(stored.id(), totals);
+    Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
+    stored.hours().forEach(h -> byHour.put(h.hour(), h));
+    totals.forEach(h -> byHour.put(h.hour(), h));
+    return stored.withHours(List.copyOf(byHour.values()));
   }
 
   /**

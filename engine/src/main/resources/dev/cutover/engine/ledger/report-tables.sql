@@ -75,3 +75,14 @@ ENGINE = MergeTree ORDER BY (target, repair_id, hour);
 -- step: create the reconciliation lapsed table
 CREATE TABLE IF NOT EXISTS {db}.reconciliation_lapsed (id String, hour DateTime('UTC'), key Array(String), detail String)
 ENGINE = MergeTree ORDER BY (id, hour);
+
+-- A reconciliation stores its verdict before v1's totals of the hours carried in the same files (for the charts
+-- alone): how many hours' totals were still to come, and those totals once read. Until they are stored, the report
+-- is not listed.
+-- step: extend the reconciliations table
+ALTER TABLE {db}.reconciliations ADD COLUMN IF NOT EXISTS totals_to_come UInt64;
+
+-- step: create the reconciliation carried totals table
+CREATE TABLE IF NOT EXISTS {db}.reconciliation_carried_totals (
+  id String, hour DateTime('UTC'), measures Array(String), totals Array(Float64))
+ENGINE = MergeTree ORDER BY (id, hour);

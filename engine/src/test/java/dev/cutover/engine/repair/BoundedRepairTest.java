@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.Engine;
 import dev.cutover.engine.api.BackfillEvent;
+import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.Gate;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
@@ -126,6 +127,53 @@ class BoundedRepairTest {
     assertEquals(world.checksums("visits_v1", late, late.plusHours(1)),
         world.checksums("visits_v2", late, late.plusHours(1)));
     assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).refusal());
+  }
+
+  /**
+   * The verdict is stored before v1's totals of the carried hours, which only the charts need: from that moment the
+   * gate and the repair's status read it, while the list of reports a screen reads shows the report only once it is
+   * whole, each carried hour with the totals v1 holds.
+   */
+  @Test
+  void theVerdictIsStoredBeforeTheCarriedHoursTotalsAndTheReportIsListedOnlyWhole() throws Exception {
+    Plan plan = plan(Optional.of(affected));
+    Procedure.backfill(engine, plan);
+    world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
+    java.util.List<String> atVerdict = new java.util.ArrayList<>();
+    dev.cutover.engine.api.Progress watching = new dev.cutover.engine.api.Progress() {
+      @Override
+      public void update(String step, double fraction) {}
+
+      @Override
+      public void recorded(String what) {
+        Gate gate = engine.cutovers().gate(spec);
+        atVerdict.add(what + "; gate " + (gate.open() ? "open" : "closed: " + gate.refusal()) + "; listed "
+            + engine.reconciliations().newestId(spec).orElse("none") + "; status " + engine.repairs().status(spec)
+            .verdict().map(v -> v.id()).orElse("none"));
+      }
+    };
+    Reconciliation r = engine.reconciliations().reconcile(spec, Scope.REPAIR, Optional.empty(), 10_000, watching);
+    assertEquals(Reconciliation.Verdict.GREEN, r.verdict(), r.coverage().toString());
+    assertEquals(java.util.List.of("the verdict: green; gate open; listed none; status " + r.id()), atVerdict);
+    assertEquals(Optional.of(r.id()), engine.reconciliations().newestId(spec), "listed once whole");
+
+    // Each carried hour, read back from the store as returned, holds v1's totals of that hour.
+    Reconciliation stored = engine.reconciliations().load(r.id()).orElseThrow();
+    assertEquals(r.hours(), stored.hours());
+    Map<HourPartition, Double> v1Clicks = new TreeMap<>();
+    world.sql.query("v1's clicks per hour", "SELECT toUnixTimestamp(hour), toFloat64(sum(clicks)) FROM visits_v1 GROUP BY "
+        + "hour", rs -> v1Clicks.put(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getDouble(2)));
+    Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
+    stored.hours().forEach(h -> byHour.put(h.hour(), h));
+    // An hour neither version holds is not compared; every other carried hour is.
+    java.util.List<HourPartition> held = plan.carried().stream().filter(v1Clicks::containsKey).toList();
+    assertTrue(held.size() > 12, held.toString());
+    for (HourPartition h : held) {
+      Diff.Total clicks = byHour.get(h).totals().stream().filter(t -> t.measure().name().equals("clicks")).findFirst()
+          .orElseThrow(() -> new AssertionError("no totals of carried hour " + h + ": " + byHour.get(h)));
+      assertEquals(v1Clicks.get(h), clicks.v1(), "v1 at " + h);
+      assertEquals(clicks.v1(), clicks.v2(), "v2 at " + h + ": the same files");
+    }
   }
 
   /**
