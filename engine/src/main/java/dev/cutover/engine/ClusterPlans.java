@@ -1,6 +1,7 @@
 package dev.cutover.engine;
 
 import dev.cutover.engine.api.AcknowledgedDependent;
+import dev.cutover.engine.api.BackfillSettings;
 import dev.cutover.engine.api.Diff;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.LiveStatus;
@@ -10,6 +11,7 @@ import dev.cutover.engine.api.Repair;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.cluster.ClusterAbandon;
 import dev.cutover.engine.cluster.OverShards;
+import dev.cutover.engine.cluster.ShareOfTotal;
 import dev.cutover.engine.cluster.Shards;
 import java.time.Duration;
 import java.util.Collection;
@@ -106,11 +108,18 @@ final class ClusterPlans implements PlanSteps {
 
   @Override
   public Preflighted preflight(Plan plan, List<AcknowledgedDependent> acknowledged, Progress progress) {
-    // Every shard's plan is made again from the range and B shown, as one server's preflight makes its own again.
-    // The throttle shown is kept too (each shard's share of the cluster's totals, which applying again keeps).
-    ClusterPlan again = backfills.plan(Optional.of(plan.range().from()), Optional.of(plan.range().to()),
-        Optional.of(plan.boundary()), plan.affected(), s -> plan.settings());
-    return backfills.preflight(again, acknowledged, progress);
+    // Each shard's preflight makes its plan again from the range, B, affected window and throttle shown, as one
+    // server's does, and clears only that: what it is handed here is that request alone. Planning every shard here
+    // first would ask each of them every question of a plan once more (the sources' spans and edges, both versions'
+    // columns and newest hours). The throttle shown is the first shard's share of the cluster's totals; applying the
+    // share again keeps it. Of the estimates a preflight reads only the duration: the slowest shard's, shown.
+    BackfillSettings share = ShareOfTotal.of(plan.settings(), spec.cluster().orElseThrow().total(),
+        shards.all().size());
+    Plan request = new Plan(plan.spec(), plan.range(), plan.boundary(), plan.liveEdge(), plan.hours(), plan.overlap(),
+        plan.estimates(), plan.statements(), share, plan.pinned(), plan.resumes(), plan.affected());
+    Map<dev.cutover.engine.api.ShardRef, Plan> each = new java.util.LinkedHashMap<>();
+    shards.all().forEach(s -> each.put(s.ref(), request));
+    return backfills.preflight(new ClusterPlan(plan.range(), plan.boundary(), each), acknowledged, progress);
   }
 
   @Override
