@@ -38,12 +38,6 @@ public record Reconciliation(String id, String spec, String target, Scope scope,
     classes = List.copyOf(classes);
   }
 
-  /** This reconciliation with {@code hours} compared instead, all else as it is. */
-  public Reconciliation withHours(List<Diff.HourDiff> hours) {
-    return new Reconciliation(id, spec, target, scope, repairId, specSha256, created, window, boundary, verdict, hours,
-        keys, keysTruncated, counts, coverage, acknowledged, classes);
-  }
-
   /** Which hours a reconciliation covers. */
   public enum Scope {
     /** The whole repair window, from its first backfilled hour to the newest hour both versions have closed. */

@@ -75,11 +75,12 @@ public final class ReportStore {
 
   /**
    * Stores a reconciliation: its hours, keys, counts, coverage and lapsed acknowledgements, then its header with the
-   * verdict, which the gate and every status read from then on. {@code totalsToCome} hours of it (carried in the same
-   * files as v1's) are stored without their totals, which {@link #saveCarriedTotals} stores after: until then, for
-   * {@link #PENDING_AT_MOST}, the report is not listed ({@link #reconciliations}), so that a screen shows it whole.
+   * verdict, which the gate and every status read from then on. When {@code follows}, what only the report shows comes
+   * after, by {@link #complete} (hours carried in the same files as v1's are stored here without their totals): until
+   * then, for {@link #PENDING_AT_MOST}, the report is not listed ({@link #reconciliations}), so that a screen shows it
+   * whole.
    */
-  public void save(Reconciliation r, int totalsToCome) {
+  public void save(Reconciliation r, boolean follows) {
     // Every hour of the window that was compared or classified: a gap hour has a class but no rows.
     Map<HourPartition, Diff.HourDiff> compared = new TreeMap<>();
     r.hours().forEach(h -> compared.put(h.hour(), h));
@@ -100,11 +101,7 @@ public final class ReportStore {
     }
     insert("store reconciliation hours", "reconciliation_hours", "id, hour, owner, status, rows_v1, rows_v2, measures, "
         + "totals_v1, totals_v2, checksum_v1, checksum_v2, keys_v1, keys_v2, compared", hourRows);
-    insert("store reconciliation keys", "reconciliation_keys", "id, hour, key, kind, rule, measures, v1, v2, rows_v1, "
-        + "rows_v2", r.keys().stream().map(k -> new Object[] {r.id(), k.hour().epochSecond(), k.key(), k.kind().name(),
-            k.rule().orElse(""), k.v1().keySet().stream().map(Identifier::name).toList(),
-            k.v1().keySet().stream().map(m -> k.v1().get(m)).toList(),
-            k.v1().keySet().stream().map(m -> k.v2().getOrDefault(m, 0.0)).toList(), k.rowsV1(), k.rowsV2()}).toList());
+    insertKeys(r.id(), r.keys());
     List<Object[]> countRows = new ArrayList<>();
     r.counts().forEach((hour, byClass) -> byClass.forEach((cls, n) -> countRows.add(new Object[] {r.id(),
         hour.epochSecond(), cls, n})));
@@ -117,30 +114,42 @@ public final class ReportStore {
     long expected = r.expectedKeys();
     sql.execute("store reconciliation " + r.id(), "INSERT INTO " + t("reconciliations") + " (id, target, spec, created, "
             + "window_from, window_to, boundary, verdict, hours, differing_hours, expected_keys, unexpected_keys, "
-            + "acknowledged, coverage_issues, by, scope, repair_id, spec_hash, keys_truncated, totals_to_come) VALUES (?, ?, "
+            + "acknowledged, coverage_issues, by, scope, repair_id, spec_hash, keys_truncated, follows) VALUES (?, ?, "
             + "?, fromUnixTimestamp64Milli(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), toDateTime(?, 'UTC'), ?, ?, "
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         r.id(), r.target(), r.spec(), r.created().toEpochMilli(), r.window().from().epochSecond(),
         r.window().to().epochSecond(), r.boundary().epochSecond(), r.verdict().name(), (long) r.hours().size(),
         r.hours().stream().filter(h -> !h.identical()).count(), expected, r.unexpectedKeys(), (long) r.held().size(),
         (long) r.coverage().size(), Operator.user(), r.scope().name(), r.repairId(), r.specSha256(),
-        r.keysTruncated() ? 1 : 0, (long) totalsToCome);
+        r.keysTruncated() ? 1 : 0, follows ? 1 : 0);
+  }
+
+  private void insertKeys(String id, List<Diff.KeyDiff> keys) {
+    insert("store reconciliation keys", "reconciliation_keys", "id, hour, key, kind, rule, measures, v1, v2, rows_v1, "
+        + "rows_v2", keys.stream().map(k -> new Object[] {id, k.hour().epochSecond(), k.key(), k.kind().name(),
+            k.rule().orElse(""), k.v1().keySet().stream().map(Identifier::name).toList(),
+            k.v1().keySet().stream().map(m -> k.v1().get(m)).toList(),
+            k.v1().keySet().stream().map(m -> k.v2().getOrDefault(m, 0.0)).toList(), k.rowsV1(), k.rowsV2()}).toList());
   }
 
   /**
-   * The measure totals of hours a stored reconciliation saved without them ({@link #save}), in one insert: the
-   * report is whole, and listed, once it lands.
+   * What only the report of a reconciliation stored with {@code follows} shows, after its verdict: the explained keys
+   * it keeps as examples, and the measure totals of the hours it saved without them (carried in the same files as
+   * v1's, whose totals are v1's). The report is whole, and listed, once the last insert lands.
    */
-  public void saveCarriedTotals(String id, List<Diff.HourDiff> hours) {
+  public void complete(String id, List<Diff.KeyDiff> explained, List<Diff.HourDiff> carriedTotals) {
+    insertKeys(id, explained);
     insert("store the totals of the carried hours", "reconciliation_carried_totals", "id, hour, measures, totals",
-        hours.stream().map(h -> new Object[] {id, h.hour().epochSecond(), h.totals().stream().map(t -> t.measure()
-            .name()).toList(), h.totals().stream().map(Diff.Total::v1).toList()}).toList());
+        carriedTotals.stream().map(h -> new Object[] {id, h.hour().epochSecond(), h.totals().stream().map(t -> t
+            .measure().name()).toList(), h.totals().stream().map(Diff.Total::v1).toList()}).toList());
+    sql.execute("record reconciliation " + id + " whole", "INSERT INTO " + t("reconciliation_completed") + " (id, at) "
+        + "VALUES (?, fromUnixTimestamp64Milli(?, 'UTC'))", id, Instant.now().toEpochMilli());
   }
 
   /**
-   * How long a report whose carried hours' totals have not followed its verdict stays unlisted: the reading takes
-   * seconds; a report still without them after this was left so by a reconciliation that stopped after its
-   * verdict, and is listed as it is, those hours without totals.
+   * How long a report whose display-only parts have not followed its verdict stays unlisted: reading them takes
+   * seconds; a report still without them after this was left so by a reconciliation that stopped after its verdict,
+   * and is listed as it is: its carried hours without totals, its explained keys without examples.
    */
   public static final java.time.Duration PENDING_AT_MOST = java.time.Duration.ofMinutes(10);
   private void insert(String what, String table, String columns, List<Object[]> rows) {
@@ -171,8 +180,8 @@ public final class ReportStore {
     if (!present()) {
       return List.of();
     }
-    return sql.query("list reconciliations", SUMMARY + t("reconciliations") + " WHERE target = ? AND (totals_to_come = 0 "
-        + "OR created < now64(3, 'UTC') - toIntervalSecond(?) OR id IN (SELECT id FROM " + t("reconciliation_carried_totals")
+    return sql.query("list reconciliations", SUMMARY + t("reconciliations") + " WHERE target = ? AND (follows = 0 OR "
+        + "created < now64(3, 'UTC') - toIntervalSecond(?) OR id IN (SELECT id FROM " + t("reconciliation_completed")
         + ")) ORDER BY created DESC", ReportStore::summary, target, PENDING_AT_MOST.toSeconds());
   }
 

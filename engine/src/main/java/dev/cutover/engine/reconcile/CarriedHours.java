@@ -82,7 +82,7 @@ final class CarriedHours {
    * and these after ({@link Reconciler#reconcile}).
    */
   List<HourDiff> totals(Map<HourPartition, SameFiles.Hour> same) {
-    return sameFiles(spec.liveTable(), same);
+    return same.isEmpty() ? List.of() : sameFiles(spec.liveTable(), same);
   }
 
   /**

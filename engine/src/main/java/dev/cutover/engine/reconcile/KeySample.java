@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * The keys a report keeps, read once every differing key is counted by class: the unexpected ones, up to the
- * caller's limit (the report says when it holds fewer than were counted), then a few explained ones to show what
- * the rules matched.
+ * caller's limit (the report says when it holds fewer than were counted), and a few explained ones to show what
+ * the rules matched, read after the verdict is stored.
  */
 final class KeySample {
 
@@ -21,7 +21,7 @@ final class KeySample {
   /**
    * The keys kept.
    *
-   * @param keys the unexpected keys read, then the explained ones
+   * @param keys the unexpected keys read
    * @param truncated whether fewer unexpected keys were read than were counted
    * @param unexpectedHours the hours that hold an unexpected key, in order
    */
@@ -36,10 +36,10 @@ final class KeySample {
   }
 
   /**
-   * The keys to keep of the {@code differing} hours, read where their {@code counts} by class say they are, at most
-   * {@code keyLimit} unexpected.
+   * The unexpected keys to keep, read where their {@code counts} by class say they are, at most {@code keyLimit}:
+   * what the verdict and the acknowledgements are judged by.
    */
-  Kept read(Map<HourPartition, Map<String, Long>> counts, List<HourPartition> differing, int keyLimit) {
+  Kept unexpected(Map<HourPartition, Map<String, Long>> counts, int keyLimit) {
     List<KeyDiff> keys = new ArrayList<>();
     List<HourPartition> unexpectedHours = counts.entrySet().stream().filter(e -> e.getValue().keySet().stream()
         .anyMatch(c -> c.startsWith(Reconciliation.UNEXPECTED))).map(Map.Entry::getKey).toList();
@@ -50,14 +50,21 @@ final class KeySample {
     }
     long unexpectedCounted = counts.values().stream().flatMap(m -> m.entrySet().stream())
         .filter(e -> e.getKey().startsWith(Reconciliation.UNEXPECTED)).mapToLong(Map.Entry::getValue).sum();
-    boolean truncated = keys.size() < unexpectedCounted;
-    if (!differing.isEmpty()) {
-      // From the first differing hours that hold that many, as their counts say: the keys come in hour order, so any
-      // hour after those would be read for nothing.
-      keys.addAll(differ.keys(spec.liveTable(), spec.targetTable(), firstHolding(differing, counts, EXPLAINED_KEYS),
-          EXPLAINED_KEYS).stream().filter(KeyDiff::expected).toList());
+    return new Kept(keys, keys.size() < unexpectedCounted, unexpectedHours);
+  }
+
+  /**
+   * A few explained keys of the {@code differing} hours, to show what the rules matched: for the report alone, the
+   * verdict counts them by class ({@code counts}) without them.
+   */
+  List<KeyDiff> explained(Map<HourPartition, Map<String, Long>> counts, List<HourPartition> differing) {
+    if (differing.isEmpty()) {
+      return List.of();
     }
-    return new Kept(keys, truncated, unexpectedHours);
+    // From the first differing hours that hold that many, as their counts say: the keys come in hour order, so any
+    // hour after those would be read for nothing.
+    return differ.keys(spec.liveTable(), spec.targetTable(), firstHolding(differing, counts, EXPLAINED_KEYS),
+        EXPLAINED_KEYS).stream().filter(KeyDiff::expected).toList();
   }
 
   /**

@@ -186,7 +186,8 @@ public final class Reconciler {
         .map(Diff.HourDiff::hour).toList();
     progress.check("reading unexpected keys");
     progress.update("Reading unexpected keys", 0.86);
-    KeySample.Kept kept = new KeySample(differ, spec).read(counts, differing, keyLimit);
+    KeySample sample = new KeySample(differ, spec);
+    KeySample.Kept kept = sample.unexpected(counts, keyLimit);
     List<Diff.KeyDiff> keys = kept.keys();
     boolean truncated = kept.truncated();
     List<HourPartition> unexpectedHours = kept.unexpectedHours();
@@ -246,10 +247,11 @@ public final class Reconciler {
         window, boundary, verdict, hours, keys, truncated, counts, coverage, used, classes);
     progress.check("saving the report");
     progress.update("Saving the report", 0.95);
-    // The verdict is stored before v1's totals of the hours carried in the same files (for the charts alone: months of
-    // hours in a bounded repair, most of what it would read): the gate and every status read it from now on, and the
-    // report is listed whole once the totals follow (ReportStore#saveCarriedTotals).
-    reports.save(result, carriedSums.same().size());
+    // The verdict is stored before what only the report shows: a sample of explained keys, and v1's totals of the hours
+    // carried in the same files (months of hours in a bounded repair, most of what it would read). The gate and every
+    // status read the verdict from now on; the report is listed once the rest follows (ReportStore#complete).
+    boolean follows = !differing.isEmpty() || !carriedSums.same().isEmpty();
+    reports.save(result, follows);
     state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
         + repair.id() + ": " + verdict.name().toLowerCase() + ", " + Figures.count(differing.size())
         + " differing hours, "
@@ -260,24 +262,22 @@ public final class Reconciler {
             + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     progress.recorded("the verdict: " + verdict.name().toLowerCase(java.util.Locale.ROOT));
-    return carriedSums.same().isEmpty() ? result : withCarriedTotals(result, carriedHours, carriedSums, progress);
-  }
-
-  /**
-   * {@code stored} with v1's totals of the hours carried in the same files, read and stored after its verdict. Once
-   * the verdict is stored nothing cancels the reconciliation: these totals complete its report.
-   */
-  private Reconciliation withCarriedTotals(Reconciliation stored, CarriedHours carriedHours,
-      CarriedHours.Compared carried, Progress progress) {
-    progress.update("Verdict stored (" + stored.verdict().name().toLowerCase(java.util.Locale.ROOT) + "); reading "
-        + spec.liveTable() + "'s totals of " + Figures.count(carried.same().size()) + " carried hours for the charts",
-        0.97);
-    List<Diff.HourDiff> totals = carriedHours.totals(carried.same());
-    reports.saveCarriedTotals(stored.id(), totals);
-    Map<HourPartition, Diff.HourDiff> byHour = new TreeMap<>();
-    stored.hours().forEach(h -> byHour.put(h.hour(), h));
-    totals.forEach(h -> byHour.put(h.hour(), h));
-    return stored.withHours(List.copyOf(byHour.values()));
+    if (!follows) {
+      return result;
+    }
+    // Once the verdict is stored nothing cancels the reconciliation: what follows completes its report.
+    progress.update("Verdict stored (" + verdict.name().toLowerCase(java.util.Locale.ROOT) + "); reading "
+        + (carriedSums.same().isEmpty() ? "" : spec.liveTable() + "'s totals of " + Figures.count(carriedSums.same()
+        .size()) + " carried hours and ") + "examples of explained keys for the report", 0.97);
+    List<Diff.KeyDiff> explained = sample.explained(counts, differing);
+    List<Diff.HourDiff> totals = carriedHours.totals(carriedSums.same());
+    reports.complete(id, explained, totals);
+    Map<HourPartition, Diff.HourDiff> whole = new TreeMap<>(byHour);
+    totals.forEach(h -> whole.put(h.hour(), h));
+    List<Diff.KeyDiff> allKeys = new ArrayList<>(keys);
+    allKeys.addAll(explained);
+    return new Reconciliation(id, spec.name(), target, scope, repair.id(), spec.sha256(), result.created(), window,
+        boundary, verdict, List.copyOf(whole.values()), allKeys, truncated, counts, coverage, used, classes);
   }
 
   /**

@@ -76,13 +76,17 @@ ENGINE = MergeTree ORDER BY (target, repair_id, hour);
 CREATE TABLE IF NOT EXISTS {db}.reconciliation_lapsed (id String, hour DateTime('UTC'), key Array(String), detail String)
 ENGINE = MergeTree ORDER BY (id, hour);
 
--- A reconciliation stores its verdict before v1's totals of the hours carried in the same files (for the charts
--- alone): how many hours' totals were still to come, and those totals once read. Until they are stored, the report
--- is not listed.
+-- A reconciliation stores its verdict before what only its report shows (a sample of explained keys, v1's totals
+-- of the hours carried in the same files): whether that follows, those totals, and which reports it completed.
+-- Until then the report is not listed.
 -- step: extend the reconciliations table
-ALTER TABLE {db}.reconciliations ADD COLUMN IF NOT EXISTS totals_to_come UInt64;
+ALTER TABLE {db}.reconciliations ADD COLUMN IF NOT EXISTS follows UInt8;
 
 -- step: create the reconciliation carried totals table
 CREATE TABLE IF NOT EXISTS {db}.reconciliation_carried_totals (
   id String, hour DateTime('UTC'), measures Array(String), totals Array(Float64))
 ENGINE = MergeTree ORDER BY (id, hour);
+
+-- step: create the reconciliation completed table
+CREATE TABLE IF NOT EXISTS {db}.reconciliation_completed (id String, at DateTime64(3, 'UTC'))
+ENGINE = MergeTree ORDER BY id;

@@ -43,9 +43,9 @@ class SchemaScriptTest {
         SchemaScript.resource(name).run(sql, database); // a newer version starts on tables an older one made
       }
       assertEquals(List.of("acknowledgement_withdrawals", "acknowledgements", "audit", "ledger",
-          "reconciliation_carried_totals", "reconciliation_counts", "reconciliation_coverage", "reconciliation_hours",
-          "reconciliation_keys", "reconciliation_lapsed",
-          "reconciliations", "repair_log", "runs", "swaps"),
+          "reconciliation_carried_totals", "reconciliation_completed", "reconciliation_counts", "reconciliation_coverage",
+          "reconciliation_hours", "reconciliation_keys", "reconciliation_lapsed", "reconciliations", "repair_log", "runs",
+          "swaps"),
           sql.query("list the tables", "SELECT name FROM system.tables WHERE database = ? ORDER BY name",
               rs -> rs.getString(1), database.name()));
       assertEquals(1, sql.queryLong("find the step column", "SELECT count() FROM system.columns WHERE database = ? "

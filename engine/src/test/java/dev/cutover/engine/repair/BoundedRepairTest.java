@@ -130,9 +130,9 @@ class BoundedRepairTest {
   }
 
   /**
-   * The verdict is stored before v1's totals of the carried hours, which only the charts need: from that moment the
-   * gate and the repair's status read it, while the list of reports a screen reads shows the report only once it is
-   * whole, each carried hour with the totals v1 holds.
+   * The verdict is stored before v1's totals of the carried hours and the examples of explained keys, which only the
+   * report shows: from that moment the gate and the repair's status read it, while the list of reports a screen reads
+   * shows the report only once it is whole, each carried hour with the totals v1 holds.
    */
   @Test
   void theVerdictIsStoredBeforeTheCarriedHoursTotalsAndTheReportIsListedOnlyWhole() throws Exception {
@@ -160,6 +160,8 @@ class BoundedRepairTest {
     // Each carried hour, read back from the store as returned, holds v1's totals of that hour.
     Reconciliation stored = engine.reconciliations().load(r.id()).orElseThrow();
     assertEquals(r.hours(), stored.hours());
+    assertEquals(r.keys(), stored.keys());
+    assertTrue(stored.keys().stream().anyMatch(Diff.KeyDiff::expected), "explained keys kept as examples");
     Map<HourPartition, Double> v1Clicks = new TreeMap<>();
     world.sql.query("v1's clicks per hour", "SELECT toUnixTimestamp(hour), toFloat64(sum(clicks)) FROM visits_v1 GROUP BY "
         + "hour", rs -> v1Clicks.put(HourPartition.ofEpochSecond(rs.getLong(1)), rs.getDouble(2)));
