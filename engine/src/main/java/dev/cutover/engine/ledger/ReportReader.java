@@ -40,7 +40,8 @@ final class ReportReader {
     String id = h.id();
     Header header = sql.queryOne("read reconciliation " + id, "SELECT spec, keys_truncated FROM " + tables
         + "reconciliations WHERE id = ? LIMIT 1", rs -> new Header(rs.getString(1), rs.getInt(2) == 1), id);
-    // The totals of carried hours, stored after the verdict: those of hours the report saved without theirs.
+    // The totals of carried hours, stored after the verdict, for the hours the report saved without theirs: v1's, and
+    // v2's the same (the same files).
     Map<HourPartition, List<Diff.Total>> carriedTotals = new TreeMap<>();
     sql.query("read the carried hours' totals of reconciliation " + id, "SELECT toUnixTimestamp(hour), measures, totals "
         + "FROM " + tables + "reconciliation_carried_totals WHERE id = ?", rs -> carriedTotals.put(

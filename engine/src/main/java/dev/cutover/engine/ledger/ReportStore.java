@@ -152,6 +152,7 @@ public final class ReportStore {
    * and is listed as it is: its carried hours without totals, its explained keys without examples.
    */
   public static final java.time.Duration PENDING_AT_MOST = java.time.Duration.ofMinutes(10);
+
   private void insert(String what, String table, String columns, List<Object[]> rows) {
     rows(table).insert(what, columns, rows);
   }
