@@ -269,9 +269,19 @@ public final class Reconciler {
     progress.update("Verdict stored (" + verdict.name().toLowerCase(java.util.Locale.ROOT) + "); reading "
         + (carriedSums.same().isEmpty() ? "" : spec.liveTable() + "'s totals of " + Figures.count(carriedSums.same()
         .size()) + " carried hours and ") + "examples of explained keys for the report", 0.97);
-    List<Diff.KeyDiff> explained = sample.explained(counts, differing);
-    List<Diff.HourDiff> totals = carriedHours.totals(carriedSums.same());
-    reports.complete(id, explained, totals);
+    List<Diff.KeyDiff> explained;
+    List<Diff.HourDiff> totals;
+    try {
+      explained = sample.explained(counts, differing);
+      totals = carriedHours.totals(carriedSums.same());
+      reports.complete(id, explained, totals);
+    } catch (dev.cutover.engine.api.QueryFailedException e) {
+      // The verdict stands and acts: say so, rather than let the reconciliation read as failed.
+      throw new dev.cutover.engine.api.QueryFailedException("The verdict (" + verdict.name().toLowerCase(
+          java.util.Locale.ROOT) + ") of reconciliation " + id + " is stored and the gate reads it, but its report is "
+          + "not whole: " + e.getMessage() + " Reconcile again for the report's charts and examples.", e.errorCode(),
+          e.queryId().orElse(null), e.retryable(), e.unreachable(), e);
+    }
     Map<HourPartition, Diff.HourDiff> whole = new TreeMap<>(byHour);
     totals.forEach(h -> whole.put(h.hour(), h));
     List<Diff.KeyDiff> allKeys = new ArrayList<>(keys);

@@ -179,6 +179,32 @@ class BoundedRepairTest {
   }
 
   /**
+   * A reconciliation that fails after its verdict is stored says that the verdict stands, and the gate opens on it,
+   * while the report is not listed.
+   */
+  @Test
+  void aReconciliationThatFailsAfterItsVerdictSaysTheVerdictStands() throws Exception {
+    Plan plan = plan(Optional.of(affected));
+    Procedure.backfill(engine, plan);
+    world.writeLiveV2(plan.boundary(), world.liveEdge.plusHours(1));
+    dev.cutover.engine.api.Progress failing = new dev.cutover.engine.api.Progress() {
+      @Override
+      public void update(String step, double fraction) {}
+
+      @Override
+      public void recorded(String what) {
+        // What completes the report can no longer be stored.
+        world.sql.execute("take the completion table away", "DROP TABLE reconciliation_completed SYNC");
+      }
+    };
+    var e = assertThrows(dev.cutover.engine.api.QueryFailedException.class, () -> engine.reconciliations()
+        .reconcile(spec, Scope.REPAIR, Optional.empty(), 10_000, failing));
+    assertTrue(e.getMessage().startsWith("The verdict (green) of reconciliation ") && e.getMessage().contains(
+        " is stored and the gate reads it, but its report is not whole: "), e.getMessage());
+    assertTrue(engine.cutovers().gate(spec).open(), engine.cutovers().gate(spec).refusal());
+  }
+
+  /**
    * A carried hour v1 holds nothing of ends empty in v2: one v1 never held, and one v1 lost after a first carry (a
    * dropped partition), carried again by a second backfill of the same window; both recorded carried with no rows.
    */
