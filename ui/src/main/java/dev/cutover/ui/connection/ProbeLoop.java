@@ -148,12 +148,15 @@ final class ProbeLoop implements Runnable {
 
   /**
    * Waits before attempt {@code n}. An embedded server that stopped listening before its process
-   * ended (a graceful stop) said only that it refused connections; once its process has ended its
-   * log says why, and the link says that instead. Returns the loss as now known; null once stopped.
+   * ended (a graceful stop, or a kill: its connections break a moment before its process is gone) said
+   * only that it refused connections; once its process has ended its log says why, and the link says
+   * that instead. Returns the loss as now known; null once stopped.
    */
   private ServerLink pauseBefore(int n, ServerLink known, String failure) {
     Optional<EmbeddedEngine> embedded = session.embedded();
-    boolean ended = embedded.map(e -> !e.running()).orElse(true);
+    // Asked in every pause, not only when the process ends during it: one that had ended by the first pause was
+    // still running when the loss was worded, and the link would keep saying only that it refused connections.
+    boolean ended = embedded.isEmpty();
     long end = System.nanoTime() + ConnectionWatch.backoff(n).toNanos();
     for (long left; (left = end - System.nanoTime()) > 0; ) {
       if (stopped || !sleep(Duration.ofNanos(Math.min(left, ConnectionWatch.PROCESS_PERIOD.toNanos())))) {
@@ -162,7 +165,7 @@ final class ProbeLoop implements Runnable {
       if (!ended && !embedded.get().running()) {
         ended = true;
         ServerHealth health = session.health(ConnectionWatch.TIMEOUT);
-        if (!health.answering()) {
+        if (!health.answering() && !health.sentence().equals(known.sentence())) {
           known = new ServerLink(known.state(), health.sentence(), known.since(), 0, "");
           publish(n == 1 ? known : known.reconnecting(n - 1, failure));
         }
