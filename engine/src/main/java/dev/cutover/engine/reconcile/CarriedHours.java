@@ -76,25 +76,17 @@ final class CarriedHours {
   }
 
   /**
-   * The hours held in the same files in both versions, with their measure totals: v1's, read once, for the charts
-   * (both sides are the same rows). Months of hours against the days a bounded repair recomputes, this is most of
-   * what its reconciliation reads, and none of it decides the verdict: the reconciliation stores its verdict first
-   * and these after ({@link Reconciler#reconcile}).
+   * The hours held in the same files in both versions ({@link SameFiles}), with their measure totals, without reading
+   * v2 or hashing a row: both sides are v1's rows and totals, read once, for the charts; the checksum of both is the
+   * files' fingerprint, and keys are not counted (0): they are the same keys in the same files. Months of hours
+   * against the days a bounded repair recomputes, this is most of what its reconciliation reads, and none of it
+   * decides the verdict: the reconciliation stores its verdict first and these after ({@link ReportRest}).
    */
   List<HourDiff> totals(Map<HourPartition, SameFiles.Hour> same) {
-    return same.isEmpty() ? List.of() : sameFiles(spec.liveTable(), same);
-  }
-
-  /**
-   * The hour-by-hour comparison of hours v1 and v2 hold in the same files ({@link SameFiles}), without
-   * reading v2 or hashing a row: both sides are v1's rows and measure totals (read once, for the
-   * charts), the checksum of both is the files' fingerprint, and keys are not counted (0): they are
-   * the same keys in the same files.
-   */
-  private List<HourDiff> sameFiles(Identifier v1, Map<HourPartition, SameFiles.Hour> same) {
     if (same.isEmpty()) {
       return List.of();
     }
+    Identifier v1 = spec.liveTable();
     // One range over all of them: a list of thousands of hours costs more per row than the few hours between.
     HourPartition first = same.keySet().stream().min(HourPartition::compareTo).orElseThrow();
     HourPartition last = same.keySet().stream().max(HourPartition::compareTo).orElseThrow();

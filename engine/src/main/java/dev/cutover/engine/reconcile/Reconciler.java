@@ -247,10 +247,9 @@ public final class Reconciler {
         window, boundary, verdict, hours, keys, truncated, counts, coverage, used, classes);
     progress.check("saving the report");
     progress.update("Saving the report", 0.95);
-    // The verdict is stored before what only the report shows: a sample of explained keys, and v1's totals of the hours
-    // carried in the same files (months of hours in a bounded repair, most of what it would read). The gate and every
-    // status read the verdict from now on; the report is listed once the rest follows (ReportStore#complete).
-    boolean follows = !differing.isEmpty() || !carriedSums.same().isEmpty();
+    // The verdict is stored before what only the report shows (ReportRest): the gate and every status read it from now
+    // on; the report is listed once the rest follows.
+    boolean follows = ReportRest.follows(differing, carriedSums);
     reports.save(result, follows);
     state.audit(id, "reconcile", "reconciled " + target + " over " + scope.words() + " " + window + " for repair "
         + repair.id() + ": " + verdict.name().toLowerCase() + ", " + Figures.count(differing.size())
@@ -262,32 +261,8 @@ public final class Reconciler {
             + " proven by checksum"));
     Milestones.record(repairs, proof.live(), spec, scope.decides() ? Optional.of(verdict) : Optional.empty());
     progress.recorded("the verdict: " + verdict.name().toLowerCase(java.util.Locale.ROOT));
-    if (!follows) {
-      return result;
-    }
-    // Once the verdict is stored nothing cancels the reconciliation: what follows completes its report.
-    progress.update("Verdict stored (" + verdict.name().toLowerCase(java.util.Locale.ROOT) + "); reading "
-        + (carriedSums.same().isEmpty() ? "" : spec.liveTable() + "'s totals of " + Figures.count(carriedSums.same()
-        .size()) + " carried hours and ") + "examples of explained keys for the report", 0.97);
-    List<Diff.KeyDiff> explained;
-    List<Diff.HourDiff> totals;
-    try {
-      explained = sample.explained(counts, differing);
-      totals = carriedHours.totals(carriedSums.same());
-      reports.complete(id, explained, totals);
-    } catch (dev.cutover.engine.api.QueryFailedException e) {
-      // The verdict stands and acts: say so, rather than let the reconciliation read as failed.
-      throw new dev.cutover.engine.api.QueryFailedException("The verdict (" + verdict.name().toLowerCase(
-          java.util.Locale.ROOT) + ") of reconciliation " + id + " is stored and the gate reads it, but its report is "
-          + "not whole: " + e.getMessage() + " Reconcile again for the report's charts and examples.", e.errorCode(),
-          e.queryId().orElse(null), e.retryable(), e.unreachable(), e);
-    }
-    Map<HourPartition, Diff.HourDiff> whole = new TreeMap<>(byHour);
-    totals.forEach(h -> whole.put(h.hour(), h));
-    List<Diff.KeyDiff> allKeys = new ArrayList<>(keys);
-    allKeys.addAll(explained);
-    return new Reconciliation(id, spec.name(), target, scope, repair.id(), spec.sha256(), result.created(), window,
-        boundary, verdict, List.copyOf(whole.values()), allKeys, truncated, counts, coverage, used, classes);
+    return follows ? new ReportRest(spec, reports, sample, carriedHours).complete(result, counts, differing,
+        carriedSums, progress) : result;
   }
 
   /**
