@@ -155,7 +155,7 @@ public final class BackfillRun implements RunHandle {
 
   private void dispatch() {
     try {
-      if (new BoundaryClock(sql, spec, boundary).await(lifecycle::stopping, this::report)) {
+      if (new BoundaryClock(spec, boundary, liveLag::read).await(lifecycle::stopping, this::report)) {
         writeAll();
       }
     } catch (InterruptedException e) {

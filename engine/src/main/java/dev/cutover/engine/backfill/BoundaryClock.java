@@ -2,13 +2,13 @@ package dev.cutover.engine.backfill;
 
 import dev.cutover.engine.api.CutoverException;
 import dev.cutover.engine.api.HourPartition;
+import dev.cutover.engine.api.LiveStatus;
 import dev.cutover.engine.api.TableSpec;
-import dev.cutover.engine.sql.Sql;
-import dev.cutover.engine.tables.LiveReader;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Whether B has closed: the live edge (the newest hour of v1) is at least the safety margin past B,
@@ -22,14 +22,15 @@ final class BoundaryClock {
 
   private static final Duration POLL = Duration.ofSeconds(1);
 
-  private final Sql sql;
   private final TableSpec spec;
   private final HourPartition boundary;
+  private final Supplier<LiveStatus> live;
 
-  BoundaryClock(Sql sql, TableSpec spec, HourPartition boundary) {
-    this.sql = sql;
+  /** {@code live} reads the live writer's status now (the run's {@link LiveLag}, which keeps the lag it read). */
+  BoundaryClock(TableSpec spec, HourPartition boundary, Supplier<LiveStatus> live) {
     this.spec = spec;
     this.boundary = boundary;
+    this.live = live;
   }
 
   /** The live edge B must reach to have closed. */
@@ -47,7 +48,7 @@ final class BoundaryClock {
     while (!stopping.getAsBoolean()) {
       Optional<HourPartition> edge;
       try {
-        edge = new LiveReader(sql, spec).read().liveEdge();
+        edge = live.get().liveEdge();
       } catch (CutoverException unreadable) {
         edge = Optional.empty(); // the server away for a moment: read again
       }
