@@ -171,7 +171,8 @@ public final class Differ {
     }
     String query = "SELECT hh, " + cls + " AS cls, sum(v1.n), sum(v2.n), countIf(v1.n > 0), countIf(v2.n > 0), "
         + "reinterpretAsInt64(sum(`v1." + KeySides.HASH + "`)), reinterpretAsInt64(sum(`v2." + KeySides.HASH + "`))"
-        + totals + ", count() FROM (" + classified + ") GROUP BY hh, cls ORDER BY hh, cls";
+        + totals + ", count() FROM (" + classified + ") GROUP BY hh, cls ORDER BY hh, cls"
+        + (contiguous(hours) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS : "");
     Map<HourPartition, HourDiff> byHour = new java.util.TreeMap<>();
     Map<HourPartition, Map<String, Long>> counts = new java.util.TreeMap<>();
     int measures = spec.measures().size();
@@ -215,7 +216,7 @@ public final class Differ {
     String query = "SELECT hh, " + keyColumns.stream().map(k -> "k_" + k.name()).collect(Collectors.joining(", "))
         + ", n1, n2, " + spec.measures().stream().map(m -> "a_" + m.name() + ", b_" + m.name())
             .collect(Collectors.joining(", ")) + ", rule FROM (" + joined(v1, v2, values, hours)
-        + ") ORDER BY rule != '', hh LIMIT ?";
+        + ") ORDER BY rule != '', hh LIMIT ?" + (contiguous(hours) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS : "");
     values.add(limit);
     int k = keyColumns.size();
     return sql.query("compare " + v1 + " and " + v2 + " key by key", query, rs -> {
