@@ -99,6 +99,12 @@ final class BoundedBench {
       for (int round = 1; round <= rounds; round++) {
         carryAlone.print(carryAlone.run(repairs::carryFloor, repairs::carryOfOneHourRepair), report);
       }
+      // The carry's statements alone, outside a run: what the statements cost against the floor's, without the run's
+      // checks, proof and ledger around them.
+      PairSeries carryStatements = new PairSeries("floor", "statements");
+      for (int round = 1; round <= rounds; round++) {
+        carryStatements.print(carryStatements.run(repairs::carryFloor, repairs::carryStatementsAlone), report);
+      }
       // The carry beside the recomputed days against its floor beside the same recompute: like with like.
       PairSeries carryBeside = new PairSeries("floor", "bounded repair");
       for (int round = 1; round <= rounds; round++) {
@@ -110,11 +116,12 @@ final class BoundedBench {
           + "… FROM v1`, two statements at once, each half of the hours; the two "
           + "timed one after the other, their sum the floor. The bounded repair is timed as the backfill runs it, "
           + "then through its reconciliation's verdict (until the verdict is stored: the gate reads it from then; "
-          + "v1's totals of the carried hours, for the report's charts, are stored after it, and the report is whole "
-          + "then); the carry inside it, from the run's start to the ledger's "
+          + "v1's totals of the carried hours, for the report's charts, and its examples of explained keys are stored "
+          + "after it, and the report is whole then); the carry inside it, from the run's start to the ledger's "
           + "last carried hour; the carry alone, the same in a bounded repair whose affected window is the hour before "
-          + "the boundary, beside the carry's floor alone; and the carry inside the bounded repair's backfill beside "
-          + "the carry's floor started as a backfill of the affected days alone starts its first batch, so that both "
+          + "the boundary, beside the carry's floor alone; the carry's statements alone (`REPLACE PARTITION ID … FROM "
+          + "v1`, two at once, the floor's hours) outside a run, beside the carry's floor; and the carry inside the "
+          + "bounded repair's backfill beside the carry's floor started as a backfill of the affected days alone starts its first batch, so that both "
           + "share the machine with the same recompute. Each side starts just after the other's repair was "
           + "abandoned and its tables dropped; "
           + "in each pair the side that runs first alternates, pair 1 the floor, pair 2 the bounded repair, and so "
@@ -132,15 +139,18 @@ final class BoundedBench {
           .toArray(String[]::new));
       report.cells(carryAlone.cells("the carry of a bounded repair of one hour (nothing else to compute) / the carry's "
           + "floor").toArray(String[]::new));
+      report.cells(carryStatements.cells("the carry's statements alone, outside a run / the carry's floor")
+          .toArray(String[]::new));
       report.cells(carryBeside.cells("the carry inside the bounded repair / the carry's floor beside the days' "
           + "recompute").toArray(String[]::new));
       report.line(String.format("The bounded repair's backfill is %.2f× (%.2f× to %.2f×) and, to its verdict, %.2f× "
           + "(%.2f× to %.2f×) the backfill of the affected days alone plus the carry's floor (target ≤ 1.1×), %.2f× "
           + "to its whole report; the "
-          + "carry %.2f× its floor beside the recomputed days and %.2f× alone (target ≤ 1.1×); beside the recomputed "
-          + "days, %.2f× its floor beside the same recompute; its verdicts: %s.",
+          + "carry %.2f× its floor beside the recomputed days and %.2f× alone (target ≤ 1.1×), its statements alone "
+          + "%.2f×; beside the recomputed days, %.2f× its floor beside the same recompute; its verdicts: %s.",
           backfillOnly.median(), backfillOnly.min(), backfillOnly.max(), endToEnd.median(), endToEnd.min(),
-          endToEnd.max(), wholeReport.median(), carryOnly.median(), carryAlone.median(), carryBeside.median(), String.join(", ", verdicts)));
+          endToEnd.max(), wholeReport.median(), carryOnly.median(), carryAlone.median(), carryStatements.median(),
+          carryBeside.median(), String.join(", ", verdicts)));
       if (!repairs.v2IsBounded) {
         repairs.boundedEndToEnd();
         report.line("The pairs ended with the days alone: the bounded repair ran once more, untimed, for the "
@@ -271,8 +281,36 @@ final class BoundedBench {
       return bounded.carried().stream().map(HourPartition::partitionId).filter(held::contains).toList();
     }
 
+    /**
+     * The carry's statements as the bounded repair's lane runs them ({@code REPLACE PARTITION ID … FROM v1}, with its
+     * settings), outside a run: the hours of the carry's floor into a v2 created empty {@code AS} v1, two statements at
+     * once, each half of the hours; v2 is dropped after, untimed.
+     */
+    PairSeries.Timed carryStatementsAlone() throws InterruptedException {
+      reset();
+      List<String> ids = prepareCarryFloor();
+      dropCarryFloor();
+      String v2 = spec.qualified(spec.targetTable());
+      sql.execute("create v2", "CREATE TABLE " + v2 + " AS " + spec.qualified(spec.liveTable()));
+      v2IsBounded = false;
+      long t0 = System.nanoTime();
+      link(ids, v2, "REPLACE", " SETTINGS allow_replace_partition_from_empty_source = 1");
+      double took = seconds(t0);
+      sql.execute("drop v2", "DROP TABLE IF EXISTS " + v2 + " SYNC");
+      return new PairSeries.Timed("the carry's statements alone: " + ids.size() + " hours of v1, two `REPLACE PARTITION` "
+          + "statements at once, outside a run", took, ids.size(), 0);
+    }
+
     /** Links {@code ids} from v1 into the carry floor's table: two statements at once, each half of the hours. */
     private void linkCarried(List<String> ids) throws InterruptedException {
+      link(ids, carryFloorTable(), "ATTACH", "");
+    }
+
+    /**
+     * Links {@code ids} from v1 into {@code target} by {@code verb} ({@code ATTACH} or {@code REPLACE}) {@code PARTITION
+     * ID … FROM v1}: two statements at once, each half of the hours, each ending in {@code settings}.
+     */
+    private void link(List<String> ids, String target, String verb, String settings) throws InterruptedException {
       String live = spec.qualified(spec.liveTable());
       java.util.Queue<List<String>> statements = new java.util.concurrent.ConcurrentLinkedQueue<>();
       // Two statements, each half of the hours: at some 60 characters an hour, within the server's query size limit
@@ -286,8 +324,8 @@ final class BoundedBench {
         for (int i = 0; i < 2; i++) {
           both.add(workers.submit(() -> {
             for (List<String> part = statements.poll(); part != null; part = statements.poll()) {
-              sql.execute("link carried hours", "ALTER TABLE " + carryFloorTable() + " " + String.join(", ",
-                  part.stream().map(id -> "ATTACH PARTITION ID '" + id + "' FROM " + live).toList()));
+              sql.execute("link carried hours", "ALTER TABLE " + target + " " + String.join(", ",
+                  part.stream().map(id -> verb + " PARTITION ID '" + id + "' FROM " + live).toList()) + settings);
             }
           }));
         }
@@ -360,8 +398,6 @@ final class BoundedBench {
       double backfilled = seconds(t0);
       repairOpen = true;
       check(run);
-      lastCarry = new PairSeries.Timed("the carry inside the bounded repair", carrySpan(run), bounded.carried().size(),
-          0);
       // To its verdict: until the reconciliation stored it (the gate and every status read it from then); its report
       // is whole once v1's totals of the carried hours, for the charts, are stored after.
       long[] verdictAt = {0};
@@ -377,6 +413,9 @@ final class BoundedBench {
           });
       double whole = seconds(t0);
       double total = (verdictAt[0] - t0) / 1e9;
+      // Read after the reconciliation, whose time it would count in otherwise.
+      lastCarry = new PairSeries.Timed("the carry inside the bounded repair", carrySpan(run), bounded.carried().size(),
+          0);
       v2IsBounded = true;
       boundedRange = bounded.range();
       String hours = String.format("%d hours (%d recomputed, %d carried from v1)", bounded.hours().size(),
