@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Phaser;
+import java.util.function.BiConsumer;
 
 /**
  * The hours a bounded repair carries from v1, written beside its computed batches rather than before or
@@ -71,18 +72,36 @@ final class CarryLane {
 
   /** Starts the lane's workers, which take the statements in order until none is left or the run stops. */
   void start() {
-    for (int i = 0; i < Math.min(STATEMENTS_AT_ONCE, statements.size()); i++) {
+    // Platform threads: the lane exists to keep two statements under way, and in a traced run (section 9) a second
+    // virtual worker was not scheduled until the first had carried both statements.
+    launch((i, worker) -> Thread.ofPlatform().daemon().name("carry-" + context.runId() + "-" + i).start(worker),
+        this::work);
+  }
+
+  /**
+   * Launches the lane's workers with {@code launcher}, each running {@code work}, and returns how many: as many as
+   * there are statements, at most {@link #STATEMENTS_AT_ONCE}, counted once before the first is launched. Counted
+   * again after each launch, a first worker quick to take its statement left the lane a single worker, which carried
+   * every statement one after the other: now and then a carry took twice its floor (section 9).
+   */
+  int launch(BiConsumer<Integer, Runnable> launcher, Runnable work) {
+    int workers = Math.min(STATEMENTS_AT_ONCE, statements.size());
+    for (int i = 0; i < workers; i++) {
       running.register();
-      // Platform threads: the lane exists to keep two statements under way, and in a traced run (section 9) a second
-      // virtual worker was not scheduled until the first had carried both statements.
-      Thread.ofPlatform().daemon().name("carry-" + context.runId() + "-" + i).start(() -> {
+      launcher.accept(i, () -> {
         try {
-          work();
+          work.run();
         } finally {
           running.arriveAndDeregister();
         }
       });
     }
+    return workers;
+  }
+
+  /** The next statement's hours, or null when every statement is taken. */
+  List<HourPartition> next() {
+    return statements.poll();
   }
 
   /** Waits for every worker to end: all statements carried, or the run stopping. */
@@ -92,7 +111,7 @@ final class CarryLane {
 
   private void work() {
     try {
-      for (List<HourPartition> hours = statements.poll(); hours != null; hours = statements.poll()) {
+      for (List<HourPartition> hours = next(); hours != null; hours = next()) {
         if (!pacing.awaitTurn()) {
           return;
         }

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cutover.engine.api.HourPartition;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The carry's statements share its hours equally among the statements at once, as few as the server's query size
- * allows, every hour in exactly one of them and in order.
+ * allows, every hour in exactly one of them and in order; the lane launches a worker for each statement at once.
  */
 class CarryLaneTest {
 
@@ -53,6 +54,22 @@ class CarryLaneTest {
     assertTrue(CarryLane.statements(hours(4_152), longNames).stream().allMatch(s -> s.size() * longNames
         <= CarryLane.TEXT_PER_STATEMENT));
     assertTrue(CarryLane.TEXT_PER_STATEMENT < 256 * 1024, "below the server's max_query_size");
+  }
+
+  @Test
+  void everyWorkerIsLaunchedEvenWhenTheFirstTakesItsStatementAtOnce() {
+    CarryLane lane = new CarryLane(hours(4_152), DEMO_TEXT_PER_HOUR, null, null);
+    List<Integer> launched = new ArrayList<>();
+    List<Integer> taken = new ArrayList<>();
+    // Each worker runs the moment it is launched and takes a statement first thing, as a quick thread may.
+    int workers = lane.launch((i, worker) -> {
+      launched.add(i);
+      worker.run();
+    }, () -> taken.add(lane.next().size()));
+    assertEquals(CarryLane.STATEMENTS_AT_ONCE, workers);
+    assertEquals(List.of(0, 1), launched, "a second worker, though the first took its statement before it launched");
+    assertEquals(List.of(2_076, 2_076), taken, "one statement each");
+    lane.await();
   }
 
   private static List<HourPartition> hours(int count) {
