@@ -76,7 +76,7 @@ public final class Differ {
         + "v1._cutover_k, v2._cutover_k, v1._cutover_c, v2._cutover_c, " + measures
         + " FROM (" + side.formatted(readable.from(v1)) + ") AS v1 FULL OUTER JOIN ("
         + side.formatted(readable.from(v2)) + ") AS v2 ON v1._cutover_h = v2._cutover_h ORDER BY hh"
-        + (contiguous(only) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS : "");
+        + settings(only);
     return sql.query("compare " + v1 + " and " + v2 + " hour by hour", query, rs -> {
       List<Total> t = new ArrayList<>();
       for (int i = 0; i < spec.measures().size(); i++) {
@@ -116,10 +116,14 @@ public final class Differ {
   }
 
   /**
-   * The rows of {@code hours} (in any order, without repeats): a range that lets ClickHouse skip other
-   * partitions, and has() to keep only the hours asked for where they have gaps. Its values are added
-   * to {@code values} twice, for v1 and v2.
+   * The settings of a read of {@code hours} by {@link #filter}: where they are every hour from the first to the last,
+   * the filter selects whole partitions and the read skips the server's row filter before it ({@link
+   * HourFilter#WHOLE_PARTITIONS}); with gaps, that filter keeps only the hours asked for, and stays.
    */
+  private static String settings(List<HourPartition> hours) {
+    return contiguous(hours) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS : "";
+  }
+
   /** Whether {@code hours} are every hour from the first to the last: {@link #filter} is then one range. */
   private static boolean contiguous(List<HourPartition> hours) {
     HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
@@ -127,6 +131,11 @@ public final class Differ {
     return hours.size() == new HourRange(first, last.plusHours(1)).hours();
   }
 
+  /**
+   * The rows of {@code hours} (in any order, without repeats): a range that lets ClickHouse skip other
+   * partitions, and has() to keep only the hours asked for where they have gaps. Its values are added
+   * to {@code values} twice, for v1 and v2.
+   */
   private String filter(List<HourPartition> hours, List<Object> values) {
     String time = spec.timeColumn().quoted();
     HourPartition first = hours.stream().min(HourPartition::compareTo).orElseThrow();
@@ -172,7 +181,7 @@ public final class Differ {
     String query = "SELECT hh, " + cls + " AS cls, sum(v1.n), sum(v2.n), countIf(v1.n > 0), countIf(v2.n > 0), "
         + "reinterpretAsInt64(sum(`v1." + KeySides.HASH + "`)), reinterpretAsInt64(sum(`v2." + KeySides.HASH + "`))"
         + totals + ", count() FROM (" + classified + ") GROUP BY hh, cls ORDER BY hh, cls"
-        + (contiguous(hours) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS : "");
+        + settings(hours);
     Map<HourPartition, HourDiff> byHour = new java.util.TreeMap<>();
     Map<HourPartition, Map<String, Long>> counts = new java.util.TreeMap<>();
     int measures = spec.measures().size();
@@ -216,7 +225,7 @@ public final class Differ {
     String query = "SELECT hh, " + keyColumns.stream().map(k -> "k_" + k.name()).collect(Collectors.joining(", "))
         + ", n1, n2, " + spec.measures().stream().map(m -> "a_" + m.name() + ", b_" + m.name())
             .collect(Collectors.joining(", ")) + ", rule FROM (" + joined(v1, v2, values, hours)
-        + ") ORDER BY rule != '', hh LIMIT ?" + (contiguous(hours) ? " SETTINGS " + HourFilter.WHOLE_PARTITIONS : "");
+        + ") ORDER BY rule != '', hh LIMIT ?" + settings(hours);
     values.add(limit);
     int k = keyColumns.size();
     return sql.query("compare " + v1 + " and " + v2 + " key by key", query, rs -> {
