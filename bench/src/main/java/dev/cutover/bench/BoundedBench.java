@@ -240,7 +240,7 @@ final class BoundedBench {
      */
     PairSeries.Timed carryFloorBesideDays() throws Exception {
       reset();
-      List<String> ids = prepareCarryFloor();
+      List<String> ids = prepareCarryFloor(affected);
       Plan days = engine.plans().plan(spec, Optional.of(bugFrom), Optional.of(boundary), Optional.of(boundary),
           settings);
       java.util.concurrent.CompletableFuture<Double> linked = new java.util.concurrent.CompletableFuture<>();
@@ -282,11 +282,6 @@ final class BoundedBench {
       return new PairSeries.Timed("the carry inside the bounded repair", carrySpan(run), bounded.carried().size(), 0);
     }
 
-    /** An empty table of v1's structure for the carry's floor; the partitions of v1 the bounded repair carries. */
-    private List<String> prepareCarryFloor() {
-      return prepareCarryFloor(affected);
-    }
-
     /**
      * An empty table of v1's structure for the carry's floor; the partitions of v1 that a bounded repair whose affected
      * window is {@code window} carries.
@@ -310,7 +305,7 @@ final class BoundedBench {
      */
     PairSeries.Timed carryStatementsAlone() throws InterruptedException {
       reset();
-      List<String> ids = prepareCarryFloor();
+      List<String> ids = prepareCarryFloor(affected);
       dropCarryFloor();
       String v2 = spec.qualified(spec.targetTable());
       sql.execute("create v2", "CREATE TABLE " + v2 + " AS " + spec.qualified(spec.liveTable()));
