@@ -102,20 +102,14 @@ public final class SameFiles {
    */
   private boolean readAlike(Identifier a, Identifier b) {
     String db = spec.database().name();
-    long plain = sql.queryLong("read the engines of " + a + " and " + b, "SELECT countIf(engine IN ('MergeTree', "
-        + "'ReplicatedMergeTree', 'SharedMergeTree')) FROM system.tables WHERE database = ? AND name IN (?, ?)", db,
-        a.name(), b.name());
-    if (plain != 2) {
-      return false;
-    }
-    List<String> shapes = sql.query("compare the columns of " + a + " and " + b, "SELECT table, "
-            + "toString(arraySort(groupArray((position, name, type, default_kind, default_expression)))) FROM "
-            + "system.columns WHERE database = ? AND table IN (?, ?) GROUP BY table",
-        rs -> rs.getString(2), db, a.name(), b.name());
-    if (shapes.size() != 2 || !shapes.get(0).equals(shapes.get(1))) {
-      return false;
-    }
-    return sql.queryLong("look for mutations under way on " + a + " and " + b, "SELECT count() FROM system.mutations "
-        + "WHERE database = ? AND table IN (?, ?) AND NOT is_done", db, a.name(), b.name()) == 0;
+    // One statement: the proof follows every carry statement and precedes every reconciliation of carried hours.
+    return sql.queryLong("compare how " + a + " and " + b + " are read", "SELECT (SELECT countIf(engine IN ('MergeTree', "
+            + "'ReplicatedMergeTree', 'SharedMergeTree')) FROM system.tables WHERE database = ? AND name IN (?, ?)) = 2 "
+            + "AND (SELECT count() = 2 AND uniqExact(shape) = 1 FROM (SELECT table, toString(arraySort(groupArray(("
+            + "position, name, type, default_kind, default_expression)))) AS shape FROM system.columns WHERE database = ? "
+            + "AND table IN (?, ?) GROUP BY table)) AND (SELECT count() FROM system.mutations WHERE database = ? AND "
+            + "table IN (?, ?) AND NOT is_done) = 0",
+        db, a.name(), b.name(), db, a.name(), b.name(), db, a.name(), b.name()) == 1;
   }
+
 }

@@ -81,4 +81,20 @@ class SameFilesTest {
     assertEquals(Map.of(), same(), "a part without the column reads the copy's default");
     assertEquals(hours, files.of(V1, COPY, hours).unproven(), "every hour is read");
   }
+
+  @Test
+  void aMutationUnderWayOrATableThatIsNotThereProvesNothing() {
+    assertEquals(hours, files.of(V1, Identifier.of("visits_gone"), hours).unproven(),
+        "no engine to read the other table's files by: every hour is read");
+    // Merges stopped, a mutation stays under way: a read may already apply it while the files are still v1's.
+    world.sql.execute("stop merges", "SYSTEM STOP MERGES visits_copy");
+    try {
+      world.sql.execute("a mutation", "ALTER TABLE visits_copy UPDATE clicks = clicks + 1 WHERE 1 SETTINGS mutations_sync = 0");
+      assertEquals(Map.of(), same(), "a mutation under way in the copy");
+      assertEquals(hours, files.of(V1, COPY, hours).unproven(), "every hour is read");
+    } finally {
+      world.sql.execute("kill the mutation", "KILL MUTATION WHERE database = currentDatabase() AND table = 'visits_copy' SYNC");
+      world.sql.execute("start merges", "SYSTEM START MERGES visits_copy");
+    }
+  }
 }
