@@ -201,25 +201,30 @@ final class BoundedBench {
     /** The floor: the affected days alone, then the carry's floor; their times summed. */
     PairSeries.Timed floor() throws InterruptedException {
       lastDaysAlone = daysAlone();
-      lastCarryFloor = carryFloor();
+      lastCarryFloor = carryFloor(affected);
       return new PairSeries.Timed(String.format("floor: the days alone (%.2f s) + the carry's floor (%.2f s)",
           lastDaysAlone.seconds(), lastCarryFloor.seconds()), lastDaysAlone.seconds() + lastCarryFloor.seconds(),
           lastDaysAlone.hours() + lastCarryFloor.hours(), 0);
     }
 
     /**
-     * The carry's floor: the hours a bounded repair carries, linked from v1 into an empty table of v1's structure,
-     * two statements at once; the table is dropped after, untimed.
+     * The carry's floor as a side of its own pair: the hours a bounded repair carries, linked from v1 into an empty table
+     * of v1's structure, two statements at once; the table is dropped after, untimed. It starts, as the other side of its
+     * pair does, just after the bounded repair's tables are dropped ({@link #reset}): kept until the next bounded side
+     * dropped them, the last v2 made every carry follow a drop of some 4,400 parts by a second while its floor followed
+     * none, and links cost more just after drops (docs/BENCHMARKS.md, note 7).
      */
     PairSeries.Timed carryFloor() throws InterruptedException {
+      reset();
       return carryFloor(affected);
     }
 
     /**
      * The floor of the carry alone: the hours the bounded repair of the hour before the boundary carries (the ten
-     * days' hours too but that one), linked as {@link #carryFloor()} links the bounded repair's.
+     * days' hours too but that one), linked as {@link #carryFloor()} links the bounded repair's, after the same drop.
      */
     PairSeries.Timed carryFloorOfOneHourRepair() throws InterruptedException {
+      reset();
       return carryFloor(oneHour());
     }
 
