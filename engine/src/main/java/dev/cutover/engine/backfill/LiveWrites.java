@@ -1,5 +1,6 @@
 package dev.cutover.engine.backfill;
 
+import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.QueryFailedException;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
@@ -11,8 +12,10 @@ import java.time.Instant;
  * {@code max_live_lag}) starts no batch while a statement that writes v1 runs on the server, nor in
  * the moment after one ended (the live writer's next statement of the same hour usually follows), and
  * holds back at most {@link #MOST} at a time, so that a writer that never rests does not stop the run.
- * Statements are told by their text naming v1 and their kind (an insert or an alter), the run's own
- * by their mark.
+ * A statement writes v1 when its text begins {@code INSERT INTO} or {@code ALTER TABLE} v1 ({@link
+ * #writesPattern}): one that only reads v1 (a copy of its parts into another table, an export) is not the
+ * live writer, and holding back for it cost a batch up to {@link #MOST} each time. The run's own statements
+ * are told by their mark.
  */
 final class LiveWrites {
 
@@ -59,10 +62,39 @@ final class LiveWrites {
   private boolean writing() {
     try {
       return sql.queryLong("look for the live writer's statements", "SELECT count() FROM system.processes WHERE "
-          + "query_kind IN ('Insert', 'Alter') AND position(query, ?) > 0 AND NOT startsWith(Settings['log_comment'], ?)",
-          spec.liveTable().name(), BatchWriter.markerOf(spec).strip()) > 0;
+          + "query_kind IN ('Insert', 'Alter') AND match(query, ?) AND NOT startsWith(Settings['log_comment'], ?)",
+          writesPattern(spec.liveTable()), BatchWriter.markerOf(spec).strip()) > 0;
     } catch (QueryFailedException e) {
       return false; // advisory, like the lag: the batches report real failures
     }
+  }
+
+  /**
+   * A pattern (RE2, as the server's {@code match} takes it) of a statement that writes {@code table}: after any
+   * comments, {@code INSERT INTO [TABLE]} or {@code ALTER TABLE}, then the table's name, bare, back-quoted or
+   * double-quoted, with or without a database before it.
+   */
+  static String writesPattern(Identifier table) {
+    String name = table.name();
+    String named = "(?:" + literal(name) + "|`" + literal(name.replace("`", "``")) + "`|\"" + literal(name) + "\")";
+    String database = "(?:(?:\\w+|`(?:[^`]|``)*`|\"[^\"]*\")\\s*\\.\\s*)?";
+    return "(?s)^(?:\\s|/\\*.*?\\*/|--[^\\n]*\\n)*(?i:INSERT\\s+INTO(?:\\s+TABLE)?|ALTER\\s+TABLE)\\s+" + database + named
+        + "(?:[\\s(;]|$)";
+  }
+
+  /**
+   * {@code text} as a pattern that matches it alone: every ASCII character but a letter, digit or underscore written as
+   * its code ({@code \x{2e}}), which RE2 takes for any character; no other character means anything to it.
+   */
+  private static String literal(String text) {
+    StringBuilder out = new StringBuilder();
+    text.codePoints().forEach(c -> {
+      if (c < 128 && !(Character.isLetterOrDigit(c) || c == '_')) {
+        out.append("\\x{").append(Integer.toHexString(c)).append('}');
+      } else {
+        out.appendCodePoint(c);
+      }
+    });
+    return out.toString();
   }
 }

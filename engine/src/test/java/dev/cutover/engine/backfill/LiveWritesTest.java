@@ -54,6 +54,45 @@ class LiveWritesTest {
     }
   }
 
+  @Test
+  void aStatementThatOnlyReadsV1IsNotTheLiveWriter() throws Exception {
+    TableSpec spec = world.spec();
+    LiveWrites writes = new LiveWrites(world.sql, spec);
+    world.sql.execute("a copy", "CREATE TABLE visits_copy AS visits_v1");
+    try (Database other = Database.open(world.db.profile())) {
+      Sql reader = new Sql(other.dataSource());
+      // As a copy of v1's parts or an export would: it names v1, and writes another table.
+      CompletableFuture<Void> copy = CompletableFuture.runAsync(() -> reader.execute("copy v1 slowly", "INSERT INTO "
+          + "visits_copy SELECT * FROM visits_v1 WHERE site != 'slow-copy' AND sleepEachRow(0.1) = 0 LIMIT 10 SETTINGS "
+          + "max_block_size = 1, function_sleep_max_microseconds_per_block = 0"));
+      waitUntilRunning("copy");
+      assertFalse(writes.holdBack(), "a statement reading v1 into another table does not hold the run back");
+      copy.get();
+    }
+  }
+
+  @Test
+  void theStatementsThatWriteV1AreToldByTheirTextsBeginning() {
+    String pattern = LiveWrites.writesPattern(dev.cutover.engine.api.Identifier.of("visits_v1"));
+    for (String writes : java.util.List.of("INSERT INTO visits_v1 VALUES", "insert into `db`.`visits_v1` (hour) SELECT 1",
+        "INSERT INTO TABLE db.visits_v1 FORMAT JSONEachRow", "/* live */ ALTER TABLE \"visits_v1\" REPLACE PARTITION 1 FROM s",
+        "-- hourly\nALTER TABLE visits_v1 ON CLUSTER c DROP PARTITION 1", "INSERT INTO visits_v1(hour) VALUES")) {
+      assertTrue(matches(writes, pattern), writes);
+    }
+    for (String reads : java.util.List.of("ALTER TABLE copy ATTACH PARTITION ID '1' FROM visits_v1",
+        "INSERT INTO archive SELECT * FROM visits_v1", "INSERT INTO visits_v10 VALUES", "ALTER TABLE visits_v1_old DELETE",
+        "INSERT INTO VISITS_V1 VALUES", "SELECT * FROM visits_v1")) {
+      assertFalse(matches(reads, pattern), reads);
+    }
+    String odd = LiveWrites.writesPattern(dev.cutover.engine.api.Identifier.of("pnl.v1 (€)"));
+    assertTrue(matches("INSERT INTO `pnl.v1 (€)` VALUES", odd), "a name with a dot, a space, brackets and a euro sign");
+    assertFalse(matches("INSERT INTO `pnlXv1 (€)` VALUES", odd), "the dot is a dot");
+  }
+
+  private boolean matches(String statement, String pattern) {
+    return world.sql.queryLong("match", "SELECT match(?, ?)", statement, pattern) == 1;
+  }
+
   /** A write of v1 that takes 0.8 s, its rows' site named {@code slow-<tag>}. */
   private CompletableFuture<Void> slowInsert(Sql live, String tag, String comment) {
     return CompletableFuture.runAsync(() -> live.execute("a slow write of v1", "INSERT INTO visits_v1 SELECT "
