@@ -12,10 +12,12 @@ import java.time.Instant;
  * {@code max_live_lag}) starts no batch while a statement that writes v1 runs on the server, nor in
  * the moment after one ended (the live writer's next statement of the same hour usually follows), and
  * holds back at most {@link #MOST} at a time, so that a writer that never rests does not stop the run.
- * A statement writes v1 when its text begins {@code INSERT INTO} or {@code ALTER TABLE} v1 ({@link
- * #writesPattern}): one that only reads v1 (a copy of its parts into another table, an export) is not the
- * live writer, and holding back for it cost a batch up to {@link #MOST} each time. The run's own statements
- * are told by their mark.
+ * A statement is the live writer's when its text begins {@code INSERT INTO} or {@code ALTER TABLE} v1, or a
+ * table whose name begins with v1's, as a writer's staging table's does ({@link #writesPattern}): the demo's
+ * live job computes each hour into {@code pnl_v1_live_staging}, its longest statement, before it swaps the hour
+ * into v1. One that only reads v1 (a copy of its parts into another table, an export) is not the live writer,
+ * and holding back for it cost a batch up to {@link #MOST} each time. The run's own statements are told by
+ * their mark.
  */
 final class LiveWrites {
 
@@ -70,13 +72,14 @@ final class LiveWrites {
   }
 
   /**
-   * A pattern (RE2, as the server's {@code match} takes it) of a statement that writes {@code table}: after any
-   * comments, {@code INSERT INTO [TABLE]} or {@code ALTER TABLE}, then the table's name, bare, back-quoted or
-   * double-quoted, with or without a database before it.
+   * A pattern (RE2, as the server's {@code match} takes it) of a statement that writes {@code table} or a table whose
+   * name begins with its name: after any comments, {@code INSERT INTO [TABLE]} or {@code ALTER TABLE}, then that name,
+   * bare, back-quoted or double-quoted, with or without a database before it.
    */
   static String writesPattern(Identifier table) {
     String name = table.name();
-    String named = "(?:" + literal(name) + "|`" + literal(name.replace("`", "``")) + "`|\"" + literal(name) + "\")";
+    String named = "(?:" + literal(name) + "\\w*|`" + literal(name.replace("`", "``")) + "(?:[^`]|``)*`|\"" + literal(name)
+        + "[^\"]*\")";
     String database = "(?:(?:\\w+|`(?:[^`]|``)*`|\"[^\"]*\")\\s*\\.\\s*)?";
     return "(?s)^(?:\\s|/\\*.*?\\*/|--[^\\n]*\\n)*(?i:INSERT\\s+INTO(?:\\s+TABLE)?|ALTER\\s+TABLE)\\s+" + database + named
         + "(?:[\\s(;]|$)";
