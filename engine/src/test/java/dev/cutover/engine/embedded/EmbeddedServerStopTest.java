@@ -83,7 +83,11 @@ class EmbeddedServerStopTest {
       }
       Thread.sleep(load ? 1200 : 200);
       long stopAsked = System.nanoTime();
-      ProcessHandle process = ProcessHandle.of(server.pid()).orElseThrow();
+      // A server gone before it was asked to stop is a failure of its own: the log says why it went.
+      int number = cycle;
+      ProcessHandle process = ProcessHandle.of(server.pid()).orElseThrow(() -> new AssertionError("cycle " + number
+          + ": the server (process " + server.pid() + ") ended before it was asked to stop; its log ends: "
+          + lastLines(dir.resolve("server.log"))));
       String way = switch (cycle % 3) {
         case 0 -> {
           process.destroy(); // SIGTERM
@@ -133,5 +137,13 @@ class EmbeddedServerStopTest {
 
   private static Connection connect(EmbeddedServer server) throws Exception {
     return DriverManager.getConnection(server.jdbcUrl(), server.user(), new String(server.password().resolve()));
+  }
+
+  private static String lastLines(Path log) {
+    try {
+      return EngineLibrary.lastLines(Files.readString(log), 12);
+    } catch (java.io.IOException e) {
+      return "(" + log + " cannot be read: " + e.getMessage() + ")";
+    }
   }
 }
