@@ -137,6 +137,10 @@ class ClusterConsoleTest {
     long hours = plan.range().hours();
     fx.waitFor(30, () -> done(backfill) == hours, () -> "merged: " + done(backfill) + " of " + hours);
     assertEquals(0, backfill.progress().hours().count(Cell.FAILED));
+    // The run list is read every two seconds (RunReading), apart from the run this screen drives: a read under way as
+    // the run ended can show none yet.
+    fx.waitFor(30, () -> !backfill.runs().isEmpty(), () -> "runs read: " + backfill.runs() + "; "
+        + backfill.pollErrorProperty().get());
     assertEquals(1, backfill.runs().size(), "one run over every shard: " + backfill.runs());
     String runId = backfill.runs().getFirst().id();
     // Read as each shard keeps it (a read that fails under load is read again and its reason shown).
