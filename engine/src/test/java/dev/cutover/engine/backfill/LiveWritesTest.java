@@ -3,11 +3,13 @@ package dev.cutover.engine.backfill;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cutover.engine.api.Identifier;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.connect.Database;
 import dev.cutover.engine.sql.Sql;
 import dev.cutover.engine.testing.HourlyWorld;
 import dev.cutover.engine.testing.TestEngine;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,19 +75,19 @@ class LiveWritesTest {
 
   @Test
   void theStatementsThatWriteV1OrATableNamedAfterItAreToldByTheirTextsBeginning() {
-    String pattern = LiveWrites.writesPattern(dev.cutover.engine.api.Identifier.of("visits_v1"));
-    for (String writes : java.util.List.of("INSERT INTO visits_v1 VALUES", "insert into `db`.`visits_v1` (hour) SELECT 1",
+    String pattern = LiveWrites.writesPattern(Identifier.of("visits_v1"));
+    for (String writes : List.of("INSERT INTO visits_v1 VALUES", "insert into `db`.`visits_v1` (hour) SELECT 1",
         "INSERT INTO TABLE db.visits_v1 FORMAT JSONEachRow", "/* live */ ALTER TABLE \"visits_v1\" REPLACE PARTITION 1 FROM s",
         "-- hourly\nALTER TABLE visits_v1 ON CLUSTER c DROP PARTITION 1", "INSERT INTO visits_v1(hour) VALUES",
         "INSERT INTO trading.visits_v1_live_staging SELECT 1", "ALTER TABLE `visits_v1_staging` REPLACE PARTITION 1 FROM s")) {
       assertTrue(matches(writes, pattern), writes);
     }
-    for (String reads : java.util.List.of("ALTER TABLE copy ATTACH PARTITION ID '1' FROM visits_v1",
+    for (String reads : List.of("ALTER TABLE copy ATTACH PARTITION ID '1' FROM visits_v1",
         "INSERT INTO archive SELECT * FROM visits_v1", "INSERT INTO old_visits_v1 VALUES", "ALTER TABLE v.x DELETE visits_v1",
         "INSERT INTO VISITS_V1 VALUES", "SELECT * FROM visits_v1")) {
       assertFalse(matches(reads, pattern), reads);
     }
-    String odd = LiveWrites.writesPattern(dev.cutover.engine.api.Identifier.of("pnl.v1 (€)"));
+    String odd = LiveWrites.writesPattern(Identifier.of("pnl.v1 (€)"));
     assertTrue(matches("INSERT INTO `pnl.v1 (€)` VALUES", odd), "a name with a dot, a space, brackets and a euro sign");
     assertFalse(matches("INSERT INTO `pnlXv1 (€)` VALUES", odd), "the dot is a dot");
     assertTrue(matches("INSERT INTO `pnl.v1 (€)_staging` VALUES", odd), "its staging table");

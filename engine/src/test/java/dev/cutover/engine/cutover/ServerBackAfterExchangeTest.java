@@ -23,6 +23,7 @@ import java.sql.DriverManager;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +45,7 @@ class ServerBackAfterExchangeTest {
     }
     Database db = Database.open(first.profile("world"));
     CompletableFuture<EmbeddedServer> second = new CompletableFuture<>();
-    java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean killed = new AtomicBoolean();
     try {
       HourlyWorld world = HourlyWorld.create(db, 2);
       Engine engine = new Engine(db);
