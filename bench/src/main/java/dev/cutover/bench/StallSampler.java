@@ -31,6 +31,8 @@ final class StallSampler implements AutoCloseable {
     }
   };
   private final Thread sampler;
+  /** Read and written by the sampler's thread alone. */
+  private Thread renderer;
 
   /** Starts sampling; call on the FX thread. */
   StallSampler() {
@@ -47,12 +49,22 @@ final class StallSampler implements AutoCloseable {
         return;
       }
       if (System.nanoTime() - lastPulse > AFTER_NANOS) {
-        Thread renderer = Thread.getAllStackTraces().keySet().stream()
-            .filter(t -> t.getName().startsWith("QuantumRenderer")).findFirst().orElse(null);
+        if (renderer == null || !renderer.isAlive()) {
+          renderer = renderer();
+        }
         samples.add(new Sample(System.nanoTime(), telling(fxThread.getStackTrace()),
             renderer == null ? "none" : telling(renderer.getStackTrace())));
       }
     }
+  }
+
+  /**
+   * JavaFX's renderer thread, or null while it has none. Looked up once, not at every sample: listing every
+   * thread stops every thread at a safepoint, which would lengthen the very gap being sampled.
+   */
+  private static Thread renderer() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("QuantumRenderer")).findFirst().orElse(null);
   }
 
   /**
