@@ -41,8 +41,8 @@ public final class HourGrid extends CanvasRegion {
   private int drawnCursor = -1;
   private Color outside;
   private Palette outsideOf;
-  /** Cells painted since the grid was made: each is a command the renderer draws in the next frame. */
-  private long cellsPainted;
+  /** Rectangles of cells filled since the grid was made: each is a command the renderer draws in the next frame. */
+  private long fills;
 
   public HourGrid(HourStates states) {
     this.states = states;
@@ -199,8 +199,14 @@ public final class HourGrid extends CanvasRegion {
     }
     double gap = gap(geo);
     for (int i = 0; i < drawn.length; i++) {
-      paintCell(g, geo, gap, i);
       drawn[i] = (byte) states.cell(i).ordinal();
+    }
+    if (gap == 0) {
+      paintSpans(g, geo);
+    } else {
+      for (int i = 0; i < drawn.length; i++) {
+        paintCell(g, geo, gap, i);
+      }
     }
     g.setFill(palette.muted());
     g.setFont(LABEL_FONT);
@@ -253,11 +259,54 @@ public final class HourGrid extends CanvasRegion {
   }
 
   private void paintCell(GraphicsContext g, Geometry geo, double gap, int i) {
-    cellsPainted++;
-    int slot = i + geo.offset();
     g.setFill(colour(states.cell(i)));
-    g.fillRect(LEFT + (slot / 24) * geo.cellW(), TOP + (slot % 24) * geo.cellH(), geo.cellW() - gap,
-        geo.cellH() - gap);
+    fill(g, LEFT + ((i + geo.offset()) / 24) * geo.cellW(), TOP + ((i + geo.offset()) % 24) * geo.cellH(),
+        geo.cellW() - gap, geo.cellH() - gap);
+  }
+
+  /**
+   * Paints every cell where no gap parts them (cells under 6 pixels wide, as six months are in a window 1280
+   * pixels wide): each span of hours in one state is at most three rectangles (the rest of its first day, its
+   * whole days, the start of its last day), not a rectangle an hour. A run's first frame shows thousands of
+   * pending hours in a few spans; painted an hour at a time, the software renderer drew them for about 40 ms
+   * with no frame meanwhile.
+   */
+  private void paintSpans(GraphicsContext g, Geometry geo) {
+    for (int from = 0; from < drawn.length; ) {
+      int to = from + 1;
+      while (to < drawn.length && drawn[to] == drawn[from]) {
+        to++;
+      }
+      g.setFill(colour(states.cell(from)));
+      int first = from + geo.offset();
+      int last = to - 1 + geo.offset();
+      if (first / 24 == last / 24) {
+        column(g, geo, first / 24, first % 24, last % 24 + 1);
+      } else {
+        int wholeFrom = first % 24 == 0 ? first / 24 : first / 24 + 1;
+        int wholeTo = last % 24 == 23 ? last / 24 + 1 : last / 24;
+        if (first % 24 != 0) {
+          column(g, geo, first / 24, first % 24, 24);
+        }
+        if (wholeTo > wholeFrom) {
+          fill(g, LEFT + wholeFrom * geo.cellW(), TOP, (wholeTo - wholeFrom) * geo.cellW(), 24 * geo.cellH());
+        }
+        if (last % 24 != 23) {
+          column(g, geo, last / 24, 0, last % 24 + 1);
+        }
+      }
+      from = to;
+    }
+  }
+
+  /** Rows {@code fromRow} (inclusive) to {@code toRow} (exclusive) of one day's column. */
+  private void column(GraphicsContext g, Geometry geo, int day, int fromRow, int toRow) {
+    fill(g, LEFT + day * geo.cellW(), TOP + fromRow * geo.cellH(), geo.cellW(), (toRow - fromRow) * geo.cellH());
+  }
+
+  private void fill(GraphicsContext g, double x, double y, double w, double h) {
+    fills++;
+    g.fillRect(x, y, w, h);
   }
 
   private static double gap(Geometry geo) {
@@ -272,8 +321,8 @@ public final class HourGrid extends CanvasRegion {
     return outside;
   }
 
-  long cellsPainted() {
-    return cellsPainted;
+  long fills() {
+    return fills;
   }
 
   Color colour(Cell c) {

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cutover.engine.api.HourPartition;
 import dev.cutover.ui.backfill.HourStates.Cell;
 import dev.cutover.ui.common.Palette;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import javafx.scene.image.PixelFormat;
 import javafx.scene.image.WritableImage;
@@ -108,7 +110,7 @@ class HourGridTest {
       states.changed();
       return g;
     });
-    long before = onFx(grid::cellsPainted);
+    long before = onFx(grid::fills);
 
     onFx(() -> {
       states.layout(first, rangeEnd, boundary, end);
@@ -117,9 +119,58 @@ class HourGridTest {
       return null;
     });
 
-    assertEquals(before, (long) onFx(grid::cellsPainted), "cells painted again though none changed");
+    assertEquals(before, (long) onFx(grid::fills), "cells painted again though none changed");
     assertArrayEquals(pixels(onFx(() -> sized(new HourGrid(states)))), pixels(grid));
     assertEquals(colourAt(grid, 0), onFx(() -> grid.colour(Cell.WRITTEN)));
+  }
+
+  /**
+   * Six months at 900 pixels leave cells 4 pixels wide with no gap between them, and the grid paints each
+   * span of hours in one state as a few rectangles: a run's first frame, every hour pending, is a handful of
+   * fills, not one an hour. Every hour's cell still shows its own state, and what the grid shows after a run's
+   * changes, painted cell by cell, is what a grid painted whole in spans shows.
+   */
+  @Test
+  void sixMonthsWithoutGapsArePaintedInSpansAndEachHourShowsItsState() {
+    HourPartition rangeEnd = first.plusHours(24 * 182);
+    HourStates states = new HourStates();
+    states.layout(first, rangeEnd, rangeEnd.plusHours(3), rangeEnd.plusHours(24));
+    HourGrid grid = onFx(() -> sized(new HourGrid(states)));
+    assertTrue(onFx(() -> grid.geometry().cellW()) < 6, "cells without a gap at this width");
+    assertTrue(onFx(grid::fills) <= 12, "a grid of pending hours in a few fills, not one an hour: " + onFx(grid::fills));
+
+    // Batches of six hours written across day boundaries, one failed hour, one running batch.
+    onFx(() -> {
+      for (int h = 0; h < 24 * 40 + 3; h++) {
+        states.set(first.plusHours(h), h == 24 * 17 + 5 ? Cell.FAILED : Cell.WRITTEN, 10);
+      }
+      for (int h = 24 * 40 + 3; h < 24 * 40 + 9; h++) {
+        states.set(first.plusHours(h), Cell.RUNNING, 0);
+      }
+      states.changed();
+      grid.redraw();
+      return null;
+    });
+    HourGrid whole = onFx(() -> sized(new HourGrid(states)));
+    assertArrayEquals(pixels(whole), pixels(grid), "cell by cell differs from spans");
+    List<String> wrong = onFx(() -> {
+      var image = whole.snapshot(null, null).getPixelReader();
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < states.size(); i++) {
+        double[] at = whole.centreOf(i);
+        Color shown = image.getColor((int) at[0], (int) at[1]);
+        if (argb(shown) != argb(whole.colour(states.cell(i)))) { // a colour mixed from two is not whole in 8 bits
+          out.add("hour " + i + " (" + states.cell(i) + ") shows " + shown);
+        }
+      }
+      return out;
+    });
+    assertEquals(List.of(), wrong);
+  }
+
+  private static int argb(Color c) {
+    return (int) Math.round(c.getOpacity() * 255) << 24 | (int) Math.round(c.getRed() * 255) << 16
+        | (int) Math.round(c.getGreen() * 255) << 8 | (int) Math.round(c.getBlue() * 255);
   }
 
   private void writeAll(HourStates states, HourPartition rangeEnd) {
