@@ -14,8 +14,10 @@ import javax.management.openmbean.CompositeData;
 /**
  * The garbage collector's stop-the-world pauses in this JVM while it listens, each placed on the clock
  * of {@link System#nanoTime()}, so that a gap between FX pulses can be told apart from a pause that
- * stopped every thread. Concurrent collection (G1's marking, ZGC's cycles) stops no thread and is left
- * out.
+ * stopped every thread. A collector reports its pauses and, on some beans, its concurrent cycles; a cycle
+ * ({@code "end of GC cycle"}: ZGC's, Shenandoah's) stops no thread and is left out. G1's Remark and Cleanup
+ * stop every thread though its bean is named "G1 Concurrent GC" ({@code "end of concurrent GC pause"}): they
+ * are pauses, and counted.
  */
 final class GcPauses implements AutoCloseable {
 
@@ -44,12 +46,14 @@ final class GcPauses implements AutoCloseable {
     }
     var info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
     String name = info.getGcName();
-    if (name.contains("Concurrent") || name.contains("Cycles")) {
+    if (info.getGcAction().equals("end of GC cycle")) {
       return;
     }
     long start = startNanos + info.getGcInfo().getStartTime() * 1_000_000L;
     long end = startNanos + info.getGcInfo().getEndTime() * 1_000_000L;
-    pauses.add(new Pause(start, Math.max(end, start), name, info.getGcCause()));
+    // G1's concurrent bean gives its pauses no cause ("No GC"); they are its Remark and Cleanup.
+    String cause = name.equals("G1 Concurrent GC") ? "G1 Remark or Cleanup" : info.getGcCause();
+    pauses.add(new Pause(start, Math.max(end, start), name, cause));
   }
 
   /** The pauses recorded so far. */

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -290,11 +291,14 @@ final class UiBench {
         "The hour grid changed its size or place %d times during the run (at %s s), each a repaint of the whole grid.",
         gridMoves.size(), gridMoves.stream().limit(12).map(t -> String.format("%.1f", (t - t0) / 1e9))
             .collect(Collectors.joining(", "))));
-    List<Double> pauses = gc.all().stream().map(GcPauses.Pause::millis).toList();
-    report.line(pauses.isEmpty() ? "The garbage collector paused this JVM not once meanwhile." : String.format(
-        "Garbage collection in this JVM meanwhile (%s): %d pauses, p50 %.1f ms, longest %.1f ms, %.0f ms in all.",
-        gc.all().stream().map(GcPauses.Pause::collector).distinct().collect(Collectors.joining(", ")),
-        pauses.size(), Report.percentile(pauses, 50), max(pauses), pauses.stream().mapToDouble(Double::doubleValue).sum()));
+    var byCause = gc.all().stream().collect(Collectors.groupingBy(GcPauses.Pause::cause, TreeMap::new,
+        Collectors.mapping(GcPauses.Pause::millis, Collectors.toList())));
+    report.line(byCause.isEmpty() ? "The garbage collector paused this JVM not once meanwhile." : "Garbage collection "
+        + "in this JVM meanwhile, every pause that stopped its threads: " + byCause.entrySet().stream()
+            .map(e -> String.format("%s %d, p50 %.1f ms, longest %.1f ms, %.0f ms in all", e.getKey(), e.getValue().size(),
+                Report.percentile(e.getValue(), 50), max(e.getValue()), e.getValue().stream().mapToDouble(Double::doubleValue)
+                    .sum()))
+            .collect(Collectors.joining("; ")) + ".");
   }
 
   /** What of the gap from {@code from} to {@code to} the collector's pauses took, or nothing when none fell in it. */
