@@ -87,7 +87,7 @@ class EmbeddedServerStopTest {
       int number = cycle;
       ProcessHandle process = ProcessHandle.of(server.pid()).orElseThrow(() -> new AssertionError("cycle " + number
           + ": the server (process " + server.pid() + ") ended before it was asked to stop; its log ends: "
-          + lastLines(dir.resolve("server.log"))));
+          + ServerLog.tail(new ServerDirectory(dir), 12)));
       String way = switch (cycle % 3) {
         case 0 -> {
           process.destroy(); // SIGTERM
@@ -137,13 +137,5 @@ class EmbeddedServerStopTest {
 
   private static Connection connect(EmbeddedServer server) throws Exception {
     return DriverManager.getConnection(server.jdbcUrl(), server.user(), new String(server.password().resolve()));
-  }
-
-  private static String lastLines(Path log) {
-    try {
-      return EngineLibrary.lastLines(Files.readString(log), 12);
-    } catch (java.io.IOException e) {
-      return "(" + log + " cannot be read: " + e.getMessage() + ")";
-    }
   }
 }

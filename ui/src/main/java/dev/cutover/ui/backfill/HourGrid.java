@@ -259,9 +259,9 @@ public final class HourGrid extends CanvasRegion {
   }
 
   private void paintCell(GraphicsContext g, Geometry geo, double gap, int i) {
+    int slot = i + geo.offset();
     g.setFill(colour(states.cell(i)));
-    fill(g, LEFT + ((i + geo.offset()) / 24) * geo.cellW(), TOP + ((i + geo.offset()) % 24) * geo.cellH(),
-        geo.cellW() - gap, geo.cellH() - gap);
+    fill(g, LEFT + (slot / 24) * geo.cellW(), TOP + (slot % 24) * geo.cellH(), geo.cellW() - gap, geo.cellH() - gap);
   }
 
   /**
