@@ -13,11 +13,11 @@ aot="$(mktemp -d)"
 failures="$(mktemp)"
 trap 'rm -rf "$data" "$aot" "$failures" "$failures".*' EXIT
 
-dev() { "$JAVA_HOME/bin/java" "$@" --module-path "$app/javafx" --add-modules javafx.controls,javafx.swing \
+dev() { "$JAVA_HOME/bin/java" "$@" @"$root/app/src/main/launcher/jvm.options" --module-path "$app/javafx" --add-modules javafx.controls,javafx.swing \
   --enable-native-access=javafx.graphics,ALL-UNNAMED -Dcutover.startup.probe=true \
   -cp "$app/cutover-app.jar:$app/lib/*" dev.cutover.app.Main --data-dir "$data"; }
 img() { env -i PATH=/usr/bin:/bin HOME="$HOME" DISPLAY="$DISPLAY" "$image/bin/java" "$@" \
-  --enable-native-access=javafx.graphics,ALL-UNNAMED -Dcutover.startup.probe=true \
+  @"$image/app/jvm.options" --enable-native-access=javafx.graphics,ALL-UNNAMED -Dcutover.startup.probe=true \
   -cp "$image/app/*" dev.cutover.app.Main --data-dir "$data"; }
 
 # One training run each writes an AOT cache (JEP 514/515).
@@ -25,7 +25,7 @@ dev -XX:AOTCacheOutput="$aot/dev.aot" >/dev/null 2>&1 || true
 img -XX:AOTCacheOutput="$aot/img.aot" >/dev/null 2>&1 || true
 # The cache the image's launcher trains by itself, in the background: AotTraining, no window.
 env -i PATH=/usr/bin:/bin HOME="$HOME" "$image/bin/java" -XX:AOTCacheOutput="$aot/launcher.aot" \
-  --enable-native-access=javafx.graphics,ALL-UNNAMED -Djava.awt.headless=true -cp "$image/app/*" \
+  @"$image/app/jvm.options" --enable-native-access=javafx.graphics,ALL-UNNAMED -Djava.awt.headless=true -cp "$image/app/*" \
   dev.cutover.app.AotTraining >/dev/null 2>&1 || true
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
