@@ -31,6 +31,8 @@ final class StallSampler implements AutoCloseable {
     }
   };
   private final Thread sampler;
+  /** Read every 4 ms by the sampler's thread, in gaps or not: a gap's counters bracket it. */
+  private final CpuContention machine = new CpuContention();
   /** Read and written by the sampler's thread alone. */
   private Thread renderer;
 
@@ -48,6 +50,7 @@ final class StallSampler implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       }
+      machine.read();
       if (System.nanoTime() - lastPulse > AFTER_NANOS) {
         if (renderer == null || !renderer.isAlive()) {
           renderer = renderer();
@@ -97,15 +100,20 @@ final class StallSampler implements AutoCloseable {
 
   /**
    * The samples taken in the gap from {@code fromNanos} to {@code toNanos}, in words: each thread's most
-   * frequent frame with its count, or that no sample fell in it.
+   * frequent frame with its count, or that no sample fell in it; then what the machine's counters say of it.
    */
   String within(long fromNanos, long toNanos) {
     List<Sample> in = samples.stream().filter(s -> s.atNanos() >= fromNanos && s.atNanos() <= toNanos).toList();
-    if (in.isEmpty()) {
-      return toNanos - fromNanos < AFTER_NANOS + 10_000_000L ? "too short to sample"
-          : "no sample: the process itself was held up";
-    }
-    return "FX thread " + most(in, Sample::fx) + ", renderer " + most(in, Sample::renderer);
+    String threads = in.isEmpty()
+        ? toNanos - fromNanos < AFTER_NANOS + 10_000_000L ? "too short to sample"
+            : "no sample: the process itself was held up"
+        : "FX thread " + most(in, Sample::fx) + ", renderer " + most(in, Sample::renderer);
+    return threads + "; " + machine.within(fromNanos, toNanos);
+  }
+
+  /** What the machine's counters say of a longer span, the whole run for one. */
+  String machine(long fromNanos, long toNanos) {
+    return machine.within(fromNanos, toNanos);
   }
 
   private static String most(List<Sample> in, Function<Sample, String> of) {
@@ -119,5 +127,11 @@ final class StallSampler implements AutoCloseable {
   public void close() {
     sampler.interrupt();
     pulses.stop();
+    try {
+      sampler.join(1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    machine.close();
   }
 }

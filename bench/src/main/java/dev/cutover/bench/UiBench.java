@@ -287,6 +287,7 @@ final class UiBench {
         + "The longest gaps: %s.",
         finished.state().name().toLowerCase(), plan.hours().size(), seconds, ms.size(), Report.percentile(ms, 50),
         Report.percentile(ms, 99), longest, over50, Math.max(0, longest - 16.7), when));
+    report.line("Over the run, " + stalls.machine(t0, runEnded) + ".");
     report.line(gridMoves.isEmpty() ? "The hour grid kept its size and place throughout the run." : String.format(
         "The hour grid changed its size or place %d times during the run (at %s s), each a repaint of the whole grid.",
         gridMoves.size(), gridMoves.stream().limit(12).map(t -> String.format("%.1f", (t - t0) / 1e9))
