@@ -191,6 +191,32 @@ class CoverageTest {
     assertEquals(List.of(), Coverage.of(WINDOW, B, sums, ledger, Optional.of(B.plusHours(2))).issues());
   }
 
+  /**
+   * The console reads the live writer every few seconds while a repair is open, from v2 alone below B
+   * ({@link Observation#liveWriter}): that holds only while nothing of v1 below B changes the answer. Here every way
+   * an hour below B can be someone else's (rows no backfill completed, rows after the backfill, a carried hour
+   * overwritten, a carried hour v1 changed under) is read once with v1's sums and once with v1 below B read as empty.
+   */
+  @Test
+  void theLiveWriterBelowBIsReadFromV2AndTheLedgerAloneWhateverV1HoldsThere() {
+    HourPartition unfinished = FIRST;
+    HourPartition rewritten = FIRST.plusHours(1);
+    HourPartition carriedOverwritten = FIRST.plusHours(2);
+    HourPartition carriedChangedInV1 = FIRST.plusHours(3);
+    ledger.remove(unfinished);
+    ledger.put(rewritten, entry(rewritten, LedgerEntry.State.WRITTEN, 10, 99));
+    ledger.put(carriedOverwritten, entry(carriedOverwritten, LedgerEntry.State.CARRIED, 10, 42));
+    sums.put(carriedOverwritten, new HourSums.Hour(10, 42, 7, 5));
+    ledger.put(carriedChangedInV1, entry(carriedChangedInV1, LedgerEntry.State.CARRIED, 10, 42));
+    sums.put(carriedChangedInV1, new HourSums.Hour(12, 43, 10, 42));
+    Map<HourPartition, HourSums.Hour> v2Only = new HashMap<>();
+    sums.forEach((h, d) -> v2Only.put(h, h.isBefore(B) ? new HourSums.Hour(0, 0, d.rowsV2(), d.checksumV2()) : d));
+
+    LiveWriter fromBoth = proof().live();
+    assertEquals(List.of(unfinished, rewritten, carriedOverwritten), fromBoth.belowBoundary(), fromBoth.describe());
+    assertEquals(fromBoth, Coverage.of(WINDOW, B, v2Only, ledger, Optional.of(B.plusHours(3))).live());
+  }
+
   @Test
   void issuesComeInHourOrder() {
     ledger.remove(FIRST.plusHours(4));

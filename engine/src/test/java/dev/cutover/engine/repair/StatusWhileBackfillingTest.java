@@ -72,6 +72,37 @@ class StatusWhileBackfillingTest {
   }
 
   /**
+   * Once a backfill has let go of the repair, the console reads who writes v2 every few seconds, and v2's sums below
+   * B are read again only when its files there changed. Every way of changing an hour's rows after a first read is
+   * named at the next: a second writer's insert, a mutation, a lightweight update.
+   */
+  @Test
+  void aWriteBelowBAfterTheStatusWasReadIsNamedAtTheNextRead() throws Exception {
+    Plan plan = engine.plans().plan(spec, Optional.empty(), Optional.empty(), Optional.empty(),
+        engine.plans().defaults(spec).withConcurrency(1).withBatchHours(24));
+    RunHandle run = Procedure.start(engine, plan);
+    assertEquals(RunState.SUCCEEDED, run.await().state());
+    assertEquals(List.of(), engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
+    // The same read again: nothing changed, nothing is named.
+    assertEquals(List.of(), engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
+
+    HourPartition inserted = world.busyHour(3);
+    HourPartition mutated = world.busyHour(7);
+    HourPartition updated = world.busyHour(11);
+    world.sql.execute("a second writer", "INSERT INTO visits_v2 SELECT * FROM visits_v1 WHERE hour = "
+        + "toDateTime(?, 'UTC') LIMIT 1", inserted.epochSecond());
+    assertEquals(List.of(inserted), engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
+    world.sql.execute("a mutation", "ALTER TABLE visits_v2 UPDATE clicks = clicks + 1 WHERE hour = toDateTime(?, 'UTC') "
+        + "SETTINGS mutations_sync = 1", mutated.epochSecond());
+    assertEquals(List.of(inserted, mutated), engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
+    world.sql.execute("a lightweight delete", "DELETE FROM visits_v2 WHERE hour = toDateTime(?, 'UTC') AND site = "
+        + "(SELECT any(site) FROM visits_v2 WHERE hour = toDateTime(?, 'UTC'))", updated.epochSecond(),
+        updated.epochSecond());
+    assertEquals(List.of(inserted, mutated, updated),
+        engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
+  }
+
+  /**
    * A repair that another process settled under a run, taking the run for gone (as it may a run on another host
    * whose beat is late), is recorded backfilled all the same when the run ends with every hour in its ledger:
    * nothing else would before a reconciliation, and the console would say "backfilling" of a finished history.

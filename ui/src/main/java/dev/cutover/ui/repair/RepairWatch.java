@@ -45,7 +45,8 @@ public final class RepairWatch {
   /**
    * How often the repair is read again while nothing in this console changed it: short enough that what another
    * console or the command line did shows on every panel at once. The gate in it is judged again only when what
-   * it depends on moved ({@link RepairSnapshot}), so a read costs a few small queries.
+   * it depends on moved ({@link RepairSnapshot}), so a read costs a few small queries and, while a repair is open and
+   * no backfill holds it, one read of v2's hourly sums below B with both versions' from B on (who writes v2).
    */
   public static final Duration PERIOD = Duration.ofSeconds(5);
 
