@@ -80,10 +80,11 @@ public final class Benchmarks {
       System.exit(0);
     }
     Path data = Files.createTempDirectory("cutover-bench-");
-    if (named().contains("livecause")) {
+    if (named().contains("livecause") || UiBench.statements()) {
       // Section 2b, named, reads the live job's statements' counters from the server's query log, which the
-      // embedded engine does not keep by default: this engine, in a directory of the benchmark's own, keeps one.
-      // Not in a run of every section, whose other figures are measured without one.
+      // embedded engine does not keep by default, and section 5 its statements when asked (-Dbench.ui.statements):
+      // this engine, in a directory of the benchmark's own, keeps one. Not in a run of every section, whose other
+      // figures are measured without one.
       Path configs = Files.createDirectories(data.resolve("access").resolve("config.d"));
       Files.writeString(configs.resolve("query_log.xml"), "<clickhouse><query_log><database>system</database>"
           + "<table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>"
@@ -109,7 +110,7 @@ public final class Benchmarks {
       section(report, "cutover", b::cutover);
       section(report, "bounded", () -> new BoundedBench(b.session, b.engine, b.sql, report, scale).run());
       section(report, "cluster", () -> new ClusterBench(b.engine, b.spec, b.sql, report, seedOptions).run());
-      section(report, "ui", () -> new UiBench(b.engine, b.spec, report).run(b::freshTarget));
+      section(report, "ui", () -> new UiBench(b.engine, b.spec, b.sql, report).run(b::freshTarget));
       section(report, "charts", () -> new ChartBench(report).run());
       section(report, "chartlib", () -> new ChartLibraryBench(report).run());
       section(report, "startup", () -> coldStart(report));

@@ -46,13 +46,15 @@ final class UiBench {
 
   private final Engine engine;
   private final TableSpec spec;
+  private final BenchSql sql;
   private final Report report;
   private Stage stage;
 
-  UiBench(Engine engine, TableSpec spec, Report report) {
+  UiBench(Engine engine, TableSpec spec, BenchSql sql, Report report) {
     this.engine = engine;
     this.spec = spec;
     this.report = report;
+    this.sql = sql;
   }
 
   /**
@@ -247,6 +249,8 @@ final class UiBench {
       return sampler;
     });
     long t0 = System.nanoTime();
+    // The JVM's uptime at the run's start, to find its gaps in a log the JVM writes (-Xlog:…:uptime).
+    double uptime0 = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0;
     RunHandle run = null;
     while (run == null && System.nanoTime() - t0 < 60_000_000_000L) {
       Thread.sleep(100);
@@ -282,12 +286,15 @@ final class UiBench {
     long over50 = ms.stream().filter(g -> g > 50).count();
     report.line(String.format("Backfill screen following a real backfill (%s, %,d hours, the spec's default throttle"
         + (defaults.nice() == engine.plans().defaults(spec).nice() ? "" : " with nice " + defaults.nice())
-        + ", %.0f s): %,d pulses; gap between pulses p50 %.1f ms, p99 %.1f ms, longest %.1f ms; %d gaps over 50 ms. "
+        + ", %.0f s, from the JVM's uptime %.1f s, CLOCK_MONOTONIC %.3f s): %,d pulses; gap between pulses p50 %.1f ms, p99 %.1f ms, longest %.1f ms; %d gaps over 50 ms. "
         + "The longest stall of the FX thread is the longest gap less one frame (16.7 ms): %.0f ms. Target: < 50 ms. "
         + "The longest gaps: %s.",
-        finished.state().name().toLowerCase(), plan.hours().size(), seconds, ms.size(), Report.percentile(ms, 50),
+        finished.state().name().toLowerCase(), plan.hours().size(), seconds, uptime0, t0 / 1e9, ms.size(), Report.percentile(ms, 50),
         Report.percentile(ms, 99), longest, over50, Math.max(0, longest - 16.7), when));
     report.line("Over the run, " + stalls.machine(t0, runEnded) + ".");
+    if (statements()) {
+      serverStatements(t0);
+    }
     report.line(gridMoves.isEmpty() ? "The hour grid kept its size and place throughout the run." : String.format(
         "The hour grid changed its size or place %d times during the run (at %s s), each a repaint of the whole grid.",
         gridMoves.size(), gridMoves.stream().limit(12).map(t -> String.format("%.1f", (t - t0) / 1e9))
@@ -426,6 +433,32 @@ final class UiBench {
     @Override
     public boolean confirmDeleteProfile(dev.cutover.engine.api.SavedProfile profile) {
       return false;
+    }
+  }
+
+  /** Whether the section prints the server's statements of the run (-Dbench.jvm=-Dbench.ui.statements=true). */
+  static boolean statements() {
+    return Boolean.getBoolean("bench.ui.statements");
+  }
+
+  /**
+   * The server's statements in the backfill's first 3 s and in 3 s of its steady state, from the query log, by the
+   * CPU time they took: what shares the two cores with the console when its frames come late.
+   */
+  private void serverStatements(long t0) {
+    long startMillis = System.currentTimeMillis() - (System.nanoTime() - t0) / 1_000_000;
+    sql.execute("flush the query log", "SYSTEM FLUSH LOGS");
+    String cpu = "sum(ProfileEvents['UserTimeMicroseconds'] + ProfileEvents['SystemTimeMicroseconds'])";
+    for (long[] span : new long[][] {{0, 3000}, {50_000, 53_000}}) {
+      report.line(String.format("The server's statements %.0f to %.0f s into the run, by CPU time:", span[0] / 1e3,
+          span[1] / 1e3));
+      sql.query("read the run's statements", "SELECT format('{} × {} ms CPU, {} ms in all, up to {} threads, {} rows: "
+          + "{}', toString(count()), toString(round(" + cpu + " / 1000)), toString(sum(query_duration_ms)), "
+          + "toString(max(peak_threads_usage)), toString(sum(read_rows)), substring(replaceRegexpAll(any(query), "
+          + "'\\s+', ' '), 1, 160)) FROM system.query_log WHERE type = 'QueryFinish' AND event_time_microseconds "
+          + "BETWEEN fromUnixTimestamp64Milli(?) AND fromUnixTimestamp64Milli(?) GROUP BY normalized_query_hash "
+          + "ORDER BY " + cpu + " DESC LIMIT 12", rs -> rs.string(1), startMillis + span[0], startMillis + span[1])
+          .forEach(line -> report.line("- " + line));
     }
   }
 }
