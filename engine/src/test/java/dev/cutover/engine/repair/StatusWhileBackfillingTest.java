@@ -74,7 +74,7 @@ class StatusWhileBackfillingTest {
   /**
    * Once a backfill has let go of the repair, the console reads who writes v2 every few seconds, and v2's sums below
    * B are read again only when its files there changed. Every way of changing an hour's rows after a first read is
-   * named at the next: a second writer's insert, a mutation, a lightweight update.
+   * named at the next: a second writer's insert, a mutation, a lightweight delete.
    */
   @Test
   void aWriteBelowBAfterTheStatusWasReadIsNamedAtTheNextRead() throws Exception {
@@ -88,7 +88,7 @@ class StatusWhileBackfillingTest {
 
     HourPartition inserted = world.busyHour(3);
     HourPartition mutated = world.busyHour(7);
-    HourPartition updated = world.busyHour(11);
+    HourPartition deleted = world.busyHour(11);
     world.sql.execute("a second writer", "INSERT INTO visits_v2 SELECT * FROM visits_v1 WHERE hour = "
         + "toDateTime(?, 'UTC') LIMIT 1", inserted.epochSecond());
     assertEquals(List.of(inserted), engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
@@ -96,9 +96,9 @@ class StatusWhileBackfillingTest {
         + "SETTINGS mutations_sync = 1", mutated.epochSecond());
     assertEquals(List.of(inserted, mutated), engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
     world.sql.execute("a lightweight delete", "DELETE FROM visits_v2 WHERE hour = toDateTime(?, 'UTC') AND site = "
-        + "(SELECT any(site) FROM visits_v2 WHERE hour = toDateTime(?, 'UTC'))", updated.epochSecond(),
-        updated.epochSecond());
-    assertEquals(List.of(inserted, mutated, updated),
+        + "(SELECT any(site) FROM visits_v2 WHERE hour = toDateTime(?, 'UTC'))", deleted.epochSecond(),
+        deleted.epochSecond());
+    assertEquals(List.of(inserted, mutated, deleted),
         engine.repairs().status(spec).liveWriter().orElseThrow().belowBoundary());
   }
 
