@@ -286,11 +286,12 @@ final class UiBench {
     long over50 = ms.stream().filter(g -> g > 50).count();
     report.line(String.format("Backfill screen following a real backfill (%s, %,d hours, the spec's default throttle"
         + (defaults.nice() == engine.plans().defaults(spec).nice() ? "" : " with nice " + defaults.nice())
-        + ", %.0f s, from the JVM's uptime %.1f s, CLOCK_MONOTONIC %.3f s): %,d pulses; gap between pulses p50 %.1f ms, p99 %.1f ms, longest %.1f ms; %d gaps over 50 ms. "
+        + ", %.0f s, from the JVM's uptime %.1f s, CLOCK_MONOTONIC %.3f s): %,d pulses; gap between pulses "
+        + "p50 %.1f ms, p99 %.1f ms, longest %.1f ms; %d gaps over 50 ms. "
         + "The longest stall of the FX thread is the longest gap less one frame (16.7 ms): %.0f ms. Target: < 50 ms. "
         + "The longest gaps: %s.",
-        finished.state().name().toLowerCase(), plan.hours().size(), seconds, uptime0, t0 / 1e9, ms.size(), Report.percentile(ms, 50),
-        Report.percentile(ms, 99), longest, over50, Math.max(0, longest - 16.7), when));
+        finished.state().name().toLowerCase(), plan.hours().size(), seconds, uptime0, t0 / 1e9, ms.size(),
+        Report.percentile(ms, 50), Report.percentile(ms, 99), longest, over50, Math.max(0, longest - 16.7), when));
     report.line("Over the run, " + stalls.machine(t0, runEnded) + ".");
     if (statements()) {
       serverStatements(t0);
@@ -455,7 +456,7 @@ final class UiBench {
       sql.query("read the run's statements", "SELECT format('{} × {} ms CPU, {} ms in all, up to {} threads, {} rows: "
           + "{}', toString(count()), toString(round(" + cpu + " / 1000)), toString(sum(query_duration_ms)), "
           + "toString(max(peak_threads_usage)), toString(sum(read_rows)), substring(replaceRegexpAll(any(query), "
-          + "'\\s+', ' '), 1, 160)) FROM system.query_log WHERE type = 'QueryFinish' AND event_time_microseconds "
+          + "'[[:space:]]+', ' '), 1, 160)) FROM system.query_log WHERE type = 'QueryFinish' AND event_time_microseconds "
           + "BETWEEN fromUnixTimestamp64Milli(?) AND fromUnixTimestamp64Milli(?) GROUP BY normalized_query_hash "
           + "ORDER BY " + cpu + " DESC LIMIT 12", rs -> rs.string(1), startMillis + span[0], startMillis + span[1])
           .forEach(line -> report.line("- " + line));

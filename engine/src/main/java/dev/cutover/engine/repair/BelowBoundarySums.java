@@ -26,7 +26,7 @@ final class BelowBoundarySums {
   /** Servers × targets × ranges kept: a console watches one repair, a cluster's one per node. */
   private static final int KEPT = 32;
 
-  private record Kept(String files, Map<HourPartition, HourSums.Hour> sums) {}
+  private record Kept(String files, Set<HourPartition> carried, Map<HourPartition, HourSums.Hour> sums) {}
 
   private static final Map<String, Kept> LAST = java.util.Collections.synchronizedMap(
       new LinkedHashMap<>(KEPT, 0.75f, true) {
@@ -40,37 +40,43 @@ final class BelowBoundarySums {
 
   /** v2's sums of {@code below} as {@link HourSums#target} reads them, reused while v2's files there are the same. */
   static Map<HourPartition, HourSums.Hour> of(Sql sql, TableSpec spec, HourRange below, Set<HourPartition> carried) {
+    // The files first, then the sums: a write between the two is in the sums and not in what they are kept with,
+    // so the next read finds the files changed and reads again; the other order could keep it unseen.
     Optional<String[]> files = files(sql, spec, below);
     if (files.isEmpty()) {
       return new HourSums(sql, spec).target(below, carried);
     }
     String key = files.get()[0] + "|" + spec.targetTable() + "|" + below.from().epochSecond() + "-"
-        + below.to().epochSecond() + "|" + carried.hashCode();
+        + below.to().epochSecond();
     Kept kept = LAST.get(key);
-    if (kept != null && kept.files().equals(files.get()[1])) {
+    if (kept != null && kept.files().equals(files.get()[1]) && kept.carried().equals(carried)) {
       return kept.sums();
     }
     Map<HourPartition, HourSums.Hour> sums = Map.copyOf(new HourSums(sql, spec).target(below, carried));
-    LAST.put(key, new Kept(files.get()[1], sums));
+    LAST.put(key, new Kept(files.get()[1], Set.copyOf(carried), sums));
     return sums;
   }
 
   /**
    * The server's and the table's identity, then what stands for v2's files below B: the count of its active parts
-   * there, and a hash of their names and files; empty while a mutation of v2 is under way, or when v2 is missing.
+   * there, and a hash of their names and files. Empty while a mutation of v2 is under way, when v2 is missing, or
+   * when a part of v2 is in a partition that is not an hour's epoch second (the preflight requires PARTITION BY
+   * toStartOfHour of a DateTime; a part this reading cannot place must not leave a change unseen).
    */
   private static Optional<String[]> files(Sql sql, TableSpec spec, HourRange below) {
     String db = spec.database().name();
     String table = spec.targetTable().name();
-    // A patch part of an hour is listed under 'patch-<hash>-<partition>': it counts against that hour.
-    String hour = "toUInt64OrZero(replaceRegexpOne(partition_id, '^patch-[0-9a-f]+-', ''))";
     return sql.query("look whether " + spec.targetTable() + "'s files below B changed",
         "SELECT toString(serverUUID()) || '/' || toString((SELECT any(uuid) FROM system.tables WHERE database = ? AND "
-            + "name = ?)), (SELECT count() FROM system.mutations WHERE database = ? AND table = ? AND NOT is_done), "
-            + "toString(count()) || '/' || toString(sum(cityHash64(name, hash_of_all_files))) FROM system.parts "
-            + "WHERE database = ? AND table = ? AND active AND " + hour + " >= ? AND " + hour + " < ?",
+            + "name = ?)), (SELECT count() FROM system.mutations WHERE database = ? AND table = ? AND NOT is_done) "
+            + "+ countIf(h = 0), toString(countIf(h >= ? AND h < ?)) || '/' || toString(sumIf(cityHash64(name, "
+            + "hash_of_all_files), h >= ? AND h < ?)) FROM (SELECT name, hash_of_all_files, "
+            // A patch part of an hour is listed under 'patch-<hash>-<partition>': it counts against that hour.
+            + "toUInt64OrZero(replaceRegexpOne(partition_id, '^patch-[0-9a-f]+-', '')) AS h FROM system.parts "
+            + "WHERE database = ? AND table = ? AND active)",
         rs -> rs.getLong(2) > 0 ? null : new String[] {rs.getString(1), rs.getString(3)},
-        db, table, db, table, db, table, below.from().epochSecond(), below.to().epochSecond())
+        db, table, db, table, below.from().epochSecond(), below.to().epochSecond(), below.from().epochSecond(),
+        below.to().epochSecond(), db, table)
         .stream().filter(java.util.Objects::nonNull).findFirst()
         .filter(f -> !f[0].endsWith("/00000000-0000-0000-0000-000000000000"));
   }
