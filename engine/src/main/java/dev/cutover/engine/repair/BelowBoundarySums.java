@@ -4,6 +4,7 @@ import dev.cutover.engine.api.HourPartition;
 import dev.cutover.engine.api.HourRange;
 import dev.cutover.engine.api.TableSpec;
 import dev.cutover.engine.sql.Sql;
+import dev.cutover.engine.tables.SameFiles;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -71,8 +72,7 @@ final class BelowBoundarySums {
             + "name = ?)), (SELECT count() FROM system.mutations WHERE database = ? AND table = ? AND NOT is_done) "
             + "+ countIf(h = 0), toString(countIf(h >= ? AND h < ?)) || '/' || toString(sumIf(cityHash64(name, "
             + "hash_of_all_files), h >= ? AND h < ?)) FROM (SELECT name, hash_of_all_files, "
-            // A patch part of an hour is listed under 'patch-<hash>-<partition>': it counts against that hour.
-            + "toUInt64OrZero(replaceRegexpOne(partition_id, '^patch-[0-9a-f]+-', '')) AS h FROM system.parts "
+            + "toUInt64OrZero(" + SameFiles.PARTITION_OF_PART + ") AS h FROM system.parts "
             + "WHERE database = ? AND table = ? AND active)",
         rs -> rs.getLong(2) > 0 ? null : new String[] {rs.getString(1), rs.getString(3)},
         db, table, db, table, below.from().epochSecond(), below.to().epochSecond(), below.from().epochSecond(),

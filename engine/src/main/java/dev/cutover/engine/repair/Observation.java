@@ -45,14 +45,14 @@ public final class Observation {
     HourPartition b = repair.boundary().orElseThrow();
     Map<HourPartition, LedgerEntry> ledger = state.hours().repairLedger(repair.id());
     Set<HourPartition> carried = Coverage.carried(ledger);
-    HourSums sums = new HourSums(sql, spec);
     Map<HourPartition, HourSums.Hour> hours = new TreeMap<>();
     if (window.from().isBefore(b)) {
       hours.putAll(BelowBoundarySums.of(sql, spec, new HourRange(window.from(), window.to().isBefore(b) ? window.to()
           : b), carried));
     }
     if (b.isBefore(window.to())) {
-      hours.putAll(sums.of(new HourRange(b.isBefore(window.from()) ? window.from() : b, window.to()), carried));
+      hours.putAll(new HourSums(sql, spec).of(new HourRange(b.isBefore(window.from()) ? window.from() : b,
+          window.to()), carried));
     }
     return Coverage.of(window, b, hours, ledger, v2Edge).live();
   }

@@ -26,6 +26,12 @@ import java.util.Map;
 public final class SameFiles {
 
   /**
+   * The partition a part of {@code system.parts} belongs to, as SQL: its {@code partition_id}, where a patch part
+   * of an hour, listed under 'patch-<hash>-<partition>', counts against that hour.
+   */
+  public static final String PARTITION_OF_PART = "replaceRegexpOne(partition_id, '^patch-[0-9a-f]+-', '')";
+
+  /**
    * An hour both tables hold in the same files.
    *
    * @param rows the rows of the hour, as the parts count them
@@ -64,9 +70,8 @@ public final class SameFiles {
     String db = spec.database().name();
     Map<String, Hour> byPartition = new HashMap<>();
     java.util.Set<String> held = new java.util.HashSet<>();
-    // A patch part of an hour is listed under 'patch-<hash>-<partition>': it counts against that hour.
-    sql.query("compare the files of " + a + " and " + b + " hour by hour", "SELECT replaceRegexpOne(partition_id, "
-            + "'^patch-[0-9a-f]+-', '') AS p, sumIf(rows, table = ?) AS rows_a, sumIf(rows, table = ?) AS rows_b, "
+    sql.query("compare the files of " + a + " and " + b + " hour by hour", "SELECT " + PARTITION_OF_PART
+            + " AS p, sumIf(rows, table = ?) AS rows_a, sumIf(rows, table = ?) AS rows_b, "
             + "arraySort(groupArrayIf(hash_of_all_files, table = ?)) = arraySort(groupArrayIf(hash_of_all_files, "
             + "table = ?)) AND max(has_lightweight_delete) = 0 AND countIf(startsWith(partition_id, 'patch-')) = 0 "
             + "AND rows_a = rows_b AS same, reinterpretAsInt64(cityHash64(arrayStringConcat(arraySort(groupArrayIf("
